@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { Registry } from "prom-client";
+import { createLogger, createMetricsRegistry, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { createStore, lockDataDir, migrate, openPglite, openPostgres, type Db, type Store } from "../storage/index.ts";
+import { AdminService, buildApp, buildOperations, ServiceSwitches, UsageMeter, type GatewayDeps } from "../gateway/index.ts";
+
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+export interface Opened {
+  readonly db: Db;
+  readonly store: Store;
+  readonly life: Lifecycle;
+}
+
+/** Opens the account store the configuration names: a Postgres server, or PGlite under the data dir (locked). */
+export async function openStore(config: Config, clock: Clock, life: Lifecycle): Promise<Opened> {
+  let db: Db;
+  if (config.postgresUrl) {
+    db = openPostgres({ url: config.postgresUrl, poolSize: config.postgresPoolSize });
+  } else {
+    const lock = lockDataDir(config.dataDir);
+    life.add("data-dir lock", { close: async () => lock.release() });
+    db = await openPglite(join(config.dataDir, "pg"));
+  }
+  life.add("database", db);
+  await migrate(db, unixSeconds(clock));
+  return { db, store: createStore(db), life };
+}
+
+export interface GatewayHandle {
+  readonly app: FastifyInstance;
+  readonly deps: GatewayDeps;
+  readonly admin: AdminService;
+}
+
+/** The gateway and its background parts (switch refresh, usage flush, purges), registered for closing. */
+export async function composeGateway(config: Config, store: Store, life: Lifecycle, logger: Logger, metrics: Registry, clock: Clock = systemClock): Promise<GatewayHandle> {
+  const switches = life.add("service switches", new ServiceSwitches(store.serviceState, config.maintenance));
+  await switches.refresh();
+  switches.start(config.stateRefreshMs);
+  const usage = life.add("usage meter", new UsageMeter(store.usage));
+  usage.start(config.usageFlushMs);
+  const deps: GatewayDeps = { config, store, clock, logger, metrics, random: randomBytes, switches, usage, serviceVersion: PACKAGE_VERSION };
+  const app = await buildApp({ deps, operations: buildOperations() });
+  const purge = setInterval(() => {
+    const now = unixSeconds(clock);
+    void store.idempotency.purgeExpired(now).catch(() => undefined);
+    void store.auth.purgeCounters(Math.floor(now / 3600) - 1).catch(() => undefined);
+  }, 600_000);
+  purge.unref();
+  life.add("purge timer", { close: async () => clearInterval(purge) });
+  return { app, deps, admin: new AdminService(store, config, clock, randomBytes) };
+}
+
+export { createLogger, createMetricsRegistry };

@@ -1,0 +1,50 @@
+import { ConfigError } from "../runtime/index.ts";
+import { DataDirLockedError } from "../storage/index.ts";
+import { AdminUsageError } from "../gateway/index.ts";
+import { PACKAGE_VERSION } from "./compose.ts";
+
+const USAGE = `svc ${PACKAGE_VERSION}: site monitoring and SEO analysis
+
+usage: svc <command>
+  serve            run the whole service (gateway and workers) in one process (npm start)
+  admin …          operator commands; \`svc admin help\` lists them
+  version          print the version
+
+Configuration is read from SVC_* environment variables (docs/configuration.md).`;
+
+/** The `svc` command line: returns the process exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve": {
+        const { serve } = await import("./serve.ts");
+        return await serve(env);
+      }
+      case "admin": {
+        const { admin } = await import("./admin.ts");
+        process.stdout.write(`${JSON.stringify(await admin(rest, env), null, 2)}\n`);
+        return 0;
+      }
+      case "version":
+      case "--version":
+        process.stdout.write(`${PACKAGE_VERSION}\n`);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+        process.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 1 : 0;
+      default:
+        process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
+        return 1;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError) {
+      process.stderr.write(`svc: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`svc: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}

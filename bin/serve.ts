@@ -1,0 +1,61 @@
+import { join } from "node:path";
+import { createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { bootstrapOwner, buildOpsServer, startAdminChannel } from "../gateway/index.ts";
+import { composeGateway, openStore } from "./compose.ts";
+
+/**
+ * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
+ * server when SVC_POSTGRES_URL is set. Returns when the process should exit.
+ */
+export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const life = new Lifecycle();
+  const clock = systemClock;
+  try {
+    const { store } = await openStore(config, clock, life);
+    const metrics = createMetricsRegistry("serve");
+    const { app, admin } = await composeGateway(config, store, life, logger, metrics, clock);
+
+    const boot = await bootstrapOwner(admin, store, config);
+    if (boot?.generated) {
+      // Printed once, on the console only (never in the JSON log): it is not stored anywhere readable.
+      process.stdout.write(`\nSvc created the owner account ${config.bootstrapEmail}. Its API key (shown only now):\n\n  ${boot.key}\n\n`);
+    }
+
+    if (!config.postgresUrl) life.add("admin channel", await startAdminChannel(join(config.dataDir, "admin.sock"), admin));
+    let draining = false;
+    const ops = buildOpsServer({
+      metrics,
+      ready: async () => {
+        await store.db.query("SELECT 1");
+        return { ok: !draining, detail: { store: store.db.kind, draining } };
+      },
+    });
+    await ops.listen({ host: config.adminHost, port: config.adminPort });
+    life.add("ops server", ops);
+    await app.listen({ host: config.host, port: config.port });
+    life.add("gateway", app);
+    const addr = app.server.address();
+    const port = typeof addr === "object" && addr ? addr.port : config.port;
+    logger.info({ port, store: store.db.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);
+
+    const signal = await new Promise<string>((resolve) => {
+      process.once("SIGTERM", () => resolve("SIGTERM"));
+      process.once("SIGINT", () => resolve("SIGINT"));
+    });
+    draining = true;
+    logger.info({ signal }, "draining");
+    const grace = setTimeout(() => {
+      logger.error({ graceMs: config.shutdownGraceMs }, "grace period over; exiting with work in flight");
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    grace.unref();
+    await life.close();
+    clearTimeout(grace);
+    return 0;
+  } catch (err) {
+    await life.close().catch(() => undefined);
+    throw err;
+  }
+}

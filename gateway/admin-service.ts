@@ -1,0 +1,106 @@
+import type { Clock, Config } from "../runtime/index.ts";
+import { unixSeconds } from "../runtime/index.ts";
+import type { Scope, Store, Switch } from "../storage/index.ts";
+import { generateKey, hashKey, keyPrefix, type RandomBytes } from "./keys.ts";
+
+export const ALL_SCOPES: readonly Scope[] = ["read", "run", "write"];
+
+export interface IssuedKey {
+  readonly accountId: number;
+  readonly keyId: number;
+  readonly key: string;
+  readonly prefix: string;
+}
+
+/**
+ * What an operator may do (`svc admin …`): accounts, keys, blocking, the maintenance and closed
+ * switches. The same service answers the admin socket of a running process and, when no process
+ * holds the store, the CLI opening the store itself.
+ */
+export class AdminService {
+  constructor(
+    private readonly store: Store,
+    private readonly config: Config,
+    private readonly clock: Clock,
+    private readonly random: RandomBytes,
+  ) {}
+
+  async defaultPlanId(): Promise<number> {
+    const p = this.config.plan;
+    return this.store.accounts.upsertPlan("default", {
+      sites: p.sites,
+      checks_per_day: p.checksPerDay,
+      rechecks_per_day: p.rechecksPerDay,
+      webhooks: p.webhooks,
+      api_keys: p.apiKeys,
+    });
+  }
+
+  /** Creates an account with a first key holding the given scopes; the key is returned once. */
+  async createAccount(email: string, options: { admin?: boolean; key?: string; scopes?: readonly Scope[] } = {}): Promise<IssuedKey> {
+    const now = unixSeconds(this.clock);
+    const planId = await this.defaultPlanId();
+    return this.store.db.tx(async (q) => {
+      const account = await this.store.accounts.createAccount(email, planId, options.admin ?? false, now, q);
+      const key = options.key ?? generateKey(this.random);
+      const row = await this.store.accounts.insertKey(
+        {
+          accountId: account.id,
+          name: "first key",
+          kind: "api",
+          prefix: keyPrefix(key),
+          hash: hashKey(key),
+          scopes: options.scopes ?? ALL_SCOPES,
+          allowedIps: [],
+          ratePerHour: this.config.ratePerHourDefault,
+          expiresAt: null,
+        },
+        now,
+        q,
+      );
+      return { accountId: account.id, keyId: row.id, key, prefix: row.prefix };
+    });
+  }
+
+  /** A new key for an existing account (by id or e-mail); null when there is no such account. */
+  async createKey(idOrEmail: string, name: string, scopes: readonly Scope[]): Promise<IssuedKey | null> {
+    const accounts = await this.store.accounts.listAccounts();
+    const account = accounts.find((a) => a.email === idOrEmail || String(a.id) === idOrEmail);
+    if (!account) return null;
+    const key = generateKey(this.random);
+    const row = await this.store.accounts.insertKey(
+      { accountId: account.id, name, kind: "api", prefix: keyPrefix(key), hash: hashKey(key), scopes, allowedIps: [], ratePerHour: this.config.ratePerHourDefault, expiresAt: null },
+      unixSeconds(this.clock),
+    );
+    return { accountId: account.id, keyId: row.id, key, prefix: row.prefix };
+  }
+
+  setBlocked(idOrEmail: string, blocked: boolean): Promise<boolean> {
+    return this.store.accounts.setBlocked(idOrEmail, blocked);
+  }
+
+  setSwitch(name: Switch, on: boolean): Promise<void> {
+    return this.store.serviceState.set(name, on, unixSeconds(this.clock));
+  }
+
+  async listAccounts(): Promise<{ id: number; email: string; blocked: boolean; admin: boolean }[]> {
+    return (await this.store.accounts.listAccounts()).map((a) => ({ id: a.id, email: a.email, blocked: a.blocked, admin: a.is_admin }));
+  }
+
+  async status(): Promise<{ maintenance: boolean; closed: boolean; accounts: number }> {
+    const state = await this.store.serviceState.read();
+    return { ...state, accounts: await this.store.accounts.countAccounts() };
+  }
+}
+
+/**
+ * First start: with no account, creates the owner (an administrator) and a key with every scope.
+ * The key is SVC_BOOTSTRAP_KEY when set; otherwise a new one is returned for printing once.
+ * Returns null when accounts already exist.
+ */
+export async function bootstrapOwner(admin: AdminService, store: Store, config: Config): Promise<{ key: string; generated: boolean } | null> {
+  await admin.defaultPlanId();
+  if ((await store.accounts.countAccounts()) > 0) return null;
+  const issued = await admin.createAccount(config.bootstrapEmail, { admin: true, ...(config.bootstrapKey ? { key: config.bootstrapKey } : {}) });
+  return { key: issued.key, generated: config.bootstrapKey === null };
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { GatewayDeps } from "./deps.ts";
+import { ApiError } from "./errors.ts";
+import { unixSeconds } from "../runtime/index.ts";
+import type { Operation } from "./registry/operation.ts";
+import { buildClientAddress } from "./pipeline/client-address.ts";
+import { sendApiError, toApiError } from "./pipeline/error-reply.ts";
+import { buildValidatorCompiler } from "./pipeline/validation.ts";
+import { countAddress } from "./pipeline/auth.ts";
+import { setRateHeaders } from "./pipeline/rate-headers.ts";
+import { registerOperation, routePattern } from "./routes.ts";
+import { createHttpMetrics } from "./http-metrics.ts";
+import { API_VERSION } from "./openapi.ts";
+import type { RequestState } from "./request-state.ts";
+
+export const API_BASE = "/api/v1";
+
+
+// Query parameters that would carry a key in the URL, where logs and proxies keep it.
+const KEY_IN_URL = new Set(["api_key", "apikey", "api-key", "key", "access_token", "x-api-key", "token"]);
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export interface BuildAppOptions {
+  readonly deps: GatewayDeps;
+  readonly operations: readonly Operation[];
+  /** Observes every operation's answer (tests validate bodies against the registry's schemas). */
+  readonly onOperationResponse?: (op: Operation, status: number, body: unknown) => void;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    svc: RequestState;
+  }
+}
+
+/** The REST gateway: every route comes from the operation registry. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { deps, operations } = options;
+  const clientAddress = buildClientAddress(deps.config.trustedProxies);
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => {
+      const incoming = req.headers["x-request-id"];
+      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    trustProxy: false,
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+  });
+  app.decorateRequest("svc", null as unknown as RequestState);
+  app.setValidatorCompiler(buildValidatorCompiler({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+
+  // JSON bodies are parsed here so that malformed JSON is bad_request and the raw text is kept for
+  // the idempotency fingerprint.
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
+    try {
+      done(null, JSON.parse(text as string));
+    } catch {
+      done(new ApiError("bad_request", "the body is not valid JSON"));
+    }
+  });
+
+  const metrics = createHttpMetrics(deps.metrics);
+
+  app.addHook("onRequest", async (request, reply) => {
+    request.svc = {
+      op: null,
+      address: clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"]),
+      startedNs: process.hrtime.bigint(),
+      nowMs: deps.clock.nowMs(),
+      auth: null,
+      rate: null,
+      idempotency: null,
+    };
+    reply.header("X-Request-Id", request.id);
+    reply.header("X-API-Version", API_VERSION);
+    const query = request.query as Record<string, unknown> | undefined;
+    for (const name of Object.keys(query ?? {})) {
+      if (KEY_IN_URL.has(name.toLowerCase())) {
+        throw new ApiError("bad_request", "API keys in the URL are refused: send X-Api-Key or Authorization: Bearer instead", { param: name });
+      }
+    }
+  });
+
+  app.setErrorHandler(async (err, request, reply) => {
+    const apiErr = toApiError(err);
+    if (apiErr.code === "server") request.log.error({ err }, "request failed");
+    await ensureRateHeaders(request, reply);
+    return sendApiError(request, reply, apiErr);
+  });
+
+  const patterns = operations.map((op) => ({ op, re: routePattern(API_BASE + op.path) }));
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    const allowed = patterns.filter((p) => p.re.test(path)).map((p) => p.op.method);
+    await ensureRateHeaders(request, reply);
+    if (allowed.length > 0) {
+      const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])])].join(", ");
+      return sendApiError(request, reply, new ApiError("method", `${request.method} is not supported here; use ${allow}`, { headers: { Allow: allow } }));
+    }
+    return sendApiError(request, reply, new ApiError("not_found", `no operation at ${request.method} ${path}`));
+  });
+
+  /** Requests rejected before their route's own checks still report a (per-address) limit. */
+  async function ensureRateHeaders(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (reply.hasHeader("X-RateLimit-Limit")) return;
+    const svc = request.svc;
+    if (!svc) return;
+    try {
+      const { rate } = await countAddress(deps, svc.address, unixSeconds(deps.clock));
+      svc.rate = rate;
+      setRateHeaders(reply, rate);
+    } catch {
+      // storage down: the answer goes out without rate headers rather than not at all
+    }
+  }
+
+  app.addHook("onResponse", async (request, reply) => {
+    const svc = request.svc;
+    if (!svc) return;
+    const route = svc.op ? API_BASE + svc.op.path : "unmatched";
+    metrics.observe(request.method, route, reply.statusCode, Number(process.hrtime.bigint() - svc.startedNs) / 1e9);
+    if (svc.auth) {
+      const outcome = reply.statusCode === 429 ? "limited" : reply.statusCode >= 400 ? "error" : "ok";
+      deps.usage.record(svc.auth.keyId, svc.nowMs, outcome);
+    }
+  });
+
+  await app.register(
+    async (api) => {
+      for (const op of operations) registerOperation(api, deps, op, options.onOperationResponse);
+    },
+    { prefix: API_BASE },
+  );
+  return app;
+}

@@ -1,0 +1,14 @@
+export { buildApp, API_BASE, type BuildAppOptions } from "./app.ts";
+export { buildOperations } from "./registry/index.ts";
+export { defineOperation, type Operation, type Scope } from "./registry/operation.ts";
+export { ERROR_CATALOGUE, ERROR_CODES, ApiError, exitCodeOf, type ErrorCode } from "./errors.ts";
+export { buildOpenApi, API_VERSION } from "./openapi.ts";
+export { generateKey, hashKey, keyPrefix } from "./keys.ts";
+export { ServiceSwitches } from "./service-switches.ts";
+export { UsageMeter } from "./usage-meter.ts";
+export { normalizeHost } from "./host.ts";
+export { bootstrapOwner, AdminService } from "./admin-service.ts";
+export type { GatewayDeps } from "./deps.ts";
+export { parseAdminArgs, executeAdmin, AdminUsageError, ADMIN_USAGE, type AdminCommand } from "./admin-commands.ts";
+export { startAdminChannel, sendAdminCommand } from "./admin-channel.ts";
+export { buildOpsServer } from "./ops-server.ts";

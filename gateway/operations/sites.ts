@@ -1,0 +1,238 @@
+import { Type } from "@sinclair/typebox";
+import { ApiError } from "../errors.ts";
+import { defineOperation } from "../registry/operation.ts";
+import { HostParams, HostString, Nullable, PageEnvelope, UnixSeconds, page, pagedQuery } from "../schemas.ts";
+import type { SiteRow } from "../../storage/index.ts";
+
+const Importance = Type.Union([Type.Literal("critical"), Type.Literal("high"), Type.Literal("normal"), Type.Literal("low")]);
+const IntervalHours = Type.Integer({ minimum: 1, maximum: 720, description: "Check interval in hours (1-720)" });
+
+const SiteItem = Type.Object(
+  {
+    host: Type.String(),
+    added: UnixSeconds,
+    interval_h: Type.Integer(),
+    rank: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
+    prev_rank: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
+    label: Nullable(Type.String()),
+    last_run: Nullable(UnixSeconds),
+    importance: Importance,
+    project: Nullable(Type.String()),
+  },
+  { additionalProperties: false, description: "rank, prev_rank, label and last_run are null until the site's first finished check" },
+);
+
+function siteItem(s: SiteRow) {
+  // Ranks come with the analysis path: until a site has a finished check they are null, never 0.
+  return { host: s.host, added: s.added, interval_h: s.interval_h, rank: null, prev_rank: null, label: null, last_run: null, importance: s.importance, project: s.project };
+}
+
+export const listSites = defineOperation({
+  id: "list_sites",
+  method: "GET",
+  path: "/sites",
+  scope: "read",
+  cli: "sites list",
+  summary: "The account's monitored sites",
+  tags: ["Sites"],
+  pageMax: 200,
+  query: pagedQuery(200, {}),
+  response: Type.Object({ sites: Type.Array(SiteItem), page: PageEnvelope }, { additionalProperties: false }),
+  handler: async ({ auth, deps, query }) => {
+    const { rows, total } = await deps.store.sites.list(auth!.accountId, query.limit, query.offset);
+    return { body: { sites: rows.map(siteItem), page: page(query.limit, query.offset, total) } };
+  },
+});
+
+export const addSite = defineOperation({
+  id: "add_site",
+  method: "POST",
+  path: "/sites",
+  scope: "write",
+  cli: "sites add",
+  summary: "Add a site to monitor (counted against the plan's site limit)",
+  description:
+    "host is a domain (IDN allowed), an address or an http(s) URL; it is stored normalised: lower case, punycode, an explicit non-default port kept, any path dropped. Answers 201 when added, 200 with added false when the site was already monitored.",
+  tags: ["Sites"],
+  status: 201,
+  otherStatuses: { 200: "The site was already monitored (added false)" },
+  errors: ["bad_host", "limit"],
+  body: Type.Object({ host: HostString, interval: Type.Optional(IntervalHours) }, { additionalProperties: false }),
+  response: Type.Object({ host: Type.String(), added: Type.Boolean(), interval_h: Type.Integer() }, { additionalProperties: false }),
+  handler: async ({ auth, deps, body, now }) => {
+    const outcome = await deps.store.sites.add(auth!.accountId, body.host, body.interval ?? 24, now);
+    if (outcome.kind === "limit") {
+      throw new ApiError("limit", `your plan allows ${outcome.max} sites; remove one first`, { retryAfter: 3600, details: { policy: "sites", max: outcome.max } });
+    }
+    const added = outcome.kind === "added";
+    return { status: added ? 201 : 200, body: { host: outcome.site.host, added, interval_h: outcome.site.interval_h } };
+  },
+});
+
+export const removeSite = defineOperation({
+  id: "remove_site",
+  method: "DELETE",
+  path: "/sites/{host}",
+  scope: "write",
+  cli: "sites remove",
+  summary: "Stop monitoring a site",
+  description: "removed is false when the account did not monitor the host (the call is idempotent).",
+  tags: ["Sites"],
+  errors: ["bad_host"],
+  params: HostParams,
+  response: Type.Object({ host: Type.String(), removed: Type.Boolean() }, { additionalProperties: false }),
+  handler: async ({ auth, deps, params }) => {
+    const removed = await deps.store.sites.remove(auth!.accountId, params.host);
+    return { body: { host: params.host, removed } };
+  },
+});
+
+export const updateSite = defineOperation({
+  id: "update_site",
+  method: "PATCH",
+  path: "/sites/{host}",
+  scope: "write",
+  cli: "sites set",
+  additive: true,
+  summary: "Change a site's interval, importance or project",
+  description: "project is a name (created on first use) or null to detach; GET /overview filters by the project's integer id.",
+  tags: ["Sites"],
+  errors: ["bad_host", "not_found"],
+  params: HostParams,
+  body: Type.Object(
+    {
+      interval: Type.Optional(IntervalHours),
+      importance: Type.Optional(Importance),
+      project: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  ),
+  response: Type.Object(
+    { host: Type.String(), interval_h: Type.Integer(), importance: Importance, project: Nullable(Type.String()), project_id: Nullable(Type.Integer()) },
+    { additionalProperties: false },
+  ),
+  handler: async ({ auth, deps, params, body }) => {
+    const row = await deps.store.sites.update(auth!.accountId, params.host, {
+      ...(body.interval !== undefined ? { intervalH: body.interval } : {}),
+      ...(body.importance !== undefined ? { importance: body.importance } : {}),
+      ...(body.project !== undefined ? { project: body.project } : {}),
+    });
+    if (!row) throw new ApiError("not_found", `you do not monitor ${params.host}`);
+    return { body: { host: row.host, interval_h: row.interval_h, importance: row.importance, project: row.project, project_id: row.project_id } };
+  },
+});
+
+const OverviewRow = Type.Object(
+  {
+    host: Type.String(),
+    project: Nullable(Type.String()),
+    project_id: Nullable(Type.Integer()),
+    importance: Importance,
+    rank: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
+    rank_delta: Nullable(Type.Integer()),
+    rank_band: Nullable(Type.String()),
+    critical_tasks: Type.Integer(),
+    open_tasks: Type.Integer(),
+    potential_gain: Type.Number(),
+    online: Nullable(Type.Boolean({ description: "null until uptime probes exist" })),
+    last_check: Nullable(UnixSeconds),
+    never_checked: Type.Boolean(),
+    stale: Type.Boolean({ description: "last check older than 2 × interval_h" }),
+    falling: Type.Boolean({ description: "rank below the previous run's" }),
+    interval_h: Type.Integer(),
+    crawl: Type.Boolean(),
+    profile: Nullable(Type.String()),
+    rank_without_exclusions: Nullable(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+export const getOverview = defineOperation({
+  id: "get_overview",
+  method: "GET",
+  path: "/overview",
+  scope: "read",
+  cli: "overview",
+  summary: "All the account's sites at a glance, with a summary",
+  tags: ["Sites"],
+  pageMax: 200,
+  query: pagedQuery(200, {
+    q: Type.Optional(Type.String({ maxLength: 200, description: "Search in host and project name" })),
+    project: Type.Optional(Type.Integer({ minimum: 1, description: "Project id" })),
+    state: Type.Union(
+      [Type.Literal("all"), Type.Literal("crit"), Type.Literal("down"), Type.Literal("falling"), Type.Literal("stale"), Type.Literal("never"), Type.Literal("ok")],
+      { default: "all" },
+    ),
+    importance: Type.Optional(Importance),
+    rmax: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Rank not above" })),
+    sort: Type.Union(
+      [Type.Literal("name"), Type.Literal("rank"), Type.Literal("delta"), Type.Literal("crit"), Type.Literal("tasks"), Type.Literal("checked")],
+      { default: "name" },
+    ),
+    dir: Type.Union([Type.Literal("asc"), Type.Literal("desc")], { default: "asc" }),
+  }),
+  response: Type.Object(
+    {
+      summary: Type.Object(
+        {
+          n: Type.Integer(),
+          rated: Type.Integer(),
+          avg: Nullable(Type.Number()),
+          best: Nullable(Type.Integer()),
+          worst: Nullable(Type.Integer()),
+          crit: Type.Integer(),
+          open: Type.Integer(),
+          falling: Type.Integer(),
+          down: Type.Integer(),
+          stale: Type.Integer(),
+          never: Type.Integer(),
+        },
+        { additionalProperties: false },
+      ),
+      sites: Type.Array(OverviewRow),
+      page: PageEnvelope,
+    },
+    { additionalProperties: false },
+  ),
+  handler: async ({ auth, deps, query }) => {
+    const { rows, total, n } = await deps.store.sites.overview(auth!.accountId, {
+      ...(query.q !== undefined ? { q: query.q } : {}),
+      ...(query.project !== undefined ? { projectId: query.project } : {}),
+      ...(query.importance !== undefined ? { importance: query.importance } : {}),
+      ...(query.rmax !== undefined ? { rmax: query.rmax } : {}),
+      state: query.state,
+      sort: query.sort,
+      dir: query.dir,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    return {
+      body: {
+        // No site has a finished check yet (the analysis path adds runs): every site is "never".
+        summary: { n, rated: 0, avg: null, best: null, worst: null, crit: 0, open: 0, falling: 0, down: 0, stale: 0, never: n },
+        sites: rows.map((s) => ({
+          host: s.host,
+          project: s.project,
+          project_id: s.project_id,
+          importance: s.importance,
+          rank: null,
+          rank_delta: null,
+          rank_band: null,
+          critical_tasks: 0,
+          open_tasks: 0,
+          potential_gain: 0,
+          online: null,
+          last_check: null,
+          never_checked: true,
+          stale: false,
+          falling: false,
+          interval_h: s.interval_h,
+          crawl: false,
+          profile: null,
+          rank_without_exclusions: null,
+        })),
+        page: page(query.limit, query.offset, total),
+      },
+    };
+  },
+});

@@ -1,0 +1,105 @@
+import type { FastifyRequest } from "fastify";
+import { ApiError } from "../errors.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { hashKey } from "../keys.ts";
+import type { Scope } from "../registry/operation.ts";
+import { hourOf, type RateState } from "./rate-headers.ts";
+
+/** The caller of a keyed request, after every check passed. */
+export interface AuthContext {
+  readonly keyId: number;
+  readonly accountId: number;
+  readonly email: string;
+  readonly name: string;
+  readonly kind: "api" | "oauth";
+  readonly prefix: string;
+  readonly scopes: readonly Scope[];
+  readonly allowedIps: readonly string[];
+  readonly rateLimitPerHour: number;
+  readonly created: number;
+  readonly expiresAt: number | null;
+  readonly isAdmin: boolean;
+}
+
+export interface AuthOutcome {
+  readonly auth: AuthContext | null;
+  readonly rate: RateState;
+  readonly error: ApiError | null;
+}
+
+/** The key of a request: X-Api-Key, or Authorization: Bearer. */
+export function readKey(request: FastifyRequest): string | null {
+  const header = request.headers["x-api-key"];
+  if (typeof header === "string" && header.trim() !== "") return header.trim();
+  const authz = request.headers.authorization;
+  if (typeof authz === "string") {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
+    if (m) return m[1] as string;
+  }
+  return null;
+}
+
+/** Counts a request against its client address (keyless routes and failed authentication). */
+export async function countAddress(deps: GatewayDeps, address: string, now: number): Promise<{ rate: RateState; over: boolean }> {
+  const { hour, resetSeconds } = hourOf(now);
+  const subject = `a:${address}`;
+  const limit = deps.config.addressRatePerHour;
+  const res = await deps.store.auth.count(subject, hour, limit);
+  const counted = res.counted !== null;
+  return { rate: { subject, hour, limit, used: res.counted ?? res.used, counted, resetSeconds }, over: !counted };
+}
+
+/**
+ * Authenticates a keyed request and counts it, in one round trip. Never throws for a caller's
+ * mistake: the error to answer with comes back with the rate state its headers report.
+ */
+export async function authenticate(deps: GatewayDeps, request: FastifyRequest, address: string, scope: Scope, now: number): Promise<AuthOutcome> {
+  const key = readKey(request);
+  if (key === null) return addressFailure(deps, address, now, new ApiError("missing", "send your API key in the X-Api-Key header or as Authorization: Bearer <key>"));
+  const { hour, resetSeconds } = hourOf(now);
+  const row = await deps.store.auth.checkKey(hashKey(key), now, hour, address, scope);
+  if (!row) return addressFailure(deps, address, now, new ApiError("invalid", "this API key is not known"));
+  if (row.revoked_at !== null) return addressFailure(deps, address, now, new ApiError("revoked", "this API key was revoked"));
+  if (row.expires_at !== null && row.expires_at <= now) return addressFailure(deps, address, now, new ApiError("expired", "this API key has expired"));
+
+  const counted = row.counted !== null;
+  const rate: RateState = {
+    subject: `k:${row.key_id}`,
+    hour,
+    limit: row.rate_limit_per_hour,
+    used: row.counted ?? row.used,
+    counted,
+    resetSeconds,
+  };
+  const auth: AuthContext = {
+    keyId: row.key_id,
+    accountId: row.account_id,
+    email: row.email,
+    name: row.name,
+    kind: row.kind,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    allowedIps: row.allowed_ips,
+    rateLimitPerHour: row.rate_limit_per_hour,
+    created: row.created,
+    expiresAt: row.expires_at,
+    isAdmin: row.is_admin,
+  };
+  const fail = (error: ApiError): AuthOutcome => ({ auth, rate, error });
+  if (!row.ip_ok) return fail(new ApiError("ip", `requests from ${address} are not allowed for this key`, { details: { address } }));
+  if (row.blocked) return fail(new ApiError("blocked", "this account is blocked; contact the operator"));
+  if (!row.scopes.includes(scope)) return fail(new ApiError("scope", `this operation needs the ${scope} scope`, { details: { required: scope } }));
+  if (!counted) {
+    return fail(new ApiError("limit", `hourly limit of ${row.rate_limit_per_hour} requests reached`, { retryAfter: resetSeconds, details: { policy: "hour" } }));
+  }
+  if (deps.switches.closed && !row.is_admin) return fail(new ApiError("closed", "the service is closed for testing; administrators only", { retryAfter: 60 }));
+  return { auth, rate, error: null };
+}
+
+async function addressFailure(deps: GatewayDeps, address: string, now: number, error: ApiError): Promise<AuthOutcome> {
+  const { rate, over } = await countAddress(deps, address, now);
+  if (over) {
+    return { auth: null, rate, error: new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } }) };
+  }
+  return { auth: null, rate, error };
+}

@@ -1,0 +1,41 @@
+import ipaddr from "ipaddr.js";
+
+/** Decides the client's address: the peer, or X-Forwarded-For when the peer is a trusted proxy. */
+export function buildClientAddress(trustedProxies: readonly string[]) {
+  const ranges = trustedProxies.map((item) => (item.includes("/") ? ipaddr.parseCIDR(item) : toHostRange(item)));
+  const trusted = (ip: string): boolean => {
+    const addr = parse(ip);
+    return addr !== null && ranges.some(([net, bits]) => addr.kind() === net.kind() && addr.match(net, bits));
+  };
+  return (peer: string | undefined, forwardedFor: string | string[] | undefined): string => {
+    let client = normalize(peer ?? "0.0.0.0");
+    if (!trusted(client) || forwardedFor === undefined) return client;
+    // Walk the chain from the nearest hop; the first address not ours is the client.
+    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor).split(",").map((s) => s.trim()).reverse();
+    for (const hop of hops) {
+      if (parse(hop) === null) break;
+      client = normalize(hop);
+      if (!trusted(client)) break;
+    }
+    return client;
+  };
+}
+
+function toHostRange(ip: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  const addr = ipaddr.parse(ip);
+  return [addr, addr.kind() === "ipv4" ? 32 : 128];
+}
+
+function parse(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  try {
+    return ipaddr.process(ip);
+  } catch {
+    return null;
+  }
+}
+
+/** IPv4-mapped IPv6 (::ffff:1.2.3.4) becomes plain IPv4, so allowlists match either form. */
+export function normalize(ip: string): string {
+  const addr = parse(ip);
+  return addr ? addr.toString() : "0.0.0.0";
+}

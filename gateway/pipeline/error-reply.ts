@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../errors.ts";
+
+/** Any thrown value as an answer of the catalogue; unknown faults become server with no detail. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as Partial<FastifyError> & { status?: number };
+  switch (e.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError("bad_request", "the request body is larger than this operation accepts", { details: { reason: "body_too_large" } });
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError("bad_request", "send the body as JSON with Content-Type: application/json");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new ApiError("bad_request", "Content-Type is application/json but the body is empty");
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+    case "FST_ERR_CTP_INVALID_TYPE":
+      return new ApiError("bad_request", "the request body could not be read");
+    default:
+      if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
+        return new ApiError("bad_request", "malformed request");
+      }
+      return new ApiError("server", "internal error; the request id identifies it in the service's logs");
+  }
+}
+
+/** Writes {error, code} with the catalogue's status and retry headers. */
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  const o = err.options;
+  for (const [name, value] of Object.entries(o.headers ?? {})) reply.header(name, value);
+  reply.header("X-Should-Retry", String(err.retry));
+  if (err.retry && o.retryAfter !== undefined) reply.header("Retry-After", String(Math.max(1, Math.ceil(o.retryAfter))));
+  // An error never carries a validator: it must not be cached as the resource.
+  reply.removeHeader("ETag");
+  reply.header("Cache-Control", "no-store");
+  return reply.code(err.http).type("application/json; charset=utf-8").send({
+    error: err.message,
+    code: err.code,
+    request_id: request.id,
+    retryable: err.retry,
+    ...(err.retry && o.retryAfter !== undefined ? { retry_after: Math.max(1, Math.ceil(o.retryAfter)) } : {}),
+    ...(o.param !== undefined ? { param: o.param } : {}),
+    ...(o.details !== undefined ? { details: o.details } : {}),
+  });
+}

@@ -1,0 +1,73 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { FastifySchemaCompiler } from "fastify";
+import type { ErrorCode } from "../errors.ts";
+import { ApiError } from "../errors.ts";
+import { normalizeHost, type HostPolicy } from "../host.ts";
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(policy: HostPolicy, coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: false, // the first problem is reported; also a guard against costly inputs
+    verbose: true, // errors carry their schema, so x-error can pick the catalogue code
+    useDefaults: true,
+    removeAdditional: false, // unknown fields are refused (additionalProperties: false), not dropped
+    coerceTypes: coerce ? "array" : false,
+    strict: false,
+  });
+  addFormats(ajv);
+  ajv.addFormat("host", { type: "string", validate: (s: string) => normalizeHost(s, policy).ok });
+  ajv.addKeyword({ keyword: "x-error", schemaType: "string" });
+  return ajv;
+}
+
+/**
+ * Path and query values arrive as text and are coerced to their declared types; bodies are JSON and
+ * must carry the declared types as they are (a string "5" where an integer belongs is bad_param).
+ */
+export function buildValidatorCompiler(policy: HostPolicy): FastifySchemaCompiler<unknown> {
+  const coercing = makeAjv(policy, true);
+  const strict = makeAjv(policy, false);
+  return ({ schema, httpPart }) => {
+    const validate: ValidateFunction = (httpPart === "body" ? strict : coercing).compile(schema as object);
+    return (data: unknown) => {
+      const ok = validate(data);
+      return ok ? { value: data } : { error: validationError(validate.errors ?? [], httpPart ?? "body", policy) };
+    };
+  };
+}
+
+/** Turns the first ajv error into the catalogue's answer, naming the field. */
+function validationError(errors: ErrorObject[], part: string, policy: HostPolicy): ApiError {
+  const e = errors[0];
+  if (!e) return new ApiError("bad_param", "invalid request");
+  const where = part === "querystring" ? "query" : part;
+  const path = e.instancePath.split("/").filter(Boolean).join(".");
+  const extra = (e.params as { additionalProperty?: string; missingProperty?: string }) ?? {};
+  const field = extra.additionalProperty ?? extra.missingProperty ?? path;
+  const fullField = extra.additionalProperty || extra.missingProperty ? (path ? `${path}.${field}` : field) : path;
+  const code = ((e.parentSchema as Record<string, unknown> | undefined)?.["x-error"] as ErrorCode | undefined) ?? "bad_param";
+  let message: string;
+  switch (e.keyword) {
+    case "additionalProperties":
+      message = `unknown ${where} field "${fullField}"`;
+      break;
+    case "required":
+      message = `${where} field "${fullField}" is required`;
+      break;
+    case "format":
+      if ((e.params as { format?: string }).format === "host") {
+        const res = normalizeHost(String(e.data), policy);
+        message = `"${String(e.data)}" is not a usable host: ${res.ok ? "invalid" : res.reason}`;
+      } else message = `${where} field "${fullField}" ${e.message ?? "is invalid"}`;
+      break;
+    case "enum":
+      message = `${where} field "${fullField}" must be one of ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).join(", ")}`;
+      break;
+    default:
+      message = fullField ? `${where} field "${fullField}" ${e.message ?? "is invalid"}` : `${where} ${e.message ?? "is invalid"}`;
+  }
+  return new ApiError(code, message, fullField ? { param: fullField } : {});
+}

@@ -1,0 +1,196 @@
+import type { TObject, TSchema } from "@sinclair/typebox";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { GatewayDeps } from "./deps.ts";
+import { ApiError } from "./errors.ts";
+import { normalizeHost } from "./host.ts";
+import { authenticate, countAddress } from "./pipeline/auth.ts";
+import { ifNoneMatchHits, weakEtag } from "./pipeline/etag.ts";
+import { fingerprint, readIdempotencyKey } from "./pipeline/idempotency.ts";
+import { setRateHeaders } from "./pipeline/rate-headers.ts";
+import type { Operation } from "./registry/operation.ts";
+import { EmptyQuery } from "./schemas.ts";
+
+/** /sites/{host} → /sites/:host (Fastify's syntax). */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1");
+}
+
+/** A regular expression matching concrete URLs of a path template. */
+export function routePattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[A-Za-z_][A-Za-z0-9_]*\\?\}/g, "[^/]+");
+  return new RegExp(`^${escaped}/?$`);
+}
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const REPLAYED_HEADERS = ["content-type", "location"];
+
+/** Adds one operation of the registry as a Fastify route carrying the whole contract pipeline. */
+export function registerOperation(
+  api: FastifyInstance,
+  deps: GatewayDeps,
+  op: Operation,
+  observe?: (op: Operation, status: number, body: unknown) => void,
+): void {
+  const routePath = op.path;
+  const mutating = MUTATING.has(op.method);
+  const nowOf = (request: FastifyRequest) => Math.floor(request.svc.nowMs / 1000);
+
+  api.route({
+    method: op.method,
+    url: fastifyPath(op.path),
+    bodyLimit: op.bodyLimitBytes,
+    schema: {
+      ...(op.params ? { params: op.params } : {}),
+      querystring: op.query ?? EmptyQuery,
+      ...(op.body ? { body: op.body } : {}),
+    },
+
+    // Who is calling, and may they: before the body is even parsed.
+    onRequest: async (request, reply) => {
+      const svc = request.svc;
+      svc.op = op;
+      const now = nowOf(request);
+      if (op.scope === "none") {
+        const { rate, over } = await countAddress(deps, svc.address, now);
+        svc.rate = rate;
+        setRateHeaders(reply, rate);
+        if (over) throw new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } });
+        return;
+      }
+      if (deps.switches.maintenance) throw new ApiError("maintenance", "the service is under maintenance; try again later", { retryAfter: 60 });
+      const outcome = await authenticate(deps, request, svc.address, op.scope, now);
+      svc.rate = outcome.rate;
+      setRateHeaders(reply, outcome.rate);
+      if (outcome.error) {
+        // The caller is known even when refused (scope, ip, limit): their usage counts it.
+        if (outcome.auth && outcome.error.http !== 401) svc.auth = outcome.auth;
+        throw outcome.error;
+      }
+      svc.auth = outcome.auth;
+    },
+
+    // The Idempotency-Key and the request's fingerprint, taken before validation fills defaults.
+    preValidation: async (request) => {
+      if (!mutating) return;
+      const key = readIdempotencyKey(request);
+      if (key === null) return;
+      request.svc.idempotency = {
+        key,
+        fingerprint: fingerprint(op.method, routePath, request.params, request.query, request.body),
+        claimed: false,
+        replay: false,
+      };
+    },
+
+    preHandler: async (request, reply) => {
+      normalizeHostFields(op.params, request.params, deps);
+      normalizeHostFields(op.body, request.body, deps);
+      const svc = request.svc;
+      if (op.scopeFor && svc.auth) {
+        const needed = op.scopeFor({ params: request.params, query: request.query, body: request.body });
+        if (!svc.auth.scopes.includes(needed)) throw new ApiError("scope", `this request needs the ${needed} scope`, { details: { required: needed } });
+      }
+      const idem = svc.idempotency;
+      if (!idem || !svc.auth) return;
+      const outcome = await deps.store.idempotency.claim(
+        svc.auth.accountId,
+        idem.key,
+        idem.fingerprint,
+        nowOf(request),
+        deps.config.idempotencyLockSeconds,
+        deps.config.idempotencyTtlSeconds,
+      );
+      switch (outcome.kind) {
+        case "claimed":
+          idem.claimed = true;
+          return;
+        case "conflict":
+          throw new ApiError("idem_conflict", "this Idempotency-Key was already used with a different request", { param: "Idempotency-Key" });
+        case "busy":
+          throw new ApiError("idem_busy", "a request with this Idempotency-Key is still running; retry in a second", { retryAfter: 1 });
+        case "replay":
+          idem.replay = true;
+          reply.header("Idempotent-Replay", "true");
+          // Operations whose data must not be kept execute again; the others answer from storage.
+          if (op.idempotency === "fingerprint") return;
+          for (const [name, value] of Object.entries(outcome.answer.headers)) reply.header(name, value);
+          return reply.code(outcome.answer.status).send(outcome.answer.body);
+      }
+    },
+
+    handler: async (request, reply) => {
+      const result = await op.handler({
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        deps,
+        auth: request.svc.auth,
+        now: nowOf(request),
+        request,
+      });
+      for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+      reply.code(result.status ?? op.status);
+      return result.body;
+    },
+
+    onSend: async (request, reply, payload) => {
+      const svc = request.svc;
+      const text = typeof payload === "string" ? payload : null;
+      const idem = svc.idempotency;
+      if (idem?.claimed && !idem.replay && svc.auth) await settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text);
+      if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
+      if ((request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null) {
+        return conditional(deps, request, reply, text);
+      }
+      return payload;
+    },
+  });
+}
+
+/** Stores the answer of a claimed Idempotency-Key; a 5xx frees the key so that a retry executes. */
+async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: number, key: string, reply: FastifyReply, text: string | null): Promise<void> {
+  if (reply.statusCode >= 500) {
+    await deps.store.idempotency.release(accountId, key);
+    return;
+  }
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (typeof value === "string") headers[name] = value;
+  }
+  let body = op.idempotency === "fingerprint" ? "" : (text ?? "");
+  if (op.redactForReplay && body !== "") body = JSON.stringify(op.redactForReplay(JSON.parse(body)));
+  await deps.store.idempotency.complete(accountId, key, { status: reply.statusCode, body, headers });
+}
+
+/** ETag on every successful GET; a matching If-None-Match answers 304 and gives back the hourly count. */
+async function conditional(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, text: string): Promise<string> {
+  const svc = request.svc;
+  const etag = weakEtag(svc.auth ? `account:${svc.auth.accountId}` : "public", text);
+  reply.header("ETag", etag);
+  reply.header("Cache-Control", "private, no-cache");
+  reply.header("Vary", "Authorization, X-Api-Key");
+  const header = request.headers["if-none-match"];
+  if (!ifNoneMatchHits(typeof header === "string" ? header : undefined, etag)) return text;
+  const rate = svc.rate;
+  if (rate?.counted) {
+    await deps.store.auth.refund(rate.subject, rate.hour);
+    rate.used -= 1;
+    rate.counted = false;
+    setRateHeaders(reply, rate);
+  }
+  reply.code(304);
+  return "";
+}
+
+/** Replaces every host-format field of an input with its normalised form. */
+function normalizeHostFields(schema: TSchema | undefined, value: unknown, deps: GatewayDeps): void {
+  const props = (schema as TObject | undefined)?.properties;
+  if (!props || value === null || typeof value !== "object") return;
+  const record = value as Record<string, unknown>;
+  for (const [name, prop] of Object.entries(props)) {
+    if ((prop as { format?: string }).format !== "host" || typeof record[name] !== "string") continue;
+    const res = normalizeHost(record[name] as string, { allowPrivateTargets: deps.config.allowPrivateTargets });
+    if (res.ok) record[name] = res.host;
+  }
+}

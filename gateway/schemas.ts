@@ -1,0 +1,64 @@
+import { Type, type TSchema, type TProperties } from "@sinclair/typebox";
+import type { ErrorCode } from "./errors.ts";
+
+// Schemas shared by many operations. `x-error` names the catalogue code a validation failure of
+// that field answers with (bad_host, bad_status); everything else answers bad_param.
+
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
+
+export function withError<T extends TSchema>(schema: T, code: ErrorCode): T {
+  return { ...schema, "x-error": code };
+}
+
+/** A domain or an address in a path or body (normalised by the gateway, never resolved). */
+export const HostString = withError(
+  Type.String({ format: "host", minLength: 1, maxLength: 300, description: "A domain (IDN allowed) or an address, optionally with a non-default port." }),
+  "bad_host",
+);
+
+export const HostParams = Type.Object({ host: HostString }, { additionalProperties: false });
+
+export const UnixSeconds = Type.Integer({ minimum: 0, description: "Unix seconds" });
+
+export const PageEnvelope = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1 }),
+    offset: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({ minimum: 0 }),
+    next_offset: Nullable(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false, description: "next_offset is null on the last page" },
+);
+
+/** limit (default 50, at most max) and offset, plus any other query fields. */
+export function pagedQuery<T extends TProperties>(max: number, extra: T) {
+  return Type.Object(
+    {
+      limit: Type.Integer({ minimum: 1, maximum: max, default: 50, description: `Page size, 1-${max}` }),
+      offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+      ...extra,
+    },
+    { additionalProperties: false },
+  );
+}
+
+export function page(limit: number, offset: number, total: number) {
+  return { limit, offset, total, next_offset: offset + limit < total ? offset + limit : null };
+}
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: "Human-readable text; may change" }),
+    code: Type.String({ description: "Stable code of the error catalogue" }),
+    request_id: Type.Optional(Type.String()),
+    retryable: Type.Optional(Type.Boolean()),
+    retry_after: Type.Optional(Type.Integer()),
+    param: Type.Optional(Type.String()),
+    details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
+);
+
+export const EmptyQuery = Type.Object({}, { additionalProperties: false });

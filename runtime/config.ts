@@ -1,0 +1,183 @@
+// The one configuration schema of every Svc process. Each field names its SVC_* variable, its
+// default and its unit; loadConfig() reads an environment object (never process.env itself),
+// reports every problem at once and returns a frozen Config.
+import { isIP } from "node:net";
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface PlanNumbers {
+  readonly sites: number;
+  readonly checksPerDay: number;
+  readonly rechecksPerDay: number;
+  readonly webhooks: number;
+  readonly apiKeys: number;
+}
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly adminHost: string;
+  readonly adminPort: number;
+  readonly dataDir: string;
+  readonly postgresUrl: string | null;
+  readonly postgresPoolSize: number;
+  readonly bootstrapKey: string | null;
+  readonly bootstrapEmail: string;
+  readonly allowPrivateTargets: boolean;
+  readonly logLevel: LogLevel;
+  readonly trustedProxies: readonly string[];
+  readonly maintenance: boolean;
+  readonly ratePerHourDefault: number;
+  readonly addressRatePerHour: number;
+  readonly idempotencyTtlSeconds: number;
+  readonly idempotencyLockSeconds: number;
+  readonly usageFlushMs: number;
+  readonly stateRefreshMs: number;
+  readonly shutdownGraceMs: number;
+  readonly publicBaseUrl: string | null;
+  readonly plan: PlanNumbers;
+}
+
+interface Field {
+  readonly env: string;
+  readonly key: string;
+  readonly doc: string;
+  readonly default: string | null;
+  readonly parse: (raw: string) => unknown;
+}
+
+class ConfigValueError extends Error {}
+
+function integer(min: number, max: number) {
+  return (raw: string): number => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigValueError(`must be an integer, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigValueError(`must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+}
+
+function flag(raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off", ""].includes(v)) return false;
+  throw new ConfigValueError(`must be 1/0, true/false, on/off; got "${raw}"`);
+}
+
+function text(raw: string): string {
+  return raw;
+}
+
+function optionalText(raw: string): string | null {
+  return raw === "" ? null : raw;
+}
+
+function address(raw: string): string {
+  if (isIP(raw) === 0 && raw !== "localhost") throw new ConfigValueError(`must be an IP address, got "${raw}"`);
+  return raw;
+}
+
+function postgresUrl(raw: string): string | null {
+  if (raw === "") return null;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigValueError("must start with postgres:// or postgresql://");
+  return raw;
+}
+
+function level(raw: string): LogLevel {
+  const levels: LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+  if (!levels.includes(raw as LogLevel)) throw new ConfigValueError(`must be one of ${levels.join(", ")}`);
+  return raw as LogLevel;
+}
+
+function cidrList(raw: string): string[] {
+  const items = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const item of items) {
+    const [ip, bits, extra] = item.split("/");
+    const family = isIP(ip ?? "");
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined) throw new ConfigValueError(`"${item}" is not an address or CIDR network`);
+  }
+  return items;
+}
+
+function baseUrl(raw: string): string | null {
+  if (raw === "") return null;
+  if (!/^https?:\/\/[^/]+$/.test(raw)) throw new ConfigValueError("must be an origin such as https://svc.example.com (no path)");
+  return raw;
+}
+
+/** The schema: one row per variable. docs/configuration.md is generated from the same rows. */
+export const CONFIG_FIELDS: readonly Field[] = [
+  { env: "SVC_HOST", key: "host", default: "127.0.0.1", parse: address, doc: "Address the REST gateway listens on." },
+  { env: "SVC_PORT", key: "port", default: "8080", parse: integer(0, 65535), doc: "Port of the REST gateway (0 picks a free port)." },
+  { env: "SVC_ADMIN_HOST", key: "adminHost", default: "127.0.0.1", parse: address, doc: "Address of /metrics, /healthz and /readyz." },
+  { env: "SVC_ADMIN_PORT", key: "adminPort", default: "9464", parse: integer(0, 65535), doc: "Port of /metrics, /healthz and /readyz (0 picks a free port)." },
+  { env: "SVC_DATA_DIR", key: "dataDir", default: "./data", parse: text, doc: "Embedded store (PGlite) and the admin socket live here; locked by one process at a time." },
+  { env: "SVC_POSTGRES_URL", key: "postgresUrl", default: "", parse: postgresUrl, doc: "A Postgres server instead of the embedded store, e.g. postgres://svc:pw@db:5432/svc." },
+  { env: "SVC_POSTGRES_POOL", key: "postgresPoolSize", default: "10", parse: integer(1, 200), doc: "Connections in the Postgres pool of one process." },
+  { env: "SVC_BOOTSTRAP_KEY", key: "bootstrapKey", default: "", parse: optionalText, doc: "On first start, the owner's key takes this value; otherwise a new key is printed once." },
+  { env: "SVC_BOOTSTRAP_EMAIL", key: "bootstrapEmail", default: "owner@localhost", parse: text, doc: "E-mail of the owner account created on first start." },
+  { env: "SVC_ALLOW_PRIVATE_TARGETS", key: "allowPrivateTargets", default: "0", parse: flag, doc: "Allow .test names, private and loopback addresses as sites and targets (tests, intranets)." },
+  { env: "SVC_LOG_LEVEL", key: "logLevel", default: "info", parse: level, doc: "pino log level: fatal, error, warn, info, debug, trace, silent." },
+  { env: "SVC_TRUSTED_PROXIES", key: "trustedProxies", default: "", parse: cidrList, doc: "Comma-separated addresses/CIDRs whose X-Forwarded-For is believed." },
+  { env: "SVC_MAINTENANCE", key: "maintenance", default: "0", parse: flag, doc: "Start in maintenance: every API call answers 503 maintenance (also `svc admin maintenance on`)." },
+  { env: "SVC_RATE_PER_HOUR", key: "ratePerHourDefault", default: "120", parse: integer(1, 10_000_000), doc: "Default hourly request limit of a new key." },
+  { env: "SVC_ADDRESS_RATE_PER_HOUR", key: "addressRatePerHour", default: "600", parse: integer(1, 10_000_000), doc: "Hourly limit per client address for keyless routes and failed authentication." },
+  { env: "SVC_IDEMPOTENCY_TTL_S", key: "idempotencyTtlSeconds", default: "86400", parse: integer(60, 604800), doc: "How long an Idempotency-Key and its stored answer are kept (seconds)." },
+  { env: "SVC_IDEMPOTENCY_LOCK_S", key: "idempotencyLockSeconds", default: "60", parse: integer(1, 3600), doc: "After this many seconds a request that never finished (crash) no longer holds its key." },
+  { env: "SVC_USAGE_FLUSH_MS", key: "usageFlushMs", default: "10000", parse: integer(100, 60000), doc: "Per-day usage counters are flushed to storage at least this often (ms)." },
+  { env: "SVC_STATE_REFRESH_MS", key: "stateRefreshMs", default: "2000", parse: integer(100, 60000), doc: "How often a gateway re-reads the maintenance/closed switches (ms)." },
+  { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to finish in-flight requests (ms)." },
+  { env: "SVC_PUBLIC_BASE_URL", key: "publicBaseUrl", default: "", parse: baseUrl, doc: "Public origin shown in /capabilities and OpenAPI servers; defaults to the request's Host." },
+  { env: "SVC_PLAN_SITES", key: "plan.sites", default: "50", parse: integer(0, 1_000_000), doc: "Default plan: number of sites." },
+  { env: "SVC_PLAN_CHECKS_PER_DAY", key: "plan.checksPerDay", default: "200", parse: integer(0, 1_000_000), doc: "Default plan: checks a user may start per UTC day." },
+  { env: "SVC_PLAN_RECHECKS_PER_DAY", key: "plan.rechecksPerDay", default: "100", parse: integer(0, 1_000_000), doc: "Default plan: task re-checks per UTC day." },
+  { env: "SVC_PLAN_WEBHOOKS", key: "plan.webhooks", default: "10", parse: integer(0, 10_000), doc: "Default plan: number of webhooks." },
+  { env: "SVC_PLAN_API_KEYS", key: "plan.apiKeys", default: "10", parse: integer(1, 10_000), doc: "Default plan: number of API keys." },
+];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+/** Reads and validates the whole configuration; throws ConfigError listing every bad variable. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const field of CONFIG_FIELDS) {
+    const raw = env[field.env] ?? field.default ?? "";
+    try {
+      setPath(out, field.key, field.parse(raw));
+    } catch (err) {
+      if (!(err instanceof ConfigValueError)) throw err;
+      problems.push(`${field.env}: ${err.message}`);
+    }
+  }
+  const known = new Set(CONFIG_FIELDS.map((f) => f.env));
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("SVC_") && !known.has(name)) problems.push(`${name}: unknown variable (see docs/configuration.md)`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(out) as unknown as Config;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    node[part] ??= {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1] as string] = value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,150 @@
+import type { Db, Queryable } from "./db.ts";
+
+export type Scope = "read" | "run" | "write";
+
+export interface PlanRow {
+  readonly id: number;
+  readonly name: string;
+  readonly sites: number;
+  readonly checks_per_day: number;
+  readonly rechecks_per_day: number;
+  readonly webhooks: number;
+  readonly api_keys: number;
+}
+
+export interface AccountRow {
+  readonly id: number;
+  readonly email: string;
+  readonly plan_id: number;
+  readonly blocked: boolean;
+  readonly is_admin: boolean;
+  readonly created: number;
+}
+
+export interface KeyRow {
+  readonly id: number;
+  readonly account_id: number;
+  readonly name: string;
+  readonly kind: "api" | "oauth";
+  readonly prefix: string;
+  readonly scopes: Scope[];
+  readonly allowed_ips: string[];
+  readonly rate_limit_per_hour: number;
+  readonly created: number;
+  readonly expires_at: number | null;
+  readonly revoked_at: number | null;
+}
+
+export interface NewKey {
+  readonly accountId: number;
+  readonly name: string;
+  readonly kind: "api" | "oauth";
+  readonly prefix: string;
+  readonly hash: string;
+  readonly scopes: readonly Scope[];
+  readonly allowedIps: readonly string[];
+  readonly ratePerHour: number;
+  readonly expiresAt: number | null;
+}
+
+const KEY_COLUMNS =
+  "id, account_id, name, kind, prefix, scopes, ARRAY(SELECT abbrev(x) FROM unnest(allowed_ips) x) AS allowed_ips, rate_limit_per_hour, created, expires_at, revoked_at";
+
+/** Accounts, plans and API keys (account data lives in Postgres). */
+export class AccountsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Creates or updates a named plan's numbers; returns its id. */
+  async upsertPlan(name: string, p: Omit<PlanRow, "id" | "name">): Promise<number> {
+    const rows = await this.db.query<{ id: number }>(
+      `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (name) DO UPDATE SET sites = $2, checks_per_day = $3, rechecks_per_day = $4, webhooks = $5, api_keys = $6
+       RETURNING id`,
+      [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys],
+    );
+    return (rows[0] as { id: number }).id;
+  }
+
+  async plan(id: number): Promise<PlanRow | null> {
+    const rows = await this.db.query<PlanRow>("SELECT * FROM plans WHERE id = $1", [id]);
+    return rows[0] ?? null;
+  }
+
+  async countAccounts(): Promise<number> {
+    const rows = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM accounts");
+    return (rows[0] as { n: number }).n;
+  }
+
+  async createAccount(email: string, planId: number, isAdmin: boolean, now: number, q: Queryable = this.db): Promise<AccountRow> {
+    const rows = await q.query<AccountRow>(
+      "INSERT INTO accounts (email, plan_id, is_admin, created) VALUES ($1, $2, $3, $4) RETURNING *",
+      [email, planId, isAdmin, now],
+    );
+    return rows[0] as AccountRow;
+  }
+
+  async accountByEmail(email: string): Promise<AccountRow | null> {
+    const rows = await this.db.query<AccountRow>("SELECT * FROM accounts WHERE email = $1", [email]);
+    return rows[0] ?? null;
+  }
+
+  async listAccounts(): Promise<AccountRow[]> {
+    return this.db.query<AccountRow>("SELECT * FROM accounts ORDER BY id");
+  }
+
+  /** Blocks or unblocks an account by id or e-mail; false when there is no such account. */
+  async setBlocked(idOrEmail: string, blocked: boolean): Promise<boolean> {
+    const rows = await this.db.query(
+      "UPDATE accounts SET blocked = $2 WHERE email = $1 OR id::text = $1 RETURNING id",
+      [idOrEmail, blocked],
+    );
+    return rows.length > 0;
+  }
+
+  async insertKey(k: NewKey, now: number, q: Queryable = this.db): Promise<KeyRow> {
+    const rows = await q.query<KeyRow>(
+      `INSERT INTO api_keys (account_id, name, kind, prefix, hash, scopes, allowed_ips, rate_limit_per_hour, created, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::inet[], $8, $9, $10) RETURNING ${KEY_COLUMNS}`,
+      [k.accountId, k.name, k.kind, k.prefix, k.hash, k.scopes, k.allowedIps, k.ratePerHour, now, k.expiresAt],
+    );
+    return rows[0] as KeyRow;
+  }
+
+  /**
+   * Creates a key unless the account already holds its plan's number of usable keys; the account
+   * row is locked so that concurrent creations cannot both pass the check.
+   */
+  async insertKeyWithinPlan(k: NewKey, now: number): Promise<KeyRow | "limit"> {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query<{ api_keys: number }>(
+        "SELECT p.api_keys FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
+        [k.accountId],
+      );
+      const [count] = await q.query<{ n: number }>(
+        "SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)",
+        [k.accountId, now],
+      );
+      if (!row || (count?.n ?? 0) >= row.api_keys) return "limit";
+      return this.insertKey(k, now, q);
+    });
+  }
+
+  async listKeys(accountId: number, limit: number, offset: number): Promise<{ rows: KeyRow[]; total: number }> {
+    const rows = await this.db.query<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+      [accountId, limit, offset],
+    );
+    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM api_keys WHERE account_id = $1", [accountId]);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  /** Revokes one of the account's keys at once; null when the account has no such key. */
+  async revokeKey(accountId: number, keyId: number, now: number): Promise<KeyRow | null> {
+    const rows = await this.db.query<KeyRow>(
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING ${KEY_COLUMNS}`,
+      [accountId, keyId, now],
+    );
+    return rows[0] ?? null;
+  }
+}

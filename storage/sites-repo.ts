@@ -1,0 +1,156 @@
+import type { Db } from "./db.ts";
+
+export type Importance = "critical" | "high" | "normal" | "low";
+
+export interface SiteRow {
+  readonly id: number;
+  readonly host: string;
+  readonly added: number;
+  readonly interval_h: number;
+  readonly importance: Importance;
+  readonly project_id: number | null;
+  readonly project: string | null;
+}
+
+export type AddSiteOutcome = { readonly kind: "added" | "exists"; readonly site: SiteRow } | { readonly kind: "limit"; readonly max: number };
+
+export interface SiteChanges {
+  readonly intervalH?: number;
+  readonly importance?: Importance;
+  /** A project name (created for the account when new), or null to detach. */
+  readonly project?: string | null;
+}
+
+export interface OverviewQuery {
+  readonly q?: string;
+  readonly projectId?: number;
+  readonly state: "all" | "crit" | "down" | "falling" | "stale" | "never" | "ok";
+  readonly importance?: Importance;
+  readonly rmax?: number;
+  readonly sort: "name" | "rank" | "delta" | "crit" | "tasks" | "checked";
+  readonly dir: "asc" | "desc";
+  readonly limit: number;
+  readonly offset: number;
+}
+
+const SITE_COLUMNS = "s.id, s.host, s.added, s.interval_h, s.importance, s.project_id, p.name AS project";
+
+/** The account's monitored sites and projects. */
+export class SitesRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Adds a site unless the account's plan is full. The account row is locked, so concurrent
+   * additions cannot exceed the plan; adding a site already present changes nothing.
+   */
+  async add(accountId: number, host: string, intervalH: number, now: number): Promise<AddSiteOutcome> {
+    return this.db.tx(async (q) => {
+      const [plan] = await q.query<{ sites: number }>(
+        "SELECT p.sites FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
+        [accountId],
+      );
+      const existing = await q.query<SiteRow>(
+        `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE s.account_id = $1 AND s.host = $2`,
+        [accountId, host],
+      );
+      if (existing[0]) return { kind: "exists", site: existing[0] };
+      const [count] = await q.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
+      const max = plan?.sites ?? 0;
+      if ((count?.n ?? 0) >= max) return { kind: "limit", max };
+      const [site] = await q.query<SiteRow>(
+        `INSERT INTO sites (account_id, host, added, interval_h) VALUES ($1, $2, $3, $4)
+         RETURNING id, host, added, interval_h, importance, project_id, NULL::text AS project`,
+        [accountId, host, now, intervalH],
+      );
+      return { kind: "added", site: site as SiteRow };
+    });
+  }
+
+  async get(accountId: number, host: string): Promise<SiteRow | null> {
+    const rows = await this.db.query<SiteRow>(
+      `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE s.account_id = $1 AND s.host = $2`,
+      [accountId, host],
+    );
+    return rows[0] ?? null;
+  }
+
+  async list(accountId: number, limit: number, offset: number): Promise<{ rows: SiteRow[]; total: number }> {
+    const rows = await this.db.query<SiteRow>(
+      `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id
+       WHERE s.account_id = $1 ORDER BY s.host LIMIT $2 OFFSET $3`,
+      [accountId, limit, offset],
+    );
+    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  async remove(accountId: number, host: string): Promise<boolean> {
+    const rows = await this.db.query("DELETE FROM sites WHERE account_id = $1 AND host = $2 RETURNING 1", [accountId, host]);
+    return rows.length > 0;
+  }
+
+  /** Applies changes in one transaction; null when the account does not monitor the host. */
+  async update(accountId: number, host: string, changes: SiteChanges): Promise<SiteRow | null> {
+    return this.db.tx(async (q) => {
+      const [site] = await q.query<{ id: number }>("SELECT id FROM sites WHERE account_id = $1 AND host = $2 FOR UPDATE", [accountId, host]);
+      if (!site) return null;
+      if (changes.intervalH !== undefined) await q.query("UPDATE sites SET interval_h = $2 WHERE id = $1", [site.id, changes.intervalH]);
+      if (changes.importance !== undefined) await q.query("UPDATE sites SET importance = $2 WHERE id = $1", [site.id, changes.importance]);
+      if (changes.project !== undefined) {
+        let projectId: number | null = null;
+        if (changes.project !== null) {
+          const [p] = await q.query<{ id: number }>(
+            `INSERT INTO projects (account_id, name) VALUES ($1, $2)
+             ON CONFLICT (account_id, name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+            [accountId, changes.project],
+          );
+          projectId = (p as { id: number }).id;
+        }
+        await q.query("UPDATE sites SET project_id = $2 WHERE id = $1", [site.id, projectId]);
+        await q.query(
+          "DELETE FROM projects p WHERE p.account_id = $1 AND NOT EXISTS (SELECT 1 FROM sites s WHERE s.project_id = p.id)",
+          [accountId],
+        );
+      }
+      const [row] = await q.query<SiteRow>(
+        `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE s.id = $1`,
+        [site.id],
+      );
+      return row ?? null;
+    });
+  }
+
+  /**
+   * The overview's rows and totals. Until runs exist (the analysis path), every site is
+   * never-checked: rank-based filters match nothing and rank sorts fall back to the name.
+   */
+  async overview(accountId: number, o: OverviewQuery): Promise<{ rows: SiteRow[]; total: number; n: number }> {
+    const where = ["s.account_id = $1"];
+    const params: unknown[] = [accountId];
+    if (o.q) {
+      params.push(`%${o.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`);
+      where.push(`(lower(s.host) LIKE $${params.length} OR lower(coalesce(p.name, '')) LIKE $${params.length})`);
+    }
+    if (o.projectId !== undefined) {
+      params.push(o.projectId);
+      where.push(`s.project_id = $${params.length}`);
+    }
+    if (o.importance !== undefined) {
+      params.push(o.importance);
+      where.push(`s.importance = $${params.length}`);
+    }
+    // No site has a check yet: states that need one (and rmax, a rank bound) select nothing.
+    if (["crit", "down", "falling", "stale", "ok"].includes(o.state) || o.rmax !== undefined) where.push("false");
+    const dir = o.dir === "desc" ? "DESC" : "ASC";
+    // Rank, delta, task and check-time sorts tie on null for every site until runs exist; the name breaks ties.
+    const order = o.sort === "name" ? `s.host ${dir}` : "s.host ASC";
+    const from = `FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE ${where.join(" AND ")}`;
+    const rows = await this.db.query<SiteRow>(
+      `SELECT ${SITE_COLUMNS} ${from} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, o.limit, o.offset],
+    );
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n ${from}`, params);
+    const [all] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
+    return { rows, total: count?.n ?? 0, n: all?.n ?? 0 };
+  }
+}

@@ -1,0 +1,30 @@
+import type { Db } from "./db.ts";
+import { AccountsRepo } from "./accounts-repo.ts";
+import { AuthRepo } from "./auth-repo.ts";
+import { IdempotencyRepo } from "./idempotency-repo.ts";
+import { ServiceStateRepo } from "./service-state-repo.ts";
+import { SitesRepo } from "./sites-repo.ts";
+import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
+
+/** The repositories over one database, plus the time-series ports. */
+export interface Store {
+  readonly db: Db;
+  readonly accounts: AccountsRepo;
+  readonly auth: AuthRepo;
+  readonly idempotency: IdempotencyRepo;
+  readonly serviceState: ServiceStateRepo;
+  readonly sites: SitesRepo;
+  readonly usage: UsageSeries;
+}
+
+export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
+  return {
+    db,
+    accounts: new AccountsRepo(db),
+    auth: new AuthRepo(db),
+    idempotency: new IdempotencyRepo(db),
+    serviceState: new ServiceStateRepo(db),
+    sites: new SitesRepo(db),
+    usage: series?.usage ?? new PostgresUsageSeries(db),
+  };
+}
