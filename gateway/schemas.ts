@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TProperties } from "@sinclair/typebox";
+import { Type, type SchemaOptions, type TSchema, type TProperties, type TUnsafe } from "@sinclair/typebox";
 import type { ErrorCode } from "./errors.ts";
 
 // Schemas shared by many operations. `x-error` names the catalogue code a validation failure of
@@ -62,3 +62,8 @@ export const ErrorBody = Type.Object(
 );
 
 export const EmptyQuery = Type.Object({}, { additionalProperties: false });
+
+/** A string of a fixed set, as a JSON Schema enum (one clear validation message, one OpenAPI enum). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}

@@ -3,11 +3,11 @@ import { Type } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
 import { generateKey, hashKey, keyPrefix } from "../keys.ts";
 import { defineOperation } from "../registry/operation.ts";
-import { Nullable, PageEnvelope, UnixSeconds, page, pagedQuery } from "../schemas.ts";
+import { Nullable, PageEnvelope, StringEnum, UnixSeconds, page, pagedQuery } from "../schemas.ts";
 import type { KeyRow } from "../../storage/index.ts";
 import { hourOf } from "../pipeline/rate-headers.ts";
 
-const ScopeName = Type.Union([Type.Literal("read"), Type.Literal("run"), Type.Literal("write")]);
+const ScopeName = StringEnum(["read", "run", "write"]);
 
 const PlanObject = Type.Object(
   {
@@ -25,7 +25,7 @@ const KeyView = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String(),
-    kind: Type.Union([Type.Literal("api"), Type.Literal("oauth")]),
+    kind: StringEnum(["api", "oauth"]),
     prefix: Type.String({ description: "Leading characters of the key" }),
     scopes: Type.Array(ScopeName),
     expires: Nullable(UnixSeconds),
@@ -163,7 +163,7 @@ export const createKey = defineOperation({
     {
       name: Type.String({ minLength: 1, maxLength: 100 }),
       scopes: Type.Array(ScopeName, { minItems: 1, maxItems: 3, uniqueItems: true }),
-      expires_in: Type.Union([Type.Literal("unlimited"), Type.Literal("30d"), Type.Literal("90d"), Type.Literal("1y")], { default: "unlimited" }),
+      expires_in: StringEnum(["unlimited", "30d", "90d", "1y"], { default: "unlimited" }),
       allowed_ips: Type.Array(Type.String({ maxLength: 50 }), { maxItems: 50, default: [], description: "IPv4/IPv6 addresses or CIDR networks; empty means any" }),
       rate_limit_per_hour: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Defaults to the service's default (120)" })),
     },
@@ -172,7 +172,8 @@ export const createKey = defineOperation({
   response: Type.Object(
     {
       id: Type.Integer(),
-      key: Type.String({ description: "The key itself: shown only in this answer" }),
+      key: Nullable(Type.String({ description: "The key itself: shown only in this answer; null in a replay" })),
+      note: Type.Optional(Type.String({ description: "Present in a replay: why the key is not repeated" })),
       name: Type.String(),
       prefix: Type.String(),
       scopes: Type.Array(ScopeName),

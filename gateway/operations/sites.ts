@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
 import { defineOperation } from "../registry/operation.ts";
-import { HostParams, HostString, Nullable, PageEnvelope, UnixSeconds, page, pagedQuery } from "../schemas.ts";
+import { HostParams, HostString, Nullable, StringEnum, PageEnvelope, UnixSeconds, page, pagedQuery } from "../schemas.ts";
 import type { SiteRow } from "../../storage/index.ts";
 
-const Importance = Type.Union([Type.Literal("critical"), Type.Literal("high"), Type.Literal("normal"), Type.Literal("low")]);
+const Importance = StringEnum(["critical", "high", "normal", "low"]);
 const IntervalHours = Type.Integer({ minimum: 1, maximum: 720, description: "Check interval in hours (1-720)" });
 
 const SiteItem = Type.Object(
@@ -159,17 +159,13 @@ export const getOverview = defineOperation({
   query: pagedQuery(200, {
     q: Type.Optional(Type.String({ maxLength: 200, description: "Search in host and project name" })),
     project: Type.Optional(Type.Integer({ minimum: 1, description: "Project id" })),
-    state: Type.Union(
-      [Type.Literal("all"), Type.Literal("crit"), Type.Literal("down"), Type.Literal("falling"), Type.Literal("stale"), Type.Literal("never"), Type.Literal("ok")],
-      { default: "all" },
-    ),
+    state: StringEnum(["all", "crit", "down", "falling", "stale", "never", "ok"],
+      { default: "all" }),
     importance: Type.Optional(Importance),
     rmax: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Rank not above" })),
-    sort: Type.Union(
-      [Type.Literal("name"), Type.Literal("rank"), Type.Literal("delta"), Type.Literal("crit"), Type.Literal("tasks"), Type.Literal("checked")],
-      { default: "name" },
-    ),
-    dir: Type.Union([Type.Literal("asc"), Type.Literal("desc")], { default: "asc" }),
+    sort: StringEnum(["name", "rank", "delta", "crit", "tasks", "checked"],
+      { default: "name" }),
+    dir: StringEnum(["asc", "desc"], { default: "asc" }),
   }),
   response: Type.Object(
     {

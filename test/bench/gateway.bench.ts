@@ -1,0 +1,252 @@
+/**
+ * bench:gateway: what the gateway's pipeline costs, measured against two baselines in one run with
+ * one load tool (autocannon), rounds interleaved so that drift of the machine hits every target alike.
+ *
+ *   svc        GET /api/v1/sites through the real gateway on a Postgres server (auth and hourly
+ *              counter in Postgres, validation, ETag, usage meter, metrics).
+ *   one-query  a bare Fastify route running one indexed SELECT on the same pool.
+ *   bare       a bare Fastify route answering a constant small JSON object.
+ *
+ * A benchmark, not a test: it prints figures and never fails on a number.
+ *
+ *   npm run bench:gateway                 full: 3 rounds × 5 s per target, 16 connections
+ *   npm run bench:gateway -- --smoke      smoke: 1 round × 1 s, 4 connections (also when CI=true)
+ *
+ * Overrides (environment): BENCH_ROUNDS, BENCH_DURATION (seconds), BENCH_CONNECTIONS,
+ * BENCH_WORKERS (client worker threads, 0 runs the client on the servers' event loop).
+ * SVC_* names are left alone: loadConfig refuses unknown ones.
+ */
+// autocannon ships no type declarations (and @types/autocannon is not installed); the part used
+// here is typed below.
+// @ts-expect-error TS7016: no declaration file for module "autocannon"
+import autocannonUntyped from "autocannon";
+import Fastify, { type FastifyInstance } from "fastify";
+import { availableParallelism, cpus } from "node:os";
+import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
+
+interface Histogram {
+  readonly average: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+interface AutocannonResult {
+  readonly requests: Histogram;
+  readonly latency: Histogram;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly statusCodeStats?: Record<string, { count: number }>;
+}
+
+interface AutocannonOptions {
+  readonly url: string;
+  readonly connections: number;
+  readonly duration: number;
+  readonly workers?: number;
+  readonly headers?: Record<string, string>;
+}
+
+const autocannon = autocannonUntyped as (opts: AutocannonOptions) => PromiseLike<AutocannonResult>;
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
+
+function envInt(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+const ROUNDS = envInt("BENCH_ROUNDS", SMOKE ? 1 : 3, 1);
+const DURATION_S = envInt("BENCH_DURATION", SMOKE ? 1 : 5, 1);
+const CONNECTIONS = envInt("BENCH_CONNECTIONS", SMOKE ? 4 : 16, 1);
+/** The load client runs in its own worker thread so that it does not share the servers' event loop. */
+const WORKERS = envInt("BENCH_WORKERS", 1, 0);
+const WARMUP_S = 1;
+const SITES = 20;
+const POOL_SIZE = 8;
+
+// ---------------------------------------------------------------------------------------------
+// Targets
+
+interface Target {
+  readonly name: string;
+  readonly url: string;
+  readonly headers?: Record<string, string>;
+}
+
+interface Sample {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly codes: string;
+}
+
+function urlOf(app: FastifyInstance, path: string): string {
+  const addr = app.server.address();
+  if (addr === null || typeof addr === "string") throw new Error("server is not listening on TCP");
+  return `http://127.0.0.1:${addr.port}${path}`;
+}
+
+async function load(target: Target, durationS: number): Promise<Sample> {
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: durationS,
+    ...(WORKERS > 0 ? { workers: WORKERS } : {}),
+    ...(target.headers ? { headers: target.headers } : {}),
+  });
+  const codes = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => !code.startsWith("2"))
+    .map(([code, s]) => `${code}×${s.count}`)
+    .join(" ");
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    codes,
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** autocannon's latency histogram has 1 ms resolution: 0 means under a millisecond. */
+const ms = (v: number) => (v < 1 ? "<1" : v.toFixed(0));
+const pad = (s: string, n: number) => s.padEnd(n);
+const lpad = (s: string, n: number) => s.padStart(n);
+
+function row(cells: readonly string[]): string {
+  const [round = "", target = "", ...rest] = cells;
+  return `${pad(round, 7)}${pad(target, 11)}${rest.map((c) => lpad(c, 12)).join("")}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  let server: PostgresServer | null = null;
+  let gw: TestGateway | null = null;
+  const bare: FastifyInstance[] = [];
+  try {
+    process.stdout.write("bench:gateway: starting a private PostgreSQL\n");
+    server = await startPostgres();
+    const postgresUrl = await server.createDatabase("bench");
+    gw = await startTestGateway({ postgresUrl, poolSize: POOL_SIZE, env: { SVC_RATE_PER_HOUR: "10000000" } });
+    const gateway = gw;
+
+    for (let i = 0; i < SITES; i++) {
+      const res = await gateway.call("POST", "/api/v1/sites", { body: { host: `site${i}.example.com` } });
+      if (res.statusCode !== 201) throw new Error(`adding site${i}.example.com answered ${res.statusCode}: ${res.body}`);
+    }
+    await gateway.app.listen({ host: "127.0.0.1", port: 0 });
+
+    const [owner] = await gateway.db.query<{ id: number }>("SELECT id FROM accounts WHERE email = 'owner@example.com'");
+    const accountId = owner?.id ?? 1;
+
+    const oneQuery = Fastify({ logger: false });
+    oneQuery.get("/sites", async () =>
+      gateway.db.query("SELECT host, added, interval_h FROM sites WHERE account_id = $1 ORDER BY host LIMIT 50", [accountId]),
+    );
+    bare.push(oneQuery);
+    await oneQuery.listen({ host: "127.0.0.1", port: 0 });
+
+    const constant = Fastify({ logger: false });
+    constant.get("/ping", async () => ({ ok: true, service: "svc" }));
+    bare.push(constant);
+    await constant.listen({ host: "127.0.0.1", port: 0 });
+
+    const targets: Target[] = [
+      { name: "svc", url: urlOf(gateway.app, "/api/v1/sites"), headers: { "x-api-key": gateway.ownerKey } },
+      { name: "one-query", url: urlOf(oneQuery, "/sites") },
+      { name: "bare", url: urlOf(constant, "/ping") },
+    ];
+
+    // One request each before any load: the gateway must answer a full page, not an error.
+    for (const t of targets) {
+      const res = await fetch(t.url, { headers: t.headers ?? {} });
+      const body = (await res.json()) as unknown;
+      const items = Array.isArray(body) ? body.length : Array.isArray((body as { sites?: unknown[] }).sites) ? (body as { sites: unknown[] }).sites.length : null;
+      const etag = res.headers.get("etag");
+      process.stdout.write(`check ${pad(t.name, 10)} ${res.status}${items !== null ? `, ${items} items` : ""}${etag ? ", ETag" : ""}\n`);
+      if (t.name === "svc" && res.status !== 200) process.stdout.write(`WARNING: svc answered ${res.status} before the load: ${JSON.stringify(body)}\n`);
+    }
+
+    const cores = typeof availableParallelism === "function" ? availableParallelism() : cpus().length;
+    process.stdout.write(
+      `\nmode: ${SMOKE ? "smoke" : "full"}; load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} round(s) interleaved ` +
+        `(${targets.map((t) => t.name).join(", ")}), ${WARMUP_S} s untimed warm-up per target, ` +
+        `client in ${WORKERS > 0 ? `${WORKERS} worker thread(s)` : "the servers' event loop"}; gateway pool ${POOL_SIZE}, ${SITES} sites\n` +
+        `machine: ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}); the load client, the three servers (one Node process) ` +
+        `and PostgreSQL share them, so the figures are relative, not capacity; latency resolution 1 ms\n\n`,
+    );
+
+    for (const t of targets) await load(t, WARMUP_S);
+
+    const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
+    process.stdout.write(row(["round", "target", "requests/s", "p50 ms", "p99 ms", "non-2xx", "errors"]) + "\n");
+    for (let r = 1; r <= ROUNDS; r++) {
+      for (const t of targets) {
+        const s = await load(t, DURATION_S);
+        samples.get(t.name)?.push(s);
+        process.stdout.write(
+          row([String(r), t.name, s.rps.toFixed(0), ms(s.p50), ms(s.p99), String(s.non2xx), String(s.errors + s.timeouts)]) +
+            (s.codes ? `   (${s.codes})` : "") +
+            "\n",
+        );
+        if (t.name === "svc" && s.non2xx > 0) {
+          process.stdout.write(`WARNING: svc answered ${s.non2xx} non-2xx responses in round ${r} (${s.codes || "codes unknown"}): its figures do not measure the happy path\n`);
+        }
+      }
+    }
+
+    const med = new Map<string, { rps: number; p50: number; p99: number; non2xx: number }>();
+    process.stdout.write(`\nmedians over ${ROUNDS} round(s)\n`);
+    process.stdout.write(row(["", "target", "requests/s", "p50 ms", "p99 ms", "non-2xx"]) + "\n");
+    for (const t of targets) {
+      const list = samples.get(t.name) ?? [];
+      const m = {
+        rps: median(list.map((s) => s.rps)),
+        p50: median(list.map((s) => s.p50)),
+        p99: median(list.map((s) => s.p99)),
+        non2xx: list.reduce((n, s) => n + s.non2xx, 0),
+      };
+      med.set(t.name, m);
+      process.stdout.write(row(["", t.name, m.rps.toFixed(0), ms(m.p50), ms(m.p99), String(m.non2xx)]) + "\n");
+    }
+
+    const svc = med.get("svc")?.rps ?? 0;
+    const one = med.get("one-query")?.rps ?? 0;
+    const bareRps = med.get("bare")?.rps ?? 0;
+    const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "n/a");
+    process.stdout.write(`\nratio svc/one-query requests/s: ${ratio(svc, one)} (target >= 0.5)\n`);
+    process.stdout.write(`ratio svc/bare requests/s: ${ratio(svc, bareRps)}\n`);
+    if (gateway.violations.length > 0) process.stdout.write(`WARNING: ${gateway.violations.length} svc answers did not match the response schema; first: ${gateway.violations[0]}\n`);
+  } finally {
+    for (const app of bare) await app.close().catch(() => undefined);
+    if (gw) await gw.close().catch((err: unknown) => process.stderr.write(`closing the gateway failed: ${String(err)}\n`));
+    server?.stop();
+  }
+}
+
+try {
+  await main();
+  process.exit(0);
+} catch (err) {
+  process.stderr.write(`bench:gateway failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+}

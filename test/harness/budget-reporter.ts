@@ -1,0 +1,33 @@
+import type { Reporter, TestModule } from "vitest/node";
+
+// Soft budgets per tier, in seconds: exceeding one is reported, never failed.
+const BUDGETS: Record<string, number> = { unit: 30, gateway: 180, integration: 420, cluster: 600 };
+
+/** Prints each tier's time (summed over its files) beside its budget at the end of `npm test`. */
+export default class BudgetReporter implements Reporter {
+  private started = Date.now();
+
+  onTestRunStart(): void {
+    this.started = Date.now();
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const tiers = new Map<string, { ms: number; files: number }>();
+    for (const m of modules) {
+      const name = m.project.name || "default";
+      const tier = tiers.get(name) ?? { ms: 0, files: 0 };
+      tier.ms += m.diagnostic().duration;
+      tier.files += 1;
+      tiers.set(name, tier);
+    }
+    const lines = ["", "Test tiers (time summed over files; budgets are soft):"];
+    for (const [name, tier] of tiers) {
+      const seconds = tier.ms / 1000;
+      const budget = BUDGETS[name];
+      const mark = budget !== undefined && seconds > budget ? "  OVER BUDGET" : "";
+      lines.push(`  ${name.padEnd(12)} ${String(tier.files).padStart(3)} files ${seconds.toFixed(1).padStart(7)} s  (budget ${budget ?? "-"} s)${mark}`);
+    }
+    lines.push(`  wall clock: ${((Date.now() - this.started) / 1000).toFixed(1)} s`);
+    process.stdout.write(`${lines.join("\n")}\n`);
+  }
+}

@@ -1,0 +1,145 @@
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { Registry } from "prom-client";
+import { createLogger, loadConfig, ManualClock, type Config } from "../../runtime/index.ts";
+import { createStore, migrate, openPglite, openPostgres, type Db, type Store } from "../../storage/index.ts";
+import { AdminService, buildApp, buildOperations, ServiceSwitches, UsageMeter, type GatewayDeps, type Operation } from "../../gateway/index.ts";
+import { readPgliteTemplate } from "./template.ts";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** 2026-11-22 10:00:00 UTC: a fixed start for the tests' clock. */
+export const T0_MS = Date.UTC(2026, 10, 22, 10, 0, 0);
+
+export interface TestGateway {
+  readonly app: FastifyInstance;
+  readonly deps: GatewayDeps;
+  readonly store: Store;
+  readonly db: Db;
+  readonly clock: ManualClock;
+  readonly config: Config;
+  readonly admin: AdminService;
+  /** The owner's key (all scopes, administrator). */
+  readonly ownerKey: string;
+  /** Answers whose body did not match the operation's response schema. */
+  readonly violations: string[];
+  /** app.inject with the owner's key unless headers say otherwise. */
+  call(method: InjectOptions["method"], url: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; remoteAddress?: string }): Promise<LightMyRequestResponse>;
+  /** A new account and its key with the given scopes. */
+  newAccount(email: string, scopes?: ("read" | "run" | "write")[]): Promise<{ accountId: number; key: string; keyId: number }>;
+  close(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  readonly env?: Record<string, string>;
+  /** A Postgres server database instead of the PGlite template. */
+  readonly postgresUrl?: string;
+  readonly poolSize?: number;
+  readonly operations?: readonly Operation[];
+  /** Replaces parts of the store (tests of the tests use deliberately broken repositories). */
+  readonly storeOverrides?: (store: Store) => Store;
+  /** Share the database and clock of another test gateway (two gateway processes, one database). */
+  readonly shareWith?: TestGateway;
+}
+
+function responseValidators(operations: readonly Operation[]) {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat("host", { type: "string", validate: () => true });
+  ajv.addKeyword({ keyword: "x-error", schemaType: "string" });
+  const map = new Map<Operation, ValidateFunction>();
+  for (const op of operations) map.set(op, ajv.compile(op.response));
+  return map;
+}
+
+/** A gateway on an in-memory PGlite copied from the migrated template (or on a Postgres database). */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_ALLOW_PRIVATE_TARGETS: "0", ...options.env });
+  const clock = options.shareWith?.clock ?? new ManualClock(T0_MS);
+  let db: Db;
+  let ownsDb = true;
+  if (options.shareWith) {
+    db = options.postgresUrl ? openPostgres({ url: options.postgresUrl, poolSize: options.poolSize ?? 8 }) : options.shareWith.db;
+    ownsDb = Boolean(options.postgresUrl);
+  } else if (options.postgresUrl) {
+    db = openPostgres({ url: options.postgresUrl, poolSize: options.poolSize ?? 8 });
+    await migrate(db, 0);
+  } else {
+    db = await openPglite(null, readPgliteTemplate());
+  }
+  const base = createStore(db);
+  const store = options.storeOverrides ? options.storeOverrides(base) : base;
+  const switches = new ServiceSwitches(store.serviceState, config.maintenance);
+  await switches.refresh();
+  const usage = new UsageMeter(store.usage);
+  const metrics = new Registry();
+  const deps: GatewayDeps = {
+    config,
+    store,
+    clock,
+    logger: createLogger("silent"),
+    metrics,
+    random: randomBytes,
+    switches,
+    usage,
+    serviceVersion: "0.1.0",
+  };
+  const operations = options.operations ?? buildOperations();
+  const validators = responseValidators(operations);
+  const violations: string[] = [];
+  const app = await buildApp({
+    deps,
+    operations,
+    onOperationResponse: (op, status, body) => {
+      if (status >= 400 || status === 304 || body === null) return;
+      const validate = validators.get(op);
+      if (validate && !validate(body)) violations.push(`${op.id} ${status}: ${ajvText(validate)} in ${JSON.stringify(body).slice(0, 300)}`);
+    },
+  });
+  await app.ready();
+  const admin = new AdminService(store, config, clock, randomBytes);
+  let ownerKey = options.shareWith?.ownerKey ?? "";
+  if (!options.shareWith) {
+    const issued = await admin.createAccount("owner@example.com", { admin: true });
+    ownerKey = issued.key;
+  }
+  const gw: TestGateway = {
+    app,
+    deps,
+    store,
+    db,
+    clock,
+    config,
+    admin,
+    ownerKey,
+    violations,
+    call(method, url, opts = {}) {
+      const key = opts.key === undefined ? ownerKey : opts.key;
+      const headers: Record<string, string> = { ...(key ? { "x-api-key": key } : {}), ...opts.headers };
+      return app.inject({
+        method,
+        url,
+        headers,
+        ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
+        ...(opts.body !== undefined ? { payload: typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body), headers: { "content-type": "application/json", ...headers } } : {}),
+      });
+    },
+    async newAccount(email, scopes = ["read", "run", "write"]) {
+      const issued = await admin.createAccount(email, { scopes });
+      return { accountId: issued.accountId, key: issued.key, keyId: issued.keyId };
+    },
+    async close() {
+      await app.close();
+      await usage.close().catch(() => undefined);
+      await switches.close();
+      if (ownsDb) await db.close();
+    },
+  };
+  return gw;
+}
+
+function ajvText(v: ValidateFunction): string {
+  return (v.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join("; ");
+}
