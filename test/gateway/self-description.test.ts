@@ -1,0 +1,86 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { readFileSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildOperations, ERROR_CATALOGUE } from "../../gateway/index.ts";
+import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway();
+});
+afterAll(() => gw.close());
+afterEach(() => expect(gw.violations).toEqual([]));
+
+const specErrors = JSON.parse(readFileSync(new URL("../../../shared/spec/errors.json", import.meta.url), "utf8")) as { code: string; http: number; retry: boolean }[];
+
+describe("GET /openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document of contract version 1.3", async () => {
+    const res = await gw.call("GET", "/api/v1/openapi.json", { key: null, headers: { host: "svc.example.net" } });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.3");
+    expect(doc.info["x-service-version"]).toBe("0.1.0");
+    expect(doc.servers).toEqual([{ url: "http://svc.example.net/api/v1" }]);
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("describes every registered operation: id, parameters, body, responses and errors", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    for (const op of buildOperations()) {
+      const entry = doc.paths[op.path]?.[op.method.toLowerCase()];
+      expect(entry, `${op.method} ${op.path}`).toBeDefined();
+      expect(entry.operationId).toBe(op.id);
+      expect(entry["x-mcp-tool"]).toBe(op.id);
+      expect(entry["x-scope"]).toBe(op.scope);
+      expect(entry.responses[String(op.status)].content["application/json"].schema).toBeDefined();
+      if (op.scope !== "none") expect(Object.keys(entry.responses)).toEqual(expect.arrayContaining(["401", "403", "429", "503", "500"]));
+      if (op.method === "GET") expect(entry.responses["304"]).toBeDefined();
+      if (op.method !== "GET") expect(entry.parameters.map((p: { name: string }) => p.name)).toContain("Idempotency-Key");
+      if (op.body) expect(entry.requestBody.content["application/json"].schema).toBeDefined();
+      for (const name of Object.keys(op.params?.properties ?? {})) {
+        expect(entry.parameters).toContainEqual(expect.objectContaining({ name, in: "path", required: true }));
+      }
+    }
+    const overview = doc.paths["/overview"].get;
+    expect(overview.parameters.find((p: { name: string }) => p.name === "sort").schema.enum).toEqual(["name", "rank", "delta", "crit", "tasks", "checked"]);
+    const rank = overview.responses["200"].content["application/json"].schema.properties.sites.items.properties.online;
+    expect(rank.anyOf).toContainEqual({ type: "null" });
+    expect(doc.components.schemas.Error.properties.code.enum).toHaveLength(24);
+  });
+});
+
+describe("GET /capabilities", () => {
+  it("tells versions, scopes, limits, the error catalogue, endpoints, webhook events and conventions", async () => {
+    const res = await gw.call("GET", "/api/v1/capabilities", { key: null, headers: { host: "svc.example.net" } });
+    const c = res.json();
+    expect(c.api).toEqual({ version: "1.3", base: "http://svc.example.net/api/v1", openapi: "http://svc.example.net/api/v1/openapi.json", service_version: "0.1.0" });
+    expect(c.scopes.map((s: { id: string }) => s.id)).toEqual(["read", "run", "write"]);
+    expect(c.limits).toMatchObject({ rate_per_hour_default: 120, page_max: 200, idempotency_ttl_s: 86400 });
+    expect(c.errors).toEqual(specErrors.map((e) => ({ code: e.code, http: e.http, retry: e.retry })));
+    expect(c.errors).toHaveLength(Object.keys(ERROR_CATALOGUE).length);
+    expect(c.webhook_events).toEqual(["events", "uptime", "watchdog", "page", "crawl", "rank", "security", "digest"]);
+    expect(Object.keys(c.conventions)).toEqual(expect.arrayContaining(["auth", "errors", "paging", "idempotency", "etag"]));
+    const addSite = c.endpoints.find((e: { operation_id: string }) => e.operation_id === "add_site");
+    expect(addSite).toEqual({
+      operation_id: "add_site",
+      method: "POST",
+      path: "/sites",
+      scope: "write",
+      cli: "sites add",
+      mcp: "add_site",
+      read_only: false,
+      async: false,
+      destructive: false,
+      idempotent: false,
+      page_max: null,
+      params: [],
+      body: expect.objectContaining({ type: "object", required: ["host"] }),
+    });
+    const remove = c.endpoints.find((e: { operation_id: string }) => e.operation_id === "remove_site");
+    expect(remove).toMatchObject({ destructive: true, idempotent: true, params: [{ name: "host", in: "path", required: true, schema: expect.any(Object) }] });
+    expect(c.endpoints).toHaveLength(buildOperations().length);
+  });
+});
