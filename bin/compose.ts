@@ -1,11 +1,10 @@
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { createLogger, createMetricsRegistry, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import { createStore, lockDataDir, migrate, openPglite, openPostgres, type Db, type Store } from "../storage/index.ts";
-import { AdminService, buildApp, buildOperations, ServiceSwitches, UsageMeter, type GatewayDeps } from "../gateway/index.ts";
+import { buildApp, buildOperations, createGatewayParts, type AdminService, type GatewayDeps } from "../gateway/index.ts";
 
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -36,15 +35,12 @@ export interface GatewayHandle {
   readonly admin: AdminService;
 }
 
-/** The gateway and its background parts (switch refresh, usage flush, purges), registered for closing. */
+/** The gateway and its background parts (switch refresh, usage flush, key changes, purges), registered for closing. */
 export async function composeGateway(config: Config, store: Store, life: Lifecycle, logger: Logger, metrics: Registry, clock: Clock = systemClock): Promise<GatewayHandle> {
-  const switches = life.add("service switches", new ServiceSwitches(store.serviceState, config.maintenance));
-  await switches.refresh();
-  switches.start(config.stateRefreshMs);
-  const usage = life.add("usage meter", new UsageMeter(store.usage));
-  usage.start(config.usageFlushMs);
-  const deps: GatewayDeps = { config, store, clock, logger, metrics, random: randomBytes, switches, usage, serviceVersion: PACKAGE_VERSION };
-  const app = await buildApp({ deps, operations: buildOperations() });
+  const parts = createGatewayParts({ config, store, clock, logger, metrics, serviceVersion: PACKAGE_VERSION });
+  await parts.start();
+  life.add("gateway background", parts);
+  const app = await buildApp({ deps: parts.deps, operations: buildOperations() });
   const purge = setInterval(() => {
     const now = unixSeconds(clock);
     void store.idempotency.purgeExpired(now).catch(() => undefined);
@@ -52,7 +48,7 @@ export async function composeGateway(config: Config, store: Store, life: Lifecyc
   }, 600_000);
   purge.unref();
   life.add("purge timer", { close: async () => clearInterval(purge) });
-  return { app, deps, admin: new AdminService(store, config, clock, randomBytes) };
+  return { app, deps: parts.deps, admin: parts.admin };
 }
 
 export { createLogger, createMetricsRegistry };

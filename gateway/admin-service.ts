@@ -23,6 +23,8 @@ export class AdminService {
     private readonly config: Config,
     private readonly clock: Clock,
     private readonly random: RandomBytes,
+    /** Told of key and account changes made here, so this process's key cache drops them at once. */
+    private readonly keysChanged: (change: string) => void = () => undefined,
   ) {}
 
   async defaultPlanId(): Promise<number> {
@@ -75,8 +77,10 @@ export class AdminService {
     return { accountId: account.id, keyId: row.id, key, prefix: row.prefix };
   }
 
-  setBlocked(idOrEmail: string, blocked: boolean): Promise<boolean> {
-    return this.store.accounts.setBlocked(idOrEmail, blocked);
+  async setBlocked(idOrEmail: string, blocked: boolean): Promise<boolean> {
+    const found = await this.store.accounts.setBlocked(idOrEmail, blocked);
+    this.keysChanged("all");
+    return found;
   }
 
   setSwitch(name: Switch, on: boolean): Promise<void> {

@@ -4,6 +4,8 @@ import type { Store } from "../storage/index.ts";
 import type { RandomBytes } from "./keys.ts";
 import type { ServiceSwitches } from "./service-switches.ts";
 import type { UsageMeter } from "./usage-meter.ts";
+import type { KeyCache } from "./key-cache.ts";
+import type { Quota } from "./pipeline/quota.ts";
 
 /** What the gateway's operations and pipeline are built from; the composition root supplies it. */
 export interface GatewayDeps {
@@ -15,6 +17,10 @@ export interface GatewayDeps {
   readonly random: RandomBytes;
   readonly switches: ServiceSwitches;
   readonly usage: UsageMeter;
+  /** Keys by hash, dropped on change notifications. */
+  readonly keys: KeyCache;
+  /** The hourly windows of keys and addresses. */
+  readonly quota: Quota;
   /** The package version, reported as x-service-version. */
   readonly serviceVersion: string;
 }

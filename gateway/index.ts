@@ -12,3 +12,6 @@ export type { GatewayDeps } from "./deps.ts";
 export { parseAdminArgs, executeAdmin, AdminUsageError, ADMIN_USAGE, type AdminCommand } from "./admin-commands.ts";
 export { startAdminChannel, sendAdminCommand } from "./admin-channel.ts";
 export { buildOpsServer } from "./ops-server.ts";
+export { KeyCache } from "./key-cache.ts";
+export { Quota, maxBlock } from "./pipeline/quota.ts";
+export { createGatewayParts, type GatewayParts } from "./gateway-deps.ts";

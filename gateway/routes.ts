@@ -164,7 +164,7 @@ async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: nu
 }
 
 /** ETag on every successful GET; a matching If-None-Match answers 304 and gives back the hourly count. */
-async function conditional(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, text: string): Promise<string> {
+function conditional(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, text: string): string {
   const svc = request.svc;
   const etag = weakEtag(svc.auth ? `account:${svc.auth.accountId}` : "public", text);
   reply.header("ETag", etag);
@@ -174,8 +174,7 @@ async function conditional(deps: GatewayDeps, request: FastifyRequest, reply: Fa
   if (!ifNoneMatchHits(typeof header === "string" ? header : undefined, etag)) return text;
   const rate = svc.rate;
   if (rate?.counted) {
-    await deps.store.auth.refund(rate.subject, rate.hour);
-    rate.used -= 1;
+    rate.used = deps.quota.giveBack(rate.subject, rate.hour) ?? rate.used - 1;
     rate.counted = false;
     setRateHeaders(reply, rate);
   }

@@ -32,6 +32,7 @@ export interface Config {
   readonly idempotencyTtlSeconds: number;
   readonly idempotencyLockSeconds: number;
   readonly usageFlushMs: number;
+  readonly keyCacheMs: number;
   readonly stateRefreshMs: number;
   readonly shutdownGraceMs: number;
   readonly publicBaseUrl: string | null;
@@ -127,6 +128,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_IDEMPOTENCY_TTL_S", key: "idempotencyTtlSeconds", default: "86400", parse: integer(60, 604800), doc: "How long an Idempotency-Key and its stored answer are kept (seconds)." },
   { env: "SVC_IDEMPOTENCY_LOCK_S", key: "idempotencyLockSeconds", default: "60", parse: integer(1, 3600), doc: "After this many seconds a request that never finished (crash) no longer holds its key." },
   { env: "SVC_USAGE_FLUSH_MS", key: "usageFlushMs", default: "10000", parse: integer(100, 60000), doc: "Per-day usage counters are flushed to storage at least this often (ms)." },
+  { env: "SVC_KEY_CACHE_MS", key: "keyCacheMs", default: "60000", parse: integer(0, 3_600_000), doc: "How long a gateway may reuse a looked-up key; changes are pushed at once over Postgres notifications (0: look up every request)." },
   { env: "SVC_STATE_REFRESH_MS", key: "stateRefreshMs", default: "2000", parse: integer(100, 60000), doc: "How often a gateway re-reads the maintenance/closed switches (ms)." },
   { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to finish in-flight requests (ms)." },
   { env: "SVC_PUBLIC_BASE_URL", key: "publicBaseUrl", default: "", parse: baseUrl, doc: "Public origin shown in /capabilities and OpenAPI servers; defaults to the request's Host." },

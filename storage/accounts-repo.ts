@@ -1,4 +1,5 @@
 import type { Db, Queryable } from "./db.ts";
+import { KEY_CHANGES_CHANNEL } from "./auth-repo.ts";
 
 export type Scope = "read" | "run" | "write";
 
@@ -96,7 +97,8 @@ export class AccountsRepo {
   /** Blocks or unblocks an account by id or e-mail; false when there is no such account. */
   async setBlocked(idOrEmail: string, blocked: boolean): Promise<boolean> {
     const rows = await this.db.query(
-      "UPDATE accounts SET blocked = $2 WHERE email = $1 OR id::text = $1 RETURNING id",
+      `WITH u AS (UPDATE accounts SET blocked = $2 WHERE email = $1 OR id::text = $1 RETURNING id)
+       SELECT id, pg_notify('${KEY_CHANGES_CHANNEL}', 'account:' || id) FROM u`,
       [idOrEmail, blocked],
     );
     return rows.length > 0;
@@ -142,7 +144,8 @@ export class AccountsRepo {
   /** Revokes one of the account's keys at once; null when the account has no such key. */
   async revokeKey(accountId: number, keyId: number, now: number): Promise<KeyRow | null> {
     const rows = await this.db.query<KeyRow>(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING ${KEY_COLUMNS}`,
+      `WITH u AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING *)
+       SELECT ${KEY_COLUMNS}, pg_notify('${KEY_CHANGES_CHANNEL}', 'key:' || id) FROM u`,
       [accountId, keyId, now],
     );
     return rows[0] ?? null;

@@ -8,6 +8,11 @@ export interface Queryable {
 export interface Db extends Queryable {
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to a notification channel (LISTEN). onLost is called when the subscription breaks
+   * (notifications may have been missed); the implementation then resubscribes by itself.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onLost: () => void): Promise<{ close(): Promise<void> }>;
   /** "pglite" or "postgres": for logs and /readyz, never for branching SQL. */
   readonly kind: "pglite" | "postgres";
   close(): Promise<void>;

@@ -28,7 +28,7 @@ interface Row {
  * A running claim whose lock expired (the process died) may be taken over by the same request.
  */
 export class IdempotencyRepo {
-  constructor(private readonly db: Db) {}
+  constructor(protected readonly db: Db) {}
 
   async claim(accountId: number, key: string, fingerprint: string, now: number, lockSeconds: number, ttlSeconds: number): Promise<ClaimOutcome> {
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -4,7 +4,7 @@ export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
 export { migrate, listMigrations, type Migration } from "./migrate.ts";
 export { lockDataDir, dataDirOwner, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
 export { AccountsRepo, type AccountRow, type KeyRow, type PlanRow, type NewKey, type Scope } from "./accounts-repo.ts";
-export { AuthRepo, type KeyCheck, type CounterResult } from "./auth-repo.ts";
+export { AuthRepo, KEY_CHANGES_CHANNEL, type KeyRecord, type Reservation } from "./auth-repo.ts";
 export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempotency-repo.ts";
 export { ServiceStateRepo, type ServiceState, type Switch } from "./service-state-repo.ts";
 export { SitesRepo, type SiteRow, type Importance, type OverviewQuery, type SiteChanges, type AddSiteOutcome } from "./sites-repo.ts";

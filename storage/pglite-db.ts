@@ -42,6 +42,11 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
         }),
       );
     },
+    async listen(channel: string, onMessage: (payload: string) => void) {
+      // One in-process database: notifications cannot be lost, so onLost is never called.
+      const unsubscribe = await db.listen(channel, onMessage);
+      return { close: () => unsubscribe() };
+    },
     async dump() {
       return (await db.dumpDataDir("none")) as Blob;
     },

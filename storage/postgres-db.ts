@@ -57,6 +57,40 @@ export function openPostgres(options: PostgresOptions): Db {
         client.release();
       }
     },
+    listen: (channel, onMessage, onLost) => listenOn(options, channel, onMessage, onLost),
     close: () => pool.end(),
+  };
+}
+
+/** LISTEN on a connection of its own, reconnecting with backoff when it drops. */
+async function listenOn(options: PostgresOptions, channel: string, onMessage: (payload: string) => void, onLost: () => void): Promise<{ close(): Promise<void> }> {
+  let closed = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: options.url, application_name: `${options.applicationName ?? "svc"}-listen`, types });
+    c.on("notification", (msg) => {
+      if (msg.channel === channel) onMessage(msg.payload ?? "");
+    });
+    const lost = () => {
+      if (client !== c || closed) return;
+      client = null;
+      onLost();
+      retry = setTimeout(() => void connect().catch(lost), 1000);
+      retry.unref();
+    };
+    c.on("error", lost);
+    c.on("end", lost);
+    client = c;
+    await c.connect();
+    await c.query(`LISTEN "${channel.replace(/"/g, "")}"`);
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
   };
 }

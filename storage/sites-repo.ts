@@ -75,13 +75,19 @@ export class SitesRepo {
   }
 
   async list(accountId: number, limit: number, offset: number): Promise<{ rows: SiteRow[]; total: number }> {
-    const rows = await this.db.query<SiteRow>(
-      `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id
+    // One round trip: the total rides along each row (a page past the end asks again).
+    const rows = await this.db.query<SiteRow & { total: number }>(
+      `SELECT ${SITE_COLUMNS}, count(*) OVER () AS total FROM sites s LEFT JOIN projects p ON p.id = s.project_id
        WHERE s.account_id = $1 ORDER BY s.host LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
-    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
-    return { rows, total: count?.n ?? 0 };
+    const total = rows[0]?.total ?? (offset > 0 ? await this.count(accountId) : 0);
+    return { rows: rows.map(({ total: _total, ...site }) => site), total };
+  }
+
+  async count(accountId: number): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
+    return row?.n ?? 0;
   }
 
   async remove(accountId: number, host: string): Promise<boolean> {

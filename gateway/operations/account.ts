@@ -255,6 +255,7 @@ export const revokeKey = defineOperation({
   handler: async ({ auth, deps, params, now }) => {
     const row = await deps.store.accounts.revokeKey(auth!.accountId, params.id, now);
     if (!row) throw new ApiError("not_found", `no key ${params.id} in your account`);
+    deps.keys.onChange(`key:${row.id}`);
     return { body: { id: row.id, revoked: true } };
   },
 });

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import ipaddr from "ipaddr.js";
 import { ApiError } from "../errors.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { hashKey } from "../keys.ts";
@@ -44,33 +45,24 @@ export async function countAddress(deps: GatewayDeps, address: string, now: numb
   const { hour, resetSeconds } = hourOf(now);
   const subject = `a:${address}`;
   const limit = deps.config.addressRatePerHour;
-  const res = await deps.store.auth.count(subject, hour, limit);
-  const counted = res.counted !== null;
-  return { rate: { subject, hour, limit, used: res.counted ?? res.used, counted, resetSeconds }, over: !counted };
+  const taken = await deps.quota.take(subject, hour, limit);
+  return { rate: { subject, hour, limit, used: taken.used, counted: taken.admitted, resetSeconds }, over: !taken.admitted };
 }
 
 /**
- * Authenticates a keyed request and counts it, in one round trip. Never throws for a caller's
+ * Authenticates a keyed request and counts it against the key's hour. Never throws for a caller's
  * mistake: the error to answer with comes back with the rate state its headers report.
  */
 export async function authenticate(deps: GatewayDeps, request: FastifyRequest, address: string, scope: Scope, now: number): Promise<AuthOutcome> {
   const key = readKey(request);
   if (key === null) return addressFailure(deps, address, now, new ApiError("missing", "send your API key in the X-Api-Key header or as Authorization: Bearer <key>"));
-  const { hour, resetSeconds } = hourOf(now);
-  const row = await deps.store.auth.checkKey(hashKey(key), now, hour, address, scope);
+  const row = await deps.keys.get(hashKey(key));
   if (!row) return addressFailure(deps, address, now, new ApiError("invalid", "this API key is not known"));
   if (row.revoked_at !== null) return addressFailure(deps, address, now, new ApiError("revoked", "this API key was revoked"));
   if (row.expires_at !== null && row.expires_at <= now) return addressFailure(deps, address, now, new ApiError("expired", "this API key has expired"));
 
-  const counted = row.counted !== null;
-  const rate: RateState = {
-    subject: `k:${row.key_id}`,
-    hour,
-    limit: row.rate_limit_per_hour,
-    used: row.counted ?? row.used,
-    counted,
-    resetSeconds,
-  };
+  const { hour, resetSeconds } = hourOf(now);
+  const subject = `k:${row.key_id}`;
   const auth: AuthContext = {
     keyId: row.key_id,
     accountId: row.account_id,
@@ -85,14 +77,18 @@ export async function authenticate(deps: GatewayDeps, request: FastifyRequest, a
     expiresAt: row.expires_at,
     isAdmin: row.is_admin,
   };
-  const fail = (error: ApiError): AuthOutcome => ({ auth, rate, error });
-  if (!row.ip_ok) return fail(new ApiError("ip", `requests from ${address} are not allowed for this key`, { details: { address } }));
+  // Refusals of a known key report its window without counting against it.
+  const uncounted = (): RateState => ({ subject, hour, limit: row.rate_limit_per_hour, used: deps.quota.used(subject, hour) ?? 0, counted: false, resetSeconds });
+  const fail = (error: ApiError, rate: RateState = uncounted()): AuthOutcome => ({ auth, rate, error });
+  if (!addressAllowed(address, row.allowed_ips)) return fail(new ApiError("ip", `requests from ${address} are not allowed for this key`, { details: { address } }));
   if (row.blocked) return fail(new ApiError("blocked", "this account is blocked; contact the operator"));
   if (!row.scopes.includes(scope)) return fail(new ApiError("scope", `this operation needs the ${scope} scope`, { details: { required: scope } }));
-  if (!counted) {
-    return fail(new ApiError("limit", `hourly limit of ${row.rate_limit_per_hour} requests reached`, { retryAfter: resetSeconds, details: { policy: "hour" } }));
-  }
   if (deps.switches.closed && !row.is_admin) return fail(new ApiError("closed", "the service is closed for testing; administrators only", { retryAfter: 60 }));
+  const taken = await deps.quota.take(subject, hour, row.rate_limit_per_hour);
+  const rate: RateState = { subject, hour, limit: row.rate_limit_per_hour, used: taken.used, counted: taken.admitted, resetSeconds };
+  if (!taken.admitted) {
+    return fail(new ApiError("limit", `hourly limit of ${row.rate_limit_per_hour} requests reached`, { retryAfter: resetSeconds, details: { policy: "hour" } }), rate);
+  }
   return { auth, rate, error: null };
 }
 
@@ -102,4 +98,23 @@ async function addressFailure(deps: GatewayDeps, address: string, now: number, e
     return { auth: null, rate, error: new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } }) };
   }
   return { auth: null, rate, error };
+}
+
+/** Whether address is in the key's allowlist (empty: any address). */
+function addressAllowed(address: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    ip = ipaddr.process(address);
+  } catch {
+    return false;
+  }
+  return allowed.some((entry) => {
+    try {
+      const [net, bits] = entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), ip.kind() === "ipv4" ? 32 : 128];
+      return net.kind() === ip.kind() && ip.match(net, bits);
+    } catch {
+      return false;
+    }
+  });
 }

@@ -37,10 +37,13 @@ CREATE TABLE api_keys (
 CREATE INDEX api_keys_account ON api_keys (account_id);
 
 -- One fixed window per subject and clock hour. subject is 'k:<key id>' or 'a:<client address>'.
+-- n counts requests admitted or reserved by gateway processes (never above the cap it was
+-- reserved under); granted is what the last reservation added.
 CREATE TABLE rate_counters (
   subject text NOT NULL,
   hour    bigint NOT NULL,
   n       integer NOT NULL,
+  granted integer NOT NULL DEFAULT 0,
   PRIMARY KEY (subject, hour)
 );
 

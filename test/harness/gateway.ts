@@ -1,11 +1,10 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { randomBytes } from "node:crypto";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { Registry } from "prom-client";
 import { createLogger, loadConfig, ManualClock, type Config } from "../../runtime/index.ts";
 import { createStore, migrate, openPglite, openPostgres, type Db, type Store } from "../../storage/index.ts";
-import { AdminService, buildApp, buildOperations, ServiceSwitches, UsageMeter, type GatewayDeps, type Operation } from "../../gateway/index.ts";
+import { buildApp, buildOperations, createGatewayParts, type AdminService, type GatewayDeps, type Operation } from "../../gateway/index.ts";
 import { readPgliteTemplate } from "./template.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -71,21 +70,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   }
   const base = createStore(db);
   const store = options.storeOverrides ? options.storeOverrides(base) : base;
-  const switches = new ServiceSwitches(store.serviceState, config.maintenance);
-  await switches.refresh();
-  const usage = new UsageMeter(store.usage);
-  const metrics = new Registry();
-  const deps: GatewayDeps = {
-    config,
-    store,
-    clock,
-    logger: createLogger("silent"),
-    metrics,
-    random: randomBytes,
-    switches,
-    usage,
-    serviceVersion: "0.1.0",
-  };
+  const parts = createGatewayParts({ config, store, clock, logger: createLogger("silent"), metrics: new Registry(), serviceVersion: "0.1.0" });
+  await parts.start();
+  const { deps, admin } = parts;
   const operations = options.operations ?? buildOperations();
   const validators = responseValidators(operations);
   const violations: string[] = [];
@@ -99,7 +86,6 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
   });
   await app.ready();
-  const admin = new AdminService(store, config, clock, randomBytes);
   let ownerKey = options.shareWith?.ownerKey ?? "";
   if (!options.shareWith) {
     const issued = await admin.createAccount("owner@example.com", { admin: true });
@@ -132,8 +118,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
     async close() {
       await app.close();
-      await usage.close().catch(() => undefined);
-      await switches.close();
+      await parts.close();
       if (ownsDb) await db.close();
     },
   };

@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import type { Registry } from "prom-client";
+import type { Clock, Config, Logger } from "../runtime/index.ts";
+import type { Store } from "../storage/index.ts";
+import { AdminService } from "./admin-service.ts";
+import type { GatewayDeps } from "./deps.ts";
+import { KeyCache } from "./key-cache.ts";
+import { Quota } from "./pipeline/quota.ts";
+import { ServiceSwitches } from "./service-switches.ts";
+import { UsageMeter } from "./usage-meter.ts";
+
+export interface GatewayParts {
+  readonly deps: GatewayDeps;
+  readonly admin: AdminService;
+  /** Starts the background parts: switch refresh, usage flush, key-change subscription. */
+  start(): Promise<void>;
+  /** Stops them, flushing pending usage. */
+  close(): Promise<void>;
+}
+
+/** Builds what the gateway runs on from a store; the composition root (or a test) starts and closes it. */
+export function createGatewayParts(options: {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Registry;
+  readonly serviceVersion: string;
+}): GatewayParts {
+  const { config, store, clock } = options;
+  const switches = new ServiceSwitches(store.serviceState, config.maintenance);
+  const usage = new UsageMeter(store.usage);
+  const keys = new KeyCache(store.auth, clock, config.keyCacheMs);
+  const deps: GatewayDeps = {
+    config,
+    store,
+    clock,
+    logger: options.logger,
+    metrics: options.metrics,
+    random: randomBytes,
+    switches,
+    usage,
+    keys,
+    quota: new Quota(store.auth),
+    serviceVersion: options.serviceVersion,
+  };
+  const admin = new AdminService(store, config, clock, randomBytes, (change) => keys.onChange(change));
+  return {
+    deps,
+    admin,
+    async start() {
+      await switches.refresh();
+      switches.start(config.stateRefreshMs);
+      usage.start(config.usageFlushMs);
+      await keys.start(store.db);
+    },
+    async close() {
+      await keys.close();
+      await usage.close().catch(() => undefined);
+      await switches.close();
+    },
+  };
+}
