@@ -75,14 +75,14 @@ export class SitesRepo {
   }
 
   async list(accountId: number, limit: number, offset: number): Promise<{ rows: SiteRow[]; total: number }> {
-    // One round trip: the total rides along each row (a page past the end asks again).
-    const rows = await this.db.query<SiteRow & { total: number }>(
-      `SELECT ${SITE_COLUMNS}, count(*) OVER () AS total FROM sites s LEFT JOIN projects p ON p.id = s.project_id
+    const rows = await this.db.query<SiteRow>(
+      `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id
        WHERE s.account_id = $1 ORDER BY s.host LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
-    const total = rows[0]?.total ?? (offset > 0 ? await this.count(accountId) : 0);
-    return { rows: rows.map(({ total: _total, ...site }) => site), total };
+    // A page that is not full tells the total itself; only a full page (or one past the end) asks.
+    const total = rows.length > 0 && rows.length < limit ? offset + rows.length : await this.count(accountId);
+    return { rows, total };
   }
 
   async count(accountId: number): Promise<number> {

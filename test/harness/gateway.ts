@@ -39,6 +39,8 @@ export interface TestGatewayOptions {
   readonly operations?: readonly Operation[];
   /** Replaces parts of the store (tests of the tests use deliberately broken repositories). */
   readonly storeOverrides?: (store: Store) => Store;
+  /** Check every answer against its operation's response schema (default true; benchmarks turn it off). */
+  readonly validateResponses?: boolean;
   /** Share the database and clock of another test gateway (two gateway processes, one database). */
   readonly shareWith?: TestGateway;
 }
@@ -79,7 +81,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const app = await buildApp({
     deps,
     operations,
-    onOperationResponse: (op, status, body) => {
+    onOperationResponse: options.validateResponses === false ? undefined : (op, status, body) => {
       if (status >= 400 || status === 304 || body === null) return;
       const validate = validators.get(op);
       if (validate && !validate(body)) violations.push(`${op.id} ${status}: ${ajvText(validate)} in ${JSON.stringify(body).slice(0, 300)}`);
