@@ -68,9 +68,9 @@ export function sendAdminCommand(socketPath: string, cmd: AdminCommand, timeoutM
           try {
             const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
             if (res.statusCode === 200) resolve(parsed);
-            else reject(new Error(String(parsed.error ?? `admin channel answered ${res.statusCode}`)));
+            else reject(new Error(typeof parsed.error === "string" ? parsed.error : `admin channel answered ${res.statusCode}`));
           } catch (err) {
-            reject(err as Error);
+            reject(err instanceof Error ? err : new Error(String(err)));
           }
         });
       },

@@ -39,7 +39,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { deps, operations } = options;
   const clientAddress = buildClientAddress(deps.config.trustedProxies);
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // pino's Logger and Fastify's base logger differ only in msgPrefix typing.
+    loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
       const incoming = req.headers["x-request-id"];

@@ -33,7 +33,7 @@ function parameters(op: Operation): unknown[] {
   const out: unknown[] = [];
   for (const [where, schema] of [["path", op.params], ["query", op.query]] as const) {
     const props = (schema?.properties ?? {}) as Record<string, TSchema>;
-    const required = new Set<string>((schema?.required as string[] | undefined) ?? []);
+    const required = new Set<string>((schema?.required) ?? []);
     for (const [name, prop] of Object.entries(props)) {
       const plain = plainSchema(prop);
       out.push({

@@ -189,7 +189,7 @@ function normalizeHostFields(schema: TSchema | undefined, value: unknown, deps: 
   const record = value as Record<string, unknown>;
   for (const [name, prop] of Object.entries(props)) {
     if ((prop as { format?: string }).format !== "host" || typeof record[name] !== "string") continue;
-    const res = normalizeHost(record[name] as string, { allowPrivateTargets: deps.config.allowPrivateTargets });
+    const res = normalizeHost(record[name], { allowPrivateTargets: deps.config.allowPrivateTargets });
     if (res.ok) record[name] = res.host;
   }
 }

@@ -48,7 +48,7 @@ export async function openPglite(dataDir: string | null, template?: Blob): Promi
       return { close: () => unsubscribe() };
     },
     async dump() {
-      return (await db.dumpDataDir("none")) as Blob;
+      return (await db.dumpDataDir("none"));
     },
     close: () => db.close(),
   };

@@ -5,7 +5,7 @@ import type { Db, Queryable } from "./db.ts";
 const types = {
   getTypeParser(oid: number, format?: "text" | "binary") {
     if (oid === 20 || oid === 1700) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (v: string) => unknown;
   },
 };
 

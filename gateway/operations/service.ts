@@ -20,7 +20,7 @@ function baseUrl(deps: GatewayDeps, request: FastifyRequest): string {
 function describeParams(op: Operation) {
   const out: unknown[] = [];
   for (const [where, schema] of [["path", op.params], ["query", op.query]] as const) {
-    const required = new Set<string>((schema?.required as string[] | undefined) ?? []);
+    const required = new Set<string>((schema?.required) ?? []);
     for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
       out.push({ name, in: where, required: where === "path" || required.has(name), schema: plainSchema(prop) });
     }

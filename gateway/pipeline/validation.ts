@@ -48,7 +48,7 @@ function validationError(errors: ErrorObject[], part: string, policy: HostPolicy
   const extra = (e.params as { additionalProperty?: string; missingProperty?: string }) ?? {};
   const field = extra.additionalProperty ?? extra.missingProperty ?? path;
   const fullField = extra.additionalProperty || extra.missingProperty ? (path ? `${path}.${field}` : field) : path;
-  const code = ((e.parentSchema as Record<string, unknown> | undefined)?.["x-error"] as ErrorCode | undefined) ?? "bad_param";
+  const code = ((e.parentSchema)?.["x-error"] as ErrorCode | undefined) ?? "bad_param";
   let message: string;
   switch (e.keyword) {
     case "additionalProperties":

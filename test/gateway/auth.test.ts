@@ -12,7 +12,7 @@ afterEach(() => expect(gw.violations).toEqual([]));
 async function keyWith(scopes: ("read" | "run" | "write")[], extra: Record<string, unknown> = {}) {
   const res = await gw.call("POST", "/api/v1/keys", { body: { name: `k-${scopes.join("")}-${Math.random()}`, scopes, ...extra } });
   expect(res.statusCode).toBe(201);
-  return res.json() as { id: number; key: string; prefix: string };
+  return res.json<{ id: number; key: string; prefix: string }>();
 }
 
 describe("authentication", () => {

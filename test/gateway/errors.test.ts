@@ -62,7 +62,7 @@ describe("every answer carries the contract's headers and error shape", () => {
       ["DELETE", "/api/v1/keys/abc", undefined, "id", 'params field "id" must be integer'],
     ];
     for (const [method, url, body, param, error] of cases) {
-      const res = await gw.call(method as "GET", url, body === undefined ? {} : { body });
+      const res = await gw.call(method, url, body === undefined ? {} : { body });
       expect(res.statusCode, url).toBe(400);
       expect(res.json(), `${method} ${url}`).toMatchObject({ code: "bad_param", param, error });
     }

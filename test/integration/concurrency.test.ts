@@ -62,7 +62,7 @@ async function gateways(count: 1 | 2, storeOverrides?: (s: Store) => Store): Pro
 async function rateRace(gws: TestGateway[]): Promise<{ ok: number; limited: number; counter: number }> {
   const [first] = gws as [TestGateway];
   const created = await first.call("POST", "/api/v1/keys", { body: { name: "ten", scopes: ["read"], rate_limit_per_hour: 10 } });
-  const { key, id } = created.json() as { key: string; id: number };
+  const { key, id } = created.json<{ key: string; id: number }>();
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (gws[i % gws.length] as TestGateway).call("GET", "/api/v1/me", { key })));
   const [row] = await first.db.query<{ n: number }>("SELECT n FROM rate_counters WHERE subject = $1", [`k:${id}`]);
   return { ok: answers.filter((a) => a.statusCode === 200).length, limited: answers.filter((a) => a.statusCode === 429).length, counter: row?.n ?? 0 };

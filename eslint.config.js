@@ -1,0 +1,68 @@
+// Typed ESLint. The import rules are DESIGN.md's folder table: which folder may import which,
+// and that other folders import a folder only through its index.ts.
+import tseslint from "typescript-eslint";
+import importX, { createNodeResolver } from "eslint-plugin-import-x";
+
+const FOLDERS = ["proto", "analyzer", "runtime", "storage", "crawler", "scheduler", "gateway", "bin", "test"];
+// DESIGN.md: folder → folders it may import (besides itself).
+const MAY_IMPORT = {
+  proto: [],
+  analyzer: ["proto"],
+  runtime: ["proto"],
+  storage: ["analyzer", "proto", "runtime"],
+  crawler: ["analyzer", "proto", "runtime"],
+  scheduler: ["analyzer", "storage", "proto", "runtime"],
+  gateway: ["analyzer", "storage", "proto", "runtime"],
+  bin: FOLDERS.filter((f) => f !== "bin" && f !== "test"),
+};
+
+const zones = Object.entries(MAY_IMPORT).flatMap(([target, allowed]) =>
+  FOLDERS.filter((f) => f !== target && !allowed.includes(f)).map((from) => ({
+    target: `./${target}`,
+    from: `./${from}`,
+    message: `DESIGN.md: ${target}/ may not import ${from}/`,
+  })),
+);
+
+const indexOnly = FOLDERS.filter((f) => f !== "bin" && f !== "test").map((f) => ({
+  group: [`**/${f}/*`, `!**/${f}/index.ts`],
+  message: `import ${f}/ only through ${f}/index.ts`,
+}));
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", "data/**", ".tmp/**", "dist/**", "proto/gen/**", "coverage/**"] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ["*.js", "bin/*.js"] }, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { "import-x": importX },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { zones }],
+      "import-x/no-cycle": ["error", { maxDepth: 10, ignoreExternal: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-floating-promises": "error",
+      // The registry's handlers are async by contract even when they do not await.
+      "@typescript-eslint/require-await": "off",
+    },
+    settings: { "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js", ".json"] })] },
+  },
+  {
+    files: ["runtime/**", "storage/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "proto/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: indexOnly }] },
+  },
+  {
+    files: ["test/**"],
+    rules: {
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+  {
+    files: ["**/*.js"],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
