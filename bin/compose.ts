@@ -6,7 +6,18 @@ import { createLogger, createMetricsRegistry, Lifecycle, systemClock, unixSecond
 import { createStore, lockDataDir, migrate, openPglite, openPostgres, type Db, type Store } from "../storage/index.ts";
 import { buildApp, buildOperations, createGatewayParts, type AdminService, type GatewayDeps } from "../gateway/index.ts";
 
-export const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+/** The package version (x-service-version), from package.json whether run from source or from dist/. */
+export const PACKAGE_VERSION = ((): string => {
+  for (const rel of ["../package.json", "../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "svc" && pkg.version) return pkg.version;
+    } catch {
+      // not here
+    }
+  }
+  return "0.0.0";
+})();
 
 export interface Opened {
   readonly db: Db;

@@ -26,7 +26,8 @@ export class UsageMeter {
 
   /** Writes what is pending; on failure the counts are kept for the next flush. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
+    // A failed flush must not poison the chain: its counts are back in pending for this one.
+    this.flushing = this.flushing.catch(() => undefined).then(async () => {
       if (this.pending.size === 0) return;
       const batch = this.pending;
       this.pending = new Map();

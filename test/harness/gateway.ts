@@ -39,6 +39,8 @@ export interface TestGatewayOptions {
   readonly operations?: readonly Operation[];
   /** Replaces parts of the store (tests of the tests use deliberately broken repositories). */
   readonly storeOverrides?: (store: Store) => Store;
+  /** Where JSON logs go (at level info); silent when absent. */
+  readonly logStream?: NodeJS.WritableStream;
   /** Check every answer against its operation's response schema (default true; benchmarks turn it off). */
   readonly validateResponses?: boolean;
   /** Share the database and clock of another test gateway (two gateway processes, one database). */
@@ -72,7 +74,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   }
   const base = createStore(db);
   const store = options.storeOverrides ? options.storeOverrides(base) : base;
-  const parts = createGatewayParts({ config, store, clock, logger: createLogger("silent"), metrics: new Registry(), serviceVersion: "0.1.0" });
+  const parts = createGatewayParts({ config, store, clock, logger: options.logStream ? createLogger("info", options.logStream) : createLogger("silent"), metrics: new Registry(), serviceVersion: "0.1.0" });
   await parts.start();
   const { deps, admin } = parts;
   const operations = options.operations ?? buildOperations();
