@@ -145,7 +145,7 @@ export class AccountsRepo {
   async revokeKey(accountId: number, keyId: number, now: number): Promise<KeyRow | null> {
     const rows = await this.db.query<KeyRow>(
       `WITH u AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING *)
-       SELECT ${KEY_COLUMNS}, pg_notify('${KEY_CHANGES_CHANNEL}', 'key:' || id) FROM u`,
+       SELECT ${KEY_COLUMNS} FROM u CROSS JOIN LATERAL (SELECT pg_notify('${KEY_CHANGES_CHANNEL}', 'key:' || u.id)) n`,
       [accountId, keyId, now],
     );
     return rows[0] ?? null;

@@ -25,9 +25,11 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * that several processes starting together migrate once. Returns the versions applied now.
  */
 export async function migrate(db: Db, nowSeconds: number, migrations = listMigrations()): Promise<number[]> {
-  await db.exec(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied bigint NOT NULL)",
-  );
+  // Under the lock too: two CREATE TABLE IF NOT EXISTS racing on an empty database can collide.
+  await db.tx(async (q) => {
+    await q.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await q.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied bigint NOT NULL)");
+  });
   const applied: number[] = [];
   for (const m of migrations) {
     const done = await db.tx(async (q) => {

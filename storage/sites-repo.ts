@@ -98,6 +98,9 @@ export class SitesRepo {
   /** Applies changes in one transaction; null when the account does not monitor the host. */
   async update(accountId: number, host: string, changes: SiteChanges): Promise<SiteRow | null> {
     return this.db.tx(async (q) => {
+      // Project changes of one account are serialised: a site leaving a project must not delete it
+      // while another joins it.
+      if (changes.project !== undefined) await q.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [accountId]);
       const [site] = await q.query<{ id: number }>("SELECT id FROM sites WHERE account_id = $1 AND host = $2 FOR UPDATE", [accountId, host]);
       if (!site) return null;
       if (changes.intervalH !== undefined) await q.query("UPDATE sites SET interval_h = $2 WHERE id = $1", [site.id, changes.intervalH]);
@@ -134,8 +137,9 @@ export class SitesRepo {
     const where = ["s.account_id = $1"];
     const params: unknown[] = [accountId];
     if (o.q) {
-      params.push(`%${o.q.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`);
-      where.push(`(lower(s.host) LIKE $${params.length} OR lower(coalesce(p.name, '')) LIKE $${params.length})`);
+      // Both sides are folded by the database, so its locale decides, consistently.
+      params.push(`%${o.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`(lower(s.host) LIKE lower($${params.length}) OR lower(coalesce(p.name, '')) LIKE lower($${params.length}))`);
     }
     if (o.projectId !== undefined) {
       params.push(o.projectId);

@@ -29,8 +29,16 @@ export interface UsageSeries {
 export class PostgresUsageSeries implements UsageSeries {
   constructor(private readonly db: Db) {}
 
-  async add(deltas: readonly UsageDelta[]): Promise<void> {
-    if (deltas.length === 0) return;
+  async add(input: readonly UsageDelta[]): Promise<void> {
+    if (input.length === 0) return;
+    // One row per (key, day): an upsert may not touch a row twice in one statement.
+    const merged = new Map<string, UsageDelta>();
+    for (const d of input) {
+      const id = `${d.keyId}|${d.day}`;
+      const m = merged.get(id);
+      merged.set(id, m ? { ...m, calls: m.calls + d.calls, errors: m.errors + d.errors, limited: m.limited + d.limited } : d);
+    }
+    const deltas = [...merged.values()];
     await this.db.query(
       `INSERT INTO usage_daily (key_id, day, calls, errors, limited)
        SELECT * FROM unnest($1::bigint[], $2::date[], $3::bigint[], $4::bigint[], $5::bigint[])

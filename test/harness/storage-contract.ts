@@ -1,0 +1,724 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AccountsRepo,
+  AuthRepo,
+  IdempotencyRepo,
+  isUniqueViolation,
+  KEY_CHANGES_CHANNEL,
+  listMigrations,
+  migrate,
+  PostgresUsageSeries,
+  ServiceStateRepo,
+  SitesRepo,
+  type ClaimOutcome,
+  type Db,
+  type NewKey,
+  type OverviewQuery,
+  type PlanRow,
+  type Reservation,
+} from "../../storage/index.ts";
+
+/** One implementation of the Db port the repositories must behave identically on. */
+export interface StorageTarget {
+  readonly name: string;
+  /** A new, empty database (not migrated: the contract migrates it). */
+  open(): Promise<Db>;
+  /**
+   * Two handles with pools of their own (two processes) on one new, empty database, connections
+   * already open. Absent for single-connection stores, where migrations cannot race.
+   */
+  openPair?(): Promise<readonly [Db, Db]>;
+}
+
+/** Polls until check() is true, failing after a bounded wait. */
+async function waitFor(what: string, check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5 };
+const NEVER_SORTED: Omit<OverviewQuery, "limit" | "offset"> = { state: "all", sort: "name", dir: "asc" };
+
+/**
+ * The repository contract: the same expectations, with exact values, on every target. Each target
+ * gets one database for the whole block; tests keep to their own accounts, subjects, keys and
+ * time ranges so that they do not depend on one another.
+ */
+export function storageContract(targets: readonly StorageTarget[]): void {
+  describe.each(targets)("storage contract on $name", (target) => {
+    let db: Db;
+    let firstMigration: number[];
+    let accounts: AccountsRepo;
+    let auth: AuthRepo;
+    let idem: IdempotencyRepo;
+    let sites: SitesRepo;
+    let state: ServiceStateRepo;
+    let usage: PostgresUsageSeries;
+
+    beforeAll(async () => {
+      db = await target.open();
+      firstMigration = await migrate(db, 0);
+      accounts = new AccountsRepo(db);
+      auth = new AuthRepo(db);
+      idem = new IdempotencyRepo(db);
+      sites = new SitesRepo(db);
+      state = new ServiceStateRepo(db);
+      usage = new PostgresUsageSeries(db);
+    });
+
+    afterAll(async () => {
+      await db?.close();
+    });
+
+    let seq = 0;
+    const uniq = (prefix: string) => `${prefix}${++seq}`;
+
+    async function newPlan(p: Partial<Omit<PlanRow, "id" | "name">> = {}): Promise<number> {
+      return accounts.upsertPlan(uniq("plan-"), { ...PLAN, ...p });
+    }
+
+    async function newAccount(p: Partial<Omit<PlanRow, "id" | "name">> = {}, isAdmin = false) {
+      return accounts.createAccount(`${uniq("user")}@example.test`, await newPlan(p), isAdmin, 1_000);
+    }
+
+    function newKey(accountId: number, k: Partial<NewKey> = {}): NewKey {
+      return {
+        accountId,
+        name: "key",
+        kind: "api",
+        prefix: "svc_test",
+        hash: uniq("hash-"),
+        scopes: ["read"],
+        allowedIps: [],
+        ratePerHour: 100,
+        expiresAt: null,
+        ...k,
+      };
+    }
+
+    describe("migrate", () => {
+      it("applies [1] on a fresh database, then [] the second time", async () => {
+        expect(listMigrations().map((m) => m.version)).toEqual([1]);
+        expect(firstMigration).toEqual([1]);
+        expect(await migrate(db, 99)).toEqual([]);
+        expect(await db.query("SELECT version, name, applied FROM schema_migrations ORDER BY version")).toEqual([
+          { version: 1, name: "platform", applied: 0 },
+        ]);
+      });
+
+      it.skipIf(!target.openPair)("two concurrent migrate() calls on a fresh database apply it exactly once (5 rounds)", async () => {
+        for (let round = 0; round < 5; round++) {
+          const [a, b] = await target.openPair!();
+          try {
+            const settled = await Promise.allSettled([migrate(a, 0), migrate(b, 0)]);
+            const outcomes = settled.map((s) => (s.status === "fulfilled" ? JSON.stringify(s.value) : `rejected: ${String(s.reason)}`));
+            expect(outcomes.sort(), `round ${round}`).toEqual(["[1]", "[]"]);
+            expect(await a.query("SELECT version FROM schema_migrations")).toEqual([{ version: 1 }]);
+          } finally {
+            await Promise.all([a.close(), b.close()]);
+          }
+        }
+      });
+    });
+
+    describe("the Db port", () => {
+      it("returns int8, bigint, count(*) and numeric as JS numbers", async () => {
+        const [row] = await db.query(
+          "SELECT count(*) AS n, 9007199254740991::bigint AS big, (-5)::int8 AS neg, 12.5::numeric AS num, 7::int4 AS i FROM schema_migrations",
+        );
+        expect(row).toEqual({ n: 1, big: 9007199254740991, neg: -5, num: 12.5, i: 7 });
+        for (const v of Object.values(row as object)) expect(typeof v).toBe("number");
+        const account = await newAccount();
+        expect(typeof account.id).toBe("number");
+        expect(typeof account.created).toBe("number");
+        expect(typeof (await accounts.countAccounts())).toBe("number");
+      });
+
+      it("tx commits when the function resolves and returns its value", async () => {
+        const name = uniq("tx-commit-");
+        const id = await db.tx(async (q) => {
+          const [row] = await q.query<{ id: number }>(
+            "INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys) VALUES ($1, 1, 1, 1, 1, 1) RETURNING id",
+            [name],
+          );
+          return (row as { id: number }).id;
+        });
+        expect(await db.query("SELECT id, name FROM plans WHERE name = $1", [name])).toEqual([{ id, name }]);
+      });
+
+      it("tx rolls back when the function throws, and rethrows", async () => {
+        const name = uniq("tx-throw-");
+        await expect(
+          db.tx(async (q) => {
+            await q.query("INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys) VALUES ($1, 1, 1, 1, 1, 1)", [name]);
+            expect(await q.query("SELECT name FROM plans WHERE name = $1", [name])).toEqual([{ name }]);
+            throw new Error("boom");
+          }),
+        ).rejects.toThrow("boom");
+        expect(await db.query("SELECT name FROM plans WHERE name = $1", [name])).toEqual([]);
+      });
+
+      it("tx rolls back after a failing statement; the database stays usable", async () => {
+        const name = uniq("tx-dup-");
+        const insert = "INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys) VALUES ($1, 1, 1, 1, 1, 1)";
+        const err = await db
+          .tx(async (q) => {
+            await q.query(insert, [name]);
+            await q.query(insert, [name]);
+          })
+          .catch((e: unknown) => e);
+        expect(isUniqueViolation(err)).toBe(true);
+        expect(await db.query("SELECT name FROM plans WHERE name = $1", [name])).toEqual([]);
+        expect(await db.query("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      });
+
+      it("isUniqueViolation is true for a duplicate e-mail and false otherwise", async () => {
+        const a = await newAccount();
+        const dup = await accounts.createAccount(a.email, a.plan_id, false, 1_000).catch((e: unknown) => e);
+        expect(dup).toBeInstanceOf(Error);
+        expect(isUniqueViolation(dup)).toBe(true);
+        const fk = await accounts.createAccount(`${uniq("nofk")}@example.test`, 987_654, false, 1_000).catch((e: unknown) => e);
+        expect(fk).toBeInstanceOf(Error);
+        expect(isUniqueViolation(fk)).toBe(false);
+        expect(isUniqueViolation(new Error("x"))).toBe(false);
+        expect(isUniqueViolation(null)).toBe(false);
+        expect(isUniqueViolation("23505")).toBe(false);
+      });
+
+      it("listen() delivers the repositories' notifications (key:<id>, account:<id>), and nothing after close()", async () => {
+        const got: string[] = [];
+        let lost = 0;
+        const sub = await db.listen(KEY_CHANGES_CHANNEL, (p) => got.push(p), () => lost++);
+        try {
+          const a = await newAccount();
+          const other = await newAccount();
+          const key = await accounts.insertKey(newKey(a.id), 1_000);
+
+          expect(await accounts.revokeKey(a.id, key.id, 2_000)).not.toBeNull();
+          await waitFor(`key:${key.id}`, () => got.includes(`key:${key.id}`));
+
+          got.length = 0;
+          expect(await accounts.revokeKey(other.id, key.id, 2_000)).toBeNull(); // not its key: no notification
+          expect(await accounts.setBlocked(`${uniq("nobody")}@example.test`, true)).toBe(false);
+          expect(await accounts.setBlocked(a.email, true)).toBe(true);
+          await waitFor(`account:${a.id}`, () => got.includes(`account:${a.id}`));
+          expect(await accounts.setBlocked(String(a.id), false)).toBe(true);
+          await waitFor(`second account:${a.id}`, () => got.length >= 2);
+          expect(got).toEqual([`account:${a.id}`, `account:${a.id}`]);
+        } finally {
+          await sub.close();
+        }
+        const before = got.length;
+        const b = await newAccount();
+        await accounts.setBlocked(b.email, true);
+        await sleep(150);
+        expect(got.length).toBe(before);
+        expect(lost).toBe(0);
+      });
+    });
+
+    describe("AccountsRepo", () => {
+      it("upsertPlan returns the same id when called again and updates the numbers", async () => {
+        const name = uniq("plan-up-");
+        const id = await accounts.upsertPlan(name, PLAN);
+        const again = await accounts.upsertPlan(name, { sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5 });
+        expect(again).toBe(id);
+        expect(await accounts.plan(id)).toEqual({ id, name, sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5 });
+        expect(await accounts.plan(987_654)).toBeNull();
+      });
+
+      it("createAccount, accountByEmail and listAccounts", async () => {
+        const planId = await newPlan();
+        const email1 = `${uniq("list")}@example.test`;
+        const email2 = `${uniq("list")}@example.test`;
+        const a = await accounts.createAccount(email1, planId, true, 1_234);
+        const b = await accounts.createAccount(email2, planId, false, 1_235);
+        expect(a).toEqual({ id: expect.any(Number), email: email1, plan_id: planId, blocked: false, is_admin: true, created: 1_234 });
+        expect(b).toEqual({ id: expect.any(Number), email: email2, plan_id: planId, blocked: false, is_admin: false, created: 1_235 });
+        expect(b.id).toBeGreaterThan(a.id);
+        expect(await accounts.accountByEmail(email1)).toEqual(a);
+        expect(await accounts.accountByEmail(`${uniq("none")}@example.test`)).toBeNull();
+        const all = await accounts.listAccounts();
+        expect(all.filter((r) => r.email === email1 || r.email === email2)).toEqual([a, b]);
+        const ids = all.map((r) => r.id);
+        expect(ids).toEqual([...ids].sort((x, y) => x - y));
+        expect(await accounts.countAccounts()).toBe(all.length);
+      });
+
+      it("insertKey returns allowed_ips normalised by abbrev, scopes and the other columns", async () => {
+        const a = await newAccount();
+        const k = await accounts.insertKey(
+          newKey(a.id, {
+            name: "ci",
+            kind: "oauth",
+            prefix: "svc_ab",
+            scopes: ["read", "write"],
+            allowedIps: ["10.0.0.0/8", "2001:0db8:0000:0000:0000:0000:0000:0001", "192.168.1.1/32"],
+            ratePerHour: 250,
+            expiresAt: 9_000,
+          }),
+          1_500,
+        );
+        expect(k).toEqual({
+          id: expect.any(Number),
+          account_id: a.id,
+          name: "ci",
+          kind: "oauth",
+          prefix: "svc_ab",
+          scopes: ["read", "write"],
+          allowed_ips: ["10.0.0.0/8", "2001:db8::1", "192.168.1.1"],
+          rate_limit_per_hour: 250,
+          created: 1_500,
+          expires_at: 9_000,
+          revoked_at: null,
+        });
+        const plain = await accounts.insertKey(newKey(a.id), 1_600);
+        expect(plain).toMatchObject({ kind: "api", scopes: ["read"], allowed_ips: [], expires_at: null, revoked_at: null });
+      });
+
+      it("insertKeyWithinPlan returns 'limit' once the plan's usable keys exist; revoked or expired keys do not count", async () => {
+        const a = await newAccount({ api_keys: 2 });
+        const now = 10_000;
+        const revoked = await accounts.insertKey(newKey(a.id), now - 100);
+        await accounts.revokeKey(a.id, revoked.id, now - 50);
+        await accounts.insertKey(newKey(a.id, { expiresAt: now - 1 }), now - 100);
+        await accounts.insertKey(newKey(a.id, { expiresAt: now }), now - 100); // expires_at = now: no longer usable
+        const first = await accounts.insertKeyWithinPlan(newKey(a.id, { name: "first" }), now);
+        const second = await accounts.insertKeyWithinPlan(newKey(a.id, { name: "second", expiresAt: now + 1 }), now);
+        expect(first).toMatchObject({ account_id: a.id, name: "first", created: now });
+        expect(second).toMatchObject({ account_id: a.id, name: "second", expires_at: now + 1 });
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id, { name: "third" }), now)).toBe("limit");
+        expect((await accounts.listKeys(a.id, 100, 0)).total).toBe(5);
+        // Revoking one frees its place.
+        await accounts.revokeKey(a.id, (first as { id: number }).id, now);
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id, { name: "fourth" }), now)).toMatchObject({ name: "fourth" });
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id, { name: "fifth" }), now)).toBe("limit");
+        // Later, "second" has expired and frees its place too.
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id, { name: "sixth" }), now + 1)).toMatchObject({ name: "sixth" });
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id), now + 2)).toBe("limit"); // "fourth" and "sixth"
+        expect(await accounts.insertKeyWithinPlan(newKey(987_654), now)).toBe("limit"); // no such account
+      });
+
+      it("listKeys pages in id order with the total", async () => {
+        const a = await newAccount();
+        const ids: number[] = [];
+        for (let i = 0; i < 5; i++) ids.push((await accounts.insertKey(newKey(a.id, { name: `k${i}` }), 1_000 + i)).id);
+        const page = async (limit: number, offset: number) => {
+          const r = await accounts.listKeys(a.id, limit, offset);
+          return { ids: r.rows.map((k) => k.id), total: r.total };
+        };
+        expect(await page(2, 0)).toEqual({ ids: ids.slice(0, 2), total: 5 });
+        expect(await page(2, 2)).toEqual({ ids: ids.slice(2, 4), total: 5 });
+        expect(await page(2, 4)).toEqual({ ids: ids.slice(4), total: 5 });
+        expect(await page(2, 10)).toEqual({ ids: [], total: 5 });
+        expect(await page(10, 0)).toEqual({ ids, total: 5 });
+        expect((await accounts.listKeys(a.id, 1, 0)).rows[0]).toMatchObject({ name: "k0", created: 1_000, allowed_ips: [] });
+        expect(await accounts.listKeys((await newAccount()).id, 10, 0)).toEqual({ rows: [], total: 0 });
+      });
+
+      it("revokeKey sets revoked_at once, and returns null for another account's key", async () => {
+        const a = await newAccount();
+        const other = await newAccount();
+        const k = await accounts.insertKey(newKey(a.id), 1_000);
+        expect(await accounts.revokeKey(other.id, k.id, 1_500)).toBeNull();
+        expect((await accounts.listKeys(a.id, 10, 0)).rows[0]?.revoked_at).toBeNull();
+        expect(await accounts.revokeKey(a.id, k.id, 2_000)).toMatchObject({ id: k.id, account_id: a.id, revoked_at: 2_000 });
+        expect(await accounts.revokeKey(a.id, k.id, 3_000)).toMatchObject({ id: k.id, revoked_at: 2_000 });
+        expect((await accounts.listKeys(a.id, 10, 0)).rows[0]?.revoked_at).toBe(2_000);
+        expect(await accounts.revokeKey(a.id, 987_654, 2_000)).toBeNull();
+      });
+
+      it("setBlocked by id and by e-mail; false for an unknown account", async () => {
+        const a = await newAccount();
+        const b = await newAccount();
+        expect(await accounts.setBlocked(String(a.id), true)).toBe(true);
+        expect((await accounts.accountByEmail(a.email))?.blocked).toBe(true);
+        expect((await accounts.accountByEmail(b.email))?.blocked).toBe(false);
+        expect(await accounts.setBlocked(a.email, false)).toBe(true);
+        expect((await accounts.accountByEmail(a.email))?.blocked).toBe(false);
+        expect(await accounts.setBlocked(b.email, true)).toBe(true);
+        expect((await accounts.accountByEmail(b.email))?.blocked).toBe(true);
+        expect(await accounts.setBlocked(`${uniq("ghost")}@example.test`, true)).toBe(false);
+        expect(await accounts.setBlocked("987654", true)).toBe(false);
+      });
+    });
+
+    describe("AuthRepo", () => {
+      it("findKey by hash returns the joined record, or null", async () => {
+        const a = await newAccount({}, true);
+        const k = await accounts.insertKey(
+          newKey(a.id, { name: "gw", prefix: "svc_gw", hash: uniq("find-"), scopes: ["read", "run"], allowedIps: ["10.0.0.0/8"], ratePerHour: 60 }),
+          1_100,
+        );
+        const hash = (await db.query<{ hash: string }>("SELECT hash FROM api_keys WHERE id = $1", [k.id]))[0]?.hash as string;
+        expect(await auth.findKey(hash)).toEqual({
+          key_id: k.id,
+          account_id: a.id,
+          email: a.email,
+          name: "gw",
+          kind: "api",
+          prefix: "svc_gw",
+          scopes: ["read", "run"],
+          allowed_ips: ["10.0.0.0/8"],
+          rate_limit_per_hour: 60,
+          created: 1_100,
+          expires_at: null,
+          revoked_at: null,
+          blocked: false,
+          is_admin: true,
+        });
+        await accounts.setBlocked(a.email, true);
+        await accounts.revokeKey(a.id, k.id, 1_200);
+        expect(await auth.findKey(hash)).toMatchObject({ key_id: k.id, blocked: true, revoked_at: 1_200 });
+        expect(await auth.findKey(uniq("no-such-hash-"))).toBeNull();
+      });
+
+      it("reserve grants min(want, cap) first, then up to the remaining, then null; n never exceeds cap", async () => {
+        const s = uniq("k:");
+        const hour = 500_000;
+        expect(await auth.reserve(s, hour, 5, 10)).toEqual({ granted: 5, n: 5 });
+        expect(await auth.reserve(s, hour, 4, 10)).toEqual({ granted: 4, n: 9 });
+        expect(await auth.reserve(s, hour, 5, 10)).toEqual({ granted: 1, n: 10 });
+        expect(await auth.reserve(s, hour, 1, 10)).toBeNull();
+        expect(await auth.reserve(s, hour, 3, 12)).toEqual({ granted: 2, n: 12 }); // a raised cap
+        expect(await auth.reserve(s, hour, 1, 5)).toBeNull(); // a lowered cap: n stays
+        expect(await auth.used(s, hour)).toBe(12);
+        // Another hour, another window; a first call above the cap gets the cap.
+        expect(await auth.reserve(s, hour + 1, 15, 10)).toEqual({ granted: 10, n: 10 });
+        expect(await auth.reserve(s, hour + 1, 1, 10)).toBeNull();
+        // A cap of 0 reserves nothing and stores nothing.
+        const empty = uniq("a:");
+        expect(await auth.reserve(empty, hour, 1, 0)).toBeNull();
+        expect(await auth.used(empty, hour)).toBe(0);
+        expect(await db.query("SELECT n FROM rate_counters WHERE subject = $1", [empty])).toEqual([]);
+      });
+
+      it("30 concurrent reserve(want 1, cap 10) calls grant exactly 10", async () => {
+        const s = uniq("k:race");
+        const hour = 500_100;
+        const results = await Promise.all(Array.from({ length: 30 }, () => auth.reserve(s, hour, 1, 10)));
+        const granted = results.filter((r): r is Reservation => r !== null);
+        expect(granted.reduce((sum, r) => sum + r.granted, 0)).toBe(10);
+        expect(granted.map((r) => r.n).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(results.filter((r) => r === null)).toHaveLength(20);
+        expect(await auth.used(s, hour)).toBe(10);
+      });
+
+      it("purgeCounters removes older hours only", async () => {
+        const s = uniq("k:purge");
+        for (const h of [100, 101, 102, 103]) await auth.reserve(s, h, 1, 5);
+        await auth.purgeCounters(102);
+        expect(await db.query("SELECT hour, n FROM rate_counters WHERE subject = $1 ORDER BY hour", [s])).toEqual([
+          { hour: 102, n: 1 },
+          { hour: 103, n: 1 },
+        ]);
+      });
+    });
+
+    describe("IdempotencyRepo", () => {
+      // Every test has an account of its own (the table has no foreign key) and times from T on.
+      const T = 1_000_000;
+      let nextAccount = 70_000;
+      const acct = () => ++nextAccount;
+      const answer = { status: 201, body: '{"id":7}', headers: { "content-type": "application/json", location: "/api/v1/keys/7" } };
+
+      it("claim → claimed; while running: busy, or conflict for another fingerprint; after complete(): replay", async () => {
+        const a = acct();
+        expect(await idem.claim(a, "k", "fp-a", T, 60, 86_400)).toEqual({ kind: "claimed" });
+        expect(await idem.claim(a, "k", "fp-a", T + 1, 60, 86_400)).toEqual({ kind: "busy" });
+        expect(await idem.claim(a, "k", "fp-b", T + 1, 60, 86_400)).toEqual({ kind: "conflict" });
+        expect(await idem.claim(a + 1_000, "k", "fp-b", T + 1, 60, 86_400)).toEqual({ kind: "claimed" }); // keys are per account
+        await idem.complete(a, "k", answer);
+        expect(await idem.claim(a, "k", "fp-a", T + 2, 60, 86_400)).toEqual({ kind: "replay", answer });
+        expect(await idem.claim(a, "k", "fp-a", T + 500, 60, 86_400)).toEqual({ kind: "replay", answer }); // lock expiry is irrelevant once done
+        expect(await idem.claim(a, "k", "fp-b", T + 3, 60, 86_400)).toEqual({ kind: "conflict" });
+      });
+
+      it("release() deletes a running claim so that the next claim succeeds, and leaves a done one", async () => {
+        const a = acct();
+        expect(await idem.claim(a, "k", "fp", T, 60, 86_400)).toEqual({ kind: "claimed" });
+        await idem.release(a, "k");
+        expect(await idem.claim(a, "k", "fp", T + 1, 60, 86_400)).toEqual({ kind: "claimed" });
+        await idem.complete(a, "k", { status: 200, body: "", headers: {} });
+        await idem.release(a, "k");
+        expect(await idem.claim(a, "k", "fp", T + 2, 60, 86_400)).toEqual({ kind: "replay", answer: { status: 200, body: "", headers: {} } });
+      });
+
+      it("an expired row (expires_at <= now) is claimed anew, whatever its fingerprint", async () => {
+        const a = acct();
+        expect(await idem.claim(a, "k", "fp-a", T, 60, 100)).toEqual({ kind: "claimed" });
+        await idem.complete(a, "k", answer);
+        expect(await idem.claim(a, "k", "fp-b", T + 99, 60, 100)).toEqual({ kind: "conflict" });
+        expect(await idem.claim(a, "k", "fp-b", T + 100, 60, 100)).toEqual({ kind: "claimed" });
+        expect(await idem.claim(a, "k", "fp-b", T + 101, 60, 100)).toEqual({ kind: "busy" });
+        expect(await idem.claim(a, "k", "fp-a", T + 101, 60, 100)).toEqual({ kind: "conflict" });
+      });
+
+      it("a running claim whose lock expired is taken over by the same fingerprint, not by another", async () => {
+        const a = acct();
+        expect(await idem.claim(a, "k", "fp-a", T, 30, 86_400)).toEqual({ kind: "claimed" });
+        expect(await idem.claim(a, "k", "fp-a", T + 29, 30, 86_400)).toEqual({ kind: "busy" });
+        expect(await idem.claim(a, "k", "fp-b", T + 30, 30, 86_400)).toEqual({ kind: "conflict" });
+        expect(await idem.claim(a, "k", "fp-a", T + 30, 30, 86_400)).toEqual({ kind: "claimed" }); // locked until T + 60 now
+        expect(await idem.claim(a, "k", "fp-a", T + 59, 30, 86_400)).toEqual({ kind: "busy" });
+        expect(await idem.claim(a, "k", "fp-b", T + 100, 30, 86_400)).toEqual({ kind: "conflict" });
+      });
+
+      it("purgeExpired returns the number of rows removed", async () => {
+        // Times far below T: only these rows can have expired.
+        const a = acct();
+        await idem.claim(a, "k1", "fp", 100, 60, 400); // expires 500
+        await idem.claim(a, "k2", "fp", 100, 60, 500); // expires 600
+        await idem.claim(a, "k3", "fp", 100, 60, 600); // expires 700
+        await idem.complete(a, "k1", answer);
+        expect(await idem.purgeExpired(600)).toBe(2);
+        expect(await idem.purgeExpired(600)).toBe(0);
+        expect(await db.query("SELECT key FROM idempotency_keys WHERE account_id = $1", [a])).toEqual([{ key: "k3" }]);
+        expect(await idem.purgeExpired(700)).toBe(1);
+      });
+
+      it("20 concurrent claims of one key yield exactly one 'claimed'", async () => {
+        const a = acct();
+        const outcomes = await Promise.all(Array.from({ length: 20 }, () => idem.claim(a, "race", "fp", T, 60, 86_400)));
+        const count = (kind: ClaimOutcome["kind"]) => outcomes.filter((o) => o.kind === kind).length;
+        expect({ claimed: count("claimed"), busy: count("busy"), other: count("conflict") + count("replay") }).toEqual({ claimed: 1, busy: 19, other: 0 });
+      });
+    });
+
+    describe("SitesRepo", () => {
+      const host = (h: string) => ({ host: h, interval_h: 24, importance: "normal", project_id: null, project: null });
+
+      it("add → added, again → exists, beyond the plan → limit", async () => {
+        const a = await newAccount({ sites: 2 });
+        const added = await sites.add(a.id, "a.example", 24, 5_000);
+        expect(added).toEqual({ kind: "added", site: { id: expect.any(Number), added: 5_000, ...host("a.example") } });
+        const site = (added as { site: { id: number } }).site;
+        expect(await sites.add(a.id, "a.example", 6, 6_000)).toEqual({ kind: "exists", site: { id: site.id, added: 5_000, ...host("a.example") } });
+        expect((await sites.add(a.id, "b.example", 24, 5_000)).kind).toBe("added");
+        expect(await sites.add(a.id, "c.example", 24, 5_000)).toEqual({ kind: "limit", max: 2 });
+        expect((await sites.add(a.id, "b.example", 24, 5_000)).kind).toBe("exists"); // present: not a limit
+        expect(await sites.count(a.id)).toBe(2);
+        // Another account may monitor the same host.
+        expect((await sites.add((await newAccount()).id, "a.example", 24, 5_000)).kind).toBe("added");
+        expect(await sites.get(a.id, "a.example")).toEqual({ id: site.id, added: 5_000, ...host("a.example") });
+        expect(await sites.get(a.id, "c.example")).toBeNull();
+        expect(await sites.remove(a.id, "a.example")).toBe(true);
+        expect(await sites.remove(a.id, "a.example")).toBe(false);
+        expect((await sites.add(a.id, "c.example", 24, 5_000)).kind).toBe("added");
+      });
+
+      it("10 concurrent adds of distinct hosts with a plan of 5 sites end with exactly 5 sites", async () => {
+        const a = await newAccount({ sites: 5 });
+        const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => sites.add(a.id, `h${i}.example`, 24, 5_000)));
+        expect(outcomes.filter((o) => o.kind === "added")).toHaveLength(5);
+        expect(outcomes.filter((o) => o.kind === "limit")).toEqual(Array.from({ length: 5 }, () => ({ kind: "limit", max: 5 })));
+        expect(await sites.count(a.id)).toBe(5);
+      });
+
+      it("list pages by host with the right total for a full page, a partial page and a page past the end", async () => {
+        const a = await newAccount();
+        for (const h of ["e.example", "c.example", "a.example", "d.example", "b.example"]) await sites.add(a.id, h, 24, 5_000);
+        const page = async (limit: number, offset: number) => {
+          const r = await sites.list(a.id, limit, offset);
+          return { hosts: r.rows.map((s) => s.host), total: r.total };
+        };
+        expect(await page(2, 0)).toEqual({ hosts: ["a.example", "b.example"], total: 5 });
+        expect(await page(2, 2)).toEqual({ hosts: ["c.example", "d.example"], total: 5 });
+        expect(await page(2, 4)).toEqual({ hosts: ["e.example"], total: 5 });
+        expect(await page(5, 0)).toEqual({ hosts: ["a.example", "b.example", "c.example", "d.example", "e.example"], total: 5 });
+        expect(await page(10, 3)).toEqual({ hosts: ["d.example", "e.example"], total: 5 });
+        expect(await page(2, 5)).toEqual({ hosts: [], total: 5 });
+        expect(await page(2, 50)).toEqual({ hosts: [], total: 5 });
+        expect(await sites.list((await newAccount()).id, 10, 0)).toEqual({ rows: [], total: 0 });
+      });
+
+      it("update: a project name creates the project, another site joining shares its id, the last site leaving deletes it", async () => {
+        const a = await newAccount();
+        const projects = () => db.query<{ id: number; name: string }>("SELECT id, name FROM projects WHERE account_id = $1 ORDER BY id", [a.id]);
+        for (const h of ["a.example", "b.example"]) await sites.add(a.id, h, 24, 5_000);
+        const first = await sites.update(a.id, "a.example", { project: "Shop" });
+        expect(first).toMatchObject({ host: "a.example", project: "Shop", project_id: expect.any(Number) });
+        const shopId = first?.project_id as number;
+        expect(await projects()).toEqual([{ id: shopId, name: "Shop" }]);
+        expect(await sites.update(a.id, "b.example", { project: "Shop", intervalH: 6, importance: "high" })).toEqual({
+          id: expect.any(Number),
+          host: "b.example",
+          added: 5_000,
+          interval_h: 6,
+          importance: "high",
+          project_id: shopId,
+          project: "Shop",
+        });
+        expect(await sites.update(a.id, "a.example", { project: null })).toMatchObject({ project: null, project_id: null });
+        expect(await projects()).toEqual([{ id: shopId, name: "Shop" }]); // b still in it
+        // Moving the last site to another project deletes the old one.
+        const moved = await sites.update(a.id, "b.example", { project: "Blog" });
+        expect(moved).toMatchObject({ project: "Blog", interval_h: 6, importance: "high" });
+        expect(await projects()).toEqual([{ id: moved?.project_id, name: "Blog" }]);
+        expect(await sites.update(a.id, "b.example", { project: null })).toMatchObject({ project: null, project_id: null });
+        expect(await projects()).toEqual([]);
+        // Changes without a project leave the project alone; an unknown host gives null.
+        expect(await sites.update(a.id, "a.example", { importance: "low" })).toMatchObject({ importance: "low", project: null });
+        expect(await sites.update(a.id, "zzz.example", { importance: "low" })).toBeNull();
+        expect(await sites.get(a.id, "b.example")).toMatchObject({ project: null, interval_h: 6, importance: "high" });
+      });
+
+      it("a site joining a project while the project's last site leaves it keeps the project (concurrent updates, 20 rounds)", async () => {
+        const a = await newAccount({ sites: 100 });
+        const lost: string[] = [];
+        for (let i = 0; i < 20; i++) {
+          const leaving = `leave${i}.example`;
+          const joining = `join${i}.example`;
+          await sites.add(a.id, leaving, 24, 5_000);
+          await sites.add(a.id, joining, 24, 5_000);
+          await sites.update(a.id, leaving, { project: `P${i}` });
+          const [, joined] = await Promise.all([sites.update(a.id, leaving, { project: null }), sites.update(a.id, joining, { project: `P${i}` })]);
+          const stored = await sites.get(a.id, joining);
+          if (stored?.project !== `P${i}` || stored.project_id !== joined?.project_id) {
+            lost.push(`round ${i}: update returned ${joined?.project}/${joined?.project_id}, stored ${stored?.project}/${stored?.project_id}`);
+          }
+        }
+        expect(lost).toEqual([]);
+      });
+
+      describe("overview", () => {
+        let a: number;
+        let redId: number;
+        let allHosts: string[];
+        const ov = async (o: Partial<OverviewQuery>) => {
+          const r = await sites.overview(a, { ...NEVER_SORTED, limit: 100, offset: 0, ...o });
+          return { hosts: r.rows.map((s) => s.host), total: r.total, n: r.n };
+        };
+
+        beforeAll(async () => {
+          a = (await newAccount({ sites: 20 })).id;
+          const setup: Array<[string, string | null]> = [
+            ["alpha.example", "Red Team"],
+            ["beta.example", "Blue_Team"],
+            ["gamma.example", null],
+            ["delta.example", "100% Green"],
+            ["under_score.example", null],
+            ["epsilon.example", "Red Team"],
+            ["zeta.example", "Ärzte Süd"],
+          ];
+          for (const [h, project] of setup) {
+            await sites.add(a, h, 24, 5_000);
+            if (project) await sites.update(a, h, { project });
+          }
+          await sites.update(a, "gamma.example", { importance: "high" });
+          await sites.update(a, "epsilon.example", { importance: "high" });
+          redId = (await sites.get(a, "alpha.example"))?.project_id as number;
+          allHosts = setup.map(([h]) => h).sort();
+        });
+
+        it("without filters: every site by name, total = n", async () => {
+          expect(await ov({})).toEqual({ hosts: allHosts, total: 7, n: 7 });
+          expect(await ov({ state: "never" })).toEqual({ hosts: allHosts, total: 7, n: 7 });
+        });
+
+        it("q matches host and project name, case-insensitively", async () => {
+          expect(await ov({ q: "ALPHA" })).toEqual({ hosts: ["alpha.example"], total: 1, n: 7 });
+          expect(await ov({ q: "red team" })).toEqual({ hosts: ["alpha.example", "epsilon.example"], total: 2, n: 7 });
+          expect(await ov({ q: "TEAM" })).toEqual({ hosts: ["alpha.example", "beta.example", "epsilon.example"], total: 3, n: 7 });
+          expect(await ov({ q: "nothing-like-this" })).toEqual({ hosts: [], total: 0, n: 7 });
+        });
+
+        it("q takes % and _ (and \\) literally", async () => {
+          expect(await ov({ q: "_" })).toEqual({ hosts: ["beta.example", "under_score.example"], total: 2, n: 7 });
+          expect(await ov({ q: "%" })).toEqual({ hosts: ["delta.example"], total: 1, n: 7 });
+          expect(await ov({ q: "a_e" })).toEqual({ hosts: [], total: 0, n: 7 }); // a wildcard would match "alpha.example"
+          expect(await ov({ q: "0% G" })).toEqual({ hosts: ["delta.example"], total: 1, n: 7 });
+          expect(await ov({ q: "a%e" })).toEqual({ hosts: [], total: 0, n: 7 });
+          expect(await ov({ q: "\\" })).toEqual({ hosts: [], total: 0, n: 7 });
+        });
+
+        it("q finds a project by its exact non-ASCII name", async () => {
+          expect(await ov({ q: "Ärzte Süd" })).toEqual({ hosts: ["zeta.example"], total: 1, n: 7 });
+          expect(await ov({ q: "süd" })).toEqual({ hosts: ["zeta.example"], total: 1, n: 7 });
+        });
+
+        it("projectId, importance, state and rmax filters", async () => {
+          expect(await ov({ projectId: redId })).toEqual({ hosts: ["alpha.example", "epsilon.example"], total: 2, n: 7 });
+          expect(await ov({ projectId: 987_654 })).toEqual({ hosts: [], total: 0, n: 7 });
+          expect(await ov({ importance: "high" })).toEqual({ hosts: ["epsilon.example", "gamma.example"], total: 2, n: 7 });
+          expect(await ov({ importance: "high", projectId: redId })).toEqual({ hosts: ["epsilon.example"], total: 1, n: 7 });
+          expect(await ov({ importance: "critical" })).toEqual({ hosts: [], total: 0, n: 7 });
+          for (const s of ["falling", "crit", "down", "stale", "ok"] as const) expect(await ov({ state: s }), s).toEqual({ hosts: [], total: 0, n: 7 });
+          expect(await ov({ rmax: 10 })).toEqual({ hosts: [], total: 0, n: 7 });
+        });
+
+        it("sort name asc/desc; rank sorts fall back to the name ascending", async () => {
+          expect((await ov({ sort: "name", dir: "desc" })).hosts).toEqual([...allHosts].reverse());
+          expect((await ov({ sort: "name", dir: "asc" })).hosts).toEqual(allHosts);
+          expect((await ov({ sort: "rank", dir: "desc" })).hosts).toEqual(allHosts);
+        });
+
+        it("pages with totals of the filtered set and n of all sites", async () => {
+          expect(await ov({ limit: 3, offset: 0 })).toEqual({ hosts: allHosts.slice(0, 3), total: 7, n: 7 });
+          expect(await ov({ limit: 3, offset: 6 })).toEqual({ hosts: allHosts.slice(6), total: 7, n: 7 });
+          expect(await ov({ limit: 3, offset: 10 })).toEqual({ hosts: [], total: 7, n: 7 });
+          expect(await ov({ q: "team", limit: 2, offset: 1, dir: "desc" })).toEqual({ hosts: ["beta.example", "alpha.example"], total: 3, n: 7 });
+          expect(await sites.overview((await newAccount()).id, { ...NEVER_SORTED, limit: 10, offset: 0 })).toEqual({ rows: [], total: 0, n: 0 });
+        });
+      });
+    });
+
+    describe("ServiceStateRepo", () => {
+      it("reads false/false by default and sets switches on and off", async () => {
+        expect(await state.read()).toEqual({ maintenance: false, closed: false });
+        await state.set("maintenance", true, 1_000);
+        expect(await state.read()).toEqual({ maintenance: true, closed: false });
+        await state.set("closed", true, 1_001);
+        expect(await state.read()).toEqual({ maintenance: true, closed: true });
+        await state.set("maintenance", false, 1_002);
+        expect(await state.read()).toEqual({ maintenance: false, closed: true });
+        expect(await db.query("SELECT name, value, updated FROM service_state ORDER BY name")).toEqual([
+          { name: "closed", value: "on", updated: 1_001 },
+          { name: "maintenance", value: "off", updated: 1_002 },
+        ]);
+        await state.set("closed", false, 1_003);
+        expect(await state.read()).toEqual({ maintenance: false, closed: false });
+      });
+    });
+
+    describe("PostgresUsageSeries", () => {
+      it("add is additive per (key, day); read sums over keys per day, from..to inclusive, oldest first", async () => {
+        const [k1, k2, k3] = [910_001, 910_002, 910_003];
+        await usage.add([]);
+        await usage.add([
+          { keyId: k1, day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+          { keyId: k1, day: "2024-02-28", calls: 1, errors: 0, limited: 0 },
+          { keyId: k2, day: "2024-02-28", calls: 2, errors: 1, limited: 0 },
+          { keyId: k1, day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+          { keyId: k3, day: "2024-02-29", calls: 100, errors: 100, limited: 100 },
+        ]);
+        await usage.add([
+          { keyId: k1, day: "2024-02-28", calls: 3, errors: 1, limited: 1 },
+          { keyId: k2, day: "2024-03-02", calls: 7, errors: 0, limited: 0 },
+        ]);
+        expect(await usage.read([k1], "2024-02-28", "2024-03-01")).toEqual([
+          { day: "2024-02-28", calls: 4, errors: 1, limited: 1 },
+          { day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+          { day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+        ]);
+        expect(await usage.read([k1, k2], "2024-02-28", "2024-03-02")).toEqual([
+          { day: "2024-02-28", calls: 6, errors: 2, limited: 1 },
+          { day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+          { day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+          { day: "2024-03-02", calls: 7, errors: 0, limited: 0 },
+        ]);
+        expect(await usage.read([k1, k2], "2024-02-29", "2024-03-01")).toEqual([
+          { day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+          { day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+        ]);
+        expect(await usage.read([k1], "2024-03-02", "2024-02-28")).toEqual([]);
+        expect(await usage.read([], "2024-01-01", "2024-12-31")).toEqual([]);
+        expect(await usage.read([987_654], "2024-01-01", "2024-12-31")).toEqual([]);
+      });
+    });
+  });
+}
