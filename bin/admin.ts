@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
@@ -14,7 +15,11 @@ export async function admin(args: string[], env: NodeJS.ProcessEnv): Promise<Rec
   const cmd = parseAdminArgs(args);
   const config = loadConfig(env);
   const socket = join(config.dataDir, "admin.sock");
-  if (!config.postgresUrl && dataDirOwner(config.dataDir) !== null && existsSync(socket)) return sendAdminCommand(socket, cmd);
+  if (!config.postgresUrl && dataDirOwner(config.dataDir) !== null) {
+    // A starting service holds the lock before its socket exists (migrations): wait for it.
+    for (let waited = 0; !existsSync(socket) && waited < 30_000 && dataDirOwner(config.dataDir) !== null; waited += 200) await sleep(200);
+    if (existsSync(socket)) return sendAdminCommand(socket, cmd);
+  }
   const life = new Lifecycle();
   try {
     const { store } = await openStore(config, systemClock, life);

@@ -15,7 +15,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     const { store } = await openStore(config, clock, life);
     const metrics = createMetricsRegistry("serve");
-    const { app, admin } = await composeGateway(config, store, life, logger, metrics, clock);
+    const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, clock);
 
     const boot = await bootstrapOwner(admin, store, config);
     if (boot?.generated) {
@@ -25,6 +25,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
 
     if (!config.postgresUrl) life.add("admin channel", await startAdminChannel(join(config.dataDir, "admin.sock"), admin));
     let draining = false;
+    // The API listens before /readyz can say so.
+    await app.listen({ host: config.host, port: config.port });
     const ops = buildOpsServer({
       metrics,
       ready: async () => {
@@ -34,7 +36,6 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     });
     await ops.listen({ host: config.adminHost, port: config.adminPort });
     life.add("ops server", ops);
-    await app.listen({ host: config.host, port: config.port });
     life.add("gateway", app);
     const addr = app.server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;
@@ -45,13 +46,19 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
       process.once("SIGINT", () => resolve("SIGINT"));
     });
     draining = true;
+    deps.switches.draining = true;
     logger.info({ signal }, "draining");
+    // Keep-alive connections that were busy when closing began would idle until their timeout:
+    // close each as soon as it is idle (answers now carry Connection: close).
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
     const grace = setTimeout(() => {
       logger.error({ graceMs: config.shutdownGraceMs }, "grace period over; exiting with work in flight");
       process.exit(1);
     }, config.shutdownGraceMs);
     grace.unref();
     await life.close();
+    clearInterval(sweep);
     clearTimeout(grace);
     return 0;
   } catch (err) {

@@ -78,6 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     };
     reply.header("X-Request-Id", request.id);
     reply.header("X-API-Version", API_VERSION);
+    if (deps.switches.draining) reply.header("Connection", "close");
     const query = request.query as Record<string, unknown> | undefined;
     for (const name of Object.keys(query ?? {})) {
       if (KEY_IN_URL.has(name.toLowerCase())) {

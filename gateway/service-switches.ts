@@ -22,6 +22,9 @@ export class ServiceSwitches {
     return this.state.closed;
   }
 
+  /** True once the process is shutting down: answers then ask clients to close their connection. */
+  draining = false;
+
   async refresh(): Promise<void> {
     this.state = await this.repo.read();
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync, linkSync } from "node:fs";
+import { linkSync, mkdirSync, openSync, closeSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export class DataDirLockedError extends Error {
@@ -21,9 +21,14 @@ function alive(pid: number): boolean {
   }
 }
 
+// A takeover marker older than this belongs to a process that died while taking over.
+const TAKEOVER_STALE_MS = 10_000;
+
 /**
  * Takes the embedded store's lock: a file holding the owner's pid, created atomically with link(2).
- * A lock left by a process that no longer runs (a crash) is taken over; a live owner makes this throw.
+ * A lock left by a process that no longer runs (a crash) is taken over; the takeover itself is
+ * guarded by an exclusively created marker, so two processes starting after a crash cannot both
+ * win. A live owner makes this throw.
  */
 export function lockDataDir(dir: string, pid = process.pid): DataDirLock {
   mkdirSync(dir, { recursive: true });
@@ -31,18 +36,21 @@ export function lockDataDir(dir: string, pid = process.pid): DataDirLock {
   const tmp = join(dir, `.svc.lock.${pid}`);
   writeFileSync(tmp, String(pid));
   try {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        linkSync(tmp, path);
-        return { path, release: () => releaseIfOwned(path, pid) };
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-        const owner = Number(readFileSafe(path));
-        if (Number.isInteger(owner) && owner > 0 && owner !== pid && alive(owner)) throw new DataDirLockedError(dir, owner);
-        unlinkSafe(path);
-      }
+    if (tryLink(tmp, path)) return handle(path, pid);
+    const owner = ownerOf(path);
+    if (owner !== null && owner !== pid && alive(owner)) throw new DataDirLockedError(dir, owner);
+    // The owner is gone: take over under the marker.
+    const marker = join(dir, "svc.lock.takeover");
+    if (!claimMarker(marker)) throw new DataDirLockedError(dir, ownerOf(path) ?? 0);
+    try {
+      const again = ownerOf(path);
+      if (again !== null && again !== pid && alive(again)) throw new DataDirLockedError(dir, again);
+      unlinkSafe(path);
+      if (!tryLink(tmp, path)) throw new DataDirLockedError(dir, ownerOf(path) ?? 0);
+      return handle(path, pid);
+    } finally {
+      unlinkSafe(marker);
     }
-    throw new DataDirLockedError(dir, Number(readFileSafe(path)));
   } finally {
     unlinkSafe(tmp);
   }
@@ -50,19 +58,55 @@ export function lockDataDir(dir: string, pid = process.pid): DataDirLock {
 
 /** The pid holding dir's lock, or null when it is free (or held by a dead process). */
 export function dataDirOwner(dir: string): number | null {
-  const owner = Number(readFileSafe(join(dir, "svc.lock")));
-  return Number.isInteger(owner) && owner > 0 && alive(owner) ? owner : null;
+  const owner = ownerOf(join(dir, "svc.lock"));
+  return owner !== null && alive(owner) ? owner : null;
 }
 
-function releaseIfOwned(path: string, pid: number): void {
-  if (Number(readFileSafe(path)) === pid) unlinkSafe(path);
+function handle(path: string, pid: number): DataDirLock {
+  return {
+    path,
+    release: () => {
+      if (ownerOf(path) === pid) unlinkSafe(path);
+    },
+  };
 }
 
-function readFileSafe(path: string): string {
+function tryLink(from: string, to: string): boolean {
   try {
-    return readFileSync(path, "utf8").trim();
+    linkSync(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+}
+
+function claimMarker(marker: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(marker, "wx"));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(marker).mtimeMs;
+      } catch {
+        continue; // removed meanwhile: try again
+      }
+      if (age < TAKEOVER_STALE_MS) return false;
+      unlinkSafe(marker);
+    }
+  }
+  return false;
+}
+
+function ownerOf(path: string): number | null {
+  try {
+    const owner = Number(readFileSync(path, "utf8").trim());
+    return Number.isInteger(owner) && owner > 0 ? owner : null;
   } catch {
-    return "";
+    return null;
   }
 }
 

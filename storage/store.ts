@@ -4,6 +4,9 @@ import { AuthRepo } from "./auth-repo.ts";
 import { IdempotencyRepo } from "./idempotency-repo.ts";
 import { ServiceStateRepo } from "./service-state-repo.ts";
 import { SitesRepo } from "./sites-repo.ts";
+import { JobsRepo } from "./jobs-repo.ts";
+import { RunsRepo } from "./runs-repo.ts";
+import { TasksRepo } from "./tasks-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 
 /** The repositories over one database, plus the time-series ports. */
@@ -15,6 +18,9 @@ export interface Store {
   readonly serviceState: ServiceStateRepo;
   readonly sites: SitesRepo;
   readonly usage: UsageSeries;
+  readonly jobs: JobsRepo;
+  readonly runs: RunsRepo;
+  readonly tasks: TasksRepo;
 }
 
 export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
@@ -26,5 +32,8 @@ export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
     serviceState: new ServiceStateRepo(db),
     sites: new SitesRepo(db),
     usage: series?.usage ?? new PostgresUsageSeries(db),
+    jobs: new JobsRepo(db),
+    runs: new RunsRepo(db),
+    tasks: new TasksRepo(db),
   };
 }

@@ -1,0 +1,239 @@
+import type { Db, Queryable } from "./db.ts";
+
+export type JobState = "queued" | "running" | "done" | "error";
+export type JobKindName = "analyze" | "crawl";
+
+export interface JobRow {
+  readonly id: number;
+  readonly account_id: number;
+  readonly kind: JobKindName;
+  readonly host: string;
+  readonly state: JobState;
+  readonly progress: number;
+  readonly step: string | null;
+  readonly error: string | null;
+  readonly error_detail: string | null;
+  readonly cached: boolean;
+  readonly sync: boolean;
+  readonly attempt: number;
+  readonly max_attempts: number;
+  readonly worker: string | null;
+  readonly lease_until_ms: number | null;
+  readonly checkpoint: Uint8Array | null;
+  readonly run_id: number | null;
+  readonly created: number;
+  readonly updated: number;
+  readonly finished: number | null;
+}
+
+export interface OutboxMessage {
+  readonly topic: string;
+  readonly key: string;
+  readonly payload: Uint8Array;
+}
+
+export interface OutboxRow extends OutboxMessage {
+  readonly id: number;
+}
+
+export type LeaseOutcome =
+  | { readonly granted: true; readonly job: JobRow }
+  | { readonly granted: false; readonly reason: "unknown" | "finished" | "held" | "exhausted" };
+
+const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished";
+
+/**
+ * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
+ * in one transaction; workers hold leases that expire; attempts are capped.
+ */
+export class JobsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** A queued job and its outbox message (built from the new job's id), in one transaction. */
+  async createQueued(
+    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number },
+    now: number,
+    message: (job: JobRow) => OutboxMessage,
+  ): Promise<JobRow> {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query<JobRow>(
+        `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated)
+         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6) RETURNING ${JOB_COLUMNS}`,
+        [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now],
+      );
+      await this.enqueue(q, message(row as JobRow), now);
+      return row as JobRow;
+    });
+  }
+
+  /** A job answered from a fresh report: done at once, nothing to run. */
+  async createCached(accountId: number, kind: JobKindName, host: string, runId: number, now: number): Promise<JobRow> {
+    const [row] = await this.db.query<JobRow>(
+      `INSERT INTO jobs (account_id, kind, host, state, progress, cached, max_attempts, run_id, created, updated, finished)
+       VALUES ($1, $2, $3, 'done', 100, true, 0, $4, $5, $5, $5) RETURNING ${JOB_COLUMNS}`,
+      [accountId, kind, host, runId, now],
+    );
+    return row as JobRow;
+  }
+
+  async get(id: number): Promise<JobRow | null> {
+    const rows = await this.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async getOwned(accountId: number, id: number): Promise<JobRow | null> {
+    const rows = await this.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    return rows[0] ?? null;
+  }
+
+  async list(accountId: number, limit: number, offset: number): Promise<{ rows: JobRow[]; total: number }> {
+    const rows = await this.db.query<JobRow>(
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      [accountId, limit, offset],
+    );
+    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE account_id = $1", [accountId]);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  /**
+   * Grants a worker the job: queued, or running under a lease that expired. Each grant is an
+   * attempt; past max_attempts the job ends in error.
+   */
+  async lease(jobId: number, worker: string, nowMs: number, leaseMs: number): Promise<LeaseOutcome> {
+    return this.db.tx(async (q) => {
+      const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
+      if (!job) return { granted: false, reason: "unknown" };
+      if (job.state === "done" || job.state === "error") return { granted: false, reason: "finished" };
+      if (job.state === "running" && job.worker !== worker && (job.lease_until_ms ?? 0) > nowMs) return { granted: false, reason: "held" };
+      const now = Math.floor(nowMs / 1000);
+      if (job.attempt >= job.max_attempts && !(job.state === "running" && job.worker === worker)) {
+        await q.query(
+          "UPDATE jobs SET state = 'error', error = 'attempts_exhausted', error_detail = $2, updated = $3, finished = $3, worker = NULL WHERE id = $1",
+          [jobId, `gave up after ${job.attempt} attempts`, now],
+        );
+        return { granted: false, reason: "exhausted" };
+      }
+      const [row] = await q.query<JobRow>(
+        `UPDATE jobs SET state = 'running', worker = $2, lease_until_ms = $3, updated = $4,
+           attempt = CASE WHEN state = 'running' AND worker = $2 THEN attempt ELSE attempt + 1 END
+         WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
+        [jobId, worker, nowMs + leaseMs, now],
+      );
+      return { granted: true, job: row as JobRow };
+    });
+  }
+
+  /** Extends a held lease and records progress; false when the worker no longer holds it. */
+  async heartbeat(jobId: number, worker: string, nowMs: number, leaseMs: number, progress: number, step: string, checkpoint?: Uint8Array): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE jobs SET lease_until_ms = $3, progress = GREATEST(progress, $4), step = $5, updated = $6,
+         checkpoint = COALESCE($7, checkpoint)
+       WHERE id = $1 AND worker = $2 AND state = 'running' RETURNING 1`,
+      [jobId, worker, nowMs + leaseMs, Math.max(0, Math.min(99, progress)), step, Math.floor(nowMs / 1000), checkpoint ?? null],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Settles a running job held by worker inside one transaction: `settle` writes the results and
+   * returns the run id; the job becomes done. Returns false when the worker no longer holds it.
+   */
+  async complete(jobId: number, worker: string, now: number, settle: (q: Queryable, job: JobRow) => Promise<number | null>): Promise<boolean> {
+    return this.db.tx(async (q) => {
+      const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
+      if (!job || job.state !== "running" || job.worker !== worker) return false;
+      const runId = await settle(q, job);
+      await q.query(
+        "UPDATE jobs SET state = 'done', progress = 100, step = 'done', run_id = $2, updated = $3, finished = $3, worker = NULL, lease_until_ms = NULL WHERE id = $1",
+        [jobId, runId, now],
+      );
+      return true;
+    });
+  }
+
+  /**
+   * A failed attempt: queued again (with a new outbox message) while attempts remain and the error
+   * is retryable, else error with its reason. `after` runs in the same transaction (events).
+   */
+  async fail(
+    jobId: number,
+    worker: string,
+    failure: { error: string; detail: string; retryable: boolean },
+    now: number,
+    message: (job: JobRow) => OutboxMessage,
+    after: (q: Queryable, job: JobRow, final: boolean) => Promise<void>,
+  ): Promise<"requeued" | "failed" | "not_held"> {
+    return this.db.tx(async (q) => {
+      const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
+      if (!job || job.state !== "running" || job.worker !== worker) return "not_held";
+      if (failure.retryable && job.attempt < job.max_attempts) {
+        await q.query("UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, step = $2, updated = $3 WHERE id = $1", [
+          jobId,
+          `retrying after ${failure.error}`,
+          now,
+        ]);
+        await this.enqueue(q, message(job), now);
+        await after(q, job, false);
+        return "requeued";
+      }
+      await q.query(
+        "UPDATE jobs SET state = 'error', error = $2, error_detail = $3, updated = $4, finished = $4, worker = NULL, lease_until_ms = NULL WHERE id = $1",
+        [jobId, failure.error, failure.detail, now],
+      );
+      await after(q, job, true);
+      return "failed";
+    });
+  }
+
+  /**
+   * Work that nobody holds any more: running jobs whose lease expired, and queued jobs untouched
+   * for staleSeconds (their message was lost, e.g. with an in-process bus across a restart).
+   * Each is published again (or ends in error when its attempts are spent).
+   */
+  async republishStale(nowMs: number, staleSeconds: number, message: (job: JobRow) => OutboxMessage): Promise<number> {
+    const now = Math.floor(nowMs / 1000);
+    return this.db.tx(async (q) => {
+      const stale = await q.query<JobRow>(
+        `SELECT ${JOB_COLUMNS} FROM jobs
+         WHERE (state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2)
+         ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED`,
+        [nowMs, now - staleSeconds],
+      );
+      for (const job of stale) {
+        if (job.attempt >= job.max_attempts) {
+          await q.query(
+            "UPDATE jobs SET state = 'error', error = 'attempts_exhausted', error_detail = $2, updated = $3, finished = $3, worker = NULL WHERE id = $1",
+            [job.id, `no worker finished it in ${job.attempt} attempts`, now],
+          );
+          continue;
+        }
+        await q.query("UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, updated = $2 WHERE id = $1", [job.id, now]);
+        await this.enqueue(q, message(job), now);
+      }
+      return stale.length;
+    });
+  }
+
+  /** Takes up to limit unpublished outbox rows, hands them to publish, and marks them published. */
+  async relayOutbox(limit: number, now: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+    return this.db.tx(async (q) => {
+      const rows = await q.query<OutboxRow>(
+        "SELECT id, topic, key, payload FROM outbox WHERE published IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+        [limit],
+      );
+      if (rows.length === 0) return 0;
+      await publish(rows);
+      await q.query("UPDATE outbox SET published = $2 WHERE id = ANY ($1::bigint[])", [rows.map((r) => r.id), now]);
+      return rows.length;
+    });
+  }
+
+  /** Drops published outbox rows older than the given time. */
+  async purgeOutbox(before: number): Promise<void> {
+    await this.db.query("DELETE FROM outbox WHERE published IS NOT NULL AND published < $1", [before]);
+  }
+
+  private async enqueue(q: Queryable, m: OutboxMessage, now: number): Promise<void> {
+    await q.query("INSERT INTO outbox (topic, key, payload, created) VALUES ($1, $2, $3, $4)", [m.topic, m.key, Buffer.from(m.payload), now]);
+  }
+}

@@ -1,0 +1,99 @@
+import type { Db, Queryable } from "./db.ts";
+
+export interface RunRow {
+  readonly id: number;
+  readonly host: string;
+  readonly job_id: number | null;
+  readonly checked_at: number;
+  readonly rank: number;
+  readonly label: string;
+  readonly color: string;
+  readonly report: unknown;
+}
+
+export interface NewRun {
+  readonly host: string;
+  readonly jobId: number;
+  readonly checkedAt: number;
+  readonly rank: number;
+  readonly label: string;
+  readonly color: string;
+  readonly report: unknown;
+}
+
+const RUN_COLUMNS = "id, host, job_id, checked_at, rank, label, color, report";
+
+/**
+ * Finished analyses by host: the check-history time series, shared by every account. (The
+ * distributed mode keeps per-check results in ClickHouse behind the same reads.)
+ */
+export class RunsRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Stores a job's run once: a second completion of the same job returns the first run's id. */
+  async insert(q: Queryable, run: NewRun): Promise<number> {
+    const rows = await q.query<{ id: number }>(
+      `INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (job_id) DO NOTHING RETURNING id`,
+      [run.host, run.jobId, run.checkedAt, run.rank, run.label, run.color, JSON.stringify(run.report)],
+    );
+    if (rows[0]) return rows[0].id;
+    const [existing] = await q.query<{ id: number }>("SELECT id FROM runs WHERE job_id = $1", [run.jobId]);
+    return (existing as { id: number }).id;
+  }
+
+  async latest(host: string, q: Queryable = this.db): Promise<RunRow | null> {
+    const rows = await q.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 ORDER BY id DESC LIMIT 1`, [host]);
+    return rows[0] ?? null;
+  }
+
+  async get(host: string, id: number): Promise<RunRow | null> {
+    const rows = await this.db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 AND id = $2`, [host, id]);
+    return rows[0] ?? null;
+  }
+
+  async byId(id: number): Promise<RunRow | null> {
+    const rows = await this.db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** The run just before `id` of the same host. */
+  async previous(host: string, id: number, q: Queryable = this.db): Promise<RunRow | null> {
+    const rows = await q.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 AND id < $2 ORDER BY id DESC LIMIT 1`, [host, id]);
+    return rows[0] ?? null;
+  }
+
+  /** Runs without their reports, newest first. */
+  async history(host: string, limit: number, offset: number): Promise<{ rows: Omit<RunRow, "report">[]; total: number }> {
+    const rows = await this.db.query<Omit<RunRow, "report">>(
+      "SELECT id, host, job_id, checked_at, rank, label, color FROM runs WHERE host = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
+      [host, limit, offset],
+    );
+    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM runs WHERE host = $1", [host]);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  /** Reports of the host's runs before `id` (newest first, at most limit), for "seen before" questions. */
+  async reportsBefore(host: string, id: number, limit: number): Promise<unknown[]> {
+    const rows = await this.db.query<{ report: unknown }>("SELECT report FROM runs WHERE host = $1 AND id < $2 ORDER BY id DESC LIMIT $3", [host, id, limit]);
+    return rows.map((r) => r.report);
+  }
+
+  /** Latest and previous rank per host, for lists of sites. */
+  async ranks(hosts: readonly string[]): Promise<Map<string, { rank: number; prev: number | null; label: string; checked_at: number }>> {
+    if (hosts.length === 0) return new Map();
+    const rows = await this.db.query<{ host: string; rank: number; label: string; checked_at: number; prev: number | null }>(
+      `SELECT DISTINCT ON (r.host) r.host, r.rank, r.label, r.checked_at,
+              (SELECT p.rank FROM runs p WHERE p.host = r.host AND p.id < r.id ORDER BY p.id DESC LIMIT 1) AS prev
+       FROM runs r WHERE r.host = ANY ($1::text[]) ORDER BY r.host, r.id DESC`,
+      [hosts],
+    );
+    return new Map(rows.map((r) => [r.host, { rank: r.rank, prev: r.prev, label: r.label, checked_at: r.checked_at }]));
+  }
+
+  /** Whether anyone ever analysed the host (shared data). */
+  async known(host: string): Promise<boolean> {
+    const rows = await this.db.query("SELECT 1 FROM runs WHERE host = $1 UNION ALL SELECT 1 FROM jobs WHERE host = $1 LIMIT 1", [host]);
+    return rows.length > 0;
+  }
+}

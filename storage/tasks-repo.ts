@@ -1,0 +1,155 @@
+import type { Db, Queryable } from "./db.ts";
+
+export type TaskStatus = "open" | "done" | "ignored";
+
+export interface TaskRow {
+  readonly id: number;
+  readonly account_id: number;
+  readonly host: string;
+  readonly code: string;
+  readonly title: string;
+  readonly level: "bad" | "warn" | "info";
+  readonly grp: string;
+  readonly impact: number;
+  readonly hint: string;
+  readonly detail: string;
+  readonly source: string;
+  readonly recheck: boolean;
+  readonly effort: number;
+  readonly status: TaskStatus;
+  readonly first_seen: number;
+  readonly last_seen: number;
+  readonly updated: number;
+}
+
+/** A failing check as a task to be (re)opened. */
+export interface TaskDraftRow {
+  readonly code: string;
+  readonly title: string;
+  readonly level: "bad" | "warn" | "info";
+  readonly group: string;
+  readonly impact: number;
+  readonly hint: string;
+  readonly detail: string;
+  readonly source: string;
+  readonly recheck: boolean;
+  readonly effort: number;
+}
+
+export interface TaskTransition {
+  readonly taskId: number;
+  readonly code: string;
+  readonly title: string;
+  readonly kind: "new" | "returned" | "fixed";
+}
+
+export interface EventRow {
+  readonly eventKey: string;
+  readonly accountId: number | null;
+  readonly host: string | null;
+  readonly type: string;
+  readonly level: "good" | "warn" | "bad" | "info";
+  readonly payload: unknown;
+}
+
+const TASK_COLUMNS = "id, account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated";
+
+/** Tasks belong to an account and keep their id across runs. */
+export class TasksRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Applies one run to an account's tasks of a host: failing checks open (or refresh) their task —
+   * a done task returns to open, an ignored one stays ignored —; open tasks whose check now passes
+   * become done. Returns the transitions, for events.
+   */
+  async applyRun(q: Queryable, accountId: number, host: string, now: number, failing: readonly TaskDraftRow[], passing: ReadonlySet<string>): Promise<TaskTransition[]> {
+    const existing = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 FOR UPDATE`, [accountId, host]);
+    const byCode = new Map(existing.map((t) => [t.code, t]));
+    const transitions: TaskTransition[] = [];
+    for (const d of failing) {
+      const before = byCode.get(d.code);
+      const [row] = await q.query<{ id: number }>(
+        `INSERT INTO tasks (account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $13)
+         ON CONFLICT (account_id, host, code) DO UPDATE SET title = EXCLUDED.title, level = EXCLUDED.level, grp = EXCLUDED.grp,
+           impact = EXCLUDED.impact, hint = EXCLUDED.hint, detail = EXCLUDED.detail, source = EXCLUDED.source,
+           recheck = EXCLUDED.recheck, effort = EXCLUDED.effort, last_seen = EXCLUDED.last_seen,
+           status = CASE WHEN tasks.status = 'done' THEN 'open' ELSE tasks.status END,
+           updated = CASE WHEN tasks.status = 'done' THEN EXCLUDED.updated ELSE tasks.updated END
+         RETURNING id`,
+        [accountId, host, d.code, d.title, d.level, d.group, d.impact, d.hint, d.detail, d.source, d.recheck, d.effort, now],
+      );
+      const id = (row as { id: number }).id;
+      if (!before) transitions.push({ taskId: id, code: d.code, title: d.title, kind: "new" });
+      else if (before.status === "done") transitions.push({ taskId: id, code: d.code, title: d.title, kind: "returned" });
+    }
+    for (const t of existing) {
+      if (t.status !== "open" || !passing.has(t.code)) continue;
+      await q.query("UPDATE tasks SET status = 'done', updated = $2 WHERE id = $1", [t.id, now]);
+      transitions.push({ taskId: t.id, code: t.code, title: t.title, kind: "fixed" });
+    }
+    return transitions;
+  }
+
+  async forHost(accountId: number, host: string): Promise<TaskRow[]> {
+    return this.db.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 ORDER BY status, impact DESC, id`, [accountId, host]);
+  }
+
+  /** The account's open tasks, most useful first (impact, then level, then effort). */
+  async plan(accountId: number, filter: { host?: string; level?: string }, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }> {
+    const where = ["account_id = $1", "status = 'open'"];
+    const params: unknown[] = [accountId];
+    if (filter.host) {
+      params.push(filter.host);
+      where.push(`host = $${params.length}`);
+    }
+    if (filter.level) {
+      params.push(filter.level);
+      where.push(`level = $${params.length}`);
+    }
+    const order = "impact DESC, CASE level WHEN 'bad' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END, effort, id";
+    const rows = await this.db.query<TaskRow>(
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM tasks WHERE ${where.join(" AND ")}`, params);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  /** Sets a task's status (its owner only); writes the transition's event in the same transaction. */
+  async setStatus(accountId: number, id: number, status: TaskStatus, now: number): Promise<TaskRow | null> {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query<TaskRow>(
+        `UPDATE tasks SET status = $3, updated = $4 WHERE id = $1 AND account_id = $2 RETURNING ${TASK_COLUMNS}`,
+        [id, accountId, status, now],
+      );
+      if (!row) return null;
+      await insertEvents(q, [
+        { eventKey: `task:${id}:set:${status}:${now}`, accountId, host: row.host, type: "task", level: "info", payload: { task: id, code: row.code, status, by: "user" } },
+      ], now);
+      return row;
+    });
+  }
+
+  /** Open tasks and their summed impact per host of an account. */
+  async openCounts(accountId: number): Promise<Map<string, { open: number; crit: number; gain: number }>> {
+    const rows = await this.db.query<{ host: string; open: number; crit: number; gain: number }>(
+      `SELECT host, count(*) AS open, count(*) FILTER (WHERE level = 'bad') AS crit, coalesce(sum(impact), 0) AS gain
+       FROM tasks WHERE account_id = $1 AND status = 'open' GROUP BY host`,
+      [accountId],
+    );
+    return new Map(rows.map((r) => [r.host, { open: Number(r.open), crit: Number(r.crit), gain: Number(r.gain) }]));
+  }
+}
+
+/** Writes events once: the key is deterministic, a repeat is ignored. */
+export async function insertEvents(q: Queryable, events: readonly EventRow[], now: number): Promise<void> {
+  for (const e of events) {
+    await q.query(
+      `INSERT INTO events (event_key, account_id, host, type, level, payload, created) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (event_key) DO NOTHING`,
+      [e.eventKey, e.accountId, e.host, e.type, e.level, JSON.stringify(e.payload), now],
+    );
+  }
+}

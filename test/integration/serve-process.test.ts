@@ -1,0 +1,333 @@
+import { existsSync, readFileSync } from "node:fs";
+import { Agent, request as httpRequest, type ClientRequest } from "node:http";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { http, killAllSvc, runSvc, spawnSvc, svcAdmin, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer, type SvcProcess } from "../harness/svc-process.ts";
+
+// The real `svc` executable, run as separate processes on the embedded store (PGlite) in a
+// temporary data directory: first start and the owner's key, the data-directory lock, configuration
+// errors, `svc admin` over the admin socket and on a stopped service, a crash (SIGKILL) and a
+// graceful stop (SIGTERM). Every process is killed after each test; every wait is bounded.
+
+const KEY_RE = /svc_[0-9A-Za-z]{40}/g;
+const READY_MS = 30_000;
+const EXIT_MS = 15_000;
+
+const dirs: { remove(): Promise<void> }[] = [];
+afterEach(async () => {
+  await killAllSvc();
+  for (const d of dirs.splice(0)) await d.remove();
+});
+
+async function dataDir(): Promise<string> {
+  const d = await tempDataDir();
+  dirs.push(d);
+  return d.dir;
+}
+
+interface Running {
+  readonly proc: SvcProcess;
+  readonly port: number;
+  readonly adminPort: number;
+  readonly env: Record<string, string>;
+  /** The first 200 of /readyz. */
+  readonly ready: Answer;
+  api(path: string, init?: { method?: string; key?: string; body?: unknown }): Promise<Answer>;
+}
+
+/** `svc serve` on dir with fresh ports, waited for until /readyz answers 200. */
+async function serve(dir: string, extra: Record<string, string> = {}): Promise<Running> {
+  const { env, port, adminPort } = await svcEnvFor(dir, extra);
+  const proc = spawnSvc(["serve"], env);
+  const ready = await waitReady(proc, adminPort, READY_MS);
+  return { proc, port, adminPort, env, ready, api: (path, init) => http(`http://127.0.0.1:${port}/api/v1${path}`, init) };
+}
+
+/** SIGTERM, then the exit (bounded) and how long it took. */
+async function stop(r: Running): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+  const t0 = Date.now();
+  r.proc.child.kill("SIGTERM");
+  const exit = await r.proc.waitExit(EXIT_MS);
+  return { ...exit, ms: Date.now() - t0 };
+}
+
+function code(a: Answer): unknown {
+  return (a.json as { code?: unknown } | undefined)?.code;
+}
+
+describe("svc serve as a process (embedded store)", () => {
+  it("first start prints a new owner key once; a restart prints none and the account persists", async () => {
+    const dir = await dataDir();
+    const first = await serve(dir);
+
+    const printed = first.proc.stdout().match(KEY_RE) ?? [];
+    expect(printed).toHaveLength(1);
+    const key = printed[0] as string;
+    expect(key).toMatch(/^svc_[0-9A-Za-z]{40}$/);
+    expect(first.proc.stdout()).toContain("owner@localhost");
+    expect(first.proc.stderr()).not.toContain(key); // the console only, never the (stderr) log
+
+    const me = await first.api("/me", { key });
+    expect(me.status).toBe(200);
+    const body = me.json as { user: { id: number; email: string }; key: { scopes: string[]; prefix: string } };
+    expect(body.user.email).toBe("owner@localhost");
+    expect(body.key.scopes).toEqual(["read", "run", "write"]);
+    expect(body.key.prefix).toBe(key.slice(0, 12));
+    expect(code(await first.api("/me"))).toBe("missing");
+    const wrong = await first.api("/me", { key: `svc_${"x".repeat(40)}` });
+    expect([wrong.status, code(wrong)]).toEqual([401, "invalid"]);
+
+    expect(await stop(first)).toMatchObject({ code: 0, signal: null });
+    expect(first.proc.stdout().match(KEY_RE)).toHaveLength(1);
+
+    const second = await serve(dir);
+    expect(second.proc.stdout()).not.toMatch(KEY_RE);
+    expect(second.proc.stdout()).not.toContain("API key");
+    const again = await second.api("/me", { key });
+    expect(again.status).toBe(200);
+    expect((again.json as typeof body).user).toEqual(body.user);
+    expect(await stop(second)).toMatchObject({ code: 0, signal: null });
+    expect(second.proc.stdout()).not.toMatch(KEY_RE);
+  });
+
+  it("SVC_BOOTSTRAP_KEY on first start: nothing is printed and that value is the owner's key", async () => {
+    const dir = await dataDir();
+    const key = `svc_${"Boot5trap".repeat(5).slice(0, 40)}`;
+    const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
+    expect(r.proc.stdout()).toBe("");
+    expect(r.proc.stderr()).toBe("");
+    const me = await r.api("/me", { key });
+    expect(me.status).toBe(200);
+    expect(me.json).toMatchObject({ user: { email: "owner@localhost" }, key: { scopes: ["read", "run", "write"], prefix: key.slice(0, 12) } });
+    expect(await svcAdmin(["status"], r.env)).toEqual({ maintenance: false, closed: false, accounts: 1 });
+  });
+
+  it("the data directory is locked: a second svc serve on it exits 2, the first keeps serving", async () => {
+    const dir = await dataDir();
+    const key = `svc_${"L".repeat(40)}`;
+    const first = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid));
+
+    const { env } = await svcEnvFor(dir, { SVC_BOOTSTRAP_KEY: key });
+    const second = await runSvc(["serve"], env);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain("is in use by process");
+    expect(second.stderr).toContain(`the data directory ${dir} is in use by process ${first.proc.pid}`);
+    expect(second.stdout).toBe("");
+
+    expect(first.proc.exit()).toBeNull();
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid));
+    expect(existsSync(join(dir, "admin.sock"))).toBe(true);
+    expect((await http(`http://127.0.0.1:${first.adminPort}/readyz`)).status).toBe(200);
+    expect((await first.api("/me", { key })).status).toBe(200);
+    expect(await svcAdmin(["status"], first.env)).toMatchObject({ accounts: 1 });
+  });
+
+  it("an invalid configuration stops the start with exit code 2 and names the variable", async () => {
+    const parent = await dataDir();
+    const dir = join(parent, "never-created");
+    const bad = await svcEnvFor(dir, { SVC_PORT: "http" });
+    const unknown = await svcEnvFor(dir, { SVC_PROT: "8080" });
+    const [a, b] = await Promise.all([runSvc(["serve"], bad.env), runSvc(["serve"], unknown.env)]);
+
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain("SVC_PORT");
+    expect(a.stderr).toContain('SVC_PORT: must be an integer, got "http"');
+    expect(a.stderr).toMatch(/^svc: invalid configuration:/);
+    expect(a.stdout).toBe("");
+
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain("SVC_PROT: unknown variable");
+    expect(existsSync(dir)).toBe(false); // refused before the store was touched
+  });
+
+  it("svc admin talks to the running service over <data dir>/admin.sock: maintenance, account create, block", async () => {
+    const dir = await dataDir();
+    const owner = `svc_${"O".repeat(40)}`;
+    const r = await serve(dir, { SVC_BOOTSTRAP_KEY: owner, SVC_STATE_REFRESH_MS: "200" });
+    expect(existsSync(join(dir, "admin.sock"))).toBe(true);
+    // The service holds the lock: had `svc admin` opened the store itself, it would exit 2 (locked).
+    const admin = (...args: string[]) => svcAdmin(args, r.env);
+
+    expect(await admin("maintenance", "on")).toEqual({ maintenance: true });
+    const down = await waitFor("503 maintenance", 5_000, async () => {
+      const a = await r.api("/me", { key: owner });
+      return a.status === 503 ? a : undefined;
+    });
+    expect(down.json).toMatchObject({ code: "maintenance", retryable: true, retry_after: 60 });
+    expect(down.headers.get("retry-after")).toBe("60");
+    expect(await admin("status")).toEqual({ maintenance: true, closed: false, accounts: 1 });
+
+    expect(await admin("maintenance", "off")).toEqual({ maintenance: false });
+    await waitFor("200 after maintenance off", 5_000, async () => ((await r.api("/me", { key: owner })).status === 200 ? true : undefined));
+
+    const created = await admin("account", "create", "someone@example.com");
+    expect(created).toMatchObject({ account: expect.any(Number), key_id: expect.any(Number), note: "the key is shown only now" });
+    const key = created.key as string;
+    expect(key).toMatch(/^svc_[0-9A-Za-z]{40}$/);
+    const me = await r.api("/me", { key });
+    expect(me.status).toBe(200);
+    expect(me.json).toMatchObject({ user: { id: created.account, email: "someone@example.com" }, key: { scopes: ["read", "run", "write"] } });
+
+    expect(await admin("account", "block", "someone@example.com")).toEqual({ account: "someone@example.com", blocked: true });
+    const blocked = await waitFor("403 blocked", 3_000, async () => {
+      const a = await r.api("/me", { key });
+      return a.status === 403 ? a : undefined;
+    });
+    expect(code(blocked)).toBe("blocked");
+    expect((await r.api("/me", { key: owner })).status).toBe(200);
+
+    expect(await admin("account", "unblock", "someone@example.com")).toEqual({ account: "someone@example.com", blocked: false });
+    await waitFor("200 after unblock", 3_000, async () => ((await r.api("/me", { key })).status === 200 ? true : undefined));
+
+    const missing = await runSvc(["admin", "account", "block", "nobody@example.com"], r.env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no account nobody@example.com");
+  });
+
+  it("svc admin with no process holding the data directory opens the store itself", async () => {
+    const dir = await dataDir();
+    const owner = `svc_${"S".repeat(40)}`;
+    const first = await serve(dir, { SVC_BOOTSTRAP_KEY: owner });
+    expect(await stop(first)).toMatchObject({ code: 0, signal: null });
+    expect(existsSync(join(dir, "svc.lock"))).toBe(false);
+    expect(existsSync(join(dir, "admin.sock"))).toBe(false);
+
+    const { env } = await svcEnvFor(dir);
+    const created = await svcAdmin(["account", "create", "other@example.com"], env);
+    const key = created.key as string;
+    expect(key).toMatch(/^svc_[0-9A-Za-z]{40}$/);
+    expect(existsSync(join(dir, "svc.lock"))).toBe(false); // taken and released again
+
+    const second = await serve(dir);
+    expect(second.proc.stdout()).not.toMatch(KEY_RE); // accounts exist: no new owner
+    const me = await second.api("/me", { key });
+    expect(me.status).toBe(200);
+    expect(me.json).toMatchObject({ user: { id: created.account, email: "other@example.com" }, key: { scopes: ["read", "run", "write"] } });
+    expect((await second.api("/me", { key: owner })).status).toBe(200);
+  });
+
+  it("after SIGKILL the next start takes over the stale lock and finds the committed data", async () => {
+    const dir = await dataDir();
+    const key = `svc_${"K".repeat(40)}`;
+    const first = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
+    const added = await first.api("/sites", { method: "POST", key, body: { host: "example.com" } });
+    expect(added.status).toBe(201);
+    expect(added.json).toEqual({ host: "example.com", added: true, interval_h: 24 });
+
+    first.proc.child.kill("SIGKILL");
+    expect(await first.proc.waitExit(EXIT_MS)).toEqual({ code: null, signal: "SIGKILL" });
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid)); // left behind
+    expect(existsSync(join(dir, "admin.sock"))).toBe(true); // left behind
+
+    const second = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(second.proc.pid));
+    const list = await second.api("/sites", { key });
+    expect(list.status).toBe(200);
+    const sites = (list.json as { sites: { host: string; interval_h: number }[] }).sites;
+    expect(sites.map((s) => [s.host, s.interval_h])).toEqual([["example.com", 24]]);
+
+    // Killed again: `svc admin` must not try the dead process's socket, and opens the store itself.
+    second.proc.child.kill("SIGKILL");
+    await second.proc.waitExit(EXIT_MS);
+    const { env } = await svcEnvFor(dir);
+    expect(await svcAdmin(["status"], env)).toEqual({ maintenance: false, closed: false, accounts: 1 });
+  });
+
+  it("SIGTERM drains and exits 0 within SVC_SHUTDOWN_GRACE_MS; /readyz and /metrics on the admin port", async () => {
+    const dir = await dataDir();
+    const key = `svc_${"T".repeat(40)}`;
+    const graceMs = 5_000;
+    const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key, SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
+    expect(r.ready.json).toEqual({ ok: true, store: "pglite", draining: false });
+    expect((await http(`http://127.0.0.1:${r.adminPort}/healthz`)).json).toEqual({ ok: true });
+
+    expect((await r.api("/me", { key })).status).toBe(200); // also leaves an idle keep-alive connection (fetch) open
+    const metrics = await http(`http://127.0.0.1:${r.adminPort}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain("svc_http_requests_total");
+    const line = metrics.text.split("\n").find((l) => l.startsWith("svc_http_requests_total{") && l.includes('route="/api/v1/me"') && l.includes('status="200"'));
+    expect(line, metrics.text).toBeDefined();
+    expect(Number(line?.split(" ").pop())).toBeGreaterThanOrEqual(1);
+
+    // A request whose body is still arriving when SIGTERM comes is answered (a client that does not keep connections alive).
+    const { exit, ms, answer } = await sigtermDuringRequest(r, key, "drain.example.com", false, graceMs);
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.text)).toEqual({ host: "drain.example.com", added: true, interval_h: 24 });
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(ms).toBeLessThan(graceMs);
+    expect(r.proc.stdout()).not.toContain("grace period over");
+    expect(existsSync(join(dir, "svc.lock"))).toBe(false);
+    expect(existsSync(join(dir, "admin.sock"))).toBe(false);
+    await expect(http(`http://127.0.0.1:${r.adminPort}/readyz`, { timeoutMs: 1_000 })).rejects.toThrow();
+  });
+
+  it("SIGTERM with a request in flight on a keep-alive connection: answered, then exit 0 well within the grace period", async () => {
+    // Reverse proxies and load balancers keep upstream connections alive. Once the request in flight
+    // is answered the connection is idle, and must not hold the process until the grace period ends.
+    const dir = await dataDir();
+    const key = `svc_${"A".repeat(40)}`;
+    const graceMs = 4_000;
+    const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key, SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
+    const { exit, ms, answer } = await sigtermDuringRequest(r, key, "keepalive.example.com", true, graceMs);
+    expect(answer.status).toBe(201);
+    expect({ ...exit, withinGrace: ms < graceMs }).toEqual({ code: 0, signal: null, withinGrace: true });
+    expect(r.proc.stdout()).not.toContain("grace period over");
+  });
+});
+
+/**
+ * POSTs /sites with half the body, sends SIGTERM, checks the process is still waiting, sends the
+ * rest; returns the answer and the process's exit (and its time since SIGTERM).
+ */
+async function sigtermDuringRequest(
+  r: Running,
+  key: string,
+  host: string,
+  keepAlive: boolean,
+  graceMs: number,
+): Promise<{ answer: { status: number; text: string }; exit: { code: number | null; signal: NodeJS.Signals | null }; ms: number }> {
+  const body = JSON.stringify({ host });
+  const agent = keepAlive ? new Agent({ keepAlive: true }) : false;
+  try {
+    let req!: ClientRequest;
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      req = httpRequest(
+        {
+          host: "127.0.0.1",
+          port: r.port,
+          path: "/api/v1/sites",
+          method: "POST",
+          agent,
+          headers: {
+            "x-api-key": key,
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(body)),
+            connection: keepAlive ? "keep-alive" : "close",
+          },
+          timeout: 10_000,
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (s: string) => (text += s));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on("timeout", () => req.destroy(new Error("the request in flight timed out")));
+      req.on("error", reject);
+    });
+    req.write(body.slice(0, 5)); // headers and the start of the body
+    await sleep(300);
+    const t0 = Date.now();
+    r.proc.child.kill("SIGTERM");
+    await sleep(300);
+    expect(r.proc.exit()).toBeNull(); // waiting for the request in flight
+    req.end(body.slice(5));
+    const answer = await response;
+    const exit = await r.proc.waitExit(graceMs + 5_000);
+    return { answer, exit, ms: Date.now() - t0 };
+  } finally {
+    if (agent) agent.destroy();
+  }
+}
