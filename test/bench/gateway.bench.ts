@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     // One request each before any load: the gateway must answer a full page, not an error.
     for (const t of targets) {
       const res = await fetch(t.url, { headers: t.headers ?? {} });
-      const body = (await res.json()) as unknown;
+      const body = (await res.json());
       const items = Array.isArray(body) ? body.length : Array.isArray((body as { sites?: unknown[] }).sites) ? (body as { sites: unknown[] }).sites.length : null;
       const etag = res.headers.get("etag");
       process.stdout.write(`check ${pad(t.name, 10)} ${res.status}${items !== null ? `, ${items} items` : ""}${etag ? ", ETag" : ""}\n`);
