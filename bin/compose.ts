@@ -2,9 +2,13 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { createLogger, createMetricsRegistry, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { createLogger, createMetricsRegistry, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import { createStore, lockDataDir, migrate, openPglite, openPostgres, type Db, type Store } from "../storage/index.ts";
-import { buildApp, buildOperations, createGatewayParts, type AdminService, type GatewayDeps } from "../gateway/index.ts";
+import { credentials } from "@grpc/grpc-js";
+import { buildApp, buildOperations, createGatewayParts, grpcSchedulerPort, type AdminService, type GatewayDeps, type SchedulerPort } from "../gateway/index.ts";
+import { buildScheduler } from "../scheduler/index.ts";
+import { CrawlerWorker, createSiteCollector } from "../crawler/index.ts";
+import { SchedulerServiceClient } from "../proto/index.ts";
 
 /** The package version (x-service-version), from package.json whether run from source or from dist/. */
 export const PACKAGE_VERSION = ((): string => {
@@ -46,9 +50,44 @@ export interface GatewayHandle {
   readonly admin: AdminService;
 }
 
+/**
+ * The work path of one process: the scheduler's gRPC server on loopback, the bus (in process), a
+ * crawler worker talking to the scheduler over gRPC, and the gateway's client of it.
+ */
+export async function composeEmbeddedWork(config: Config, store: Store, life: Lifecycle, logger: Logger, clock: Clock = systemClock): Promise<SchedulerPort> {
+  const bus = life.add("bus", new InProcessBus());
+  const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, "127.0.0.1:0"));
+  const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
+  const collector = life.add("site collector", createSiteCollector({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, clock));
+  const workerClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure());
+  life.add("worker's scheduler client", { close: async () => workerClient.close() });
+  const worker = new CrawlerWorker({
+    bus,
+    scheduler: workerClient,
+    collect: collector.collect,
+    classify: collector.classify,
+    logger,
+    leaseMs: config.leaseMs,
+    concurrency: config.workerConcurrency,
+  });
+  await worker.start();
+  life.add("crawler worker", worker);
+  const gatewayClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure());
+  life.add("gateway's scheduler client", { close: async () => gatewayClient.close() });
+  return grpcSchedulerPort(gatewayClient);
+}
+
 /** The gateway and its background parts (switch refresh, usage flush, key changes, purges), registered for closing. */
-export async function composeGateway(config: Config, store: Store, life: Lifecycle, logger: Logger, metrics: Registry, clock: Clock = systemClock): Promise<GatewayHandle> {
-  const parts = createGatewayParts({ config, store, clock, logger, metrics, serviceVersion: PACKAGE_VERSION });
+export async function composeGateway(
+  config: Config,
+  store: Store,
+  life: Lifecycle,
+  logger: Logger,
+  metrics: Registry,
+  scheduler: SchedulerPort,
+  clock: Clock = systemClock,
+): Promise<GatewayHandle> {
+  const parts = createGatewayParts({ config, store, clock, logger, metrics, serviceVersion: PACKAGE_VERSION, scheduler });
   await parts.start();
   life.add("gateway background", parts);
   const app = await buildApp({ deps: parts.deps, operations: buildOperations() });

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { bootstrapOwner, buildOpsServer, startAdminChannel } from "../gateway/index.ts";
-import { composeGateway, openStore } from "./compose.ts";
+import { composeEmbeddedWork, composeGateway, openStore } from "./compose.ts";
 
 /**
  * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
@@ -15,7 +15,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     const { store } = await openStore(config, clock, life);
     const metrics = createMetricsRegistry("serve");
-    const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, clock);
+    const scheduler = await composeEmbeddedWork(config, store, life, logger, clock);
+    const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, scheduler, clock);
 
     const boot = await bootstrapOwner(admin, store, config);
     if (boot?.generated) {

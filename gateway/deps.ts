@@ -6,6 +6,7 @@ import type { ServiceSwitches } from "./service-switches.ts";
 import type { UsageMeter } from "./usage-meter.ts";
 import type { KeyCache } from "./key-cache.ts";
 import type { Quota } from "./pipeline/quota.ts";
+import type { SchedulerPort } from "./scheduler-port.ts";
 
 /** What the gateway's operations and pipeline are built from; the composition root supplies it. */
 export interface GatewayDeps {
@@ -21,6 +22,8 @@ export interface GatewayDeps {
   readonly keys: KeyCache;
   /** The hourly windows of keys and addresses. */
   readonly quota: Quota;
+  /** The scheduler, over gRPC: every operation that runs work goes through it. */
+  readonly scheduler: SchedulerPort;
   /** The package version, reported as x-service-version. */
   readonly serviceVersion: string;
 }

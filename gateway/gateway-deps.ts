@@ -8,6 +8,7 @@ import { KeyCache } from "./key-cache.ts";
 import { Quota } from "./pipeline/quota.ts";
 import { ServiceSwitches } from "./service-switches.ts";
 import { UsageMeter } from "./usage-meter.ts";
+import type { SchedulerPort } from "./scheduler-port.ts";
 
 export interface GatewayParts {
   readonly deps: GatewayDeps;
@@ -26,6 +27,7 @@ export function createGatewayParts(options: {
   readonly logger: Logger;
   readonly metrics: Registry;
   readonly serviceVersion: string;
+  readonly scheduler: SchedulerPort;
 }): GatewayParts {
   const { config, store, clock } = options;
   const switches = new ServiceSwitches(store.serviceState, config.maintenance);
@@ -42,6 +44,7 @@ export function createGatewayParts(options: {
     usage,
     keys,
     quota: new Quota(store.auth),
+    scheduler: options.scheduler,
     serviceVersion: options.serviceVersion,
   };
   const admin = new AdminService(store, config, clock, randomBytes, (change) => keys.onChange(change));

@@ -15,3 +15,4 @@ export { buildOpsServer } from "./ops-server.ts";
 export { KeyCache } from "./key-cache.ts";
 export { Quota, maxBlock } from "./pipeline/quota.ts";
 export { createGatewayParts, type GatewayParts } from "./gateway-deps.ts";
+export { grpcSchedulerPort, type SchedulerPort } from "./scheduler-port.ts";

@@ -84,6 +84,7 @@ export function registerOperation(
 
     preHandler: async (request, reply) => {
       normalizeHostFields(op.params, request.params, deps);
+      normalizeHostFields(op.query, request.query, deps);
       normalizeHostFields(op.body, request.body, deps);
       const svc = request.svc;
       if (op.scopeFor && svc.auth) {

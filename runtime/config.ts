@@ -37,6 +37,27 @@ export interface Config {
   readonly shutdownGraceMs: number;
   readonly publicBaseUrl: string | null;
   readonly plan: PlanNumbers;
+  readonly schedulerAddress: string | null;
+  readonly reportFreshSeconds: number;
+  readonly leaseMs: number;
+  readonly maxAttempts: number;
+  readonly staleJobSeconds: number;
+  readonly syncWaitMs: number;
+  readonly workerConcurrency: number;
+  readonly crawl: CrawlSettings;
+}
+
+export interface CrawlSettings {
+  readonly pageSample: number;
+  readonly dnsServers: readonly string[];
+  readonly extraCaFile: string | null;
+  readonly connectionsPerHost: number;
+  readonly minDelayMs: number;
+  readonly crawlDelayCapSeconds: number;
+  readonly fetchTimeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly maxRedirects: number;
+  readonly userAgent: string;
 }
 
 interface Field {
@@ -102,6 +123,21 @@ function cidrList(raw: string): string[] {
   return items;
 }
 
+function serverList(raw: string): string[] {
+  const items = raw.split(",").map((x) => x.trim()).filter((x) => x !== "");
+  for (const item of items) {
+    const m = /^\[?([0-9a-fA-F:.]+)\]?(?::(\d{1,5}))?$/.exec(item);
+    if (!m || isIP(m[1] ?? "") === 0) throw new ConfigValueError(`"${item}" is not an address or address:port`);
+  }
+  return items;
+}
+
+function hostPort(raw: string): string | null {
+  if (raw === "") return null;
+  if (!/^[A-Za-z0-9.-]+:\d{1,5}$/.test(raw)) throw new ConfigValueError("must be host:port");
+  return raw;
+}
+
 function baseUrl(raw: string): string | null {
   if (raw === "") return null;
   if (!/^https?:\/\/[^/]+$/.test(raw)) throw new ConfigValueError("must be an origin such as https://svc.example.com (no path)");
@@ -132,6 +168,23 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_STATE_REFRESH_MS", key: "stateRefreshMs", default: "2000", parse: integer(100, 60000), doc: "How often a gateway re-reads the maintenance/closed switches (ms)." },
   { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to finish in-flight requests (ms)." },
   { env: "SVC_PUBLIC_BASE_URL", key: "publicBaseUrl", default: "", parse: baseUrl, doc: "Public origin shown in /capabilities and OpenAPI servers; defaults to the request's Host." },
+  { env: "SVC_SCHEDULER_ADDRESS", key: "schedulerAddress", default: "", parse: hostPort, doc: "host:port of the scheduler's gRPC server for a gateway or crawler role; empty in `svc serve` (a loopback port of its own)." },
+  { env: "SVC_REPORT_FRESH_S", key: "reportFreshSeconds", default: "3600", parse: integer(0, 30 * 86400), doc: "A report younger than this answers POST /analyze at once (a cache hit, not charged) unless fresh is true." },
+  { env: "SVC_LEASE_MS", key: "leaseMs", default: "30000", parse: integer(500, 3_600_000), doc: "A worker's lease on a job; renewed by heartbeats, and the job is handed to another worker when it lapses." },
+  { env: "SVC_MAX_ATTEMPTS", key: "maxAttempts", default: "3", parse: integer(1, 20), doc: "Attempts of a job before it ends in error." },
+  { env: "SVC_STALE_JOB_S", key: "staleJobSeconds", default: "120", parse: integer(1, 86400), doc: "A queued job untouched this long is published again (its message was lost)." },
+  { env: "SVC_SYNC_WAIT_MS", key: "syncWaitMs", default: "25000", parse: integer(1000, 120_000), doc: "Deadline of synchronous checks (GET /analyze); after it the answer is 409 not_ready with the job to poll." },
+  { env: "SVC_WORKER_CONCURRENCY", key: "workerConcurrency", default: "2", parse: integer(1, 64), doc: "Jobs one crawler worker runs at once." },
+  { env: "SVC_PAGE_SAMPLE", key: "crawl.pageSample", default: "20", parse: integer(0, 500), doc: "Internal pages sampled by an analysis besides the home page." },
+  { env: "SVC_DNS_SERVERS", key: "crawl.dnsServers", default: "", parse: serverList, doc: "DNS servers the crawler asks (address or address:port, comma-separated); empty: the system's." },
+  { env: "SVC_EXTRA_CA_FILE", key: "crawl.extraCaFile", default: "", parse: optionalText, doc: "PEM file of certificate authorities trusted besides the system's (intranets, tests)." },
+  { env: "SVC_CRAWL_CONNECTIONS_PER_HOST", key: "crawl.connectionsPerHost", default: "4", parse: integer(1, 64), doc: "Politeness: concurrent connections to one host." },
+  { env: "SVC_CRAWL_MIN_DELAY_MS", key: "crawl.minDelayMs", default: "250", parse: integer(0, 60_000), doc: "Politeness: minimum delay between two requests to one host." },
+  { env: "SVC_CRAWL_DELAY_CAP_S", key: "crawl.crawlDelayCapSeconds", default: "5", parse: integer(0, 120), doc: "Politeness: robots.txt Crawl-delay is honoured up to this many seconds." },
+  { env: "SVC_FETCH_TIMEOUT_MS", key: "crawl.fetchTimeoutMs", default: "15000", parse: integer(100, 120_000), doc: "Timeout of one fetch." },
+  { env: "SVC_MAX_BODY_BYTES", key: "crawl.maxBodyBytes", default: "5242880", parse: integer(1024, 100 * 1024 * 1024), doc: "Largest body read of one response (the rest is cut off and flagged)." },
+  { env: "SVC_MAX_REDIRECTS", key: "crawl.maxRedirects", default: "10", parse: integer(0, 30), doc: "Redirects followed for one fetch." },
+  { env: "SVC_USER_AGENT", key: "crawl.userAgent", default: "SvcBot/0.1 (+https://github.com/svc)", parse: text, doc: "User-Agent of the crawler; robots.txt groups are matched on its product token (SvcBot)." },
   { env: "SVC_PLAN_SITES", key: "plan.sites", default: "50", parse: integer(0, 1_000_000), doc: "Default plan: number of sites." },
   { env: "SVC_PLAN_CHECKS_PER_DAY", key: "plan.checksPerDay", default: "200", parse: integer(0, 1_000_000), doc: "Default plan: checks a user may start per UTC day." },
   { env: "SVC_PLAN_RECHECKS_PER_DAY", key: "plan.rechecksPerDay", default: "100", parse: integer(0, 1_000_000), doc: "Default plan: task re-checks per UTC day." },

@@ -1,5 +1,7 @@
-export { loadConfig, ConfigError, CONFIG_FIELDS, type Config, type PlanNumbers, type LogLevel } from "./config.ts";
+export { loadConfig, ConfigError, CONFIG_FIELDS, type Config, type PlanNumbers, type LogLevel, type CrawlSettings } from "./config.ts";
 export { systemClock, unixSeconds, ManualClock, type Clock } from "./clock.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { createMetricsRegistry } from "./metrics.ts";
 export { Lifecycle, type Closeable } from "./lifecycle.ts";
+export { InProcessBus, type Bus, type BusMessage, type BusHandler } from "./bus.ts";
+export { callUnary, catalogueCode, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";

@@ -66,6 +66,21 @@ export class AuthRepo {
     return rows[0] ?? null;
   }
 
+  /**
+   * Charges cost units to a subject's window (e.g. a day's checks) all or nothing, never past cap.
+   * Returns the count after the charge, or null when it would not fit.
+   */
+  async charge(subject: string, window: number, cost: number, cap: number): Promise<number | null> {
+    const rows = await this.db.query<{ n: number }>(
+      `INSERT INTO rate_counters AS r (subject, hour, n, granted)
+       SELECT $1, $2, $3::int, $3::int WHERE $3::int <= $4::int
+       ON CONFLICT (subject, hour) DO UPDATE SET n = r.n + $3::int, granted = $3::int WHERE r.n + $3::int <= $4::int
+       RETURNING n`,
+      [subject, window, cost, cap],
+    );
+    return rows[0]?.n ?? null;
+  }
+
   /** The window's count as stored (requests admitted or reserved). */
   async used(subject: string, hour: number): Promise<number> {
     const rows = await this.db.query<{ n: number }>("SELECT n FROM rate_counters WHERE subject = $1 AND hour = $2", [subject, hour]);

@@ -21,16 +21,10 @@ export interface SiteChanges {
   readonly project?: string | null;
 }
 
-export interface OverviewQuery {
+export interface OverviewFilter {
   readonly q?: string;
   readonly projectId?: number;
-  readonly state: "all" | "crit" | "down" | "falling" | "stale" | "never" | "ok";
   readonly importance?: Importance;
-  readonly rmax?: number;
-  readonly sort: "name" | "rank" | "delta" | "crit" | "tasks" | "checked";
-  readonly dir: "asc" | "desc";
-  readonly limit: number;
-  readonly offset: number;
 }
 
 const SITE_COLUMNS = "s.id, s.host, s.added, s.interval_h, s.importance, s.project_id, p.name AS project";
@@ -130,10 +124,11 @@ export class SitesRepo {
   }
 
   /**
-   * The overview's rows and totals. Until runs exist (the analysis path), every site is
-   * never-checked: rank-based filters match nothing and rank sorts fall back to the name.
+   * The account's sites matching the overview's stored-data filters (search in host and project
+   * name, project, importance), by host. Rank-based filters, sorts and paging are applied by the
+   * caller over the runs' data; an account holds at most its plan's number of sites.
    */
-  async overview(accountId: number, o: OverviewQuery): Promise<{ rows: SiteRow[]; total: number; n: number }> {
+  async candidates(accountId: number, o: OverviewFilter): Promise<{ rows: SiteRow[]; n: number }> {
     const where = ["s.account_id = $1"];
     const params: unknown[] = [accountId];
     if (o.q) {
@@ -149,18 +144,10 @@ export class SitesRepo {
       params.push(o.importance);
       where.push(`s.importance = $${params.length}`);
     }
-    // No site has a check yet: states that need one (and rmax, a rank bound) select nothing.
-    if (["crit", "down", "falling", "stale", "ok"].includes(o.state) || o.rmax !== undefined) where.push("false");
-    const dir = o.dir === "desc" ? "DESC" : "ASC";
-    // Rank, delta, task and check-time sorts tie on null for every site until runs exist; the name breaks ties.
-    const order = o.sort === "name" ? `s.host ${dir}` : "s.host ASC";
-    const from = `FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE ${where.join(" AND ")}`;
     const rows = await this.db.query<SiteRow>(
-      `SELECT ${SITE_COLUMNS} ${from} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, o.limit, o.offset],
+      `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE ${where.join(" AND ")} ORDER BY s.host`,
+      params,
     );
-    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n ${from}`, params);
-    const [all] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
-    return { rows, total: count?.n ?? 0, n: all?.n ?? 0 };
+    return { rows, n: await this.count(accountId) };
   }
 }

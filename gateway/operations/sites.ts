@@ -22,9 +22,21 @@ const SiteItem = Type.Object(
   { additionalProperties: false, description: "rank, prev_rank, label and last_run are null until the site's first finished check" },
 );
 
-function siteItem(s: SiteRow) {
-  // Ranks come with the analysis path: until a site has a finished check they are null, never 0.
-  return { host: s.host, added: s.added, interval_h: s.interval_h, rank: null, prev_rank: null, label: null, last_run: null, importance: s.importance, project: s.project };
+type RankInfo = { rank: number; prev: number | null; label: string; checked_at: number };
+
+function siteItem(s: SiteRow, r: RankInfo | undefined) {
+  // Until a site has a finished check its rank fields are null, never 0.
+  return {
+    host: s.host,
+    added: s.added,
+    interval_h: s.interval_h,
+    rank: r?.rank ?? null,
+    prev_rank: r?.prev ?? null,
+    label: r?.label ?? null,
+    last_run: r?.checked_at ?? null,
+    importance: s.importance,
+    project: s.project,
+  };
 }
 
 export const listSites = defineOperation({
@@ -40,7 +52,8 @@ export const listSites = defineOperation({
   response: Type.Object({ sites: Type.Array(SiteItem), page: PageEnvelope }, { additionalProperties: false }),
   handler: async ({ auth, deps, query }) => {
     const { rows, total } = await deps.store.sites.list(auth!.accountId, query.limit, query.offset);
-    return { body: { sites: rows.map(siteItem), page: page(query.limit, query.offset, total) } };
+    const ranks = await deps.store.runs.ranks(rows.map((r) => r.host));
+    return { body: { sites: rows.map((r) => siteItem(r, ranks.get(r.host))), page: page(query.limit, query.offset, total) } };
   },
 });
 
@@ -190,45 +203,107 @@ export const getOverview = defineOperation({
     },
     { additionalProperties: false },
   ),
-  handler: async ({ auth, deps, query }) => {
-    const { rows, total, n } = await deps.store.sites.overview(auth!.accountId, {
+  handler: async ({ auth, deps, query, now }) => {
+    const { rows } = await deps.store.sites.candidates(auth!.accountId, {
       ...(query.q !== undefined ? { q: query.q } : {}),
       ...(query.project !== undefined ? { projectId: query.project } : {}),
       ...(query.importance !== undefined ? { importance: query.importance } : {}),
-      ...(query.rmax !== undefined ? { rmax: query.rmax } : {}),
-      state: query.state,
-      sort: query.sort,
-      dir: query.dir,
-      limit: query.limit,
-      offset: query.offset,
     });
-    return {
-      body: {
-        // No site has a finished check yet (the analysis path adds runs): every site is "never".
-        summary: { n, rated: 0, avg: null, best: null, worst: null, crit: 0, open: 0, falling: 0, down: 0, stale: 0, never: n },
-        sites: rows.map((s) => ({
-          host: s.host,
-          project: s.project,
-          project_id: s.project_id,
-          importance: s.importance,
-          rank: null,
-          rank_delta: null,
-          rank_band: null,
-          critical_tasks: 0,
-          open_tasks: 0,
-          potential_gain: 0,
-          online: null,
-          last_check: null,
-          never_checked: true,
-          stale: false,
-          falling: false,
-          interval_h: s.interval_h,
-          crawl: false,
-          profile: null,
-          rank_without_exclusions: null,
-        })),
-        page: page(query.limit, query.offset, total),
-      },
+    const ranks = await deps.store.runs.ranks(rows.map((r) => r.host));
+    const tasks = await deps.store.tasks.openCounts(auth!.accountId);
+    const all = rows.map((s) => overviewRow(s, ranks.get(s.host), tasks.get(s.host), now));
+    const rated = all.filter((r) => r.rank !== null);
+    const summary = {
+      n: all.length,
+      rated: rated.length,
+      avg: rated.length > 0 ? Math.round((rated.reduce((t, r) => t + (r.rank ?? 0), 0) / rated.length) * 10) / 10 : null,
+      best: rated.length > 0 ? Math.max(...rated.map((r) => r.rank ?? 0)) : null,
+      worst: rated.length > 0 ? Math.min(...rated.map((r) => r.rank ?? 0)) : null,
+      crit: all.filter((r) => r.critical_tasks > 0).length,
+      open: all.reduce((t, r) => t + r.open_tasks, 0),
+      falling: all.filter((r) => r.falling).length,
+      // Uptime probes come later: no site is known to be down.
+      down: 0,
+      stale: all.filter((r) => r.stale).length,
+      never: all.filter((r) => r.never_checked).length,
     };
+    const selected = all.filter((r) => matchesState(r, query.state) && (query.rmax === undefined || (r.rank !== null && r.rank <= query.rmax)));
+    selected.sort(sorter(query.sort, query.dir));
+    return { body: { summary, sites: selected.slice(query.offset, query.offset + query.limit), page: page(query.limit, query.offset, selected.length) } };
   },
 });
+
+type Row = ReturnType<typeof overviewRow>;
+
+/** One overview row. stale: last check older than 2 × interval_h; falling: rank below the previous run's. */
+function overviewRow(s: SiteRow, r: RankInfo | undefined, t: { open: number; crit: number; gain: number } | undefined, now: number) {
+  return {
+    host: s.host,
+    project: s.project,
+    project_id: s.project_id,
+    importance: s.importance,
+    rank: r?.rank ?? null,
+    rank_delta: r && r.prev !== null ? r.rank - r.prev : null,
+    rank_band: r?.label ?? null,
+    critical_tasks: t?.crit ?? 0,
+    open_tasks: t?.open ?? 0,
+    potential_gain: Math.round((t?.gain ?? 0) * 10) / 10,
+    online: null,
+    last_check: r?.checked_at ?? null,
+    never_checked: r === undefined,
+    stale: r !== undefined && r.checked_at < now - 2 * s.interval_h * 3600,
+    falling: r !== undefined && r.prev !== null && r.rank < r.prev,
+    interval_h: s.interval_h,
+    crawl: false,
+    profile: null,
+    rank_without_exclusions: null,
+  };
+}
+
+function matchesState(r: Row, state: string): boolean {
+  switch (state) {
+    case "crit":
+      return r.critical_tasks > 0;
+    case "down":
+      return r.online === false;
+    case "falling":
+      return r.falling;
+    case "stale":
+      return r.stale;
+    case "never":
+      return r.never_checked;
+    case "ok":
+      return !r.never_checked && !r.stale && !r.falling && r.critical_tasks === 0;
+    default:
+      return true;
+  }
+}
+
+/** Sorts by the chosen key; sites without the value (never checked) go last; the host breaks ties. */
+function sorter(sort: string, dir: "asc" | "desc") {
+  const key = (r: Row): number | string | null => {
+    switch (sort) {
+      case "rank":
+        return r.rank;
+      case "delta":
+        return r.rank_delta;
+      case "crit":
+        return r.critical_tasks;
+      case "tasks":
+        return r.open_tasks;
+      case "checked":
+        return r.last_check;
+      default:
+        return r.host;
+    }
+  };
+  const sign = dir === "desc" ? -1 : 1;
+  return (a: Row, b: Row): number => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka === null && kb !== null) return 1;
+    if (kb === null && ka !== null) return -1;
+    if (ka !== null && kb !== null && ka !== kb) return (ka < kb ? -1 : 1) * sign;
+    return a.host < b.host ? -1 : a.host > b.host ? 1 : 0;
+  };
+}

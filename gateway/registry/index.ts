@@ -1,6 +1,9 @@
 import { createKey, getAccount, getKeyUsage, listKeys, revokeKey } from "../operations/account.ts";
 import { serviceOperations } from "../operations/service.ts";
 import { addSite, getOverview, listSites, removeSite, updateSite } from "../operations/sites.ts";
+import { analyzeSiteSync, getJob, listJobs, startAnalysis } from "../operations/jobs.ts";
+import { getChanges, getHistory, getReport, getTopIssues } from "../operations/reports.ts";
+import { getPlan, listSiteTasks, setTaskStatus } from "../operations/tasks.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -21,6 +24,17 @@ export function buildOperations(): Operation[] {
     removeSite,
     updateSite,
     getOverview,
+    startAnalysis,
+    analyzeSiteSync,
+    listJobs,
+    getJob,
+    getReport,
+    getHistory,
+    getChanges,
+    getTopIssues,
+    listSiteTasks,
+    setTaskStatus,
+    getPlan,
   );
   return operations;
 }

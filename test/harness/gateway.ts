@@ -2,7 +2,8 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { Registry } from "prom-client";
-import { createLogger, loadConfig, ManualClock, type Config } from "../../runtime/index.ts";
+import { createLogger, Lifecycle, loadConfig, ManualClock, type Config } from "../../runtime/index.ts";
+import { composeEmbeddedWork } from "../../bin/compose.ts";
 import { createStore, migrate, openPglite, openPostgres, type Db, type Store } from "../../storage/index.ts";
 import { buildApp, buildOperations, createGatewayParts, type AdminService, type GatewayDeps, type Operation } from "../../gateway/index.ts";
 import { readPgliteTemplate } from "./template.ts";
@@ -74,7 +75,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   }
   const base = createStore(db);
   const store = options.storeOverrides ? options.storeOverrides(base) : base;
-  const parts = createGatewayParts({ config, store, clock, logger: options.logStream ? createLogger("info", options.logStream) : createLogger("silent"), metrics: new Registry(), serviceVersion: "0.1.0" });
+  const logger = options.logStream ? createLogger("info", options.logStream) : createLogger("silent");
+  // The real work path: scheduler over gRPC on loopback, in-process bus, a crawler worker.
+  const work = new Lifecycle();
+  const scheduler = await composeEmbeddedWork(config, store, work, logger, clock);
+  const parts = createGatewayParts({ config, store, clock, logger, metrics: new Registry(), serviceVersion: "0.1.0", scheduler });
   await parts.start();
   const { deps, admin } = parts;
   const operations = options.operations ?? buildOperations();
@@ -123,6 +128,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     async close() {
       await app.close();
       await parts.close();
+      await work.close();
       if (ownsDb) await db.close();
     },
   };

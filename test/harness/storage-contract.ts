@@ -14,7 +14,7 @@ import {
   type ClaimOutcome,
   type Db,
   type NewKey,
-  type OverviewQuery,
+  type OverviewFilter,
   type PlanRow,
   type Reservation,
 } from "../../storage/index.ts";
@@ -41,7 +41,6 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 5_000): P
 }
 
 const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5 };
-const NEVER_SORTED: Omit<OverviewQuery, "limit" | "offset"> = { state: "all", sort: "name", dir: "asc" };
 
 /**
  * The repository contract: the same expectations, with exact values, on every target. Each target
@@ -589,13 +588,13 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         expect(lost).toEqual([]);
       });
 
-      describe("overview", () => {
+      describe("candidates (the overview's stored-data filters)", () => {
         let a: number;
         let redId: number;
         let allHosts: string[];
-        const ov = async (o: Partial<OverviewQuery>) => {
-          const r = await sites.overview(a, { ...NEVER_SORTED, limit: 100, offset: 0, ...o });
-          return { hosts: r.rows.map((s) => s.host), total: r.total, n: r.n };
+        const ov = async (o: OverviewFilter) => {
+          const r = await sites.candidates(a, o);
+          return { hosts: r.rows.map((s) => s.host), n: r.n };
         };
 
         beforeAll(async () => {
@@ -619,54 +618,38 @@ export function storageContract(targets: readonly StorageTarget[]): void {
           allHosts = setup.map(([h]) => h).sort();
         });
 
-        it("without filters: every site by name, total = n", async () => {
-          expect(await ov({})).toEqual({ hosts: allHosts, total: 7, n: 7 });
-          expect(await ov({ state: "never" })).toEqual({ hosts: allHosts, total: 7, n: 7 });
+        it("without filters: every site by host", async () => {
+          expect(await ov({})).toEqual({ hosts: allHosts, n: 7 });
+          expect(await sites.candidates((await newAccount()).id, {})).toEqual({ rows: [], n: 0 });
         });
 
         it("q matches host and project name, case-insensitively", async () => {
-          expect(await ov({ q: "ALPHA" })).toEqual({ hosts: ["alpha.example"], total: 1, n: 7 });
-          expect(await ov({ q: "red team" })).toEqual({ hosts: ["alpha.example", "epsilon.example"], total: 2, n: 7 });
-          expect(await ov({ q: "TEAM" })).toEqual({ hosts: ["alpha.example", "beta.example", "epsilon.example"], total: 3, n: 7 });
-          expect(await ov({ q: "nothing-like-this" })).toEqual({ hosts: [], total: 0, n: 7 });
+          expect(await ov({ q: "ALPHA" })).toEqual({ hosts: ["alpha.example"], n: 7 });
+          expect(await ov({ q: "red team" })).toEqual({ hosts: ["alpha.example", "epsilon.example"], n: 7 });
+          expect(await ov({ q: "TEAM" })).toEqual({ hosts: ["alpha.example", "beta.example", "epsilon.example"], n: 7 });
+          expect(await ov({ q: "nothing-like-this" })).toEqual({ hosts: [], n: 7 });
         });
 
         it("q takes % and _ (and \\) literally", async () => {
-          expect(await ov({ q: "_" })).toEqual({ hosts: ["beta.example", "under_score.example"], total: 2, n: 7 });
-          expect(await ov({ q: "%" })).toEqual({ hosts: ["delta.example"], total: 1, n: 7 });
-          expect(await ov({ q: "a_e" })).toEqual({ hosts: [], total: 0, n: 7 }); // a wildcard would match "alpha.example"
-          expect(await ov({ q: "0% G" })).toEqual({ hosts: ["delta.example"], total: 1, n: 7 });
-          expect(await ov({ q: "a%e" })).toEqual({ hosts: [], total: 0, n: 7 });
-          expect(await ov({ q: "\\" })).toEqual({ hosts: [], total: 0, n: 7 });
+          expect(await ov({ q: "_" })).toEqual({ hosts: ["beta.example", "under_score.example"], n: 7 });
+          expect(await ov({ q: "%" })).toEqual({ hosts: ["delta.example"], n: 7 });
+          expect(await ov({ q: "a_e" })).toEqual({ hosts: [], n: 7 }); // a wildcard would match "alpha.example"
+          expect(await ov({ q: "0% G" })).toEqual({ hosts: ["delta.example"], n: 7 });
+          expect(await ov({ q: "a%e" })).toEqual({ hosts: [], n: 7 });
+          expect(await ov({ q: "\\" })).toEqual({ hosts: [], n: 7 });
         });
 
         it("q finds a project by its exact non-ASCII name", async () => {
-          expect(await ov({ q: "Ärzte Süd" })).toEqual({ hosts: ["zeta.example"], total: 1, n: 7 });
-          expect(await ov({ q: "süd" })).toEqual({ hosts: ["zeta.example"], total: 1, n: 7 });
+          expect(await ov({ q: "Ärzte Süd" })).toEqual({ hosts: ["zeta.example"], n: 7 });
+          expect(await ov({ q: "süd" })).toEqual({ hosts: ["zeta.example"], n: 7 });
         });
 
-        it("projectId, importance, state and rmax filters", async () => {
-          expect(await ov({ projectId: redId })).toEqual({ hosts: ["alpha.example", "epsilon.example"], total: 2, n: 7 });
-          expect(await ov({ projectId: 987_654 })).toEqual({ hosts: [], total: 0, n: 7 });
-          expect(await ov({ importance: "high" })).toEqual({ hosts: ["epsilon.example", "gamma.example"], total: 2, n: 7 });
-          expect(await ov({ importance: "high", projectId: redId })).toEqual({ hosts: ["epsilon.example"], total: 1, n: 7 });
-          expect(await ov({ importance: "critical" })).toEqual({ hosts: [], total: 0, n: 7 });
-          for (const s of ["falling", "crit", "down", "stale", "ok"] as const) expect(await ov({ state: s }), s).toEqual({ hosts: [], total: 0, n: 7 });
-          expect(await ov({ rmax: 10 })).toEqual({ hosts: [], total: 0, n: 7 });
-        });
-
-        it("sort name asc/desc; rank sorts fall back to the name ascending", async () => {
-          expect((await ov({ sort: "name", dir: "desc" })).hosts).toEqual([...allHosts].reverse());
-          expect((await ov({ sort: "name", dir: "asc" })).hosts).toEqual(allHosts);
-          expect((await ov({ sort: "rank", dir: "desc" })).hosts).toEqual(allHosts);
-        });
-
-        it("pages with totals of the filtered set and n of all sites", async () => {
-          expect(await ov({ limit: 3, offset: 0 })).toEqual({ hosts: allHosts.slice(0, 3), total: 7, n: 7 });
-          expect(await ov({ limit: 3, offset: 6 })).toEqual({ hosts: allHosts.slice(6), total: 7, n: 7 });
-          expect(await ov({ limit: 3, offset: 10 })).toEqual({ hosts: [], total: 7, n: 7 });
-          expect(await ov({ q: "team", limit: 2, offset: 1, dir: "desc" })).toEqual({ hosts: ["beta.example", "alpha.example"], total: 3, n: 7 });
-          expect(await sites.overview((await newAccount()).id, { ...NEVER_SORTED, limit: 10, offset: 0 })).toEqual({ rows: [], total: 0, n: 0 });
+        it("projectId and importance filters", async () => {
+          expect(await ov({ projectId: redId })).toEqual({ hosts: ["alpha.example", "epsilon.example"], n: 7 });
+          expect(await ov({ projectId: 987_654 })).toEqual({ hosts: [], n: 7 });
+          expect(await ov({ importance: "high" })).toEqual({ hosts: ["epsilon.example", "gamma.example"], n: 7 });
+          expect(await ov({ importance: "high", projectId: redId })).toEqual({ hosts: ["epsilon.example"], n: 7 });
+          expect(await ov({ importance: "critical" })).toEqual({ hosts: [], n: 7 });
         });
       });
     });

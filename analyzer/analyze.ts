@@ -1,0 +1,188 @@
+// One analysis of a site: run every check, rank the run, price every failing check (gain) and
+// turn failures into tasks (seo-anchors §3.6). Pure: the clock is facts.checked_at.
+import type { SiteFacts } from "../proto/index.ts";
+import { bandOf } from "./bands.ts";
+import { CHECKS, type CheckDef, type CheckOutcome, type CheckStatus, type DisplayGroup, type Level, type RankGroup } from "./checks/index.ts";
+import { computeRank, type RankEntry, type RankResult } from "./rank.ts";
+
+export interface ReportItem {
+  code: string;
+  title: string;
+  group: DisplayGroup;
+  rank_group: RankGroup;
+  level: Level;
+  status: CheckStatus;
+  /** Exact check score 0..1 (presenters round), null when not applicable. */
+  score: number | null;
+  value: string | number | null;
+  detail: string;
+  pages: string[];
+  /** Nominal weight inside the rank group; 0 when excluded by the profile. */
+  weight: number;
+  /** Rank points gained if this check alone passed (caps recomputed); 0 for passing, N/A or excluded checks. */
+  gain: number;
+}
+
+export interface TaskDraft {
+  code: string;
+  title: string;
+  level: Level;
+  group: DisplayGroup;
+  /** = gain, one decimal. */
+  impact: number;
+  hint: string;
+  detail: string;
+  source: "report";
+  recheck: boolean;
+  effort: 1 | 2 | 3;
+  /** This check is the binding cap: fixing it raises the ceiling that holds the rank down. */
+  lifts_cap: boolean;
+}
+
+export interface Analysis {
+  rank: number;
+  label: string;
+  color: string;
+  groups: { id: string; weight: number; score: number | null; checks: number }[];
+  caps: { code: string; cap: number; title: string }[];
+  items: ReportItem[];
+  tasks: TaskDraft[];
+  tech: string[];
+}
+
+export interface AnalyzeOptions {
+  /** Check codes the site's profile excludes: weight 0, no cap, no task (§3.7). */
+  excluded?: readonly string[];
+}
+
+const LEVEL_ORDER: Readonly<Record<Level, number>> = { bad: 0, warn: 1, info: 2 };
+const FAILING: ReadonlySet<CheckStatus> = new Set(["warn", "fail"]);
+
+function runCheck(def: CheckDef, facts: SiteFacts): CheckOutcome {
+  try {
+    return def.run(facts);
+  } catch (error) {
+    // One faulty check must not sink the whole report (the job would be retried into the same fault).
+    return { status: "na", score: null, value: null, detail: `check error: ${(error as Error).message}`, pages: [] };
+  }
+}
+
+function toEntry(def: CheckDef, outcome: CheckOutcome, excluded: ReadonlySet<string>): RankEntry {
+  const out = excluded.has(def.code);
+  const failing = FAILING.has(outcome.status);
+  return {
+    code: def.code,
+    rankGroup: def.rankGroup,
+    weight: out ? 0 : def.weight,
+    score: outcome.status === "na" ? null : outcome.score,
+    cap: !out && failing ? outcome.cap : undefined,
+  };
+}
+
+/** The model's result with the given checks passing and their caps lifted. */
+function ifFixed(entries: readonly RankEntry[], codes: ReadonlySet<string>): RankResult {
+  return computeRank(entries.map((e) => (codes.has(e.code) ? { ...e, score: 1, cap: undefined } : e)));
+}
+
+/** The rank before rounding: used only to order tasks whose rounded gains tie. */
+function points(result: RankResult): number {
+  return Math.min(100 * result.raw, result.ceiling);
+}
+
+function isBindingCap(entry: RankEntry, current: RankResult): boolean {
+  return entry.cap !== undefined && entry.cap === current.ceiling && current.ceiling < 100 * current.raw;
+}
+
+interface RankedTask {
+  task: TaskDraft;
+  exactGain: number;
+}
+
+function byUsefulness(a: RankedTask, b: RankedTask): number {
+  return (
+    b.task.impact - a.task.impact ||
+    LEVEL_ORDER[a.task.level] - LEVEL_ORDER[b.task.level] ||
+    a.task.effort - b.task.effort ||
+    b.exactGain - a.exactGain ||
+    a.task.code.localeCompare(b.task.code)
+  );
+}
+
+function toItem(def: CheckDef, outcome: CheckOutcome, weight: number, gain: number): ReportItem {
+  return {
+    code: def.code,
+    title: def.title,
+    group: def.group,
+    rank_group: def.rankGroup,
+    level: outcome.level ?? def.level,
+    status: outcome.status,
+    score: outcome.score,
+    value: outcome.value,
+    detail: outcome.detail,
+    pages: outcome.pages,
+    weight,
+    gain,
+  };
+}
+
+function toTask(def: CheckDef, item: ReportItem, liftsCap: boolean): TaskDraft {
+  return {
+    code: def.code,
+    title: def.title,
+    level: item.level,
+    group: def.group,
+    impact: Number(item.gain.toFixed(1)),
+    hint: def.hint,
+    detail: item.detail,
+    source: "report",
+    recheck: def.recheck,
+    effort: def.effort,
+    lifts_cap: liftsCap,
+  };
+}
+
+/** Analyse one run of a site: rank, label, groups, caps, report items, tasks and technologies. */
+export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Analysis {
+  const excluded = new Set(options.excluded ?? []);
+  const runs = CHECKS.map((def) => ({ def, outcome: runCheck(def, facts) }));
+  const entries = runs.map(({ def, outcome }) => toEntry(def, outcome, excluded));
+  const current = computeRank(entries);
+  const items: ReportItem[] = [];
+  const tasks: RankedTask[] = [];
+  runs.forEach(({ def, outcome }, i) => {
+    const entry = entries[i] as RankEntry;
+    const open = FAILING.has(outcome.status) && !excluded.has(def.code);
+    const fixed = open ? ifFixed(entries, new Set([def.code])) : current;
+    const item = toItem(def, outcome, entry.weight, fixed.rank - current.rank);
+    items.push(item);
+    if (open) tasks.push({ task: toTask(def, item, isBindingCap(entry, current)), exactGain: points(fixed) - points(current) });
+  });
+  const band = bandOf(current.rank);
+  const titles = new Map(CHECKS.map((d) => [d.code, d.title]));
+  return {
+    rank: current.rank,
+    label: band.label,
+    color: band.color,
+    groups: current.groups,
+    caps: current.caps.map((c) => ({ ...c, title: titles.get(c.code) ?? c.code })),
+    items,
+    tasks: tasks.sort(byUsefulness).map((t) => t.task),
+    tech: [...new Set(facts.technologies)],
+  };
+}
+
+/**
+ * The rank if the given tasks' checks were fixed (default: every task), caps recomputed — /issues
+ * "after"; gain_all = afterAll(a) − a.rank. Recomputed from the analysis alone.
+ */
+export function afterAll(analysis: Analysis, codes: readonly string[] = analysis.tasks.map((t) => t.code)): number {
+  const caps = new Map(analysis.caps.map((c) => [c.code, c.cap]));
+  const entries: RankEntry[] = analysis.items.map((item) => ({
+    code: item.code,
+    rankGroup: item.rank_group,
+    weight: item.weight,
+    score: item.status === "na" ? null : item.score,
+    cap: caps.get(item.code),
+  }));
+  return ifFixed(entries, new Set(codes)).rank;
+}

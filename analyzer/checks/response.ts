@@ -1,0 +1,41 @@
+// Reading HttpResponse facts and the URLs inside them. URL parsing is pure (no I/O).
+import type { HttpResponse, PageFacts } from "../../proto/index.ts";
+
+/** The first value of a response header (names are stored lower case), or undefined. */
+export function header(response: HttpResponse | undefined, name: string): string | undefined {
+  return response?.headers.find((h) => h.name === name)?.value;
+}
+
+/** The URL a page was served from (after redirects). */
+export function pageUrl(page: PageFacts): string {
+  return page.response?.finalUrl || page.response?.requestedUrl || "";
+}
+
+/** An absolute http(s) URL, or undefined when the text is not one. */
+export function httpUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function originOf(text: string): string | undefined {
+  return httpUrl(text)?.origin;
+}
+
+/** Host name without port, lower case; accepts "host", "host:port" or a URL. */
+export function hostnameOf(hostOrUrl: string): string {
+  const url = httpUrl(hostOrUrl.includes("://") ? hostOrUrl : `http://${hostOrUrl}`);
+  return url?.hostname ?? "";
+}
+
+export function isSuccess(response: HttpResponse | undefined): boolean {
+  return response !== undefined && response.status >= 200 && response.status < 300;
+}
+
+/** The status of an exchange as a user would quote it: the HTTP status, or the transport error. */
+export function statusOrError(response: HttpResponse): string | number {
+  return response.status > 0 ? response.status : response.error || "no answer";
+}

@@ -1,0 +1,14 @@
+// analyzer/: pure site analysis — checks, rank, tasks and run diffs. No I/O, no clock, no randomness.
+export { analyzeSite, afterAll, type Analysis, type AnalyzeOptions, type ReportItem, type TaskDraft } from "./analyze.ts";
+export { diffRuns, type Change, type RunDiff, type RunSummary } from "./diff.ts";
+export { bandOf, BANDS, type Band } from "./bands.ts";
+export { computeRank, GROUP_WEIGHTS, RANK_GROUPS, type GroupScore, type RankEntry, type RankOptions, type RankResult } from "./rank.ts";
+export {
+  CHECKS,
+  type CheckDef,
+  type CheckOutcome,
+  type CheckStatus,
+  type DisplayGroup,
+  type Level,
+  type RankGroup,
+} from "./checks/index.ts";

@@ -1,0 +1,263 @@
+import { isIP } from "node:net";
+import { getDomain } from "tldts";
+import { SiteFacts, type HttpResponse, type RobotsFacts } from "../proto/index.ts";
+import { unixSeconds, type Clock } from "../runtime/index.ts";
+import { collectDnsFacts } from "./dns-facts.ts";
+import { EgressBlockedError, type Egress } from "./egress.ts";
+import { extractPage, type Extraction } from "./extract.ts";
+import { DEFAULT_USER_AGENT, fetchUrl, type FetchOptions, type FetchResult } from "./fetch-page.ts";
+import { HostLimiter } from "./host-limiter.ts";
+import { samplePages } from "./page-sample.ts";
+import { crawlDelaySeconds, isAllowed, robotsFacts } from "./robots.ts";
+import { collectSitemaps, SITEMAP_MAX_BYTES } from "./sitemaps.ts";
+import { detectTechnologies } from "./tech-detect.ts";
+import { collectTlsFacts } from "./tls-facts.ts";
+
+export interface CollectOptions {
+  readonly userAgent: string;
+  /** Internal pages sampled besides the home page. */
+  readonly maxPages: number;
+  /** Link hops from the home page that are followed. */
+  readonly maxDepth: number;
+  readonly maxConnectionsPerHost: number;
+  readonly minDelayMs: number;
+  /** robots.txt Crawl-delay is honoured up to this. */
+  readonly maxCrawlDelayMs: number;
+  /** Per fetch, redirects included. */
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly tlsTimeoutMs: number;
+  readonly dnsTimeoutMs: number;
+}
+
+export const DEFAULT_COLLECT_OPTIONS: CollectOptions = Object.freeze({
+  userAgent: DEFAULT_USER_AGENT,
+  maxPages: 20,
+  maxDepth: 2,
+  maxConnectionsPerHost: 4,
+  minDelayMs: 0,
+  maxCrawlDelayMs: 5000,
+  timeoutMs: 10_000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  tlsTimeoutMs: 10_000,
+  dnsTimeoutMs: 3000,
+});
+
+export type ProgressCallback = (progress: number, step: string) => void;
+
+export interface CollectDeps {
+  readonly egress: Egress;
+  readonly clock: Clock;
+  /** `bytes` random bytes as hex (the not-found probe's path). */
+  readonly randomHex: (bytes: number) => string;
+  readonly onProgress?: ProgressCallback;
+  /** Abandons the collection (rejecting with the signal's reason). */
+  readonly signal?: AbortSignal;
+}
+
+interface Site {
+  readonly host: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly fetch: (url: string, extra?: Partial<FetchOptions>) => Promise<FetchResult>;
+  readonly limiter: HostLimiter;
+  readonly opts: CollectOptions;
+  readonly deps: CollectDeps;
+  readonly progress: ProgressCallback;
+}
+
+/**
+ * Collects what the analyzer needs to judge a site: the home page and its variants, robots.txt,
+ * sitemaps, probes, TLS and DNS, and a polite sample of internal pages. `host` is a host or
+ * host:port (then only that origin is tried). Throws EgressBlockedError when the site's address is
+ * not allowed; every other failure is recorded in the facts.
+ */
+export async function collectSiteFacts(host: string, options: Partial<CollectOptions>, deps: CollectDeps): Promise<SiteFacts> {
+  const opts = { ...DEFAULT_COLLECT_OPTIONS, ...options };
+  const site = openSite(host, opts, deps);
+  const checkedAt = unixSeconds(deps.clock);
+  site.progress(0, "home");
+  await refuseBlocked(site);
+  const { home, httpsAttempt } = await fetchHome(site);
+  deps.signal?.throwIfAborted();
+  const origin = new URL(home.response.status > 0 ? home.response.finalUrl : home.response.requestedUrl).origin;
+  const homePage = extractPage({ url: home.response.finalUrl, response: home.response, html: home.text, depth: 0 });
+  site.progress(10, "home");
+
+  const prelim = preliminaries(site, origin, home, homePage, httpsAttempt);
+  const [robots, sitemaps] = await Promise.all([prelim.robots, prelim.sitemaps]);
+  const pages = await samplePages({
+    home: homePage.facts,
+    sitemapUrls: sitemaps.filter((s) => !s.isIndex).flatMap((s) => s.sampleUrls),
+    originHost: new URL(origin).host,
+    maxPages: opts.maxPages,
+    maxDepth: opts.maxDepth,
+    concurrency: opts.maxConnectionsPerHost,
+    allowed: (url) => robotsAllow(robots, opts.userAgent, url),
+    fetchPage: async (url) => {
+      const r = await site.fetch(url);
+      deps.signal?.throwIfAborted();
+      return extractPage({ url: r.response.finalUrl, response: r.response, html: r.text }).facts;
+    },
+    onPage: (done) => site.progress(40 + Math.round((55 * done) / Math.max(1, opts.maxPages)), "pages"),
+  });
+  deps.signal?.throwIfAborted();
+  const facts = SiteFacts.fromPartial({
+    host,
+    origin,
+    checkedAt,
+    home: homePage.facts,
+    pages,
+    robots,
+    sitemaps,
+    tls: await prelim.tls,
+    dns: await prelim.dns,
+    httpVariant: await prelim.httpVariant,
+    wwwVariant: await prelim.wwwVariant,
+    notFoundProbe: await prelim.notFound,
+    securityTxt: await prelim.securityTxt,
+    favicon: await prelim.favicon,
+    technologies: detectTechnologies({ generator: homePage.generator, headers: home.response.headers, scriptSrcs: homePage.scriptSrcs }),
+  });
+  site.progress(100, "done");
+  return facts;
+}
+
+function openSite(host: string, opts: CollectOptions, deps: CollectDeps): Site {
+  const { hostname, port } = splitHost(host);
+  const limiter = new HostLimiter({ maxConcurrent: opts.maxConnectionsPerHost, minDelayMs: opts.minDelayMs });
+  let last = 0;
+  const progress: ProgressCallback = (value, step) => {
+    last = Math.max(last, Math.min(100, Math.round(value)));
+    deps.onProgress?.(last, step);
+  };
+  const fetch = (url: string, extra: Partial<FetchOptions> = {}) =>
+    limiter.run(new URL(url).host, () =>
+      fetchUrl(url, { dispatcher: deps.egress.dispatcher, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes, ...(deps.signal ? { signal: deps.signal } : {}), ...extra }),
+    );
+  return { host, hostname, port, fetch, limiter, opts, deps, progress };
+}
+
+/** The site's own address decides whether the job may run at all. */
+async function refuseBlocked(site: Site): Promise<void> {
+  try {
+    await site.deps.egress.resolve(site.hostname);
+  } catch (err) {
+    if (err instanceof EgressBlockedError) throw err;
+    // DNS failures are facts: the home fetch records them.
+  }
+}
+
+/** https first, then http (on the given port when there is one); the first that answers is the home page. */
+async function fetchHome(site: Site): Promise<{ home: FetchResult; httpsAttempt: FetchResult }> {
+  const authority = site.port ? `${bracket(site.hostname)}:${site.port}` : bracket(site.hostname);
+  const https = await site.fetch(`https://${authority}/`);
+  throwIfBlocked(https);
+  if (https.response.status > 0) return { home: https, httpsAttempt: https };
+  const http = await site.fetch(`http://${authority}/`);
+  throwIfBlocked(http);
+  return { home: http.response.status > 0 ? http : https, httpsAttempt: https };
+}
+
+function throwIfBlocked(r: FetchResult): void {
+  if (r.cause instanceof EgressBlockedError) throw r.cause;
+}
+
+interface Preliminaries {
+  readonly robots: Promise<RobotsFacts>;
+  readonly sitemaps: Promise<SiteFacts["sitemaps"]>;
+  readonly httpVariant: Promise<HttpResponse | undefined>;
+  readonly wwwVariant: Promise<HttpResponse | undefined>;
+  readonly notFound: Promise<HttpResponse>;
+  readonly securityTxt: Promise<HttpResponse>;
+  readonly favicon: Promise<HttpResponse>;
+  readonly tls: Promise<SiteFacts["tls"]>;
+  readonly dns: Promise<SiteFacts["dns"]>;
+}
+
+/** Starts every site-level fetch at once (the limiter paces them); each reports progress as it ends. */
+function preliminaries(site: Site, origin: string, home: FetchResult, homePage: Extraction, httpsAttempt: FetchResult): Preliminaries {
+  const { opts, deps } = site;
+  const originUrl = new URL(origin);
+  let finished = 0;
+  const step = <T>(name: string, p: Promise<T>): Promise<T> =>
+    p.then((v) => {
+      site.progress(10 + (30 * ++finished) / 9, name);
+      return v;
+    });
+  const response = (url: string, extra?: Partial<FetchOptions>) => site.fetch(url, extra).then((r) => r.response);
+
+  const robots = step(
+    "robots",
+    site.fetch(`${origin}/robots.txt`, { maxRedirects: 5 }).then((r) => {
+      const facts = robotsFacts(r.response, r.text);
+      const delayMs = Math.min(crawlDelaySeconds(facts, opts.userAgent) * 1000, opts.maxCrawlDelayMs);
+      site.limiter.setDelay(originUrl.host, delayMs);
+      return facts;
+    }),
+  );
+  const sitemaps = step(
+    "sitemaps",
+    robots.then((r) => {
+      const urls = r.sitemaps.length > 0 ? r.sitemaps : [`${origin}/sitemap.xml`];
+      return collectSitemaps(urls, (u) => site.fetch(u, { maxBodyBytes: SITEMAP_MAX_BYTES }), { siteHost: originUrl.host });
+    }),
+  );
+  const twin = site.port || isIP(site.hostname) ? null : twinHost(originUrl.hostname);
+  // TLS is always examined where https was (or would be) served: a refused or broken handshake is a fact too.
+  const tlsTarget = originUrl.protocol === "https:" ? originUrl : new URL(httpsAttempt.response.requestedUrl);
+  return {
+    robots,
+    sitemaps,
+    httpVariant: step("http_variant", httpVariant(site, originUrl, home, response)),
+    wwwVariant: step("www_variant", twin ? response(`${originUrl.protocol}//${twin}/`) : Promise.resolve(undefined)),
+    notFound: step("not_found_probe", response(`${origin}/svc-probe-${deps.randomHex(16)}`)),
+    securityTxt: step("security_txt", response(`${origin}/.well-known/security.txt`)),
+    favicon: step("favicon", response(homePage.facts.faviconHref || `${origin}/favicon.ico`)),
+    tls: step(
+      "tls",
+      site.limiter.run(tlsTarget.host, () => collectTlsFacts(unbracket(tlsTarget.hostname), Number(tlsTarget.port || 443), deps.egress, { timeoutMs: opts.tlsTimeoutMs })),
+    ),
+    dns: step("dns", collectDnsFacts(site.hostname, { dnsServers: deps.egress.options.dnsServers, timeoutMs: opts.dnsTimeoutMs })),
+  };
+}
+
+/** http:// of the host (none with an explicit port; the home page itself when the site is http only). */
+function httpVariant(site: Site, originUrl: URL, home: FetchResult, fetch: (url: string) => Promise<HttpResponse>): Promise<HttpResponse | undefined> {
+  if (site.port) return Promise.resolve(undefined);
+  if (originUrl.protocol === "http:") return Promise.resolve(home.response);
+  return fetch(`http://${bracket(site.hostname)}/`);
+}
+
+/** RFC 9309 §2.3.1: an unreachable robots.txt (5xx, network) means "disallow all"; 4xx means "allow all". */
+function robotsAllow(robots: RobotsFacts, userAgent: string, url: string): boolean {
+  const r = robots.response;
+  if (!r || (r.error !== "" && r.error !== "too_large") || r.status >= 500 || r.status === 429) return false;
+  const u = new URL(url);
+  return isAllowed(robots, userAgent, u.pathname + u.search);
+}
+
+/** The www/non-www twin of an apex or www host; null for other subdomains (they have no twin). */
+function twinHost(hostname: string): string | null {
+  const domain = getDomain(hostname, { allowPrivateDomains: true });
+  if (!domain) return null;
+  if (hostname === domain) return `www.${domain}`;
+  if (hostname === `www.${domain}`) return domain;
+  return null;
+}
+
+function splitHost(host: string): { hostname: string; port: string } {
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(host);
+  if (v6) return { hostname: v6[1] as string, port: v6[2] ?? "" };
+  const m = /^([^:]+)(?::(\d+))?$/.exec(host);
+  if (!m) return { hostname: host, port: "" };
+  return { hostname: (m[1] as string).toLowerCase(), port: m[2] ?? "" };
+}
+
+function unbracket(hostname: string): string {
+  return hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+}
+
+function bracket(hostname: string): string {
+  return isIP(hostname) === 6 ? `[${hostname}]` : hostname;
+}

@@ -1,0 +1,161 @@
+import { promises as dnsPromises } from "node:dns";
+import { isIP } from "node:net";
+import { rootCertificates } from "node:tls";
+import ipaddr from "ipaddr.js";
+import { Agent, buildConnector, type Dispatcher } from "undici";
+
+/** The one SSRF guard: every connection to a user-supplied address goes through an Egress. */
+export interface EgressOptions {
+  /** Allow private, loopback, link-local and other non-public addresses (tests, intranets). */
+  readonly allowPrivateTargets: boolean;
+  /** DNS servers as `ip` or `ip:port` (`[ipv6]:port`); empty = the system's. */
+  readonly dnsServers: readonly string[];
+  /** PEM certificates trusted in addition to the default CAs. */
+  readonly extraCa: string | null;
+  readonly connectTimeoutMs: number;
+}
+
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+/** DNS as a port: all A and AAAA addresses of a name. Rejects with a Node DNS error (code ENOTFOUND, ETIMEOUT…). */
+export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
+
+export const BLOCKED_PRIVATE_ADDRESS = "blocked_private_address";
+
+/** A target that resolves only to addresses the egress policy refuses. */
+export class EgressBlockedError extends Error {
+  readonly reason = BLOCKED_PRIVATE_ADDRESS;
+  readonly code = BLOCKED_PRIVATE_ADDRESS;
+  constructor(
+    readonly host: string,
+    readonly address: string,
+    readonly range: string,
+  ) {
+    super(`${host} resolves to ${address} (${range}), which is not a public address`);
+    this.name = "EgressBlockedError";
+  }
+}
+
+export interface Egress {
+  /** An undici dispatcher that connects only to validated addresses. */
+  readonly dispatcher: Dispatcher;
+  readonly options: EgressOptions;
+  /** The CA list for node:tls (undefined = Node's defaults). */
+  readonly ca: string[] | undefined;
+  /** Resolves once and returns the first address the policy allows; throws EgressBlockedError otherwise. */
+  resolve(host: string): Promise<ResolvedAddress>;
+  close(): Promise<void>;
+}
+
+export interface EgressDeps {
+  readonly resolver?: Resolver;
+}
+
+const METADATA_ADDRESSES = new Set(["169.254.169.254", "fd00:ec2::254"]);
+
+/**
+ * Why an address is refused as a target, or null when it is public unicast. IPv4 embedded in
+ * IPv6 (mapped, 6to4, NAT64) is judged by the IPv4 address it carries.
+ */
+export function blockedRange(address: string): string | null {
+  if (!ipaddr.isValid(address)) return "invalid";
+  let addr = ipaddr.parse(address);
+  if (METADATA_ADDRESSES.has(addr.toString())) return "metadata";
+  if (addr.kind() === "ipv6") {
+    const v4 = embeddedIPv4(addr as ipaddr.IPv6);
+    if (v4) addr = v4;
+  }
+  if (METADATA_ADDRESSES.has(addr.toString())) return "metadata";
+  const range = addr.range();
+  return range === "unicast" ? null : range;
+}
+
+function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const range = addr.range();
+  const bytes = addr.toByteArray();
+  if (range === "ipv4Mapped" || range === "rfc6145" || range === "rfc6052") return ipaddr.fromByteArray(bytes.slice(12)) as ipaddr.IPv4;
+  if (range === "6to4") return ipaddr.fromByteArray(bytes.slice(2, 6)) as ipaddr.IPv4;
+  return null;
+}
+
+/** A Resolver on node:dns (c-ares): A and AAAA from the given servers, or the system's when empty. */
+export function dnsResolver(dnsServers: readonly string[], timeoutMs = 5000): Resolver {
+  const resolver = createDnsClient(dnsServers, timeoutMs);
+  return async (host) => {
+    // RFC 6761: localhost names never leave the machine.
+    if (host === "localhost" || host.endsWith(".localhost")) {
+      return [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];
+    }
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+    const out: ResolvedAddress[] = [];
+    if (v4.status === "fulfilled") out.push(...v4.value.map((address) => ({ address, family: 4 as const })));
+    if (v6.status === "fulfilled") out.push(...v6.value.map((address) => ({ address, family: 6 as const })));
+    if (out.length > 0) return out;
+    // Both failed or were empty: report the more telling error (NXDOMAIN over "no data").
+    const errors = [v4, v6].flatMap((r) => (r.status === "rejected" ? [r.reason as NodeJS.ErrnoException] : []));
+    throw errors.find((e) => e.code !== "ENODATA") ?? errors[0] ?? dnsError(host, "ENODATA");
+  };
+}
+
+/** A c-ares resolver on the configured servers; shared with the DNS facts. */
+export function createDnsClient(dnsServers: readonly string[], timeoutMs: number): dnsPromises.Resolver {
+  const resolver = new dnsPromises.Resolver({ timeout: timeoutMs, tries: 2 });
+  if (dnsServers.length > 0) resolver.setServers([...dnsServers]);
+  return resolver;
+}
+
+function dnsError(host: string, code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`query ${code} ${host}`), { code, hostname: host });
+}
+
+/**
+ * Resolves `host` (an IP literal is used as is) and returns the first address the policy allows.
+ * Connecting to exactly this address is what prevents DNS rebinding.
+ */
+export async function resolveTarget(host: string, resolver: Resolver, allowPrivateTargets: boolean): Promise<ResolvedAddress> {
+  const bare = host.startsWith("[") ? host.slice(1, -1) : host;
+  const literal = isIP(bare);
+  const addresses: ResolvedAddress[] = literal !== 0 ? [{ address: bare, family: literal as 4 | 6 }] : await resolver(bare);
+  if (addresses.length === 0) throw dnsError(bare, "ENODATA");
+  if (allowPrivateTargets) return addresses[0] as ResolvedAddress;
+  let refused: { address: string; range: string } | null = null;
+  for (const candidate of addresses) {
+    const range = blockedRange(candidate.address);
+    if (range === null) return candidate;
+    refused ??= { address: candidate.address, range };
+  }
+  const first = refused as { address: string; range: string };
+  throw new EgressBlockedError(bare, first.address, first.range);
+}
+
+/** Builds the guarded egress: resolver, policy and an undici Agent that pins each connection. */
+export function createEgress(options: EgressOptions, deps: EgressDeps = {}): Egress {
+  const resolver = deps.resolver ?? dnsResolver(options.dnsServers, options.connectTimeoutMs);
+  const ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
+  const resolve = (host: string) => resolveTarget(host, resolver, options.allowPrivateTargets);
+  const inner = buildConnector({ timeout: options.connectTimeoutMs, ...(ca ? { ca } : {}) });
+
+  // A connector rather than `connect.lookup`: Node skips `lookup` for IP-literal hosts, which would
+  // let http://127.0.0.1/ through. Here every connection, named or literal, is resolved once and
+  // dialled at the validated address, with SNI (and undici's Host header) kept on the name.
+  const connector: buildConnector.connector = (opts, callback) => {
+    resolve(opts.hostname).then(
+      ({ address }) => {
+        const servername = isIP(opts.hostname) === 0 ? opts.hostname : undefined;
+        inner({ ...opts, hostname: address, ...(servername ? { servername } : {}) }, callback);
+      },
+      (err: Error) => callback(err, null),
+    );
+  };
+  const agent = new Agent({ connect: connector });
+  return {
+    dispatcher: agent,
+    options,
+    ca,
+    resolve,
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,284 @@
+import { createHash } from "node:crypto";
+import { Parser } from "htmlparser2";
+import { Alternate, Image, Link, PageFacts, type HttpResponse } from "../proto/index.ts";
+import { responseHeader } from "./fetch-page.ts";
+import { jsonLdTypes, microdataType } from "./json-ld.ts";
+import { parseLinkHeader } from "./link-header.ts";
+
+export interface ExtractInput {
+  /** The page's final URL (after redirects): links resolve against it. */
+  readonly url: string;
+  readonly response: HttpResponse;
+  readonly html: string;
+  /** Link hops from the home page. */
+  readonly depth?: number;
+}
+
+/** PageFacts plus what only the technology detector needs. */
+export interface Extraction {
+  readonly facts: PageFacts;
+  readonly generator: string;
+  readonly scriptSrcs: string[];
+}
+
+export const TEXT_SAMPLE_CHARS = 2000;
+
+// Text inside these is not visible; inline elements do not separate words, everything else does.
+const HIDDEN = new Set(["script", "style", "noscript", "template", "title", "svg", "iframe"]);
+const INLINE = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr"]);
+const HEAD_ONLY = new Set(["html", "head", "title", "meta", "link", "script", "style", "base", "noscript", "template"]);
+const ROBOTS_METAS = new Set(["robots", "googlebot", "yandex"]);
+const JS_TYPES = /^(|module|(text|application)\/(x-)?(java|ecma)script|text\/jscript|text\/livescript)$/;
+const SUBRESOURCE_RELS = new Set(["stylesheet", "icon", "preload", "modulepreload", "apple-touch-icon"]);
+
+/** True when a response carries an HTML document (by Content-Type, or by sniffing when it has none). */
+export function isHtmlResponse(response: HttpResponse, text: string): boolean {
+  const type = response.contentType;
+  return type === "text/html" || type === "application/xhtml+xml" || (type === "" && /^\s*</.test(text));
+}
+
+/** Extracts the SEO facts of one HTML page in a single streaming pass. */
+export function extractPage(input: ExtractInput): Extraction {
+  const facts = PageFacts.fromPartial({ response: input.response, depth: input.depth ?? 0 });
+  if (!isHtmlResponse(input.response, input.html)) return { facts, generator: "", scriptSrcs: [] };
+  facts.isHtml = true;
+  const state = new PageState(facts, input.url);
+  const parser = new Parser(state.handler(), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  parser.end(input.html);
+  state.finish(input.response);
+  return { facts, generator: state.generator, scriptSrcs: state.scriptSrcs };
+}
+
+type Attribs = Record<string, string>;
+type CaptureKind = "title" | "heading" | "link" | "jsonld";
+const CLOSES: Record<string, CaptureKind> = { title: "title", a: "link", script: "jsonld" };
+
+class PageState {
+  generator = "";
+  readonly scriptSrcs: string[] = [];
+  private readonly https: boolean;
+  private base: string;
+  private readonly host: string;
+  private inHead = true;
+  private inBody = false;
+  private hidden = 0; // depth inside HIDDEN elements
+  private svg = 0;
+  private readonly text: string[] = [];
+  // Open text captures; they nest (a link inside a heading), so each kind has its own slot.
+  private readonly captures = new Map<CaptureKind, { level: number; parts: string[] }>();
+  private readonly robots: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly mixed = new Set<string>();
+  private readonly types = new Set<string>();
+
+  constructor(
+    private readonly facts: PageFacts,
+    url: string,
+  ) {
+    this.base = url;
+    const u = new URL(url);
+    this.https = u.protocol === "https:";
+    this.host = u.host;
+  }
+
+  handler() {
+    return {
+      onprocessinginstruction: (name: string) => {
+        if (name.toLowerCase() === "!doctype") this.facts.hasDoctype = true;
+      },
+      onopentag: (name: string, attribs: Attribs, implied: boolean) => {
+        if (!implied) this.open(name, attribs);
+      },
+      onclosetag: (name: string) => this.close(name),
+      ontext: (data: string) => this.onText(data),
+    };
+  }
+
+  private open(name: string, a: Attribs): void {
+    this.facts.domElements += 1;
+    if (name === "body" || (this.inHead && !HEAD_ONLY.has(name))) this.inHead = false;
+    if (name === "body") this.inBody = true;
+    if (name === "svg") this.svg += 1;
+    if (HIDDEN.has(name)) this.hidden += 1;
+    else if (!INLINE.has(name)) this.text.push(" ");
+    if (a.id !== undefined && a.id !== "") this.ids.set(a.id, (this.ids.get(a.id) ?? 0) + 1);
+    if (a.itemscope !== undefined) this.facts.hasMicrodata = true;
+    if (a.itemtype) for (const t of a.itemtype.split(/\s+/).filter(Boolean)) this.types.add(microdataType(t));
+    const heading = /^h([1-6])$/.exec(name);
+    if (heading) this.captures.set("heading", { level: Number(heading[1]), parts: [] });
+    this.openers[name]?.(a);
+  }
+
+  private readonly openers: Record<string, (a: Attribs) => void> = {
+    html: (a) => {
+      if (a.lang !== undefined && this.facts.lang === "") this.facts.lang = a.lang.trim();
+    },
+    base: (a) => {
+      if (a.href) this.base = this.abs(a.href) ?? this.base;
+    },
+    title: () => {
+      if (this.svg > 0) return;
+      this.facts.titleCount += 1;
+      if (this.facts.titleCount === 1) this.captures.set("title", { level: 0, parts: [] });
+    },
+    meta: (a) => this.meta(a),
+    link: (a) => this.link(a),
+    script: (a) => this.script(a),
+    a: (a) => {
+      const href = a.href === undefined ? null : this.abs(a.href.trim());
+      if (href === null) return;
+      const rel = (a.rel ?? "").toLowerCase().split(/\s+/);
+      this.facts.links.push(Link.fromPartial({ href, nofollow: rel.includes("nofollow"), internal: isInternal(href, this.host) }));
+      this.captures.set("link", { level: 0, parts: [] });
+    },
+    img: (a) => {
+      const src = a.src?.trim() ? this.abs(a.src.trim()) : null;
+      if (src === null) return;
+      this.subresource(src);
+      if (a.alt) this.captures.get("link")?.parts.push(` ${a.alt} `);
+      const lazy = (a.loading ?? "").toLowerCase() === "lazy";
+      this.facts.images.push(Image.fromPartial({ src, hasAlt: a.alt !== undefined, alt: a.alt ?? "", width: dimension(a.width), height: dimension(a.height), lazy }));
+    },
+    form: (a) => {
+      this.facts.forms += 1;
+      const action = a.action ? this.abs(a.action) : null;
+      if (this.https && action?.startsWith("http:")) this.facts.formsInsecureAction += 1;
+    },
+    iframe: (a) => this.subresourceAttr(a.src),
+    audio: (a) => this.subresourceAttr(a.src),
+    video: (a) => this.subresourceAttr(a.src),
+    source: (a) => this.subresourceAttr(a.src),
+    embed: (a) => this.subresourceAttr(a.src),
+    object: (a) => this.subresourceAttr(a.data),
+  };
+
+  private meta(a: Attribs): void {
+    const name = (a.name ?? "").trim().toLowerCase();
+    const property = (a.property ?? "").trim().toLowerCase();
+    const content = a.content ?? "";
+    if (a.charset !== undefined && this.facts.metaCharset === "") this.facts.metaCharset = a.charset.trim().toLowerCase();
+    if ((a["http-equiv"] ?? "").toLowerCase() === "content-type" && this.facts.metaCharset === "") {
+      this.facts.metaCharset = (/charset\s*=\s*["']?([^"';\s]+)/i.exec(content)?.[1] ?? "").toLowerCase();
+    }
+    if (name === "description") {
+      this.facts.metaDescriptionCount += 1;
+      if (this.facts.metaDescriptionCount === 1) this.facts.metaDescription = content.trim();
+    }
+    if (ROBOTS_METAS.has(name)) this.robots.push(content.trim().toLowerCase());
+    if ((name === "description" || ROBOTS_METAS.has(name)) && this.inBody) this.facts.metaInBody = true;
+    if (name === "viewport" && this.facts.metaViewport === "") this.facts.metaViewport = content.trim();
+    if (name === "generator" && this.generator === "") this.generator = content.trim();
+    const key = property || name;
+    if (key.startsWith("og:")) this.facts.openGraph.push({ key, content });
+    else if (key.startsWith("twitter:")) this.facts.twitter.push({ key, content });
+  }
+
+  private link(a: Attribs): void {
+    const rel = (a.rel ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+    const href = a.href?.trim() ? this.abs(a.href.trim()) : null;
+    if (href === null) return;
+    if (rel.includes("canonical")) {
+      this.facts.canonicals.push(href);
+      if (this.inBody) this.facts.metaInBody = true;
+    }
+    if (rel.includes("alternate") && a.hreflang) this.facts.hreflang.push(Alternate.fromPartial({ hreflang: a.hreflang.trim(), href }));
+    if (rel.includes("icon") && this.facts.faviconHref === "") this.facts.faviconHref = href;
+    if (rel.includes("stylesheet") && this.inHead && (a.media ?? "").trim().toLowerCase() !== "print") this.facts.renderBlockingStyles += 1;
+    if (rel.some((r) => SUBRESOURCE_RELS.has(r))) this.subresource(href);
+  }
+
+  private script(a: Attribs): void {
+    const type = (a.type ?? "").trim().toLowerCase();
+    if (type === "application/ld+json") {
+      this.captures.set("jsonld", { level: 0, parts: [] });
+      return;
+    }
+    if (!JS_TYPES.test(type)) return;
+    this.facts.scripts += 1;
+    const src = a.src?.trim() ? this.abs(a.src.trim()) : null;
+    if (src === null) return;
+    this.scriptSrcs.push(src);
+    this.subresource(src);
+    const deferred = a.async !== undefined || a.defer !== undefined || type === "module";
+    if (this.inHead && !deferred) this.facts.renderBlockingScripts += 1;
+  }
+
+  private close(name: string): void {
+    if (HIDDEN.has(name)) this.hidden = Math.max(0, this.hidden - 1);
+    else if (!INLINE.has(name)) this.text.push(" ");
+    if (name === "svg") this.svg = Math.max(0, this.svg - 1);
+    if (name === "head") this.inHead = false;
+    const closing = CLOSES[name] ?? (/^h[1-6]$/.test(name) ? "heading" : undefined);
+    const c = closing ? this.captures.get(closing) : undefined;
+    if (!closing || !c || (closing === "heading" && name !== `h${c.level}`)) return;
+    this.captures.delete(closing);
+    const text = collapse(c.parts.join(""));
+    if (closing === "title") this.facts.title = text;
+    else if (closing === "heading") this.facts.headings.push({ level: c.level, text });
+    else if (closing === "link") (this.facts.links.at(-1) as Link).text = text;
+    else this.jsonLd(c.parts.join(""));
+  }
+
+  private onText(data: string): void {
+    for (const c of this.captures.values()) c.parts.push(data);
+    if (this.hidden === 0 && !this.inHead) this.text.push(data);
+  }
+
+  private jsonLd(block: string): void {
+    const raw = block.trim();
+    this.facts.jsonLd.push(raw);
+    const types = jsonLdTypes(raw);
+    if (types === null) this.facts.jsonLdInvalid += 1;
+    else for (const t of types) this.types.add(t);
+  }
+
+  finish(response: HttpResponse): void {
+    const f = this.facts;
+    const text = collapse(this.text.join(""));
+    f.wordCount = text === "" ? 0 : text.split(" ").filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+    f.textSample = [...text].slice(0, TEXT_SAMPLE_CHARS).join("");
+    f.contentHash = createHash("sha256").update(text).digest("hex");
+    f.metaRobots = this.robots.filter(Boolean).join(", ");
+    f.xRobotsTag = responseHeader(response, "x-robots-tag");
+    f.duplicateIds = [...this.ids].filter(([, n]) => n > 1).map(([id]) => id);
+    f.schemaTypes = [...this.types];
+    f.mixedContent = [...this.mixed];
+    for (const entry of parseLinkHeader(responseHeader(response, "link"), this.base)) {
+      if (entry.rel.includes("canonical") && f.canonicalHeader === "") f.canonicalHeader = entry.href;
+      if (entry.rel.includes("alternate") && entry.params.hreflang) f.hreflang.push({ hreflang: entry.params.hreflang, href: entry.href });
+    }
+  }
+
+  private abs(href: string): string | null {
+    try {
+      const u = new URL(href, this.base);
+      u.hash = "";
+      return u.href;
+    } catch {
+      return null;
+    }
+  }
+
+  private subresourceAttr(value: string | undefined): void {
+    const url = value?.trim() ? this.abs(value.trim()) : null;
+    if (url !== null) this.subresource(url);
+  }
+
+  private subresource(url: string): void {
+    if (this.https && url.startsWith("http:")) this.mixed.add(url);
+  }
+}
+
+function isInternal(href: string, host: string): boolean {
+  const u = new URL(href);
+  return (u.protocol === "http:" || u.protocol === "https:") && u.host === host;
+}
+
+function dimension(value: string | undefined): number {
+  const m = /^\s*(\d+)/.exec(value ?? "");
+  return m ? Math.min(Number(m[1]), 2 ** 31 - 1) : 0;
+}
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,33 @@
+// The crawler's site-collection core: guarded egress, fetching, robots.txt, sitemaps, page
+// extraction, TLS and DNS facts, and the site collection that ties them together.
+export {
+  BLOCKED_PRIVATE_ADDRESS,
+  EgressBlockedError,
+  blockedRange,
+  createEgress,
+  dnsResolver,
+  resolveTarget,
+  type Egress,
+  type EgressDeps,
+  type EgressOptions,
+  type ResolvedAddress,
+  type Resolver,
+} from "./egress.ts";
+export { DEFAULT_USER_AGENT, fetchUrl, parseContentType, responseHeader, type FetchOptions, type FetchResult } from "./fetch-page.ts";
+export { classifyFetchError, type FetchErrorCode } from "./fetch-errors.ts";
+export { crawlDelaySeconds, isAllowed, matchingGroups, parseRobots, productToken, robotsFacts, ROBOTS_MAX_BYTES } from "./robots.ts";
+export { collectSitemaps, parseSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_NS, type ParsedSitemap, type SitemapFetch, type SitemapOptions } from "./sitemaps.ts";
+export { extractPage, isHtmlResponse, TEXT_SAMPLE_CHARS, type ExtractInput, type Extraction } from "./extract.ts";
+export { detectTechnologies, type TechEvidence } from "./tech-detect.ts";
+export { collectTlsFacts, type TlsFactsOptions } from "./tls-facts.ts";
+export { collectDnsFacts, type DnsFactsOptions } from "./dns-facts.ts";
+export { HostLimiter, type HostLimiterOptions } from "./host-limiter.ts";
+export {
+  collectSiteFacts,
+  DEFAULT_COLLECT_OPTIONS,
+  type CollectDeps,
+  type CollectOptions,
+  type ProgressCallback,
+} from "./collect-site.ts";
+export { CrawlerWorker, type WorkerDeps, type CollectFacts, type ClassifyFailure } from "./worker.ts";
+export { createSiteCollector, type SiteCollector } from "./site-collector.ts";

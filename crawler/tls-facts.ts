@@ -1,0 +1,113 @@
+import { isIP } from "node:net";
+import { checkServerIdentity, connect, type DetailedPeerCertificate, type TLSSocket } from "node:tls";
+import { TlsFacts } from "../proto/index.ts";
+import type { Egress } from "./egress.ts";
+import { classifyFetchError } from "./fetch-errors.ts";
+
+export interface TlsFactsOptions {
+  /** Connect and handshake budget. Default 10 s. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Handshakes with `host:port` at the address the egress validated (SNI = host) and reads the
+ * certificate chain. Verification uses the egress CAs, but the handshake is not aborted on a bad
+ * certificate: its facts are what we came for. Never throws.
+ */
+export async function collectTlsFacts(host: string, port: number, egress: Pick<Egress, "resolve" | "ca">, opts: TlsFactsOptions = {}): Promise<TlsFacts> {
+  const facts = TlsFacts.fromPartial({ attempted: true });
+  let address: string;
+  try {
+    address = (await egress.resolve(host)).address;
+  } catch (err) {
+    facts.error = classifyFetchError(err, false).code;
+    return facts;
+  }
+  let socket: TLSSocket | undefined;
+  try {
+    socket = await handshake(host, address, port, egress.ca, opts.timeoutMs ?? 10_000);
+    fillFromSocket(facts, host, socket);
+  } catch (err) {
+    facts.error = tlsErrorCode(err);
+  } finally {
+    socket?.destroy();
+  }
+  return facts;
+}
+
+function handshake(host: string, address: string, port: number, ca: string[] | undefined, timeoutMs: number): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({
+      host: address,
+      port,
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      ...(ca ? { ca } : {}),
+      rejectUnauthorized: false,
+      ALPNProtocols: ["h2", "http/1.1"],
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(Object.assign(new Error(`no TLS handshake within ${timeoutMs} ms`), { code: "ETIMEDOUT" }));
+    }, timeoutMs);
+    socket.once("secureConnect", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once("error", (err: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(err);
+    });
+  });
+}
+
+function fillFromSocket(facts: TlsFacts, host: string, socket: TLSSocket): void {
+  const cert = socket.getPeerCertificate(true);
+  facts.handshakeOk = true;
+  facts.protocol = socket.getProtocol() ?? "";
+  facts.authorized = socket.authorized;
+  facts.authorizationError = socket.authorized ? "" : String(socket.authorizationError ?? "");
+  facts.error = facts.authorizationError;
+  if (!cert || Object.keys(cert).length === 0) return;
+  facts.subjectCn = firstValue(cert.subject?.CN);
+  facts.altNames = (cert.subjectaltname ?? "")
+    .split(",")
+    .map((s) => s.trim().replace(/^(DNS|IP Address):/, ""))
+    .filter(Boolean);
+  facts.issuer = distinguishedName(cert.issuer);
+  facts.validFrom = Math.floor(Date.parse(cert.valid_from) / 1000);
+  facts.validTo = Math.floor(Date.parse(cert.valid_to) / 1000);
+  facts.chainLength = chainLength(cert);
+  facts.nameMatches = checkServerIdentity(host, cert) === undefined;
+}
+
+/** Certificates in the chain as Node reports it: what the server sent, plus the trust anchor when found. */
+function chainLength(cert: DetailedPeerCertificate): number {
+  let n = 1;
+  let current = cert;
+  while (current.issuerCertificate && current.issuerCertificate.fingerprint256 !== current.fingerprint256 && n < 20) {
+    current = current.issuerCertificate;
+    n += 1;
+  }
+  return n;
+}
+
+function distinguishedName(dn: Record<string, string | string[] | undefined> | undefined): string {
+  if (!dn) return "";
+  return Object.entries(dn)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join("+") : v}`)
+    .join(", ");
+}
+
+function firstValue(v: string | string[] | undefined): string {
+  return Array.isArray(v) ? (v[0] ?? "") : (v ?? "");
+}
+
+/** Network failures as the fetch codes (refused, timeout, dns, reset); TLS failures keep OpenSSL's code. */
+function tlsErrorCode(err: unknown): string {
+  const { code, detail } = classifyFetchError(err, false);
+  if (code !== "tls") return code;
+  const raw = (err as { code?: string }).code;
+  return raw ?? detail;
+}

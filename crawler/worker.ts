@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import {
+  CheckpointRequest,
+  CompleteRequest,
+  HeartbeatRequest,
+  LeaseRequest,
+  TOPICS,
+  WorkItem,
+  type SchedulerServiceClient,
+  type SiteFacts,
+} from "../proto/index.ts";
+import { callUnary, type Bus, type BusMessage, type Logger } from "../runtime/index.ts";
+
+/** Collects a site's facts; progress is 0-100 with a short step name. */
+export type CollectFacts = (host: string, options: { pageSample: number; onProgress: (progress: number, step: string) => void; signal: AbortSignal }) => Promise<SiteFacts>;
+
+/** Classifies a collection failure: its reason code and whether another attempt may succeed. */
+export type ClassifyFailure = (err: unknown) => { error: string; detail: string; retryable: boolean };
+
+export interface WorkerDeps {
+  readonly bus: Bus;
+  readonly scheduler: SchedulerServiceClient;
+  readonly collect: CollectFacts;
+  readonly classify: ClassifyFailure;
+  readonly logger: Logger;
+  readonly leaseMs: number;
+  readonly concurrency: number;
+  readonly worker?: string;
+}
+
+const CALL = { deadlineMs: 10_000, retries: 3 };
+const COMPLETE = { deadlineMs: 60_000, retries: 5 };
+
+/**
+ * A crawler node's work loop: takes work items from the bus, leases each job from the scheduler
+ * (gRPC), collects the site's facts while heartbeating, and hands them back with Complete. It
+ * holds no database credentials; a node that dies simply lets its lease lapse.
+ */
+export class CrawlerWorker {
+  readonly name: string;
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+  private readonly running = new Set<AbortController>();
+  private closed = false;
+
+  constructor(private readonly deps: WorkerDeps) {
+    this.name = deps.worker ?? `crawler-${randomUUID().slice(0, 8)}`;
+  }
+
+  async start(): Promise<void> {
+    const handle = (m: BusMessage) => this.handle(m);
+    await this.deps.bus.subscribe(TOPICS.work, "crawler", handle);
+    await this.deps.bus.subscribe(TOPICS.sync, "crawler", handle);
+  }
+
+  private async handle(message: BusMessage): Promise<void> {
+    if (this.closed) throw new Error("worker closing");
+    const item = WorkItem.decode(message.payload);
+    await this.slot();
+    try {
+      await this.run(item);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async run(item: WorkItem): Promise<void> {
+    const s = this.deps.scheduler;
+    const lease = await callUnary(s.lease.bind(s), LeaseRequest.fromPartial({ jobId: item.jobId, worker: this.name }), CALL);
+    if (!lease.granted) return; // done, failed, or another worker holds it: nothing to do
+    const abort = new AbortController();
+    this.running.add(abort);
+    let progress = 0;
+    let step = "starting";
+    const beat = setInterval(() => {
+      void callUnary(s.heartbeat.bind(s), HeartbeatRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress, step }), CALL)
+        .then((r) => {
+          if (!r.keepGoing) abort.abort(new Error("lease lost"));
+        })
+        .catch(() => undefined);
+    }, Math.max(200, Math.floor(this.deps.leaseMs / 3)));
+    beat.unref();
+    try {
+      const facts = await this.deps.collect(lease.host, {
+        pageSample: lease.pageSample,
+        signal: abort.signal,
+        onProgress: (p, st) => {
+          progress = p;
+          step = st;
+        },
+      });
+      if (abort.signal.aborted) return;
+      await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress: 99, step: "analysing" }), CALL);
+      await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, facts }), COMPLETE);
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      const failure = this.deps.classify(err);
+      this.deps.logger.warn({ job: item.jobId, error: failure.error }, "job attempt failed");
+      await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...failure, errorDetail: failure.detail }), COMPLETE);
+    } finally {
+      clearInterval(beat);
+      this.running.delete(abort);
+    }
+  }
+
+  private slot(): Promise<void> {
+    if (this.active < this.deps.concurrency) {
+      this.active += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.queue.push(() => resolve()));
+  }
+
+  private release(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.active -= 1;
+  }
+
+  /** Stops taking work and abandons what runs: its leases lapse and other nodes take over. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const a of this.running) a.abort(new Error("worker closing"));
+  }
+}

@@ -1,0 +1,79 @@
+import { Type } from "@sinclair/typebox";
+import type { ReportItem } from "../../analyzer/index.ts";
+import type { RunRow } from "../../storage/index.ts";
+import { Nullable, StringEnum, UnixSeconds } from "../schemas.ts";
+
+/** What a run stores as its report (scheduler/settle.ts writes it). */
+export interface StoredReportView {
+  readonly version: number;
+  readonly items: ReportItem[];
+  readonly groups: { id: string; weight: number; score: number | null; checks: number }[];
+  readonly caps: { code: string; cap: number; title: string }[];
+  readonly tech: string[];
+  readonly after: number;
+  readonly tasks: { code: string; title: string; level: string; group: string; impact: number; hint: string; detail: string; effort: number; lifts_cap: boolean }[];
+}
+
+export function storedReport(run: RunRow): StoredReportView {
+  return run.report as StoredReportView;
+}
+
+export const ReportItemSchema = Type.Object(
+  {
+    code: Type.String(),
+    title: Type.String(),
+    group: Type.String({ description: "Display group (task group)" }),
+    rank_group: Type.String(),
+    level: StringEnum(["bad", "warn", "info"], { description: "Task level when failing" }),
+    status: StringEnum(["pass", "warn", "fail", "na"]),
+    score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    value: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    detail: Type.String(),
+    pages: Type.Array(Type.String(), { description: "Failing pages (at most 20)" }),
+    weight: Type.Number(),
+    gain: Type.Number({ description: "Rank points gained if this check alone passed" }),
+  },
+  { additionalProperties: false },
+);
+
+const RankSchema = Type.Object(
+  {
+    value: Type.Integer({ minimum: 1, maximum: 100 }),
+    label: StringEnum(["bad", "poor", "fair", "good", "excellent"]),
+    color: Type.String(),
+    groups: Type.Array(
+      Type.Object({ id: Type.String(), weight: Type.Number(), score: Nullable(Type.Number()), checks: Type.Integer() }, { additionalProperties: false }),
+    ),
+    caps: Type.Array(Type.Object({ code: Type.String(), cap: Type.Integer(), title: Type.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const ReportSchema = Type.Object(
+  {
+    host: Type.String(),
+    checked_at: UnixSeconds,
+    phase: StringEnum(["done"], { description: "done: a finished run" }),
+    run: Type.Integer({ description: "The run's number (as in /history and /changes)" }),
+    items: Type.Array(ReportItemSchema),
+    rank: RankSchema,
+    tech: Type.Array(Type.String()),
+    version: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+/** A run as GET /report/{host} (and GET /analyze) shows it. */
+export function renderReport(run: RunRow) {
+  const r = storedReport(run);
+  return {
+    host: run.host,
+    checked_at: run.checked_at,
+    phase: "done" as const,
+    run: run.id,
+    items: r.items,
+    rank: { value: run.rank, label: run.label, color: run.color, groups: r.groups, caps: r.caps },
+    tech: r.tech,
+    version: r.version,
+  };
+}

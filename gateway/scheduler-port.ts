@@ -1,0 +1,53 @@
+import type { ServiceError } from "@grpc/grpc-js";
+import { RunCheckRequest, StartAnalysisRequest, CheckKind, type SchedulerServiceClient } from "../proto/index.ts";
+import { callUnary, catalogueCode, grpcStatus } from "../runtime/index.ts";
+import { ApiError, ERROR_CODES, type ErrorCode } from "./errors.ts";
+
+/** What the gateway asks of the scheduler: everything that runs work goes this way, over gRPC. */
+export interface SchedulerPort {
+  startAnalysis(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
+  runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
+}
+
+/** The scheduler's errors as the catalogue's, in this one place. */
+export function toApiError(err: unknown): ApiError {
+  const e = err as ServiceError;
+  const code = typeof e.code === "number" ? catalogueCode(e) : null;
+  if (code && (ERROR_CODES as string[]).includes(code)) {
+    const retry = e.metadata?.get("svc-retry-after")[0];
+    return new ApiError(code as ErrorCode, e.details || e.message, {
+      ...(typeof retry === "string" ? { retryAfter: Number(retry) } : {}),
+      ...(code === "limit" ? { details: { policy: "checks_per_day" } } : {}),
+    });
+  }
+  if (e.code === grpcStatus.DEADLINE_EXCEEDED || e.code === grpcStatus.UNAVAILABLE) {
+    return new ApiError("server", "the scheduler did not answer in time; retry", { retryAfter: 2 });
+  }
+  return new ApiError("server", "the scheduler failed");
+}
+
+export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort {
+  return {
+    async startAnalysis(accountId, host, fresh) {
+      try {
+        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge: true }), { deadlineMs: 5000, retries: 2 });
+        return { jobId: res.jobId, cached: res.cached };
+      } catch (err) {
+        throw toApiError(err);
+      }
+    },
+    async runCheck(accountId, host, fresh, waitMs) {
+      try {
+        const res = await callUnary(
+          client.runCheck.bind(client),
+          RunCheckRequest.fromPartial({ accountId, kind: CheckKind.CHECK_KIND_SITE, target: host, fresh, waitMs }),
+          // Not retried: a retry would start a second check.
+          { deadlineMs: waitMs + 5000, retries: 0 },
+        );
+        return { jobId: res.jobId, done: res.done, cached: res.cached };
+      } catch (err) {
+        throw toApiError(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/** A message on the bus: protobuf bytes under a key (the registrable domain). */
+export interface BusMessage {
+  readonly topic: string;
+  readonly key: string;
+  readonly payload: Uint8Array;
+}
+
+export type BusHandler = (message: BusMessage) => Promise<void>;
+
+/**
+ * The work transport between the scheduler and crawler nodes. Delivery is at least once: a handler
+ * that throws gets the message again later. Kafka implements it in the distributed mode; the
+ * embedded mode uses InProcessBus.
+ */
+export interface Bus {
+  publish(messages: readonly BusMessage[]): Promise<void>;
+  /** One consumer group per role: each message of the topic reaches one handler of the group. */
+  subscribe(topic: string, group: string, handler: BusHandler): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded bus: in memory, one process. Messages of one key are handled one at a time, in
+ * order (as a Kafka partition would); a failed handler is retried after retryMs. Messages in
+ * memory are lost with the process: the scheduler republishes unfinished jobs from Postgres.
+ */
+export class InProcessBus implements Bus {
+  /** topic → consumer group → its handlers (round robin). */
+  private readonly groups = new Map<string, Map<string, { handlers: BusHandler[]; next: number }>>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private closed = false;
+
+  constructor(private readonly retryMs = 1000) {}
+
+  async publish(messages: readonly BusMessage[]): Promise<void> {
+    if (this.closed) throw new Error("bus closed");
+    for (const m of messages) {
+      for (const group of this.groups.get(m.topic)?.values() ?? []) {
+        const handler = group.handlers[group.next++ % group.handlers.length];
+        if (handler) this.deliver(`${m.topic}|${m.key}|${group.handlers.length}`, m, handler);
+      }
+    }
+  }
+
+  async subscribe(topic: string, group: string, handler: BusHandler): Promise<void> {
+    const groups = this.groups.get(topic) ?? new Map<string, { handlers: BusHandler[]; next: number }>();
+    const existing = groups.get(group);
+    if (existing) existing.handlers.push(handler);
+    else groups.set(group, { handlers: [handler], next: 0 });
+    this.groups.set(topic, groups);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.chains.values()]);
+  }
+
+  private deliver(chainKey: string, message: BusMessage, handler: BusHandler): void {
+    const previous = this.chains.get(chainKey) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      for (let attempt = 0; !this.closed; attempt++) {
+        try {
+          await handler(message);
+          return;
+        } catch {
+          await new Promise((r) => setTimeout(r, this.retryMs).unref());
+        }
+      }
+    });
+    this.chains.set(chainKey, run);
+    void run.finally(() => {
+      if (this.chains.get(chainKey) === run) this.chains.delete(chainKey);
+    });
+  }
+}

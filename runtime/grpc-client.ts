@@ -1,0 +1,43 @@
+import { Metadata, status, type CallOptions, type ServiceError } from "@grpc/grpc-js";
+
+/** Status codes a call may be retried on: the request did not (or may safely again) take effect. */
+const RETRYABLE = new Set<number>([status.UNAVAILABLE, status.RESOURCE_EXHAUSTED]);
+
+export interface CallPolicy {
+  /** Deadline of each attempt. */
+  readonly deadlineMs: number;
+  /** Further attempts on a retryable status (capped exponential backoff with jitter). */
+  readonly retries: number;
+  /** Never retry RESOURCE_EXHAUSTED when it means a user's limit (the svc-error-code trailer says so). */
+}
+
+type Unary<Req, Res> = (req: Req, metadata: Metadata, options: Partial<CallOptions>, cb: (err: ServiceError | null, res: Res) => void) => unknown;
+
+/** Error code of the service's catalogue carried in trailing metadata (svc-error-code), if any. */
+export function catalogueCode(err: ServiceError): string | null {
+  const v = err.metadata?.get("svc-error-code")[0];
+  return typeof v === "string" ? v : null;
+}
+
+/**
+ * A unary gRPC call as a promise, with a deadline on every attempt; only named status codes are
+ * retried, and never an answer that carries a catalogue code (a decision, not a fault). Pass the
+ * client's method bound (`client.lease.bind(client)`).
+ */
+export async function callUnary<Req, Res>(method: Unary<Req, Res>, req: Req, policy: CallPolicy): Promise<Res> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await new Promise<Res>((resolve, reject) => {
+        method(req, new Metadata(), { deadline: Date.now() + policy.deadlineMs }, (err, res) => (err ? reject(err) : resolve(res)));
+      });
+    } catch (err) {
+      const e = err as ServiceError;
+      const retry = attempt < policy.retries && RETRYABLE.has(e.code) && catalogueCode(e) === null;
+      if (!retry) throw err;
+      const backoff = Math.min(2000, 50 * 2 ** attempt);
+      await new Promise((r) => setTimeout(r, backoff / 2 + Math.random() * (backoff / 2)));
+    }
+  }
+}
+
+export { status as grpcStatus, Metadata };

@@ -1,0 +1,72 @@
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import { randomUUID } from "node:crypto";
+import { SchedulerServiceService } from "../proto/index.ts";
+import type { Bus, Clock, Config, Logger } from "../runtime/index.ts";
+import type { Store } from "../storage/index.ts";
+import { workMessage } from "./messages.ts";
+import { OutboxRelay } from "./relay.ts";
+import { schedulerHandlers } from "./scheduler-service.ts";
+
+export interface SchedulerDeps {
+  readonly store: Store;
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly bus: Bus;
+}
+
+export interface SchedulerHandle {
+  /** host:port the gRPC server listens on. */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+const SERVICE_NAME = "svc.v1.SchedulerService";
+
+/**
+ * The scheduler: the gRPC control plane over Postgres, the outbox relay to the bus, and the sweeper
+ * that publishes again what no worker holds (expired leases, messages lost with a restart).
+ */
+export async function buildScheduler(deps: SchedulerDeps, listen: string): Promise<SchedulerHandle> {
+  const replica = `scheduler-${randomUUID().slice(0, 8)}`;
+  const relay = new OutboxRelay(deps.store.jobs, deps.bus, deps.clock);
+  const server = new Server({ "grpc.max_connection_age_ms": 300_000, "grpc.keepalive_permit_without_calls": 1 });
+  server.addService(SchedulerServiceService, schedulerHandlers({ ...deps, relay, replica }));
+  const health = new HealthImplementation({ "": "SERVING", [SERVICE_NAME]: "SERVING" });
+  health.addToServer(server);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(listen, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  const host = listen.slice(0, listen.lastIndexOf(":"));
+
+  const sweep = async () => {
+    const n = await deps.store.jobs.republishStale(deps.clock.nowMs(), deps.config.staleJobSeconds, (job) => workMessage(job, replica));
+    if (n > 0) relay.kick();
+  };
+  // After a restart, work nobody holds is published again at once, then checked regularly.
+  await deps.store.jobs.republishStale(deps.clock.nowMs(), 0, (job) => workMessage(job, replica)).catch(() => 0);
+  relay.start(1000);
+  const sweeper = setInterval(() => void sweep().catch((err: unknown) => deps.logger.warn({ err }, "sweep failed")), Math.max(250, Math.floor(deps.config.leaseMs / 2)));
+  sweeper.unref();
+
+  return {
+    address: `${host}:${port}`,
+    async close() {
+      clearInterval(sweeper);
+      health.setStatus("", "NOT_SERVING");
+      await relay.close();
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 5000);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { getDomain } from "tldts";
+import { JobKind, TOPICS, WorkItem } from "../proto/index.ts";
+import type { JobRow, OutboxMessage } from "../storage/index.ts";
+
+/** The registrable domain a host's work is keyed by (one consumer per domain at a time). */
+export function domainKey(host: string): string {
+  const name = host.replace(/^\[|\](:\d+)?$|:\d+$/g, "");
+  return getDomain(name, { allowPrivateDomains: true }) ?? name;
+}
+
+/** The bus message that carries a job to the crawler nodes. */
+export function workMessage(job: JobRow, replyTo: string): OutboxMessage {
+  const item = WorkItem.fromPartial({
+    jobId: job.id,
+    kind: job.kind === "crawl" ? JobKind.JOB_KIND_CRAWL : JobKind.JOB_KIND_ANALYZE,
+    host: job.host,
+    domain: domainKey(job.host),
+    sync: job.sync,
+    replyTo: job.sync ? replyTo : "",
+    attempt: job.attempt,
+  });
+  return { topic: job.sync ? TOPICS.sync : TOPICS.work, key: item.domain, payload: WorkItem.encode(item).finish() };
+}

@@ -1,0 +1,57 @@
+import type { Bus, Clock } from "../runtime/index.ts";
+import { unixSeconds } from "../runtime/index.ts";
+import type { JobsRepo } from "../storage/index.ts";
+
+/**
+ * Publishes the outbox to the bus. Kicked after each write, and on a timer so that rows written by
+ * another scheduler process (or before a crash) go out too.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly jobs: JobsRepo,
+    private readonly bus: Bus,
+    private readonly clock: Clock,
+  ) {}
+
+  start(everyMs: number): void {
+    this.timer ??= setInterval(() => this.kick(), everyMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Runs a relay pass now (or right after the one in progress). */
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch(() => undefined)
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const n = await this.jobs.relayOutbox(100, unixSeconds(this.clock), (rows) =>
+        this.bus.publish(rows.map((r) => ({ topic: r.topic, key: r.key, payload: r.payload }))),
+      );
+      if (n < 100) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

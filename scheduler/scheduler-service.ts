@@ -1,0 +1,184 @@
+import type { sendUnaryData, ServerUnaryCall, UntypedHandleCall } from "@grpc/grpc-js";
+import {
+  CheckpointResponse,
+  CompleteResponse,
+  HeartbeatResponse,
+  JobKind,
+  LeaseResponse,
+  RunCheckResponse,
+  StartAnalysisResponse,
+  type CheckpointRequest,
+  type CompleteRequest,
+  type HeartbeatRequest,
+  type LeaseRequest,
+  type RunCheckRequest,
+  type SchedulerServiceServer,
+  type StartAnalysisRequest,
+} from "../proto/index.ts";
+import type { Clock, Config, Logger } from "../runtime/index.ts";
+import { unixSeconds } from "../runtime/index.ts";
+import { insertEvents, type JobRow, type Store } from "../storage/index.ts";
+import { grpcError, status } from "./grpc-errors.ts";
+import { workMessage } from "./messages.ts";
+import type { OutboxRelay } from "./relay.ts";
+import { jobEvent, settleAnalysis } from "./settle.ts";
+
+export interface SchedulerCore {
+  readonly store: Store;
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly relay: OutboxRelay;
+  /** This replica's name: the reply address of its synchronous checks. */
+  readonly replica: string;
+}
+
+/** Jobs finished in this process, for synchronous waiters (others are seen by polling Postgres). */
+class Waiters {
+  private readonly waiting = new Map<number, (() => void)[]>();
+  wait(jobId: number, ms: number, poll: () => Promise<boolean>): Promise<boolean> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (done: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(ticker);
+        resolve(done);
+      };
+      const list = this.waiting.get(jobId) ?? [];
+      list.push(() => finish(true));
+      this.waiting.set(jobId, list);
+      const timer = setTimeout(() => finish(false), ms);
+      const ticker = setInterval(() => void poll().then((d) => d && finish(true)).catch(() => undefined), 500);
+    });
+  }
+  done(jobId: number): void {
+    for (const f of this.waiting.get(jobId) ?? []) f();
+    this.waiting.delete(jobId);
+  }
+}
+
+type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => void;
+
+function unary<Req, Res>(logger: Logger, fn: (req: Req) => Promise<Res>): Handler<Req, Res> {
+  return (call, cb) => {
+    fn(call.request).then(
+      (res) => cb(null, res),
+      (err: unknown) => {
+        const e = err as { code?: number; metadata?: unknown };
+        if (typeof e.code === "number" && e.metadata) cb(err as Error, null);
+        else {
+          logger.error({ err }, "scheduler call failed");
+          cb(grpcError(status.INTERNAL, "server", "scheduler fault"), null);
+        }
+      },
+    );
+  };
+}
+
+/** The Scheduler gRPC service over Postgres: jobs, leases and results. */
+export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer & Record<string, UntypedHandleCall> {
+  const { store, config, clock, logger, relay } = core;
+  const waiters = new Waiters();
+  const now = () => unixSeconds(clock);
+  const message = (job: JobRow) => workMessage(job, core.replica);
+
+  async function start(accountId: number, host: string, fresh: boolean, charge: boolean, sync: boolean): Promise<{ job: JobRow; cached: boolean }> {
+    if (!fresh) {
+      const run = await store.runs.latest(host);
+      if (run && run.checked_at >= now() - config.reportFreshSeconds) {
+        return { job: await store.jobs.createCached(accountId, "analyze", host, run.id, now()), cached: true };
+      }
+    }
+    if (charge) await chargeCheck(accountId, 1);
+    const job = await store.jobs.createQueued({ accountId, kind: "analyze", host, sync, maxAttempts: config.maxAttempts }, now(), message);
+    relay.kick();
+    return { job, cached: false };
+  }
+
+  async function chargeCheck(accountId: number, cost: number): Promise<void> {
+    const [plan] = await store.db.query<{ checks_per_day: number }>(
+      "SELECT p.checks_per_day FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1",
+      [accountId],
+    );
+    const day = Math.floor(now() / 86400);
+    const n = await store.auth.charge(`d:checks:${accountId}`, day, cost, plan?.checks_per_day ?? 0);
+    if (n === null) {
+      const untilTomorrow = (day + 1) * 86400 - now();
+      throw grpcError(status.RESOURCE_EXHAUSTED, "limit", `your plan allows ${plan?.checks_per_day ?? 0} checks a day`, untilTomorrow);
+    }
+  }
+
+  return {
+    startAnalysis: unary(logger, async (req: StartAnalysisRequest) => {
+      const { job, cached } = await start(req.accountId, req.host, req.fresh, req.charge, false);
+      return StartAnalysisResponse.fromPartial({ jobId: job.id, cached });
+    }),
+
+    runCheck: unary(logger, async (req: RunCheckRequest) => {
+      const { job, cached } = await start(req.accountId, req.target, req.fresh, true, true);
+      if (cached) return RunCheckResponse.fromPartial({ jobId: job.id, done: true, cached: true });
+      const done = await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
+        const j = await store.jobs.get(job.id);
+        return j?.state === "done" || j?.state === "error";
+      });
+      return RunCheckResponse.fromPartial({ jobId: job.id, done, cached: false });
+    }),
+
+    lease: unary(logger, async (req: LeaseRequest) => {
+      const out = await store.jobs.lease(req.jobId, req.worker, clock.nowMs(), config.leaseMs);
+      if (!out.granted) {
+        if (out.reason === "exhausted") {
+          const job = await store.jobs.get(req.jobId);
+          if (job) await store.db.tx((q) => insertEvents(q, [jobEvent(job, "error", { error: "attempts_exhausted" })], now()));
+          waiters.done(req.jobId);
+        }
+        return LeaseResponse.fromPartial({ granted: false });
+      }
+      const j = out.job;
+      return LeaseResponse.fromPartial({
+        granted: true,
+        leaseUntilMs: j.lease_until_ms ?? 0,
+        attempt: j.attempt,
+        checkpoint: Buffer.from(j.checkpoint ?? new Uint8Array()),
+        host: j.host,
+        kind: j.kind === "crawl" ? JobKind.JOB_KIND_CRAWL : JobKind.JOB_KIND_ANALYZE,
+        pageSample: config.crawl.pageSample,
+      });
+    }),
+
+    heartbeat: unary(logger, async (req: HeartbeatRequest) => {
+      const ok = await store.jobs.heartbeat(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step);
+      return HeartbeatResponse.fromPartial({ keepGoing: ok, leaseUntilMs: ok ? clock.nowMs() + config.leaseMs : 0 });
+    }),
+
+    checkpoint: unary(logger, async (req: CheckpointRequest) => {
+      const ok = await store.jobs.heartbeat(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step, req.state);
+      return CheckpointResponse.fromPartial({ keepGoing: ok });
+    }),
+
+    complete: unary(logger, async (req: CompleteRequest) => {
+      let accepted: boolean;
+      if (req.facts && !req.error) {
+        const facts = req.facts;
+        accepted = await store.jobs.complete(req.jobId, req.worker, now(), (q, job) => settleAnalysis(store, q, job, facts, now()));
+      } else {
+        const outcome = await store.jobs.fail(
+          req.jobId,
+          req.worker,
+          { error: req.error || "failed", detail: req.errorDetail, retryable: req.retryable },
+          now(),
+          message,
+          async (q, job, final) => {
+            if (final) await insertEvents(q, [jobEvent(job, "error", { error: req.error })], now());
+          },
+        );
+        accepted = outcome !== "not_held";
+        if (outcome === "requeued") relay.kick();
+      }
+      waiters.done(req.jobId);
+      return CompleteResponse.fromPartial({ accepted });
+    }),
+  };
+}

@@ -1,0 +1,92 @@
+import { afterAll, analyzeSite, type Analysis } from "../analyzer/index.ts";
+import type { SiteFacts } from "../proto/index.ts";
+import { insertEvents, type EventRow, type JobRow, type Queryable, type Store, type TaskDraftRow } from "../storage/index.ts";
+
+/** Version of the report's shape and of the analyzer's catalogue, stored with every run. */
+export const REPORT_VERSION = 1;
+
+export interface StoredReport {
+  readonly version: number;
+  readonly items: Analysis["items"];
+  readonly groups: Analysis["groups"];
+  readonly caps: Analysis["caps"];
+  readonly tech: Analysis["tech"];
+  readonly tasks: Analysis["tasks"];
+  readonly origin: string;
+  /** The rank if every task's check passed. */
+  readonly after: number;
+}
+
+/**
+ * Turns a job's facts into a run, the tasks of every account that monitors the host, and the
+ * events of what changed — all in the job's completion transaction, with deterministic event keys.
+ */
+export async function settleAnalysis(store: Store, q: Queryable, job: JobRow, facts: SiteFacts, now: number): Promise<number> {
+  const analysis = analyzeSite(facts);
+  const report: StoredReport = {
+    version: REPORT_VERSION,
+    items: analysis.items,
+    groups: analysis.groups,
+    caps: analysis.caps,
+    tech: analysis.tech,
+    tasks: analysis.tasks,
+    origin: facts.origin,
+    after: afterAll(analysis),
+  };
+  const checkedAt = facts.checkedAt > 0 ? facts.checkedAt : now;
+  const previous = await store.runs.latest(job.host, q);
+  const runId = await store.runs.insert(q, { host: job.host, jobId: job.id, checkedAt, rank: analysis.rank, label: analysis.label, color: analysis.color, report });
+
+  const failing: TaskDraftRow[] = analysis.tasks.map((t) => ({
+    code: t.code,
+    title: t.title,
+    level: t.level,
+    group: t.group,
+    impact: t.impact,
+    hint: t.hint,
+    detail: t.detail,
+    source: t.source,
+    recheck: t.recheck,
+    effort: t.effort,
+  }));
+  const passing = new Set(analysis.items.filter((i) => i.status === "pass").map((i) => i.code));
+  const monitors = await q.query<{ account_id: number }>("SELECT account_id FROM sites WHERE host = $1", [job.host]);
+  const events: EventRow[] = [];
+  for (const { account_id: accountId } of monitors) {
+    const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);
+    for (const t of transitions) {
+      events.push({
+        eventKey: `task:${t.taskId}:run:${runId}:${t.kind}`,
+        accountId,
+        host: job.host,
+        type: "task",
+        level: t.kind === "fixed" ? "good" : t.kind === "returned" ? "warn" : "info",
+        payload: { task: t.taskId, code: t.code, title: t.title, change: t.kind, run: runId },
+      });
+    }
+    if (previous && previous.id !== runId && previous.rank !== analysis.rank) {
+      events.push({
+        eventKey: `rank:${job.host}:run:${runId}:account:${accountId}`,
+        accountId,
+        host: job.host,
+        type: "rank",
+        level: analysis.rank > previous.rank ? "good" : "bad",
+        payload: { from: previous.rank, to: analysis.rank, run: runId },
+      });
+    }
+  }
+  events.push(jobEvent(job, "done", { run: runId, rank: analysis.rank }));
+  await insertEvents(q, events, now);
+  return runId;
+}
+
+export function jobEvent(job: JobRow, state: "done" | "error", extra: Record<string, unknown>): EventRow {
+  return {
+    eventKey: `job:${job.id}:${state}`,
+    accountId: job.account_id,
+    host: job.host,
+    type: "job",
+    level: state === "done" ? "good" : "bad",
+    payload: { job: job.id, kind: job.kind, state, ...extra },
+  };
+}

@@ -1,0 +1,106 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
+
+// The whole path in one process: gateway → gRPC → scheduler → outbox → bus → crawler worker
+// (gRPC lease, heartbeat, complete) → analyzer → runs, tasks, events → gateway reads.
+
+let gw: TestGateway;
+let site: SmallSite;
+beforeAll(async () => {
+  site = await startSmallSite();
+  gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "5", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000" } });
+});
+afterAll(async () => {
+  await gw.close();
+  await site.close();
+});
+afterEach(() => expect(gw.violations).toEqual([]));
+
+async function untilDone(jobId: number): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  for (;;) {
+    const res = await gw.call("GET", `/api/v1/jobs/${jobId}`);
+    const job = res.json().job as Record<string, unknown>;
+    if (job.state === "done" || job.state === "error") return job;
+    if (Date.now() - started > 30_000) throw new Error(`job ${jobId} still ${String(job.state)} after 30 s`);
+    await sleep(100);
+  }
+}
+
+describe("the analysis path", () => {
+  it("analyses a site, opens tasks, and closes them when the site is fixed", async () => {
+    expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().code).toBe("not_ready");
+
+    const started = await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } });
+    expect(started.statusCode).toBe(202);
+    const queued = started.json().job;
+    expect(queued).toMatchObject({ kind: "analyze", host: site.host, progress: 0, poll_after_s: 3, result: null, self: `/api/v1/jobs/${queued.id}` });
+    const job = await untilDone(queued.id as number);
+    expect(job).toMatchObject({ state: "done", progress: 100, poll_after_s: null, items: [{ host: site.host, state: "done", cached: false, error: null }] });
+    expect(job.result).toEqual({ report: `/api/v1/report/${site.host}`, issues: `/api/v1/issues/${site.host}` });
+
+    const report = (await gw.call("GET", `/api/v1/report/${site.host}`)).json();
+    expect(report.rank.value).toBeGreaterThanOrEqual(1);
+    expect(report.rank.value).toBeLessThanOrEqual(100);
+    const description = report.items.find((i: { code: string }) => i.code === "description_present");
+    expect(description).toMatchObject({ status: "fail", pages: [`${site.url}/contact`] });
+
+    const tasks = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks as { id: number; code: string; status: string; impact: number }[];
+    const task = tasks.find((t) => t.code === "description_present");
+    expect(task).toMatchObject({ status: "open", impact: description.gain });
+    const plan = (await gw.call("GET", "/api/v1/plan")).json();
+    expect(plan.tasks.map((t: { id: number }) => t.id)).toContain(task?.id);
+    const issues = (await gw.call("GET", `/api/v1/issues/${site.host}`)).json();
+    expect(issues).toMatchObject({ host: site.host, rank: report.rank.value, label: report.rank.label, total_issues: tasks.length });
+    const sites = (await gw.call("GET", "/api/v1/sites")).json().sites;
+    expect(sites[0]).toMatchObject({ host: site.host, rank: report.rank.value, prev_rank: null, label: report.rank.label });
+
+    // A second POST without fresh is answered from the fresh report, not charged.
+    const cached = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } })).json().job;
+    expect(cached).toMatchObject({ state: "done", items: [{ cached: true }] });
+
+    // Fix the site, check again: the task becomes done and the rank rises by its impact.
+    site.pages.set("/contact", page({ title: "Contact the small test site", description: "How to reach the people behind the small test site.", links: ["/"] }));
+    const again = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host, fresh: true } })).json().job;
+    expect((await untilDone(again.id as number)).state).toBe("done");
+    const after = (await gw.call("GET", `/api/v1/report/${site.host}`)).json();
+    expect(after.rank.value).toBe(report.rank.value + Math.round(description.gain));
+    const fixed = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "description_present");
+    expect(fixed.status).toBe("done");
+    const changes = (await gw.call("GET", `/api/v1/changes/${site.host}`)).json();
+    expect(changes.fixed.map((c: { code: string }) => c.code)).toContain("description_present");
+    expect(changes.rank_delta).toBe(after.rank.value - report.rank.value);
+    const history = (await gw.call("GET", `/api/v1/history/${site.host}`)).json();
+    expect(history.runs).toHaveLength(2);
+    const events = await gw.db.query<{ type: string; payload: { change?: string } }>("SELECT type, payload FROM events ORDER BY id");
+    expect(events.filter((e) => e.type === "job")).toHaveLength(2);
+    expect(events.some((e) => e.type === "task" && e.payload.change === "fixed")).toBe(true);
+  });
+
+  it("answers GET /analyze with the report when it finishes in time", async () => {
+    const res = await gw.call("GET", `/api/v1/analyze?d=${site.host}&fresh=1`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ host: site.host, phase: "done" });
+  });
+
+  it("keeps another account's jobs and tasks to itself", async () => {
+    const other = await gw.newAccount("stranger@example.com");
+    const mine = (await gw.call("GET", "/api/v1/jobs")).json().jobs[0];
+    expect((await gw.call("GET", `/api/v1/jobs/${mine.id}`, { key: other.key })).json().code).toBe("not_found");
+    expect((await gw.call("GET", `/api/v1/tasks/${site.host}`, { key: other.key })).json().code).toBe("not_found");
+    // Reports are shared.
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`, { key: other.key })).statusCode).toBe(200);
+    expect((await gw.call("GET", "/api/v1/report/never-seen.example.com", { key: other.key })).json().code).toBe("not_found");
+  });
+
+  it("sets task statuses; an invalid one is bad_status", async () => {
+    const task = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks[0];
+    expect((await gw.call("PATCH", `/api/v1/tasks/${task.id}`, { body: { status: "ignored" } })).json()).toEqual({ id: task.id, status: "ignored", host: site.host });
+    const bad = await gw.call("PATCH", `/api/v1/tasks/${task.id}`, { body: { status: "later" } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: "bad_status", param: "status" });
+  });
+});

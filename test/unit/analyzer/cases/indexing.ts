@@ -1,0 +1,91 @@
+import { ORIGIN, response } from "../site-builder.ts";
+import { HOME_FAILS, ONE_PAGE_FAILS, type CheckCase } from "./check-case.ts";
+
+export const INDEXING_CASES: Record<string, CheckCase> = {
+  robots_txt_fetch: {
+    passValue: 200,
+    fail: (f) => void (f.robots!.response!.status = 503),
+    failStatus: "fail",
+    failValue: 503,
+    failScore: 0,
+  },
+  robots_blocks_all: {
+    // `Allow: /` re-opens the site for the same group.
+    pass: (f) => void f.robots!.groups.push({ userAgents: ["yandex"], allow: ["/"], disallow: ["/"], crawlDelayS: 0 }),
+    passValue: null,
+    fail: (f) => void f.robots!.groups.push({ userAgents: ["googlebot"], allow: [], disallow: ["/"], crawlDelayS: 0 }),
+    failStatus: "fail",
+    failValue: "googlebot",
+    failScore: 0,
+    cap: 29,
+  },
+  sitemap_present: {
+    passValue: 1,
+    fail: (f) => void (f.sitemaps[0]!.response = response(`${ORIGIN}/sitemap.xml`, { status: 404 })),
+    failStatus: "fail",
+    failValue: 0,
+    failScore: 0,
+  },
+  sitemap_valid: {
+    passValue: 0,
+    fail: (f) => {
+      f.sitemaps[0]!.valid = false;
+      f.sitemaps[0]!.problems = ["<loc> is not absolute: /about/"];
+    },
+    failStatus: "fail",
+    failValue: 1,
+    failScore: 0,
+  },
+  home_status: {
+    passValue: 200,
+    fail: (f) => void (f.home!.response!.status = 503),
+    failStatus: "fail",
+    failValue: 503,
+    failScore: 0,
+    cap: 10,
+  },
+  noindex: {
+    // max-image-preview:none is not the "none" directive.
+    pass: (f) => void (f.home!.metaRobots = "index, follow, max-image-preview:none"),
+    passValue: 0,
+    fail: (f) => void (f.home!.metaRobots = "noindex, follow"),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+    cap: 29,
+  },
+  canonical_present: {
+    // The HTTP Link header counts as a declaration.
+    pass: (f) => {
+      f.pages[0]!.canonicals = [];
+      f.pages[0]!.canonicalHeader = `${ORIGIN}/about/`;
+    },
+    passValue: 0,
+    fail: (f) => void (f.pages[1]!.canonicals = []),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  canonical_valid: {
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.canonicals = [`${ORIGIN}/`]),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  not_found_status: {
+    pass: (f) => void (f.notFoundProbe!.status = 410),
+    passValue: 410,
+    fail: (f) => void (f.notFoundProbe!.status = 200),
+    failStatus: "fail",
+    failValue: 200,
+    failScore: 0,
+  },
+  host_canonical: {
+    passValue: 301,
+    fail: (f) => void (f.wwwVariant = response("https://www.example.com/")),
+    failStatus: "fail",
+    failValue: 200,
+    failScore: 0,
+  },
+};

@@ -1,0 +1,178 @@
+// The deliberate edges of the checks: not applicable vs failing, two-tier scores, cap variants.
+import { describe, expect, it } from "vitest";
+import { analyzeSite } from "../../../analyzer/index.ts";
+import type { SiteFacts } from "../../../proto/index.ts";
+import { runCheck } from "./cases/check-case.ts";
+import { DAY, NOW, ORIGIN, allPages, healthySite, response, setHeader } from "./site-builder.ts";
+
+function outcome(code: string, mutate: (f: SiteFacts) => void) {
+  const o = runCheck(code, healthySite(mutate));
+  return { status: o.status, value: o.value, score: o.score, cap: o.cap, level: o.level };
+}
+
+const na = { status: "na", value: null, score: null, cap: undefined, level: undefined };
+
+describe("absent input is not applicable, absent things fail (catalogue)", () => {
+  it.each<[string, string, (f: SiteFacts) => void]>([
+    ["robots_txt_fetch", "robots.txt 404 means allow-all", (f) => void (f.robots!.response!.status = 404)],
+    ["robots_txt_fetch", "robots.txt not fetched", (f) => void (f.robots = undefined)],
+    ["robots_blocks_all", "no robots.txt body", (f) => void (f.robots!.present = false)],
+    ["sitemap_valid", "no sitemap fetched (sitemap_present fails instead)", (f) => void (f.sitemaps = [])],
+    ["not_found_status", "probe not run", (f) => void (f.notFoundProbe = undefined)],
+    ["not_found_status", "probe got no answer", (f) => Object.assign(f.notFoundProbe!, { status: 0, error: "timeout" })],
+    ["host_canonical", "twin not checked", (f) => void (f.wwwVariant = undefined)],
+    ["favicon", "favicon not fetched", (f) => void (f.favicon = undefined)],
+    ["https_available", "TLS not attempted", (f) => void (f.tls!.attempted = false)],
+    ["https_redirect", "http:// not probed", (f) => void (f.httpVariant = undefined)],
+    ["https_redirect", "port 80 closed: no redirect needed", (f) => Object.assign(f.httpVariant!, { status: 0, error: "refused", redirects: [] })],
+    ["tls_cert_valid", "no TLS server (https_available fails instead)", (f) => Object.assign(f.tls!, { handshakeOk: false, error: "refused" })],
+    ["tls_cert_expiry", "already expired (tls_cert_valid fails instead)", (f) => void (f.tls!.validTo = NOW - 1)],
+    ["hsts", "home not on HTTPS", (f) => void (f.home!.response!.finalUrl = "http://example.com/")],
+    ["security_txt", "not fetched", (f) => void (f.securityTxt = undefined)],
+    ["dns_resolves", "DNS not queried", (f) => void (f.dns = undefined)],
+    ["spf", "DNS not queried", (f) => void (f.dns = undefined)],
+    ["canonical_valid", "no page declares a canonical", (f) => allPages(f).forEach((p) => void (p.canonicals = []))],
+    ["hreflang_codes", "no hreflang anywhere", (f) => void (f.home!.hreflang = [])],
+    ["jsonld_syntax", "no JSON-LD anywhere", (f) => allPages(f).forEach((p) => void (p.jsonLd = []))],
+    ["text_length", "only the (exempt) home page", (f) => void (f.pages = [])],
+    ["title_duplicate", "a single page cannot duplicate", (f) => void (f.pages = [])],
+    ["img_alt_missing", "no images", (f) => allPages(f).forEach((p) => void (p.images = []))],
+  ])("%s: %s → na", (code, _why, mutate) => {
+    expect(outcome(code, mutate)).toEqual(na);
+  });
+
+  it("a site with no sitemap at all fails sitemap_present", () => {
+    expect(outcome("sitemap_present", (f) => void (f.sitemaps = []))).toMatchObject({ status: "fail", value: 0, score: 0 });
+  });
+
+  it("a www twin that does not resolve fails host_canonical (both names should work)", () => {
+    const o = outcome("host_canonical", (f) => void (f.wwwVariant = response("https://www.example.com/", { status: 0, error: "dns" })));
+    expect(o).toMatchObject({ status: "fail", value: "dns" });
+  });
+
+  it("a missing SPF or DMARC record fails (anyone can send mail as the domain)", () => {
+    expect(outcome("spf", (f) => void (f.dns!.spf = ""))).toMatchObject({ status: "fail", value: null });
+    expect(outcome("dmarc", (f) => void (f.dns!.dmarc = ""))).toMatchObject({ status: "fail", value: null });
+  });
+});
+
+describe("caps", () => {
+  it.each<[string, (f: SiteFacts) => void, string | number, number | undefined]>([
+    ["home_status", (f) => void (f.home!.response!.status = 404), 404, 20],
+    ["home_status", (f) => Object.assign(f.home!.response!, { status: 0, error: "timeout" }), "timeout", 10],
+    ["home_status", (f) => void (f.home = undefined), "no answer", 10],
+    ["home_status", (f) => void (f.home!.response!.status = 204), 204, undefined],
+    ["robots_blocks_all", (f) => void f.robots!.groups[0]!.disallow.push("/"), "*", 29],
+    ["https_redirect", (f) => void (f.httpVariant!.redirects[0]!.status = 302), 302, 79],
+    ["https_redirect", (f) => void (f.httpVariant!.redirects[0]!.location = "https://example.net/"), 301, 79],
+    // Without working HTTPS the redirect cannot work either: https_available carries the cap.
+    [
+      "https_redirect",
+      (f) => {
+        Object.assign(f.tls!, { handshakeOk: false, error: "refused" });
+        f.httpVariant = response("http://example.com/");
+      },
+      200,
+      undefined,
+    ],
+    ["tls_cert_valid", (f) => void (f.tls!.nameMatches = false), "ERR_TLS_CERT_ALTNAME_INVALID", 39],
+    ["tls_cert_valid", (f) => Object.assign(f.tls!, { authorized: false, authorizationError: "DEPTH_ZERO_SELF_SIGNED_CERT" }), "DEPTH_ZERO_SELF_SIGNED_CERT", 39],
+  ])("%s → value %j, cap %j", (code, mutate, value, cap) => {
+    expect(outcome(code, mutate)).toMatchObject({ status: "fail", value, cap });
+  });
+
+  it("noindex caps only when the home page is closed", () => {
+    const inner = outcome("noindex", (f) => void (f.pages[0]!.xRobotsTag = "googlebot: noindex"));
+    expect(inner).toMatchObject({ status: "fail", value: 1, cap: undefined });
+    expect(inner.score).toBeCloseTo(0.72, 12);
+    expect(outcome("noindex", (f) => void (f.home!.xRobotsTag = "none"))).toMatchObject({ value: 1, cap: 29 });
+  });
+
+  it("noindex honours unavailable_after against the run's clock, not the wall clock", () => {
+    const past = outcome("noindex", (f) => void (f.pages[1]!.metaRobots = "unavailable_after: 2025-06-01"));
+    const future = outcome("noindex", (f) => void (f.pages[1]!.metaRobots = "unavailable_after: 2025-07-01"));
+    expect([past.status, future.status]).toEqual(["fail", "pass"]);
+  });
+});
+
+describe("two-tier checks: warn tier 0.5, bad tier 0", () => {
+  it.each<[string, (f: SiteFacts) => void, Record<string, unknown>]>([
+    ["ttfb", (f) => allPages(f).forEach((p) => void (p.response!.ttfbMs = 900)), { status: "warn", value: 900, score: 0.5, level: undefined }],
+    ["ttfb", (f) => allPages(f).forEach((p) => void (p.response!.ttfbMs = 1801)), { status: "fail", value: 1801, score: 0, level: "bad" }],
+    ["tls_cert_expiry", (f) => void (f.tls!.validTo = NOW + 15 * DAY), { status: "warn", value: 15, score: 0.5 }],
+    ["tls_cert_expiry", (f) => void (f.tls!.validTo = NOW + 7 * DAY), { status: "fail", value: 7, score: 0, level: "bad" }],
+    ["hsts", (f) => setHeader(f.home!.response, "strict-transport-security", "max-age=86400"), { status: "warn", value: 86_400, score: 0.5 }],
+    ["dmarc", (f) => void (f.dns!.dmarc = "v=DMARC1; p=none; rua=mailto:d@example.com"), { status: "warn", value: "none", score: 0.5, level: "info" }],
+    ["spf", (f) => void (f.dns!.spf = "v=spf1 +all"), { status: "fail", value: "v=spf1 +all", level: "bad" }],
+    ["spf", (f) => void (f.dns!.spfRecords = 2), { status: "fail", value: 2, level: undefined }],
+    ["html_size", (f) => void (f.pages[0]!.response!.bodyBytes = 16 * 1024 * 1024), { status: "fail", value: 1, level: "bad" }],
+    ["html_size", (f) => void (f.pages[0]!.response!.error = "too_large"), { status: "fail", value: 1, level: undefined }],
+  ])("%s", (code, mutate, expected) => {
+    expect(outcome(code, mutate)).toMatchObject(expected);
+  });
+
+  it("viewport: zoom disabled on the home page is a half failure at warn level", () => {
+    const o = outcome("viewport", (f) => void (f.home!.metaViewport = "width=device-width, user-scalable=no"));
+    expect(o).toMatchObject({ status: "warn", value: 1, level: "warn" });
+    expect(o.score).toBeCloseTo(0.9 * (1 - 1.5 / 5), 12);
+  });
+
+  it("spf counts DNS-querying terms (limit 10)", () => {
+    const includes = Array.from({ length: 11 }, (_, i) => `include:s${i}.example.net`).join(" ");
+    expect(outcome("spf", (f) => void (f.dns!.spf = `v=spf1 ${includes} -all`))).toMatchObject({ status: "fail" });
+  });
+});
+
+describe("page checks read what the page says", () => {
+  it.each<[string, (f: SiteFacts) => void]>([
+    ["canonical_valid", (f) => void (f.home!.canonicalHeader = `${ORIGIN}/index.html`)],
+    ["canonical_valid", (f) => void (f.home!.canonicals = [`${ORIGIN}/de/`])],
+    ["host_canonical", (f) => void (f.wwwVariant!.redirects[0]!.status = 302)],
+    ["host_canonical", (f) => void (f.wwwVariant!.redirects[0]!.location = "https://example.net/")],
+    ["favicon", (f) => void (f.favicon!.contentType = "text/html")],
+    ["html_lang", (f) => Object.assign(f.pages[0]!, { lang: "en", textSample: "Пример делает небольшие инструменты для занятых людей. ".repeat(4) })],
+    ["html_lang", (f) => void (f.home!.lang = "")],
+    ["hreflang_codes", (f) => void (f.home!.hreflang[1]!.href = "/de/")],
+    ["jsonld_syntax", (f) => void (f.pages[1]!.jsonLdInvalid = 1)],
+    ["jsonld_syntax", (f) => void (f.home!.jsonLd = ['{"@context":"https://schema.org","@graph":[{"name":"x"}]}'])],
+    ["link_text", (f) => void f.pages[0]!.links.push({ href: `${ORIGIN}/x/`, text: "Click here!", nofollow: false, internal: true })],
+    ["not_found_status", (f) => Object.assign(f.notFoundProbe!, { status: 200, redirects: [{ url: "x", status: 302, location: `${ORIGIN}/` }] })],
+  ])("%s fails", (code, mutate) => {
+    expect(outcome(code, mutate).status).toBe("fail");
+  });
+
+  it("html_lang accepts mixed-script text and Cyrillic text tagged ru", () => {
+    const mixed = "Example — пример. ".repeat(10);
+    expect(outcome("html_lang", (f) => Object.assign(f.home!, { textSample: mixed })).status).toBe("pass");
+    const ru = "Пример делает небольшие инструменты для занятых людей. ".repeat(4);
+    expect(outcome("html_lang", (f) => Object.assign(f.home!, { lang: "ru", textSample: ru })).status).toBe("pass");
+  });
+
+  it("page checks skip pages that did not answer 2xx", () => {
+    expect(outcome("title_present", (f) => Object.assign(f.pages[0]!, { title: "", response: { ...f.pages[0]!.response!, status: 404 } })).status).toBe("pass");
+  });
+
+  it("lists at most 20 failing pages", () => {
+    const site = healthySite((f) => {
+      f.pages = Array.from({ length: 30 }, (_, i) => ({ ...structuredClone(f.pages[0]!), title: "", response: response(`${ORIGIN}/p${i}/`) }));
+    });
+    const o = runCheck("title_present", site);
+    expect([o.value, o.pages.length]).toEqual([30, 20]);
+  });
+});
+
+describe("robustness", () => {
+  it("a check that throws on malformed facts is reported N/A; the others still run", () => {
+    const site = healthySite((f) => {
+      (f.home as unknown as { links: undefined }).links = undefined;
+    });
+    const a = analyzeSite(site);
+    const broken = a.items.filter((i) => i.detail.startsWith("check error:")).map((i) => [i.code, i.status]);
+    expect(broken).toEqual([
+      ["link_text", "na"],
+      ["localhost_links", "na"],
+      ["internal_nofollow", "na"],
+    ]);
+    expect(a.rank).toBe(100);
+  });
+});

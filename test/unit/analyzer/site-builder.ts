@@ -1,0 +1,150 @@
+// SiteFacts fixtures: a healthy site on which every analyzer check passes, and helpers to break
+// one thing at a time. Every call builds fresh objects, so a mutation never leaks between tests.
+import { HttpResponse, PageFacts, SiteFacts } from "../../../proto/index.ts";
+import type { Header } from "../../../proto/index.ts";
+
+export const ORIGIN = "https://example.com";
+/** 2025-06-15T15:06:40Z, the run's clock. */
+export const NOW = 1_750_000_000;
+export const DAY = 86_400;
+
+const TEXT_EN =
+  "Example builds small tools for busy people. This page explains what we do, who we are and how to reach us. " +
+  "Read the guides, compare the plans and write to us with any question about the service.";
+
+export function response(url: string, patch: Partial<HttpResponse> = {}): HttpResponse {
+  return HttpResponse.fromPartial({
+    requestedUrl: url,
+    finalUrl: url,
+    status: 200,
+    headers: [{ name: "content-type", value: "text/html; charset=utf-8" }],
+    ttfbMs: 120,
+    totalMs: 300,
+    wireBytes: 12_000,
+    bodyBytes: 48_000,
+    contentEncoding: "br",
+    contentType: "text/html",
+    charset: "utf-8",
+    ...patch,
+  });
+}
+
+function page(path: string, title: string, extra: Partial<PageFacts> = {}): PageFacts {
+  const url = `${ORIGIN}${path}`;
+  return PageFacts.fromPartial({
+    response: response(url),
+    isHtml: true,
+    title,
+    titleCount: 1,
+    metaDescription: `${title}: what it covers, who it is for and where to go next, in a couple of plain sentences.`,
+    metaDescriptionCount: 1,
+    metaViewport: "width=device-width, initial-scale=1",
+    metaCharset: "utf-8",
+    canonicals: [url],
+    lang: "en",
+    headings: [
+      { level: 1, text: title },
+      { level: 2, text: "Details" },
+    ],
+    links: [
+      { href: `${ORIGIN}/`, text: "Home", internal: true },
+      { href: `${ORIGIN}/about/`, text: "About the team", internal: true },
+      { href: "https://github.com/example", text: "Our code on GitHub", internal: false },
+    ],
+    images: [{ src: `${ORIGIN}/logo.png`, hasAlt: true, alt: "Example logo", width: 120, height: 40 }],
+    jsonLd: ['{"@context":"https://schema.org","@type":"WebPage","name":"Example"}'],
+    schemaTypes: ["WebPage"],
+    openGraph: ["title", "type", "url", "image"].map((k) => ({ key: `og:${k}`, content: k === "url" ? url : `${k} of ${title}` })),
+    wordCount: 640,
+    textSample: TEXT_EN,
+    forms: 0,
+    scripts: 3,
+    renderBlockingStyles: 1,
+    hasDoctype: true,
+    domElements: 820,
+    ...extra,
+  });
+}
+
+function homePage(): PageFacts {
+  const home = page("/", "Example — small tools for busy people", {
+    hreflang: [
+      { hreflang: "en", href: `${ORIGIN}/` },
+      { hreflang: "de-DE", href: `${ORIGIN}/de/` },
+      { hreflang: "x-default", href: `${ORIGIN}/` },
+    ],
+    jsonLd: ['{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Example","url":"https://example.com/"}]}'],
+    wordCount: 150, // the home page is exempt from text_length
+  });
+  home.response?.headers.push({ name: "strict-transport-security", value: "max-age=63072000; includeSubDomains; preload" });
+  return home;
+}
+
+function redirecting(from: string, to: string, status = 301): HttpResponse {
+  return response(from, { finalUrl: to, redirects: [{ url: from, status, location: to }] });
+}
+
+/** A healthy site: every check passes. `mutate` breaks what a test needs broken. */
+export function healthySite(mutate?: (facts: SiteFacts) => void): SiteFacts {
+  const facts = SiteFacts.fromPartial({
+    host: "example.com",
+    origin: ORIGIN,
+    checkedAt: NOW,
+    home: homePage(),
+    pages: [page("/about/", "About Example: the team and the story"), page("/blog/first-post/", "First post: why we built Example")],
+    robots: {
+      response: response(`${ORIGIN}/robots.txt`, { contentType: "text/plain", bodyBytes: 120 }),
+      present: true,
+      groups: [{ userAgents: ["*"], allow: [], disallow: ["/admin/"] }],
+      sitemaps: [`${ORIGIN}/sitemap.xml`],
+      sizeBytes: 120,
+    },
+    sitemaps: [
+      { response: response(`${ORIGIN}/sitemap.xml`, { contentType: "application/xml" }), url: `${ORIGIN}/sitemap.xml`, valid: true, urlCount: 3 },
+    ],
+    tls: {
+      attempted: true,
+      handshakeOk: true,
+      protocol: "TLSv1.3",
+      authorized: true,
+      subjectCn: "example.com",
+      altNames: ["example.com", "www.example.com"],
+      issuer: "R11",
+      validFrom: NOW - 30 * DAY,
+      validTo: NOW + 60 * DAY,
+      chainLength: 2,
+      nameMatches: true,
+    },
+    dns: {
+      resolved: true,
+      a: ["93.184.215.14"],
+      aaaa: ["2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
+      ns: ["a.iana-servers.net", "b.iana-servers.net"],
+      mx: ["10 mx.example.com"],
+      spf: "v=spf1 include:_spf.example.net -all",
+      spfRecords: 1,
+      dmarc: "v=DMARC1; p=reject; rua=mailto:dmarc@example.com",
+      registrableDomain: "example.com",
+    },
+    httpVariant: redirecting("http://example.com/", `${ORIGIN}/`),
+    wwwVariant: redirecting("https://www.example.com/", `${ORIGIN}/`),
+    notFoundProbe: response(`${ORIGIN}/0123456789abcdef0123456789abcdef-probe`, { status: 404 }),
+    securityTxt: response(`${ORIGIN}/.well-known/security.txt`, { contentType: "text/plain" }),
+    favicon: response(`${ORIGIN}/favicon.ico`, { contentType: "image/x-icon" }),
+    technologies: ["nginx", "WordPress"],
+  });
+  mutate?.(facts);
+  return facts;
+}
+
+/** Home first, then the sampled pages. */
+export function allPages(facts: SiteFacts): PageFacts[] {
+  return [facts.home!, ...facts.pages];
+}
+
+/** Set (or, with null, remove) a response header. */
+export function setHeader(res: HttpResponse | undefined, name: string, value: string | null): void {
+  if (!res) throw new Error("no response");
+  res.headers = res.headers.filter((h: Header) => h.name !== name);
+  if (value !== null) res.headers.push({ name, value });
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { afterAll, analyzeSite, type TaskDraft } from "../../../analyzer/index.ts";
+import type { SiteFacts } from "../../../proto/index.ts";
+import { brokenSite, mediocreSite } from "./golden-sites.ts";
+import { ORIGIN, allPages, response, setHeader } from "./site-builder.ts";
+
+const LEVEL = { bad: 0, warn: 1, info: 2 };
+
+function fixed(site: SiteFacts, fix: (f: SiteFacts) => void): SiteFacts {
+  fix(site);
+  return site;
+}
+
+describe("tasks (seo-anchors §3.6)", () => {
+  it("mediocre site: one task per failing check, most useful first", () => {
+    const a = analyzeSite(mediocreSite());
+    expect(a.tasks.map((t) => [t.code, t.impact])).toEqual([
+      ["image_dimensions", 6],
+      ["render_blocking", 6],
+      ["robots_txt_fetch", 5],
+      ["viewport", 3],
+      ["canonical_present", 3],
+      ["sitemap_present", 3],
+      ["compression", 2],
+      ["og_required", 2],
+      ["description_present", 2],
+      ["img_alt_missing", 2],
+      ["hsts", 1],
+      ["spf", 1],
+      ["h1_present", 1],
+      ["ttfb", 1],
+      ["dmarc", 1],
+      ["security_txt", 1],
+      ["link_text", 1],
+    ]);
+    const failing = a.items.filter((i) => i.status === "warn" || i.status === "fail").map((i) => i.code);
+    expect(a.tasks.map((t) => t.code).sort()).toEqual(failing.sort());
+  });
+
+  it("orders by gain, then level bad > warn > info, then effort", () => {
+    const tasks = analyzeSite(mediocreSite()).tasks;
+    const key = (t: TaskDraft) => [-t.impact, LEVEL[t.level], t.effort];
+    for (let i = 1; i < tasks.length; i++) {
+      const [a, b] = [key(tasks[i - 1]!), key(tasks[i]!)];
+      const cmp = a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+      expect(cmp, `${tasks[i - 1]!.code} before ${tasks[i]!.code}`).toBeLessThanOrEqual(0);
+    }
+  });
+
+  it("a task carries the check's level, group, hint, effort and recheck", () => {
+    const a = analyzeSite(mediocreSite());
+    expect(a.tasks.find((t) => t.code === "dmarc")).toEqual({
+      code: "dmarc",
+      title: "DMARC policy is published",
+      level: "info", // p=none: the catalogue's info tier
+      group: "domain",
+      impact: 1,
+      hint: expect.stringContaining("_dmarc.") as string,
+      detail: "p=none: monitoring only, spoofed mail is still delivered",
+      source: "report",
+      recheck: true,
+      effort: 1,
+      lifts_cap: false,
+    });
+  });
+
+  it("gain is exact: passing the check alone raises the rank by its impact", () => {
+    const a = analyzeSite(mediocreSite());
+    for (const t of a.tasks) expect(afterAll(a, [t.code]) - a.rank, t.code).toBe(t.impact);
+    for (const i of a.items.filter((x) => x.status === "pass" || x.status === "na")) expect(i.gain, i.code).toBe(0);
+  });
+
+  it.each<[string, (f: SiteFacts) => void]>([
+    ["hsts", (f) => setHeader(f.home!.response, "strict-transport-security", "max-age=31536000")],
+    ["description_present", (f) => allPages(f).forEach((p) => void (p.metaDescription = "A description long enough to read."))],
+    ["robots_txt_fetch", (f) => Object.assign(f.robots!, { response: response(`${ORIGIN}/robots.txt`), present: true })],
+    ["image_dimensions", (f) => allPages(f).forEach((p) => p.images.forEach((img) => Object.assign(img, { width: 10, height: 10 })))],
+  ])("fixing %s in the facts moves the rank by exactly its impact", (code, fix) => {
+    const before = analyzeSite(mediocreSite());
+    const after = analyzeSite(fixed(mediocreSite(), fix));
+    expect(after.items.find((i) => i.code === code)?.status).toBe("pass");
+    expect(after.rank - before.rank).toBe(before.tasks.find((t) => t.code === code)?.impact);
+  });
+
+  it("broken site: the binding cap lifts the ceiling, the others gain nothing alone", () => {
+    const a = analyzeSite(brokenSite());
+    expect(a.tasks.map((t) => [t.code, t.impact, t.lifts_cap])).toEqual([
+      ["robots_blocks_all", 10, true], // ceiling 29 → 39
+      ["https_redirect", 0, false],
+      ["tls_cert_valid", 0, false],
+    ]);
+    const robotsFixed = analyzeSite(fixed(brokenSite(), (f) => void (f.robots!.groups[0]!.disallow = ["/admin/"])));
+    expect(robotsFixed.rank).toBe(39);
+  });
+
+  it("afterAll: every task fixed, or a chosen subset (/issues after, gain_all)", () => {
+    const broken = analyzeSite(brokenSite());
+    expect(afterAll(broken)).toBe(100);
+    expect(afterAll(broken, ["robots_blocks_all", "tls_cert_valid"])).toBe(79);
+    const mediocre = analyzeSite(mediocreSite());
+    expect(afterAll(mediocre)).toBe(100);
+    expect(afterAll(mediocre, ["image_dimensions", "render_blocking"])).toBe(75); // 64.354 + 16·(6/9) = 75.02
+  });
+
+  it("tied binding caps: both are binding, neither lifts the rank alone", () => {
+    const a = analyzeSite(fixed(brokenSite(), (f) => void (f.home!.metaRobots = "noindex")));
+    expect(a.caps.slice(0, 2).map((c) => [c.code, c.cap])).toEqual([
+      ["noindex", 29],
+      ["robots_blocks_all", 29],
+    ]);
+    expect(a.tasks.filter((t) => t.lifts_cap).map((t) => [t.code, t.impact])).toEqual([
+      ["noindex", 0],
+      ["robots_blocks_all", 0],
+    ]);
+  });
+});
