@@ -43,6 +43,7 @@ export interface Config {
   readonly maxAttempts: number;
   readonly staleJobSeconds: number;
   readonly syncWaitMs: number;
+  readonly planEverySeconds: number;
   readonly workerConcurrency: number;
   readonly crawl: CrawlSettings;
 }
@@ -174,6 +175,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_MAX_ATTEMPTS", key: "maxAttempts", default: "3", parse: integer(1, 20), doc: "Attempts of a job before it ends in error." },
   { env: "SVC_STALE_JOB_S", key: "staleJobSeconds", default: "120", parse: integer(1, 86400), doc: "A queued job untouched this long is published again (its message was lost)." },
   { env: "SVC_SYNC_WAIT_MS", key: "syncWaitMs", default: "25000", parse: integer(1000, 120_000), doc: "Deadline of synchronous checks (GET /analyze); after it the answer is 409 not_ready with the job to poll." },
+  { env: "SVC_PLAN_EVERY_S", key: "planEverySeconds", default: "60", parse: integer(0, 86400), doc: "How often the scheduler looks for sites due for their periodic re-check (each site every interval_h; a new site at once); 0 turns periodic checks off." },
   { env: "SVC_WORKER_CONCURRENCY", key: "workerConcurrency", default: "2", parse: integer(1, 64), doc: "Jobs one crawler worker runs at once." },
   { env: "SVC_PAGE_SAMPLE", key: "crawl.pageSample", default: "20", parse: integer(0, 500), doc: "Internal pages sampled by an analysis besides the home page." },
   { env: "SVC_DNS_SERVERS", key: "crawl.dnsServers", default: "", parse: serverList, doc: "DNS servers the crawler asks (address or address:port, comma-separated); empty: the system's." },

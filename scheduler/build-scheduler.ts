@@ -2,7 +2,7 @@ import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { randomUUID } from "node:crypto";
 import { SchedulerServiceService } from "../proto/index.ts";
-import type { Bus, Clock, Config, Logger } from "../runtime/index.ts";
+import { unixSeconds, type Bus, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
 import { workMessage } from "./messages.ts";
 import { OutboxRelay } from "./relay.ts";
@@ -47,6 +47,18 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   // After a restart, work nobody holds is published again at once, then checked regularly.
   await deps.store.jobs.republishStale(deps.clock.nowMs(), 0, (job) => workMessage(job, replica)).catch(() => 0);
   relay.start(1000);
+  const plan = async () => {
+    const planned = await deps.store.jobs.planDue(unixSeconds(deps.clock), deps.config.maxAttempts, 50, (job) => workMessage(job, replica));
+    if (planned && planned.length > 0) {
+      deps.logger.info({ jobs: planned.length }, "periodic re-checks planned");
+      relay.kick();
+    }
+  };
+  const planner =
+    deps.config.planEverySeconds > 0
+      ? setInterval(() => void plan().catch((err: unknown) => deps.logger.warn({ err }, "planning failed")), deps.config.planEverySeconds * 1000)
+      : null;
+  planner?.unref();
   const sweeper = setInterval(() => void sweep().catch((err: unknown) => deps.logger.warn({ err }, "sweep failed")), Math.max(250, Math.floor(deps.config.leaseMs / 2)));
   sweeper.unref();
 
@@ -54,6 +66,7 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
     address: `${host}:${port}`,
     async close() {
       clearInterval(sweeper);
+      if (planner) clearInterval(planner);
       health.setStatus("", "NOT_SERVING");
       await relay.close();
       await new Promise<void>((resolve) => {

@@ -40,6 +40,9 @@ export type LeaseOutcome =
   | { readonly granted: true; readonly job: JobRow }
   | { readonly granted: false; readonly reason: "unknown" | "finished" | "held" | "exhausted" };
 
+// Any fixed number: the scheduler that holds it in a transaction is the one that plans re-checks.
+const PLANNER_LOCK = 7_316_002;
+
 const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished";
 
 /**
@@ -211,6 +214,38 @@ export class JobsRepo {
         await this.enqueue(q, message(job), now);
       }
       return stale.length;
+    });
+  }
+
+  /**
+   * Periodic re-checks: one queued job for every monitored host whose last run is older than the
+   * shortest interval of the accounts monitoring it (or that has none) and that has no job in
+   * flight. Only the scheduler holding the planner's advisory lock plans; others return null.
+   */
+  async planDue(now: number, maxAttempts: number, limit: number, message: (job: JobRow) => OutboxMessage): Promise<JobRow[] | null> {
+    return this.db.tx(async (q) => {
+      const [lock] = await q.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock($1) AS ok", [PLANNER_LOCK]);
+      if (!lock?.ok) return null;
+      const due = await q.query<{ host: string; account_id: number }>(
+        `SELECT s.host, (array_agg(s.account_id ORDER BY s.interval_h, s.account_id))[1] AS account_id
+         FROM sites s
+         WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.host = s.host AND j.state IN ('queued', 'running'))
+         GROUP BY s.host
+         HAVING coalesce((SELECT max(r.checked_at) FROM runs r WHERE r.host = s.host), 0) <= $1 - min(s.interval_h) * 3600
+         ORDER BY s.host LIMIT $2`,
+        [now, limit],
+      );
+      const jobs: JobRow[] = [];
+      for (const d of due) {
+        const [row] = await q.query<JobRow>(
+          `INSERT INTO jobs (account_id, kind, host, state, step, max_attempts, created, updated)
+           VALUES ($1, 'analyze', $2, 'queued', 'scheduled', $3, $4, $4) RETURNING ${JOB_COLUMNS}`,
+          [d.account_id, d.host, maxAttempts, now],
+        );
+        await this.enqueue(q, message(row as JobRow), now);
+        jobs.push(row as JobRow);
+      }
+      return jobs;
     });
   }
 

@@ -104,3 +104,36 @@ describe("the analysis path", () => {
     expect(bad.json()).toMatchObject({ code: "bad_status", param: "status" });
   });
 });
+
+describe("periodic re-checks", () => {
+  it("checks a newly added site without being asked, and again once its interval has passed", async () => {
+    const planned = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "2", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_PLAN_EVERY_S: "1" } });
+    const other = await startSmallSite();
+    try {
+      await planned.call("POST", "/api/v1/sites", { body: { host: other.host, interval: 1 } });
+      const runs = async () => (await planned.call("GET", `/api/v1/history/${other.host}`)).json().runs as unknown[];
+      const waitFor = async (n: number) => {
+        const started = Date.now();
+        while ((await runs()).length < n) {
+          if (Date.now() - started > 20_000) throw new Error(`fewer than ${n} runs after 20 s`);
+          await sleep(100);
+        }
+      };
+      await waitFor(1);
+      const [job] = (await planned.call("GET", "/api/v1/jobs")).json().jobs;
+      expect(job).toMatchObject({ host: other.host, state: "done" });
+      // Not due again within the interval…
+      await sleep(1500);
+      expect(await runs()).toHaveLength(1);
+      // …and due once the clock has moved past it.
+      planned.clock.advance(3600_000);
+      await waitFor(2);
+      // Scheduled checks are free: the daily counter charged nothing.
+      const charged = await planned.db.query("SELECT n FROM rate_counters WHERE subject LIKE 'd:checks:%'");
+      expect(charged).toEqual([]);
+    } finally {
+      await planned.close();
+      await other.close();
+    }
+  });
+});
