@@ -4,6 +4,7 @@ import { addSite, getOverview, listSites, removeSite, updateSite } from "../oper
 import { analyzeSiteSync, getJob, listJobs, startAnalysis } from "../operations/jobs.ts";
 import { getChanges, getHistory, getReport, getTopIssues } from "../operations/reports.ts";
 import { getPlan, listSiteTasks, setTaskStatus } from "../operations/tasks.ts";
+import { getSite } from "../operations/site.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -35,6 +36,7 @@ export function buildOperations(): Operation[] {
     listSiteTasks,
     setTaskStatus,
     getPlan,
+    getSite,
   );
   return operations;
 }

@@ -80,6 +80,18 @@ describe("the analysis path", () => {
     expect(events.some((e) => e.type === "task" && e.payload.change === "fixed")).toBe(true);
   });
 
+  it("shows the site at a glance, with the blocks of features to come as null", async () => {
+    const res = await gw.call("GET", `/api/v1/site/${site.host}`);
+    expect(res.statusCode).toBe(200);
+    const s = res.json();
+    expect(s).toMatchObject({ host: site.host, search: null, baseline: null, master_index: null, crawl: null, uptime: null, watchdog_changes: null, watched_pages: null });
+    expect(s.stats.runs).toBe(2);
+    const open = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.filter((t: { status: string }) => t.status === "open");
+    expect(s.tasks_open).toBe(open.length);
+    expect(s.top_tasks).toHaveLength(Math.min(5, open.length));
+    expect(s.events.map((e: { type: string }) => e.type)).toContain("job");
+  });
+
   it("answers GET /analyze with the report when it finishes in time", async () => {
     const res = await gw.call("GET", `/api/v1/analyze?d=${site.host}&fresh=1`);
     expect(res.statusCode).toBe(200);
