@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { getDomain } from "tldts";
-import { SiteFacts, type HttpResponse, type RobotsFacts } from "../proto/index.ts";
+import { RobotsFacts, SiteFacts, type HttpResponse } from "../proto/index.ts";
 import { unixSeconds, type Clock } from "../runtime/index.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { EgressBlockedError, type Egress } from "./egress.ts";
@@ -73,7 +73,8 @@ interface Site {
  * not allowed; every other failure is recorded in the facts.
  */
 export async function collectSiteFacts(host: string, options: Partial<CollectOptions>, deps: CollectDeps): Promise<SiteFacts> {
-  const opts = { ...DEFAULT_COLLECT_OPTIONS, ...options };
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<CollectOptions>;
+  const opts: CollectOptions = { ...DEFAULT_COLLECT_OPTIONS, ...given };
   const site = openSite(host, opts, deps);
   const checkedAt = unixSeconds(deps.clock);
   site.progress(0, "home");
@@ -168,14 +169,18 @@ interface Preliminaries {
   readonly sitemaps: Promise<SiteFacts["sitemaps"]>;
   readonly httpVariant: Promise<HttpResponse | undefined>;
   readonly wwwVariant: Promise<HttpResponse | undefined>;
-  readonly notFound: Promise<HttpResponse>;
-  readonly securityTxt: Promise<HttpResponse>;
-  readonly favicon: Promise<HttpResponse>;
+  readonly notFound: Promise<HttpResponse | undefined>;
+  readonly securityTxt: Promise<HttpResponse | undefined>;
+  readonly favicon: Promise<HttpResponse | undefined>;
   readonly tls: Promise<SiteFacts["tls"]>;
   readonly dns: Promise<SiteFacts["dns"]>;
 }
 
-/** Starts every site-level fetch at once (the limiter paces them); each reports progress as it ends. */
+/**
+ * Starts every site-level fetch at once (the limiter paces them); each reports progress as it ends.
+ * When the home page did not answer at all, the origin's own paths are not tried: they would only
+ * time out one after another.
+ */
 function preliminaries(site: Site, origin: string, home: FetchResult, homePage: Extraction, httpsAttempt: FetchResult): Preliminaries {
   const { opts, deps } = site;
   const originUrl = new URL(origin);
@@ -186,10 +191,13 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
       return v;
     });
   const response = (url: string, extra?: Partial<FetchOptions>) => site.fetch(url, extra).then((r) => r.response);
+  const reachable = home.response.status > 0;
+  const onOrigin = (url: () => string) => (reachable ? response(url()) : Promise.resolve(undefined));
 
   const robots = step(
     "robots",
-    site.fetch(`${origin}/robots.txt`, { maxRedirects: 5 }).then((r) => {
+    (reachable ? site.fetch(`${origin}/robots.txt`, { maxRedirects: 5 }) : Promise.resolve(null)).then((r) => {
+      if (r === null) return RobotsFacts.fromPartial({});
       const facts = robotsFacts(r.response, r.text);
       const delayMs = Math.min(crawlDelaySeconds(facts, opts.userAgent) * 1000, opts.maxCrawlDelayMs);
       site.limiter.setDelay(originUrl.host, delayMs);
@@ -199,6 +207,7 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
   const sitemaps = step(
     "sitemaps",
     robots.then((r) => {
+      if (!reachable) return [];
       const urls = r.sitemaps.length > 0 ? r.sitemaps : [`${origin}/sitemap.xml`];
       return collectSitemaps(urls, (u) => site.fetch(u, { maxBodyBytes: SITEMAP_MAX_BYTES }), { siteHost: originUrl.host });
     }),
@@ -211,9 +220,9 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
     sitemaps,
     httpVariant: step("http_variant", httpVariant(site, originUrl, home, response)),
     wwwVariant: step("www_variant", twin ? response(`${originUrl.protocol}//${twin}/`) : Promise.resolve(undefined)),
-    notFound: step("not_found_probe", response(`${origin}/svc-probe-${deps.randomHex(16)}`)),
-    securityTxt: step("security_txt", response(`${origin}/.well-known/security.txt`)),
-    favicon: step("favicon", response(homePage.facts.faviconHref || `${origin}/favicon.ico`)),
+    notFound: step("not_found_probe", onOrigin(() => `${origin}/svc-probe-${deps.randomHex(16)}`)),
+    securityTxt: step("security_txt", onOrigin(() => `${origin}/.well-known/security.txt`)),
+    favicon: step("favicon", onOrigin(() => homePage.facts.faviconHref || `${origin}/favicon.ico`)),
     tls: step(
       "tls",
       site.limiter.run(tlsTarget.host, () => collectTlsFacts(unbracket(tlsTarget.hostname), Number(tlsTarget.port || 443), deps.egress, { timeoutMs: opts.tlsTimeoutMs })),

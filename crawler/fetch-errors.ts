@@ -7,7 +7,7 @@ const BY_CODE: ReadonlyArray<readonly [FetchErrorCode, readonly string[]]> = [
   ["timeout", ["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT", "ABORT_ERR", "UND_ERR_ABORTED"]],
   ["refused", ["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "EADDRNOTAVAIL"]],
   ["dns", ["ENOTFOUND", "ENODATA", "ESERVFAIL", "ETIMEOUT", "EREFUSED", "EAI_AGAIN", "EBADRESP", "EBADNAME", "ENONAME"]],
-  ["reset", ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "ECONNABORTED", "HPE_INVALID_CONSTANT", "UND_ERR_RESPONSE_STATUS_CODE"]],
+  ["reset", ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "ECONNABORTED"]],
 ];
 
 /**
@@ -19,13 +19,14 @@ export function classifyFetchError(err: unknown, aborted: boolean): { code: Fetc
   if (err instanceof EgressBlockedError) return { code: BLOCKED_PRIVATE_ADDRESS, detail: err.message };
   const code = String(e?.code ?? "");
   const detail = code ? `${code}: ${e?.message ?? ""}` : String(e?.message ?? err);
-  if (aborted) return { code: "timeout", detail: code === "UND_ERR_ABORTED" || !code ? "no complete response within the deadline" : detail };
+  if (aborted) return { code: "timeout", detail };
   if (e?.cause instanceof EgressBlockedError) return { code: BLOCKED_PRIVATE_ADDRESS, detail: e.cause.message };
   if (isTlsError(code, e?.message ?? "")) return { code: "tls", detail };
   // c-ares reports its own failures with a syscall like "queryA"; a refused DNS server is still "dns".
   const syscall = String((e as { syscall?: string } | undefined)?.syscall ?? "");
   if (syscall.startsWith("query") || syscall === "getaddrinfo") return { code: "dns", detail };
   for (const [outcome, codes] of BY_CODE) if (codes.includes(code)) return { code: outcome, detail };
+  // What is left broke the exchange midway: a socket closed mid-response, llhttp's HPE_* parse errors.
   return { code: "reset", detail };
 }
 

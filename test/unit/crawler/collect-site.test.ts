@@ -1,0 +1,179 @@
+import { performance } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../runtime/index.ts";
+import { collectSiteFacts, createEgress, EgressBlockedError, type Egress } from "../../../crawler/index.ts";
+import { startHttp, type Handler, type TestServer } from "./servers.ts";
+
+const HEX = "0123456789abcdef0123456789abcdef";
+const page = (title: string, links: string[], extra = "") =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${extra}</head><body><h1>${title}</h1>${links.map((l) => `<a href="${l}">${l}</a>`).join(" ")}</body></html>`;
+
+/** A small site: home, three pages, robots.txt, a sitemap, security.txt and a favicon; everything else 404. */
+function site(origin: () => string, robots = "User-agent: *\nDisallow: /private/\nSitemap: {o}/sitemap.xml\n"): Handler {
+  return (req, res) => {
+    const html = (body: string) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
+    switch (req.url) {
+      case "/":
+        return html(
+          page("Home", ["/page1", "/page2", "/private/secret", "https://elsewhere.example/", "/page1#top"], '<meta name="generator" content="Hugo 0.120.0"><link rel="icon" href="/icon.png">'),
+        );
+      case "/page1":
+        return html(page("One", ["/page2", "/"]));
+      case "/page2":
+        return html(page("Two", ["/page3"]));
+      case "/page3":
+        return html(page("Three", ["/deeper"]));
+      case "/deeper":
+        return html(page("Deeper", []));
+      case "/robots.txt":
+        return res.writeHead(200, { "content-type": "text/plain" }).end(robots.replaceAll("{o}", origin()));
+      case "/sitemap.xml":
+        return res.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin()}/</loc></url><url><loc>${origin()}/page3</loc></url></urlset>`);
+      case "/.well-known/security.txt":
+        return res.writeHead(200, { "content-type": "text/plain" }).end("Contact: mailto:security@example.com\n");
+      case "/icon.png":
+        return res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      default:
+        return res.writeHead(404, { "content-type": "text/html" }).end("<title>Not found</title>");
+    }
+  };
+}
+
+describe("collectSiteFacts", () => {
+  let server: TestServer;
+  let egress: Egress;
+  beforeAll(async () => {
+    server = await startHttp(site(() => server.origin));
+    egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+  });
+  afterAll(async () => {
+    await egress.close();
+    await server.close();
+  });
+
+  it("collects a loopback site end to end", async () => {
+    const progress: Array<[number, string]> = [];
+    const host = `127.0.0.1:${server.port}`;
+    const o = server.origin;
+    const facts = await collectSiteFacts(host, {}, { egress, clock: new ManualClock(1_800_000_000_500), randomHex: () => HEX, onProgress: (p, s) => progress.push([p, s]) });
+
+    expect(facts.host).toBe(host);
+    expect(facts.origin).toBe(o);
+    expect(facts.checkedAt).toBe(1_800_000_000);
+    expect(facts.home?.title).toBe("Home");
+    expect(facts.home?.response?.status).toBe(200);
+    expect(facts.home?.links.map((l) => [l.href, l.internal])).toEqual([
+      [`${o}/page1`, true],
+      [`${o}/page2`, true],
+      [`${o}/private/secret`, true],
+      ["https://elsewhere.example/", false],
+      [`${o}/page1`, true],
+    ]);
+    // Sitemap URLs first, then the home page's links; /private/ is disallowed; /page3 came from the
+    // sitemap before any link reached it, so /deeper was not followed.
+    expect(facts.pages.map((p) => [p.title, p.response?.requestedUrl, p.depth])).toEqual([
+      ["Three", `${o}/page3`, 2],
+      ["One", `${o}/page1`, 1],
+      ["Two", `${o}/page2`, 1],
+    ]);
+    expect(facts.robots).toMatchObject({ present: true, sitemaps: [`${o}/sitemap.xml`], groups: [{ userAgents: ["*"], disallow: ["/private/"] }] });
+    expect(facts.sitemaps.map((s) => [s.url, s.valid, s.urlCount, s.sampleUrls])).toEqual([[`${o}/sitemap.xml`, true, 2, [`${o}/`, `${o}/page3`]]]);
+    expect(facts.notFoundProbe).toMatchObject({ requestedUrl: `${o}/svc-probe-${HEX}`, status: 404 });
+    expect(facts.securityTxt).toMatchObject({ status: 200, contentType: "text/plain" });
+    expect(facts.favicon).toMatchObject({ requestedUrl: `${o}/icon.png`, status: 200, contentType: "image/png", bodyBytes: 4 });
+    // host:port: only that origin; no http:// or www twin to compare with.
+    expect(facts.httpVariant).toBeUndefined();
+    expect(facts.wwwVariant).toBeUndefined();
+    // https was tried first on the same port and failed the handshake: a fact, not a failure.
+    expect(facts.tls).toMatchObject({ attempted: true, handshakeOk: false, error: "ERR_SSL_WRONG_VERSION_NUMBER" });
+    expect(facts.dns).toMatchObject({ resolved: true, a: ["127.0.0.1"] });
+    expect(facts.technologies).toEqual(["Hugo"]);
+
+    expect(server.requests).not.toContain("GET /private/secret");
+    expect(server.requests).not.toContain("GET /deeper");
+    expect(server.requests.filter((r) => r === "GET /page1")).toHaveLength(1);
+    expect(progress[0]).toEqual([0, "home"]);
+    expect(progress.at(-1)).toEqual([100, "done"]);
+    expect(progress.map(([p]) => p)).toEqual([...progress.map(([p]) => p)].sort((a, b) => a - b));
+    expect(new Set(progress.map(([, s]) => s))).toEqual(
+      new Set(["home", "robots", "sitemaps", "http_variant", "www_variant", "not_found_probe", "security_txt", "favicon", "tls", "dns", "pages", "done"]),
+    );
+  });
+
+  it("records an unreachable site without trying its paths", async () => {
+    const gone = await startHttp(() => undefined);
+    const port = gone.port;
+    await gone.close();
+    const facts = await collectSiteFacts(`127.0.0.1:${port}`, {}, { egress, clock: new ManualClock(0), randomHex: () => HEX });
+    expect(facts.origin).toBe(`https://127.0.0.1:${port}`);
+    expect(facts.home?.response).toMatchObject({ requestedUrl: `https://127.0.0.1:${port}/`, status: 0, error: "refused" });
+    expect(facts.robots?.response).toBeUndefined();
+    expect(facts.sitemaps).toEqual([]);
+    expect(facts.notFoundProbe).toBeUndefined();
+    expect(facts.pages).toEqual([]);
+    expect(facts.tls).toMatchObject({ attempted: true, handshakeOk: false, error: "refused" });
+  });
+
+  it("refuses a private site unless private targets are allowed", async () => {
+    const closed = createEgress({ allowPrivateTargets: false, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+    const before = server.connections();
+    try {
+      const err = await collectSiteFacts(`127.0.0.1:${server.port}`, {}, { egress: closed, clock: new ManualClock(0), randomHex: () => HEX }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EgressBlockedError);
+      expect((err as EgressBlockedError).reason).toBe("blocked_private_address");
+      expect(server.connections()).toBe(before);
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
+describe("collectSiteFacts politeness", () => {
+  it("honours Crawl-delay up to the cap and limits concurrent requests per host", async () => {
+    const starts: Record<string, number> = {};
+    let inflight = 0;
+    let maxInflight = 0;
+    const inner = site(() => server.origin, "User-agent: *\nDisallow: /private/\nCrawl-delay: 30\nSitemap: {o}/sitemap.xml\n");
+    const server: TestServer = await startHttp((req, res) => {
+      starts[req.url ?? ""] = performance.now();
+      maxInflight = Math.max(maxInflight, ++inflight);
+      res.on("finish", () => inflight--);
+      setTimeout(() => inner(req, res), 20);
+    });
+    const egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+    try {
+      const began = performance.now();
+      const facts = await collectSiteFacts(
+        `127.0.0.1:${server.port}`,
+        { maxCrawlDelayMs: 150, maxConnectionsPerHost: 2 },
+        { egress, clock: new ManualClock(0), randomHex: () => HEX },
+      );
+      expect(facts.robots?.groups[0]?.crawlDelayS).toBe(30);
+      expect(facts.pages.map((p) => p.title)).toEqual(["Three", "One", "Two"]);
+      const pageStarts = ["/page3", "/page1", "/page2"].map((p) => starts[p] as number);
+      expect((pageStarts[1] as number) - (pageStarts[0] as number)).toBeGreaterThanOrEqual(140);
+      expect((pageStarts[2] as number) - (pageStarts[1] as number)).toBeGreaterThanOrEqual(140);
+      expect(maxInflight).toBeLessThanOrEqual(2);
+      expect(performance.now() - began).toBeLessThan(4000);
+    } finally {
+      await egress.close();
+      await server.close();
+    }
+  });
+
+  it("samples no pages when robots.txt is unreachable (RFC 9309: disallow all)", async () => {
+    const server = await startHttp((req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(503).end();
+      res.writeHead(200, { "content-type": "text/html" }).end(page("Home", ["/a", "/b"]));
+    });
+    const egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+    try {
+      const facts = await collectSiteFacts(`127.0.0.1:${server.port}`, {}, { egress, clock: new ManualClock(0), randomHex: () => HEX });
+      expect(facts.robots?.response?.status).toBe(503);
+      expect(facts.pages).toEqual([]);
+    } finally {
+      await egress.close();
+      await server.close();
+    }
+  });
+});

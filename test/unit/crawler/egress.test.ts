@@ -1,0 +1,135 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blockedRange, createEgress, EgressBlockedError, fetchUrl, resolveTarget } from "../../../crawler/index.ts";
+import { fixedResolver, startHttp, type TestServer } from "./servers.ts";
+
+const base = { dnsServers: [], extraCa: null, connectTimeoutMs: 1000 };
+// A public unicast address (example.com's former one) standing for "the internet".
+const PUBLIC = "93.184.215.14";
+
+describe("blockedRange", () => {
+  it.each([
+    ["10.1.2.3", "private"],
+    ["172.16.0.1", "private"],
+    ["192.168.1.1", "private"],
+    ["127.0.0.1", "loopback"],
+    ["169.254.10.10", "linkLocal"],
+    ["169.254.169.254", "metadata"],
+    ["100.64.0.1", "carrierGradeNat"],
+    ["224.0.0.1", "multicast"],
+    ["0.0.0.0", "unspecified"],
+    ["::1", "loopback"],
+    ["::", "unspecified"],
+    ["fe80::1", "linkLocal"],
+    ["fc00::1", "uniqueLocal"],
+    ["ff02::1", "multicast"],
+    ["fd00:ec2::254", "metadata"],
+    ["::ffff:127.0.0.1", "loopback"],
+    ["::ffff:169.254.169.254", "metadata"],
+    ["2002:c0a8:0101::1", "private"], // 6to4 of 192.168.1.1
+    ["64:ff9b::a00:1", "private"], // NAT64 of 10.0.0.1
+  ])("%s is refused (%s)", (address, range) => {
+    expect(blockedRange(address)).toBe(range);
+  });
+
+  it.each(["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:0808:0808::1"])("%s is public", (address) => {
+    expect(blockedRange(address)).toBeNull();
+  });
+});
+
+describe("resolveTarget", () => {
+  it("skips blocked answers and returns the first public one; refuses when none is public", async () => {
+    const { resolver } = fixedResolver({ mixed: ["10.0.0.1", "8.8.4.4"], private: ["127.0.0.1", "::1"] });
+    await expect(resolveTarget("mixed", resolver, false)).resolves.toEqual({ address: "8.8.4.4", family: 4 });
+    const err = await resolveTarget("private", resolver, false).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EgressBlockedError);
+    expect(err).toMatchObject({ reason: "blocked_private_address", host: "private", address: "127.0.0.1", range: "loopback" });
+    await expect(resolveTarget("private", resolver, true)).resolves.toEqual({ address: "127.0.0.1", family: 4 });
+    await expect(resolveTarget("[::1]", resolver, true)).resolves.toEqual({ address: "::1", family: 6 });
+  });
+});
+
+describe("guarded fetch", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startHttp((_req, res) => res.end("PRIVATE"));
+  });
+  afterAll(() => server.close());
+
+  it("refuses a loopback literal unless private targets are allowed", async () => {
+    const closed = createEgress({ ...base, allowPrivateTargets: false });
+    const open = createEgress({ ...base, allowPrivateTargets: true });
+    try {
+      const before = server.connections();
+      const refused = await fetchUrl(`${server.origin}/`, { dispatcher: closed.dispatcher, timeoutMs: 2000 });
+      expect(refused.response).toMatchObject({ status: 0, error: "blocked_private_address" });
+      expect(refused.response.errorDetail).toBe("127.0.0.1 resolves to 127.0.0.1 (loopback), which is not a public address");
+      expect(refused.cause).toBeInstanceOf(EgressBlockedError);
+      expect(server.connections()).toBe(before);
+
+      const fetched = await fetchUrl(`${server.origin}/`, { dispatcher: open.dispatcher, timeoutMs: 2000 });
+      expect(fetched.response.status).toBe(200);
+      expect(fetched.text).toBe("PRIVATE");
+    } finally {
+      await Promise.all([closed.close(), open.close()]);
+    }
+  });
+
+  it("refuses a name that resolves to a private address, and dials a name's address only once resolved", async () => {
+    const { resolver, calls } = fixedResolver({ "intranet.example": ["192.168.0.10", "127.0.0.1"] });
+    const egress = createEgress({ ...base, allowPrivateTargets: false }, { resolver });
+    try {
+      const r = await fetchUrl(`http://intranet.example:${server.port}/`, { dispatcher: egress.dispatcher, timeoutMs: 2000 });
+      expect(r.response.error).toBe("blocked_private_address");
+      expect(calls).toEqual(["intranet.example"]);
+    } finally {
+      await egress.close();
+    }
+  });
+
+  it("pins the validated address: the socket never resolves the name again (no DNS rebinding)", async () => {
+    // Everything stays on loopback: the first resolution answers 127.0.0.2, every later one
+    // 127.0.0.3. A guard that validated one resolution and let the socket resolve the name again
+    // would reach the second server.
+    const first = await listenOn("127.0.0.2", 0, "FIRST");
+    const second = await listenOn("127.0.0.3", first.port, "SECOND");
+    const calls: string[] = [];
+    const rebinding = async (host: string) => {
+      calls.push(host);
+      return [{ address: calls.length === 1 ? "127.0.0.2" : "127.0.0.3", family: 4 as const }];
+    };
+    const egress = createEgress({ ...base, allowPrivateTargets: true, connectTimeoutMs: 1000 }, { resolver: rebinding });
+    try {
+      const r = await fetchUrl(`http://rebind.example:${first.port}/`, { dispatcher: egress.dispatcher, timeoutMs: 2000 });
+      expect(r.text).toBe("FIRST");
+      expect(calls).toEqual(["rebind.example"]);
+      expect(second.connections()).toBe(0);
+    } finally {
+      await egress.close();
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("chooses the public address of an answer that also carries a private one", async () => {
+    const { resolver } = fixedResolver({ "mixed.example": ["127.0.0.1", PUBLIC, "10.0.0.1"] });
+    expect(await resolveTarget("mixed.example", resolver, false)).toEqual({ address: PUBLIC, family: 4 });
+    await expect(resolveTarget("private.example", fixedResolver({ "private.example": ["127.0.0.1", "10.0.0.1"] }).resolver, false)).rejects.toThrow(
+      "not a public address",
+    );
+  });
+});
+
+/** A plain HTTP server answering `body` on one loopback address, counting connections. */
+async function listenOn(address: string, port: number, body: string) {
+  let connections = 0;
+  const srv = createServer((_req, res) => res.end(body));
+  srv.on("connection", () => (connections += 1));
+  await new Promise<void>((resolve) => srv.listen(port, address, resolve));
+  return {
+    port: (srv.address() as AddressInfo).port,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => srv.close(() => resolve())),
+  };
+}

@@ -1,0 +1,180 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { HttpResponse } from "../../../proto/index.ts";
+import { detectTechnologies, extractPage } from "../../../crawler/index.ts";
+
+const URL_ = "https://shop.example/catalog/item?id=7";
+
+const FIXTURE = `<!DOCTYPE html>
+<html lang="en-GB">
+<head>
+  <meta charset="utf-8">
+  <title> Blue  Widget | Shop </title>
+  <meta name="description" content="A blue widget.">
+  <meta name="Description" content="Second description">
+  <meta name="robots" content="NoIndex, follow">
+  <meta name="googlebot" content="nosnippet">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="generator" content="WordPress 6.4.2">
+  <meta property="og:title" content="Blue Widget">
+  <meta property="og:image" content="https://cdn.example/w.png">
+  <meta name="twitter:card" content="summary_large_image">
+  <link rel="canonical" href="/catalog/item">
+  <link rel="alternate" hreflang="de" href="https://shop.example/de/item">
+  <link rel="alternate" hreflang="x-default" href="/catalog/item">
+  <link rel="shortcut icon" href="/favicon.png">
+  <link rel="stylesheet" href="http://cdn.example/site.css">
+  <link rel="stylesheet" href="/print.css" media="print">
+  <script src="/wp-includes/js/jquery/jquery.min.js"></script>
+  <script src="/app.js" defer></script>
+  <script type="module" src="/mod.js"></script>
+  <script async src="https://www.googletagmanager.com/gtm.js?id=GTM-1"></script>
+  <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Shop"},{"@type":["Product","Thing"],"name":"W"}]}</script>
+  <script type="application/ld+json">{"@type": "Broken",}</script>
+  <style>body { color: blue }</style>
+</head>
+<body>
+  <meta name="description" content="late">
+  <header id="top"><a href="/">Home</a> <a href="https://other.example/x#frag" rel="nofollow noopener">Partner</a></header>
+  <h1>Blue <em>Widget</em></h1>
+  <div id="top" itemscope itemtype="https://schema.org/Offer">
+    <p>Only <b>9</b> euros. Ünïcode wörds count too.</p>
+    <h2>Details <a href="#specs">specs</a></h2>
+    <img src="/w.jpg" alt="A widget" width="640" height="480" loading="lazy">
+    <img src="http://cdn.example/pixel.gif">
+    <a href="/catalog/other#top"><img src="/t.png" alt="Other widget"></a>
+    <svg><title>icon</title><text>svgtext</text></svg>
+    <noscript>enable js</noscript>
+    <script>var hidden = "not words";</script>
+  </div>
+  <h4>Skipped level</h4>
+  <form action="http://shop.example/search"><input name="q"></form>
+  <form action="/cart"></form>
+  <iframe src="http://video.example/embed"></iframe>
+</body>
+</html>`;
+
+const RESPONSE = HttpResponse.fromPartial({
+  requestedUrl: URL_,
+  finalUrl: URL_,
+  status: 200,
+  contentType: "text/html",
+  charset: "utf-8",
+  headers: [
+    { name: "content-type", value: "text/html; charset=utf-8" },
+    { name: "x-robots-tag", value: "noarchive" },
+    { name: "link", value: '<https://shop.example/catalog/item>; rel="canonical", </fr/item>; rel="alternate"; hreflang="fr"' },
+    { name: "server", value: "nginx/1.25.3" },
+    { name: "x-powered-by", value: "PHP/8.2.1" },
+  ],
+});
+
+// Alt text, <svg>, <noscript>, scripts and styles are not visible text.
+const VISIBLE = "Home Partner Blue Widget Only 9 euros. Ünïcode wörds count too. Details specs Skipped level";
+
+describe("extractPage", () => {
+  it("extracts every field of a rich page", () => {
+    const { facts, generator, scriptSrcs } = extractPage({ url: URL_, response: RESPONSE, html: FIXTURE, depth: 1 });
+    expect(facts).toEqual({
+      response: RESPONSE,
+      isHtml: true,
+      title: "Blue Widget | Shop",
+      titleCount: 1,
+      metaDescription: "A blue widget.",
+      metaDescriptionCount: 3,
+      metaRobots: "noindex, follow, nosnippet",
+      xRobotsTag: "noarchive",
+      metaViewport: "width=device-width, initial-scale=1",
+      metaCharset: "utf-8",
+      canonicals: ["https://shop.example/catalog/item"],
+      canonicalHeader: "https://shop.example/catalog/item",
+      lang: "en-GB",
+      hreflang: [
+        { hreflang: "de", href: "https://shop.example/de/item" },
+        { hreflang: "x-default", href: "https://shop.example/catalog/item" },
+        { hreflang: "fr", href: "https://shop.example/fr/item" },
+      ],
+      headings: [
+        { level: 1, text: "Blue Widget" },
+        { level: 2, text: "Details specs" },
+        { level: 4, text: "Skipped level" },
+      ],
+      links: [
+        { href: "https://shop.example/", text: "Home", nofollow: false, internal: true },
+        { href: "https://other.example/x", text: "Partner", nofollow: true, internal: false },
+        { href: "https://shop.example/catalog/item?id=7", text: "specs", nofollow: false, internal: true },
+        { href: "https://shop.example/catalog/other", text: "Other widget", nofollow: false, internal: true },
+      ],
+      images: [
+        { src: "https://shop.example/w.jpg", hasAlt: true, alt: "A widget", width: 640, height: 480, lazy: true },
+        { src: "http://cdn.example/pixel.gif", hasAlt: false, alt: "", width: 0, height: 0, lazy: false },
+        { src: "https://shop.example/t.png", hasAlt: true, alt: "Other widget", width: 0, height: 0, lazy: false },
+      ],
+      jsonLd: ['{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Shop"},{"@type":["Product","Thing"],"name":"W"}]}', '{"@type": "Broken",}'],
+      jsonLdInvalid: 1,
+      schemaTypes: ["WebSite", "Product", "Thing", "Offer"],
+      openGraph: [
+        { key: "og:title", content: "Blue Widget" },
+        { key: "og:image", content: "https://cdn.example/w.png" },
+      ],
+      twitter: [{ key: "twitter:card", content: "summary_large_image" }],
+      wordCount: 15,
+      textSample: VISIBLE,
+      forms: 2,
+      formsInsecureAction: 1,
+      scripts: 5,
+      renderBlockingScripts: 1,
+      renderBlockingStyles: 1,
+      mixedContent: ["http://cdn.example/site.css", "http://cdn.example/pixel.gif", "http://video.example/embed"],
+      hasDoctype: true,
+      domElements: 52,
+      duplicateIds: ["top"],
+      metaInBody: true,
+      hasMicrodata: true,
+      contentHash: createHash("sha256").update(VISIBLE).digest("hex"),
+      faviconHref: "https://shop.example/favicon.png",
+      depth: 1,
+    });
+    expect(generator).toBe("WordPress 6.4.2");
+    expect(scriptSrcs).toEqual([
+      "https://shop.example/wp-includes/js/jquery/jquery.min.js",
+      "https://shop.example/app.js",
+      "https://shop.example/mod.js",
+      "https://www.googletagmanager.com/gtm.js?id=GTM-1",
+    ]);
+    expect(detectTechnologies({ generator, headers: RESPONSE.headers, scriptSrcs })).toEqual(["WordPress", "jQuery", "Google Tag Manager", "nginx", "PHP"]);
+  });
+
+  it("keeps the first 2000 characters of long text and counts all words", () => {
+    const html = `<html><body><p>${"word ".repeat(1000)}</p></body></html>`;
+    const { facts } = extractPage({ url: "https://a.example/", response: HttpResponse.fromPartial({ contentType: "text/html" }), html });
+    expect(facts.wordCount).toBe(1000);
+    expect(facts.textSample).toBe("word ".repeat(400));
+    expect(facts.hasDoctype).toBe(false);
+  });
+
+  it("leaves non-HTML responses as bare facts", () => {
+    const response = HttpResponse.fromPartial({ contentType: "application/pdf", status: 200 });
+    const { facts } = extractPage({ url: "https://a.example/x.pdf", response, html: "%PDF-1.7" });
+    expect(facts.isHtml).toBe(false);
+    expect(facts.wordCount).toBe(0);
+    expect(facts.response).toEqual(response);
+  });
+
+  it("resolves against <base href>", () => {
+    const html = `<html><head><base href="https://cdn.example/base/"></head><body><a href="page">p</a></body></html>`;
+    const { facts } = extractPage({ url: "https://a.example/", response: HttpResponse.fromPartial({ contentType: "text/html" }), html });
+    expect(facts.links).toEqual([{ href: "https://cdn.example/base/page", text: "p", nofollow: false, internal: false }]);
+  });
+});
+
+describe("detectTechnologies", () => {
+  it("names products from headers and script paths", () => {
+    const headers = [
+      { name: "server", value: "cloudflare" },
+      { name: "x-powered-by", value: "Next.js" },
+    ];
+    expect(detectTechnologies({ generator: "", headers, scriptSrcs: ["https://a.example/_next/static/chunks/main.js"] })).toEqual(["Next.js", "Cloudflare"]);
+    expect(detectTechnologies({ generator: "Hugo 0.120.4", headers: [], scriptSrcs: [] })).toEqual(["Hugo"]);
+  });
+});
