@@ -65,6 +65,7 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
     bus,
     scheduler: workerClient,
     collect: collector.collect,
+    checks: collector.checks,
     classify: collector.classify,
     logger,
     leaseMs: config.leaseMs,

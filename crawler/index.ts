@@ -29,5 +29,5 @@ export {
   type CollectOptions,
   type ProgressCallback,
 } from "./collect-site.ts";
-export { CrawlerWorker, type WorkerDeps, type CollectFacts, type ClassifyFailure } from "./worker.ts";
+export { CrawlerWorker, type WorkerDeps, type CollectFacts, type ClassifyFailure, type SingleChecks } from "./worker.ts";
 export { createSiteCollector, type SiteCollector } from "./site-collector.ts";

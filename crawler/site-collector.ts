@@ -2,10 +2,15 @@ import { randomBytes } from "node:crypto";
 import type { Clock, CrawlSettings } from "../runtime/index.ts";
 import { collectSiteFacts } from "./collect-site.ts";
 import { createEgress, EgressBlockedError } from "./egress.ts";
-import type { ClassifyFailure, CollectFacts } from "./worker.ts";
+import type { ClassifyFailure, CollectFacts, SingleChecks } from "./worker.ts";
+import { collectDnsFacts } from "./dns-facts.ts";
+import { extractPage } from "./extract.ts";
+import { fetchUrl } from "./fetch-page.ts";
+import { collectTlsFacts } from "./tls-facts.ts";
 
 export interface SiteCollector {
   readonly collect: CollectFacts;
+  readonly checks: SingleChecks;
   readonly classify: ClassifyFailure;
   close(): Promise<void>;
 }
@@ -33,6 +38,27 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         },
         { egress, clock, randomHex: (n) => randomBytes(n).toString("hex"), onProgress, signal },
       ),
+    checks: {
+      async page(url, signal) {
+        // Refused targets end the check (bad_host), they are not recorded as a fetch error.
+        await egress.resolve(new URL(url).hostname.replace(/^\[|\]$/g, ""));
+        const res = await fetchUrl(url, {
+          dispatcher: egress.dispatcher,
+          userAgent: settings.userAgent,
+          timeoutMs: settings.fetchTimeoutMs,
+          maxBodyBytes: settings.maxBodyBytes,
+          maxRedirects: settings.maxRedirects,
+          signal,
+        });
+        return extractPage({ url: res.response.finalUrl || url, response: res.response, html: res.text }).facts;
+      },
+      async tls(host) {
+        const { hostname, port } = splitHost(host);
+        await egress.resolve(hostname);
+        return collectTlsFacts(hostname, port ?? 443, egress, { timeoutMs: Math.min(10_000, settings.fetchTimeoutMs) });
+      },
+      dns: (host) => collectDnsFacts(splitHost(host).hostname, { dnsServers: settings.dnsServers, timeoutMs: 3000 }),
+    },
     classify: (err) => {
       if (err instanceof EgressBlockedError) return { error: err.reason, detail: err.message, retryable: false };
       // Unreachable sites are recorded in the facts; what throws is unexpected, and worth another attempt.
@@ -40,4 +66,9 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
     },
     close: () => egress.close(),
   };
+}
+
+function splitHost(host: string): { hostname: string; port: number | null } {
+  const m = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(host);
+  return { hostname: m?.[1] ?? host, port: m?.[2] ? Number(m[2]) : null };
 }

@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
 import {
+  CheckKind,
   CheckpointRequest,
+  type DnsFacts,
+  type PageFacts,
+  type TlsFacts,
   CompleteRequest,
   HeartbeatRequest,
   LeaseRequest,
@@ -14,6 +18,13 @@ import { callUnary, type Bus, type BusMessage, type Logger } from "../runtime/in
 /** Collects a site's facts; progress is 0-100 with a short step name. */
 export type CollectFacts = (host: string, options: { pageSample: number; onProgress: (progress: number, step: string) => void; signal: AbortSignal }) => Promise<SiteFacts>;
 
+/** Single checks of the synchronous lane. */
+export interface SingleChecks {
+  page(url: string, signal: AbortSignal): Promise<PageFacts>;
+  tls(host: string, signal: AbortSignal): Promise<TlsFacts>;
+  dns(host: string, signal: AbortSignal): Promise<DnsFacts>;
+}
+
 /** Classifies a collection failure: its reason code and whether another attempt may succeed. */
 export type ClassifyFailure = (err: unknown) => { error: string; detail: string; retryable: boolean };
 
@@ -21,6 +32,7 @@ export interface WorkerDeps {
   readonly bus: Bus;
   readonly scheduler: SchedulerServiceClient;
   readonly collect: CollectFacts;
+  readonly checks: SingleChecks;
   readonly classify: ClassifyFailure;
   readonly logger: Logger;
   readonly leaseMs: number;
@@ -81,6 +93,18 @@ export class CrawlerWorker {
     }, Math.max(200, Math.floor(this.deps.leaseMs / 3)));
     beat.unref();
     try {
+      if (lease.check === CheckKind.CHECK_KIND_PAGE || lease.check === CheckKind.CHECK_KIND_TLS || lease.check === CheckKind.CHECK_KIND_DNS) {
+        const c = this.deps.checks;
+        const result =
+          lease.check === CheckKind.CHECK_KIND_PAGE
+            ? { page: await c.page(lease.target, abort.signal) }
+            : lease.check === CheckKind.CHECK_KIND_TLS
+              ? { tls: await c.tls(lease.target, abort.signal) }
+              : { dns: await c.dns(lease.target, abort.signal) };
+        if (abort.signal.aborted) return;
+        await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...result }), COMPLETE);
+        return;
+      }
       const facts = await this.deps.collect(lease.host, {
         pageSample: lease.pageSample,
         signal: abort.signal,

@@ -7,7 +7,11 @@ import { ApiError, ERROR_CODES, type ErrorCode } from "./errors.ts";
 export interface SchedulerPort {
   startAnalysis(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
   runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
+  /** A single live check (page URL, certificate or DNS of a host) in the synchronous lane. */
+  runSingle(accountId: number, kind: "page" | "tls" | "dns", target: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
 }
+
+const SINGLE_KINDS = { page: CheckKind.CHECK_KIND_PAGE, tls: CheckKind.CHECK_KIND_TLS, dns: CheckKind.CHECK_KIND_DNS } as const;
 
 /** The scheduler's errors as the catalogue's, in this one place. */
 export function toApiError(err: unknown): ApiError {
@@ -45,6 +49,18 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
           { deadlineMs: waitMs + 5000, retries: 0 },
         );
         return { jobId: res.jobId, done: res.done, cached: res.cached };
+      } catch (err) {
+        throw toApiError(err);
+      }
+    },
+    async runSingle(accountId, kind, target, waitMs) {
+      try {
+        const res = await callUnary(
+          client.runCheck.bind(client),
+          RunCheckRequest.fromPartial({ accountId, kind: SINGLE_KINDS[kind], target, waitMs }),
+          { deadlineMs: waitMs + 5000, retries: 0 },
+        );
+        return { jobId: res.jobId, done: res.done };
       } catch (err) {
         throw toApiError(err);
       }

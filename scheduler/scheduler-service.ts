@@ -1,6 +1,10 @@
 import type { sendUnaryData, ServerUnaryCall, UntypedHandleCall } from "@grpc/grpc-js";
 import {
+  CheckKind,
   CheckpointResponse,
+  DnsFacts,
+  PageFacts,
+  TlsFacts,
   CompleteResponse,
   HeartbeatResponse,
   JobKind,
@@ -59,6 +63,19 @@ class Waiters {
   }
 }
 
+const CHECK_NAMES: Partial<Record<CheckKind, "site" | "page" | "tls" | "dns">> = {
+  [CheckKind.CHECK_KIND_SITE]: "site",
+  [CheckKind.CHECK_KIND_PAGE]: "page",
+  [CheckKind.CHECK_KIND_TLS]: "tls",
+  [CheckKind.CHECK_KIND_DNS]: "dns",
+};
+const CHECK_KINDS: Record<"site" | "page" | "tls" | "dns", CheckKind> = {
+  site: CheckKind.CHECK_KIND_SITE,
+  page: CheckKind.CHECK_KIND_PAGE,
+  tls: CheckKind.CHECK_KIND_TLS,
+  dns: CheckKind.CHECK_KIND_DNS,
+};
+
 type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => void;
 
 function unary<Req, Res>(logger: Logger, fn: (req: Req) => Promise<Res>): Handler<Req, Res> {
@@ -97,6 +114,15 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     return { job, cached: false };
   }
 
+  /** A single check (page, TLS, DNS) in the synchronous lane: never cached, charged one check. */
+  async function startCheck(accountId: number, check: "page" | "tls" | "dns", target: string): Promise<{ job: JobRow; cached: boolean }> {
+    await chargeCheck(accountId, 1);
+    const host = check === "page" ? new URL(target).host : target;
+    const job = await store.jobs.createQueued({ accountId, kind: "analyze", host, sync: true, maxAttempts: config.maxAttempts, check, target }, now(), message);
+    relay.kick();
+    return { job, cached: false };
+  }
+
   async function chargeCheck(accountId: number, cost: number): Promise<void> {
     const [plan] = await store.db.query<{ checks_per_day: number }>(
       "SELECT p.checks_per_day FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1",
@@ -117,7 +143,8 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     }),
 
     runCheck: unary(logger, async (req: RunCheckRequest) => {
-      const { job, cached } = await start(req.accountId, req.target, req.fresh, true, true);
+      const check = CHECK_NAMES[req.kind] ?? "site";
+      const { job, cached } = check === "site" ? await start(req.accountId, req.target, req.fresh, true, true) : await startCheck(req.accountId, check, req.target);
       if (cached) return RunCheckResponse.fromPartial({ jobId: job.id, done: true, cached: true });
       const done = await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
         const j = await store.jobs.get(job.id);
@@ -145,6 +172,8 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
         host: j.host,
         kind: j.kind === "crawl" ? JobKind.JOB_KIND_CRAWL : JobKind.JOB_KIND_ANALYZE,
         pageSample: config.crawl.pageSample,
+        check: CHECK_KINDS[j.check_kind],
+        target: j.target ?? "",
       });
     }),
 
@@ -160,7 +189,10 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
 
     complete: unary(logger, async (req: CompleteRequest) => {
       let accepted: boolean;
-      if (req.facts && !req.error) {
+      const single = req.page ? PageFacts.toJSON(req.page) : req.tls ? TlsFacts.toJSON(req.tls) : req.dns ? DnsFacts.toJSON(req.dns) : null;
+      if (single !== null && !req.error) {
+        accepted = await store.jobs.completeCheck(req.jobId, req.worker, now(), single);
+      } else if (req.facts && !req.error) {
         const facts = req.facts;
         accepted = await store.jobs.complete(req.jobId, req.worker, now(), (q, job) => settleAnalysis(store, q, job, facts, now()));
       } else {

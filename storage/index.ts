@@ -10,6 +10,6 @@ export { ServiceStateRepo, type ServiceState, type Switch } from "./service-stat
 export { SitesRepo, type SiteRow, type Importance, type OverviewFilter, type SiteChanges, type AddSiteOutcome } from "./sites-repo.ts";
 export { PostgresUsageSeries, type UsageSeries, type UsageDelta, type UsageDay } from "./usage-series.ts";
 export { createStore, type Store } from "./store.ts";
-export { JobsRepo, type JobRow, type JobState, type JobKindName, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
+export { JobsRepo, type JobRow, type JobState, type JobKindName, type CheckKindName, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";
 export { TasksRepo, insertEvents, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition, type EventRow } from "./tasks-repo.ts";

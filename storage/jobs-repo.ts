@@ -24,7 +24,11 @@ export interface JobRow {
   readonly created: number;
   readonly updated: number;
   readonly finished: number | null;
+  readonly check_kind: CheckKindName;
+  readonly target: string | null;
 }
+
+export type CheckKindName = "site" | "page" | "tls" | "dns";
 
 export interface OutboxMessage {
   readonly topic: string;
@@ -43,7 +47,7 @@ export type LeaseOutcome =
 // Any fixed number: the scheduler that holds it in a transaction is the one that plans re-checks.
 const PLANNER_LOCK = 7_316_002;
 
-const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished";
+const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, check_kind, target";
 
 /**
  * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
@@ -54,15 +58,15 @@ export class JobsRepo {
 
   /** A queued job and its outbox message (built from the new job's id), in one transaction. */
   async createQueued(
-    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number },
+    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; check?: CheckKindName; target?: string },
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
     return this.db.tx(async (q) => {
       const [row] = await q.query<JobRow>(
-        `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated)
-         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6) RETURNING ${JOB_COLUMNS}`,
-        [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now],
+        `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, check_kind, target)
+         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7, $8) RETURNING ${JOB_COLUMNS}`,
+        [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.check ?? "site", job.target ?? null],
       );
       await this.enqueue(q, message(row as JobRow), now);
       return row as JobRow;
@@ -91,10 +95,10 @@ export class JobsRepo {
 
   async list(accountId: number, limit: number, offset: number): Promise<{ rows: JobRow[]; total: number }> {
     const rows = await this.db.query<JobRow>(
-      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 AND check_kind = 'site' ORDER BY id DESC LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
-    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE account_id = $1", [accountId]);
+    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE account_id = $1 AND check_kind = 'site'", [accountId]);
     return { rows, total: count?.n ?? 0 };
   }
 
@@ -152,6 +156,22 @@ export class JobsRepo {
       );
       return true;
     });
+  }
+
+  /** Settles a single check (page, TLS, DNS) with its facts; false when the worker no longer holds it. */
+  async completeCheck(jobId: number, worker: string, now: number, result: unknown): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE jobs SET state = 'done', progress = 100, step = 'done', result = $3, updated = $4, finished = $4, worker = NULL, lease_until_ms = NULL
+       WHERE id = $1 AND worker = $2 AND state = 'running' RETURNING 1`,
+      [jobId, worker, JSON.stringify(result), now],
+    );
+    return rows.length > 0;
+  }
+
+  /** The facts a single check found (null until done). */
+  async result(accountId: number, jobId: number): Promise<unknown> {
+    const [row] = await this.db.query<{ result: unknown }>("SELECT result FROM jobs WHERE id = $1 AND account_id = $2", [jobId, accountId]);
+    return row?.result ?? null;
   }
 
   /**

@@ -44,7 +44,7 @@ export function jobView(job: JobRow, now: number) {
     created: job.created,
     age_s: Math.max(0, now - job.created),
     poll_after_s: finished ? null : 3,
-    result: job.state === "done" ? { report: `/api/v1/report/${host}`, issues: `/api/v1/issues/${host}` } : null,
+    result: job.state === "done" && job.check_kind === "site" ? { report: `/api/v1/report/${host}`, issues: `/api/v1/issues/${host}` } : null,
     error: job.state === "error" ? { reason: job.error ?? "failed", detail: job.error_detail } : null,
     self: `/api/v1/jobs/${job.id}`,
   };

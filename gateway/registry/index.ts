@@ -5,6 +5,7 @@ import { analyzeSiteSync, getJob, listJobs, startAnalysis } from "../operations/
 import { getChanges, getHistory, getReport, getTopIssues } from "../operations/reports.ts";
 import { getPlan, listSiteTasks, setTaskStatus } from "../operations/tasks.ts";
 import { getSite } from "../operations/site.ts";
+import { checkDns, checkPage, checkPageFull, checkSsl } from "../operations/checks.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -37,6 +38,10 @@ export function buildOperations(): Operation[] {
     setTaskStatus,
     getPlan,
     getSite,
+    checkPageFull,
+    checkPage,
+    checkSsl,
+    checkDns,
   );
   return operations;
 }

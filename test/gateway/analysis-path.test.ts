@@ -98,6 +98,37 @@ describe("the analysis path", () => {
     expect(res.json()).toMatchObject({ host: site.host, phase: "done" });
   });
 
+  it("checks one page live: all groups with /full, one group with /check/{tool}", async () => {
+    const full = await gw.call("GET", `/api/v1/full?url=${encodeURIComponent(`${site.url}/about`)}`);
+    expect(full.statusCode).toBe(200);
+    const body = full.json();
+    expect(body.url).toBe(`${site.url}/about`);
+    expect(Object.keys(body.checks)).toEqual(["meta", "headings", "images", "links", "content", "technical", "social", "structured"]);
+    expect(body.checks.meta.find((c: { code: string }) => c.code === "description_present")).toMatchObject({ status: "pass" });
+    expect(body.overall).toMatchObject({ status: 200 });
+    const meta = await gw.call("GET", `/api/v1/check/meta?url=${encodeURIComponent(`${site.url}/contact`)}`);
+    expect(meta.json()).toMatchObject({ tool: "meta", url: `${site.url}/contact` });
+    expect(meta.json().items.map((i: { code: string }) => i.code)).toContain("title_present");
+    const unknown = await gw.call("GET", `/api/v1/check/weather?url=${encodeURIComponent(site.url)}`);
+    expect(unknown.json()).toMatchObject({ code: "bad_param", param: "tool" });
+    const ftp = await gw.call("GET", "/api/v1/full?url=ftp%3A%2F%2Fexample.com%2F");
+    expect(ftp.json()).toMatchObject({ code: "bad_param", param: "url" });
+  });
+
+  it("looks up DNS and the certificate live", async () => {
+    const dns = (await gw.call("GET", `/api/v1/dns/${site.host}`)).json();
+    expect(dns).toMatchObject({ host: site.host, resolved: true, records: { a: ["127.0.0.1"] } });
+    expect(dns.findings.map((f: { code: string }) => f.code)).toEqual(["dns_resolves", "spf", "dmarc"]);
+    // The loopback site speaks plain HTTP: the handshake fails and the certificate is not valid.
+    const ssl = (await gw.call("GET", `/api/v1/ssl/${site.host}`)).json();
+    expect(ssl).toMatchObject({ host: site.host, valid: false, handshake_ok: false, trusted: false });
+    expect(ssl.error).toBeTruthy();
+    // Single checks do not appear among the background jobs.
+    // (POST /analyze, its cached repeat, the fresh one, GET /analyze?fresh=1: four analyses.)
+    const jobs = (await gw.call("GET", "/api/v1/jobs")).json().jobs as { host: string }[];
+    expect(jobs).toHaveLength(4);
+  });
+
   it("keeps another account's jobs and tasks to itself", async () => {
     const other = await gw.newAccount("stranger@example.com");
     const mine = (await gw.call("GET", "/api/v1/jobs")).json().jobs[0];

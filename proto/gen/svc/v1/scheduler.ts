@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { SiteFacts } from "./facts.js";
+import { DnsFacts, PageFacts, SiteFacts, TlsFacts } from "./facts.js";
 
 export const protobufPackage = "svc.v1";
 
@@ -67,6 +67,12 @@ export enum CheckKind {
   CHECK_KIND_UNSPECIFIED = 0,
   /** CHECK_KIND_SITE - a whole analysis (GET /analyze) */
   CHECK_KIND_SITE = 1,
+  /** CHECK_KIND_PAGE - one page (GET /full, GET /check/{tool}): target is the URL */
+  CHECK_KIND_PAGE = 2,
+  /** CHECK_KIND_TLS - a live TLS handshake (GET /ssl/{host}) */
+  CHECK_KIND_TLS = 3,
+  /** CHECK_KIND_DNS - a live DNS lookup (GET /dns/{host}) */
+  CHECK_KIND_DNS = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -78,6 +84,15 @@ export function checkKindFromJSON(object: any): CheckKind {
     case 1:
     case "CHECK_KIND_SITE":
       return CheckKind.CHECK_KIND_SITE;
+    case 2:
+    case "CHECK_KIND_PAGE":
+      return CheckKind.CHECK_KIND_PAGE;
+    case 3:
+    case "CHECK_KIND_TLS":
+      return CheckKind.CHECK_KIND_TLS;
+    case 4:
+    case "CHECK_KIND_DNS":
+      return CheckKind.CHECK_KIND_DNS;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -91,6 +106,12 @@ export function checkKindToJSON(object: CheckKind): string {
       return "CHECK_KIND_UNSPECIFIED";
     case CheckKind.CHECK_KIND_SITE:
       return "CHECK_KIND_SITE";
+    case CheckKind.CHECK_KIND_PAGE:
+      return "CHECK_KIND_PAGE";
+    case CheckKind.CHECK_KIND_TLS:
+      return "CHECK_KIND_TLS";
+    case CheckKind.CHECK_KIND_DNS:
+      return "CHECK_KIND_DNS";
     case CheckKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -154,6 +175,9 @@ export interface LeaseResponse {
   host: string;
   kind: JobKind;
   pageSample: number;
+  /** UNSPECIFIED or SITE: a site analysis; otherwise a single check of target */
+  check: CheckKind;
+  target: string;
 }
 
 export interface HeartbeatRequest {
@@ -193,6 +217,16 @@ export interface CompleteRequest {
   error: string;
   errorDetail: string;
   retryable: boolean;
+  /** the result of a page check */
+  page:
+    | PageFacts
+    | undefined;
+  /** the result of a TLS check */
+  tls:
+    | TlsFacts
+    | undefined;
+  /** the result of a DNS check */
+  dns: DnsFacts | undefined;
 }
 
 export interface CompleteResponse {
@@ -918,7 +952,17 @@ export const LeaseRequest: MessageFns<LeaseRequest> = {
 };
 
 function createBaseLeaseResponse(): LeaseResponse {
-  return { granted: false, leaseUntilMs: 0, attempt: 0, checkpoint: Buffer.alloc(0), host: "", kind: 0, pageSample: 0 };
+  return {
+    granted: false,
+    leaseUntilMs: 0,
+    attempt: 0,
+    checkpoint: Buffer.alloc(0),
+    host: "",
+    kind: 0,
+    pageSample: 0,
+    check: 0,
+    target: "",
+  };
 }
 
 export const LeaseResponse: MessageFns<LeaseResponse> = {
@@ -943,6 +987,12 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     }
     if (message.pageSample !== 0) {
       writer.uint32(56).int32(message.pageSample);
+    }
+    if (message.check !== 0) {
+      writer.uint32(64).int32(message.check);
+    }
+    if (message.target !== "") {
+      writer.uint32(74).string(message.target);
     }
     return writer;
   },
@@ -1016,6 +1066,22 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
             message.pageSample = reader.int32();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.check = reader.int32() as any;
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1045,6 +1111,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         : isSet(object.page_sample)
         ? globalThis.Number(object.page_sample)
         : 0,
+      check: isSet(object.check) ? checkKindFromJSON(object.check) : 0,
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
     };
   },
 
@@ -1071,6 +1139,12 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     if (message.pageSample !== 0) {
       obj.pageSample = Math.round(message.pageSample);
     }
+    if (message.check !== 0) {
+      obj.check = checkKindToJSON(message.check);
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
     return obj;
   },
 
@@ -1086,6 +1160,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     message.host = object.host ?? "";
     message.kind = object.kind ?? 0;
     message.pageSample = object.pageSample ?? 0;
+    message.check = object.check ?? 0;
+    message.target = object.target ?? "";
     return message;
   },
 };
@@ -1515,7 +1591,17 @@ export const CheckpointResponse: MessageFns<CheckpointResponse> = {
 };
 
 function createBaseCompleteRequest(): CompleteRequest {
-  return { jobId: 0, worker: "", facts: undefined, error: "", errorDetail: "", retryable: false };
+  return {
+    jobId: 0,
+    worker: "",
+    facts: undefined,
+    error: "",
+    errorDetail: "",
+    retryable: false,
+    page: undefined,
+    tls: undefined,
+    dns: undefined,
+  };
 }
 
 export const CompleteRequest: MessageFns<CompleteRequest> = {
@@ -1537,6 +1623,15 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     }
     if (message.retryable !== false) {
       writer.uint32(48).bool(message.retryable);
+    }
+    if (message.page !== undefined) {
+      PageFacts.encode(message.page, writer.uint32(58).fork()).join();
+    }
+    if (message.tls !== undefined) {
+      TlsFacts.encode(message.tls, writer.uint32(66).fork()).join();
+    }
+    if (message.dns !== undefined) {
+      DnsFacts.encode(message.dns, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1602,6 +1697,30 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
             message.retryable = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.page = PageFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.tls = TlsFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.dns = DnsFacts.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1630,6 +1749,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
         ? globalThis.String(object.error_detail)
         : "",
       retryable: isSet(object.retryable) ? globalThis.Boolean(object.retryable) : false,
+      page: isSet(object.page) ? PageFacts.fromJSON(object.page) : undefined,
+      tls: isSet(object.tls) ? TlsFacts.fromJSON(object.tls) : undefined,
+      dns: isSet(object.dns) ? DnsFacts.fromJSON(object.dns) : undefined,
     };
   },
 
@@ -1653,6 +1775,15 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     if (message.retryable !== false) {
       obj.retryable = message.retryable;
     }
+    if (message.page !== undefined) {
+      obj.page = PageFacts.toJSON(message.page);
+    }
+    if (message.tls !== undefined) {
+      obj.tls = TlsFacts.toJSON(message.tls);
+    }
+    if (message.dns !== undefined) {
+      obj.dns = DnsFacts.toJSON(message.dns);
+    }
     return obj;
   },
 
@@ -1669,6 +1800,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     message.error = object.error ?? "";
     message.errorDetail = object.errorDetail ?? "";
     message.retryable = object.retryable ?? false;
+    message.page = (object.page !== undefined && object.page !== null) ? PageFacts.fromPartial(object.page) : undefined;
+    message.tls = (object.tls !== undefined && object.tls !== null) ? TlsFacts.fromPartial(object.tls) : undefined;
+    message.dns = (object.dns !== undefined && object.dns !== null) ? DnsFacts.fromPartial(object.dns) : undefined;
     return message;
   },
 };
