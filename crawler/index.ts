@@ -30,4 +30,4 @@ export {
   type ProgressCallback,
 } from "./collect-site.ts";
 export { CrawlerWorker, type WorkerDeps, type CollectFacts, type ClassifyFailure, type SingleChecks } from "./worker.ts";
-export { createSiteCollector, type SiteCollector } from "./site-collector.ts";
+export { createSiteCollector, politenessFor, type SiteCollector } from "./site-collector.ts";

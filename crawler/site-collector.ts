@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import type { Clock, CrawlSettings } from "../runtime/index.ts";
 import { collectSiteFacts } from "./collect-site.ts";
-import { createEgress, EgressBlockedError } from "./egress.ts";
+import { createEgress, EgressBlockedError, type Egress } from "./egress.ts";
 import type { ClassifyFailure, CollectFacts, SingleChecks } from "./worker.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { extractPage } from "./extract.ts";
@@ -24,20 +26,22 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
     connectTimeoutMs: Math.min(10_000, settings.fetchTimeoutMs),
   });
   return {
-    collect: (host, { pageSample, onProgress, signal }) =>
-      collectSiteFacts(
+    collect: async (host, { pageSample, onProgress, signal }) => {
+      const politeness = await politenessFor(host, settings, egress);
+      return collectSiteFacts(
         host,
         {
           userAgent: settings.userAgent,
           maxPages: pageSample,
-          maxConnectionsPerHost: settings.connectionsPerHost,
-          minDelayMs: settings.minDelayMs,
+          maxConnectionsPerHost: politeness.connectionsPerHost,
+          minDelayMs: politeness.minDelayMs,
           maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
           timeoutMs: settings.fetchTimeoutMs,
           maxBodyBytes: settings.maxBodyBytes,
         },
         { egress, clock, randomHex: (n) => randomBytes(n).toString("hex"), onProgress, signal },
-      ),
+      );
+    },
     checks: {
       async page(url, signal) {
         // Refused targets end the check (bad_host), they are not recorded as a fetch error.
@@ -71,4 +75,34 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
 function splitHost(host: string): { hostname: string; port: number | null } {
   const m = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(host);
   return { hostname: m?.[1] ?? host, port: m?.[2] ? Number(m[2]) : null };
+}
+
+/**
+ * The politeness for a host: the first operator override whose name matches the host, or whose
+ * network holds the host's address; otherwise the defaults.
+ */
+export async function politenessFor(
+  host: string,
+  settings: Pick<CrawlSettings, "connectionsPerHost" | "minDelayMs" | "overrides">,
+  egress: Pick<Egress, "resolve">,
+): Promise<{ connectionsPerHost: number; minDelayMs: number }> {
+  const name = splitHost(host).hostname.toLowerCase();
+  let address: string | null = null;
+  for (const o of settings.overrides) {
+    if (o.match.includes("/")) {
+      address ??= isIP(name) !== 0 ? name : await egress.resolve(name).then((a) => a.address, () => "");
+      if (address && inNetwork(address, o.match)) return o;
+    } else if (o.match === name || (o.match.startsWith("*.") && name.endsWith(o.match.slice(1)))) return o;
+  }
+  return { connectionsPerHost: settings.connectionsPerHost, minDelayMs: settings.minDelayMs };
+}
+
+function inNetwork(address: string, cidr: string): boolean {
+  try {
+    const ip = ipaddr.process(address);
+    const [net, bits] = ipaddr.parseCIDR(cidr);
+    return ip.kind() === net.kind() && ip.match(net, bits);
+  } catch {
+    return false;
+  }
 }

@@ -59,6 +59,14 @@ export interface CrawlSettings {
   readonly maxBodyBytes: number;
   readonly maxRedirects: number;
   readonly userAgent: string;
+  readonly overrides: readonly CrawlOverride[];
+}
+
+/** Politeness for hosts matching a name (exact or *.suffix) or whose address is in a network. */
+export interface CrawlOverride {
+  readonly match: string;
+  readonly connectionsPerHost: number;
+  readonly minDelayMs: number;
 }
 
 interface Field {
@@ -133,6 +141,21 @@ function serverList(raw: string): string[] {
   return items;
 }
 
+function crawlOverrides(raw: string): CrawlOverride[] {
+  const out: CrawlOverride[] = [];
+  for (const item of raw.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
+    const m = /^([^=]+)=(\d{1,3})\/(\d{1,6})$/.exec(item);
+    const match = m?.[1]?.trim().toLowerCase() ?? "";
+    const isNet = match.includes("/") && isIP(match.split("/")[0] ?? "") !== 0;
+    const isName = /^(\*\.)?[a-z0-9.-]+$/.test(match);
+    if (!m || (!isNet && !isName) || Number(m[2]) < 1) {
+      throw new ConfigValueError(`"${item}" is not <host, *.domain or CIDR>=<connections>/<delay ms>`);
+    }
+    out.push({ match, connectionsPerHost: Number(m[2]), minDelayMs: Number(m[3]) });
+  }
+  return out;
+}
+
 function hostPort(raw: string): string | null {
   if (raw === "") return null;
   if (!/^[A-Za-z0-9.-]+:\d{1,5}$/.test(raw)) throw new ConfigValueError("must be host:port");
@@ -187,6 +210,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_MAX_BODY_BYTES", key: "crawl.maxBodyBytes", default: "5242880", parse: integer(1024, 100 * 1024 * 1024), doc: "Largest body read of one response (the rest is cut off and flagged)." },
   { env: "SVC_MAX_REDIRECTS", key: "crawl.maxRedirects", default: "10", parse: integer(0, 30), doc: "Redirects followed for one fetch." },
   { env: "SVC_USER_AGENT", key: "crawl.userAgent", default: "SvcBot/0.1 (+https://github.com/svc)", parse: text, doc: "User-Agent of the crawler; robots.txt groups are matched on its product token (SvcBot)." },
+  { env: "SVC_CRAWL_OVERRIDES", key: "crawl.overrides", default: "", parse: crawlOverrides, doc: "Politeness overrides, comma-separated <host, *.domain or CIDR>=<connections>/<delay ms>, e.g. 127.0.0.0/8=8/0 for loopback fixtures; the first match wins." },
   { env: "SVC_PLAN_SITES", key: "plan.sites", default: "50", parse: integer(0, 1_000_000), doc: "Default plan: number of sites." },
   { env: "SVC_PLAN_CHECKS_PER_DAY", key: "plan.checksPerDay", default: "200", parse: integer(0, 1_000_000), doc: "Default plan: checks a user may start per UTC day." },
   { env: "SVC_PLAN_RECHECKS_PER_DAY", key: "plan.rechecksPerDay", default: "100", parse: integer(0, 1_000_000), doc: "Default plan: task re-checks per UTC day." },
