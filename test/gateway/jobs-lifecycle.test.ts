@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStore, openPglite, type Db, type JobRow, type OutboxMessage, type Store } from "../../storage/index.ts";
+import { readPgliteTemplate } from "../harness/template.ts";
+
+// The job state machine on the embedded store: leases, expiry, attempts, retries, idempotent
+// completion. (The whole path with real workers is in analysis-path.test.ts.)
+
+let db: Db;
+let store: Store;
+let account: number;
+const LEASE = 5_000;
+const T = 1_800_000_000_000;
+const msg = (job: JobRow): OutboxMessage => ({ topic: "t", key: job.host, payload: new Uint8Array([job.id]) });
+
+beforeAll(async () => {
+  db = await openPglite(null, readPgliteTemplate());
+  store = createStore(db);
+  const plan = await store.accounts.upsertPlan("default", { sites: 5, checks_per_day: 5, rechecks_per_day: 5, webhooks: 1, api_keys: 2 });
+  account = (await store.accounts.createAccount("jobs@example.com", plan, false, 0)).id;
+});
+afterAll(() => db.close());
+
+const newJob = (maxAttempts = 3) => store.jobs.createQueued({ accountId: account, kind: "analyze", host: "jobs.example.com", sync: false, maxAttempts }, T / 1000, msg);
+const outboxOf = async (jobId: number) => (await db.query<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE payload = $1", [Buffer.from([jobId])]))[0]?.n;
+
+describe("jobs", () => {
+  it("are written with their outbox message in one transaction", async () => {
+    const job = await newJob();
+    expect(job).toMatchObject({ state: "queued", attempt: 0, progress: 0 });
+    expect(await outboxOf(job.id)).toBe(1);
+  });
+
+  it("are leased by one worker at a time; a lapsed lease passes to another, as a new attempt", async () => {
+    const job = await newJob();
+    const a = await store.jobs.lease(job.id, "A", T, LEASE);
+    expect(a).toMatchObject({ granted: true, job: { state: "running", worker: "A", attempt: 1, lease_until_ms: T + LEASE } });
+    expect(await store.jobs.lease(job.id, "B", T + 1000, LEASE)).toEqual({ granted: false, reason: "held" });
+    expect(await store.jobs.heartbeat(job.id, "A", T + 4000, LEASE, 40, "pages")).toBe(true);
+    expect(await store.jobs.lease(job.id, "B", T + 6000, LEASE)).toEqual({ granted: false, reason: "held" });
+    // A dies: its lease lapses; the sweeper publishes the job again.
+    expect(await store.jobs.republishStale(T + 9_001 + LEASE, 3600, msg)).toBeGreaterThanOrEqual(1);
+    expect((await store.jobs.get(job.id))?.state).toBe("queued");
+    expect(await outboxOf(job.id)).toBe(2);
+    const b = await store.jobs.lease(job.id, "B", T + 20_000, LEASE);
+    expect(b).toMatchObject({ granted: true, job: { worker: "B", attempt: 2, progress: 40 } });
+    // A comes back: it no longer holds the job.
+    expect(await store.jobs.heartbeat(job.id, "A", T + 21_000, LEASE, 90, "late")).toBe(false);
+    expect(await store.jobs.complete(job.id, "A", T / 1000, async () => null)).toBe(false);
+    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => null)).toBe(true);
+    expect(await store.jobs.get(job.id)).toMatchObject({ state: "done", progress: 100, worker: null });
+    // A second completion changes nothing.
+    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => null)).toBe(false);
+    expect(await store.jobs.lease(job.id, "C", T + 30_000, LEASE)).toEqual({ granted: false, reason: "finished" });
+  });
+
+  it("end in error with attempts_exhausted once their attempts are spent", async () => {
+    const job = await newJob(2);
+    await store.jobs.lease(job.id, "A", T, LEASE);
+    await store.jobs.republishStale(T + 2 * LEASE, 3600, msg);
+    await store.jobs.lease(job.id, "B", T + 3 * LEASE, LEASE);
+    await store.jobs.republishStale(T + 5 * LEASE, 3600, msg);
+    const after = await store.jobs.get(job.id);
+    expect(after).toMatchObject({ state: "error", error: "attempts_exhausted", attempt: 2 });
+  });
+
+  it("retry a retryable failure, and end at once on one that is not", async () => {
+    const job = await newJob(3);
+    await store.jobs.lease(job.id, "A", T, LEASE);
+    const again = await store.jobs.fail(job.id, "A", { error: "collect_failed", detail: "x", retryable: true }, T / 1000, msg, async () => undefined);
+    expect(again).toBe("requeued");
+    expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", worker: null });
+    await store.jobs.lease(job.id, "B", T + 1000, LEASE);
+    let final = false;
+    const out = await store.jobs.fail(job.id, "B", { error: "blocked_private_address", detail: "10.0.0.1", retryable: false }, T / 1000, msg, async (_q, _j, f) => {
+      final = f;
+    });
+    expect(out).toBe("failed");
+    expect(final).toBe(true);
+    expect(await store.jobs.get(job.id)).toMatchObject({ state: "error", error: "blocked_private_address", error_detail: "10.0.0.1" });
+  });
+
+  it("queued jobs whose message was lost are published again after SVC_STALE_JOB_S", async () => {
+    const job = await newJob();
+    expect(await store.jobs.republishStale(T + 10_000, 120, msg)).toBe(0);
+    expect(await outboxOf(job.id)).toBe(1);
+    await store.jobs.republishStale(T + 121_000, 120, msg);
+    expect(await outboxOf(job.id)).toBe(2);
+  });
+});
