@@ -235,8 +235,8 @@ class PageState {
   finish(response: HttpResponse): void {
     const f = this.facts;
     const text = collapse(this.text.join(""));
-    f.wordCount = text === "" ? 0 : text.split(" ").filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-    f.textSample = [...text].slice(0, TEXT_SAMPLE_CHARS).join("");
+    f.wordCount = countWords(text);
+    f.textSample = firstChars(text, TEXT_SAMPLE_CHARS);
     f.contentHash = createHash("sha256").update(text).digest("hex");
     f.metaRobots = this.robots.filter(Boolean).join(", ");
     f.xRobotsTag = responseHeader(response, "x-robots-tag");
@@ -281,4 +281,38 @@ function dimension(value: string | undefined): number {
 
 function collapse(s: string): string {
   return s.replace(/\s+/g, " ").trim();
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/** Words of a collapsed text: space-separated runs holding at least one letter or digit (one pass). */
+function countWords(text: string): number {
+  let words = 0;
+  let counted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 32) {
+      counted = false;
+      continue;
+    }
+    if (counted) continue;
+    // ASCII letters and digits decide at once; anything else goes through the Unicode test.
+    const ascii = (ch >= 48 && ch <= 57) || (ch >= 65 && ch <= 90) || (ch >= 97 && ch <= 122);
+    if (ascii || (ch > 127 && WORD.test(String.fromCodePoint(text.codePointAt(i) ?? ch)))) {
+      words += 1;
+      counted = true;
+    }
+  }
+  return words;
+}
+
+/** The first n characters (code points) of a text, without splitting the whole text. */
+function firstChars(text: string, n: number): string {
+  let out = "";
+  let count = 0;
+  for (const ch of text) {
+    if (count++ >= n) break;
+    out += ch;
+  }
+  return out;
 }
