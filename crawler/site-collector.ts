@@ -44,8 +44,8 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
     },
     checks: {
       async page(url, signal) {
-        // Refused targets end the check (bad_host), they are not recorded as a fetch error.
-        await egress.resolve(new URL(url).hostname.replace(/^\[|\]$/g, ""));
+        // Refused targets end the check (bad_host); any other failure is recorded in the facts.
+        await refuseBlocked(egress, new URL(url).hostname.replace(/^\[|\]$/g, ""));
         const res = await fetchUrl(url, {
           dispatcher: egress.dispatcher,
           userAgent: settings.userAgent,
@@ -58,7 +58,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
       },
       async tls(host) {
         const { hostname, port } = splitHost(host);
-        await egress.resolve(hostname);
+        await refuseBlocked(egress, hostname);
         return collectTlsFacts(hostname, port ?? 443, egress, { timeoutMs: Math.min(10_000, settings.fetchTimeoutMs) });
       },
       dns: (host) => collectDnsFacts(splitHost(host).hostname, { dnsServers: settings.dnsServers, timeoutMs: 3000 }),
@@ -104,5 +104,14 @@ function inNetwork(address: string, cidr: string): boolean {
     return ip.kind() === net.kind() && ip.match(net, bits);
   } catch {
     return false;
+  }
+}
+
+/** Throws when the target resolves only to refused addresses; a name that does not resolve is left to the fetch to record. */
+async function refuseBlocked(egress: Pick<Egress, "resolve">, hostname: string): Promise<void> {
+  try {
+    await egress.resolve(hostname);
+  } catch (err) {
+    if (err instanceof EgressBlockedError) throw err;
   }
 }

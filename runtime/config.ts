@@ -132,11 +132,16 @@ function cidrList(raw: string): string[] {
   return items;
 }
 
+/** DNS servers: IPv4[:port], [IPv6]:port or a bare IPv6 address. */
 function serverList(raw: string): string[] {
   const items = raw.split(",").map((x) => x.trim()).filter((x) => x !== "");
   for (const item of items) {
-    const m = /^\[?([0-9a-fA-F:.]+)\]?(?::(\d{1,5}))?$/.exec(item);
-    if (!m || isIP(m[1] ?? "") === 0) throw new ConfigValueError(`"${item}" is not an address or address:port`);
+    const v4 = /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?$/.exec(item);
+    const v6 = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(item);
+    const [address, port] = v4 ? [v4[1], v4[2]] : v6 ? [v6[1], v6[2]] : [item, undefined];
+    const family = isIP(address ?? "");
+    const portOk = port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+    if (family === 0 || (v4 && family !== 4) || !portOk) throw new ConfigValueError(`"${item}" is not an address or address:port`);
   }
   return items;
 }

@@ -207,7 +207,11 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
           },
         );
         accepted = outcome !== "not_held";
-        if (outcome === "requeued") relay.kick();
+        if (outcome === "requeued") {
+          // Another attempt follows: a synchronous caller keeps waiting for it.
+          relay.kick();
+          return CompleteResponse.fromPartial({ accepted });
+        }
       }
       waiters.done(req.jobId);
       return CompleteResponse.fromPartial({ accepted });

@@ -36,7 +36,14 @@ const CheckResult = Type.Object(
 );
 
 const Overall = Type.Object(
-  { score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })), passed: Type.Integer(), warnings: Type.Integer(), failed: Type.Integer(), status: Type.Integer({ description: "HTTP status of the page" }) },
+  {
+    score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+    passed: Type.Integer(),
+    warnings: Type.Integer(),
+    failed: Type.Integer(),
+    status: Type.Integer({ description: "HTTP status of the page (0: no answer)" }),
+    error: Nullable(Type.String({ description: "Why the page could not be fetched (timeout, refused, dns, tls, …), with its detail" })),
+  },
   { additionalProperties: false },
 );
 
@@ -82,7 +89,8 @@ function runPageChecks(page: PageFacts, codes: readonly string[]) {
   });
 }
 
-function overall(items: ReturnType<typeof runPageChecks>, status: number) {
+function overall(items: ReturnType<typeof runPageChecks>, page: PageFacts) {
+  const r = page.response;
   const applicable = items.filter((i) => i.score !== null);
   const weight = applicable.reduce((t, i) => t + i.weight, 0);
   return {
@@ -90,7 +98,8 @@ function overall(items: ReturnType<typeof runPageChecks>, status: number) {
     passed: items.filter((i) => i.status === "pass").length,
     warnings: items.filter((i) => i.status === "warn").length,
     failed: items.filter((i) => i.status === "fail").length,
-    status,
+    status: r?.status ?? 0,
+    error: r?.error ? `${r.error}${r.errorDetail ? `: ${r.errorDetail}` : ""}` : null,
   };
 }
 
@@ -117,7 +126,7 @@ export const checkPageFull = defineOperation({
     const page = PageFacts.fromJSON(result);
     const all = runPageChecks(page, TOOLS.flatMap((t) => PAGE_CHECK_GROUPS[t]));
     const checks = Object.fromEntries(TOOLS.map((t) => [t, strip(all.filter((i) => (PAGE_CHECK_GROUPS[t] as readonly string[]).includes(i.code)))]));
-    return { body: { url, checked_at: finished, overall: overall(all, page.response?.status ?? 0), checks } };
+    return { body: { url, checked_at: finished, overall: overall(all, page), checks } };
   },
 });
 
@@ -139,7 +148,7 @@ export const checkPage = defineOperation({
     const { result, finished } = await liveFacts(deps, auth!.accountId, "page", url, "url");
     const page = PageFacts.fromJSON(result);
     const items = runPageChecks(page, PAGE_CHECK_GROUPS[params.tool as Tool]);
-    return { body: { url, tool: params.tool, checked_at: finished, overall: overall(items, page.response?.status ?? 0), items: strip(items) } };
+    return { body: { url, tool: params.tool, checked_at: finished, overall: overall(items, page), items: strip(items) } };
   },
 });
 

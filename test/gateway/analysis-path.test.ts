@@ -111,6 +111,9 @@ describe("the analysis path", () => {
     expect(meta.json().items.map((i: { code: string }) => i.code)).toContain("title_present");
     const unknown = await gw.call("GET", `/api/v1/check/weather?url=${encodeURIComponent(site.url)}`);
     expect(unknown.json()).toMatchObject({ code: "bad_param", param: "tool" });
+    // A page that cannot be fetched is still an answer: the reason is in overall.error.
+    const closed = (await gw.call("GET", `/api/v1/full?url=${encodeURIComponent("http://127.0.0.1:1/")}`)).json();
+    expect(closed.overall).toMatchObject({ status: 0, score: null, error: expect.stringMatching(/^refused/) });
     const ftp = await gw.call("GET", "/api/v1/full?url=ftp%3A%2F%2Fexample.com%2F");
     expect(ftp.json()).toMatchObject({ code: "bad_param", param: "url" });
   });

@@ -41,3 +41,13 @@ describe("loadConfig", () => {
     }
   });
 });
+
+describe("SVC_DNS_SERVERS", () => {
+  it("takes IPv4 with or without a port, [IPv6]:port and bare IPv6", () => {
+    expect(loadConfig({ SVC_DNS_SERVERS: "127.0.0.1:5353, 10.0.0.53, [::1]:53, 2001:db8::53" }).crawl.dnsServers).toEqual(["127.0.0.1:5353", "10.0.0.53", "[::1]:53", "2001:db8::53"]);
+  });
+
+  it.each(["127.0.0.1:0", "127.0.0.1:70000", "dns.example.com", "1.2.3:53", "[::1]:99999"])("refuses %s", (value) => {
+    expect(() => loadConfig({ SVC_DNS_SERVERS: value })).toThrow("SVC_DNS_SERVERS");
+  });
+});
