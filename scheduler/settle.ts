@@ -36,6 +36,8 @@ export async function settleAnalysis(store: Store, q: Queryable, job: JobRow, fa
   const checkedAt = facts.checkedAt > 0 ? facts.checkedAt : now;
   const previous = await store.runs.latest(job.host, q);
   const runId = await store.runs.insert(q, { host: job.host, jobId: job.id, checkedAt, rank: analysis.rank, label: analysis.label, color: analysis.color, report });
+  // A repeated completion of the same job returns the same run: the sites' ranks move once.
+  if (!previous || previous.id !== runId) await store.sites.recordRun(q, job.host, analysis.rank, analysis.label, checkedAt);
 
   const failing: TaskDraftRow[] = analysis.tasks.map((t) => ({
     code: t.code,

@@ -7,7 +7,7 @@ export { AccountsRepo, type AccountRow, type KeyRow, type PlanRow, type NewKey, 
 export { AuthRepo, KEY_CHANGES_CHANNEL, type KeyRecord, type Reservation } from "./auth-repo.ts";
 export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempotency-repo.ts";
 export { ServiceStateRepo, type ServiceState, type Switch } from "./service-state-repo.ts";
-export { SitesRepo, type SiteRow, type Importance, type OverviewFilter, type SiteChanges, type AddSiteOutcome } from "./sites-repo.ts";
+export { SitesRepo, type SiteRow, type SiteListRow, type Importance, type OverviewFilter, type SiteChanges, type AddSiteOutcome } from "./sites-repo.ts";
 export { PostgresUsageSeries, type UsageSeries, type UsageDelta, type UsageDay } from "./usage-series.ts";
 export { createStore, type Store } from "./store.ts";
 export { JobsRepo, type JobRow, type JobState, type JobKindName, type CheckKindName, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";

@@ -79,18 +79,6 @@ export class RunsRepo {
     return rows.map((r) => r.report);
   }
 
-  /** Latest and previous rank per host, for lists of sites. */
-  async ranks(hosts: readonly string[]): Promise<Map<string, { rank: number; prev: number | null; label: string; checked_at: number }>> {
-    if (hosts.length === 0) return new Map();
-    const rows = await this.db.query<{ host: string; rank: number; label: string; checked_at: number; prev: number | null }>(
-      `SELECT DISTINCT ON (r.host) r.host, r.rank, r.label, r.checked_at,
-              (SELECT p.rank FROM runs p WHERE p.host = r.host AND p.id < r.id ORDER BY p.id DESC LIMIT 1) AS prev
-       FROM runs r WHERE r.host = ANY ($1::text[]) ORDER BY r.host, r.id DESC`,
-      [hosts],
-    );
-    return new Map(rows.map((r) => [r.host, { rank: r.rank, prev: r.prev, label: r.label, checked_at: r.checked_at }]));
-  }
-
   /** Whether anyone ever analysed the host (shared data). */
   async known(host: string): Promise<boolean> {
     const rows = await this.db.query("SELECT 1 FROM runs WHERE host = $1 UNION ALL SELECT 1 FROM jobs WHERE host = $1 LIMIT 1", [host]);

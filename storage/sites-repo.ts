@@ -1,4 +1,4 @@
-import type { Db } from "./db.ts";
+import type { Db, Queryable } from "./db.ts";
 
 export type Importance = "critical" | "high" | "normal" | "low";
 
@@ -10,6 +10,14 @@ export interface SiteRow {
   readonly importance: Importance;
   readonly project_id: number | null;
   readonly project: string | null;
+}
+
+/** A site with its last run's rank (null before its first finished check). */
+export interface SiteListRow extends SiteRow {
+  readonly rank: number | null;
+  readonly prev_rank: number | null;
+  readonly label: string | null;
+  readonly last_run: number | null;
 }
 
 export type AddSiteOutcome = { readonly kind: "added" | "exists"; readonly site: SiteRow } | { readonly kind: "limit"; readonly max: number };
@@ -28,6 +36,7 @@ export interface OverviewFilter {
 }
 
 const SITE_COLUMNS = "s.id, s.host, s.added, s.interval_h, s.importance, s.project_id, p.name AS project";
+const RANK_COLUMNS = "s.rank, s.prev_rank, s.label, s.last_run";
 
 /** The account's monitored sites and projects. */
 export class SitesRepo {
@@ -51,8 +60,15 @@ export class SitesRepo {
       const [count] = await q.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
       const max = plan?.sites ?? 0;
       if ((count?.n ?? 0) >= max) return { kind: "limit", max };
+      // A host analysed before (reports are shared) brings its last ranks along.
       const [site] = await q.query<SiteRow>(
-        `INSERT INTO sites (account_id, host, added, interval_h) VALUES ($1, $2, $3, $4)
+        `INSERT INTO sites (account_id, host, added, interval_h, rank, prev_rank, label, last_run)
+         SELECT $1, $2, $3, $4, r.rank, r.prev_rank, r.label, r.checked_at
+         FROM (SELECT 1) one LEFT JOIN LATERAL (
+           SELECT r1.rank, r1.label, r1.checked_at,
+                  (SELECT r2.rank FROM runs r2 WHERE r2.host = $2 AND r2.id < r1.id ORDER BY r2.id DESC LIMIT 1) AS prev_rank
+           FROM runs r1 WHERE r1.host = $2 ORDER BY r1.id DESC LIMIT 1
+         ) r ON true
          RETURNING id, host, added, interval_h, importance, project_id, NULL::text AS project`,
         [accountId, host, now, intervalH],
       );
@@ -68,15 +84,22 @@ export class SitesRepo {
     return rows[0] ?? null;
   }
 
-  async list(accountId: number, limit: number, offset: number): Promise<{ rows: SiteRow[]; total: number }> {
-    const rows = await this.db.query<SiteRow>(
-      `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id
+  /** A page of the account's sites with their last two runs' ranks (denormalised onto the rows). */
+  async list(accountId: number, limit: number, offset: number): Promise<{ rows: SiteListRow[]; total: number }> {
+    const rows = await this.db.query<SiteListRow>(
+      `SELECT ${SITE_COLUMNS}, ${RANK_COLUMNS}
+       FROM sites s LEFT JOIN projects p ON p.id = s.project_id
        WHERE s.account_id = $1 ORDER BY s.host LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
     // A page that is not full tells the total itself; only a full page (or one past the end) asks.
     const total = rows.length > 0 && rows.length < limit ? offset + rows.length : await this.count(accountId);
     return { rows, total };
+  }
+
+  /** Records a host's new run on every site row of it (all accounts). */
+  async recordRun(q: Queryable, host: string, rank: number, label: string, checkedAt: number): Promise<void> {
+    await q.query("UPDATE sites SET prev_rank = rank, rank = $2, label = $3, last_run = $4 WHERE host = $1", [host, rank, label, checkedAt]);
   }
 
   async count(accountId: number): Promise<number> {
@@ -128,7 +151,7 @@ export class SitesRepo {
    * name, project, importance), by host. Rank-based filters, sorts and paging are applied by the
    * caller over the runs' data; an account holds at most its plan's number of sites.
    */
-  async candidates(accountId: number, o: OverviewFilter): Promise<{ rows: SiteRow[]; n: number }> {
+  async candidates(accountId: number, o: OverviewFilter): Promise<{ rows: SiteListRow[]; n: number }> {
     const where = ["s.account_id = $1"];
     const params: unknown[] = [accountId];
     if (o.q) {
@@ -144,8 +167,8 @@ export class SitesRepo {
       params.push(o.importance);
       where.push(`s.importance = $${params.length}`);
     }
-    const rows = await this.db.query<SiteRow>(
-      `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE ${where.join(" AND ")} ORDER BY s.host`,
+    const rows = await this.db.query<SiteListRow>(
+      `SELECT ${SITE_COLUMNS}, ${RANK_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE ${where.join(" AND ")} ORDER BY s.host`,
       params,
     );
     return { rows, n: await this.count(accountId) };

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { ApiError } from "../errors.ts";
 import { defineOperation } from "../registry/operation.ts";
 import { HostParams, HostString, Nullable, StringEnum, PageEnvelope, UnixSeconds, page, pagedQuery } from "../schemas.ts";
-import type { SiteRow } from "../../storage/index.ts";
+import type { SiteListRow, SiteRow } from "../../storage/index.ts";
 
 const Importance = StringEnum(["critical", "high", "normal", "low"]);
 const IntervalHours = Type.Integer({ minimum: 1, maximum: 720, description: "Check interval in hours (1-720)" });
@@ -23,6 +23,10 @@ const SiteItem = Type.Object(
 );
 
 type RankInfo = { rank: number; prev: number | null; label: string; checked_at: number };
+
+function rankOf(r: SiteListRow): RankInfo | undefined {
+  return r.rank === null || r.label === null || r.last_run === null ? undefined : { rank: r.rank, prev: r.prev_rank, label: r.label, checked_at: r.last_run };
+}
 
 function siteItem(s: SiteRow, r: RankInfo | undefined) {
   // Until a site has a finished check its rank fields are null, never 0.
@@ -52,8 +56,12 @@ export const listSites = defineOperation({
   response: Type.Object({ sites: Type.Array(SiteItem), page: PageEnvelope }, { additionalProperties: false }),
   handler: async ({ auth, deps, query }) => {
     const { rows, total } = await deps.store.sites.list(auth!.accountId, query.limit, query.offset);
-    const ranks = await deps.store.runs.ranks(rows.map((r) => r.host));
-    return { body: { sites: rows.map((r) => siteItem(r, ranks.get(r.host))), page: page(query.limit, query.offset, total) } };
+    return {
+      body: {
+        sites: rows.map((r) => siteItem(r, rankOf(r))),
+        page: page(query.limit, query.offset, total),
+      },
+    };
   },
 });
 
@@ -209,9 +217,8 @@ export const getOverview = defineOperation({
       ...(query.project !== undefined ? { projectId: query.project } : {}),
       ...(query.importance !== undefined ? { importance: query.importance } : {}),
     });
-    const ranks = await deps.store.runs.ranks(rows.map((r) => r.host));
     const tasks = await deps.store.tasks.openCounts(auth!.accountId);
-    const all = rows.map((s) => overviewRow(s, ranks.get(s.host), tasks.get(s.host), now));
+    const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now));
     const rated = all.filter((r) => r.rank !== null);
     const summary = {
       n: all.length,

@@ -137,8 +137,13 @@ describe("the analysis path", () => {
     const mine = (await gw.call("GET", "/api/v1/jobs")).json().jobs[0];
     expect((await gw.call("GET", `/api/v1/jobs/${mine.id}`, { key: other.key })).json().code).toBe("not_found");
     expect((await gw.call("GET", `/api/v1/tasks/${site.host}`, { key: other.key })).json().code).toBe("not_found");
-    // Reports are shared.
-    expect((await gw.call("GET", `/api/v1/report/${site.host}`, { key: other.key })).statusCode).toBe(200);
+    // Reports are shared: a site added after its host's checks shows their ranks at once.
+    const report = (await gw.call("GET", `/api/v1/report/${site.host}`, { key: other.key })).json();
+    expect(report.host).toBe(site.host);
+    await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } });
+    const [theirs] = (await gw.call("GET", "/api/v1/sites", { key: other.key })).json().sites;
+    const [mineRow] = (await gw.call("GET", "/api/v1/sites")).json().sites;
+    expect(theirs).toMatchObject({ host: site.host, rank: report.rank.value, label: report.rank.label, prev_rank: mineRow.prev_rank, last_run: report.checked_at });
     expect((await gw.call("GET", "/api/v1/report/never-seen.example.com", { key: other.key })).json().code).toBe("not_found");
   });
 
