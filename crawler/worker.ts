@@ -42,6 +42,7 @@ export interface WorkerDeps {
 
 const CALL = { deadlineMs: 10_000, retries: 3 };
 const COMPLETE = { deadlineMs: 60_000, retries: 5 };
+const PROGRESS_EVERY_MS = 1000;
 
 /**
  * A crawler node's work loop: takes work items from the bus, leases each job from the scheduler
@@ -84,13 +85,17 @@ export class CrawlerWorker {
     this.running.add(abort);
     let progress = 0;
     let step = "starting";
-    const beat = setInterval(() => {
+    let lastBeat = Date.now();
+    const heartbeat = () => {
+      lastBeat = Date.now();
       void callUnary(s.heartbeat.bind(s), HeartbeatRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress, step }), CALL)
         .then((r) => {
           if (!r.keepGoing) abort.abort(new Error("lease lost"));
         })
         .catch(() => undefined);
-    }, Math.max(200, Math.floor(this.deps.leaseMs / 3)));
+    };
+    // The lease is renewed every third of its length; progress is reported at most once a second.
+    const beat = setInterval(heartbeat, Math.max(200, Math.floor(this.deps.leaseMs / 3)));
     beat.unref();
     try {
       if (lease.check === CheckKind.CHECK_KIND_PAGE || lease.check === CheckKind.CHECK_KIND_TLS || lease.check === CheckKind.CHECK_KIND_DNS) {
@@ -111,6 +116,7 @@ export class CrawlerWorker {
         onProgress: (p, st) => {
           progress = p;
           step = st;
+          if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
         },
       });
       if (abort.signal.aborted) return;
