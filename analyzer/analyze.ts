@@ -2,6 +2,7 @@
 // turn failures into tasks (seo-anchors §3.6). Pure: the clock is facts.checked_at.
 import type { SiteFacts } from "../proto/index.ts";
 import { bandOf } from "./bands.ts";
+import { capJudge, type CapJudgement } from "./cap-triggers.ts";
 import { CHECKS, type CheckDef, type CheckOutcome, type CheckStatus, type DisplayGroup, type Level, type RankGroup } from "./checks/index.ts";
 import { computeRank, type RankEntry, type RankResult } from "./rank.ts";
 
@@ -45,6 +46,8 @@ export interface Analysis {
   color: string;
   groups: { id: string; weight: number; score: number | null; checks: number }[];
   caps: { code: string; cap: number; title: string }[];
+  /** Caps seen once but not on the second look (seo-anchors §3.4): the check fails, the rank is not capped. */
+  unconfirmed: { code: string; cap: number }[];
   items: ReportItem[];
   tasks: TaskDraft[];
   tech: string[];
@@ -67,15 +70,18 @@ function runCheck(def: CheckDef, facts: SiteFacts): CheckOutcome {
   }
 }
 
-function toEntry(def: CheckDef, outcome: CheckOutcome, excluded: ReadonlySet<string>): RankEntry {
-  const out = excluded.has(def.code);
-  const failing = FAILING.has(outcome.status);
+/** The cap this outcome would impose before confirmation (none when excluded or not failing). */
+function firstCap(def: CheckDef, outcome: CheckOutcome, excluded: ReadonlySet<string>): number | undefined {
+  return !excluded.has(def.code) && FAILING.has(outcome.status) ? outcome.cap : undefined;
+}
+
+function toEntry(def: CheckDef, outcome: CheckOutcome, excluded: ReadonlySet<string>, cap: number | undefined): RankEntry {
   return {
     code: def.code,
     rankGroup: def.rankGroup,
-    weight: out ? 0 : def.weight,
+    weight: excluded.has(def.code) ? 0 : def.weight,
     score: outcome.status === "na" ? null : outcome.score,
-    cap: !out && failing ? outcome.cap : undefined,
+    cap,
   };
 }
 
@@ -144,8 +150,19 @@ function toTask(def: CheckDef, item: ReportItem, liftsCap: boolean): TaskDraft {
 /** Analyse one run of a site: rank, label, groups, caps, report items, tasks and technologies. */
 export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Analysis {
   const excluded = new Set(options.excluded ?? []);
-  const runs = CHECKS.map((def) => ({ def, outcome: runCheck(def, facts) }));
-  const entries = runs.map(({ def, outcome }) => toEntry(def, outcome, excluded));
+  const judge = capJudge(facts);
+  const unconfirmed: Analysis["unconfirmed"] = [];
+  const runs = CHECKS.map((def) => {
+    const outcome = runCheck(def, facts);
+    const cap = firstCap(def, outcome, excluded);
+    const judged: CapJudgement = cap === undefined ? { cap: undefined } : judge(def.code, cap);
+    if (cap !== undefined && judged.unconfirmed !== undefined) {
+      unconfirmed.push({ code: def.code, cap });
+      return { def, cap: undefined, outcome: { ...outcome, detail: `${outcome.detail} (${judged.unconfirmed})` } };
+    }
+    return { def, cap: judged.cap, outcome };
+  });
+  const entries = runs.map(({ def, outcome, cap }) => toEntry(def, outcome, excluded, cap));
   const current = computeRank(entries);
   const items: ReportItem[] = [];
   const tasks: RankedTask[] = [];
@@ -165,6 +182,7 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
     color: band.color,
     groups: current.groups,
     caps: current.caps.map((c) => ({ ...c, title: titles.get(c.code) ?? c.code })),
+    unconfirmed: unconfirmed.sort((a, b) => a.cap - b.cap || a.code.localeCompare(b.code)),
     items,
     tasks: tasks.sort(byUsefulness).map((t) => t.task),
     tech: [...new Set(facts.technologies)],

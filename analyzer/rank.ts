@@ -2,9 +2,8 @@
 //   G_g   = Σ w_c·s_c / Σ w_c over the group's applicable, non-excluded checks
 //   R_raw = Σ W_g·G_g / Σ W_g over groups with an applicable check
 //   rank  = clamp(round(min(100·R_raw, min triggered cap)), 1, 100)
-// Caps count when the check fails in this run: the catalogue's confirmation (a second attempt
-// ≥ 60 s later, or two consecutive runs) is not implemented here — it needs history, and whoever
-// holds the history must pass only confirmed failures in. The performance group is the diagnostics
+// Only confirmed caps reach this model: analyze.ts passes a cap in when the failure was seen on the
+// collection and on its second look (analyzer/cap-triggers.ts, SiteFacts.confirmation). The performance group is the diagnostics
 // block D alone: G_performance = 0.75·M + 0.25·D needs browser metrics, which SiteFacts does not carry.
 import type { RankGroup } from "./checks/index.ts";
 

@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { getDomain } from "tldts";
-import { RobotsFacts, SiteFacts, type HttpResponse } from "../proto/index.ts";
+import { capTriggers, confirmationInputs } from "../analyzer/index.ts";
+import { Confirmation, RobotsFacts, SiteFacts, type HttpResponse } from "../proto/index.ts";
 import { unixSeconds, type Clock } from "../runtime/index.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { EgressBlockedError, type Egress } from "./egress.ts";
@@ -28,6 +30,11 @@ export interface CollectOptions {
   readonly maxBodyBytes: number;
   readonly tlsTimeoutMs: number;
   readonly dnsTimeoutMs: number;
+  /**
+   * When the collection would cap the rank, the inputs of those caps are observed again this long
+   * after it (seo-anchors §3.4: a cap counts only when confirmed); 0 looks again at once.
+   */
+  readonly confirmDelayMs: number;
 }
 
 export const DEFAULT_COLLECT_OPTIONS: CollectOptions = Object.freeze({
@@ -41,6 +48,7 @@ export const DEFAULT_COLLECT_OPTIONS: CollectOptions = Object.freeze({
   maxBodyBytes: 5 * 1024 * 1024,
   tlsTimeoutMs: 10_000,
   dnsTimeoutMs: 3000,
+  confirmDelayMs: 0,
 });
 
 export type ProgressCallback = (progress: number, step: string) => void;
@@ -120,6 +128,7 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
     favicon: await prelim.favicon,
     technologies: detectTechnologies({ generator: homePage.generator, headers: home.response.headers, scriptSrcs: homePage.scriptSrcs }),
   });
+  facts.confirmation = await lookAgain(site, facts, { origin, home, httpsAttempt });
   site.progress(100, "done");
   return facts;
 }
@@ -213,8 +222,7 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
     }),
   );
   const twin = site.port || isIP(site.hostname) ? null : twinHost(originUrl.hostname);
-  // TLS is always examined where https was (or would be) served: a refused or broken handshake is a fact too.
-  const tlsTarget = originUrl.protocol === "https:" ? originUrl : new URL(httpsAttempt.response.requestedUrl);
+  const tlsTarget = tlsTargetOf(originUrl, httpsAttempt);
   return {
     robots,
     sitemaps,
@@ -223,12 +231,76 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
     notFound: step("not_found_probe", onOrigin(() => `${origin}/svc-probe-${deps.randomHex(16)}`)),
     securityTxt: step("security_txt", onOrigin(() => `${origin}/.well-known/security.txt`)),
     favicon: step("favicon", onOrigin(() => homePage.facts.faviconHref || `${origin}/favicon.ico`)),
-    tls: step(
-      "tls",
-      site.limiter.run(tlsTarget.host, () => collectTlsFacts(unbracket(tlsTarget.hostname), Number(tlsTarget.port || 443), deps.egress, { timeoutMs: opts.tlsTimeoutMs })),
-    ),
-    dns: step("dns", collectDnsFacts(site.hostname, { dnsServers: deps.egress.options.dnsServers, timeoutMs: opts.dnsTimeoutMs })),
+    tls: step("tls", tlsFacts(site, tlsTarget)),
+    dns: step("dns", dnsFacts(site)),
   };
+}
+
+/** TLS is always examined where https was (or would be) served: a refused or broken handshake is a fact too. */
+function tlsTargetOf(originUrl: URL, httpsAttempt: FetchResult): URL {
+  return originUrl.protocol === "https:" ? originUrl : new URL(httpsAttempt.response.requestedUrl);
+}
+
+function tlsFacts(site: Site, target: URL): Promise<SiteFacts["tls"]> {
+  const { opts, deps } = site;
+  return site.limiter.run(target.host, () => collectTlsFacts(unbracket(target.hostname), Number(target.port || 443), deps.egress, { timeoutMs: opts.tlsTimeoutMs }));
+}
+
+function dnsFacts(site: Site): Promise<SiteFacts["dns"]> {
+  return collectDnsFacts(site.hostname, { dnsServers: site.deps.egress.options.dnsServers, timeoutMs: site.opts.dnsTimeoutMs });
+}
+
+/**
+ * The second look (seo-anchors §3.4): when the facts would cap the rank (the analyzer's own
+ * definition), waits confirmDelayMs and observes again only the inputs of those caps. Healthy sites
+ * pay nothing: done is false and nothing is fetched.
+ */
+async function lookAgain(site: Site, facts: SiteFacts, first: { origin: string; home: FetchResult; httpsAttempt: FetchResult }): Promise<Confirmation> {
+  const triggers = capTriggers(facts);
+  if (triggers.length === 0) return Confirmation.fromPartial({ done: false });
+  const inputs = new Set(confirmationInputs(triggers));
+  const { opts, deps } = site;
+  site.progress(96, "confirm");
+  await pause(opts.confirmDelayMs, deps.signal);
+  const originUrl = new URL(first.origin);
+  const plainIsHome = originUrl.protocol === "http:" && !site.port;
+  const needHome = inputs.has("home") || (inputs.has("httpVariant") && plainIsHome);
+  const home = needHome ? site.fetch(first.home.response.requestedUrl).then((r) => (throwIfBlocked(r), r)) : undefined;
+  const homeResponse = home?.then((r) => r.response);
+  const refetch = (url: string) => site.fetch(url).then((r) => r.response);
+  const [again, robots, tls, dns, httpVariantAgain] = await Promise.all([
+    inputs.has("home") ? home : undefined,
+    inputs.has("robots") ? site.fetch(`${first.origin}/robots.txt`, { maxRedirects: 5 }).then((r) => robotsFacts(r.response, r.text)) : undefined,
+    inputs.has("tls") ? tlsFacts(site, tlsTargetOf(originUrl, first.httpsAttempt)) : undefined,
+    inputs.has("dns") ? dnsFacts(site) : undefined,
+    inputs.has("httpVariant") ? (plainIsHome ? homeResponse : httpVariant(site, originUrl, first.home, refetch)) : undefined,
+  ]);
+  deps.signal?.throwIfAborted();
+  const page = again ? extractPage({ url: again.response.finalUrl || again.response.requestedUrl, response: again.response, html: again.text, depth: 0 }).facts : undefined;
+  return Confirmation.fromPartial({
+    done: true,
+    delayMs: opts.confirmDelayMs,
+    home: again?.response,
+    robots,
+    tls,
+    dns,
+    httpVariant: httpVariantAgain,
+    homeMetaRobots: page?.metaRobots ?? "",
+    homeXRobotsTag: page?.xRobotsTag ?? "",
+  });
+}
+
+/** Waits, abandoned with the signal's reason when it aborts. */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (ms > 0) {
+    try {
+      await sleep(ms, undefined, signal ? { signal } : {});
+    } catch (err) {
+      signal?.throwIfAborted();
+      throw err;
+    }
+  }
+  signal?.throwIfAborted();
 }
 
 /** http:// of the host (none with an explicit port; the home page itself when the site is http only). */

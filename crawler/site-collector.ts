@@ -10,6 +10,9 @@ import { extractPage } from "./extract.ts";
 import { fetchUrl } from "./fetch-page.ts";
 import { collectTlsFacts } from "./tls-facts.ts";
 
+/** The longest confirmation delay of a synchronous check (GET /analyze). */
+export const SYNC_CONFIRM_MAX_MS = 5000;
+
 export interface SiteCollector {
   readonly collect: CollectFacts;
   readonly checks: SingleChecks;
@@ -26,7 +29,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
     connectTimeoutMs: Math.min(10_000, settings.fetchTimeoutMs),
   });
   return {
-    collect: async (host, { pageSample, onProgress, signal }) => {
+    collect: async (host, { pageSample, sync, onProgress, signal }) => {
       const politeness = await politenessFor(host, settings, egress);
       return collectSiteFacts(
         host,
@@ -38,6 +41,8 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
           maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
           timeoutMs: settings.fetchTimeoutMs,
           maxBodyBytes: settings.maxBodyBytes,
+          // A synchronous caller waits at most SVC_SYNC_WAIT_MS: its second look comes sooner.
+          confirmDelayMs: sync ? Math.min(settings.confirmDelayMs, SYNC_CONFIRM_MAX_MS) : settings.confirmDelayMs,
         },
         { egress, clock, randomHex: (n) => randomBytes(n).toString("hex"), onProgress, signal },
       );

@@ -16,7 +16,10 @@ import {
 import { callUnary, type Bus, type BusMessage, type Logger } from "../runtime/index.ts";
 
 /** Collects a site's facts; progress is 0-100 with a short step name. */
-export type CollectFacts = (host: string, options: { pageSample: number; onProgress: (progress: number, step: string) => void; signal: AbortSignal }) => Promise<SiteFacts>;
+export type CollectFacts = (
+  host: string,
+  options: { pageSample: number; sync: boolean; onProgress: (progress: number, step: string) => void; signal: AbortSignal },
+) => Promise<SiteFacts>;
 
 /** Single checks of the synchronous lane. */
 export interface SingleChecks {
@@ -112,6 +115,7 @@ export class CrawlerWorker {
       }
       const facts = await this.deps.collect(lease.host, {
         pageSample: lease.pageSample,
+        sync: item.sync,
         signal: abort.signal,
         onProgress: (p, st) => {
           progress = p;

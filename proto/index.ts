@@ -2,6 +2,7 @@
 // `npm run proto`; a test fails when the committed output differs from a fresh generation).
 export {
   Alternate,
+  Confirmation,
   DnsFacts,
   Header,
   Heading,

@@ -60,6 +60,8 @@ export interface CrawlSettings {
   readonly maxRedirects: number;
   readonly userAgent: string;
   readonly overrides: readonly CrawlOverride[];
+  /** Before a severe failure caps a rank, it is observed again this long after the collection (same run). */
+  readonly confirmDelayMs: number;
 }
 
 /** Politeness for hosts matching a name (exact or *.suffix) or whose address is in a network. */
@@ -216,6 +218,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_MAX_REDIRECTS", key: "crawl.maxRedirects", default: "10", parse: integer(0, 30), doc: "Redirects followed for one fetch." },
   { env: "SVC_USER_AGENT", key: "crawl.userAgent", default: "SvcBot/0.1 (+https://github.com/svc)", parse: text, doc: "User-Agent of the crawler; robots.txt groups are matched on its product token (SvcBot)." },
   { env: "SVC_CRAWL_OVERRIDES", key: "crawl.overrides", default: "", parse: crawlOverrides, doc: "Politeness overrides, comma-separated <host, *.domain or CIDR>=<connections>/<delay ms>, e.g. 127.0.0.0/8=8/0 for loopback fixtures; the first match wins." },
+  { env: "SVC_CONFIRM_DELAY_MS", key: "crawl.confirmDelayMs", default: "60000", parse: integer(0, 600_000), doc: "Before a severe failure caps a rank, the crawler observes it again after this delay (same run; at most 5 s for GET /analyze); 0 confirms at once." },
   { env: "SVC_PLAN_SITES", key: "plan.sites", default: "50", parse: integer(0, 1_000_000), doc: "Default plan: number of sites." },
   { env: "SVC_PLAN_CHECKS_PER_DAY", key: "plan.checksPerDay", default: "200", parse: integer(0, 1_000_000), doc: "Default plan: checks a user may start per UTC day." },
   { env: "SVC_PLAN_RECHECKS_PER_DAY", key: "plan.rechecksPerDay", default: "100", parse: integer(0, 1_000_000), doc: "Default plan: task re-checks per UTC day." },

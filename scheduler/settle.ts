@@ -10,6 +10,8 @@ export interface StoredReport {
   readonly items: Analysis["items"];
   readonly groups: Analysis["groups"];
   readonly caps: Analysis["caps"];
+  /** Caps seen once but not confirmed by the second look (absent in reports stored before it). */
+  readonly unconfirmed: Analysis["unconfirmed"];
   readonly tech: Analysis["tech"];
   readonly tasks: Analysis["tasks"];
   readonly origin: string;
@@ -28,6 +30,7 @@ export async function settleAnalysis(store: Store, q: Queryable, job: JobRow, fa
     items: analysis.items,
     groups: analysis.groups,
     caps: analysis.caps,
+    unconfirmed: analysis.unconfirmed,
     tech: analysis.tech,
     tasks: analysis.tasks,
     origin: facts.origin,

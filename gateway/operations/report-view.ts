@@ -9,6 +9,8 @@ export interface StoredReportView {
   readonly items: ReportItem[];
   readonly groups: { id: string; weight: number; score: number | null; checks: number }[];
   readonly caps: { code: string; cap: number; title: string }[];
+  /** Absent in reports stored before caps were confirmed. */
+  readonly unconfirmed?: { code: string; cap: number }[];
   readonly tech: string[];
   readonly after: number;
   readonly tasks: { code: string; title: string; level: string; group: string; impact: number; hint: string; detail: string; effort: number; lifts_cap: boolean }[];
@@ -45,6 +47,11 @@ const RankSchema = Type.Object(
       Type.Object({ id: Type.String(), weight: Type.Number(), score: Nullable(Type.Number()), checks: Type.Integer() }, { additionalProperties: false }),
     ),
     caps: Type.Array(Type.Object({ code: Type.String(), cap: Type.Integer(), title: Type.String() }, { additionalProperties: false })),
+    unconfirmed: Type.Optional(
+      Type.Array(Type.Object({ code: Type.String(), cap: Type.Integer(), title: Type.String() }, { additionalProperties: false }), {
+        description: "Severe failures seen once but not on the second look: their checks fail, the rank is not capped by them",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -72,8 +79,15 @@ export function renderReport(run: RunRow) {
     phase: "done" as const,
     run: run.id,
     items: r.items,
-    rank: { value: run.rank, label: run.label, color: run.color, groups: r.groups, caps: r.caps },
+    rank: { value: run.rank, label: run.label, color: run.color, groups: r.groups, caps: r.caps, ...unconfirmedOf(r) },
     tech: r.tech,
     version: r.version,
   };
+}
+
+/** The report's unconfirmed caps with their checks' titles; nothing for reports stored before confirmation. */
+function unconfirmedOf(r: StoredReportView): { unconfirmed?: { code: string; cap: number; title: string }[] } {
+  if (r.unconfirmed === undefined) return {};
+  const titles = new Map(r.items.map((i) => [i.code, i.title]));
+  return { unconfirmed: r.unconfirmed.map((u) => ({ code: u.code, cap: u.cap, title: titles.get(u.code) ?? u.code })) };
 }

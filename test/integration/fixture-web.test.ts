@@ -51,6 +51,8 @@ async function serve(dir: string, allowPrivateTargets: boolean): Promise<Service
     SVC_LEASE_MS: "3000",
     // Only the checks the test starts: no periodic check of a newly added site.
     SVC_PLAN_EVERY_S: "0",
+    // Caps are confirmed by a second look; at once here, not after the default minute.
+    SVC_CONFIRM_DELAY_MS: "0",
     // Polling jobs is many requests; the default of 120 an hour is for people.
     SVC_RATE_PER_HOUR: "100000",
     SVC_WORKER_CONCURRENCY: "4",

@@ -1,8 +1,9 @@
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyzeSite } from "../../../analyzer/index.ts";
 import { ManualClock } from "../../../runtime/index.ts";
 import { collectSiteFacts, createEgress, EgressBlockedError, type Egress } from "../../../crawler/index.ts";
-import { startHttp, type Handler, type TestServer } from "./servers.ts";
+import { makeCerts, startHttp, startHttps, type Handler, type TestCerts, type TestServer } from "./servers.ts";
 
 const HEX = "0123456789abcdef0123456789abcdef";
 const page = (title: string, links: string[], extra = "") =>
@@ -96,8 +97,11 @@ describe("collectSiteFacts", () => {
     expect(progress.at(-1)).toEqual([100, "done"]);
     expect(progress.map(([p]) => p)).toEqual([...progress.map(([p]) => p)].sort((a, b) => a - b));
     expect(new Set(progress.map(([, s]) => s))).toEqual(
-      new Set(["home", "robots", "sitemaps", "http_variant", "www_variant", "not_found_probe", "security_txt", "favicon", "tls", "dns", "pages", "done"]),
+      new Set(["home", "robots", "sitemaps", "http_variant", "www_variant", "not_found_probe", "security_txt", "favicon", "tls", "dns", "pages", "confirm", "done"]),
     );
+    // No HTTPS would cap the rank: TLS alone is looked at again (the home page is not fetched twice).
+    expect(facts.confirmation).toMatchObject({ done: true, delayMs: 0, tls: { attempted: true, handshakeOk: false }, home: undefined, robots: undefined, dns: undefined });
+    expect(server.requests.filter((r) => r === "GET /")).toHaveLength(1);
   });
 
   it("records an unreachable site without trying its paths", async () => {
@@ -171,6 +175,102 @@ describe("collectSiteFacts politeness", () => {
       const facts = await collectSiteFacts(`127.0.0.1:${server.port}`, {}, { egress, clock: new ManualClock(0), randomHex: () => HEX });
       expect(facts.robots?.response?.status).toBe(503);
       expect(facts.pages).toEqual([]);
+    } finally {
+      await egress.close();
+      await server.close();
+    }
+  });
+});
+
+describe("collectSiteFacts confirms what would cap the rank", () => {
+  let certs: TestCerts;
+  beforeAll(() => {
+    certs = makeCerts();
+  });
+
+  /** An https site (valid certificate) whose home page answers 500 to the first `failures` requests, 200 after. */
+  async function flaky(failures: number) {
+    let homeRequests = 0;
+    const server = await startHttps((req, res) => {
+      if (req.url === "/") {
+        homeRequests += 1;
+        if (homeRequests <= failures) return void res.writeHead(500, { "content-type": "text/html" }).end("<title>Oops</title>");
+        return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page("Home", []));
+      }
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }, certs.valid);
+    return { server, homeRequests: () => homeRequests };
+  }
+
+  const egressFor = () => createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: certs.ca, connectTimeoutMs: 1000 });
+
+  async function collect(failures: number, confirmDelayMs: number) {
+    const { server, homeRequests } = await flaky(failures);
+    const egress = egressFor();
+    try {
+      const facts = await collectSiteFacts(`127.0.0.1:${server.port}`, { confirmDelayMs }, { egress, clock: new ManualClock(Date.now()), randomHex: () => HEX });
+      return { facts, homeRequests: homeRequests() };
+    } finally {
+      await egress.close();
+      await server.close();
+    }
+  }
+
+  it("a 500 that recovers on the second look fails home_status without capping the rank", async () => {
+    const { facts, homeRequests } = await collect(1, 0);
+    expect(facts.home?.response?.status).toBe(500);
+    expect(facts.confirmation).toMatchObject({ done: true, delayMs: 0, home: { status: 200 }, tls: undefined, robots: undefined, dns: undefined });
+    expect(homeRequests).toBe(2);
+    const a = analyzeSite(facts);
+    expect(a.items.find((i) => i.code === "home_status")).toMatchObject({ status: "fail", value: 500 });
+    expect(a.unconfirmed).toEqual([{ code: "home_status", cap: 10 }]);
+    expect(a.caps).toEqual([]);
+    expect(a.rank).toBeGreaterThan(10);
+  });
+
+  it("a 500 seen on both looks caps the rank at 10", async () => {
+    const { facts, homeRequests } = await collect(Infinity, 0);
+    expect(facts.confirmation?.home?.status).toBe(500);
+    expect(homeRequests).toBe(2);
+    const a = analyzeSite(facts);
+    expect(a.caps.map((c) => [c.code, c.cap])).toEqual([["home_status", 10]]);
+    expect(a.unconfirmed).toEqual([]);
+    expect(a.rank).toBe(10);
+  });
+
+  it("a healthy site pays nothing: no second look, nothing fetched twice", async () => {
+    const { facts, homeRequests } = await collect(0, 600_000);
+    expect(facts.confirmation).toMatchObject({ done: false, home: undefined, tls: undefined });
+    expect(homeRequests).toBe(1);
+    expect(analyzeSite(facts).caps).toEqual([]);
+  });
+
+  it("waits confirmDelayMs before the second look, and the signal abandons the wait", async () => {
+    const began = performance.now();
+    const { facts } = await collect(1, 300);
+    expect(performance.now() - began).toBeGreaterThanOrEqual(290);
+    expect(facts.confirmation?.delayMs).toBe(300);
+
+    const { server } = await flaky(Infinity);
+    const egress = egressFor();
+    const abort = new AbortController();
+    try {
+      const started = performance.now();
+      const pending = collectSiteFacts(
+        `127.0.0.1:${server.port}`,
+        { confirmDelayMs: 600_000 },
+        {
+          egress,
+          clock: new ManualClock(Date.now()),
+          randomHex: () => HEX,
+          signal: abort.signal,
+          onProgress: (_p, step) => {
+            if (step === "confirm") setTimeout(() => abort.abort(new Error("lease lost")), 20);
+          },
+        },
+      );
+      await expect(pending).rejects.toThrow("lease lost");
+      expect(performance.now() - started).toBeLessThan(5000);
     } finally {
       await egress.close();
       await server.close();

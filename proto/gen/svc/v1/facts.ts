@@ -260,6 +260,31 @@ export interface SiteFacts {
     | undefined;
   /** detected: generator meta, server header, frameworks */
   technologies: string[];
+  /** a second look at the inputs of a rank cap (seo-anchors §3.4) */
+  confirmation: Confirmation | undefined;
+}
+
+/**
+ * A second observation of exactly the inputs that would cap the rank, made at the end of the
+ * collection after a delay, and only when the first observation would cap it. Inputs that were not
+ * observed again are absent. done is false when no second look was needed (or could be made).
+ */
+export interface Confirmation {
+  done: boolean;
+  /** how long after the collection the second look started */
+  delayMs: number;
+  /** the home URL fetched again */
+  home: HttpResponse | undefined;
+  robots: RobotsFacts | undefined;
+  tls: TlsFacts | undefined;
+  dns: DnsFacts | undefined;
+  httpVariant:
+    | HttpResponse
+    | undefined;
+  /** of the home page fetched again (as PageFacts.meta_robots) */
+  homeMetaRobots: string;
+  /** as PageFacts.x_robots_tag */
+  homeXRobotsTag: string;
 }
 
 function createBaseHeader(): Header {
@@ -3288,6 +3313,7 @@ function createBaseSiteFacts(): SiteFacts {
     securityTxt: undefined,
     favicon: undefined,
     technologies: [],
+    confirmation: undefined,
   };
 }
 
@@ -3337,6 +3363,9 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     }
     for (const v of message.technologies) {
       writer.uint32(122).string(v!);
+    }
+    if (message.confirmation !== undefined) {
+      Confirmation.encode(message.confirmation, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -3474,6 +3503,14 @@ export const SiteFacts: MessageFns<SiteFacts> = {
             message.technologies.push(reader.string());
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.confirmation = Confirmation.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3527,6 +3564,7 @@ export const SiteFacts: MessageFns<SiteFacts> = {
       technologies: globalThis.Array.isArray(object?.technologies)
         ? object.technologies.map((e: any) => globalThis.String(e))
         : [],
+      confirmation: isSet(object.confirmation) ? Confirmation.fromJSON(object.confirmation) : undefined,
     };
   },
 
@@ -3577,6 +3615,9 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     if (message.technologies?.length) {
       obj.technologies = message.technologies;
     }
+    if (message.confirmation !== undefined) {
+      obj.confirmation = Confirmation.toJSON(message.confirmation);
+    }
     return obj;
   },
 
@@ -3612,6 +3653,238 @@ export const SiteFacts: MessageFns<SiteFacts> = {
       ? HttpResponse.fromPartial(object.favicon)
       : undefined;
     message.technologies = object.technologies?.map((e) => e) || [];
+    message.confirmation = (object.confirmation !== undefined && object.confirmation !== null)
+      ? Confirmation.fromPartial(object.confirmation)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseConfirmation(): Confirmation {
+  return {
+    done: false,
+    delayMs: 0,
+    home: undefined,
+    robots: undefined,
+    tls: undefined,
+    dns: undefined,
+    httpVariant: undefined,
+    homeMetaRobots: "",
+    homeXRobotsTag: "",
+  };
+}
+
+export const Confirmation: MessageFns<Confirmation> = {
+  encode(message: Confirmation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.done !== false) {
+      writer.uint32(8).bool(message.done);
+    }
+    if (message.delayMs !== 0) {
+      writer.uint32(16).int64(message.delayMs);
+    }
+    if (message.home !== undefined) {
+      HttpResponse.encode(message.home, writer.uint32(26).fork()).join();
+    }
+    if (message.robots !== undefined) {
+      RobotsFacts.encode(message.robots, writer.uint32(34).fork()).join();
+    }
+    if (message.tls !== undefined) {
+      TlsFacts.encode(message.tls, writer.uint32(42).fork()).join();
+    }
+    if (message.dns !== undefined) {
+      DnsFacts.encode(message.dns, writer.uint32(50).fork()).join();
+    }
+    if (message.httpVariant !== undefined) {
+      HttpResponse.encode(message.httpVariant, writer.uint32(58).fork()).join();
+    }
+    if (message.homeMetaRobots !== "") {
+      writer.uint32(66).string(message.homeMetaRobots);
+    }
+    if (message.homeXRobotsTag !== "") {
+      writer.uint32(74).string(message.homeXRobotsTag);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Confirmation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.done = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.delayMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.home = HttpResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.robots = RobotsFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tls = TlsFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.dns = DnsFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.httpVariant = HttpResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.homeMetaRobots = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.homeXRobotsTag = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Confirmation {
+    return {
+      done: isSet(object.done) ? globalThis.Boolean(object.done) : false,
+      delayMs: isSet(object.delayMs)
+        ? globalThis.Number(object.delayMs)
+        : isSet(object.delay_ms)
+        ? globalThis.Number(object.delay_ms)
+        : 0,
+      home: isSet(object.home) ? HttpResponse.fromJSON(object.home) : undefined,
+      robots: isSet(object.robots) ? RobotsFacts.fromJSON(object.robots) : undefined,
+      tls: isSet(object.tls) ? TlsFacts.fromJSON(object.tls) : undefined,
+      dns: isSet(object.dns) ? DnsFacts.fromJSON(object.dns) : undefined,
+      httpVariant: isSet(object.httpVariant)
+        ? HttpResponse.fromJSON(object.httpVariant)
+        : isSet(object.http_variant)
+        ? HttpResponse.fromJSON(object.http_variant)
+        : undefined,
+      homeMetaRobots: isSet(object.homeMetaRobots)
+        ? globalThis.String(object.homeMetaRobots)
+        : isSet(object.home_meta_robots)
+        ? globalThis.String(object.home_meta_robots)
+        : "",
+      homeXRobotsTag: isSet(object.homeXRobotsTag)
+        ? globalThis.String(object.homeXRobotsTag)
+        : isSet(object.home_x_robots_tag)
+        ? globalThis.String(object.home_x_robots_tag)
+        : "",
+    };
+  },
+
+  toJSON(message: Confirmation): unknown {
+    const obj: any = {};
+    if (message.done !== false) {
+      obj.done = message.done;
+    }
+    if (message.delayMs !== 0) {
+      obj.delayMs = Math.round(message.delayMs);
+    }
+    if (message.home !== undefined) {
+      obj.home = HttpResponse.toJSON(message.home);
+    }
+    if (message.robots !== undefined) {
+      obj.robots = RobotsFacts.toJSON(message.robots);
+    }
+    if (message.tls !== undefined) {
+      obj.tls = TlsFacts.toJSON(message.tls);
+    }
+    if (message.dns !== undefined) {
+      obj.dns = DnsFacts.toJSON(message.dns);
+    }
+    if (message.httpVariant !== undefined) {
+      obj.httpVariant = HttpResponse.toJSON(message.httpVariant);
+    }
+    if (message.homeMetaRobots !== "") {
+      obj.homeMetaRobots = message.homeMetaRobots;
+    }
+    if (message.homeXRobotsTag !== "") {
+      obj.homeXRobotsTag = message.homeXRobotsTag;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Confirmation>): Confirmation {
+    return Confirmation.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Confirmation>): Confirmation {
+    const message = createBaseConfirmation();
+    message.done = object.done ?? false;
+    message.delayMs = object.delayMs ?? 0;
+    message.home = (object.home !== undefined && object.home !== null)
+      ? HttpResponse.fromPartial(object.home)
+      : undefined;
+    message.robots = (object.robots !== undefined && object.robots !== null)
+      ? RobotsFacts.fromPartial(object.robots)
+      : undefined;
+    message.tls = (object.tls !== undefined && object.tls !== null) ? TlsFacts.fromPartial(object.tls) : undefined;
+    message.dns = (object.dns !== undefined && object.dns !== null) ? DnsFacts.fromPartial(object.dns) : undefined;
+    message.httpVariant = (object.httpVariant !== undefined && object.httpVariant !== null)
+      ? HttpResponse.fromPartial(object.httpVariant)
+      : undefined;
+    message.homeMetaRobots = object.homeMetaRobots ?? "";
+    message.homeXRobotsTag = object.homeXRobotsTag ?? "";
     return message;
   },
 };
