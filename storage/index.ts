@@ -13,3 +13,4 @@ export { createStore, type Store } from "./store.ts";
 export { JobsRepo, type JobRow, type JobState, type JobKindName, type CheckKindName, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";
 export { TasksRepo, insertEvents, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition, type EventRow } from "./tasks-repo.ts";
+export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";

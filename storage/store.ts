@@ -7,6 +7,7 @@ import { SitesRepo } from "./sites-repo.ts";
 import { JobsRepo } from "./jobs-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
 import { TasksRepo } from "./tasks-repo.ts";
+import { ProfilesRepo } from "./profiles-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 
 /** The repositories over one database, plus the time-series ports. */
@@ -21,6 +22,7 @@ export interface Store {
   readonly jobs: JobsRepo;
   readonly runs: RunsRepo;
   readonly tasks: TasksRepo;
+  readonly profiles: ProfilesRepo;
 }
 
 export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
@@ -35,5 +37,6 @@ export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
     jobs: new JobsRepo(db),
     runs: new RunsRepo(db),
     tasks: new TasksRepo(db),
+    profiles: new ProfilesRepo(db),
   };
 }

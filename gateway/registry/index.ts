@@ -5,6 +5,7 @@ import { analyzeSiteSync, getJob, listJobs, startAnalysis } from "../operations/
 import { getChanges, getHistory, getReport, getTopIssues } from "../operations/reports.ts";
 import { getPlan, listSiteTasks, setTaskStatus } from "../operations/tasks.ts";
 import { getSite } from "../operations/site.ts";
+import { getSiteProfile, resetSiteProfile, setSiteProfile } from "../operations/profiles.ts";
 import { checkDns, checkPage, checkPageFull, checkSsl } from "../operations/checks.ts";
 import type { Operation } from "./operation.ts";
 
@@ -42,6 +43,9 @@ export function buildOperations(): Operation[] {
     checkPage,
     checkSsl,
     checkDns,
+    getSiteProfile,
+    setSiteProfile,
+    resetSiteProfile,
   );
   return operations;
 }

@@ -1,0 +1,195 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, T0_MS, type TestGateway } from "../harness/gateway.ts";
+import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
+
+// GET/PUT/DELETE /profile/{host} (spec "Profile", "Profile rules"; seo-anchors §3.7), against a
+// real run of the loopback small site.
+
+let gw: TestGateway;
+let site: SmallSite;
+const NOW = Math.floor(T0_MS / 1000);
+const LIMITS = { max_exclusions: 5, max_group_share: 0.5, warn_lift: 5 };
+beforeAll(async () => {
+  site = await startSmallSite();
+  gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "5", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000" } });
+});
+afterAll(async () => {
+  await gw.close();
+  await site.close();
+});
+afterEach(() => expect(gw.violations).toEqual([]));
+
+const path = () => `/api/v1/profile/${site.host}`;
+const put = (body: unknown, key?: string) => gw.call("PUT", path(), { body, ...(key ? { key } : {}) });
+
+async function untilDone(jobId: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const job = (await gw.call("GET", `/api/v1/jobs/${jobId}`)).json().job as { state: string };
+    if (job.state === "done") return;
+    if (job.state === "error" || Date.now() - started > 30_000) throw new Error(`job ${jobId} ended ${job.state}`);
+    await sleep(100);
+  }
+}
+
+describe("site profiles before the first run", () => {
+  it("answers the default profile: general, no exclusions, nothing applied yet", async () => {
+    expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
+    const res = await gw.call("GET", path());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      host: site.host,
+      profile: "general",
+      title: "General site",
+      exclude: [],
+      updated: null,
+      applied: { base: null, value: null, delta: null, warn: false, excluded: [] },
+      limits: LIMITS,
+    });
+  });
+
+  it("applies each type's default exclusions when exclude is omitted, without confirmation", async () => {
+    const defaults = { general: [], shop: ["pwa"], forum: ["bimi", "same_ip"], blog: ["pwa", "bimi"], corporate: ["pwa"], portal: [] };
+    for (const [profile, exclude] of Object.entries(defaults)) {
+      const res = await put({ profile });
+      expect(res.statusCode, profile).toBe(200);
+      expect(res.json(), profile).toMatchObject({ host: site.host, profile, exclude, updated: NOW, applied: { base: null, value: null, delta: null, warn: false } });
+      expect((await gw.call("GET", path())).json(), profile).toMatchObject({ profile, exclude, updated: NOW });
+    }
+    const blog = (await put({ profile: "blog" })).json();
+    expect(blog.title).toBe("Blog");
+    expect(blog.applied.excluded).toEqual([
+      { code: "pwa", title: "Progressive web app (manifest, service worker)", was: null, reason: expect.stringContaining("excluding it changes nothing") },
+      { code: "bimi", title: "BIMI brand logo in mail", was: null, reason: expect.stringContaining("excluding it changes nothing") },
+    ]);
+  });
+
+  it("refuses exclusions against the rules with bad_param, naming the field, and keeps the stored profile", async () => {
+    const before = (await gw.call("GET", path())).json();
+    const cases: [unknown, string, RegExp][] = [
+      [{ profile: "shop", exclude: ["title"], confirm: ["og"] }, "exclude.0", /must be one of text, pwa, hreflang, bimi, schema, security_txt, og, same_ip/],
+      [{ profile: "shop", exclude: ["og"], confirm: ["title"] }, "confirm.0", /must be one of/],
+      [{ profile: "store" }, "profile", /must be one of general, shop, forum, blog, corporate, portal/],
+      [{ exclude: [] }, "profile", /is required/],
+      [{ profile: "shop", exclude: ["text", "pwa", "hreflang", "bimi", "schema", "og"], confirm: ["text", "pwa", "hreflang", "bimi", "schema", "og"] }, "exclude", /^at most 5 exclusions \(max_exclusions\), got 6$/],
+      [{ profile: "shop", exclude: ["og", "og"], confirm: ["og"] }, "exclude", /^og is named more than once$/],
+      [{ profile: "shop", exclude: ["og"] }, "confirm", /^confirm the exclusion of og by naming it in confirm$/],
+      [{ profile: "shop", exclude: ["og", "schema"], confirm: ["og"] }, "confirm", /^confirm the exclusion of schema by naming it in confirm$/],
+      // Explicit exclusions need confirming even when they are the type's defaults.
+      [{ profile: "shop", exclude: ["pwa"] }, "confirm", /^confirm the exclusion of pwa/],
+    ];
+    for (const [body, param, message] of cases) {
+      const res = await put(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json(), JSON.stringify(body)).toMatchObject({ code: "bad_param", param, error: expect.stringMatching(message) });
+    }
+    expect((await gw.call("GET", path())).json()).toEqual(before);
+  });
+
+  it("allows exactly half of a group's weight: hreflang, schema and og are 9 of presentation's 18", async () => {
+    // No whitelisted combination exceeds half of a group with today's catalogue (the unit tests of
+    // analyzer/profiles.ts show it and test the rule on a catalogue where it does).
+    const res = await put({ profile: "portal", exclude: ["og", "schema", "hreflang"], confirm: ["hreflang", "schema", "og"] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ profile: "portal", title: "Portal or media", exclude: ["hreflang", "schema", "og"] });
+  });
+
+  it("keeps profiles to the account that monitors the site: not_found for everyone else", async () => {
+    const other = await gw.newAccount("profile-stranger@example.com");
+    for (const [method, body] of [["GET", undefined], ["PUT", { profile: "shop" }], ["DELETE", undefined]] as const) {
+      const res = await gw.call(method, path(), { key: other.key, ...(body ? { body } : {}) });
+      expect(res.statusCode, method).toBe(404);
+      expect(res.json().code, method).toBe("not_found");
+    }
+    // The owner's profile is untouched by the stranger's attempts.
+    expect((await gw.call("GET", path())).json()).toMatchObject({ profile: "portal", exclude: ["hreflang", "schema", "og"] });
+    // Once the stranger monitors the host too, each account has its own profile.
+    await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } });
+    expect((await gw.call("GET", path(), { key: other.key })).json()).toMatchObject({ profile: "general", exclude: [], updated: null });
+    expect((await put({ profile: "forum" }, other.key)).json()).toMatchObject({ profile: "forum", exclude: ["bimi", "same_ip"] });
+    expect((await gw.call("GET", path())).json()).toMatchObject({ profile: "portal" });
+    expect((await gw.call("GET", "/api/v1/profile/never-added.example.com")).json().code).toBe("not_found");
+  });
+});
+
+describe("site profiles against a real run", () => {
+  let report: { rank: { value: number }; checked_at: number };
+  beforeAll(async () => {
+    // Thin pages without Open Graph tags: text_length and og_required fail.
+    const thin = (title: string, links: string[]) => page({ title, description: `${title}, a thin page of the small test site.`, links, words: 50 }).replace(/<meta property="og:[^\n]*\n/, "");
+    site.pages.set("/", thin("Small site home page for tests", ["/about", "/contact"]));
+    site.pages.set("/about", thin("About the small test site", ["/"]));
+    site.pages.set("/contact", thin("Contact the small test site", ["/"]));
+    const job = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } })).json().job as { id: number };
+    await untilDone(job.id);
+    report = (await gw.call("GET", `/api/v1/report/${site.host}`)).json();
+  });
+
+  it("compares the latest run's rank without and with the exclusions; the no-HTTPS cap still binds", async () => {
+    // The loopback site speaks plain HTTP: its rank is capped at 49, and no whitelisted check lifts a cap.
+    expect(report.rank.value).toBe(49);
+    const res = await put({ profile: "shop", exclude: ["og", "text", "security_txt", "schema"], confirm: ["text", "og", "schema", "security_txt"] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      host: site.host,
+      profile: "shop",
+      title: "Online shop",
+      exclude: ["text", "schema", "security_txt", "og"],
+      updated: NOW,
+      applied: {
+        base: 49,
+        value: 49,
+        delta: 0,
+        warn: false,
+        excluded: [
+          { code: "text", title: "Amount of text on pages", was: 0, reason: expect.stringContaining("(text_length)") },
+          // No page carries JSON-LD: the check is not applicable, so there is no score to show.
+          { code: "schema", title: "Structured data (JSON-LD)", was: null, reason: expect.stringContaining("(jsonld_syntax)") },
+          { code: "security_txt", title: "security.txt", was: 0, reason: expect.stringContaining("(security_txt)") },
+          { code: "og", title: "Open Graph tags", was: 0, reason: expect.stringContaining("(og_required)") },
+        ],
+      },
+      limits: LIMITS,
+    });
+    expect((await gw.call("GET", path())).json()).toEqual(res.json());
+    // The profile changes neither the report nor the history: they keep the standard rank.
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(49);
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.map((r: { rank: number }) => r.rank)).toEqual([49]);
+  });
+
+  it("shows a lift, or a loss, where no cap binds (the same run's items without its cap)", async () => {
+    // A run stored with the real run's items but no cap, as an HTTPS twin of the site would give.
+    const [latest] = await gw.db.query<{ report: { caps: unknown[] } }>("SELECT report FROM runs WHERE host = $1 ORDER BY id DESC LIMIT 1", [site.host]);
+    await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, 78, 'good', '#7cb342', $3)", [
+      site.host,
+      report.checked_at + 1,
+      JSON.stringify({ ...latest!.report, caps: [] }),
+    ]);
+    const failing = (await put({ profile: "general", exclude: ["security_txt"], confirm: ["security_txt"] })).json().applied;
+    // security_txt weighs 1 of the security group's 19 applicable: its share of the rank rounds away.
+    expect(failing).toMatchObject({ base: 78, value: 78, delta: 0, warn: false, excluded: [{ code: "security_txt", was: 0 }] });
+    const both = (await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied;
+    // og_required fails on every page (presentation 9/12 → 1), text_length too: +5, which is not over warn_lift.
+    expect(both).toMatchObject({ base: 78, value: 83, delta: 5, warn: false, excluded: [{ code: "text", was: 0 }, { code: "og", was: 0 }] });
+    // Excluding families without a check changes nothing.
+    expect((await put({ profile: "general", exclude: ["pwa", "bimi", "same_ip"], confirm: ["pwa", "bimi", "same_ip"] })).json().applied).toMatchObject({ base: 78, value: 78, delta: 0 });
+    // /report keeps the standard rank: applied.base, not applied.value.
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(78);
+  });
+
+  it("resets to the standard set with DELETE, and a removed site takes its profile with it", async () => {
+    const reset = await gw.call("DELETE", path());
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json()).toEqual({ host: site.host, profile: "general", exclude: [], reset: true });
+    expect((await gw.call("GET", path())).json()).toMatchObject({ profile: "general", title: "General site", exclude: [], updated: null, applied: { excluded: [] } });
+    // Idempotent: the same answer when nothing is stored.
+    expect((await gw.call("DELETE", path())).json()).toEqual({ host: site.host, profile: "general", exclude: [], reset: true });
+
+    expect((await put({ profile: "blog" })).statusCode).toBe(200);
+    expect((await gw.call("DELETE", `/api/v1/sites/${site.host}`)).statusCode).toBe(200);
+    expect((await gw.call("GET", path())).json().code).toBe("not_found");
+    expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
+    expect((await gw.call("GET", path())).json()).toMatchObject({ profile: "general", exclude: [], updated: null });
+  });
+});
