@@ -21,6 +21,7 @@ export {
   isExclusionFamily,
   memberChecks,
   PROFILE_LIMITS,
+  profiledIssues,
   SITE_TYPES,
   TYPE_DEFAULTS,
   TYPE_TITLES,
@@ -30,7 +31,10 @@ export {
   type ExclusionFamily,
   type GroupShare,
   type NominalCheck,
+  type ProfiledIssues,
+  type ProfiledTask,
   type ProfileViolation,
   type SiteType,
   type StoredRankItem,
+  type StoredTaskRef,
 } from "./profiles.ts";

@@ -224,3 +224,79 @@ export function applyProfile(
   const delta = value - base;
   return { base, value, delta, warn: delta > PROFILE_LIMITS.warn_lift, excluded };
 }
+
+/** A stored task as /issues needs it (scheduler/settle.ts, report.tasks). */
+export interface StoredTaskRef {
+  readonly code: string;
+  readonly level: string;
+  readonly effort: number;
+}
+
+export interface ProfiledTask {
+  readonly code: string;
+  /** Rank points gained with the exclusions if this check alone passed (one decimal, as TaskDraft.impact). */
+  readonly impact: number;
+  /** The check is the binding cap of the profiled rank. */
+  readonly lifts_cap: boolean;
+}
+
+export interface ProfiledIssues {
+  /** The run's rank with the excluded checks at weight 0 (= applyProfile's value). */
+  readonly rank: number;
+  /** The profiled rank if every remaining task's check passed. */
+  readonly after: number;
+  /** The run's tasks without the excluded checks, re-priced and re-ordered as analyzeSite orders them. */
+  readonly tasks: ProfiledTask[];
+}
+
+const LEVEL_RANK: Readonly<Record<string, number>> = { bad: 0, warn: 1, info: 2 };
+
+/**
+ * A run's tasks as the profile sees them (issue 4 §2, /issues?apply_profile=1): the excluded
+ * families' checks are no tasks; the others are priced against the rank with the exclusions
+ * (caps recomputed), ordered by impact, level, effort, exact gain and code like analyzeSite's.
+ * With no exclusions it reproduces the stored tasks, rank and after.
+ */
+export function profiledIssues(
+  exclude: readonly ExclusionFamily[],
+  run: { readonly items: readonly StoredRankItem[]; readonly caps: readonly { code: string; cap: number }[]; readonly tasks: readonly StoredTaskRef[] },
+  catalogue: readonly NominalCheck[] = CHECKS,
+  members: Readonly<Record<string, readonly string[]>> = FAMILY_CHECKS,
+): ProfiledIssues {
+  const excluded = new Set(memberChecks(exclude, catalogue, members));
+  const caps = new Map(run.caps.map((c) => [c.code, c.cap]));
+  const entries: RankEntry[] = run.items.map((i) => ({
+    code: i.code,
+    rankGroup: i.rank_group,
+    weight: excluded.has(i.code) ? 0 : i.weight,
+    score: i.status === "na" ? null : i.score,
+    cap: excluded.has(i.code) ? undefined : caps.get(i.code),
+  }));
+  const fixedRank = (codes: ReadonlySet<string>) => computeRank(entries.map((e) => (codes.has(e.code) ? { ...e, score: 1, cap: undefined } : e)));
+  const points = (r: { raw: number; ceiling: number }) => Math.min(100 * r.raw, r.ceiling);
+  const current = computeRank(entries);
+  const kept = run.tasks.filter((t) => !excluded.has(t.code));
+  const priced = kept.map((t) => {
+    const fixed = fixedRank(new Set([t.code]));
+    const cap = caps.get(t.code);
+    return {
+      task: t,
+      impact: Number((fixed.rank - current.rank).toFixed(1)),
+      exact: points(fixed) - points(current),
+      lifts_cap: cap !== undefined && cap === current.ceiling && current.ceiling < 100 * current.raw,
+    };
+  });
+  priced.sort(
+    (a, b) =>
+      b.impact - a.impact ||
+      (LEVEL_RANK[a.task.level] ?? 2) - (LEVEL_RANK[b.task.level] ?? 2) ||
+      a.task.effort - b.task.effort ||
+      b.exact - a.exact ||
+      a.task.code.localeCompare(b.task.code),
+  );
+  return {
+    rank: current.rank,
+    after: fixedRank(new Set(kept.map((t) => t.code))).rank,
+    tasks: priced.map((p) => ({ code: p.task.code, impact: p.impact, lifts_cap: p.lifts_cap })),
+  };
+}

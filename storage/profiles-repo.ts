@@ -21,6 +21,11 @@ export class ProfilesRepo {
     return rows[0] ?? null;
   }
 
+  /** Every stored profile of an account, in one query (GET /overview). */
+  async forAccount(accountId: number): Promise<ProfileRow[]> {
+    return this.db.query<ProfileRow>(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE account_id = $1 ORDER BY host`, [accountId]);
+  }
+
   /**
    * Stores the profile of a site the account monitors, replacing the previous one. One statement:
    * null when the account does not monitor the host (then nothing is written).

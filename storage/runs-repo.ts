@@ -47,6 +47,16 @@ export class RunsRepo {
     return rows[0] ?? null;
   }
 
+  /** The latest run's id and report of each host, in one query (GET /overview's profiled sites). */
+  async latestReports(hosts: readonly string[]): Promise<Map<string, { id: number; report: unknown }>> {
+    if (hosts.length === 0) return new Map();
+    const rows = await this.db.query<{ host: string; id: number; report: unknown }>(
+      "SELECT DISTINCT ON (host) host, id, report FROM runs WHERE host = ANY($1::text[]) ORDER BY host, id DESC",
+      [[...hosts]],
+    );
+    return new Map(rows.map((r) => [r.host, { id: r.id, report: r.report }]));
+  }
+
   async get(host: string, id: number): Promise<RunRow | null> {
     const rows = await this.db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 AND id = $2`, [host, id]);
     return rows[0] ?? null;

@@ -96,10 +96,26 @@ export class TasksRepo {
     return this.db.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 ORDER BY status, impact DESC, id`, [accountId, host]);
   }
 
-  /** The account's open tasks, most useful first (impact, then level, then effort). */
-  async plan(accountId: number, filter: { host?: string; level?: string }, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }> {
+  /**
+   * The account's open tasks, most useful first (impact, then level, then effort). `familyOf` maps
+   * a check code to the profile family it belongs to (analyzer FAMILY_CHECKS inverted): a task whose
+   * family the account's profile of its host excludes is left out — in SQL, so order, paging and
+   * total stay exact.
+   */
+  async plan(
+    accountId: number,
+    filter: { host?: string; level?: string; familyOf?: Readonly<Record<string, string>> },
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: TaskRow[]; total: number }> {
     const where = ["account_id = $1", "status = 'open'"];
     const params: unknown[] = [accountId];
+    if (filter.familyOf && Object.keys(filter.familyOf).length > 0) {
+      params.push(JSON.stringify(filter.familyOf));
+      where.push(
+        `NOT EXISTS (SELECT 1 FROM profiles p WHERE p.account_id = tasks.account_id AND p.host = tasks.host AND ($${params.length}::jsonb ->> tasks.code) = ANY (p.exclude))`,
+      );
+    }
     if (filter.host) {
       params.push(filter.host);
       where.push(`host = $${params.length}`);

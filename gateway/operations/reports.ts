@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { diffRuns, type ReportItem } from "../../analyzer/index.ts";
+import { bandOf, diffRuns, isExclusionFamily, memberChecks, profiledIssues, type ReportItem } from "../../analyzer/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { defineOperation } from "../registry/operation.ts";
@@ -158,6 +158,10 @@ export const getTopIssues = defineOperation({
   scope: "read",
   cli: "issues",
   summary: "The five most useful problems to fix, with the rank after fixing all",
+  description:
+    "profile is your site type for the host (PUT /profile/{host}), null when you store none. With apply_profile=1 the answer is computed with your profile's exclusions: " +
+    "rank, label, verdict, problems, total_issues, after and gain_all leave the excluded checks out (profile is then \"general\" when you store none, and the answer is the standard one). " +
+    "Without it the answer keeps the standard rank of /report.",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
@@ -193,11 +197,24 @@ export const getTopIssues = defineOperation({
     },
     { additionalProperties: false },
   ),
-  handler: async ({ auth, deps, params }) => {
+  handler: async ({ auth, deps, params, query }) => {
     const run = await latestRun(deps, params.host);
     const r = storedReport(run);
+    const stored = await deps.store.profiles.get(auth!.accountId, params.host);
+    const apply = query.apply_profile === 1;
+    const exclude = apply ? (stored?.exclude ?? []).filter(isExclusionFamily) : [];
+    // The standard answer is the stored report's; a profile that excludes a check re-prices the run's tasks.
+    const view =
+      memberChecks(exclude).length === 0
+        ? { rank: run.rank, label: run.label, after: r.after, tasks: r.tasks }
+        : (() => {
+            const p = profiledIssues(exclude, { items: r.items, caps: r.caps, tasks: r.tasks });
+            const byCode = new Map(r.tasks.map((t) => [t.code, t]));
+            const tasks = p.tasks.map((t) => ({ ...(byCode.get(t.code) as (typeof r.tasks)[number]), impact: t.impact, lifts_cap: t.lifts_cap }));
+            return { rank: p.rank, label: bandOf(p.rank).label, after: p.after, tasks };
+          })();
     const mine = new Map((await deps.store.tasks.forHost(auth!.accountId, params.host)).map((t) => [t.code, t.status]));
-    const problems = r.tasks.slice(0, 5).map((t) => ({
+    const problems = view.tasks.slice(0, 5).map((t) => ({
       code: t.code,
       name: t.title,
       level: t.level as "bad" | "warn" | "info",
@@ -211,16 +228,15 @@ export const getTopIssues = defineOperation({
       body: {
         host: params.host,
         checked_at: run.checked_at,
-        // Site profiles come with the check-catalogue issue: until then every report is standard.
-        profile: null,
-        rank: run.rank,
-        label: run.label,
-        verdict: VERDICTS[run.label] ?? "",
-        total_issues: r.tasks.length,
+        profile: stored?.profile ?? (apply ? "general" : null),
+        rank: view.rank,
+        label: view.label,
+        verdict: VERDICTS[view.label] ?? "",
+        total_issues: view.tasks.length,
         problems,
-        after: r.after,
-        gain_all: r.after - run.rank,
-        more: Math.max(0, r.tasks.length - 5),
+        after: view.after,
+        gain_all: view.after - view.rank,
+        more: Math.max(0, view.tasks.length - 5),
       },
     };
   },

@@ -1,5 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { applyProfile, bandOf, isExclusionFamily, type StoredRankItem } from "../../analyzer/index.ts";
 import { ApiError } from "../errors.ts";
+import type { GatewayDeps } from "../deps.ts";
 import { defineOperation } from "../registry/operation.ts";
 import { HostParams, HostString, Nullable, StringEnum, PageEnvelope, UnixSeconds, page, pagedQuery } from "../schemas.ts";
 import type { SiteListRow, SiteRow } from "../../storage/index.ts";
@@ -162,8 +164,10 @@ const OverviewRow = Type.Object(
     falling: Type.Boolean({ description: "rank below the previous run's" }),
     interval_h: Type.Integer(),
     crawl: Type.Boolean(),
-    profile: Nullable(Type.String()),
-    rank_without_exclusions: Nullable(Type.Number()),
+    profile: Nullable(Type.String({ description: "Your site type (PUT /profile/{host}); null when you store no profile" })),
+    rank_without_exclusions: Nullable(
+      Type.Number({ description: "With a stored profile: the latest run's standard rank (rank is then the rank with the profile's exclusions); null without a profile or a run" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -218,7 +222,8 @@ export const getOverview = defineOperation({
       ...(query.importance !== undefined ? { importance: query.importance } : {}),
     });
     const tasks = await deps.store.tasks.openCounts(auth!.accountId);
-    const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now));
+    const profiled = await profiledRanks(deps, auth!.accountId, rows);
+    const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now, profiled.get(s.host)));
     const rated = all.filter((r) => r.rank !== null);
     const summary = {
       n: all.length,
@@ -242,16 +247,40 @@ export const getOverview = defineOperation({
 
 type Row = ReturnType<typeof overviewRow>;
 
+/** A profiled site: its type, and the latest run's rank with (value) and without (base) the exclusions. */
+type Profiled = { profile: string; value: number | null; base: number | null };
+
+/**
+ * The account's profiles in one query, then the latest reports of the profiled sites that have a
+ * rank in one more; applyProfile over each. Sites without a profile cost nothing.
+ */
+async function profiledRanks(deps: GatewayDeps, accountId: number, rows: readonly SiteListRow[]): Promise<Map<string, Profiled>> {
+  const listed = new Set(rows.map((r) => r.host));
+  const profiles = (await deps.store.profiles.forAccount(accountId)).filter((p) => listed.has(p.host));
+  const out = new Map<string, Profiled>(profiles.map((p) => [p.host, { profile: p.profile, value: null, base: null }]));
+  const rated = new Set(rows.filter((r) => r.rank !== null).map((r) => r.host));
+  const reports = await deps.store.runs.latestReports(profiles.filter((p) => rated.has(p.host)).map((p) => p.host));
+  for (const p of profiles) {
+    const report = reports.get(p.host)?.report as { items: StoredRankItem[]; caps: { code: string; cap: number }[] } | undefined;
+    if (!report) continue;
+    const applied = applyProfile(p.exclude.filter(isExclusionFamily), { items: report.items, caps: report.caps });
+    out.set(p.host, { profile: p.profile, value: applied.value, base: applied.base });
+  }
+  return out;
+}
+
 /** One overview row. stale: last check older than 2 × interval_h; falling: rank below the previous run's. */
-function overviewRow(s: SiteRow, r: RankInfo | undefined, t: { open: number; crit: number; gain: number } | undefined, now: number) {
+function overviewRow(s: SiteRow, r: RankInfo | undefined, t: { open: number; crit: number; gain: number } | undefined, now: number, p: Profiled | undefined) {
+  // With a profile and a run, rank (and its band) is the profile's; rank_delta and falling stay the standard ranks' movement.
+  const rank = p && p.value !== null ? p.value : (r?.rank ?? null);
   return {
     host: s.host,
     project: s.project,
     project_id: s.project_id,
     importance: s.importance,
-    rank: r?.rank ?? null,
+    rank,
     rank_delta: r && r.prev !== null ? r.rank - r.prev : null,
-    rank_band: r?.label ?? null,
+    rank_band: p && p.value !== null ? bandOf(p.value).label : (r?.label ?? null),
     critical_tasks: t?.crit ?? 0,
     open_tasks: t?.open ?? 0,
     potential_gain: Math.round((t?.gain ?? 0) * 10) / 10,
@@ -262,8 +291,8 @@ function overviewRow(s: SiteRow, r: RankInfo | undefined, t: { open: number; cri
     falling: r !== undefined && r.prev !== null && r.rank < r.prev,
     interval_h: s.interval_h,
     crawl: false,
-    profile: null,
-    rank_without_exclusions: null,
+    profile: p?.profile ?? null,
+    rank_without_exclusions: p?.base ?? null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { FAMILY_CHECKS } from "../../analyzer/index.ts";
 import type { TaskRow } from "../../storage/index.ts";
 import { ApiError } from "../errors.ts";
 import { defineOperation } from "../registry/operation.ts";
@@ -86,6 +87,11 @@ export const setTaskStatus = defineOperation({
   },
 });
 
+/** Check code → the profile family it belongs to: the plan's SQL leaves out what a profile excludes. */
+const FAMILY_OF: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(FAMILY_CHECKS).flatMap(([family, codes]) => codes.map((code) => [code, family]))),
+);
+
 export const getPlan = defineOperation({
   id: "get_plan",
   method: "GET",
@@ -93,7 +99,8 @@ export const getPlan = defineOperation({
   scope: "read",
   cli: "plan",
   summary: "Open tasks of all your sites, most useful first",
-  description: "Ordered by impact, then level (bad, warn, info), then effort.",
+  description:
+    "Ordered by impact, then level (bad, warn, info), then effort. Tasks of checks your profile of their site excludes (PUT /profile/{host}) are left out; they stay in /tasks/{host} with their status.",
   tags: ["Tasks"],
   errors: ["bad_host"],
   pageMax: 200,
@@ -105,7 +112,7 @@ export const getPlan = defineOperation({
   handler: async ({ auth, deps, query }) => {
     const { rows, total } = await deps.store.tasks.plan(
       auth!.accountId,
-      { ...(query.host ? { host: query.host } : {}), ...(query.level ? { level: query.level } : {}) },
+      { ...(query.host ? { host: query.host } : {}), ...(query.level ? { level: query.level } : {}), familyOf: FAMILY_OF },
       query.limit,
       query.offset,
     );

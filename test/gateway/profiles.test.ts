@@ -178,6 +178,65 @@ describe("site profiles against a real run", () => {
     expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(78);
   });
 
+  it("uses the caller's profile in /overview, /issues?apply_profile=1 and /plan; /report and /history stay standard", async () => {
+    // The latest run is the cap-less one (78); the site rows learn its rank as a completed run would tell them.
+    await gw.db.query("UPDATE sites SET prev_rank = rank, rank = 78, label = 'good' WHERE host = $1", [site.host]);
+    expect((await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied).toMatchObject({ base: 78, value: 83 });
+
+    // /overview: rank is the profile's, rank_without_exclusions the standard one; the summary follows rank.
+    const ov = (await gw.call("GET", "/api/v1/overview")).json();
+    expect(ov.sites).toEqual([
+      expect.objectContaining({ host: site.host, rank: 83, rank_band: "good", rank_without_exclusions: 78, profile: "general", rank_delta: 29, falling: false, open_tasks: 9 }),
+    ]);
+    expect(ov.summary).toMatchObject({ n: 1, rated: 1, avg: 83, best: 83, worst: 83 });
+    expect((await gw.call("GET", "/api/v1/overview?rmax=80")).json().sites).toEqual([]);
+    // /sites keeps the standard rank (its items have no profile field).
+    expect((await gw.call("GET", "/api/v1/sites")).json().sites[0]).toMatchObject({ host: site.host, rank: 78, prev_rank: 49 });
+    // An account without a profile of the same site: nulls, and the standard rank.
+    const third = await gw.newAccount("profile-third@example.com");
+    await gw.call("POST", "/api/v1/sites", { key: third.key, body: { host: site.host } });
+    expect((await gw.call("GET", "/api/v1/overview", { key: third.key })).json().sites).toEqual([
+      expect.objectContaining({ host: site.host, rank: 78, rank_band: "good", profile: null, rank_without_exclusions: null }),
+    ]);
+
+    // /issues without apply_profile: the stored (standard) answer, with the caller's type.
+    const std = (await gw.call("GET", `/api/v1/issues/${site.host}`)).json();
+    expect(std).toMatchObject({ profile: "general", rank: 78, label: "good", total_issues: 9, after: 100, gain_all: 22, more: 4 });
+    expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=0`)).json()).toEqual(std);
+    // With apply_profile=1: og_required and text_length are no problems; the others are priced against 83.
+    const prof = (await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`)).json();
+    expect(prof).toMatchObject({ profile: "general", rank: 83, label: "good", total_issues: 7, after: 100, gain_all: 17, more: 2 });
+    expect(prof.problems.map((p: { code: string; gain: number; lifts_cap: boolean; status: string }) => [p.code, p.gain, p.lifts_cap, p.status])).toEqual([
+      ["https_available", 5, false, "open"],
+      ["localhost_links", 5, false, "open"],
+      ["dmarc", 3, false, "open"],
+      ["spf", 3, false, "open"],
+      ["canonical_present", 2, false, "open"],
+    ]);
+    // No stored profile: profile null, and apply_profile=1 is the standard answer as "general".
+    const thirds = (await gw.call("GET", `/api/v1/issues/${site.host}`, { key: third.key })).json();
+    expect(thirds).toMatchObject({ profile: null, rank: 78, total_issues: 9 });
+    expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`, { key: third.key })).json()).toEqual({ ...thirds, profile: "general" });
+
+    // /plan leaves the excluded checks' tasks out (order and total too); /tasks keeps them open.
+    const plan = (await gw.call("GET", "/api/v1/plan")).json();
+    expect(plan.tasks.map((t: { code: string }) => t.code)).toEqual(["https_available", "dmarc", "spf", "canonical_present", "localhost_links", "favicon", "security_txt"]);
+    expect(plan.page).toEqual({ limit: 50, offset: 0, total: 7, next_offset: null });
+    const paged = (await gw.call("GET", "/api/v1/plan?limit=2&offset=4")).json();
+    expect(paged.tasks.map((t: { code: string }) => t.code)).toEqual(["localhost_links", "favicon"]);
+    expect(paged.page).toEqual({ limit: 2, offset: 4, total: 7, next_offset: 6 });
+    const tasks = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks as { code: string; status: string }[];
+    expect(tasks.filter((t) => ["og_required", "text_length"].includes(t.code)).map((t) => t.status)).toEqual(["open", "open"]);
+    // A profile whose families have no check leaves the plan whole.
+    await put({ profile: "shop" });
+    expect((await gw.call("GET", "/api/v1/plan")).json().page.total).toBe(9);
+    expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`)).json()).toEqual({ ...std, profile: "shop" });
+
+    // /report and /history keep the standard rank.
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(78);
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.map((r: { rank: number }) => r.rank)).toEqual([78, 49]);
+  });
+
   it("resets to the standard set with DELETE, and a removed site takes its profile with it", async () => {
     const reset = await gw.call("DELETE", path());
     expect(reset.statusCode).toBe(200);

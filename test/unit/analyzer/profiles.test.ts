@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  afterAll,
+  analyzeSite,
   applyProfile,
   CAP_CHECKS,
   CHECKS,
@@ -7,12 +9,14 @@ import {
   FAMILY_CHECKS,
   groupShares,
   memberChecks,
+  profiledIssues,
   SITE_TYPES,
   TYPE_DEFAULTS,
   validateExclusions,
   type NominalCheck,
   type StoredRankItem,
 } from "../../../analyzer/index.ts";
+import { brokenSite, healthySite, mediocreSite } from "./golden-sites.ts";
 
 // analyzer/profiles.ts: the spec's profile rules (seo-anchors §3.7) on nominal weights, and the rank
 // with and without exclusions from a run's stored items.
@@ -147,5 +151,27 @@ describe("applyProfile", () => {
     expect(applyProfile(["text"], { items: passing, caps: [] })).toMatchObject({ base: 62, value: 43, delta: -19, warn: false, excluded: [{ code: "text", was: 100 }] });
     expect(applyProfile(["text"], { items: passing, caps: [{ code: "title_present", cap: 49 }] })).toMatchObject({ base: 49, value: 43, delta: -6 });
     expect(applyProfile(["og"], { items, caps: [{ code: "viewport", cap: 49 }] })).toMatchObject({ base: 49, value: 49, delta: 0 });
+  });
+});
+
+describe("profiledIssues: a stored run's tasks as a profile sees them", () => {
+  const sites = { mediocre: mediocreSite(), broken: brokenSite(), healthy: healthySite() };
+  const view = (a: ReturnType<typeof analyzeSite>) => ({ rank: a.rank, after: afterAll(a), tasks: a.tasks.map((t) => ({ code: t.code, impact: t.impact, lifts_cap: t.lifts_cap })) });
+
+  it("reproduces the stored rank, after and tasks without exclusions", () => {
+    for (const [name, facts] of Object.entries(sites)) {
+      const a = analyzeSite(facts);
+      expect(profiledIssues([], a), name).toEqual(view(a));
+    }
+  });
+
+  it("equals analyzing the site with the excluded checks (weight 0, no cap, no task)", () => {
+    for (const families of [["og", "text"], ["security_txt", "schema", "hreflang"], [...EXCLUSION_FAMILIES].slice(0, 5)] as const) {
+      for (const [name, facts] of Object.entries(sites)) {
+        const p = profiledIssues(families, analyzeSite(facts));
+        expect(p, `${name} ${families.join(",")}`).toEqual(view(analyzeSite(facts, { excluded: memberChecks(families) })));
+        expect(p.rank).toBe(applyProfile(families, analyzeSite(facts)).value);
+      }
+    }
   });
 });
