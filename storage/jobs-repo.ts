@@ -93,12 +93,16 @@ export class JobsRepo {
     return rows[0] ?? null;
   }
 
+  /** Analyses started through the API (not single checks, not periodic re-checks), newest first. */
   async list(accountId: number, limit: number, offset: number): Promise<{ rows: JobRow[]; total: number }> {
     const rows = await this.db.query<JobRow>(
-      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 AND check_kind = 'site' ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 AND check_kind = 'site' AND origin = 'api' ORDER BY id DESC LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
-    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE account_id = $1 AND check_kind = 'site'", [accountId]);
+    const [count] = await this.db.query<{ n: number }>(
+      "SELECT count(*) AS n FROM jobs WHERE account_id = $1 AND check_kind = 'site' AND origin = 'api'",
+      [accountId],
+    );
     return { rows, total: count?.n ?? 0 };
   }
 
@@ -258,8 +262,8 @@ export class JobsRepo {
       const jobs: JobRow[] = [];
       for (const d of due) {
         const [row] = await q.query<JobRow>(
-          `INSERT INTO jobs (account_id, kind, host, state, step, max_attempts, created, updated)
-           VALUES ($1, 'analyze', $2, 'queued', 'scheduled', $3, $4, $4) RETURNING ${JOB_COLUMNS}`,
+          `INSERT INTO jobs (account_id, kind, host, state, step, max_attempts, created, updated, origin)
+           VALUES ($1, 'analyze', $2, 'queued', 'scheduled', $3, $4, $4, 'schedule') RETURNING ${JOB_COLUMNS}`,
           [d.account_id, d.host, maxAttempts, now],
         );
         await this.enqueue(q, message(row as JobRow), now);
