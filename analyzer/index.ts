@@ -38,3 +38,4 @@ export {
   type StoredRankItem,
   type StoredTaskRef,
 } from "./profiles.ts";
+export { EXPLANATIONS, type Explanation, type GuideRef, type HintText, type PlainText } from "./explanations/index.ts";

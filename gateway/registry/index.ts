@@ -7,6 +7,7 @@ import { getPlan, listSiteTasks, setTaskStatus } from "../operations/tasks.ts";
 import { getSite } from "../operations/site.ts";
 import { getSiteProfile, resetSiteProfile, setSiteProfile } from "../operations/profiles.ts";
 import { checkDns, checkPage, checkPageFull, checkSsl } from "../operations/checks.ts";
+import { explainCheck, listExplanations } from "../operations/explanations.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -46,6 +47,8 @@ export function buildOperations(): Operation[] {
     getSiteProfile,
     setSiteProfile,
     resetSiteProfile,
+    listExplanations,
+    explainCheck,
   );
   return operations;
 }

@@ -1,0 +1,86 @@
+// Explanations of the domain display group. Pure data.
+import type { Explanation } from "./types.ts";
+
+export const DOMAIN: Readonly<Record<string, Explanation>> = {
+  dns_resolves: {
+    hint: {
+      ru: {
+        what: "Запрашивает в DNS адреса хоста: записи A и AAAA.",
+        good: "Имя разрешается хотя бы в один адрес.",
+        bad: "Имя не разрешается (нет записей A/AAAA или ошибка DNS) — рейтинг ограничен 10.",
+        glossary: ["A/AAAA — DNS-записи с IPv4- и IPv6-адресом сервера", "делегирование — указание, какие DNS-серверы отвечают за домен"],
+      },
+      en: {
+        what: "Asks DNS for the host's addresses: A and AAAA records.",
+        good: "The name resolves to at least one address.",
+        bad: "The name does not resolve (no A/AAAA record or a DNS error) — the rank is capped at 10.",
+        glossary: ["A/AAAA — DNS records with the server's IPv4 and IPv6 address", "delegation — which DNS servers are responsible for a domain"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Домен работает",
+        what: "Чтобы открыть сайт, браузер сначала узнаёт по имени домена адрес сервера.",
+        why: "Если домен не разрешается, сайт недоступен всем: людям, поисковикам, почте.",
+        benefit: "Сайт снова находится по своему имени.",
+        effort: "от минут до суток: поправить записи у DNS-провайдера или продлить домен",
+        who: "владелец домена или администратор DNS",
+      },
+    },
+    guide: null,
+  },
+  spf: {
+    hint: {
+      ru: {
+        what: "Читает TXT-записи v=spf1 зарегистрированного домена.",
+        good: "Ровно одна запись, не больше 10 механизмов с DNS-запросами, без ptr, заканчивается на -all или ~all (либо redirect=).",
+        bad: "Записи нет или их несколько; +all или all — серьёзно; больше 10 запросов, ptr, ?all или нет завершающего all — предупреждение.",
+        glossary: ["SPF — DNS-запись со списком серверов, которым разрешено слать почту от домена", "-all / ~all — отклонять / помечать письма с прочих серверов"],
+      },
+      en: {
+        what: "Reads the v=spf1 TXT records of the registrable domain.",
+        good: "Exactly one record with at most 10 DNS-querying terms, no ptr, ending in -all or ~all (or a redirect=).",
+        bad: "No record or several; +all or a bare all is serious; over 10 lookups, ptr, ?all or no closing all is a warning.",
+        glossary: ["SPF — a DNS record listing the servers allowed to send mail for the domain", "-all / ~all — reject / mark mail from any other server"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Почта домена защищена от подделки (SPF)",
+        what: "Запись SPF перечисляет серверы, которые могут отправлять письма от имени вашего домена.",
+        why: "Без неё мошенники легко рассылают письма «от вас», а ваши настоящие письма чаще попадают в спам.",
+        benefit: "Меньше фишинга от вашего имени, письма клиентам доходят надёжнее.",
+        effort: "минут 20: одна TXT-запись у DNS-провайдера",
+        who: "администратор почты или DNS",
+      },
+    },
+    guide: null,
+  },
+  dmarc: {
+    hint: {
+      ru: {
+        what: "Читает TXT-запись _dmarc зарегистрированного домена.",
+        good: "Запись с v=DMARC1 и тегом p= (p=none засчитывается, но только как наблюдение; желателен адрес отчётов rua=).",
+        bad: "Записи нет или в ней нет v=DMARC1 либо политики p=.",
+        glossary: ["DMARC — политика, что делать с письмами, не прошедшими SPF/DKIM", "rua — адрес, куда почтовые системы присылают сводные отчёты"],
+      },
+      en: {
+        what: "Reads the _dmarc TXT record of the registrable domain.",
+        good: "A record with v=DMARC1 and a p= tag (p=none counts, but only monitors; an rua= report address is advised).",
+        bad: "There is no record, or it lacks v=DMARC1 or the p= policy.",
+        glossary: ["DMARC — a policy on what to do with mail failing SPF/DKIM", "rua — the address receivers send aggregate reports to"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Опубликована политика DMARC",
+        what: "DMARC говорит почтовым сервисам, что делать с письмами, подделанными под ваш домен.",
+        why: "Без политики поддельные письма доходят до получателей, а Gmail и Яндекс хуже доверяют вашей рассылке.",
+        benefit: "Подделки отклоняются, а вы получаете отчёты о том, кто шлёт почту от вашего имени.",
+        effort: "минут 20 на запись и пара недель наблюдения за отчётами",
+        who: "администратор почтового домена",
+      },
+    },
+    guide: null,
+  },
+};

@@ -1,0 +1,275 @@
+// Explanations of the indexing display group. Pure data.
+import type { Explanation } from "./types.ts";
+
+export const INDEXING: Readonly<Record<string, Explanation>> = {
+  robots_txt_fetch: {
+    hint: {
+      ru: {
+        what: "Запрашивает /robots.txt и смотрит на HTTP-статус ответа.",
+        good: "Ответ 2xx; ответ 4xx (файла нет) тоже не ошибка: правил нет, сканировать можно всё.",
+        bad: "Ответ 5xx, 429, иной статус или отсутствие ответа: поисковики считают такой сайт закрытым целиком и перестают его обходить.",
+        glossary: ["robots.txt — файл в корне сайта с правилами для поисковых роботов", "5xx — коды ошибок сервера (500, 502, 503…)"],
+      },
+      en: {
+        what: "Requests /robots.txt and looks at the HTTP status of the answer.",
+        good: "A 2xx answer; a 4xx (no file) is fine too: no rules, everything may be crawled.",
+        bad: "A 5xx, 429, another status or no answer at all: search engines then treat the whole site as disallowed and stop crawling it.",
+        glossary: ["robots.txt — the file at the site root with rules for search engine crawlers", "5xx — server error status codes (500, 502, 503…)"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Файл robots.txt доступен",
+        what: "Поисковый робот перед обходом сайта всегда читает служебный файл robots.txt.",
+        why: "Если вместо файла сервер отвечает ошибкой, робот на всякий случай не заходит на сайт вообще.",
+        benefit: "Поисковики продолжают обходить и обновлять страницы сайта в выдаче.",
+        effort: "минут 15: настроить отдачу статичного файла на сервере",
+        who: "администратор сервера или хостинг-провайдер",
+      },
+    },
+    guide: null,
+  },
+  robots_blocks_all: {
+    hint: {
+      ru: {
+        what: "Читает группы правил robots.txt для User-agent *, Googlebot и Yandex и ищет запрет всего сайта.",
+        good: "Ни в одной из этих групп нет Disallow: / (или /*) без встречного Allow: /.",
+        bad: "Хотя бы одна группа содержит Disallow: / без Allow: / — сайт закрыт для поиска; при таком запрете рейтинг ограничен 29.",
+        glossary: ["Disallow — директива robots.txt, запрещающая обход пути", "User-agent — строка robots.txt, называющая робота, к которому относится группа"],
+      },
+      en: {
+        what: "Reads the robots.txt groups for User-agent *, Googlebot and Yandex and looks for a rule that blocks the whole site.",
+        good: "None of these groups has Disallow: / (or /*) without a matching Allow: /.",
+        bad: "At least one group has Disallow: / without Allow: / — the site is closed to search; the rank is capped at 29.",
+        glossary: ["Disallow — a robots.txt directive forbidding crawling of a path", "User-agent — the robots.txt line naming the crawler a group applies to"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Сайт не закрыт от поисковиков",
+        what: "Одна строка в robots.txt может запретить Google и Яндексу смотреть весь сайт.",
+        why: "Такой запрет часто остаётся после разработки, и сайт исчезает из поиска целиком.",
+        benefit: "Страницы сайта снова могут попасть в поиск и приводить посетителей.",
+        effort: "минут 5: удалить одну строку из robots.txt",
+        who: "разработчик или SEO-специалист",
+      },
+    },
+    guide: null,
+  },
+  sitemap_present: {
+    hint: {
+      ru: {
+        what: "Ищет XML-карту сайта: адреса из строк Sitemap: в robots.txt, /sitemap.xml и /sitemap_index.xml.",
+        good: "Хотя бы одна карта отвечает 200 и является XML (или gzip-архивом с XML).",
+        bad: "Ни одна из найденных или стандартных карт не отвечает 200 с XML — карты нет.",
+        glossary: ["sitemap — XML-файл со списком адресов страниц для поисковиков", "Sitemap: — строка в robots.txt, указывающая адрес карты сайта"],
+      },
+      en: {
+        what: "Looks for an XML sitemap: the Sitemap: lines of robots.txt, /sitemap.xml and /sitemap_index.xml.",
+        good: "At least one sitemap answers 200 with XML (or a gzipped XML file).",
+        bad: "None of the declared or standard sitemap addresses answers 200 with XML — there is no sitemap.",
+        glossary: ["sitemap — an XML file listing page addresses for search engines", "Sitemap: — the robots.txt line giving a sitemap's address"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Есть карта сайта",
+        what: "Карта сайта — список всех страниц, который сайт сам отдаёт поисковикам.",
+        why: "Без неё новые и глубоко вложенные страницы поисковики находят медленнее или не находят вовсе.",
+        benefit: "Новые страницы быстрее появляются в поиске.",
+        effort: "около часа: включить генерацию карты в CMS или плагине",
+        who: "разработчик сайта или владелец CMS",
+      },
+    },
+    guide: null,
+  },
+  sitemap_valid: {
+    hint: {
+      ru: {
+        what: "Проверяет каждую полученную карту сайта: XML, пространство имён sitemaps.org 0.9, число адресов и даты.",
+        good: "Каждая карта — корректный urlset или sitemapindex, не больше 50 000 абсолютных адресов своего хоста, даты lastmod не в будущем.",
+        bad: "Хотя бы одна карта не разбирается как XML, не в том пространстве имён, содержит больше 50 000 адресов, чужие или относительные адреса.",
+        glossary: ["urlset — корневой элемент карты со списком страниц", "sitemapindex — карта, перечисляющая другие карты", "lastmod — дата последнего изменения страницы в карте"],
+      },
+      en: {
+        what: "Validates every fetched sitemap: XML syntax, the sitemaps.org 0.9 namespace, the URL count and the dates.",
+        good: "Each sitemap is a well-formed urlset or sitemapindex with at most 50,000 absolute same-host URLs and no lastmod in the future.",
+        bad: "At least one sitemap does not parse, has the wrong namespace, lists over 50,000 URLs, or lists relative or foreign URLs.",
+        glossary: ["urlset — the root element of a sitemap listing pages", "sitemapindex — a sitemap that lists other sitemaps", "lastmod — a page's last modification date in a sitemap"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Карта сайта без ошибок",
+        what: "Поисковики читают карту сайта по строгим правилам формата.",
+        why: "Карту с ошибками поисковик может отбросить целиком, и она перестаёт помогать.",
+        benefit: "Поисковики берут из карты все страницы и видят, какие из них обновились.",
+        effort: "от получаса до пары часов: поправить генератор карты",
+        who: "разработчик, отвечающий за генерацию карты",
+      },
+    },
+    guide: null,
+  },
+  home_status: {
+    hint: {
+      ru: {
+        what: "Запрашивает главную страницу (с переходами по редиректам) и смотрит на итоговый статус.",
+        good: "Главная в итоге отвечает 200.",
+        bad: "Нет ответа или 5xx — рейтинг ограничен 10; 4xx — рейтинг ограничен 20; любой другой итоговый статус, кроме 200, — тоже провал.",
+        glossary: ["статус 200 — ответ сервера «страница найдена и отдана»", "4xx — коды ошибок запроса (403, 404…)"],
+      },
+      en: {
+        what: "Requests the home page (following redirects) and looks at the final status.",
+        good: "The home page ends with a 200 answer.",
+        bad: "No answer or 5xx — the rank is capped at 10; 4xx — capped at 20; any other final status than 200 fails as well.",
+        glossary: ["status 200 — the server's \"found and served\" answer", "4xx — client error status codes (403, 404…)"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Главная страница открывается",
+        what: "Проверяем, открывается ли главная страница сайта без ошибок.",
+        why: "Если главная не открывается, посетители и поисковики считают сайт неработающим.",
+        benefit: "Сайт снова доступен людям и поисковым роботам.",
+        effort: "от минут до часов: разобраться с сервером, файрволом или защитой от ботов",
+        who: "администратор сервера или хостинг",
+      },
+    },
+    guide: null,
+  },
+  noindex: {
+    hint: {
+      ru: {
+        what: "Ищет на страницах выборки запрет индексации: noindex или none в meta robots и в заголовке X-Robots-Tag.",
+        good: "Ни одна проверенная страница не закрыта от индексации.",
+        bad: "Хотя бы одна страница закрыта noindex/none; если закрыта главная, рейтинг ограничен 29.",
+        glossary: ["noindex — указание поисковику не показывать страницу в выдаче", "X-Robots-Tag — HTTP-заголовок с теми же указаниями, что meta robots"],
+      },
+      en: {
+        what: "Looks for indexing bans on the sampled pages: noindex or none in the robots meta tag and the X-Robots-Tag header.",
+        good: "No checked page is closed to indexing.",
+        bad: "At least one page carries noindex/none; when the home page does, the rank is capped at 29.",
+        glossary: ["noindex — tells search engines not to show the page in results", "X-Robots-Tag — an HTTP header carrying the same directives as the robots meta tag"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Страницы не закрыты от индексации",
+        what: "Специальная метка на странице может попросить поисковики не показывать её.",
+        why: "Метку часто забывают снять после запуска сайта, и нужные страницы пропадают из поиска.",
+        benefit: "Закрытые по ошибке страницы возвращаются в выдачу.",
+        effort: "минут 15: убрать метку в шаблоне или настройке CMS",
+        who: "разработчик или SEO-специалист, работающий с шаблонами",
+      },
+    },
+    guide: null,
+  },
+  canonical_present: {
+    hint: {
+      ru: {
+        what: "Проверяет, объявляет ли каждая страница выборки канонический адрес — в link rel=canonical или в заголовке Link.",
+        good: "У каждой страницы есть канонический адрес.",
+        bad: "Хотя бы у одной страницы нет ни тега link rel=canonical, ни заголовка с каноническим адресом.",
+        glossary: ["канонический адрес — адрес, который страница называет основным среди своих копий", "rel=canonical — тег в <head>, объявляющий канонический адрес"],
+      },
+      en: {
+        what: "Checks whether each sampled page declares a canonical URL, by link rel=canonical or by the Link header.",
+        good: "Every page declares a canonical URL.",
+        bad: "At least one page has neither a link rel=canonical tag nor a canonical Link header.",
+        glossary: ["canonical URL — the address a page names as the main one among its copies", "rel=canonical — the <head> tag declaring the canonical URL"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Указан основной адрес страниц",
+        what: "Одна и та же страница часто открывается по нескольким адресам (с метками, параметрами).",
+        why: "Без указания основного адреса поисковик сам выбирает, какую копию показывать, и делит между ними вес.",
+        benefit: "В поиске показывается нужный адрес, ссылочный вес не распыляется.",
+        effort: "около часа: добавить тег в общий шаблон страниц",
+        who: "разработчик шаблонов сайта",
+      },
+    },
+    guide: null,
+  },
+  canonical_valid: {
+    hint: {
+      ru: {
+        what: "Проверяет объявленные канонические адреса страниц выборки (страницы без них пропускаются).",
+        good: "Один абсолютный http(s)-адрес, одинаковый в HTML и заголовке; он не ведёт с внутренней страницы на корень сайта и не указывает на hreflang-альтернативу.",
+        bad: "Адрес относительный или не http(s), объявлено несколько разных, внутренняя страница ссылается на корень сайта или на свою языковую версию.",
+        glossary: ["абсолютный адрес — адрес со схемой и хостом (https://example.com/a)", "hreflang-альтернатива — версия страницы на другом языке"],
+      },
+      en: {
+        what: "Checks the canonical URLs the sampled pages declare (pages without one are skipped).",
+        good: "One absolute http(s) URL, the same in HTML and the header, not pointing from an inner page to the site root nor to an hreflang alternate.",
+        bad: "The URL is relative or not http(s), several different ones are declared, or an inner page points to the site root or to its other-language version.",
+        glossary: ["absolute URL — an address with scheme and host (https://example.com/a)", "hreflang alternate — the page's version in another language"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Основные адреса указаны верно",
+        what: "Основной адрес страницы должен вести на неё саму или на её точную копию.",
+        why: "Ошибочный основной адрес говорит поисковику «покажи вместо меня другую страницу», и нужная выпадает из поиска.",
+        benefit: "Каждая страница остаётся в поиске под своим адресом.",
+        effort: "час-два: найти и исправить ошибку в шаблоне или плагине",
+        who: "разработчик, настраивающий SEO-плагин или шаблоны",
+      },
+    },
+    guide: null,
+  },
+  not_found_status: {
+    hint: {
+      ru: {
+        what: "Запрашивает заведомо несуществующий случайный адрес сайта и смотрит на статус ответа.",
+        good: "Случайный адрес отвечает 404 или 410.",
+        bad: "Любой другой статус — например 200 или редирект на главную (мягкая 404).",
+        glossary: ["404 — статус «страница не найдена»", "мягкая 404 — страница-заглушка, отданная со статусом 200 вместо 404"],
+      },
+      en: {
+        what: "Requests a random URL that cannot exist on the site and looks at the status of the answer.",
+        good: "The random URL answers 404 or 410.",
+        bad: "Any other status — for example 200 or a redirect to the home page (a soft 404).",
+        glossary: ["404 — the \"not found\" status", "soft 404 — a not-found page served with status 200 instead of 404"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Несуществующие страницы отвечают «не найдено»",
+        what: "Когда посетитель открывает адрес, которого нет, сервер должен честно ответить «не найдено».",
+        why: "Иначе поисковик принимает мусорные адреса за настоящие страницы и тратит на них время обхода.",
+        benefit: "Поисковики обходят только настоящие страницы, в выдаче нет пустых дублей.",
+        effort: "полчаса-час: настройка страницы ошибки в CMS или на сервере",
+        who: "разработчик или администратор веб-сервера",
+      },
+    },
+    guide: null,
+  },
+  host_canonical: {
+    hint: {
+      ru: {
+        what: "Запрашивает второе имя сайта (с www или без) и смотрит, куда и как оно перенаправляет.",
+        good: "Второе имя отвечает и первым же шагом перенаправляет 301 или 308 на основное имя сайта.",
+        bad: "Второе имя не отвечает, отдаёт сайт само (два хоста), перенаправляет не 301/308 или не на основной адрес.",
+        glossary: ["www-вариант — то же имя сайта с префиксом www или без него", "301/308 — постоянные редиректы"],
+      },
+      en: {
+        what: "Requests the site's other name (with or without www) and looks at where and how it redirects.",
+        good: "The other name answers and its first hop is a 301 or 308 to the site's main origin.",
+        bad: "The other name does not answer, serves the site itself (two hosts), redirects with another status or to another address.",
+        glossary: ["www twin — the same site name with or without the www prefix", "301/308 — permanent redirects"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Одно основное имя сайта",
+        what: "Сайт обычно открывается и как example.ru, и как www.example.ru.",
+        why: "Если оба варианта живут отдельно, поисковик видит два сайта-дубля, а не открывающийся вариант теряет посетителей.",
+        benefit: "Весь поисковый вес и все посетители собираются на одном адресе.",
+        effort: "минут 15: одно правило редиректа в настройках сервера",
+        who: "администратор сервера или DNS",
+      },
+    },
+    guide: null,
+  },
+};

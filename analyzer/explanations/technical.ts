@@ -1,0 +1,167 @@
+// Explanations of the technical display group. Pure data.
+import type { Explanation } from "./types.ts";
+
+export const TECHNICAL: Readonly<Record<string, Explanation>> = {
+  ttfb: {
+    hint: {
+      ru: {
+        what: "Замеряет время до первого байта на страницах выборки и берёт 75-й процентиль по сайту.",
+        good: "75-й процентиль не больше 600 мс.",
+        bad: "Больше 600 мс — половинный провал (медленные страницы перечислены); больше 1800 мс — серьёзная проблема.",
+        glossary: ["TTFB — время от запроса до первого байта ответа сервера", "75-й процентиль — значение, которое не превышают три четверти замеров"],
+      },
+      en: {
+        what: "Times the first byte on the sampled pages and takes the site's 75th percentile.",
+        good: "The 75th percentile is 600 ms or less.",
+        bad: "Over 600 ms is a half failure (the slow pages are listed); over 1800 ms is a serious problem.",
+        glossary: ["TTFB — time from the request to the first byte of the server's answer", "75th percentile — the value three quarters of the measurements do not exceed"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Сервер отвечает быстро",
+        what: "Меряем, сколько сервер думает, прежде чем начать отдавать страницу.",
+        why: "Пока сервер молчит, посетитель видит белый экран; медленные сайты хуже ранжируются и теряют людей.",
+        benefit: "Страницы начинают открываться заметно быстрее.",
+        effort: "от дня до недели: кэширование, CDN, оптимизация базы и плагинов",
+        who: "бэкенд-разработчик и администратор сервера",
+      },
+    },
+    guide: null,
+  },
+  compression: {
+    hint: {
+      ru: {
+        what: "Смотрит Content-Encoding текстовых ответов от 1 КБ: HTML, CSS, JavaScript, JSON, XML, SVG.",
+        good: "Каждый такой ответ сжат br, gzip, zstd или deflate.",
+        bad: "Хотя бы один текстовый ответ от 1 КБ отдан без сжатия.",
+        glossary: ["Content-Encoding — заголовок, называющий способ сжатия ответа", "Brotli (br) и gzip — алгоритмы сжатия, которые понимают все браузеры"],
+      },
+      en: {
+        what: "Reads the Content-Encoding of text responses of 1 KB or more: HTML, CSS, JavaScript, JSON, XML, SVG.",
+        good: "Every such response is compressed with br, gzip, zstd or deflate.",
+        bad: "At least one text response of 1 KB or more is served uncompressed.",
+        glossary: ["Content-Encoding — the header naming how a response is compressed", "Brotli (br) and gzip — compression formats every browser understands"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Сжатие включено",
+        what: "Сервер может сжимать страницы перед отправкой, как архиватор.",
+        why: "Без сжатия страницы весят в 3–5 раз больше и дольше грузятся, особенно на мобильном интернете.",
+        benefit: "Страницы загружаются быстрее, расходуется меньше трафика.",
+        effort: "минут 15, правка конфигурации сервера",
+        who: "администратор веб-сервера или CDN",
+      },
+    },
+    guide: null,
+  },
+  charset: {
+    hint: {
+      ru: {
+        what: "Ищет кодировку страниц выборки в заголовке Content-Type и в <meta charset>.",
+        good: "Кодировка указана хотя бы в одном из двух мест.",
+        bad: "Хотя бы у одной страницы кодировка не указана ни в заголовке, ни в meta.",
+        glossary: ["кодировка — способ записи букв байтами, обычно UTF-8", "Content-Type — заголовок с типом и кодировкой ответа"],
+      },
+      en: {
+        what: "Looks for the encoding of the sampled pages in the Content-Type header and in <meta charset>.",
+        good: "The encoding is declared in at least one of the two places.",
+        bad: "At least one page declares its encoding in neither the header nor a meta tag.",
+        glossary: ["character encoding — how letters are written as bytes, usually UTF-8", "Content-Type — the header carrying a response's type and charset"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Указана кодировка",
+        what: "Браузеру нужно знать, в какой кодировке записан текст страницы.",
+        why: "Без неё браузер угадывает, и русский текст может превратиться в «кракозябры».",
+        benefit: "Текст всегда отображается правильно у всех посетителей.",
+        effort: "минут 10: одна строка в шаблоне или настройке сервера",
+        who: "верстальщик или администратор сервера",
+      },
+    },
+    guide: null,
+  },
+  doctype: {
+    hint: {
+      ru: {
+        what: "Проверяет, начинается ли каждый HTML-документ выборки с объявления <!DOCTYPE html>.",
+        good: "Объявление есть у каждой страницы.",
+        bad: "Хотя бы у одной страницы объявления нет — браузер рисует её в режиме совместимости (quirks mode).",
+        glossary: ["DOCTYPE — первая строка HTML, задающая стандартный режим отображения", "quirks mode — режим имитации старых браузеров с иной вёрсткой"],
+      },
+      en: {
+        what: "Checks that every sampled HTML document starts with the <!DOCTYPE html> declaration.",
+        good: "Every page has the declaration.",
+        bad: "At least one page lacks it, so browsers render it in quirks mode.",
+        glossary: ["DOCTYPE — the first line of HTML selecting standards mode", "quirks mode — a rendering mode imitating old browsers, with different layout rules"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Страницы объявляют тип документа",
+        what: "Первая строка страницы сообщает браузеру, что это современный HTML.",
+        why: "Без неё браузеры включают старый режим, и вёрстка может поехать.",
+        benefit: "Страница выглядит одинаково во всех браузерах.",
+        effort: "минут 10-30: добавить строку в начало шаблонов",
+        who: "верстальщик шаблонов",
+      },
+    },
+    guide: null,
+  },
+  html_size: {
+    hint: {
+      ru: {
+        what: "Измеряет размер HTML-ответов страниц выборки.",
+        good: "Каждая HTML-страница не больше 2 МиБ.",
+        bad: "Страница больше 2 МиБ или не уложилась в лимит загрузки краулера; больше 15 МиБ — серьёзно: Google дальше не читает.",
+        glossary: ["МиБ — мебибайт, 1 048 576 байт", "инлайн-данные — картинки и данные, встроенные прямо в HTML (например base64)"],
+      },
+      en: {
+        what: "Measures the size of the sampled pages' HTML responses.",
+        good: "Every HTML page is 2 MiB or smaller.",
+        bad: "A page is over 2 MiB or exceeded the crawler's download limit; over 15 MiB is serious, as Google stops reading there.",
+        glossary: ["MiB — mebibyte, 1,048,576 bytes", "inline data — images and data embedded in the HTML itself (e.g. base64)"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Страницы не слишком тяжёлые",
+        what: "Сам HTML-код страницы без картинок обычно весит десятки килобайт.",
+        why: "Огромная страница долго грузится, а поисковик может не дочитать её до конца.",
+        benefit: "Быстрая загрузка и полная индексация текста страницы.",
+        effort: "от часа до пары дней: разбить длинные списки на страницы, вынести встроенные картинки",
+        who: "фронтенд-разработчик",
+      },
+    },
+    guide: null,
+  },
+  favicon: {
+    hint: {
+      ru: {
+        what: "Запрашивает иконку сайта (объявленную в <link rel=icon> или /favicon.ico).",
+        good: "Иконка отвечает 200 с типом image/*.",
+        bad: "Иконка отвечает ошибкой или отдаётся не картинкой (например HTML-страницей).",
+        glossary: ["favicon — значок сайта во вкладке браузера и в выдаче", "image/* — типы содержимого изображений (image/png, image/x-icon…)"],
+      },
+      en: {
+        what: "Requests the site icon (declared with <link rel=icon> or /favicon.ico).",
+        good: "The icon answers 200 with an image/* content type.",
+        bad: "The icon answers with an error or is not an image (for example an HTML page).",
+        glossary: ["favicon — the site's icon in browser tabs and search results", "image/* — image content types (image/png, image/x-icon…)"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Есть значок сайта",
+        what: "Маленький значок сайта виден во вкладке браузера, в закладках и в выдаче Яндекса и Google.",
+        why: "Без значка сайт выглядит незаконченным и хуже узнаётся среди результатов поиска.",
+        benefit: "Сайт узнаваем во вкладках и в поисковой выдаче.",
+        effort: "минут 15: положить картинку и добавить ссылку на неё",
+        who: "дизайнер и верстальщик",
+      },
+    },
+    guide: null,
+  },
+};

@@ -1,0 +1,67 @@
+import { Type } from "@sinclair/typebox";
+import { CHECKS, EXPLANATIONS } from "../../analyzer/index.ts";
+import { ApiError } from "../errors.ts";
+import { defineOperation } from "../registry/operation.ts";
+import { Nullable, PageEnvelope, StringEnum, page, pagedQuery } from "../schemas.ts";
+
+const Text = Type.String({ minLength: 1 });
+
+export const listExplanations = defineOperation({
+  id: "list_explanations",
+  method: "GET",
+  path: "/explain",
+  scope: "read",
+  cli: "explain list",
+  summary: "The checks that have explanations, in catalogue order, with whether each has a hint and a guide",
+  description: "Every catalogued check has a hint (Russian and English). There are no guide pages yet, so has_guide is false for every check.",
+  tags: ["Reference"],
+  pageMax: 200,
+  query: pagedQuery(200, {}),
+  response: Type.Object(
+    {
+      codes: Type.Array(Type.Object({ code: Type.String(), has_hint: Type.Boolean(), has_guide: Type.Boolean() }, { additionalProperties: false })),
+      page: PageEnvelope,
+    },
+    { additionalProperties: false },
+  ),
+  handler: async ({ query }) => {
+    const all = CHECKS.map((c) => ({ code: c.code, has_hint: EXPLANATIONS[c.code] !== undefined, has_guide: EXPLANATIONS[c.code]?.guide != null }));
+    return { body: { codes: all.slice(query.offset, query.offset + query.limit), page: page(query.limit, query.offset, all.length) } };
+  },
+});
+
+const Hint = Type.Object({ what: Text, good: Text, bad: Text, glossary: Type.Array(Text, { description: '"term — meaning"' }) }, { additionalProperties: false });
+const Plain = Type.Object({ name: Text, what: Text, why: Text, benefit: Text, effort: Text, who: Text }, { additionalProperties: false });
+const Guide = Type.Object({ id: Type.String(), title: Type.String(), url: Nullable(Type.String()) }, { additionalProperties: false });
+
+export const explainCheck = defineOperation({
+  id: "explain_check",
+  method: "GET",
+  path: "/explain/{code}",
+  scope: "read",
+  cli: "explain",
+  summary: "What a check measures, what passes and fails, and a plain-language explanation for the site owner",
+  description:
+    "hint follows lang (ru or en, default ru). plain is in Russian; with lang=en it is in English where an English text exists. " +
+    "guide is null for every check: there are no guide pages yet.",
+  tags: ["Reference"],
+  errors: ["not_found"],
+  params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 100, description: "A check code (GET /explain lists them)" }) }, { additionalProperties: false }),
+  query: Type.Object({ lang: Type.Optional(StringEnum(["ru", "en"], { default: "ru", description: "Language of hint (and of plain where written)" })) }, { additionalProperties: false }),
+  response: Type.Object({ code: Type.String(), hint: Hint, plain: Plain, guide: Nullable(Guide) }, { additionalProperties: false }),
+  handler: async ({ params, query }) => {
+    const e = Object.hasOwn(EXPLANATIONS, params.code) ? EXPLANATIONS[params.code] : undefined;
+    if (!e) throw new ApiError("not_found", `no check has the code ${params.code}`);
+    const lang = query.lang ?? "ru";
+    const hint = e.hint[lang];
+    const plain = lang === "en" && e.plain.en ? e.plain.en : e.plain.ru;
+    return {
+      body: {
+        code: params.code,
+        hint: { what: hint.what, good: hint.good, bad: hint.bad, glossary: [...hint.glossary] },
+        plain: { ...plain },
+        guide: e.guide ? { ...e.guide } : null,
+      },
+    };
+  },
+});
