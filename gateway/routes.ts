@@ -141,7 +141,7 @@ export function registerOperation(
       if (idem?.claimed && !idem.replay && svc.auth) await settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text);
       if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
       if ((request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null) {
-        return conditional(deps, request, reply, text);
+        return conditional(deps, request, reply, text, op.etagOf);
       }
       return payload;
     },
@@ -165,9 +165,11 @@ async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: nu
 }
 
 /** ETag on every successful GET; a matching If-None-Match answers 304 and gives back the hourly count. */
-function conditional(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, text: string): string {
+function conditional(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, text: string, etagOf?: (body: unknown) => unknown): string {
   const svc = request.svc;
-  const etag = weakEtag(svc.auth ? `account:${svc.auth.accountId}` : "public", text);
+  // Weak validators: an answer that differs only in fields that tell time is the same resource.
+  const validated = etagOf ? JSON.stringify(etagOf(JSON.parse(text))) : text;
+  const etag = weakEtag(svc.auth ? `account:${svc.auth.accountId}` : "public", validated);
   reply.header("ETag", etag);
   reply.header("Cache-Control", "private, no-cache");
   reply.header("Vary", "Authorization, X-Api-Key");

@@ -30,6 +30,12 @@ export const JobSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A job's answer without age_s, which only tells time: its ETag changes when the job does. */
+function withoutAge(job: unknown): unknown {
+  const { age_s: _age, ...rest } = job as Record<string, unknown>;
+  return rest;
+}
+
 /** A job as the API shows it. */
 export function jobView(job: JobRow, now: number) {
   const finished = job.state === "done" || job.state === "error";
@@ -117,6 +123,7 @@ export const listJobs = defineOperation({
   pageMax: 100,
   query: pagedQuery(100, {}),
   response: Type.Object({ jobs: Type.Array(JobSchema), page: PageEnvelope }, { additionalProperties: false }),
+  etagOf: (body) => ({ ...(body as object), jobs: (body as { jobs: unknown[] }).jobs.map(withoutAge) }),
   handler: async ({ auth, deps, query, now }) => {
     const { rows, total } = await deps.store.jobs.list(auth!.accountId, query.limit, query.offset);
     return { body: { jobs: rows.map((j) => jobView(j, now)), page: page(query.limit, query.offset, total) } };
@@ -134,6 +141,7 @@ export const getJob = defineOperation({
   errors: ["not_found"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
   response: Type.Object({ job: JobSchema }, { additionalProperties: false }),
+  etagOf: (body) => withoutAge((body as { job: unknown }).job),
   handler: async ({ auth, deps, params, now }) => {
     const job = await deps.store.jobs.getOwned(auth!.accountId, params.id);
     if (!job) throw new ApiError("not_found", `no job ${params.id} in your account`);

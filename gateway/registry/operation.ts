@@ -73,6 +73,8 @@ export interface OperationSpec<P extends TObject | undefined, Q extends TObject 
   readonly idempotency?: IdempotencyPolicy;
   /** Rewrites a stored answer before it is kept for replay (e.g. drops a webhook secret). */
   readonly redactForReplay?: (body: unknown) => unknown;
+  /** The part of a GET answer its ETag covers, when some fields only tell time (e.g. a job's age_s). */
+  readonly etagOf?: (body: unknown) => unknown;
   readonly handler: (ctx: NoInfer<OperationContext<Maybe<P>, Maybe<Q>, Maybe<B>>>) => Promise<OperationResult>;
 }
 
@@ -105,6 +107,7 @@ export interface Operation {
   readonly pageMax: number | null;
   readonly idempotency: IdempotencyPolicy;
   readonly redactForReplay?: (body: unknown) => unknown;
+  readonly etagOf?: (body: unknown) => unknown;
   readonly handler: (ctx: OperationContext<unknown, unknown, unknown>) => Promise<OperationResult>;
 }
 
@@ -143,6 +146,7 @@ export function defineOperation<P extends TObject | undefined = undefined, Q ext
     pageMax: spec.pageMax ?? null,
     idempotency: spec.idempotency ?? "store",
     ...(spec.redactForReplay ? { redactForReplay: spec.redactForReplay } : {}),
+    ...(spec.etagOf ? { etagOf: spec.etagOf } : {}),
     handler: spec.handler as Operation["handler"],
   };
 }

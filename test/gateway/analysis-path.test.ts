@@ -58,6 +58,13 @@ describe("the analysis path", () => {
     const sites = (await gw.call("GET", "/api/v1/sites")).json().sites;
     expect(sites[0]).toMatchObject({ host: site.host, rank: report.rank.value, prev_rank: null, label: report.rank.label });
 
+    // Polling a finished job: its ETag holds while only age_s moves, so If-None-Match answers 304.
+    const polled = await gw.call("GET", `/api/v1/jobs/${queued.id}`);
+    gw.clock.advance(5000);
+    const again304 = await gw.call("GET", `/api/v1/jobs/${queued.id}`, { headers: { "if-none-match": polled.headers.etag as string } });
+    gw.clock.advance(-5000);
+    expect(again304.statusCode).toBe(304);
+
     // A second POST without fresh is answered from the fresh report, not charged.
     const cached = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } })).json().job;
     expect(cached).toMatchObject({ state: "done", items: [{ cached: true }] });
