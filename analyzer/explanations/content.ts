@@ -218,4 +218,85 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  title_multiple: {
+    hint: {
+      ru: {
+        what: "Считает элементы <title> в каждой HTML-странице выборки.",
+        good: "На странице ровно один <title>.",
+        bad: "Элементов <title> несколько — поисковик сам выбирает, какой показать.",
+        glossary: ["<title> — заголовок страницы во вкладке браузера и в результатах поиска", "плагин SEO — расширение CMS, которое часто добавляет свой <title>"],
+      },
+      en: {
+        what: "Counts the <title> elements in each sampled HTML page.",
+        good: "The page has exactly one <title>.",
+        bad: "There are several <title> elements and the search engine picks which one to show.",
+        glossary: ["<title> — the page's name in the browser tab and in search results", "SEO plugin — a CMS extension that often adds a <title> of its own"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "У каждой страницы один заголовок",
+        what: "Заголовок страницы — первое, что человек видит в поиске. Он должен быть задан один раз.",
+        why: "Когда заголовков два, поисковик может выбрать неудачный, и ссылка выглядит хуже.",
+        benefit: "В поиске показывается именно тот заголовок, который вы написали.",
+        effort: "час: найти тему или плагин, который дублирует тег",
+        who: "разработчик сайта или настройщик CMS",
+      },
+    },
+    guide: null,
+  },
+  description_length: {
+    hint: {
+      ru: {
+        what: "Измеряет длину непустого мета-описания каждой страницы в символах.",
+        good: "Описание занимает от 80 до 160 символов.",
+        bad: "Описание короче 80 символов (поисковик часто заменяет его) или длиннее 160 (обрезается в выдаче).",
+        glossary: ["мета-описание — тег meta name=description с кратким пересказом страницы", "выдача — список результатов поиска"],
+      },
+      en: {
+        what: "Measures the length of each page's non-empty meta description in characters.",
+        good: "The description has 80 to 160 characters.",
+        bad: "The description is under 80 characters (often replaced) or over 160 (cut off in results).",
+        glossary: ["meta description — the meta name=description tag summing up the page", "results page — the list of search results"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Описания страниц нужной длины",
+        what: "Описание — пара предложений под ссылкой в поиске, которые вы пишете сами.",
+        why: "Слишком короткое поисковик заменяет случайным куском текста, слишком длинное обрывается на полуслове.",
+        benefit: "Описание в поиске выглядит законченным и убеждает перейти.",
+        effort: "несколько минут на страницу",
+        who: "автор текстов или контент-менеджер",
+      },
+    },
+    guide: null,
+  },
+  description_duplicate: {
+    hint: {
+      ru: {
+        what: "Сравнивает нормализованные мета-описания индексируемых страниц выборки.",
+        good: "У каждой индексируемой страницы своё описание.",
+        bad: "Одинаковое описание стоит на двух или более страницах.",
+        glossary: ["индексируемая страница — страница без noindex, которая может попасть в поиск", "нормализация — сравнение без учёта регистра и лишних пробелов"],
+      },
+      en: {
+        what: "Compares the normalised meta descriptions of the sampled indexable pages.",
+        good: "Each indexable page has a description of its own.",
+        bad: "The same description appears on two or more pages.",
+        glossary: ["indexable page — a page without noindex that may appear in search", "normalisation — comparing without regard to case and extra spaces"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Описания страниц не повторяются",
+        what: "Часто шаблон ставит на все страницы одно и то же описание сайта.",
+        why: "Тогда в поиске разные страницы выглядят одинаково, и человек не понимает, какая ему нужна.",
+        benefit: "Каждая страница в поиске объясняет, чем она полезна.",
+        effort: "от часа: написать описания или настроить их генерацию",
+        who: "контент-менеджер, автор описаний страниц",
+      },
+    },
+    guide: null,
+  },
 };

@@ -83,4 +83,85 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  ns_redundancy: {
+    hint: {
+      ru: {
+        what: "Читает NS-записи домена и считает разные DNS-серверы.",
+        good: "У домена не меньше двух разных серверов имён.",
+        bad: "Сервер имён один: его сбой делает недоступными сайт и почту.",
+        glossary: ["NS-запись — указание, какой DNS-сервер отвечает за домен", "RFC 2182 — рекомендация держать не меньше двух серверов имён в разных сетях"],
+      },
+      en: {
+        what: "Reads the domain's NS records and counts distinct name servers.",
+        good: "The domain has at least two different name servers.",
+        bad: "There is a single name server: its outage takes the site and mail down.",
+        glossary: ["NS record — says which DNS server is authoritative for a domain", "RFC 2182 — advises at least two name servers on different networks"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "У домена есть запасной DNS-сервер",
+        what: "DNS-серверы подсказывают всему интернету, где находится ваш сайт.",
+        why: "Если такой сервер один и он сломается, сайт и почта пропадут для всех, хотя сам хостинг работает.",
+        benefit: "Домен переживает сбой одного DNS-сервера незаметно для посетителей.",
+        effort: "полчаса: добавить второй NS у регистратора или DNS-провайдера",
+        who: "администратор домена",
+      },
+    },
+    guide: null,
+  },
+  caa: {
+    hint: {
+      ru: {
+        what: "Читает CAA-записи домена и ищет среди них теги issue и issuewild.",
+        good: "Есть CAA-запись с issue, называющая разрешённые центры сертификации.",
+        bad: "CAA-записей нет или в них нет issue — сертификат для домена может выпустить любой центр.",
+        glossary: ["CAA — DNS-запись со списком центров, которым можно выпускать сертификаты домена", "центр сертификации — организация, выпускающая TLS-сертификаты, например Let's Encrypt"],
+      },
+      en: {
+        what: "Reads the domain's CAA records and looks for issue and issuewild tags.",
+        good: "A CAA record with an issue tag names the allowed certificate authorities.",
+        bad: "There is no CAA record or none with issue, so any authority may issue a certificate for the domain.",
+        glossary: ["CAA — a DNS record listing the authorities allowed to issue the domain's certificates", "certificate authority — an organisation issuing TLS certificates, e.g. Let's Encrypt"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Выпуск сертификатов для домена ограничен",
+        what: "Сертификат для замочка в браузере может выпустить любой из сотен удостоверяющих центров.",
+        why: "Запись CAA сужает этот круг и мешает злоумышленнику получить сертификат на ваш домен в другом месте.",
+        benefit: "Меньше риск поддельного сертификата для вашего сайта.",
+        effort: "минут 10: одна DNS-запись",
+        who: "администратор DNS-зоны домена",
+      },
+    },
+    guide: null,
+  },
+  mx: {
+    hint: {
+      ru: {
+        what: "Читает MX-записи домена; нулевой MX «0 .» тоже считается ответом.",
+        good: "Есть MX-записи почтовых серверов или нулевой MX для домена без почты.",
+        bad: "MX-записей нет: отправители пытаются доставить почту на адрес сайта, и письма теряются.",
+        glossary: ["MX — DNS-запись с адресом сервера, принимающего почту домена", "нулевой MX — запись «0 .», означающая, что домен почту не принимает (RFC 7505)"],
+      },
+      en: {
+        what: "Reads the domain's MX records; a null MX \"0 .\" also counts as an answer.",
+        good: "There are MX records for mail servers, or a null MX for a domain without mail.",
+        bad: "No MX record: senders try the web server's address and messages get lost.",
+        glossary: ["MX — a DNS record naming the server that receives the domain's mail", "null MX — the record \"0 .\" saying the domain takes no mail (RFC 7505)"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Почта на домен доставляется",
+        what: "Записи MX сообщают, какой сервер принимает письма, отправленные на адреса вашего домена.",
+        why: "Без них письма клиентов на адрес вида info@ваш-домен не доходят или долго висят в очереди.",
+        benefit: "Письма доходят, либо отправители сразу узнают, что почты на домене нет.",
+        effort: "минут 15: добавить записи у DNS-провайдера",
+        who: "администратор почты или тот, кто ведёт DNS домена",
+      },
+    },
+    guide: null,
+  },
 };

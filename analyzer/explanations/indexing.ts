@@ -272,4 +272,139 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  robots_txt_syntax: {
+    hint: {
+      ru: {
+        what: "Разбирает полученный robots.txt по RFC 9309 с расширениями Яндекса и смотрит на его размер.",
+        good: "Парсер не нашёл ни одной ошибочной строки, файл не больше 500 КиБ.",
+        bad: "Есть строки, которые парсер отверг (неизвестная директива, правило до User-agent, путь не с / или *, относительный Sitemap), или файл больше 500 КиБ.",
+        glossary: ["директива — строка robots.txt вида «Имя: значение», например Disallow: /admin/", "500 КиБ — предел, после которого Google не читает robots.txt"],
+      },
+      en: {
+        what: "Parses the fetched robots.txt per RFC 9309 with the Yandex extensions and looks at its size.",
+        good: "The parser rejected no line and the file is at most 500 KiB.",
+        bad: "Some lines were rejected (unknown directive, rule before User-agent, path not starting with / or *, relative Sitemap), or the file exceeds 500 KiB.",
+        glossary: ["directive — a robots.txt line of the form \"Name: value\", e.g. Disallow: /admin/", "500 KiB — the size after which Google stops reading robots.txt"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Файл robots.txt написан без ошибок",
+        what: "robots.txt — короткая инструкция для поисковых роботов: куда на сайте им можно заходить.",
+        why: "Строку с ошибкой робот молча пропускает, и закрытые разделы могут оказаться в поиске, а нужные — выпасть из него.",
+        benefit: "Роботы понимают ваши правила ровно так, как вы их задумали.",
+        effort: "минут 15: поправить несколько строк в файле",
+        who: "веб-мастер или SEO-специалист",
+      },
+    },
+    guide: null,
+  },
+  ai_crawlers_blocked: {
+    hint: {
+      ru: {
+        what: "Находит в robots.txt группу, которой подчиняются GPTBot, ClaudeBot, PerplexityBot, Google-Extended и CCBot (своя группа или группа *).",
+        good: "Ни одному из этих роботов не запрещён весь сайт.",
+        bad: "Хотя бы одному AI-роботу действует Disallow: / без Allow: / — только информация, если запрет намеренный.",
+        glossary: ["AI-краулер — робот, собирающий тексты для ИИ-ассистентов и обучения моделей", "группа User-agent — набор правил robots.txt для перечисленных роботов"],
+      },
+      en: {
+        what: "Finds the robots.txt group that GPTBot, ClaudeBot, PerplexityBot, Google-Extended and CCBot obey (their own group or the * group).",
+        good: "None of these crawlers is shut out of the whole site.",
+        bad: "At least one AI crawler gets Disallow: / with no Allow: / (information only, if the block is deliberate).",
+        glossary: ["AI crawler — a bot collecting text for AI assistants and model training", "User-agent group — a set of robots.txt rules for the bots it names"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Сайт открыт для ИИ-ассистентов",
+        what: "ChatGPT, Claude, Perplexity и другие ассистенты читают сайты своими роботами, чтобы отвечать пользователям со ссылками.",
+        why: "Если их роботы закрыты, ассистенты не процитируют сайт и не приведут оттуда посетителей.",
+        benefit: "Сайт может попадать в ответы ИИ-ассистентов со ссылкой на вас.",
+        effort: "минут 10: убрать запрет из robots.txt, если он не нужен",
+        who: "владелец сайта решает, веб-мастер правит файл",
+      },
+    },
+    guide: null,
+  },
+  nosnippet: {
+    hint: {
+      ru: {
+        what: "Ищет в мета-теге robots и заголовке X-Robots-Tag каждой страницы директивы nosnippet и max-snippet:0.",
+        good: "Ни одна из этих директив на странице не задана.",
+        bad: "Страница запрещает поисковику показывать под ссылкой текстовое описание.",
+        glossary: ["сниппет — текст под заголовком страницы в результатах поиска", "max-snippet — директива, ограничивающая длину сниппета в символах"],
+      },
+      en: {
+        what: "Looks for the nosnippet and max-snippet:0 directives in each page's robots meta tag and X-Robots-Tag header.",
+        good: "Neither directive is set on the page.",
+        bad: "The page forbids search engines to show a text preview under its link.",
+        glossary: ["snippet — the text shown under a page's title in search results", "max-snippet — a directive that limits the snippet length in characters"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Поиск показывает описание страниц",
+        what: "Под каждой ссылкой в поиске обычно есть пара строк текста, которые объясняют, что на странице.",
+        why: "Без этого описания ссылка выглядит пустой, и по ней реже переходят.",
+        benefit: "Больше кликов из поисковой выдачи.",
+        effort: "минут 10: убрать директиву из шаблона или настроек сервера",
+        who: "веб-мастер или разработчик",
+      },
+    },
+    guide: null,
+  },
+  noimageindex: {
+    hint: {
+      ru: {
+        what: "Ищет директиву noimageindex в мета-теге robots и заголовке X-Robots-Tag каждой страницы.",
+        good: "Директива не задана: картинки страницы могут попасть в поиск по изображениям.",
+        bad: "Страница просит не индексировать свои изображения.",
+        glossary: ["noimageindex — директива robots, запрещающая индексировать картинки страницы", "поиск по картинкам — отдельная выдача Google и Яндекса с изображениями"],
+      },
+      en: {
+        what: "Looks for the noimageindex directive in each page's robots meta tag and X-Robots-Tag header.",
+        good: "The directive is absent: the page's pictures may appear in image search.",
+        bad: "The page asks search engines not to index its pictures.",
+        glossary: ["noimageindex — a robots directive that keeps a page's pictures out of the index", "image search — the separate Google and Yandex results made of pictures"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Картинки сайта видны в поиске",
+        what: "Google и Яндекс показывают картинки в отдельной выдаче, и оттуда тоже приходят посетители.",
+        why: "Запрет закрывает этот источник трафика, часто случайно — из-за настройки шаблона.",
+        benefit: "Дополнительные переходы из поиска по картинкам.",
+        effort: "минут 10: убрать одно слово из мета-тега",
+        who: "веб-мастер, правящий шаблон страниц",
+      },
+    },
+    guide: null,
+  },
+  meta_in_body: {
+    hint: {
+      ru: {
+        what: "Проверяет по исходному HTML, не стоят ли мета-теги robots, description или link rel=canonical после открывающего <body>.",
+        good: "Все эти теги находятся в <head>.",
+        bad: "Хотя бы один из них оказался в <body>: браузер переносит его, а поисковик может проигнорировать.",
+        glossary: ["<head> — служебная часть HTML-документа с мета-тегами", "<body> — видимая часть документа; служебные теги в ней не учитываются"],
+      },
+      en: {
+        what: "Checks in the raw HTML whether the robots or description meta tag or link rel=canonical comes after the opening <body>.",
+        good: "All of these tags sit in <head>.",
+        bad: "At least one of them is in <body>: browsers move it, search engines may ignore it.",
+        glossary: ["<head> — the metadata part of an HTML document", "<body> — the visible part of a document; metadata there is not honoured"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Служебные теги стоят на своём месте",
+        what: "Некоторые инструкции для поисковиков должны находиться в начале страницы, в её служебной части.",
+        why: "Если тег попал ниже, поисковик его не видит: запрет индексации или главный адрес страницы перестают действовать.",
+        benefit: "Поисковики выполняют ваши указания по индексации.",
+        effort: "от получаса до пары часов: поправить шаблон или плагин",
+        who: "разработчик, отвечающий за шаблон <head>",
+      },
+    },
+    guide: null,
+  },
 };

@@ -191,4 +191,31 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  insecure_form: {
+    hint: {
+      ru: {
+        what: "Смотрит на формы каждой страницы: куда указывает action и открыта ли сама страница по HTTPS.",
+        good: "Нет форм с action на http:// и нет форм на страницах, открытых по HTTP.",
+        bad: "Форма отправляет данные на http:// или стоит на незашифрованной странице — браузер предупреждает посетителя.",
+        glossary: ["action — адрес, на который форма отправляет введённые данные", "HTTPS — шифрованное соединение между браузером и сайтом"],
+      },
+      en: {
+        what: "Looks at each page's forms: where their action points and whether the page itself is served over HTTPS.",
+        good: "No form posts to http:// and no form sits on a page served over HTTP.",
+        bad: "A form posts to http:// or sits on an unencrypted page, and the browser warns the visitor.",
+        glossary: ["action — the address a form sends what was typed to", "HTTPS — an encrypted connection between browser and site"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Формы отправляют данные безопасно",
+        what: "Когда посетитель заполняет форму — заявку, вход, подписку — данные уходят на сервер.",
+        why: "Без шифрования их можно перехватить, а браузер показывает предупреждение, и люди бросают форму.",
+        benefit: "Данные клиентов защищены, заявки не теряются из-за предупреждений.",
+        effort: "час: поменять адрес отправки формы на https",
+        who: "разработчик, который делал формы сайта",
+      },
+    },
+    guide: null,
+  },
 };

@@ -29,4 +29,31 @@ export const SOCIAL: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  twitter_card: {
+    hint: {
+      ru: {
+        what: "Ищет на каждой HTML-странице мета-тег twitter:card и проверяет его тип.",
+        good: "Тип карточки — summary, summary_large_image, app или player.",
+        bad: "Тега нет или тип неизвестен: X/Twitter показывает ссылку без карточки.",
+        glossary: ["twitter:card — мета-тег, задающий вид карточки ссылки в X (Twitter)", "summary_large_image — карточка с большой картинкой над заголовком"],
+      },
+      en: {
+        what: "Looks for the twitter:card meta tag on each HTML page and checks its type.",
+        good: "The card type is summary, summary_large_image, app or player.",
+        bad: "The tag is missing or its type is unknown, so X/Twitter shows a plain link.",
+        glossary: ["twitter:card — the meta tag that sets how a link card looks on X (Twitter)", "summary_large_image — a card with a large picture above the headline"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Ссылки оформлены для X (Twitter)",
+        what: "X (бывший Twitter) строит карточку ссылки по своим мета-тегам.",
+        why: "Без тега twitter:card ссылка на сайт в ленте выглядит как голый адрес и собирает меньше кликов.",
+        benefit: "Заметные карточки ваших ссылок в X.",
+        effort: "минут 15: один тег в шаблоне",
+        who: "верстальщик шаблонов по просьбе SMM-специалиста",
+      },
+    },
+    guide: null,
+  },
 };

@@ -164,4 +164,58 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  dom_size: {
+    hint: {
+      ru: {
+        what: "Считает HTML-элементы каждой страницы по разобранному документу.",
+        good: "На странице не больше 1500 элементов.",
+        bad: "Элементов больше 1500: страница медленнее строится и перерисовывается, особенно на телефонах.",
+        glossary: ["DOM — дерево элементов страницы, которое строит браузер", "элемент — один тег HTML, например <div> или <a>"],
+      },
+      en: {
+        what: "Counts the HTML elements of each page in the parsed document.",
+        good: "The page has at most 1500 elements.",
+        bad: "There are more than 1500 elements: the page builds and repaints slower, especially on phones.",
+        glossary: ["DOM — the tree of page elements a browser builds", "element — one HTML tag, such as <div> or <a>"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Страницы не перегружены разметкой",
+        what: "Каждая страница состоит из элементов: блоков, ссылок, картинок. Чем их больше, тем больше работы у браузера.",
+        why: "Перегруженные страницы тормозят на слабых телефонах, а поисковики учитывают скорость.",
+        benefit: "Страницы быстрее открываются и плавнее прокручиваются.",
+        effort: "от дня: упростить шаблон, разбить длинные списки",
+        who: "фронтенд-разработчик или верстальщик шаблона",
+      },
+    },
+    guide: null,
+  },
+  duplicate_ids: {
+    hint: {
+      ru: {
+        what: "Собирает атрибуты id каждой страницы и ищет повторяющиеся значения.",
+        good: "Каждое значение id встречается на странице один раз.",
+        bad: "Одно и то же значение id стоит у нескольких элементов.",
+        glossary: ["id — уникальное имя элемента, на которое ссылаются якоря, подписи форм и скрипты", "якорь — ссылка вида #имя на место внутри страницы"],
+      },
+      en: {
+        what: "Collects each page's id attributes and looks for repeated values.",
+        good: "Every id value occurs once on the page.",
+        bad: "The same id value is used by several elements.",
+        glossary: ["id — an element's unique name used by anchors, form labels and scripts", "anchor — a link of the form #name to a spot inside the page"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "В разметке нет повторяющихся имён",
+        what: "Элементы страницы могут иметь имена, по которым к ним обращаются ссылки, формы и скрипты.",
+        why: "Если имя повторяется, ссылка ведёт не туда, подпись не связана с полем, а скрипт меняет не тот блок.",
+        benefit: "Ссылки внутри страницы и формы работают предсказуемо, страница доступнее.",
+        effort: "час-два: переименовать повторы в шаблоне",
+        who: "верстальщик, отвечающий за разметку",
+      },
+    },
+    guide: null,
+  },
 };

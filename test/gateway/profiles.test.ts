@@ -161,80 +161,93 @@ describe("site profiles against a real run", () => {
   it("shows a lift, or a loss, where no cap binds (the same run's items without its cap)", async () => {
     // A run stored with the real run's items but no cap, as an HTTPS twin of the site would give.
     const [latest] = await gw.db.query<{ report: { caps: unknown[] } }>("SELECT report FROM runs WHERE host = $1 ORDER BY id DESC LIMIT 1", [site.host]);
-    await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, 78, 'good', '#7cb342', $3)", [
+    await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, 79, 'good', '#7cb342', $3)", [
       site.host,
       report.checked_at + 1,
       JSON.stringify({ ...latest!.report, caps: [] }),
     ]);
     const failing = (await put({ profile: "general", exclude: ["security_txt"], confirm: ["security_txt"] })).json().applied;
-    // security_txt weighs 1 of the security group's 19 applicable: its share of the rank rounds away.
-    expect(failing).toMatchObject({ base: 78, value: 78, delta: 0, warn: false, excluded: [{ code: "security_txt", was: 0 }] });
+    // security_txt weighs 1 of the security group's 24 applicable: its share of the rank rounds away (78.93 → 79.16).
+    expect(failing).toMatchObject({ base: 79, value: 79, delta: 0, warn: false, excluded: [{ code: "security_txt", was: 0 }] });
     const both = (await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied;
-    // og_required fails on every page (presentation 9/12 → 1), text_length too: +5, which is not over warn_lift.
-    expect(both).toMatchObject({ base: 78, value: 83, delta: 5, warn: false, excluded: [{ code: "text", was: 0 }, { code: "og", was: 0 }] });
+    // og_required fails on every page (presentation 9/13 → 9/10, twitter_card still failing), text_length too
+    // (content 25/29 → 22/26): 78.93 → 83.02, +4, which is not over warn_lift.
+    expect(both).toMatchObject({ base: 79, value: 83, delta: 4, warn: false, excluded: [{ code: "text", was: 0 }, { code: "og", was: 0 }] });
     // Excluding families without a check changes nothing.
-    expect((await put({ profile: "general", exclude: ["pwa", "bimi", "same_ip"], confirm: ["pwa", "bimi", "same_ip"] })).json().applied).toMatchObject({ base: 78, value: 78, delta: 0 });
+    expect((await put({ profile: "general", exclude: ["pwa", "bimi", "same_ip"], confirm: ["pwa", "bimi", "same_ip"] })).json().applied).toMatchObject({ base: 79, value: 79, delta: 0 });
     // /report keeps the standard rank: applied.base, not applied.value.
-    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(78);
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(79);
   });
 
   it("uses the caller's profile in /overview, /issues?apply_profile=1 and /plan; /report and /history stay standard", async () => {
-    // The latest run is the cap-less one (78); the site rows learn its rank as a completed run would tell them.
-    await gw.db.query("UPDATE sites SET prev_rank = rank, rank = 78, label = 'good' WHERE host = $1", [site.host]);
-    expect((await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied).toMatchObject({ base: 78, value: 83 });
+    // The latest run is the cap-less one (79); the site rows learn its rank as a completed run would tell them.
+    await gw.db.query("UPDATE sites SET prev_rank = rank, rank = 79, label = 'good' WHERE host = $1", [site.host]);
+    expect((await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied).toMatchObject({ base: 79, value: 83 });
 
     // /overview: rank is the profile's, rank_without_exclusions the standard one; the summary follows rank.
     const ov = (await gw.call("GET", "/api/v1/overview")).json();
     expect(ov.sites).toEqual([
-      expect.objectContaining({ host: site.host, rank: 83, rank_band: "good", rank_without_exclusions: 78, profile: "general", rank_delta: 29, falling: false, open_tasks: 9 }),
+      expect.objectContaining({ host: site.host, rank: 83, rank_band: "good", rank_without_exclusions: 79, profile: "general", rank_delta: 30, falling: false, open_tasks: 13 }),
     ]);
     expect(ov.summary).toMatchObject({ n: 1, rated: 1, avg: 83, best: 83, worst: 83 });
     expect((await gw.call("GET", "/api/v1/overview?rmax=80")).json().sites).toEqual([]);
     // /sites keeps the standard rank (its items have no profile field).
-    expect((await gw.call("GET", "/api/v1/sites")).json().sites[0]).toMatchObject({ host: site.host, rank: 78, prev_rank: 49 });
+    expect((await gw.call("GET", "/api/v1/sites")).json().sites[0]).toMatchObject({ host: site.host, rank: 79, prev_rank: 49 });
     // An account without a profile of the same site: nulls, and the standard rank.
     const third = await gw.newAccount("profile-third@example.com");
     await gw.call("POST", "/api/v1/sites", { key: third.key, body: { host: site.host } });
     expect((await gw.call("GET", "/api/v1/overview", { key: third.key })).json().sites).toEqual([
-      expect.objectContaining({ host: site.host, rank: 78, rank_band: "good", profile: null, rank_without_exclusions: null }),
+      expect.objectContaining({ host: site.host, rank: 79, rank_band: "good", profile: null, rank_without_exclusions: null }),
     ]);
 
     // /issues without apply_profile: the stored (standard) answer, with the caller's type.
     const std = (await gw.call("GET", `/api/v1/issues/${site.host}`)).json();
-    expect(std).toMatchObject({ profile: "general", rank: 78, label: "good", total_issues: 9, after: 100, gain_all: 22, more: 4 });
+    expect(std).toMatchObject({ profile: "general", rank: 79, label: "good", total_issues: 13, after: 100, gain_all: 21, more: 8 });
     expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=0`)).json()).toEqual(std);
     // With apply_profile=1: og_required and text_length are no problems; the others are priced against 83.
     const prof = (await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`)).json();
-    expect(prof).toMatchObject({ profile: "general", rank: 83, label: "good", total_issues: 7, after: 100, gain_all: 17, more: 2 });
+    expect(prof).toMatchObject({ profile: "general", rank: 83, label: "good", total_issues: 11, after: 100, gain_all: 17, more: 6 });
     expect(prof.problems.map((p: { code: string; gain: number; lifts_cap: boolean; status: string }) => [p.code, p.gain, p.lifts_cap, p.status])).toEqual([
-      ["https_available", 5, false, "open"],
-      ["localhost_links", 5, false, "open"],
-      ["dmarc", 3, false, "open"],
-      ["spf", 3, false, "open"],
-      ["canonical_present", 2, false, "open"],
+      ["https_available", 4, false, "open"],
+      ["localhost_links", 4, false, "open"],
+      ["dmarc", 2, false, "open"],
+      ["spf", 2, false, "open"],
+      ["canonical_present", 1, false, "open"],
     ]);
     // No stored profile: profile null, and apply_profile=1 is the standard answer as "general".
     const thirds = (await gw.call("GET", `/api/v1/issues/${site.host}`, { key: third.key })).json();
-    expect(thirds).toMatchObject({ profile: null, rank: 78, total_issues: 9 });
+    expect(thirds).toMatchObject({ profile: null, rank: 79, total_issues: 13 });
     expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`, { key: third.key })).json()).toEqual({ ...thirds, profile: "general" });
 
     // /plan leaves the excluded checks' tasks out (order and total too); /tasks keeps them open.
     const plan = (await gw.call("GET", "/api/v1/plan")).json();
-    expect(plan.tasks.map((t: { code: string }) => t.code)).toEqual(["https_available", "dmarc", "spf", "canonical_present", "localhost_links", "favicon", "security_txt"]);
-    expect(plan.page).toEqual({ limit: 50, offset: 0, total: 7, next_offset: null });
+    expect(plan.tasks.map((t: { code: string }) => t.code)).toEqual([
+      "https_available",
+      "dmarc",
+      "spf",
+      "canonical_present",
+      "localhost_links",
+      "caa",
+      "favicon",
+      "mx",
+      "security_txt",
+      "twitter_card",
+      "description_length",
+    ]);
+    expect(plan.page).toEqual({ limit: 50, offset: 0, total: 11, next_offset: null });
     const paged = (await gw.call("GET", "/api/v1/plan?limit=2&offset=4")).json();
-    expect(paged.tasks.map((t: { code: string }) => t.code)).toEqual(["localhost_links", "favicon"]);
-    expect(paged.page).toEqual({ limit: 2, offset: 4, total: 7, next_offset: 6 });
+    expect(paged.tasks.map((t: { code: string }) => t.code)).toEqual(["localhost_links", "caa"]);
+    expect(paged.page).toEqual({ limit: 2, offset: 4, total: 11, next_offset: 6 });
     const tasks = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks as { code: string; status: string }[];
     expect(tasks.filter((t) => ["og_required", "text_length"].includes(t.code)).map((t) => t.status)).toEqual(["open", "open"]);
     // A profile whose families have no check leaves the plan whole.
     await put({ profile: "shop" });
-    expect((await gw.call("GET", "/api/v1/plan")).json().page.total).toBe(9);
+    expect((await gw.call("GET", "/api/v1/plan")).json().page.total).toBe(13);
     expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`)).json()).toEqual({ ...std, profile: "shop" });
 
     // /report and /history keep the standard rank.
-    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(78);
-    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.map((r: { rank: number }) => r.rank)).toEqual([78, 49]);
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(79);
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.map((r: { rank: number }) => r.rank)).toEqual([79, 49]);
   });
 
   it("resets to the standard set with DELETE, and a removed site takes its profile with it", async () => {

@@ -61,11 +61,13 @@ describe("diffRuns", () => {
     const down = diffRuns(healthy, broken, new Set());
     expect(down.new.map((c) => [c.code, c.from, c.to])).toEqual([
       ["robots_blocks_all", "pass", "fail"],
+      // `Disallow: /` in the * group also shuts out the AI crawlers that have no group of their own.
+      ["ai_crawlers_blocked", "pass", "fail"],
       ["https_redirect", "pass", "fail"],
       ["tls_cert_valid", "pass", "fail"],
     ]);
     const up = diffRuns(broken, healthy, new Set(["robots_blocks_all"]));
-    expect(up.fixed.map((c) => c.code)).toEqual(["robots_blocks_all", "https_redirect", "tls_cert_valid"]);
+    expect(up.fixed.map((c) => c.code)).toEqual(["robots_blocks_all", "ai_crawlers_blocked", "https_redirect", "tls_cert_valid"]);
     expect(diffRuns(healthy, analyzeSite(healthySite()), new Set()).changed).toBe(false);
     const again = diffRuns(healthy, analyzeSite(mediocreSite()), new Set(["sitemap_present"]));
     expect(again.returned.map((c) => c.code)).toEqual(["sitemap_present"]);

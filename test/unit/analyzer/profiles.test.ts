@@ -66,12 +66,13 @@ describe("validateExclusions", () => {
     expect(validateExclusions([], [])).toBeNull();
   });
 
-  it("with today's catalogue, no whitelisted combination exceeds half a group; hreflang + schema + og is exactly half", () => {
+  it("with today's catalogue, no whitelisted combination exceeds half a group; hreflang + schema + og is just under half", () => {
     for (const s of subsets(EXCLUSION_FAMILIES, 5)) expect(validateExclusions(s, s), s.join(",")).toBeNull();
-    expect(groupShares(["hreflang", "schema", "og"])).toEqual([{ group: "presentation", excluded: 9, total: 18 }]);
+    // presentation: viewport 6, html_lang 3, hreflang_codes 3, jsonld_syntax 3, og_required 3, twitter_card 1 (not in a family) = 19.
+    expect(groupShares(["hreflang", "schema", "og"])).toEqual([{ group: "presentation", excluded: 9, total: 19 }]);
     expect(groupShares(["text", "security_txt", "pwa"])).toEqual([
-      { group: "security", excluded: 1, total: 43 },
-      { group: "content", excluded: 3, total: 25 },
+      { group: "security", excluded: 1, total: 51 },
+      { group: "content", excluded: 3, total: 32 },
     ]);
   });
 

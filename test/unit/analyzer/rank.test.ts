@@ -22,34 +22,38 @@ describe("golden ranks (seo-anchors §3)", () => {
     expect(a.tech).toEqual(["nginx", "WordPress"]);
   });
 
-  it("mediocre site → 64 fair", () => {
-    // indexing     robots 0·6, sitemap 0·3, canonical 0·3, home/noindex/404/host pass; sitemap_valid,
-    //              canonical_valid, robots_blocks_all N/A                       → 18/30   = 0.6
-    // technical    ttfb 0.5·3, compression 0·3, rest 8 of 8                     → 9.5/14  = 0.678571
-    // security     hsts 0·3, security_txt 0·1, spf 0·3, dmarc 0.5·3, rest 33     → 34.5/43 = 0.802326
+  it("mediocre site → 68 fair", () => {
+    // indexing     robots 0·6, sitemap 0·3, canonical 0·3, home/noindex/404/host pass, nosnippet 1,
+    //              noimageindex 1, meta_in_body 3 pass; sitemap_valid, canonical_valid,
+    //              robots_blocks_all, robots_txt_syntax, ai_crawlers_blocked N/A (no robots body) → 23/35 = 0.657143
+    // technical    ttfb 0.5·3, compression 0·3, rest 8 + dom_size 3 + duplicate_ids 1 → 13.5/18 = 0.75
+    // security     hsts 0·3, security_txt 0·1, spf 0·3, dmarc 0.5·3, rest 33 + insecure_form 3
+    //              + ns_redundancy 3 + caa 1 + mx 1                             → 42.5/51 = 0.833333
     // performance  render_blocking 0·3, image_dimensions 0·3, redirects 3        → 3/9     = 0.333333
-    // content      description 0·3, img_alt 0·3, h1_present 0.9·(1−2/5)·3, rest 16 → 17.62/25 = 0.7048
+    // content      description 0·3, img_alt 0·3, h1_present 0.9·(1−2/5)·3, rest 16 + title_multiple 3;
+    //              description_length, description_duplicate N/A (no description) → 20.62/28 = 0.736429
     // links        link_text 0.9·(1−3/5)·1, localhost 3, nofollow 3             → 6.36/7  = 0.908571
-    // presentation viewport 0.36·6, og 0·3, lang/hreflang/jsonld 9               → 11.16/18 = 0.62
-    // 100·R = 13.2 + 6.785714 + 11.232558 + 5.333333 + 11.2768 + 9.085714 + 7.44 = 64.354 → 64
+    // presentation viewport 0.36·6, og 0·3, lang/hreflang/jsonld 9, twitter_card 1 → 12.16/19 = 0.64
+    // 100·R = 14.457143 + 7.5 + 11.666667 + 5.333333 + 11.782857 + 9.085714 + 7.68 = 67.505714 → 68
     const a = analyzeSite(mediocreSite());
-    expect([a.rank, a.label, a.color]).toEqual([64, "fair", "#fb8c00"]);
+    expect([a.rank, a.label, a.color]).toEqual([68, "fair", "#fb8c00"]);
     expect(a.caps).toEqual([]);
     expect(groupScores(a)).toEqual({
-      indexing: 60,
-      technical: 68,
-      security: 80,
+      indexing: 66,
+      technical: 75,
+      security: 83,
       performance: 33,
-      content: 70,
+      content: 74,
       links: 91,
-      presentation: 62,
+      presentation: 64,
     });
-    expect(a.groups.find((g) => g.id === "indexing")?.checks).toBe(7);
+    expect(a.groups.find((g) => g.id === "indexing")?.checks).toBe(10);
   });
 
   it("broken site: caps 29 (robots), 39 (certificate), 79 (no https redirect) → 29 bad", () => {
-    // Uncapped: indexing 36/42, security 28/40 (tls_cert_expiry N/A once expired), the rest 1:
-    // 100·R = 18.857 + 10 + 9.8 + 54 = 92.657; C = min(29, 39, 79) = 29 → 29.
+    // Uncapped: indexing 44/51 (robots_blocks_all 0·6 and ai_crawlers_blocked 0·1: the * group's
+    // Disallow: / also binds GPTBot & co.), security 36/48 (tls_cert_expiry N/A once expired), the rest 1:
+    // 100·R = 18.980392 + 10 + 10.5 + 54 = 93.480392; C = min(29, 39, 79) = 29 → 29.
     const a = analyzeSite(brokenSite());
     expect([a.rank, a.label, a.color]).toEqual([29, "bad", "#d32f2f"]);
     expect(a.caps).toEqual([
@@ -57,7 +61,7 @@ describe("golden ranks (seo-anchors §3)", () => {
       { code: "tls_cert_valid", cap: 39, title: "TLS certificate is valid" },
       { code: "https_redirect", cap: 79, title: "HTTP redirects to HTTPS" },
     ]);
-    expect(groupScores(a)).toMatchObject({ indexing: 86, security: 70, content: 100 });
+    expect(groupScores(a)).toMatchObject({ indexing: 86, security: 75, content: 100 });
   });
 });
 
@@ -115,9 +119,9 @@ describe("rank model", () => {
   });
 
   it("a profile exclusion changes the rank exactly as the model says, and opens no task", () => {
-    // presentation without og: 11.16/15 = 0.744 → +12·0.124 = +1.488 → 65.842 → 66
+    // presentation without og: 12.16/16 = 0.76 → +12·0.12 = +1.44 → 68.945714 → 69
     const a = analyzeSite(mediocreSite(), { excluded: ["og_required"] });
-    expect(a.rank).toBe(66);
+    expect(a.rank).toBe(69);
     expect(a.items.find((i) => i.code === "og_required")).toMatchObject({ status: "fail", weight: 0, gain: 0 });
     expect(a.tasks.map((t) => t.code)).not.toContain("og_required");
   });

@@ -88,4 +88,45 @@ export const INDEXING_CASES: Record<string, CheckCase> = {
     failValue: 200,
     failScore: 0,
   },
+  robots_txt_syntax: {
+    // Exactly 500 KiB is still read in full.
+    pass: (f) => void (f.robots!.sizeBytes = 500 * 1024),
+    passValue: 0,
+    fail: (f) => void (f.robots!.syntaxErrors = ["line 3: unknown directive Crawl-rate"]),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: 0,
+  },
+  ai_crawlers_blocked: {
+    // `Allow: /` re-opens the site for GPTBot's own group.
+    pass: (f) => void f.robots!.groups.push({ userAgents: ["gptbot"], allow: ["/"], disallow: ["/"], crawlDelayS: 0 }),
+    passValue: null,
+    fail: (f) => void f.robots!.groups.push({ userAgents: ["gptbot", "ccbot"], allow: [], disallow: ["/"], crawlDelayS: 0 }),
+    failStatus: "fail",
+    failValue: "gptbot, ccbot",
+    failScore: 0,
+  },
+  nosnippet: {
+    // A snippet limited in length is still a snippet.
+    pass: (f) => void (f.home!.metaRobots = "index, follow, max-snippet:50"),
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.xRobotsTag = "googlebot: nosnippet"),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  noimageindex: {
+    passValue: 0,
+    fail: (f) => void (f.home!.metaRobots = "index, follow, noimageindex"),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
+  meta_in_body: {
+    passValue: 0,
+    fail: (f) => void (f.pages[1]!.metaInBody = true),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
 };

@@ -56,6 +56,13 @@ export const PAGE_CASES: Record<string, CheckCase> = {
     failValue: 2,
     failScore: 0.9 * (1 - 2 / 5),
   },
+  title_multiple: {
+    passValue: 0,
+    fail: (f) => void (f.home!.titleCount = 2),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
   description_present: {
     passValue: 0,
     fail: (f) => allPages(f).forEach((p) => void (p.metaDescription = "")),
@@ -76,6 +83,27 @@ export const PAGE_CASES: Record<string, CheckCase> = {
     failStatus: "fail",
     failValue: 1,
     failScore: HOME_FAILS,
+  },
+  description_length: {
+    // 80 characters exactly.
+    pass: (f) => void (f.pages[0]!.metaDescription = "x".repeat(80)),
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.metaDescription = "About us."),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  description_duplicate: {
+    // Case and spacing differences still make a duplicate, but a noindex page does not count.
+    pass: (f) => {
+      f.pages[1]!.metaDescription = f.pages[0]!.metaDescription;
+      f.pages[1]!.metaRobots = "noindex";
+    },
+    passValue: 0,
+    fail: (f) => void (f.pages[1]!.metaDescription = ` ${f.pages[0]!.metaDescription.toUpperCase()}`),
+    failStatus: "fail",
+    failValue: 2,
+    failScore: 0.9 * (1 - 2 / 5),
   },
   text_length: {
     // The home page is exempt.
@@ -155,6 +183,15 @@ export const PAGE_CASES: Record<string, CheckCase> = {
   og_required: {
     passValue: 0,
     fail: (f) => void (f.home!.openGraph = f.home!.openGraph.filter((m) => m.key !== "og:image")),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
+  twitter_card: {
+    // The card type is matched without regard to case.
+    pass: (f) => void (f.home!.twitter = [{ key: "twitter:card", content: "Summary" }]),
+    passValue: 0,
+    fail: (f) => void (f.home!.twitter = []),
     failStatus: "fail",
     failValue: 1,
     failScore: HOME_FAILS,

@@ -1,5 +1,5 @@
 import { DAY, NOW, ORIGIN, response, setHeader } from "../site-builder.ts";
-import { HOME_FAILS, type CheckCase } from "./check-case.ts";
+import { HOME_FAILS, ONE_PAGE_FAILS, type CheckCase } from "./check-case.ts";
 
 export const SECURITY_CASES: Record<string, CheckCase> = {
   https_available: {
@@ -92,6 +92,40 @@ export const SECURITY_CASES: Record<string, CheckCase> = {
     fail: (f) => void (f.dns!.dmarc = ""),
     failStatus: "fail",
     failValue: null,
+    failScore: 0,
+  },
+  insecure_form: {
+    // Forms on an https page posting to https are fine.
+    pass: (f) => void (f.home!.forms = 2),
+    passValue: 0,
+    fail: (f) => Object.assign(f.pages[0]!, { forms: 1, formsInsecureAction: 1 }),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  ns_redundancy: {
+    passValue: 2,
+    // The same server spelled twice is one server.
+    fail: (f) => void (f.dns!.ns = ["a.iana-servers.net", "A.iana-servers.net."]),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: 0,
+  },
+  caa: {
+    pass: (f) => void f.dns!.caa.push('0 iodef "mailto:security@example.com"'),
+    passValue: 2,
+    fail: (f) => void (f.dns!.caa = []),
+    failStatus: "fail",
+    failValue: 0,
+    failScore: 0,
+  },
+  mx: {
+    // A null MX declares that the domain takes no mail.
+    pass: (f) => void (f.dns!.mx = ["0 ."]),
+    passValue: 1,
+    fail: (f) => void (f.dns!.mx = []),
+    failStatus: "fail",
+    failValue: 0,
     failScore: 0,
   },
 };

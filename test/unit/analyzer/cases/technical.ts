@@ -62,4 +62,20 @@ export const TECHNICAL_CASES: Record<string, CheckCase> = {
     failValue: 404,
     failScore: 0,
   },
+  dom_size: {
+    // 1500 elements exactly is still within the limit.
+    pass: (f) => void (f.home!.domElements = 1500),
+    passValue: 0,
+    fail: (f) => void (f.home!.domElements = 2400),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
+  duplicate_ids: {
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.duplicateIds = ["main"]),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
 };
