@@ -1,10 +1,5 @@
 import type { CheckDef } from "./check.ts";
-import { isNoindex } from "./noindex.ts";
-import { aggregatePages, htmlPages } from "./page-sample.ts";
-
-function normalise(text: string): string {
-  return text.trim().toLowerCase().replace(/\s+/g, " ");
-}
+import { duplicateText } from "./duplicate-text.ts";
 
 export const descriptionDuplicate: CheckDef = {
   code: "description_duplicate",
@@ -18,13 +13,6 @@ export const descriptionDuplicate: CheckDef = {
   recheck: false,
   hint: "Write a separate meta description for each indexable page that says what this page in particular offers.",
   run(facts) {
-    const pages = htmlPages(facts).filter((p) => p.page.metaDescription.trim() && !isNoindex(p.page, facts.checkedAt));
-    const candidates = pages.length >= 2 ? pages : [];
-    const counts = new Map<string, number>();
-    for (const p of candidates) counts.set(normalise(p.page.metaDescription), (counts.get(normalise(p.page.metaDescription)) ?? 0) + 1);
-    return aggregatePages(candidates, ({ page }) => ((counts.get(normalise(page.metaDescription)) ?? 0) > 1 ? "fail" : "pass"), {
-      problem: "description shared with another page",
-      none: "fewer than two indexable pages with a description",
-    });
+    return duplicateText(facts, (page) => page.metaDescription, { problem: "description shared with another page", none: "fewer than two indexable pages with a description", quote: false });
   },
 };

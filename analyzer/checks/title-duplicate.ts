@@ -1,10 +1,5 @@
 import type { CheckDef } from "./check.ts";
-import { isNoindex } from "./noindex.ts";
-import { aggregatePages, htmlPages } from "./page-sample.ts";
-
-function normalise(title: string): string {
-  return title.trim().toLowerCase().replace(/\s+/g, " ");
-}
+import { duplicateText } from "./duplicate-text.ts";
 
 export const titleDuplicate: CheckDef = {
   code: "title_duplicate",
@@ -18,15 +13,6 @@ export const titleDuplicate: CheckDef = {
   recheck: false,
   hint: "Give each indexable page its own title that names what is different about it.",
   run(facts) {
-    const pages = htmlPages(facts).filter((p) => p.page.title.trim() && !isNoindex(p.page, facts.checkedAt));
-    // Duplicates need at least two pages to compare.
-    const candidates = pages.length >= 2 ? pages : [];
-    const counts = new Map<string, number>();
-    for (const p of candidates) counts.set(normalise(p.page.title), (counts.get(normalise(p.page.title)) ?? 0) + 1);
-    return aggregatePages(
-      candidates,
-      ({ page }) => ((counts.get(normalise(page.title)) ?? 0) > 1 ? { verdict: "fail", why: `"${page.title.trim()}"` } : "pass"),
-      { problem: "title shared with another page", none: "fewer than two indexable pages with a title" },
-    );
+    return duplicateText(facts, (page) => page.title, { problem: "title shared with another page", none: "fewer than two indexable pages with a title", quote: true });
   },
 };
