@@ -39,3 +39,6 @@ export {
   type StoredTaskRef,
 } from "./profiles.ts";
 export { EXPLANATIONS, type Explanation, type GuideRef, type HintText, type PlainText } from "./explanations/index.ts";
+export { analyzeCrawl, type BrokenLink, type CrawlAnalysis, type CrawlInput, type CrawlReport } from "./crawl-analysis.ts";
+export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
+export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";

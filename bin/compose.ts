@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { createLogger, createMetricsRegistry, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import { createStore, lockDataDir, migrate, openPglite, openPostgres, type Db, type Store } from "../storage/index.ts";
 import { credentials } from "@grpc/grpc-js";
 import { buildApp, buildOperations, createGatewayParts, grpcSchedulerPort, type AdminService, type GatewayDeps, type SchedulerPort } from "../gateway/index.ts";
@@ -59,12 +59,13 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
   const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, "127.0.0.1:0"));
   const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
   const collector = life.add("site collector", createSiteCollector({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, clock));
-  const workerClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure());
+  const workerClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure(), GRPC_MESSAGE_OPTIONS);
   life.add("worker's scheduler client", { close: async () => workerClient.close() });
   const worker = new CrawlerWorker({
     bus,
     scheduler: workerClient,
     collect: collector.collect,
+    crawl: collector.crawl,
     checks: collector.checks,
     classify: collector.classify,
     logger,
@@ -73,7 +74,7 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
   });
   await worker.start();
   life.add("crawler worker", worker);
-  const gatewayClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure());
+  const gatewayClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure(), GRPC_MESSAGE_OPTIONS);
   life.add("gateway's scheduler client", { close: async () => gatewayClient.close() });
   return grpcSchedulerPort(gatewayClient);
 }

@@ -19,6 +19,8 @@ export interface Extraction {
   readonly facts: PageFacts;
   readonly generator: string;
   readonly scriptSrcs: string[];
+  /** The visible text, whitespace collapsed (what word count and content hash are taken of). */
+  readonly text: string;
 }
 
 export const TEXT_SAMPLE_CHARS = 2000;
@@ -40,13 +42,13 @@ export function isHtmlResponse(response: HttpResponse, text: string): boolean {
 /** Extracts the SEO facts of one HTML page in a single streaming pass. */
 export function extractPage(input: ExtractInput): Extraction {
   const facts = PageFacts.fromPartial({ response: input.response, depth: input.depth ?? 0 });
-  if (!isHtmlResponse(input.response, input.html)) return { facts, generator: "", scriptSrcs: [] };
+  if (!isHtmlResponse(input.response, input.html)) return { facts, generator: "", scriptSrcs: [], text: "" };
   facts.isHtml = true;
   const state = new PageState(facts, input.url);
   const parser = new Parser(state.handler(), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   parser.end(input.html);
-  state.finish(input.response);
-  return { facts, generator: state.generator, scriptSrcs: state.scriptSrcs };
+  const text = state.finish(input.response);
+  return { facts, generator: state.generator, scriptSrcs: state.scriptSrcs, text };
 }
 
 type Attribs = Record<string, string>;
@@ -232,7 +234,7 @@ class PageState {
     else for (const t of types) this.types.add(t);
   }
 
-  finish(response: HttpResponse): void {
+  finish(response: HttpResponse): string {
     const f = this.facts;
     const text = collapse(this.text.join(""));
     f.wordCount = countWords(text);
@@ -247,6 +249,7 @@ class PageState {
       if (entry.rel.includes("canonical") && f.canonicalHeader === "") f.canonicalHeader = entry.href;
       if (entry.rel.includes("alternate") && entry.params.hreflang) f.hreflang.push({ hreflang: entry.params.hreflang, href: entry.href });
     }
+    return text;
   }
 
   private abs(href: string): string | null {

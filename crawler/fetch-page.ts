@@ -20,6 +20,8 @@ export interface FetchOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Cancels the exchange (e.g. the job's lease was lost); reported like a timeout. */
   readonly signal?: AbortSignal;
+  /** Whether to follow a redirect to `target`; when false the 3xx answer is the result (its hop recorded). */
+  readonly followRedirect?: (target: string) => boolean;
 }
 
 export interface FetchResult {
@@ -74,6 +76,11 @@ export async function fetchUrl(url: string, opts: FetchOptions): Promise<FetchRe
       if (target) {
         await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         response.redirects.push(Redirect.fromPartial({ url: current, status: res.statusCode, location: target }));
+        if (opts.followRedirect && !opts.followRedirect(target)) {
+          response.finalUrl = target;
+          response.totalMs = round(performance.now() - started);
+          return { response, body: Buffer.alloc(0), text: "" };
+        }
         if (hop >= maxRedirects) {
           response.error = "too_many_redirects";
           response.errorDetail = `more than ${maxRedirects} redirects`;

@@ -12,6 +12,10 @@ interface HostState {
   active: number;
   nextStartMs: number;
   delayMs: number;
+  /** Lowered (never raised) when the host asks us to slow down. */
+  maxConcurrent: number;
+  /** No request starts before this (a Retry-After). */
+  pausedUntilMs: number;
   readonly waiters: Array<() => void>;
 }
 
@@ -26,16 +30,33 @@ export class HostLimiter {
     this.state(host).delayMs = Math.max(this.opts.minDelayMs, delayMs);
   }
 
+  /**
+   * The host asked us to wait (429/503 with Retry-After): no request starts before `ms` from now,
+   * and from now on one request at a time.
+   */
+  pause(host: string, ms: number): void {
+    const s = this.state(host);
+    s.pausedUntilMs = Math.max(s.pausedUntilMs, performance.now() + ms);
+    s.nextStartMs = Math.max(s.nextStartMs, s.pausedUntilMs);
+    s.maxConcurrent = 1;
+  }
+
   /** Runs `fn` once the host has a free slot and its delay since the previous start has passed. */
   async run<T>(host: string, fn: () => Promise<T>): Promise<T> {
     const s = this.state(host);
-    while (s.active >= Math.max(1, this.opts.maxConcurrent)) await new Promise<void>((resolve) => s.waiters.push(resolve));
+    while (s.active >= s.maxConcurrent) await new Promise<void>((resolve) => s.waiters.push(resolve));
     s.active += 1;
     try {
+      // Starts are reserved in arrival order, each delayMs after the previous one.
       const now = performance.now();
       const start = Math.max(now, s.nextStartMs);
       s.nextStartMs = start + s.delayMs;
       if (start > now) await sleep(start - now);
+      // A pause that came while this one waited holds it back until the pause ends.
+      while (s.pausedUntilMs > performance.now()) {
+        await sleep(s.pausedUntilMs - performance.now());
+        s.nextStartMs = Math.max(s.nextStartMs, performance.now() + s.delayMs);
+      }
       return await fn();
     } finally {
       s.active -= 1;
@@ -46,7 +67,7 @@ export class HostLimiter {
   private state(host: string): HostState {
     let s = this.hosts.get(host);
     if (!s) {
-      s = { active: 0, nextStartMs: 0, delayMs: this.opts.minDelayMs, waiters: [] };
+      s = { active: 0, nextStartMs: 0, delayMs: this.opts.minDelayMs, maxConcurrent: Math.max(1, this.opts.maxConcurrent), pausedUntilMs: 0, waiters: [] };
       this.hosts.set(host, s);
     }
     return s;

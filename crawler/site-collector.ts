@@ -4,7 +4,11 @@ import ipaddr from "ipaddr.js";
 import type { Clock, CrawlSettings } from "../runtime/index.ts";
 import { collectSiteFacts } from "./collect-site.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./egress.ts";
-import type { ClassifyFailure, CollectFacts, SingleChecks } from "./worker.ts";
+import type { ClassifyFailure, CollectFacts, CrawlWholeSite, SingleChecks } from "./worker.ts";
+import { crawlSite, DEFAULT_CRAWL_LIMITS } from "./crawl-site.ts";
+import { inlineParsePool, threadParsePool } from "./parse-pool.ts";
+import { CrawlResult } from "../proto/index.ts";
+import { unixSeconds } from "../runtime/index.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { extractPage } from "./extract.ts";
 import { fetchUrl } from "./fetch-page.ts";
@@ -15,6 +19,7 @@ export const SYNC_CONFIRM_MAX_MS = 5000;
 
 export interface SiteCollector {
   readonly collect: CollectFacts;
+  readonly crawl: CrawlWholeSite;
   readonly checks: SingleChecks;
   readonly classify: ClassifyFailure;
   close(): Promise<void>;
@@ -28,6 +33,8 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
     extraCa: settings.extraCa,
     connectTimeoutMs: Math.min(10_000, settings.fetchTimeoutMs),
   });
+  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads) : inlineParsePool();
+  const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
   return {
     collect: async (host, { pageSample, sync, onProgress, signal }) => {
       const politeness = await politenessFor(host, settings, egress);
@@ -46,6 +53,44 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         },
         { egress, clock, randomHex: (n) => randomBytes(n).toString("hex"), onProgress, signal },
       );
+    },
+    crawl: async ({ jobId, facts, maxPages, maxDepth, resume, store, onProgress, signal }) => {
+      const politeness = await politenessFor(facts.host, settings, egress);
+      const outcome = await crawlSite(
+        { site: facts.host, origin: facts.origin, robots: facts.robots, checkedAt: facts.checkedAt },
+        {
+          userAgent: settings.userAgent,
+          connections: politeness.connectionsPerHost,
+          minDelayMs: politeness.minDelayMs,
+          maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
+          timeoutMs: settings.fetchTimeoutMs,
+          maxBodyBytes: settings.maxBodyBytes,
+          maxRedirects: settings.maxRedirects,
+          limits: { ...DEFAULT_CRAWL_LIMITS, maxPages, maxDepth, maxDurationMs: settings.crawlMaxMinutes * 60_000, maxPerPattern: settings.crawlMaxPerPattern },
+          externalAllowed,
+          maxExternalChecks: 200,
+          maxRetryAfterMs: 60_000,
+          storeEvery: 50,
+        },
+        { egress, pool, signal, store, onProgress, resume },
+      );
+      const analysis = await pool.analyze({
+        jobId,
+        crawledAt: unixSeconds(clock),
+        pages: outcome.pages,
+        sitemapUrls: outcome.sitemapUrls,
+        truncatedBy: outcome.truncatedBy,
+        traps: outcome.traps,
+        external: outcome.external,
+        politeness: outcome.politeness,
+        durationMs: outcome.durationMs,
+      });
+      return CrawlResult.fromPartial({
+        facts: { ...facts, crawl: analysis.findings },
+        reportJson: JSON.stringify(analysis.report),
+        external: outcome.external,
+        pageStats: analysis.pageStats,
+      });
     },
     checks: {
       async page(url, signal) {
@@ -73,7 +118,10 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
       // Unreachable sites are recorded in the facts; what throws is unexpected, and worth another attempt.
       return { error: "collect_failed", detail: (err as Error).message ?? String(err), retryable: true };
     },
-    close: () => egress.close(),
+    close: async () => {
+      await pool.close();
+      await egress.close();
+    },
   };
 }
 
@@ -100,6 +148,14 @@ export async function politenessFor(
     } else if (o.match === name || (o.match.startsWith("*.") && name.endsWith(o.match.slice(1)))) return o;
   }
   return { connectionsPerHost: settings.connectionsPerHost, minDelayMs: settings.minDelayMs };
+}
+
+/** A host name against a pattern: the name itself, *.domain (the domain and its subdomains) or a CIDR (address literals). */
+function hostMatches(hostname: string, pattern: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (pattern.includes("/")) return isIP(name) !== 0 && inNetwork(name, pattern);
+  if (pattern.startsWith("*.")) return name === pattern.slice(2) || name.endsWith(pattern.slice(1));
+  return name === pattern;
 }
 
 function inNetwork(address: string, cidr: string): boolean {

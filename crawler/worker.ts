@@ -2,6 +2,11 @@ import { randomUUID } from "node:crypto";
 import {
   CheckKind,
   CheckpointRequest,
+  CrawlPagesRequest,
+  JobKind,
+  PutPagesRequest,
+  type CrawledPage,
+  type CrawlResult,
   type DnsFacts,
   type PageFacts,
   type TlsFacts,
@@ -21,6 +26,18 @@ export type CollectFacts = (
   options: { pageSample: number; sync: boolean; onProgress: (progress: number, step: string) => void; signal: AbortSignal },
 ) => Promise<SiteFacts>;
 
+/** A whole-site crawl after the site's analysis facts were collected; resumes from stored pages. */
+export type CrawlWholeSite = (input: {
+  readonly jobId: number;
+  readonly facts: SiteFacts;
+  readonly maxPages: number;
+  readonly maxDepth: number;
+  readonly resume: readonly CrawledPage[];
+  readonly store: (pages: CrawledPage[], progress: { done: number; known: number }) => Promise<void>;
+  readonly onProgress: (done: number, known: number) => void;
+  readonly signal: AbortSignal;
+}) => Promise<CrawlResult>;
+
 /** Single checks of the synchronous lane. */
 export interface SingleChecks {
   page(url: string, signal: AbortSignal): Promise<PageFacts>;
@@ -35,6 +52,7 @@ export interface WorkerDeps {
   readonly bus: Bus;
   readonly scheduler: SchedulerServiceClient;
   readonly collect: CollectFacts;
+  readonly crawl: CrawlWholeSite;
   readonly checks: SingleChecks;
   readonly classify: ClassifyFailure;
   readonly logger: Logger;
@@ -113,17 +131,42 @@ export class CrawlerWorker {
         await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...result }), COMPLETE);
         return;
       }
+      const crawling = lease.kind === JobKind.JOB_KIND_CRAWL;
       const facts = await this.deps.collect(lease.host, {
         pageSample: lease.pageSample,
         sync: item.sync,
         signal: abort.signal,
         onProgress: (p, st) => {
-          progress = p;
+          // A crawl's analysis is its first tenth.
+          progress = crawling ? Math.round(p / 10) : p;
           step = st;
           if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
         },
       });
       if (abort.signal.aborted) return;
+      if (crawling) {
+        const resume = lease.attempt > 1 ? await this.storedPages(item.jobId) : [];
+        const crawl = await this.deps.crawl({
+          jobId: item.jobId,
+          facts,
+          maxPages: lease.maxPages,
+          maxDepth: lease.maxDepth,
+          resume,
+          signal: abort.signal,
+          store: async (pages, p) => {
+            const r = await callUnary(s.putPages.bind(s), PutPagesRequest.fromPartial({ jobId: item.jobId, worker: this.name, pages, progress, step: "crawling", known: p.known }), CALL);
+            if (!r.keepGoing) abort.abort(new Error("lease lost"));
+          },
+          onProgress: (done, known) => {
+            progress = 10 + Math.floor((85 * done) / Math.max(1, known));
+            step = "crawling";
+            if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
+          },
+        });
+        if (abort.signal.aborted) return;
+        await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, crawl }), COMPLETE);
+        return;
+      }
       await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress: 99, step: "analysing" }), CALL);
       await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, facts }), COMPLETE);
     } catch (err) {
@@ -134,6 +177,18 @@ export class CrawlerWorker {
     } finally {
       clearInterval(beat);
       this.running.delete(abort);
+    }
+  }
+
+  /** What earlier attempts of a crawl stored: the checkpoint it resumes from. */
+  private async storedPages(jobId: number): Promise<CrawledPage[]> {
+    const s = this.deps.scheduler;
+    const out: CrawledPage[] = [];
+    for (let offset = 0; ; ) {
+      const r = await callUnary(s.crawlPages.bind(s), CrawlPagesRequest.fromPartial({ jobId, worker: this.name, offset, limit: 500 }), CALL);
+      out.push(...r.pages);
+      offset += r.pages.length;
+      if (!r.more || r.pages.length === 0) return out;
     }
   }
 

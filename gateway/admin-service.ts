@@ -35,6 +35,8 @@ export class AdminService {
       rechecks_per_day: p.rechecksPerDay,
       webhooks: p.webhooks,
       api_keys: p.apiKeys,
+      crawl_pages: p.crawlPages,
+      crawl_depth: p.crawlDepth,
     });
   }
 

@@ -1,11 +1,12 @@
 import type { ServiceError } from "@grpc/grpc-js";
-import { RunCheckRequest, StartAnalysisRequest, CheckKind, type SchedulerServiceClient } from "../proto/index.ts";
+import { RunCheckRequest, StartAnalysisRequest, StartCrawlRequest, CheckKind, type SchedulerServiceClient } from "../proto/index.ts";
 import { callUnary, catalogueCode, grpcStatus } from "../runtime/index.ts";
 import { ApiError, ERROR_CODES, type ErrorCode } from "./errors.ts";
 
 /** What the gateway asks of the scheduler: everything that runs work goes this way, over gRPC. */
 export interface SchedulerPort {
   startAnalysis(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
+  startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
   runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
   /** A single live check (page URL, certificate or DNS of a host) in the synchronous lane. */
   runSingle(accountId: number, kind: "page" | "tls" | "dns", target: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
@@ -35,6 +36,15 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
     async startAnalysis(accountId, host, fresh) {
       try {
         const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge: true }), { deadlineMs: 5000, retries: 2 });
+        return { jobId: res.jobId, cached: res.cached };
+      } catch (err) {
+        throw toApiError(err);
+      }
+    },
+    async startCrawl(accountId, host, fresh) {
+      try {
+        // Not retried: a retry after a lost answer would charge and start a second crawl.
+        const res = await callUnary(client.startCrawl.bind(client), StartCrawlRequest.fromPartial({ accountId, host, fresh }), { deadlineMs: 5000, retries: 0 });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);

@@ -11,6 +11,8 @@ export interface PlanNumbers {
   readonly rechecksPerDay: number;
   readonly webhooks: number;
   readonly apiKeys: number;
+  readonly crawlPages: number;
+  readonly crawlDepth: number;
 }
 
 export interface Config {
@@ -62,6 +64,16 @@ export interface CrawlSettings {
   readonly overrides: readonly CrawlOverride[];
   /** Before a severe failure caps a rank, it is observed again this long after the collection (same run). */
   readonly confirmDelayMs: number;
+  /** A whole-site crawl stops after this long (truncated_by time_limit). */
+  readonly crawlMaxMinutes: number;
+  /** URLs sharing one pattern beyond which the rest are reported as a trap. */
+  readonly crawlMaxPerPattern: number;
+  /** Threads that parse and check crawled pages (0: on the fetching thread). */
+  readonly parseThreads: number;
+  /** External hosts whose links a crawl may fetch to tell whether they are broken (names, *.domain, CIDRs). */
+  readonly egressAllow: readonly string[];
+  /** A crawl's findings feed later analyses of the host for this long. */
+  readonly crawlFindingsDays: number;
 }
 
 /** Politeness for hosts matching a name (exact or *.suffix) or whose address is in a network. */
@@ -99,6 +111,18 @@ function flag(raw: string): boolean {
 
 function text(raw: string): string {
   return raw;
+}
+
+/** Host patterns: names, *.domain suffixes or CIDRs, comma-separated. */
+function hostPatterns(raw: string): string[] {
+  const items = raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const item of items) {
+    if (item.includes("/")) {
+      const [net, bits] = item.split("/");
+      if (isIP(net ?? "") === 0 || !/^\d{1,3}$/.test(bits ?? "")) throw new ConfigValueError(`"${item}" is not a CIDR`);
+    } else if (!/^(\*\.)?[a-z0-9.-]+$/.test(item) && isIP(item) === 0) throw new ConfigValueError(`"${item}" is not a host name, *.domain or CIDR`);
+  }
+  return items;
 }
 
 function optionalText(raw: string): string | null {
@@ -224,6 +248,13 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_RECHECKS_PER_DAY", key: "plan.rechecksPerDay", default: "100", parse: integer(0, 1_000_000), doc: "Default plan: task re-checks per UTC day." },
   { env: "SVC_PLAN_WEBHOOKS", key: "plan.webhooks", default: "10", parse: integer(0, 10_000), doc: "Default plan: number of webhooks." },
   { env: "SVC_PLAN_API_KEYS", key: "plan.apiKeys", default: "10", parse: integer(1, 10_000), doc: "Default plan: number of API keys." },
+  { env: "SVC_PLAN_CRAWL_PAGES", key: "plan.crawlPages", default: "500", parse: integer(1, 1_000_000), doc: "Default plan: URLs one whole-site crawl fetches at most (truncated_by page_limit)." },
+  { env: "SVC_PLAN_CRAWL_DEPTH", key: "plan.crawlDepth", default: "10", parse: integer(0, 100), doc: "Default plan: link hops from the home page a crawl follows (truncated_by depth_limit)." },
+  { env: "SVC_CRAWL_MAX_MINUTES", key: "crawl.crawlMaxMinutes", default: "30", parse: integer(1, 24 * 60), doc: "A whole-site crawl stops after this many minutes (truncated_by time_limit)." },
+  { env: "SVC_CRAWL_MAX_PER_PATTERN", key: "crawl.crawlMaxPerPattern", default: "100", parse: integer(1, 1_000_000), doc: "Crawler traps: URLs sharing a path pattern (numbers collapsed) and parameter names beyond this many are skipped and reported as a trap." },
+  { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "1", parse: integer(0, 64), doc: "Worker threads that parse and check crawled pages off the serving thread; 0 parses on it (not for the embedded mode under load)." },
+  { env: "SVC_EGRESS_ALLOW", key: "crawl.egressAllow", default: "", parse: hostPatterns, doc: "External hosts a crawl may fetch to check its external links (comma-separated names, *.domain or CIDRs); others are reported as unchecked, never as broken." },
+  { env: "SVC_CRAWL_FINDINGS_DAYS", key: "crawl.crawlFindingsDays", default: "30", parse: integer(1, 365), doc: "A crawl's crawl-scope findings feed the rank of later analyses of the host for this many days." },
 ];
 
 export class ConfigError extends Error {

@@ -41,3 +41,12 @@ export async function callUnary<Req, Res>(method: Unary<Req, Res>, req: Req, pol
 }
 
 export { status as grpcStatus, Metadata };
+
+/**
+ * Channel and server options of the control plane: a crawl's result carries the report of every
+ * page (tens of megabytes for a large site), above gRPC's 4 MB default.
+ */
+export const GRPC_MESSAGE_OPTIONS = Object.freeze({
+  "grpc.max_receive_message_length": 64 * 1024 * 1024,
+  "grpc.max_send_message_length": 64 * 1024 * 1024,
+});

@@ -2,7 +2,7 @@ import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { randomUUID } from "node:crypto";
 import { SchedulerServiceService } from "../proto/index.ts";
-import { unixSeconds, type Bus, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { GRPC_MESSAGE_OPTIONS, unixSeconds, type Bus, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
 import { workMessage } from "./messages.ts";
 import { OutboxRelay } from "./relay.ts";
@@ -31,7 +31,7 @@ const SERVICE_NAME = "svc.v1.SchedulerService";
 export async function buildScheduler(deps: SchedulerDeps, listen: string): Promise<SchedulerHandle> {
   const replica = `scheduler-${randomUUID().slice(0, 8)}`;
   const relay = new OutboxRelay(deps.store.jobs, deps.bus, deps.clock);
-  const server = new Server({ "grpc.max_connection_age_ms": 300_000, "grpc.keepalive_permit_without_calls": 1 });
+  const server = new Server({ "grpc.max_connection_age_ms": 300_000, "grpc.keepalive_permit_without_calls": 1, ...GRPC_MESSAGE_OPTIONS });
   server.addService(SchedulerServiceService, schedulerHandlers({ ...deps, relay, replica }));
   const health = new HealthImplementation({ "": "SERVING", [SERVICE_NAME]: "SERVING" });
   health.addToServer(server);

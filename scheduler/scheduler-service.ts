@@ -6,7 +6,14 @@ import {
   PageFacts,
   TlsFacts,
   CompleteResponse,
+  CrawledPage,
+  CrawlPagesResponse,
   HeartbeatResponse,
+  PutPagesResponse,
+  StartCrawlResponse,
+  type CrawlPagesRequest,
+  type PutPagesRequest,
+  type StartCrawlRequest,
   JobKind,
   LeaseResponse,
   RunCheckResponse,
@@ -25,7 +32,7 @@ import { insertEvents, type JobRow, type Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
 import { workMessage } from "./messages.ts";
 import type { OutboxRelay } from "./relay.ts";
-import { jobEvent, settleAnalysis } from "./settle.ts";
+import { jobEvent, settleAnalysis, settleCrawl } from "./settle.ts";
 
 export interface SchedulerCore {
   readonly store: Store;
@@ -76,6 +83,9 @@ const CHECK_KINDS: Record<"site" | "page" | "tls" | "dns", CheckKind> = {
   dns: CheckKind.CHECK_KIND_DNS,
 };
 
+/** A crawl counts as three checks against the plan's daily limit (spec, Limits). */
+export const CRAWL_COST = 3;
+
 type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => void;
 
 function unary<Req, Res>(logger: Logger, fn: (req: Req) => Promise<Res>): Handler<Req, Res> {
@@ -114,6 +124,20 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     return { job, cached: false };
   }
 
+  /** A whole-site crawl: a fresh crawl of the host is reused, otherwise three checks are charged. */
+  async function startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ job: JobRow; cached: boolean }> {
+    if (!fresh) {
+      const crawl = await store.crawls.latest(host);
+      if (crawl?.run_id && crawl.checked_at >= now() - config.reportFreshSeconds) {
+        return { job: await store.jobs.createCached(accountId, "crawl", host, crawl.run_id, now()), cached: true };
+      }
+    }
+    await chargeCheck(accountId, CRAWL_COST);
+    const job = await store.jobs.createQueued({ accountId, kind: "crawl", host, sync: false, maxAttempts: config.maxAttempts }, now(), message);
+    relay.kick();
+    return { job, cached: false };
+  }
+
   /** A single check (page, TLS, DNS) in the synchronous lane: never cached, charged one check. */
   async function startCheck(accountId: number, check: "page" | "tls" | "dns", target: string): Promise<{ job: JobRow; cached: boolean }> {
     await chargeCheck(accountId, 1);
@@ -142,6 +166,36 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
       return StartAnalysisResponse.fromPartial({ jobId: job.id, cached });
     }),
 
+    startCrawl: unary(logger, async (req: StartCrawlRequest) => {
+      const { job, cached } = await startCrawl(req.accountId, req.host, req.fresh);
+      return StartCrawlResponse.fromPartial({ jobId: job.id, cached });
+    }),
+
+    putPages: unary(logger, async (req: PutPagesRequest) => {
+      const pages = req.pages.map((p) => ({
+        url: p.url,
+        depth: p.depth,
+        status: p.status,
+        skipped: p.skipped,
+        title: p.title,
+        words: p.words,
+        outlinks: p.internalLinks.length + p.externalLinks.length,
+        issues: p.issues,
+        data: CrawledPage.toJSON(p),
+      }));
+      const held = await store.crawls.putPages(req.jobId, req.worker, pages);
+      const ok = held && (await store.jobs.heartbeat(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step || "crawling"));
+      return PutPagesResponse.fromPartial({ keepGoing: ok });
+    }),
+
+    crawlPages: unary(logger, async (req: CrawlPagesRequest) => {
+      const job = await store.jobs.get(req.jobId);
+      if (!job || job.worker !== req.worker || job.state !== "running") return CrawlPagesResponse.fromPartial({ pages: [], more: false });
+      const limit = Math.max(1, Math.min(1000, req.limit || 500));
+      const rows = await store.crawls.jobPages(req.jobId, Math.max(0, req.offset), limit + 1);
+      return CrawlPagesResponse.fromPartial({ pages: rows.slice(0, limit).map((r) => CrawledPage.fromJSON(r)), more: rows.length > limit });
+    }),
+
     runCheck: unary(logger, async (req: RunCheckRequest) => {
       const check = CHECK_NAMES[req.kind] ?? "site";
       const { job, cached } = check === "site" ? await start(req.accountId, req.target, req.fresh, true, true) : await startCheck(req.accountId, check, req.target);
@@ -164,7 +218,16 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
         return LeaseResponse.fromPartial({ granted: false });
       }
       const j = out.job;
+      const [limits] =
+        j.kind === "crawl"
+          ? await store.db.query<{ crawl_pages: number; crawl_depth: number }>(
+              "SELECT p.crawl_pages, p.crawl_depth FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1",
+              [j.account_id],
+            )
+          : [];
       return LeaseResponse.fromPartial({
+        maxPages: limits?.crawl_pages ?? config.plan.crawlPages,
+        maxDepth: limits?.crawl_depth ?? config.plan.crawlDepth,
         granted: true,
         leaseUntilMs: j.lease_until_ms ?? 0,
         attempt: j.attempt,
@@ -192,9 +255,12 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
       const single = req.page ? PageFacts.toJSON(req.page) : req.tls ? TlsFacts.toJSON(req.tls) : req.dns ? DnsFacts.toJSON(req.dns) : null;
       if (single !== null && !req.error) {
         accepted = await store.jobs.completeCheck(req.jobId, req.worker, now(), single);
+      } else if (req.crawl?.facts && !req.error) {
+        const crawl = req.crawl;
+        accepted = await store.jobs.complete(req.jobId, req.worker, now(), (q, job) => settleCrawl(store, q, job, crawl, now()));
       } else if (req.facts && !req.error) {
         const facts = req.facts;
-        accepted = await store.jobs.complete(req.jobId, req.worker, now(), (q, job) => settleAnalysis(store, q, job, facts, now()));
+        accepted = await store.jobs.complete(req.jobId, req.worker, now(), (q, job) => settleAnalysis(store, q, job, facts, now(), config.crawl.crawlFindingsDays));
       } else {
         const outcome = await store.jobs.fail(
           req.jobId,

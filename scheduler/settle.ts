@@ -1,5 +1,5 @@
 import { afterAll, analyzeSite, type Analysis } from "../analyzer/index.ts";
-import type { SiteFacts } from "../proto/index.ts";
+import { CrawlFindings, type CrawlResult, type SiteFacts } from "../proto/index.ts";
 import { insertEvents, type EventRow, type JobRow, type Queryable, type Store, type TaskDraftRow } from "../storage/index.ts";
 
 /** Version of the report's shape and of the analyzer's catalogue, stored with every run. */
@@ -23,7 +23,13 @@ export interface StoredReport {
  * Turns a job's facts into a run, the tasks of every account that monitors the host, and the
  * events of what changed — all in the job's completion transaction, with deterministic event keys.
  */
-export async function settleAnalysis(store: Store, q: Queryable, job: JobRow, facts: SiteFacts, now: number): Promise<number> {
+export async function settleAnalysis(store: Store, q: Queryable, job: JobRow, given: SiteFacts, now: number, crawlFindingsDays = 30): Promise<number> {
+  // The latest whole-site crawl decides the crawl checks of analyses for a while after it.
+  let facts = given;
+  if (!facts.crawl?.present) {
+    const findings = await store.crawls.findingsSince(job.host, now - crawlFindingsDays * 86400, q);
+    if (findings !== null) facts = { ...facts, crawl: CrawlFindings.fromJSON(findings) };
+  }
   const analysis = analyzeSite(facts);
   const report: StoredReport = {
     version: REPORT_VERSION,
@@ -94,4 +100,26 @@ export function jobEvent(job: JobRow, state: "done" | "error", extra: Record<str
     level: state === "done" ? "good" : "bad",
     payload: { job: job.id, kind: job.kind, state, ...extra },
   };
+}
+
+/**
+ * A finished crawl: its run (rank with the crawl checks decided by its findings, tasks, events, as
+ * any analysis), then its report and the per-page link figures, in the same transaction.
+ */
+export async function settleCrawl(store: Store, q: Queryable, job: JobRow, crawl: CrawlResult, now: number): Promise<number> {
+  const facts = crawl.facts;
+  if (!facts) throw new Error("a crawl result without facts");
+  const runId = await settleAnalysis(store, q, job, facts, now);
+  let report: unknown;
+  try {
+    report = JSON.parse(crawl.reportJson);
+  } catch {
+    report = {};
+  }
+  await store.crawls.settle(
+    q,
+    { job_id: job.id, host: job.host, run_id: runId, checked_at: facts.crawl?.crawledAt || now, findings: CrawlFindings.toJSON(facts.crawl ?? CrawlFindings.fromPartial({})), report },
+    crawl.pageStats,
+  );
+  return runId;
 }

@@ -11,6 +11,9 @@ export interface PlanRow {
   readonly rechecks_per_day: number;
   readonly webhooks: number;
   readonly api_keys: number;
+  /** A crawl's page and depth limits. */
+  readonly crawl_pages: number;
+  readonly crawl_depth: number;
 }
 
 export interface AccountRow {
@@ -56,13 +59,14 @@ export class AccountsRepo {
   constructor(private readonly db: Db) {}
 
   /** Creates or updates a named plan's numbers; returns its id. */
-  async upsertPlan(name: string, p: Omit<PlanRow, "id" | "name">): Promise<number> {
+  async upsertPlan(name: string, p: Omit<PlanRow, "id" | "name" | "crawl_pages" | "crawl_depth"> & Partial<Pick<PlanRow, "crawl_pages" | "crawl_depth">>): Promise<number> {
     const rows = await this.db.query<{ id: number }>(
-      `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (name) DO UPDATE SET sites = $2, checks_per_day = $3, rechecks_per_day = $4, webhooks = $5, api_keys = $6
+      `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys, crawl_pages, crawl_depth)
+       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, 500), COALESCE($8, 10))
+       ON CONFLICT (name) DO UPDATE SET sites = $2, checks_per_day = $3, rechecks_per_day = $4, webhooks = $5, api_keys = $6,
+         crawl_pages = COALESCE($7, plans.crawl_pages), crawl_depth = COALESCE($8, plans.crawl_depth)
        RETURNING id`,
-      [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys],
+      [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys, p.crawl_pages ?? null, p.crawl_depth ?? null],
     );
     return (rows[0] as { id: number }).id;
   }

@@ -14,3 +14,4 @@ export { JobsRepo, type JobRow, type JobState, type JobKindName, type CheckKindN
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";
 export { TasksRepo, insertEvents, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition, type EventRow } from "./tasks-repo.ts";
 export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";
+export { CrawlsRepo, type CrawlPageRow, type CrawlPagesFilter, type CrawlRow, type NewCrawlPage } from "./crawls-repo.ts";

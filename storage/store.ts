@@ -8,6 +8,7 @@ import { JobsRepo } from "./jobs-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
 import { TasksRepo } from "./tasks-repo.ts";
 import { ProfilesRepo } from "./profiles-repo.ts";
+import { CrawlsRepo } from "./crawls-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 
 /** The repositories over one database, plus the time-series ports. */
@@ -23,6 +24,7 @@ export interface Store {
   readonly runs: RunsRepo;
   readonly tasks: TasksRepo;
   readonly profiles: ProfilesRepo;
+  readonly crawls: CrawlsRepo;
 }
 
 export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
@@ -38,5 +40,6 @@ export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
     runs: new RunsRepo(db),
     tasks: new TasksRepo(db),
     profiles: new ProfilesRepo(db),
+    crawls: new CrawlsRepo(db),
   };
 }

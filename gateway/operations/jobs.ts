@@ -23,7 +23,18 @@ export const JobSchema = Type.Object(
     created: UnixSeconds,
     age_s: Type.Integer({ minimum: 0 }),
     poll_after_s: Nullable(Type.Integer({ description: "3 while queued or running; null when finished" })),
-    result: Nullable(Type.Object({ report: Type.String(), issues: Type.String() }, { additionalProperties: false })),
+    result: Nullable(
+      Type.Object(
+        {
+          report: Type.String(),
+          issues: Type.String(),
+          crawl: Type.Optional(Type.String({ description: "crawl jobs: GET /crawl/{host}" })),
+          links: Type.Optional(Type.String({ description: "crawl jobs: GET /links/{host}" })),
+          external: Type.Optional(Type.String({ description: "crawl jobs: GET /external/{host}" })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     error: Nullable(Type.Object({ reason: Type.String(), detail: Nullable(Type.String()) }, { additionalProperties: false, description: "Why a job ended in error (e.g. blocked_private_address, attempts_exhausted)" })),
     self: Type.String(),
   },
@@ -50,7 +61,14 @@ export function jobView(job: JobRow, now: number) {
     created: job.created,
     age_s: Math.max(0, now - job.created),
     poll_after_s: finished ? null : 3,
-    result: job.state === "done" && job.check_kind === "site" ? { report: `/api/v1/report/${host}`, issues: `/api/v1/issues/${host}` } : null,
+    result:
+      job.state === "done" && job.check_kind === "site"
+        ? {
+            report: `/api/v1/report/${host}`,
+            issues: `/api/v1/issues/${host}`,
+            ...(job.kind === "crawl" ? { crawl: `/api/v1/crawl/${host}`, links: `/api/v1/links/${host}`, external: `/api/v1/external/${host}` } : {}),
+          }
+        : null,
     error: job.state === "error" ? { reason: job.error ?? "failed", detail: job.error_detail } : null,
     self: `/api/v1/jobs/${job.id}`,
   };

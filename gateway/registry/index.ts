@@ -8,6 +8,7 @@ import { getSite } from "../operations/site.ts";
 import { getSiteProfile, resetSiteProfile, setSiteProfile } from "../operations/profiles.ts";
 import { checkDns, checkPage, checkPageFull, checkSsl } from "../operations/checks.ts";
 import { explainCheck, listExplanations } from "../operations/explanations.ts";
+import { getCrawl, getExternalLinks, getLinks, startCrawl } from "../operations/crawl.ts";
 import type { Operation } from "./operation.ts";
 
 /**
@@ -29,12 +30,16 @@ export function buildOperations(): Operation[] {
     updateSite,
     getOverview,
     startAnalysis,
+    startCrawl,
     analyzeSiteSync,
     listJobs,
     getJob,
     getReport,
     getHistory,
     getChanges,
+    getCrawl,
+    getLinks,
+    getExternalLinks,
     getTopIssues,
     listSiteTasks,
     setTaskStatus,

@@ -40,7 +40,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 5_000): P
   }
 }
 
-const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5 };
+const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5, crawl_pages: 500, crawl_depth: 10 };
 
 /**
  * The repository contract: the same expectations, with exact values, on every target. Each target

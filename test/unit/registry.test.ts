@@ -15,7 +15,7 @@ const pendingFile = JSON.parse(readFileSync(new URL("../pending-operations.json"
   pending: { tool: string; method: string; path: string; issue: number | null }[];
 };
 // Lower this as operations land; it must never go up (the pending list may only shrink).
-const PENDING_MAX = 39;
+const PENDING_MAX = 35;
 
 const operations = buildOperations();
 const specByTool = new Map(spec.map((o) => [o.tool, o]));

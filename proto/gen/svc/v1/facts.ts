@@ -261,7 +261,11 @@ export interface SiteFacts {
   /** detected: generator meta, server header, frameworks */
   technologies: string[];
   /** a second look at the inputs of a rank cap (seo-anchors §3.4) */
-  confirmation: Confirmation | undefined;
+  confirmation:
+    | Confirmation
+    | undefined;
+  /** what the site's latest whole-site crawl found (within 30 days), when there is one */
+  crawl: CrawlFindings | undefined;
 }
 
 /**
@@ -285,6 +289,72 @@ export interface Confirmation {
   homeMetaRobots: string;
   /** as PageFacts.x_robots_tag */
   homeXRobotsTag: string;
+}
+
+/** One example behind a crawl finding: the URL concerned and what is wrong with it. */
+export interface CrawlSample {
+  url: string;
+  detail: string;
+}
+
+/**
+ * The crawl-scope facts of a whole-site crawl: the inputs of the crawl checks. Counts are exact;
+ * samples hold at most 20 examples each.
+ */
+export interface CrawlFindings {
+  present: boolean;
+  jobId: number;
+  /** Unix seconds */
+  crawledAt: number;
+  /** internal HTML pages fetched (2xx) */
+  pages: number;
+  /** internal URLs fetched, any answer */
+  urls: number;
+  /** empty, or: page_limit, depth_limit, time_limit, trap */
+  truncatedBy: string;
+  /** internal link targets answering 4xx/5xx or not at all */
+  brokenLinks: number;
+  broken: CrawlSample[];
+  /** sitemap URLs no crawled page links to */
+  orphans: number;
+  orphan: CrawlSample[];
+  /** internal redirects of 2 hops or more, and loops */
+  redirectChains: number;
+  redirectChain: CrawlSample[];
+  /** internal link targets that redirect */
+  redirectedLinks: number;
+  redirected: CrawlSample[];
+  /** canonicals pointing to a non-200, redirecting or other-host URL */
+  canonicalBad: number;
+  canonical: CrawlSample[];
+  hreflangMissingReturn: number;
+  hreflang: CrawlSample[];
+  /** pages sharing a title with another indexable page */
+  duplicateTitles: number;
+  duplicateTitle: CrawlSample[];
+  duplicateDescriptions: number;
+  duplicateDescription: CrawlSample[];
+  /** pages whose visible text another page repeats exactly */
+  duplicateContent: number;
+  duplicate: CrawlSample[];
+  /** pages whose text is nearly the same as another's */
+  nearDuplicates: number;
+  nearDuplicate: CrawlSample[];
+  /** pages more than 3 clicks from the home page */
+  deepPages: number;
+  deep: CrawlSample[];
+  maxDepth: number;
+  /** sitemap URLs that redirect, fail, or are noindex */
+  sitemapBad: number;
+  sitemap: CrawlSample[];
+  /** indexable crawled pages the sitemaps do not list (0 when there is no sitemap) */
+  notInSitemap: number;
+  missingFromSitemap: CrawlSample[];
+  /** URLs that differ only by slash, parameter order or tracking parameters */
+  urlVariants: number;
+  urlVariant: CrawlSample[];
+  /** the crawl had sitemap URLs to compare with */
+  sitemapListed: boolean;
 }
 
 function createBaseHeader(): Header {
@@ -3314,6 +3384,7 @@ function createBaseSiteFacts(): SiteFacts {
     favicon: undefined,
     technologies: [],
     confirmation: undefined,
+    crawl: undefined,
   };
 }
 
@@ -3366,6 +3437,9 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     }
     if (message.confirmation !== undefined) {
       Confirmation.encode(message.confirmation, writer.uint32(130).fork()).join();
+    }
+    if (message.crawl !== undefined) {
+      CrawlFindings.encode(message.crawl, writer.uint32(138).fork()).join();
     }
     return writer;
   },
@@ -3511,6 +3585,14 @@ export const SiteFacts: MessageFns<SiteFacts> = {
             message.confirmation = Confirmation.decode(reader, reader.uint32());
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.crawl = CrawlFindings.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3565,6 +3647,7 @@ export const SiteFacts: MessageFns<SiteFacts> = {
         ? object.technologies.map((e: any) => globalThis.String(e))
         : [],
       confirmation: isSet(object.confirmation) ? Confirmation.fromJSON(object.confirmation) : undefined,
+      crawl: isSet(object.crawl) ? CrawlFindings.fromJSON(object.crawl) : undefined,
     };
   },
 
@@ -3618,6 +3701,9 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     if (message.confirmation !== undefined) {
       obj.confirmation = Confirmation.toJSON(message.confirmation);
     }
+    if (message.crawl !== undefined) {
+      obj.crawl = CrawlFindings.toJSON(message.crawl);
+    }
     return obj;
   },
 
@@ -3655,6 +3741,9 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     message.technologies = object.technologies?.map((e) => e) || [];
     message.confirmation = (object.confirmation !== undefined && object.confirmation !== null)
       ? Confirmation.fromPartial(object.confirmation)
+      : undefined;
+    message.crawl = (object.crawl !== undefined && object.crawl !== null)
+      ? CrawlFindings.fromPartial(object.crawl)
       : undefined;
     return message;
   },
@@ -3885,6 +3974,869 @@ export const Confirmation: MessageFns<Confirmation> = {
       : undefined;
     message.homeMetaRobots = object.homeMetaRobots ?? "";
     message.homeXRobotsTag = object.homeXRobotsTag ?? "";
+    return message;
+  },
+};
+
+function createBaseCrawlSample(): CrawlSample {
+  return { url: "", detail: "" };
+}
+
+export const CrawlSample: MessageFns<CrawlSample> = {
+  encode(message: CrawlSample, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.detail !== "") {
+      writer.uint32(18).string(message.detail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CrawlSample {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCrawlSample();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CrawlSample {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
+    };
+  },
+
+  toJSON(message: CrawlSample): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.detail !== "") {
+      obj.detail = message.detail;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CrawlSample>): CrawlSample {
+    return CrawlSample.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CrawlSample>): CrawlSample {
+    const message = createBaseCrawlSample();
+    message.url = object.url ?? "";
+    message.detail = object.detail ?? "";
+    return message;
+  },
+};
+
+function createBaseCrawlFindings(): CrawlFindings {
+  return {
+    present: false,
+    jobId: 0,
+    crawledAt: 0,
+    pages: 0,
+    urls: 0,
+    truncatedBy: "",
+    brokenLinks: 0,
+    broken: [],
+    orphans: 0,
+    orphan: [],
+    redirectChains: 0,
+    redirectChain: [],
+    redirectedLinks: 0,
+    redirected: [],
+    canonicalBad: 0,
+    canonical: [],
+    hreflangMissingReturn: 0,
+    hreflang: [],
+    duplicateTitles: 0,
+    duplicateTitle: [],
+    duplicateDescriptions: 0,
+    duplicateDescription: [],
+    duplicateContent: 0,
+    duplicate: [],
+    nearDuplicates: 0,
+    nearDuplicate: [],
+    deepPages: 0,
+    deep: [],
+    maxDepth: 0,
+    sitemapBad: 0,
+    sitemap: [],
+    notInSitemap: 0,
+    missingFromSitemap: [],
+    urlVariants: 0,
+    urlVariant: [],
+    sitemapListed: false,
+  };
+}
+
+export const CrawlFindings: MessageFns<CrawlFindings> = {
+  encode(message: CrawlFindings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.present !== false) {
+      writer.uint32(8).bool(message.present);
+    }
+    if (message.jobId !== 0) {
+      writer.uint32(16).int64(message.jobId);
+    }
+    if (message.crawledAt !== 0) {
+      writer.uint32(24).int64(message.crawledAt);
+    }
+    if (message.pages !== 0) {
+      writer.uint32(32).int32(message.pages);
+    }
+    if (message.urls !== 0) {
+      writer.uint32(40).int32(message.urls);
+    }
+    if (message.truncatedBy !== "") {
+      writer.uint32(50).string(message.truncatedBy);
+    }
+    if (message.brokenLinks !== 0) {
+      writer.uint32(56).int32(message.brokenLinks);
+    }
+    for (const v of message.broken) {
+      CrawlSample.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.orphans !== 0) {
+      writer.uint32(72).int32(message.orphans);
+    }
+    for (const v of message.orphan) {
+      CrawlSample.encode(v!, writer.uint32(82).fork()).join();
+    }
+    if (message.redirectChains !== 0) {
+      writer.uint32(88).int32(message.redirectChains);
+    }
+    for (const v of message.redirectChain) {
+      CrawlSample.encode(v!, writer.uint32(98).fork()).join();
+    }
+    if (message.redirectedLinks !== 0) {
+      writer.uint32(104).int32(message.redirectedLinks);
+    }
+    for (const v of message.redirected) {
+      CrawlSample.encode(v!, writer.uint32(114).fork()).join();
+    }
+    if (message.canonicalBad !== 0) {
+      writer.uint32(120).int32(message.canonicalBad);
+    }
+    for (const v of message.canonical) {
+      CrawlSample.encode(v!, writer.uint32(130).fork()).join();
+    }
+    if (message.hreflangMissingReturn !== 0) {
+      writer.uint32(136).int32(message.hreflangMissingReturn);
+    }
+    for (const v of message.hreflang) {
+      CrawlSample.encode(v!, writer.uint32(146).fork()).join();
+    }
+    if (message.duplicateTitles !== 0) {
+      writer.uint32(152).int32(message.duplicateTitles);
+    }
+    for (const v of message.duplicateTitle) {
+      CrawlSample.encode(v!, writer.uint32(162).fork()).join();
+    }
+    if (message.duplicateDescriptions !== 0) {
+      writer.uint32(168).int32(message.duplicateDescriptions);
+    }
+    for (const v of message.duplicateDescription) {
+      CrawlSample.encode(v!, writer.uint32(178).fork()).join();
+    }
+    if (message.duplicateContent !== 0) {
+      writer.uint32(184).int32(message.duplicateContent);
+    }
+    for (const v of message.duplicate) {
+      CrawlSample.encode(v!, writer.uint32(194).fork()).join();
+    }
+    if (message.nearDuplicates !== 0) {
+      writer.uint32(200).int32(message.nearDuplicates);
+    }
+    for (const v of message.nearDuplicate) {
+      CrawlSample.encode(v!, writer.uint32(210).fork()).join();
+    }
+    if (message.deepPages !== 0) {
+      writer.uint32(216).int32(message.deepPages);
+    }
+    for (const v of message.deep) {
+      CrawlSample.encode(v!, writer.uint32(226).fork()).join();
+    }
+    if (message.maxDepth !== 0) {
+      writer.uint32(232).int32(message.maxDepth);
+    }
+    if (message.sitemapBad !== 0) {
+      writer.uint32(240).int32(message.sitemapBad);
+    }
+    for (const v of message.sitemap) {
+      CrawlSample.encode(v!, writer.uint32(250).fork()).join();
+    }
+    if (message.notInSitemap !== 0) {
+      writer.uint32(256).int32(message.notInSitemap);
+    }
+    for (const v of message.missingFromSitemap) {
+      CrawlSample.encode(v!, writer.uint32(266).fork()).join();
+    }
+    if (message.urlVariants !== 0) {
+      writer.uint32(272).int32(message.urlVariants);
+    }
+    for (const v of message.urlVariant) {
+      CrawlSample.encode(v!, writer.uint32(282).fork()).join();
+    }
+    if (message.sitemapListed !== false) {
+      writer.uint32(288).bool(message.sitemapListed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CrawlFindings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCrawlFindings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.present = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.jobId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.crawledAt = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pages = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.urls = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.truncatedBy = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.brokenLinks = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.broken.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.orphans = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.orphan.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.redirectChains = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.redirectChain.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.redirectedLinks = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.redirected.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.canonicalBad = reader.int32();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.canonical.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.hreflangMissingReturn = reader.int32();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.hreflang.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.duplicateTitles = reader.int32();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.duplicateTitle.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.duplicateDescriptions = reader.int32();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.duplicateDescription.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.duplicateContent = reader.int32();
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.duplicate.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.nearDuplicates = reader.int32();
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.nearDuplicate.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.deepPages = reader.int32();
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.deep.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 29: {
+            if (tag !== 232) {
+              break;
+            }
+
+            message.maxDepth = reader.int32();
+            continue;
+          }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.sitemapBad = reader.int32();
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.sitemap.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.notInSitemap = reader.int32();
+            continue;
+          }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.missingFromSitemap.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 34: {
+            if (tag !== 272) {
+              break;
+            }
+
+            message.urlVariants = reader.int32();
+            continue;
+          }
+          case 35: {
+            if (tag !== 282) {
+              break;
+            }
+
+            message.urlVariant.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 36: {
+            if (tag !== 288) {
+              break;
+            }
+
+            message.sitemapListed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CrawlFindings {
+    return {
+      present: isSet(object.present) ? globalThis.Boolean(object.present) : false,
+      jobId: isSet(object.jobId)
+        ? globalThis.Number(object.jobId)
+        : isSet(object.job_id)
+        ? globalThis.Number(object.job_id)
+        : 0,
+      crawledAt: isSet(object.crawledAt)
+        ? globalThis.Number(object.crawledAt)
+        : isSet(object.crawled_at)
+        ? globalThis.Number(object.crawled_at)
+        : 0,
+      pages: isSet(object.pages) ? globalThis.Number(object.pages) : 0,
+      urls: isSet(object.urls) ? globalThis.Number(object.urls) : 0,
+      truncatedBy: isSet(object.truncatedBy)
+        ? globalThis.String(object.truncatedBy)
+        : isSet(object.truncated_by)
+        ? globalThis.String(object.truncated_by)
+        : "",
+      brokenLinks: isSet(object.brokenLinks)
+        ? globalThis.Number(object.brokenLinks)
+        : isSet(object.broken_links)
+        ? globalThis.Number(object.broken_links)
+        : 0,
+      broken: globalThis.Array.isArray(object?.broken)
+        ? object.broken.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      orphans: isSet(object.orphans) ? globalThis.Number(object.orphans) : 0,
+      orphan: globalThis.Array.isArray(object?.orphan)
+        ? object.orphan.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      redirectChains: isSet(object.redirectChains)
+        ? globalThis.Number(object.redirectChains)
+        : isSet(object.redirect_chains)
+        ? globalThis.Number(object.redirect_chains)
+        : 0,
+      redirectChain: globalThis.Array.isArray(object?.redirectChain)
+        ? object.redirectChain.map((e: any) => CrawlSample.fromJSON(e))
+        : globalThis.Array.isArray(object?.redirect_chain)
+        ? object.redirect_chain.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      redirectedLinks: isSet(object.redirectedLinks)
+        ? globalThis.Number(object.redirectedLinks)
+        : isSet(object.redirected_links)
+        ? globalThis.Number(object.redirected_links)
+        : 0,
+      redirected: globalThis.Array.isArray(object?.redirected)
+        ? object.redirected.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      canonicalBad: isSet(object.canonicalBad)
+        ? globalThis.Number(object.canonicalBad)
+        : isSet(object.canonical_bad)
+        ? globalThis.Number(object.canonical_bad)
+        : 0,
+      canonical: globalThis.Array.isArray(object?.canonical)
+        ? object.canonical.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      hreflangMissingReturn: isSet(object.hreflangMissingReturn)
+        ? globalThis.Number(object.hreflangMissingReturn)
+        : isSet(object.hreflang_missing_return)
+        ? globalThis.Number(object.hreflang_missing_return)
+        : 0,
+      hreflang: globalThis.Array.isArray(object?.hreflang)
+        ? object.hreflang.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      duplicateTitles: isSet(object.duplicateTitles)
+        ? globalThis.Number(object.duplicateTitles)
+        : isSet(object.duplicate_titles)
+        ? globalThis.Number(object.duplicate_titles)
+        : 0,
+      duplicateTitle: globalThis.Array.isArray(object?.duplicateTitle)
+        ? object.duplicateTitle.map((e: any) => CrawlSample.fromJSON(e))
+        : globalThis.Array.isArray(object?.duplicate_title)
+        ? object.duplicate_title.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      duplicateDescriptions: isSet(object.duplicateDescriptions)
+        ? globalThis.Number(object.duplicateDescriptions)
+        : isSet(object.duplicate_descriptions)
+        ? globalThis.Number(object.duplicate_descriptions)
+        : 0,
+      duplicateDescription: globalThis.Array.isArray(object?.duplicateDescription)
+        ? object.duplicateDescription.map((e: any) => CrawlSample.fromJSON(e))
+        : globalThis.Array.isArray(object?.duplicate_description)
+        ? object.duplicate_description.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      duplicateContent: isSet(object.duplicateContent)
+        ? globalThis.Number(object.duplicateContent)
+        : isSet(object.duplicate_content)
+        ? globalThis.Number(object.duplicate_content)
+        : 0,
+      duplicate: globalThis.Array.isArray(object?.duplicate)
+        ? object.duplicate.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      nearDuplicates: isSet(object.nearDuplicates)
+        ? globalThis.Number(object.nearDuplicates)
+        : isSet(object.near_duplicates)
+        ? globalThis.Number(object.near_duplicates)
+        : 0,
+      nearDuplicate: globalThis.Array.isArray(object?.nearDuplicate)
+        ? object.nearDuplicate.map((e: any) => CrawlSample.fromJSON(e))
+        : globalThis.Array.isArray(object?.near_duplicate)
+        ? object.near_duplicate.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      deepPages: isSet(object.deepPages)
+        ? globalThis.Number(object.deepPages)
+        : isSet(object.deep_pages)
+        ? globalThis.Number(object.deep_pages)
+        : 0,
+      deep: globalThis.Array.isArray(object?.deep)
+        ? object.deep.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      maxDepth: isSet(object.maxDepth)
+        ? globalThis.Number(object.maxDepth)
+        : isSet(object.max_depth)
+        ? globalThis.Number(object.max_depth)
+        : 0,
+      sitemapBad: isSet(object.sitemapBad)
+        ? globalThis.Number(object.sitemapBad)
+        : isSet(object.sitemap_bad)
+        ? globalThis.Number(object.sitemap_bad)
+        : 0,
+      sitemap: globalThis.Array.isArray(object?.sitemap)
+        ? object.sitemap.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      notInSitemap: isSet(object.notInSitemap)
+        ? globalThis.Number(object.notInSitemap)
+        : isSet(object.not_in_sitemap)
+        ? globalThis.Number(object.not_in_sitemap)
+        : 0,
+      missingFromSitemap: globalThis.Array.isArray(object?.missingFromSitemap)
+        ? object.missingFromSitemap.map((e: any) => CrawlSample.fromJSON(e))
+        : globalThis.Array.isArray(object?.missing_from_sitemap)
+        ? object.missing_from_sitemap.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      urlVariants: isSet(object.urlVariants)
+        ? globalThis.Number(object.urlVariants)
+        : isSet(object.url_variants)
+        ? globalThis.Number(object.url_variants)
+        : 0,
+      urlVariant: globalThis.Array.isArray(object?.urlVariant)
+        ? object.urlVariant.map((e: any) => CrawlSample.fromJSON(e))
+        : globalThis.Array.isArray(object?.url_variant)
+        ? object.url_variant.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
+      sitemapListed: isSet(object.sitemapListed)
+        ? globalThis.Boolean(object.sitemapListed)
+        : isSet(object.sitemap_listed)
+        ? globalThis.Boolean(object.sitemap_listed)
+        : false,
+    };
+  },
+
+  toJSON(message: CrawlFindings): unknown {
+    const obj: any = {};
+    if (message.present !== false) {
+      obj.present = message.present;
+    }
+    if (message.jobId !== 0) {
+      obj.jobId = Math.round(message.jobId);
+    }
+    if (message.crawledAt !== 0) {
+      obj.crawledAt = Math.round(message.crawledAt);
+    }
+    if (message.pages !== 0) {
+      obj.pages = Math.round(message.pages);
+    }
+    if (message.urls !== 0) {
+      obj.urls = Math.round(message.urls);
+    }
+    if (message.truncatedBy !== "") {
+      obj.truncatedBy = message.truncatedBy;
+    }
+    if (message.brokenLinks !== 0) {
+      obj.brokenLinks = Math.round(message.brokenLinks);
+    }
+    if (message.broken?.length) {
+      obj.broken = message.broken.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.orphans !== 0) {
+      obj.orphans = Math.round(message.orphans);
+    }
+    if (message.orphan?.length) {
+      obj.orphan = message.orphan.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.redirectChains !== 0) {
+      obj.redirectChains = Math.round(message.redirectChains);
+    }
+    if (message.redirectChain?.length) {
+      obj.redirectChain = message.redirectChain.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.redirectedLinks !== 0) {
+      obj.redirectedLinks = Math.round(message.redirectedLinks);
+    }
+    if (message.redirected?.length) {
+      obj.redirected = message.redirected.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.canonicalBad !== 0) {
+      obj.canonicalBad = Math.round(message.canonicalBad);
+    }
+    if (message.canonical?.length) {
+      obj.canonical = message.canonical.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.hreflangMissingReturn !== 0) {
+      obj.hreflangMissingReturn = Math.round(message.hreflangMissingReturn);
+    }
+    if (message.hreflang?.length) {
+      obj.hreflang = message.hreflang.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.duplicateTitles !== 0) {
+      obj.duplicateTitles = Math.round(message.duplicateTitles);
+    }
+    if (message.duplicateTitle?.length) {
+      obj.duplicateTitle = message.duplicateTitle.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.duplicateDescriptions !== 0) {
+      obj.duplicateDescriptions = Math.round(message.duplicateDescriptions);
+    }
+    if (message.duplicateDescription?.length) {
+      obj.duplicateDescription = message.duplicateDescription.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.duplicateContent !== 0) {
+      obj.duplicateContent = Math.round(message.duplicateContent);
+    }
+    if (message.duplicate?.length) {
+      obj.duplicate = message.duplicate.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.nearDuplicates !== 0) {
+      obj.nearDuplicates = Math.round(message.nearDuplicates);
+    }
+    if (message.nearDuplicate?.length) {
+      obj.nearDuplicate = message.nearDuplicate.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.deepPages !== 0) {
+      obj.deepPages = Math.round(message.deepPages);
+    }
+    if (message.deep?.length) {
+      obj.deep = message.deep.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.maxDepth !== 0) {
+      obj.maxDepth = Math.round(message.maxDepth);
+    }
+    if (message.sitemapBad !== 0) {
+      obj.sitemapBad = Math.round(message.sitemapBad);
+    }
+    if (message.sitemap?.length) {
+      obj.sitemap = message.sitemap.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.notInSitemap !== 0) {
+      obj.notInSitemap = Math.round(message.notInSitemap);
+    }
+    if (message.missingFromSitemap?.length) {
+      obj.missingFromSitemap = message.missingFromSitemap.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.urlVariants !== 0) {
+      obj.urlVariants = Math.round(message.urlVariants);
+    }
+    if (message.urlVariant?.length) {
+      obj.urlVariant = message.urlVariant.map((e) => CrawlSample.toJSON(e));
+    }
+    if (message.sitemapListed !== false) {
+      obj.sitemapListed = message.sitemapListed;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CrawlFindings>): CrawlFindings {
+    return CrawlFindings.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CrawlFindings>): CrawlFindings {
+    const message = createBaseCrawlFindings();
+    message.present = object.present ?? false;
+    message.jobId = object.jobId ?? 0;
+    message.crawledAt = object.crawledAt ?? 0;
+    message.pages = object.pages ?? 0;
+    message.urls = object.urls ?? 0;
+    message.truncatedBy = object.truncatedBy ?? "";
+    message.brokenLinks = object.brokenLinks ?? 0;
+    message.broken = object.broken?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.orphans = object.orphans ?? 0;
+    message.orphan = object.orphan?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.redirectChains = object.redirectChains ?? 0;
+    message.redirectChain = object.redirectChain?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.redirectedLinks = object.redirectedLinks ?? 0;
+    message.redirected = object.redirected?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.canonicalBad = object.canonicalBad ?? 0;
+    message.canonical = object.canonical?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.hreflangMissingReturn = object.hreflangMissingReturn ?? 0;
+    message.hreflang = object.hreflang?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.duplicateTitles = object.duplicateTitles ?? 0;
+    message.duplicateTitle = object.duplicateTitle?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.duplicateDescriptions = object.duplicateDescriptions ?? 0;
+    message.duplicateDescription = object.duplicateDescription?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.duplicateContent = object.duplicateContent ?? 0;
+    message.duplicate = object.duplicate?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.nearDuplicates = object.nearDuplicates ?? 0;
+    message.nearDuplicate = object.nearDuplicate?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.deepPages = object.deepPages ?? 0;
+    message.deep = object.deep?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.maxDepth = object.maxDepth ?? 0;
+    message.sitemapBad = object.sitemapBad ?? 0;
+    message.sitemap = object.sitemap?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.notInSitemap = object.notInSitemap ?? 0;
+    message.missingFromSitemap = object.missingFromSitemap?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.urlVariants = object.urlVariants ?? 0;
+    message.urlVariant = object.urlVariant?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.sitemapListed = object.sitemapListed ?? false;
     return message;
   },
 };

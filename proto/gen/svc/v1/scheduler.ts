@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { DnsFacts, PageFacts, SiteFacts, TlsFacts } from "./facts.js";
+import { Alternate, DnsFacts, Link, PageFacts, Redirect, SiteFacts, TlsFacts } from "./facts.js";
 
 export const protobufPackage = "svc.v1";
 
@@ -118,6 +118,111 @@ export function checkKindToJSON(object: CheckKind): string {
   }
 }
 
+export interface StartCrawlRequest {
+  accountId: number;
+  host: string;
+  /** ignore a fresh crawl */
+  fresh: boolean;
+}
+
+export interface StartCrawlResponse {
+  jobId: number;
+  /** a fresh crawl answered: the job is already done */
+  cached: boolean;
+}
+
+/** One URL a crawl fetched (or tried), as stored and as served by GET /crawl and GET /links. */
+export interface CrawledPage {
+  /** as linked (the strict key) */
+  url: string;
+  finalUrl: string;
+  /** 0: no answer (see error) */
+  status: number;
+  error: string;
+  depth: number;
+  redirects: Redirect[];
+  contentType: string;
+  bytes: number;
+  ttfbMs: number;
+  isHtml: boolean;
+  title: string;
+  description: string;
+  words: number;
+  contentHash: string;
+  /** 64-bit SimHash of the visible text, hex */
+  simhash: string;
+  canonical: string;
+  noindex: boolean;
+  /** distinct internal targets (strict keys), followed or not */
+  internalLinks: string[];
+  /** those only linked with rel=nofollow */
+  nofollowInternal: string[];
+  externalLinks: Link[];
+  hreflang: Alternate[];
+  /** failing page-check codes */
+  issues: string[];
+  inSitemap: boolean;
+  /** empty, or why it was not fetched: robots, trap, page_limit, depth_limit */
+  skipped: string;
+  /** 429/503 answers before this one */
+  throttled: number;
+}
+
+export interface ExternalLinkCheck {
+  url: string;
+  status: number;
+  error: string;
+}
+
+export interface PutPagesRequest {
+  jobId: number;
+  worker: string;
+  pages: CrawledPage[];
+  progress: number;
+  step: string;
+  /** URLs known so far */
+  known: number;
+}
+
+export interface PutPagesResponse {
+  /** false: the lease was lost */
+  keepGoing: boolean;
+}
+
+export interface CrawlPagesRequest {
+  jobId: number;
+  worker: string;
+  offset: number;
+  limit: number;
+}
+
+export interface CrawlPagesResponse {
+  pages: CrawledPage[];
+  more: boolean;
+}
+
+/** The whole-site part of a crawl's result, computed by the crawler from every page it stored. */
+export interface CrawlResult {
+  /** findings included (facts.crawl) */
+  facts:
+    | SiteFacts
+    | undefined;
+  /** the crawl report served by GET /crawl, /links and /external (a JSON document the scheduler stores as is) */
+  reportJson: string;
+  /** external links checked where the egress allowlist permits */
+  external: ExternalLinkCheck[];
+  /** per stored page: what only the whole graph tells */
+  pageStats: PageLinkStats[];
+}
+
+export interface PageLinkStats {
+  url: string;
+  /** distinct crawled pages linking to it */
+  inlinks: number;
+  /** internal link rank (PageRank over the crawled graph), 0-100 */
+  score: number;
+}
+
 export interface StartAnalysisRequest {
   accountId: number;
   host: string;
@@ -178,6 +283,9 @@ export interface LeaseResponse {
   /** UNSPECIFIED or SITE: a site analysis; otherwise a single check of target */
   check: CheckKind;
   target: string;
+  /** crawl limits (of the owner's plan) */
+  maxPages: number;
+  maxDepth: number;
 }
 
 export interface HeartbeatRequest {
@@ -226,12 +334,1492 @@ export interface CompleteRequest {
     | TlsFacts
     | undefined;
   /** the result of a DNS check */
-  dns: DnsFacts | undefined;
+  dns:
+    | DnsFacts
+    | undefined;
+  /** the result of a crawl */
+  crawl: CrawlResult | undefined;
 }
 
 export interface CompleteResponse {
   accepted: boolean;
 }
+
+function createBaseStartCrawlRequest(): StartCrawlRequest {
+  return { accountId: 0, host: "", fresh: false };
+}
+
+export const StartCrawlRequest: MessageFns<StartCrawlRequest> = {
+  encode(message: StartCrawlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.host !== "") {
+      writer.uint32(18).string(message.host);
+    }
+    if (message.fresh !== false) {
+      writer.uint32(24).bool(message.fresh);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartCrawlRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartCrawlRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.fresh = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartCrawlRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      host: isSet(object.host) ? globalThis.String(object.host) : "",
+      fresh: isSet(object.fresh) ? globalThis.Boolean(object.fresh) : false,
+    };
+  },
+
+  toJSON(message: StartCrawlRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.host !== "") {
+      obj.host = message.host;
+    }
+    if (message.fresh !== false) {
+      obj.fresh = message.fresh;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StartCrawlRequest>): StartCrawlRequest {
+    return StartCrawlRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StartCrawlRequest>): StartCrawlRequest {
+    const message = createBaseStartCrawlRequest();
+    message.accountId = object.accountId ?? 0;
+    message.host = object.host ?? "";
+    message.fresh = object.fresh ?? false;
+    return message;
+  },
+};
+
+function createBaseStartCrawlResponse(): StartCrawlResponse {
+  return { jobId: 0, cached: false };
+}
+
+export const StartCrawlResponse: MessageFns<StartCrawlResponse> = {
+  encode(message: StartCrawlResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.jobId !== 0) {
+      writer.uint32(8).int64(message.jobId);
+    }
+    if (message.cached !== false) {
+      writer.uint32(16).bool(message.cached);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartCrawlResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartCrawlResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.jobId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.cached = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartCrawlResponse {
+    return {
+      jobId: isSet(object.jobId)
+        ? globalThis.Number(object.jobId)
+        : isSet(object.job_id)
+        ? globalThis.Number(object.job_id)
+        : 0,
+      cached: isSet(object.cached) ? globalThis.Boolean(object.cached) : false,
+    };
+  },
+
+  toJSON(message: StartCrawlResponse): unknown {
+    const obj: any = {};
+    if (message.jobId !== 0) {
+      obj.jobId = Math.round(message.jobId);
+    }
+    if (message.cached !== false) {
+      obj.cached = message.cached;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StartCrawlResponse>): StartCrawlResponse {
+    return StartCrawlResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StartCrawlResponse>): StartCrawlResponse {
+    const message = createBaseStartCrawlResponse();
+    message.jobId = object.jobId ?? 0;
+    message.cached = object.cached ?? false;
+    return message;
+  },
+};
+
+function createBaseCrawledPage(): CrawledPage {
+  return {
+    url: "",
+    finalUrl: "",
+    status: 0,
+    error: "",
+    depth: 0,
+    redirects: [],
+    contentType: "",
+    bytes: 0,
+    ttfbMs: 0,
+    isHtml: false,
+    title: "",
+    description: "",
+    words: 0,
+    contentHash: "",
+    simhash: "",
+    canonical: "",
+    noindex: false,
+    internalLinks: [],
+    nofollowInternal: [],
+    externalLinks: [],
+    hreflang: [],
+    issues: [],
+    inSitemap: false,
+    skipped: "",
+    throttled: 0,
+  };
+}
+
+export const CrawledPage: MessageFns<CrawledPage> = {
+  encode(message: CrawledPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.finalUrl !== "") {
+      writer.uint32(18).string(message.finalUrl);
+    }
+    if (message.status !== 0) {
+      writer.uint32(24).int32(message.status);
+    }
+    if (message.error !== "") {
+      writer.uint32(34).string(message.error);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(40).int32(message.depth);
+    }
+    for (const v of message.redirects) {
+      Redirect.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.contentType !== "") {
+      writer.uint32(58).string(message.contentType);
+    }
+    if (message.bytes !== 0) {
+      writer.uint32(64).int64(message.bytes);
+    }
+    if (message.ttfbMs !== 0) {
+      writer.uint32(73).double(message.ttfbMs);
+    }
+    if (message.isHtml !== false) {
+      writer.uint32(80).bool(message.isHtml);
+    }
+    if (message.title !== "") {
+      writer.uint32(90).string(message.title);
+    }
+    if (message.description !== "") {
+      writer.uint32(98).string(message.description);
+    }
+    if (message.words !== 0) {
+      writer.uint32(104).int32(message.words);
+    }
+    if (message.contentHash !== "") {
+      writer.uint32(114).string(message.contentHash);
+    }
+    if (message.simhash !== "") {
+      writer.uint32(122).string(message.simhash);
+    }
+    if (message.canonical !== "") {
+      writer.uint32(130).string(message.canonical);
+    }
+    if (message.noindex !== false) {
+      writer.uint32(136).bool(message.noindex);
+    }
+    for (const v of message.internalLinks) {
+      writer.uint32(146).string(v!);
+    }
+    for (const v of message.nofollowInternal) {
+      writer.uint32(154).string(v!);
+    }
+    for (const v of message.externalLinks) {
+      Link.encode(v!, writer.uint32(162).fork()).join();
+    }
+    for (const v of message.hreflang) {
+      Alternate.encode(v!, writer.uint32(170).fork()).join();
+    }
+    for (const v of message.issues) {
+      writer.uint32(178).string(v!);
+    }
+    if (message.inSitemap !== false) {
+      writer.uint32(184).bool(message.inSitemap);
+    }
+    if (message.skipped !== "") {
+      writer.uint32(194).string(message.skipped);
+    }
+    if (message.throttled !== 0) {
+      writer.uint32(200).int32(message.throttled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CrawledPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCrawledPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.finalUrl = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.depth = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.redirects.push(Redirect.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.bytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.ttfbMs = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.isHtml = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.words = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.contentHash = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.simhash = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.canonical = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.noindex = reader.bool();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.internalLinks.push(reader.string());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.nofollowInternal.push(reader.string());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.externalLinks.push(Link.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.hreflang.push(Alternate.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.issues.push(reader.string());
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.inSitemap = reader.bool();
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.skipped = reader.string();
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.throttled = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CrawledPage {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      finalUrl: isSet(object.finalUrl)
+        ? globalThis.String(object.finalUrl)
+        : isSet(object.final_url)
+        ? globalThis.String(object.final_url)
+        : "",
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+      redirects: globalThis.Array.isArray(object?.redirects)
+        ? object.redirects.map((e: any) => Redirect.fromJSON(e))
+        : [],
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      bytes: isSet(object.bytes) ? globalThis.Number(object.bytes) : 0,
+      ttfbMs: isSet(object.ttfbMs)
+        ? globalThis.Number(object.ttfbMs)
+        : isSet(object.ttfb_ms)
+        ? globalThis.Number(object.ttfb_ms)
+        : 0,
+      isHtml: isSet(object.isHtml)
+        ? globalThis.Boolean(object.isHtml)
+        : isSet(object.is_html)
+        ? globalThis.Boolean(object.is_html)
+        : false,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      words: isSet(object.words) ? globalThis.Number(object.words) : 0,
+      contentHash: isSet(object.contentHash)
+        ? globalThis.String(object.contentHash)
+        : isSet(object.content_hash)
+        ? globalThis.String(object.content_hash)
+        : "",
+      simhash: isSet(object.simhash) ? globalThis.String(object.simhash) : "",
+      canonical: isSet(object.canonical) ? globalThis.String(object.canonical) : "",
+      noindex: isSet(object.noindex) ? globalThis.Boolean(object.noindex) : false,
+      internalLinks: globalThis.Array.isArray(object?.internalLinks)
+        ? object.internalLinks.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.internal_links)
+        ? object.internal_links.map((e: any) => globalThis.String(e))
+        : [],
+      nofollowInternal: globalThis.Array.isArray(object?.nofollowInternal)
+        ? object.nofollowInternal.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.nofollow_internal)
+        ? object.nofollow_internal.map((e: any) => globalThis.String(e))
+        : [],
+      externalLinks: globalThis.Array.isArray(object?.externalLinks)
+        ? object.externalLinks.map((e: any) => Link.fromJSON(e))
+        : globalThis.Array.isArray(object?.external_links)
+        ? object.external_links.map((e: any) => Link.fromJSON(e))
+        : [],
+      hreflang: globalThis.Array.isArray(object?.hreflang)
+        ? object.hreflang.map((e: any) => Alternate.fromJSON(e))
+        : [],
+      issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => globalThis.String(e)) : [],
+      inSitemap: isSet(object.inSitemap)
+        ? globalThis.Boolean(object.inSitemap)
+        : isSet(object.in_sitemap)
+        ? globalThis.Boolean(object.in_sitemap)
+        : false,
+      skipped: isSet(object.skipped) ? globalThis.String(object.skipped) : "",
+      throttled: isSet(object.throttled) ? globalThis.Number(object.throttled) : 0,
+    };
+  },
+
+  toJSON(message: CrawledPage): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.finalUrl !== "") {
+      obj.finalUrl = message.finalUrl;
+    }
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.depth !== 0) {
+      obj.depth = Math.round(message.depth);
+    }
+    if (message.redirects?.length) {
+      obj.redirects = message.redirects.map((e) => Redirect.toJSON(e));
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.bytes !== 0) {
+      obj.bytes = Math.round(message.bytes);
+    }
+    if (message.ttfbMs !== 0) {
+      obj.ttfbMs = floatToJson(message.ttfbMs);
+    }
+    if (message.isHtml !== false) {
+      obj.isHtml = message.isHtml;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.words !== 0) {
+      obj.words = Math.round(message.words);
+    }
+    if (message.contentHash !== "") {
+      obj.contentHash = message.contentHash;
+    }
+    if (message.simhash !== "") {
+      obj.simhash = message.simhash;
+    }
+    if (message.canonical !== "") {
+      obj.canonical = message.canonical;
+    }
+    if (message.noindex !== false) {
+      obj.noindex = message.noindex;
+    }
+    if (message.internalLinks?.length) {
+      obj.internalLinks = message.internalLinks;
+    }
+    if (message.nofollowInternal?.length) {
+      obj.nofollowInternal = message.nofollowInternal;
+    }
+    if (message.externalLinks?.length) {
+      obj.externalLinks = message.externalLinks.map((e) => Link.toJSON(e));
+    }
+    if (message.hreflang?.length) {
+      obj.hreflang = message.hreflang.map((e) => Alternate.toJSON(e));
+    }
+    if (message.issues?.length) {
+      obj.issues = message.issues;
+    }
+    if (message.inSitemap !== false) {
+      obj.inSitemap = message.inSitemap;
+    }
+    if (message.skipped !== "") {
+      obj.skipped = message.skipped;
+    }
+    if (message.throttled !== 0) {
+      obj.throttled = Math.round(message.throttled);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CrawledPage>): CrawledPage {
+    return CrawledPage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CrawledPage>): CrawledPage {
+    const message = createBaseCrawledPage();
+    message.url = object.url ?? "";
+    message.finalUrl = object.finalUrl ?? "";
+    message.status = object.status ?? 0;
+    message.error = object.error ?? "";
+    message.depth = object.depth ?? 0;
+    message.redirects = object.redirects?.map((e) => Redirect.fromPartial(e)) || [];
+    message.contentType = object.contentType ?? "";
+    message.bytes = object.bytes ?? 0;
+    message.ttfbMs = object.ttfbMs ?? 0;
+    message.isHtml = object.isHtml ?? false;
+    message.title = object.title ?? "";
+    message.description = object.description ?? "";
+    message.words = object.words ?? 0;
+    message.contentHash = object.contentHash ?? "";
+    message.simhash = object.simhash ?? "";
+    message.canonical = object.canonical ?? "";
+    message.noindex = object.noindex ?? false;
+    message.internalLinks = object.internalLinks?.map((e) => e) || [];
+    message.nofollowInternal = object.nofollowInternal?.map((e) => e) || [];
+    message.externalLinks = object.externalLinks?.map((e) => Link.fromPartial(e)) || [];
+    message.hreflang = object.hreflang?.map((e) => Alternate.fromPartial(e)) || [];
+    message.issues = object.issues?.map((e) => e) || [];
+    message.inSitemap = object.inSitemap ?? false;
+    message.skipped = object.skipped ?? "";
+    message.throttled = object.throttled ?? 0;
+    return message;
+  },
+};
+
+function createBaseExternalLinkCheck(): ExternalLinkCheck {
+  return { url: "", status: 0, error: "" };
+}
+
+export const ExternalLinkCheck: MessageFns<ExternalLinkCheck> = {
+  encode(message: ExternalLinkCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
+    }
+    if (message.error !== "") {
+      writer.uint32(26).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExternalLinkCheck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExternalLinkCheck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExternalLinkCheck {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: ExternalLinkCheck): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ExternalLinkCheck>): ExternalLinkCheck {
+    return ExternalLinkCheck.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ExternalLinkCheck>): ExternalLinkCheck {
+    const message = createBaseExternalLinkCheck();
+    message.url = object.url ?? "";
+    message.status = object.status ?? 0;
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBasePutPagesRequest(): PutPagesRequest {
+  return { jobId: 0, worker: "", pages: [], progress: 0, step: "", known: 0 };
+}
+
+export const PutPagesRequest: MessageFns<PutPagesRequest> = {
+  encode(message: PutPagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.jobId !== 0) {
+      writer.uint32(8).int64(message.jobId);
+    }
+    if (message.worker !== "") {
+      writer.uint32(18).string(message.worker);
+    }
+    for (const v of message.pages) {
+      CrawledPage.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.progress !== 0) {
+      writer.uint32(32).int32(message.progress);
+    }
+    if (message.step !== "") {
+      writer.uint32(42).string(message.step);
+    }
+    if (message.known !== 0) {
+      writer.uint32(48).int32(message.known);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutPagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutPagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.jobId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.worker = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pages.push(CrawledPage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.progress = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.step = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.known = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutPagesRequest {
+    return {
+      jobId: isSet(object.jobId)
+        ? globalThis.Number(object.jobId)
+        : isSet(object.job_id)
+        ? globalThis.Number(object.job_id)
+        : 0,
+      worker: isSet(object.worker) ? globalThis.String(object.worker) : "",
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => CrawledPage.fromJSON(e)) : [],
+      progress: isSet(object.progress) ? globalThis.Number(object.progress) : 0,
+      step: isSet(object.step) ? globalThis.String(object.step) : "",
+      known: isSet(object.known) ? globalThis.Number(object.known) : 0,
+    };
+  },
+
+  toJSON(message: PutPagesRequest): unknown {
+    const obj: any = {};
+    if (message.jobId !== 0) {
+      obj.jobId = Math.round(message.jobId);
+    }
+    if (message.worker !== "") {
+      obj.worker = message.worker;
+    }
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => CrawledPage.toJSON(e));
+    }
+    if (message.progress !== 0) {
+      obj.progress = Math.round(message.progress);
+    }
+    if (message.step !== "") {
+      obj.step = message.step;
+    }
+    if (message.known !== 0) {
+      obj.known = Math.round(message.known);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PutPagesRequest>): PutPagesRequest {
+    return PutPagesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PutPagesRequest>): PutPagesRequest {
+    const message = createBasePutPagesRequest();
+    message.jobId = object.jobId ?? 0;
+    message.worker = object.worker ?? "";
+    message.pages = object.pages?.map((e) => CrawledPage.fromPartial(e)) || [];
+    message.progress = object.progress ?? 0;
+    message.step = object.step ?? "";
+    message.known = object.known ?? 0;
+    return message;
+  },
+};
+
+function createBasePutPagesResponse(): PutPagesResponse {
+  return { keepGoing: false };
+}
+
+export const PutPagesResponse: MessageFns<PutPagesResponse> = {
+  encode(message: PutPagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keepGoing !== false) {
+      writer.uint32(8).bool(message.keepGoing);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutPagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutPagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.keepGoing = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutPagesResponse {
+    return {
+      keepGoing: isSet(object.keepGoing)
+        ? globalThis.Boolean(object.keepGoing)
+        : isSet(object.keep_going)
+        ? globalThis.Boolean(object.keep_going)
+        : false,
+    };
+  },
+
+  toJSON(message: PutPagesResponse): unknown {
+    const obj: any = {};
+    if (message.keepGoing !== false) {
+      obj.keepGoing = message.keepGoing;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PutPagesResponse>): PutPagesResponse {
+    return PutPagesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PutPagesResponse>): PutPagesResponse {
+    const message = createBasePutPagesResponse();
+    message.keepGoing = object.keepGoing ?? false;
+    return message;
+  },
+};
+
+function createBaseCrawlPagesRequest(): CrawlPagesRequest {
+  return { jobId: 0, worker: "", offset: 0, limit: 0 };
+}
+
+export const CrawlPagesRequest: MessageFns<CrawlPagesRequest> = {
+  encode(message: CrawlPagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.jobId !== 0) {
+      writer.uint32(8).int64(message.jobId);
+    }
+    if (message.worker !== "") {
+      writer.uint32(18).string(message.worker);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(24).int32(message.offset);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CrawlPagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCrawlPagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.jobId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.worker = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CrawlPagesRequest {
+    return {
+      jobId: isSet(object.jobId)
+        ? globalThis.Number(object.jobId)
+        : isSet(object.job_id)
+        ? globalThis.Number(object.job_id)
+        : 0,
+      worker: isSet(object.worker) ? globalThis.String(object.worker) : "",
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: CrawlPagesRequest): unknown {
+    const obj: any = {};
+    if (message.jobId !== 0) {
+      obj.jobId = Math.round(message.jobId);
+    }
+    if (message.worker !== "") {
+      obj.worker = message.worker;
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CrawlPagesRequest>): CrawlPagesRequest {
+    return CrawlPagesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CrawlPagesRequest>): CrawlPagesRequest {
+    const message = createBaseCrawlPagesRequest();
+    message.jobId = object.jobId ?? 0;
+    message.worker = object.worker ?? "";
+    message.offset = object.offset ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseCrawlPagesResponse(): CrawlPagesResponse {
+  return { pages: [], more: false };
+}
+
+export const CrawlPagesResponse: MessageFns<CrawlPagesResponse> = {
+  encode(message: CrawlPagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pages) {
+      CrawledPage.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.more !== false) {
+      writer.uint32(16).bool(message.more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CrawlPagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCrawlPagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pages.push(CrawledPage.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CrawlPagesResponse {
+    return {
+      pages: globalThis.Array.isArray(object?.pages) ? object.pages.map((e: any) => CrawledPage.fromJSON(e)) : [],
+      more: isSet(object.more) ? globalThis.Boolean(object.more) : false,
+    };
+  },
+
+  toJSON(message: CrawlPagesResponse): unknown {
+    const obj: any = {};
+    if (message.pages?.length) {
+      obj.pages = message.pages.map((e) => CrawledPage.toJSON(e));
+    }
+    if (message.more !== false) {
+      obj.more = message.more;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CrawlPagesResponse>): CrawlPagesResponse {
+    return CrawlPagesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CrawlPagesResponse>): CrawlPagesResponse {
+    const message = createBaseCrawlPagesResponse();
+    message.pages = object.pages?.map((e) => CrawledPage.fromPartial(e)) || [];
+    message.more = object.more ?? false;
+    return message;
+  },
+};
+
+function createBaseCrawlResult(): CrawlResult {
+  return { facts: undefined, reportJson: "", external: [], pageStats: [] };
+}
+
+export const CrawlResult: MessageFns<CrawlResult> = {
+  encode(message: CrawlResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.facts !== undefined) {
+      SiteFacts.encode(message.facts, writer.uint32(10).fork()).join();
+    }
+    if (message.reportJson !== "") {
+      writer.uint32(18).string(message.reportJson);
+    }
+    for (const v of message.external) {
+      ExternalLinkCheck.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.pageStats) {
+      PageLinkStats.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CrawlResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCrawlResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.facts = SiteFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reportJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.external.push(ExternalLinkCheck.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageStats.push(PageLinkStats.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CrawlResult {
+    return {
+      facts: isSet(object.facts) ? SiteFacts.fromJSON(object.facts) : undefined,
+      reportJson: isSet(object.reportJson)
+        ? globalThis.String(object.reportJson)
+        : isSet(object.report_json)
+        ? globalThis.String(object.report_json)
+        : "",
+      external: globalThis.Array.isArray(object?.external)
+        ? object.external.map((e: any) => ExternalLinkCheck.fromJSON(e))
+        : [],
+      pageStats: globalThis.Array.isArray(object?.pageStats)
+        ? object.pageStats.map((e: any) => PageLinkStats.fromJSON(e))
+        : globalThis.Array.isArray(object?.page_stats)
+        ? object.page_stats.map((e: any) => PageLinkStats.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CrawlResult): unknown {
+    const obj: any = {};
+    if (message.facts !== undefined) {
+      obj.facts = SiteFacts.toJSON(message.facts);
+    }
+    if (message.reportJson !== "") {
+      obj.reportJson = message.reportJson;
+    }
+    if (message.external?.length) {
+      obj.external = message.external.map((e) => ExternalLinkCheck.toJSON(e));
+    }
+    if (message.pageStats?.length) {
+      obj.pageStats = message.pageStats.map((e) => PageLinkStats.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CrawlResult>): CrawlResult {
+    return CrawlResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CrawlResult>): CrawlResult {
+    const message = createBaseCrawlResult();
+    message.facts = (object.facts !== undefined && object.facts !== null)
+      ? SiteFacts.fromPartial(object.facts)
+      : undefined;
+    message.reportJson = object.reportJson ?? "";
+    message.external = object.external?.map((e) => ExternalLinkCheck.fromPartial(e)) || [];
+    message.pageStats = object.pageStats?.map((e) => PageLinkStats.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePageLinkStats(): PageLinkStats {
+  return { url: "", inlinks: 0, score: 0 };
+}
+
+export const PageLinkStats: MessageFns<PageLinkStats> = {
+  encode(message: PageLinkStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.inlinks !== 0) {
+      writer.uint32(16).int32(message.inlinks);
+    }
+    if (message.score !== 0) {
+      writer.uint32(25).double(message.score);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageLinkStats {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageLinkStats();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.inlinks = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageLinkStats {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      inlinks: isSet(object.inlinks) ? globalThis.Number(object.inlinks) : 0,
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+    };
+  },
+
+  toJSON(message: PageLinkStats): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.inlinks !== 0) {
+      obj.inlinks = Math.round(message.inlinks);
+    }
+    if (message.score !== 0) {
+      obj.score = floatToJson(message.score);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageLinkStats>): PageLinkStats {
+    return PageLinkStats.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageLinkStats>): PageLinkStats {
+    const message = createBasePageLinkStats();
+    message.url = object.url ?? "";
+    message.inlinks = object.inlinks ?? 0;
+    message.score = object.score ?? 0;
+    return message;
+  },
+};
 
 function createBaseStartAnalysisRequest(): StartAnalysisRequest {
   return { accountId: 0, host: "", fresh: false, charge: false };
@@ -962,6 +2550,8 @@ function createBaseLeaseResponse(): LeaseResponse {
     pageSample: 0,
     check: 0,
     target: "",
+    maxPages: 0,
+    maxDepth: 0,
   };
 }
 
@@ -993,6 +2583,12 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     }
     if (message.target !== "") {
       writer.uint32(74).string(message.target);
+    }
+    if (message.maxPages !== 0) {
+      writer.uint32(80).int32(message.maxPages);
+    }
+    if (message.maxDepth !== 0) {
+      writer.uint32(88).int32(message.maxDepth);
     }
     return writer;
   },
@@ -1082,6 +2678,22 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
             message.target = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.maxPages = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.maxDepth = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1113,6 +2725,16 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         : 0,
       check: isSet(object.check) ? checkKindFromJSON(object.check) : 0,
       target: isSet(object.target) ? globalThis.String(object.target) : "",
+      maxPages: isSet(object.maxPages)
+        ? globalThis.Number(object.maxPages)
+        : isSet(object.max_pages)
+        ? globalThis.Number(object.max_pages)
+        : 0,
+      maxDepth: isSet(object.maxDepth)
+        ? globalThis.Number(object.maxDepth)
+        : isSet(object.max_depth)
+        ? globalThis.Number(object.max_depth)
+        : 0,
     };
   },
 
@@ -1145,6 +2767,12 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     if (message.target !== "") {
       obj.target = message.target;
     }
+    if (message.maxPages !== 0) {
+      obj.maxPages = Math.round(message.maxPages);
+    }
+    if (message.maxDepth !== 0) {
+      obj.maxDepth = Math.round(message.maxDepth);
+    }
     return obj;
   },
 
@@ -1162,6 +2790,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     message.pageSample = object.pageSample ?? 0;
     message.check = object.check ?? 0;
     message.target = object.target ?? "";
+    message.maxPages = object.maxPages ?? 0;
+    message.maxDepth = object.maxDepth ?? 0;
     return message;
   },
 };
@@ -1601,6 +3231,7 @@ function createBaseCompleteRequest(): CompleteRequest {
     page: undefined,
     tls: undefined,
     dns: undefined,
+    crawl: undefined,
   };
 }
 
@@ -1632,6 +3263,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     }
     if (message.dns !== undefined) {
       DnsFacts.encode(message.dns, writer.uint32(74).fork()).join();
+    }
+    if (message.crawl !== undefined) {
+      CrawlResult.encode(message.crawl, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -1721,6 +3355,14 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
             message.dns = DnsFacts.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.crawl = CrawlResult.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1752,6 +3394,7 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       page: isSet(object.page) ? PageFacts.fromJSON(object.page) : undefined,
       tls: isSet(object.tls) ? TlsFacts.fromJSON(object.tls) : undefined,
       dns: isSet(object.dns) ? DnsFacts.fromJSON(object.dns) : undefined,
+      crawl: isSet(object.crawl) ? CrawlResult.fromJSON(object.crawl) : undefined,
     };
   },
 
@@ -1784,6 +3427,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     if (message.dns !== undefined) {
       obj.dns = DnsFacts.toJSON(message.dns);
     }
+    if (message.crawl !== undefined) {
+      obj.crawl = CrawlResult.toJSON(message.crawl);
+    }
     return obj;
   },
 
@@ -1803,6 +3449,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     message.page = (object.page !== undefined && object.page !== null) ? PageFacts.fromPartial(object.page) : undefined;
     message.tls = (object.tls !== undefined && object.tls !== null) ? TlsFacts.fromPartial(object.tls) : undefined;
     message.dns = (object.dns !== undefined && object.dns !== null) ? DnsFacts.fromPartial(object.dns) : undefined;
+    message.crawl = (object.crawl !== undefined && object.crawl !== null)
+      ? CrawlResult.fromPartial(object.crawl)
+      : undefined;
     return message;
   },
 };
@@ -1891,6 +3540,16 @@ export const SchedulerServiceService = {
       Buffer.from(StartAnalysisResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StartAnalysisResponse => StartAnalysisResponse.decode(value),
   },
+  /** Starts (or reuses) a whole-site crawl of a host: a crawl job, charged three checks. */
+  startCrawl: {
+    path: "/svc.v1.SchedulerService/StartCrawl" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartCrawlRequest): Buffer => Buffer.from(StartCrawlRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartCrawlRequest => StartCrawlRequest.decode(value),
+    responseSerialize: (value: StartCrawlResponse): Buffer => Buffer.from(StartCrawlResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartCrawlResponse => StartCrawlResponse.decode(value),
+  },
   /** Runs a check in the synchronous lane and waits for it up to the request's wait_ms. */
   runCheck: {
     path: "/svc.v1.SchedulerService/RunCheck" as const,
@@ -1938,11 +3597,33 @@ export const SchedulerServiceService = {
     responseSerialize: (value: CompleteResponse): Buffer => Buffer.from(CompleteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CompleteResponse => CompleteResponse.decode(value),
   },
+  /** A crawl's pages, stored as they are fetched: they are also its checkpoint. */
+  putPages: {
+    path: "/svc.v1.SchedulerService/PutPages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PutPagesRequest): Buffer => Buffer.from(PutPagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PutPagesRequest => PutPagesRequest.decode(value),
+    responseSerialize: (value: PutPagesResponse): Buffer => Buffer.from(PutPagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PutPagesResponse => PutPagesResponse.decode(value),
+  },
+  /** The pages a crawl stored so far, for the worker that resumes it. */
+  crawlPages: {
+    path: "/svc.v1.SchedulerService/CrawlPages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CrawlPagesRequest): Buffer => Buffer.from(CrawlPagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CrawlPagesRequest => CrawlPagesRequest.decode(value),
+    responseSerialize: (value: CrawlPagesResponse): Buffer => Buffer.from(CrawlPagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CrawlPagesResponse => CrawlPagesResponse.decode(value),
+  },
 } as const;
 
 export interface SchedulerServiceServer extends UntypedServiceImplementation {
   /** Starts (or reuses) an analysis of a host for an account: a job in Postgres, an outbox row. */
   startAnalysis: handleUnaryCall<StartAnalysisRequest, StartAnalysisResponse>;
+  /** Starts (or reuses) a whole-site crawl of a host: a crawl job, charged three checks. */
+  startCrawl: handleUnaryCall<StartCrawlRequest, StartCrawlResponse>;
   /** Runs a check in the synchronous lane and waits for it up to the request's wait_ms. */
   runCheck: handleUnaryCall<RunCheckRequest, RunCheckResponse>;
   /** Worker calls. */
@@ -1950,6 +3631,10 @@ export interface SchedulerServiceServer extends UntypedServiceImplementation {
   heartbeat: handleUnaryCall<HeartbeatRequest, HeartbeatResponse>;
   checkpoint: handleUnaryCall<CheckpointRequest, CheckpointResponse>;
   complete: handleUnaryCall<CompleteRequest, CompleteResponse>;
+  /** A crawl's pages, stored as they are fetched: they are also its checkpoint. */
+  putPages: handleUnaryCall<PutPagesRequest, PutPagesResponse>;
+  /** The pages a crawl stored so far, for the worker that resumes it. */
+  crawlPages: handleUnaryCall<CrawlPagesRequest, CrawlPagesResponse>;
 }
 
 export interface SchedulerServiceClient extends Client {
@@ -1969,6 +3654,22 @@ export interface SchedulerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: StartAnalysisResponse) => void,
   ): ClientUnaryCall;
+  /** Starts (or reuses) a whole-site crawl of a host: a crawl job, charged three checks. */
+  startCrawl(
+    request: StartCrawlRequest,
+    callback: (error: ServiceError | null, response: StartCrawlResponse) => void,
+  ): ClientUnaryCall;
+  startCrawl(
+    request: StartCrawlRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartCrawlResponse) => void,
+  ): ClientUnaryCall;
+  startCrawl(
+    request: StartCrawlRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartCrawlResponse) => void,
+  ): ClientUnaryCall;
   /** Runs a check in the synchronous lane and waits for it up to the request's wait_ms. */
   runCheck(
     request: RunCheckRequest,
@@ -2046,6 +3747,38 @@ export interface SchedulerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CompleteResponse) => void,
   ): ClientUnaryCall;
+  /** A crawl's pages, stored as they are fetched: they are also its checkpoint. */
+  putPages(
+    request: PutPagesRequest,
+    callback: (error: ServiceError | null, response: PutPagesResponse) => void,
+  ): ClientUnaryCall;
+  putPages(
+    request: PutPagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PutPagesResponse) => void,
+  ): ClientUnaryCall;
+  putPages(
+    request: PutPagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PutPagesResponse) => void,
+  ): ClientUnaryCall;
+  /** The pages a crawl stored so far, for the worker that resumes it. */
+  crawlPages(
+    request: CrawlPagesRequest,
+    callback: (error: ServiceError | null, response: CrawlPagesResponse) => void,
+  ): ClientUnaryCall;
+  crawlPages(
+    request: CrawlPagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CrawlPagesResponse) => void,
+  ): ClientUnaryCall;
+  crawlPages(
+    request: CrawlPagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CrawlPagesResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const SchedulerServiceClient = makeGenericClientConstructor(
@@ -2063,6 +3796,10 @@ function bytesFromBase64(b64: string): Uint8Array {
 
 function base64FromBytes(arr: Uint8Array): string {
   return globalThis.Buffer.from(arr).toString("base64");
+}
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;

@@ -1,0 +1,39 @@
+import { PageFacts, SiteFacts } from "../proto/index.ts";
+import { CHECKS } from "./checks/index.ts";
+import { isNoindex } from "./checks/noindex.ts";
+import { pageUrl } from "./checks/response.ts";
+
+export interface PageContext {
+  readonly host: string;
+  readonly origin: string;
+  /** Unix seconds. */
+  readonly checkedAt: number;
+}
+
+/**
+ * The catalogue's verdict on one page of a crawl: the codes of the checks that fail (or warn on) it.
+ * Every check runs over a site made of this one page; a page check names its failing pages, so a
+ * code counts when its outcome names this page — site-level checks (robots, TLS, DNS…) name none
+ * and cross-page checks (duplicates) have only one page to compare: neither is a page issue.
+ */
+export function pageIssues(page: PageFacts, context: PageContext): string[] {
+  const url = pageUrl(page);
+  if (!url) return [];
+  const facts = SiteFacts.fromPartial({ host: context.host, origin: context.origin, checkedAt: context.checkedAt, pages: [page] });
+  const codes: string[] = [];
+  for (const def of CHECKS) {
+    let outcome;
+    try {
+      outcome = def.run(facts);
+    } catch {
+      continue; // a faulty check says nothing about the page
+    }
+    if ((outcome.status === "fail" || outcome.status === "warn") && outcome.pages.includes(url)) codes.push(def.code);
+  }
+  return codes;
+}
+
+/** Whether a page asks not to be indexed (meta robots or X-Robots-Tag). */
+export function pageIsNoindex(page: PageFacts, nowS: number): boolean {
+  return isNoindex(page, nowS);
+}

@@ -1,0 +1,67 @@
+import { pageIsNoindex, pageIssues, strictKey } from "../analyzer/index.ts";
+import { CrawledPage, type HttpResponse } from "../proto/index.ts";
+import { extractPage } from "./extract.ts";
+import { simhash } from "./simhash.ts";
+
+export interface PageInput {
+  /** The URL as linked (its strict key). */
+  readonly url: string;
+  readonly depth: number;
+  readonly response: HttpResponse;
+  readonly html: string;
+  /** host[:port] of the crawled origin: links to it are internal. */
+  readonly originHost: string;
+  readonly origin: string;
+  readonly site: string;
+  /** Unix seconds. */
+  readonly checkedAt: number;
+}
+
+/**
+ * One fetched URL as a crawl stores it: the page's SEO facts reduced to what the crawl reports
+ * and the graph needs, its links as strict keys, and the page checks that fail on it. CPU-bound
+ * (parsing, hashing, checks): the crawler runs it on its parse threads.
+ */
+export function crawledPage(input: PageInput): CrawledPage {
+  const r = input.response;
+  const page = CrawledPage.fromPartial({
+    url: input.url,
+    finalUrl: r.finalUrl || input.url,
+    status: r.status,
+    error: r.error,
+    depth: input.depth,
+    redirects: r.redirects,
+    contentType: r.contentType,
+    bytes: r.bodyBytes,
+    ttfbMs: r.ttfbMs,
+  });
+  const ok = r.status >= 200 && r.status < 300;
+  if (!ok || !input.html) return page;
+  const { facts, text } = extractPage({ url: page.finalUrl, response: r, html: input.html, depth: input.depth });
+  if (!facts.isHtml) return page;
+  page.isHtml = true;
+  page.title = facts.title;
+  page.description = facts.metaDescription;
+  page.words = facts.wordCount;
+  page.contentHash = facts.contentHash;
+  page.simhash = simhash(text);
+  page.canonical = facts.canonicals[0] ?? facts.canonicalHeader;
+  page.noindex = pageIsNoindex(facts, input.checkedAt);
+  page.hreflang = facts.hreflang.map((a) => ({ hreflang: a.hreflang, href: strictKey(a.href) ?? a.href }));
+  const internal = new Set<string>();
+  const followed = new Set<string>();
+  for (const link of facts.links) {
+    const key = strictKey(link.href);
+    if (!key) continue;
+    if (new URL(key).host === input.originHost) {
+      internal.add(key);
+      if (!link.nofollow) followed.add(key);
+    } else {
+      page.externalLinks.push({ href: key, text: link.text.slice(0, 200), nofollow: link.nofollow, internal: false });
+    }
+  }
+  page.internalLinks = [...internal];
+  page.nofollowInternal = [...internal].filter((k) => !followed.has(k));
+  page.issues = pageIssues(facts, { host: input.site, origin: input.origin, checkedAt: input.checkedAt });
+  return page;
+}

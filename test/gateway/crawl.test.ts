@@ -1,0 +1,104 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
+
+// A whole-site crawl through the API: POST /crawl → job → crawler (parse threads, pages stored as
+// they come) → crawl report → GET /crawl, /links, /external, /history, and the charge of three checks.
+
+let gw: TestGateway;
+let site: SmallSite;
+beforeAll(async () => {
+  site = await startSmallSite();
+  site.pages.set("/", page({ title: "Small site home page for tests", description: "The home page of a small site served on loopback for Svc's tests.", links: ["/about", "/contact", "/blog", "/gone", "http://127.0.0.9:9/elsewhere"] }));
+  site.pages.set("/blog", page({ title: "The blog of the small test site", description: "Posts of the small site.", links: ["/blog/one", "/gone", "/about/"] }));
+  site.pages.set("/blog/one", page({ title: "The blog of the small test site", description: "The first post.", links: ["/"] }));
+  site.pages.set("/about/", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/"] }));
+  site.pages.set("/lonely", page({ title: "A page only the sitemap knows", description: "Orphan.", links: [] }));
+  site.pages.set(
+    "/sitemap.xml",
+    `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${["/", "/about", "/contact", "/lonely"].map((p) => `<url><loc>${site.url}${p}</loc></url>`).join("")}</urlset>`,
+  );
+  gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "5", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000", SVC_PLAN_CHECKS_PER_DAY: "5" } });
+});
+afterAll(async () => {
+  await gw.close();
+  await site.close();
+});
+afterEach(() => expect(gw.violations).toEqual([]));
+
+async function untilDone(jobId: number): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  for (;;) {
+    const res = await gw.call("GET", `/api/v1/jobs/${jobId}`);
+    const job = res.json().job as Record<string, unknown>;
+    if (job.state === "done" || job.state === "error") return job;
+    if (Date.now() - started > 30_000) throw new Error(`job ${jobId} still ${String(job.state)} after 30 s`);
+    await sleep(100);
+  }
+}
+
+describe("a whole-site crawl", () => {
+  it("answers not_found before any crawl", async () => {
+    expect((await gw.call("GET", `/api/v1/crawl/${site.host}`)).json().code).toBe("not_found");
+    expect((await gw.call("GET", `/api/v1/links/${site.host}`)).json().code).toBe("not_found");
+  });
+
+  it("crawls every linked and sitemap page, and reports links, duplicates and orphans", async () => {
+    const started = await gw.call("POST", `/api/v1/crawl/${site.host}`);
+    expect(started.statusCode).toBe(202);
+    expect(started.json().job).toMatchObject({ kind: "crawl", host: site.host, state: "queued", progress: 0 });
+    const job = await untilDone(started.json().job.id as number);
+    expect(job).toMatchObject({ state: "done", progress: 100 });
+    expect(job.result).toEqual({
+      report: `/api/v1/report/${site.host}`,
+      issues: `/api/v1/issues/${site.host}`,
+      crawl: `/api/v1/crawl/${site.host}`,
+      links: `/api/v1/links/${site.host}`,
+      external: `/api/v1/external/${site.host}`,
+    });
+
+    const crawl = (await gw.call("GET", `/api/v1/crawl/${site.host}?limit=200`)).json();
+    const byUrl = new Map((crawl.pages as { url: string; issues: string[] }[]).map((p) => [p.url, p]));
+    const u = (p: string) => `${site.url}${p}`;
+    expect([...byUrl.keys()].sort()).toEqual([u("/"), u("/about"), u("/about/"), u("/blog"), u("/blog/one"), u("/contact"), u("/gone"), u("/lonely")].sort());
+    expect(byUrl.get(u("/"))).toMatchObject({ status: 200, depth: 0, title: "Small site home page for tests" });
+    expect(byUrl.get(u("/blog/one"))).toMatchObject({ status: 200, depth: 2, inlinks: 1 });
+    expect(byUrl.get(u("/gone"))).toMatchObject({ status: 404, depth: 1, inlinks: 2 });
+    expect(byUrl.get(u("/lonely"))).toMatchObject({ status: 200, depth: null, inlinks: 0, in_sitemap: true });
+    expect(byUrl.get(u("/contact"))?.issues).toContain("description_present");
+    expect(crawl.summary).toMatchObject({ pages: 7, urls: 8, broken_links: 1, orphans: 1, truncated_by: null });
+    expect(crawl.external).toMatchObject({ total: 1, domains: 1, unchecked: 1, broken: 0 });
+    expect(crawl.page).toMatchObject({ total: 8 });
+
+    const filtered = (await gw.call("GET", `/api/v1/crawl/${site.host}?status=4`)).json();
+    expect(filtered.pages.map((p: { url: string }) => p.url)).toEqual([u("/gone")]);
+
+    const links = (await gw.call("GET", `/api/v1/links/${site.host}`)).json();
+    expect(links.orphans).toEqual([{ url: u("/lonely"), status: 200 }]);
+    expect(links.broken).toEqual([{ url: u("/gone"), status: 404, error: null, links: 2, sources: [u("/"), u("/blog")] }]);
+    // /about and /about/ are one page under two URLs: their title is shared, and they are URL variants.
+    expect(links.duplicates.titles).toEqual([
+      { title: "About the small test site", urls: [u("/about"), u("/about/")] },
+      { title: "The blog of the small test site", urls: [u("/blog"), u("/blog/one")] },
+    ]);
+    expect(links.duplicates.urls).toEqual([{ key: u("/about"), urls: [u("/about"), u("/about/")] }]);
+    expect(links.top_pages[0]).toMatchObject({ url: u("/"), score: 100 });
+
+    const external = (await gw.call("GET", `/api/v1/external/${site.host}`)).json();
+    expect(external.links).toEqual([{ url: "http://127.0.0.9:9/elsewhere", domain: "127.0.0.9", sources: 1, nofollow: false, status: null, error: null, state: "unchecked" }]);
+
+    const history = (await gw.call("GET", `/api/v1/history/${site.host}`)).json();
+    expect(history.runs).toHaveLength(1);
+    expect(crawl.run).toBe(history.runs[0].id);
+  });
+
+  it("reuses a fresh crawl without charging, and charges three checks for a new one", async () => {
+    const again = (await gw.call("POST", `/api/v1/crawl/${site.host}`)).json().job;
+    expect(again).toMatchObject({ state: "done", items: [{ cached: true }] });
+    // 5 checks a day: the first crawl took 3, so a fresh crawl (3 more) is refused.
+    const refused = await gw.call("POST", `/api/v1/crawl/${site.host}?fresh=true`);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe("limit");
+  });
+});
