@@ -31,3 +31,8 @@ export {
 } from "./collect-site.ts";
 export { CrawlerWorker, type WorkerDeps, type CollectFacts, type ClassifyFailure, type SingleChecks } from "./worker.ts";
 export { createSiteCollector, politenessFor, type SiteCollector } from "./site-collector.ts";
+export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl-site.ts";
+export { inlineParsePool, threadParsePool, type ParsePool } from "./parse-pool.ts";
+export { crawledPage, type PageInput } from "./crawled-page.ts";
+export { simhash } from "./simhash.ts";
+export { type CrawlWholeSite } from "./worker.ts";

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RobotsFacts, type CrawledPage } from "../../../proto/index.ts";
+import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, inlineParsePool, threadParsePool, type CrawlOptions, type Egress, type ParsePool } from "../../../crawler/index.ts";
+import { startHttp, type TestServer } from "./servers.ts";
+
+// A chain-and-fan site: / links to /p/0../p/9; /p/i links to /p/i/0../p/i/4; those link home.
+function html(title: string, links: string[]): string {
+  return `<!DOCTYPE html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1><p>${"word ".repeat(60)}${title}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join("")}</body></html>`;
+}
+function route(path: string): string | null {
+  if (path === "/") return html("Home", Array.from({ length: 10 }, (_, i) => `/p/${i}`));
+  const a = /^\/p\/(\d)$/.exec(path);
+  if (a) return html(`Section ${a[1]}`, Array.from({ length: 5 }, (_, j) => `/p/${a[1]}/${j}`));
+  const b = /^\/p\/(\d)\/(\d)$/.exec(path);
+  if (b) return html(`Leaf ${b[1]}.${b[2]}`, ["/"]);
+  return null;
+}
+
+const OPTIONS: CrawlOptions = {
+  userAgent: "SvcBot/0.1",
+  connections: 4,
+  minDelayMs: 0,
+  maxCrawlDelayMs: 0,
+  timeoutMs: 3000,
+  maxBodyBytes: 1024 * 1024,
+  maxRedirects: 5,
+  limits: DEFAULT_CRAWL_LIMITS,
+  externalAllowed: () => false,
+  maxExternalChecks: 0,
+  maxRetryAfterMs: 2000,
+  storeEvery: 10,
+};
+
+let server: TestServer;
+let egress: Egress;
+beforeAll(async () => {
+  server = await startHttp((req, res) => {
+    const body = route(req.url ?? "/");
+    if (body === null) return void res.writeHead(404, { "content-type": "text/html" }).end("<title>nope</title>");
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
+  });
+  egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+});
+afterAll(async () => {
+  await egress.close();
+  await server.close();
+});
+
+const input = () => ({ site: `127.0.0.1:${server.port}`, origin: server.origin, robots: RobotsFacts.fromPartial({}), checkedAt: 1_800_000_000 });
+const ALL = 1 + 10 + 50;
+
+async function crawl(pool: ParsePool, extra: { resume?: CrawledPage[]; abortAfter?: number; options?: Partial<CrawlOptions> } = {}) {
+  const stored: CrawledPage[] = [];
+  const abort = new AbortController();
+  const outcome = await crawlSite(input(), { ...OPTIONS, ...extra.options }, {
+    egress,
+    pool,
+    signal: abort.signal,
+    resume: extra.resume ?? [],
+    store: async (pages) => {
+      stored.push(...pages);
+      if (extra.abortAfter !== undefined && stored.length >= extra.abortAfter) abort.abort(new Error("node died"));
+    },
+  }).catch((err: unknown) => err as Error);
+  return { outcome, stored };
+}
+
+describe("crawlSite", () => {
+  it("fetches every page once, breadth-first, with exact depths (on a parse thread)", async () => {
+    const pool = threadParsePool(1);
+    try {
+      server.requests.length = 0;
+      const { outcome, stored } = await crawl(pool);
+      if (outcome instanceof Error) throw outcome;
+      expect(outcome.pages).toHaveLength(ALL);
+      expect(stored.map((p) => p.url).sort()).toEqual(outcome.pages.map((p) => p.url).sort());
+      const pages = server.requests.filter((r) => r.startsWith("GET /p") || r === "GET /");
+      expect(new Set(pages).size).toBe(pages.length);
+      const depth = new Map(outcome.pages.map((p) => [new URL(p.url).pathname, p.depth]));
+      expect(depth.get("/")).toBe(0);
+      expect(depth.get("/p/3")).toBe(1);
+      expect(depth.get("/p/3/4")).toBe(2);
+      // Breadth-first: no leaf is requested before every section was.
+      const firstLeaf = pages.findIndex((r) => /^GET \/p\/\d\/\d$/.test(r));
+      const lastSection = Math.max(...pages.map((r, i) => (/^GET \/p\/\d$/.test(r) ? i : -1)));
+      expect(firstLeaf).toBeGreaterThan(lastSection);
+      expect(outcome.truncatedBy).toBe("");
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("resumes from the pages a dead attempt stored: none of them is fetched again", async () => {
+    server.requests.length = 0;
+    const first = await crawl(inlineParsePool(), { abortAfter: 20, options: { connections: 1 } });
+    expect(first.outcome).toBeInstanceOf(Error);
+    const done = new Set(first.stored.map((p) => new URL(p.url).pathname));
+    expect(done.size).toBeGreaterThanOrEqual(20);
+    expect(done.size).toBeLessThan(ALL);
+    server.requests.length = 0;
+    const second = await crawl(inlineParsePool(), { resume: first.stored });
+    if (second.outcome instanceof Error) throw second.outcome;
+    const refetched = server.requests.map((r) => r.replace(/^GET /, "")).filter((p) => done.has(p));
+    expect(refetched).toEqual([]);
+    const all = [...first.stored, ...second.stored].map((p) => p.url);
+    expect(new Set(all).size).toBe(ALL);
+    expect(all).toHaveLength(ALL);
+    expect(second.outcome.pages).toHaveLength(ALL);
+  });
+
+  it("stops at the page limit and says so", async () => {
+    const { outcome } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxPages: 15 } } });
+    if (outcome instanceof Error) throw outcome;
+    expect(outcome.pages).toHaveLength(15);
+    expect(outcome.truncatedBy).toBe("page_limit");
+  });
+
+  it("stops at the depth limit and says so", async () => {
+    const { outcome } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxDepth: 1 } } });
+    if (outcome instanceof Error) throw outcome;
+    expect(outcome.pages).toHaveLength(11);
+    expect(outcome.truncatedBy).toBe("depth_limit");
+  });
+});
