@@ -245,6 +245,7 @@ export function analyzeCrawl(input: CrawlInput): CrawlAnalysis {
     orphans: orphans.length,
     orphan: sample(orphans.map((o) => ({ url: o.url, detail: "listed in the sitemap, linked from no crawled page" }))),
     redirectChains: chains.length,
+    redirectLoops: chains.filter((c) => c.loop).length,
     redirectChain: sample(chains.map((c) => ({ url: c.url, detail: c.loop ? "redirect loop" : `${c.chain.length} hops: ${[c.url, ...c.chain].join(" → ")}` }))),
     redirectedLinks: redirectedTargets.length,
     redirected: sample(redirectedTargets.sort().map((t) => ({ url: t, detail: `redirects to ${byUrl.get(t)?.finalUrl ?? ""}` }))),

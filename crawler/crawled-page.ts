@@ -50,14 +50,14 @@ export function crawledPage(input: PageInput): CrawledPage {
   page.hreflang = facts.hreflang.map((a) => ({ hreflang: a.hreflang, href: strictKey(a.href) ?? a.href }));
   const internal = new Set<string>();
   const followed = new Set<string>();
+  // Link hrefs are already strict keys (absolute, fragment removed); `internal` means the page's own host.
+  const sameHost = new URL(page.finalUrl).host === input.originHost;
   for (const link of facts.links) {
-    const key = strictKey(link.href);
-    if (!key) continue;
-    if (new URL(key).host === input.originHost) {
-      internal.add(key);
-      if (!link.nofollow) followed.add(key);
-    } else {
-      page.externalLinks.push({ href: key, text: link.text.slice(0, 200), nofollow: link.nofollow, internal: false });
+    if (link.internal && sameHost) {
+      internal.add(link.href);
+      if (!link.nofollow) followed.add(link.href);
+    } else if (!link.internal && (link.href.startsWith("http:") || link.href.startsWith("https:"))) {
+      page.externalLinks.push({ href: link.href, text: link.text.slice(0, 200), nofollow: link.nofollow, internal: false });
     }
   }
   page.internalLinks = [...internal];

@@ -127,10 +127,11 @@ class PageState {
     link: (a) => this.link(a),
     script: (a) => this.script(a),
     a: (a) => {
-      const href = a.href === undefined ? null : this.abs(a.href.trim());
-      if (href === null) return;
-      const rel = (a.rel ?? "").toLowerCase().split(/\s+/);
-      this.facts.links.push(Link.fromPartial({ href, nofollow: rel.includes("nofollow"), internal: isInternal(href, this.host) }));
+      const url = a.href === undefined ? null : this.absUrl(a.href.trim());
+      if (url === null) return;
+      const rel = a.rel ? a.rel.toLowerCase().split(/\s+/) : [];
+      const internal = (url.protocol === "http:" || url.protocol === "https:") && url.host === this.host;
+      this.facts.links.push(Link.fromPartial({ href: url.href, nofollow: rel.includes("nofollow"), internal }));
       this.captures.set("link", { level: 0, parts: [] });
     },
     img: (a) => {
@@ -253,10 +254,15 @@ class PageState {
   }
 
   private abs(href: string): string | null {
+    return this.absUrl(href)?.href ?? null;
+  }
+
+  /** The URL resolved against the page's base, fragment removed; null when it does not parse. */
+  private absUrl(href: string): URL | null {
     try {
       const u = new URL(href, this.base);
       u.hash = "";
-      return u.href;
+      return u;
     } catch {
       return null;
     }
@@ -270,11 +276,6 @@ class PageState {
   private subresource(url: string): void {
     if (this.https && url.startsWith("http:")) this.mixed.add(url);
   }
-}
-
-function isInternal(href: string, host: string): boolean {
-  const u = new URL(href);
-  return (u.protocol === "http:" || u.protocol === "https:") && u.host === host;
 }
 
 function dimension(value: string | undefined): number {

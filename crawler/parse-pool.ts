@@ -45,6 +45,8 @@ export function threadParsePool(size: number): ParsePool {
     const slot = { worker, busy: 0 };
     worker.on("message", (msg: { id: number; result?: unknown; error?: string }) => {
       slot.busy -= 1;
+      // An idle thread does not keep the process alive; a busy one does (its caller waits on it).
+      if (slot.busy === 0) worker.unref();
       const p = pending.get(msg.id);
       pending.delete(msg.id);
       if (msg.error !== undefined) p?.reject(new Error(`parse thread: ${msg.error}`));
@@ -69,6 +71,7 @@ export function threadParsePool(size: number): ParsePool {
     const id = next++;
     const slot = threads.reduce((a, b) => (b.busy < a.busy ? b : a));
     slot.busy += 1;
+    slot.worker.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       slot.worker.postMessage({ ...task, id });

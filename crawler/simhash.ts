@@ -1,13 +1,12 @@
 // 64-bit SimHash (Charikar) of a text's word 3-shingles: near-duplicate texts have hashes a few bits
-// apart. Two 32-bit FNV-1a variants give the 64 bits; no BigInt in the hot loop.
+// apart. Words are hashed once (FNV-1a over their letters and digits, case folded); a shingle's two
+// 32-bit halves mix its three word hashes. Long texts vote with a fixed quarter of their shingles
+// (those whose hash ends in 00: the same shingles in both texts of a pair), which keeps the cost
+// linear and small without changing which texts are alike.
 
-function fnv1a(text: string, seed: number): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  // A final avalanche so that similar shingles spread over all bits.
+const SAMPLE_ABOVE = 512;
+
+function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -16,25 +15,53 @@ function fnv1a(text: string, seed: number): number {
   return h >>> 0;
 }
 
+/** FNV-1a hashes of the text's words (runs of letters and digits), lower-cased. */
+function wordHashes(text: string): number[] {
+  const out: number[] = [];
+  let h = 0x811c9dc5;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const lower = c >= 65 && c <= 90 ? c + 32 : c;
+    const isWord = (lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) || (c > 127 && /[\p{L}\p{N}]/u.test(text[i] as string));
+    if (isWord) {
+      h ^= c > 127 ? text[i]!.toLowerCase().charCodeAt(0) : lower;
+      h = Math.imul(h, 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      out.push(h >>> 0);
+      h = 0x811c9dc5;
+      inWord = false;
+    }
+  }
+  if (inWord) out.push(h >>> 0);
+  return out;
+}
+
 /** The SimHash of a text as 16 hex digits; "" for a text of fewer than 3 words. */
 export function simhash(text: string): string {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  if (words.length < 3) return "";
+  const words = wordHashes(text);
+  const shingles = words.length - 2;
+  if (shingles < 1) return "";
+  const sample = shingles > SAMPLE_ABOVE;
   const votes = new Int32Array(64);
-  for (let i = 0; i + 2 < words.length; i++) {
-    const shingle = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
-    const hi = fnv1a(shingle, 0x811c9dc5);
-    const lo = fnv1a(shingle, 0x050c5d1f);
-    for (let b = 0; b < 32; b++) {
-      votes[b] = (votes[b] as number) + ((lo >>> b) & 1 ? 1 : -1);
-      votes[b + 32] = (votes[b + 32] as number) + ((hi >>> b) & 1 ? 1 : -1);
+  for (let i = 0; i < shingles; i++) {
+    const a = words[i] as number;
+    const b = words[i + 1] as number;
+    const c = words[i + 2] as number;
+    const lo = mix((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ c) >>> 0);
+    if (sample && (lo & 3) !== 0) continue;
+    const hi = mix((Math.imul(c, 0x9e3779b1) ^ Math.imul(a, 0xc2b2ae3d) ^ b ^ 0x27d4eb2f) >>> 0);
+    for (let bit = 0; bit < 32; bit++) {
+      votes[bit] = (votes[bit] as number) + (((lo >>> bit) & 1) << 1) - 1;
+      votes[bit + 32] = (votes[bit + 32] as number) + (((hi >>> bit) & 1) << 1) - 1;
     }
   }
   let lo = 0;
   let hi = 0;
-  for (let b = 0; b < 32; b++) {
-    if ((votes[b] as number) > 0) lo |= 1 << b;
-    if ((votes[b + 32] as number) > 0) hi |= 1 << b;
+  for (let bit = 0; bit < 32; bit++) {
+    if ((votes[bit] as number) > 0) lo |= 1 << bit;
+    if ((votes[bit + 32] as number) > 0) hi |= 1 << bit;
   }
   return (hi >>> 0).toString(16).padStart(8, "0") + (lo >>> 0).toString(16).padStart(8, "0");
 }

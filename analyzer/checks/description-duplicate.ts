@@ -9,10 +9,10 @@ export const descriptionDuplicate: CheckDef = {
   level: "warn",
   weight: 3,
   effort: 3,
-  // A crawl check (scope C): judged on the pages this run saw, decided fully only by a crawl.
+  // A crawl check (scope C): decided by the latest whole-site crawl, else judged on the pages this run saw.
   recheck: false,
   hint: "Write a separate meta description for each indexable page that says what this page in particular offers.",
   run(facts) {
-    return duplicateText(facts, (page) => page.metaDescription, { problem: "description shared with another page", none: "fewer than two indexable pages with a description", quote: false });
+    return duplicateText(facts, (page) => page.metaDescription, (c) => ({ count: c.duplicateDescriptions, samples: c.duplicateDescription }), { problem: "description shared with another page", none: "fewer than two indexable pages with a description", quote: false });
   },
 };

@@ -1,5 +1,6 @@
-import type { PageFacts, SiteFacts } from "../../proto/index.ts";
+import type { CrawlFindings, CrawlSample, PageFacts, SiteFacts } from "../../proto/index.ts";
 import type { CheckOutcome } from "./check.ts";
+import { crawlShare, latestCrawl } from "./crawl-share.ts";
 import { isNoindex } from "./noindex.ts";
 import { aggregatePages, htmlPages } from "./page-sample.ts";
 
@@ -10,12 +11,17 @@ function normalise(text: string): string {
 /**
  * Fails every indexable page whose text (a title, a description) another indexable page repeats,
  * compared case- and whitespace-insensitively; needs at least two pages carrying the text.
+ * With a whole-site crawl of at least two pages, the crawl's exact count over its pages decides
+ * (the same rule, applied by the crawler to every page); otherwise this run's sampled pages do.
  */
 export function duplicateText(
   facts: SiteFacts,
   textOf: (page: PageFacts) => string,
+  fromCrawl: (crawl: CrawlFindings) => { count: number; samples: readonly CrawlSample[] },
   words: { problem: string; none: string; quote: boolean },
 ): CheckOutcome {
+  const crawl = latestCrawl(facts);
+  if (crawl && crawl.pages >= 2) return crawlShare(crawl, { ...fromCrawl(crawl), of: "pages", problem: words.problem });
   const pages = htmlPages(facts).filter((p) => textOf(p.page).trim() && !isNoindex(p.page, facts.checkedAt));
   const candidates = pages.length >= 2 ? pages : [];
   const counts = new Map<string, number>();

@@ -59,13 +59,13 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
   title_duplicate: {
     hint: {
       ru: {
-        what: "Сравнивает <title> индексируемых страниц выборки без учёта регистра и лишних пробелов (нужны хотя бы две страницы).",
+        what: "Сравнивает <title> индексируемых страниц последнего полного обхода (не старше 30 дней), а без него — страниц выборки, без учёта регистра и лишних пробелов (нужны хотя бы две страницы).",
         good: "У каждой страницы свой заголовок.",
         bad: "Хотя бы две индексируемые страницы имеют одинаковый заголовок.",
         glossary: ["индексируемая страница — страница без noindex, которую поисковик может показать", "дубль заголовка — один и тот же <title> на разных страницах"],
       },
       en: {
-        what: "Compares the <title> of the sampled indexable pages, ignoring case and extra spaces (needs at least two pages).",
+        what: "Compares the <title> of the indexable pages of the latest whole-site crawl (at most 30 days old), else of the sampled pages, ignoring case and extra spaces (needs at least two pages).",
         good: "Every page has its own title.",
         bad: "At least two indexable pages share the same title.",
         glossary: ["indexable page — a page without noindex that search engines may show", "duplicate title — the same <title> on different pages"],
@@ -275,13 +275,13 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
   description_duplicate: {
     hint: {
       ru: {
-        what: "Сравнивает нормализованные мета-описания индексируемых страниц выборки.",
+        what: "Сравнивает нормализованные мета-описания индексируемых страниц последнего полного обхода (не старше 30 дней), а без него — страниц выборки.",
         good: "У каждой индексируемой страницы своё описание.",
         bad: "Одинаковое описание стоит на двух или более страницах.",
         glossary: ["индексируемая страница — страница без noindex, которая может попасть в поиск", "нормализация — сравнение без учёта регистра и лишних пробелов"],
       },
       en: {
-        what: "Compares the normalised meta descriptions of the sampled indexable pages.",
+        what: "Compares the normalised meta descriptions of the indexable pages of the latest whole-site crawl (at most 30 days old), else of the sampled pages.",
         good: "Each indexable page has a description of its own.",
         bad: "The same description appears on two or more pages.",
         glossary: ["indexable page — a page without noindex that may appear in search", "normalisation — comparing without regard to case and extra spaces"],
@@ -295,6 +295,60 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         benefit: "Каждая страница в поиске объясняет, чем она полезна.",
         effort: "от часа: написать описания или настроить их генерацию",
         who: "контент-менеджер, автор описаний страниц",
+      },
+    },
+    guide: null,
+  },
+  duplicate_content: {
+    hint: {
+      ru: {
+        what: "Берёт из последнего полного обхода (не старше 30 дней) индексируемые страницы, видимый текст которых дословно повторяет другая страница.",
+        good: "Текст каждой индексируемой страницы встречается на сайте один раз.",
+        bad: "Хотя бы у двух страниц одинаковый видимый текст; оценка падает вместе с долей таких страниц среди обойдённых.",
+        glossary: ["видимый текст — то, что читает посетитель, без разметки, скриптов и стилей", "полный дубль — две страницы с текстом, совпадающим до символа"],
+      },
+      en: {
+        what: "Takes from the latest whole-site crawl (at most 30 days old) the indexable pages whose visible text another page repeats word for word.",
+        good: "The text of each indexable page appears on the site once.",
+        bad: "At least two pages carry the same visible text; the score falls with the share of such pages among those crawled.",
+        glossary: ["visible text — what a visitor reads, without markup, scripts and styles", "exact duplicate — two pages whose texts match character for character"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Тексты страниц не повторяются",
+        what: "Один и тот же текст на нескольких адресах — частый след фильтров, версий для печати и копий разделов.",
+        why: "Поисковик выбирает одну копию сам и может показать не ту, а остальные тратят время робота.",
+        benefit: "В поиске показывается та страница, которую вы считаете главной.",
+        effort: "от нескольких часов до дней: склеить копии редиректом или canonical, переписать нужные",
+        who: "SEO-специалист вместе с разработчиком, который знает, откуда берутся копии",
+      },
+    },
+    guide: null,
+  },
+  near_duplicate: {
+    hint: {
+      ru: {
+        what: "Находит в последнем полном обходе (не старше 30 дней) индексируемые страницы, текст которых почти совпадает с текстом другой страницы.",
+        good: "Нет пар страниц, различающихся лишь несколькими словами.",
+        bad: "Есть страницы, отличающиеся от других лишь несколькими словами; задача информационная.",
+        glossary: ["почти дубль — страница, текст которой отличается от другой лишь немногими словами", "SimHash — короткий отпечаток текста: у похожих текстов отпечатки почти совпадают"],
+      },
+      en: {
+        what: "Finds in the latest whole-site crawl (at most 30 days old) the indexable pages whose text is nearly the same as another page's.",
+        good: "No two pages differ in only a few words.",
+        bad: "Some pages differ from others in only a few words; the task is informational.",
+        glossary: ["near-duplicate — a page whose text differs from another's in only a few words", "SimHash — a short fingerprint of a text: similar texts get nearly equal fingerprints"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Страницы не копируют друг друга почти целиком",
+        what: "Карточки товаров, отличающиеся только цветом, или города с одинаковым текстом — типичные почти-копии.",
+        why: "Поисковик видит в них одну страницу, и они отбирают друг у друга место в выдаче.",
+        benefit: "Каждая страница получает свои запросы вместо борьбы с соседками.",
+        effort: "от дня: объединить варианты на одной странице или дописать отличия",
+        who: "копирайтер по заданию SEO-специалиста",
       },
     },
     guide: null,

@@ -407,4 +407,139 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  sitemap_url_status: {
+    hint: {
+      ru: {
+        what: "Проверяет по последнему полному обходу (не старше 30 дней) адреса карты сайта: отвечают ли они 200 без перенаправления и без noindex.",
+        good: "Все адреса карты сайта отвечают 200 и открыты для индексации; без карты сайта проверка не применяется.",
+        bad: "Хотя бы один адрес карты сайта перенаправляет, отвечает ошибкой или закрыт noindex.",
+        glossary: ["адрес карты сайта — строка <loc> в sitemap.xml", "ответ 200 — сервер отдал страницу без ошибки и без перенаправления"],
+      },
+      en: {
+        what: "Checks the sitemap's URLs in the latest whole-site crawl (at most 30 days old): do they answer 200, without a redirect and without noindex.",
+        good: "Every sitemap URL answers 200 and may be indexed; a site without a sitemap is not judged.",
+        bad: "At least one sitemap URL redirects, answers with an error or carries noindex.",
+        glossary: ["sitemap URL — one <loc> entry of sitemap.xml", "200 answer — the server returned the page with no error and no redirect"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "В карте сайта только рабочие адреса",
+        what: "Карта сайта — список страниц, который вы вручаете поисковикам; в нём не место старым и закрытым адресам.",
+        why: "Поисковики перестают доверять карте, в которой много редиректов, ошибок и закрытых страниц.",
+        benefit: "Робот тратит время только на страницы, которые вы хотите видеть в поиске.",
+        effort: "от часа: настроить генератор карты или убрать лишние адреса",
+        who: "разработчик, настраивающий генератор sitemap",
+      },
+    },
+    guide: null,
+  },
+  sitemap_missing_pages: {
+    hint: {
+      ru: {
+        what: "Сравнивает индексируемые страницы последнего полного обхода (не старше 30 дней) со списком адресов карты сайта; без карты сайта проверка не применяется.",
+        good: "Карта сайта перечисляет все индексируемые страницы, которые нашёл обход.",
+        bad: "Обход нашёл индексируемые страницы, которых нет в карте сайта; задача информационная.",
+        glossary: ["генератор карты сайта — модуль CMS или скрипт, который собирает sitemap.xml", "индексируемая страница обхода — страница с ответом 200 без noindex и без canonical на другой адрес"],
+      },
+      en: {
+        what: "Compares the indexable pages of the latest whole-site crawl (at most 30 days old) with the sitemap's URLs; a site without a sitemap is not judged.",
+        good: "The sitemap lists every indexable page the crawl found.",
+        bad: "The crawl found indexable pages the sitemap lacks; the task is informational.",
+        glossary: ["sitemap generator — the CMS module or script that builds sitemap.xml", "indexable crawled page — a page answering 200, without noindex and without a canonical elsewhere"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Карта сайта полная",
+        what: "Если генератор карты пропускает разделы, поисковик узнаёт о них только по ссылкам и позже.",
+        why: "Страницы вне карты сайта медленнее попадают в поиск и реже обновляются в нём.",
+        benefit: "Все разделы сайта, а не только попавшие в карту, быстро находятся поисковиками.",
+        effort: "около часа: включить пропущенные разделы в настройках генератора карты",
+        who: "администратор CMS или разработчик плагина карты сайта",
+      },
+    },
+    guide: null,
+  },
+  canonical_target: {
+    hint: {
+      ru: {
+        what: "Проверяет по последнему полному обходу (не старше 30 дней), куда указывают канонические адреса: ответ 200, без перенаправления, без noindex, тот же хост.",
+        good: "Каждый канонический адрес ведёт на работающую индексируемую страницу этого сайта; если canonical не объявлен нигде, проверка не применяется.",
+        bad: "Канонический адрес указывает на перенаправление, ошибку, страницу с noindex или другой хост.",
+        glossary: ["цель canonical — страница, которую rel=canonical называет основной", "хост — имя сайта в адресе, например example.com"],
+      },
+      en: {
+        what: "Checks in the latest whole-site crawl (at most 30 days old) where canonical URLs point: a 200 answer, no redirect, no noindex, the same host.",
+        good: "Every canonical leads to a working indexable page of this site; if no page declares a canonical, the check does not apply.",
+        bad: "A canonical points to a redirect, an error, a noindex page or another host.",
+        glossary: ["canonical target — the page rel=canonical names as the main one", "host — the site's name in a URL, e.g. example.com"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Канонические ссылки ведут на живые страницы",
+        what: "Canonical говорит поисковику, какую из похожих страниц считать главной.",
+        why: "Если главная страница в canonical не открывается или закрыта от индекса, поисковик не знает, что показывать, и может выкинуть обе.",
+        benefit: "В поиске остаётся именно та версия страницы, которую вы выбрали.",
+        effort: "от часа: поправить шаблон, который подставляет canonical",
+        who: "разработчик, отвечающий за SEO-теги шаблона",
+      },
+    },
+    guide: null,
+  },
+  redirect_chain: {
+    hint: {
+      ru: {
+        what: "Находит в последнем полном обходе (не старше 30 дней) внутренние адреса, которые перенаправляют через два шага и больше или по кругу.",
+        good: "Каждое внутреннее перенаправление приводит на конечный адрес за один шаг.",
+        bad: "Есть цепочки из двух и более перенаправлений или петли; петля поднимает уровень задачи до критического.",
+        glossary: ["цепочка перенаправлений — A → B → C вместо A → C", "петля перенаправлений — перенаправления, которые возвращаются к уже пройденному адресу"],
+      },
+      en: {
+        what: "Finds in the latest whole-site crawl (at most 30 days old) the internal URLs that redirect through two hops or more, or in a loop.",
+        good: "Every internal redirect reaches its final URL in one hop.",
+        bad: "There are chains of two or more redirects, or loops; a loop raises the task to the bad level.",
+        glossary: ["redirect chain — A → B → C instead of A → C", "redirect loop — redirects that come back to a URL already passed"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Перенаправления без цепочек",
+        what: "Когда старый адрес ведёт на новый не сразу, а через промежуточные, страница открывается медленнее.",
+        why: "Поисковики проходят длинную цепочку не до конца, а петля делает страницу недоступной совсем.",
+        benefit: "Страницы открываются быстро и полностью учитываются поисковиками.",
+        effort: "около часа: свести правила перенаправлений на сервере к одному шагу",
+        who: "администратор сервера, ведущий правила перенаправлений",
+      },
+    },
+    guide: null,
+  },
+  duplicate_urls: {
+    hint: {
+      ru: {
+        what: "Ищет в последнем полном обходе (не старше 30 дней) адреса одной страницы, которые отличаются только косой чертой в конце, порядком параметров или метками отслеживания.",
+        good: "У каждой обойдённой страницы один адрес.",
+        bad: "Хотя бы одна страница открывается по нескольким вариантам адреса; оценка падает вместе с долей лишних вариантов.",
+        glossary: ["метка отслеживания — параметр вроде utm_source, который добавляют для аналитики", "вариант адреса — другое написание того же адреса, например /page и /page/"],
+      },
+      en: {
+        what: "Looks in the latest whole-site crawl (at most 30 days old) for URLs of one page that differ only by a trailing slash, parameter order or tracking parameters.",
+        good: "Every crawled page has one URL.",
+        bad: "At least one page opens under several URL variants; the score falls with the share of extra variants.",
+        glossary: ["tracking parameter — a parameter such as utm_source added for analytics", "URL variant — another spelling of the same URL, e.g. /page and /page/"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "У каждой страницы один адрес",
+        what: "Одна и та же страница по адресам со слешем и без, с метками рекламы или с переставленными параметрами — для поисковика разные страницы.",
+        why: "Вес ссылок и статистика делятся между копиями, а робот обходит одно и то же несколько раз.",
+        benefit: "Вся сила ссылок собирается на одном адресе страницы.",
+        effort: "от часа: единые ссылки в шаблонах и редирект или canonical на основной адрес",
+        who: "разработчик, отвечающий за маршруты и ссылки сайта",
+      },
+    },
+    guide: null,
+  },
 };

@@ -56,4 +56,31 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  hreflang_return: {
+    hint: {
+      ru: {
+        what: "Проверяет по последнему полному обходу (не старше 30 дней), что каждая языковая версия из hreflang ссылается в ответ на страницу, которая её назвала.",
+        good: "Все пары языковых версий взаимны; без hreflang на сайте проверка не применяется.",
+        bad: "Хотя бы одна версия не ссылается обратно; оценка сравнивает число таких пар с числом обойдённых страниц.",
+        glossary: ["обратная ссылка hreflang — ссылка hreflang со страницы-альтернативы на исходную", "альтернатива — версия той же страницы на другом языке или для другого региона"],
+      },
+      en: {
+        what: "Checks in the latest whole-site crawl (at most 30 days old) that each language version named in hreflang links back to the page that named it.",
+        good: "Every pair of language versions is mutual; a site without hreflang is not judged.",
+        bad: "At least one version does not link back; the score sets the number of such pairs against the number of pages crawled.",
+        glossary: ["hreflang return link — the hreflang link from an alternate back to the page that lists it", "alternate — a version of the same page in another language or for another region"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Языковые версии ссылаются друг на друга",
+        what: "Связь между переводами страницы работает, только если каждая версия перечисляет все остальные, включая исходную.",
+        why: "Односторонние пары поисковики игнорируют и показывают людям версию не на их языке.",
+        benefit: "Посетитель из каждой страны попадает из поиска на свою языковую версию.",
+        effort: "от пары часов: выровнять наборы hreflang во всех языковых шаблонах",
+        who: "разработчик языкового переключателя или SEO-плагина",
+      },
+    },
+    guide: null,
+  },
 };

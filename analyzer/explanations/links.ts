@@ -83,4 +83,112 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  broken_internal: {
+    hint: {
+      ru: {
+        what: "Берёт из последнего полного обхода сайта (не старше 30 дней) адреса внутренних ссылок, которые отвечают 4xx, 5xx или не отвечают вовсе.",
+        good: "Все внутренние ссылки, найденные обходом, ведут на работающие адреса.",
+        bad: "Хотя бы одна внутренняя ссылка ведёт на адрес с ошибкой; оценка падает вместе с долей таких адресов среди обойдённых.",
+        glossary: ["полный обход — проход робота по всем страницам сайта, до которых ведут ссылки и карта сайта", "битая ссылка — ссылка на адрес, который отвечает ошибкой 4xx или 5xx либо молчит"],
+      },
+      en: {
+        what: "Takes from the latest whole-site crawl (at most 30 days old) the internal link targets that answer 4xx, 5xx or not at all.",
+        good: "Every internal link the crawl found leads to a working URL.",
+        bad: "At least one internal link leads to a failing URL; the score falls with the share of such URLs among those crawled.",
+        glossary: ["whole-site crawl — a robot's pass over every page of the site that links and the sitemap lead to", "broken link — a link to a URL that answers with a 4xx or 5xx error or not at all"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Внутренние ссылки не битые",
+        what: "Раз в несколько недель сервис обходит весь сайт и проверяет, куда ведут ссылки между его страницами.",
+        why: "Ссылка на несуществующую страницу раздражает посетителя и впустую тратит время поискового робота.",
+        benefit: "Посетители и поисковики доходят до нужных страниц без тупиков.",
+        effort: "от часа: поправить ссылки в меню и статьях или вернуть удалённые страницы",
+        who: "контент-менеджер, а ссылки в шаблонах — разработчик",
+      },
+    },
+    guide: null,
+  },
+  internal_redirects: {
+    hint: {
+      ru: {
+        what: "Считает по последнему полному обходу (не старше 30 дней) адреса внутренних ссылок, которые отвечают перенаправлением.",
+        good: "Внутренние ссылки ведут прямо на конечные адреса.",
+        bad: "Хотя бы одна внутренняя ссылка ведёт на перенаправление: лишний запрос для посетителя и робота.",
+        glossary: ["перенаправление — ответ 301, 302, 307 или 308, отправляющий браузер на другой адрес", "конечный адрес — адрес, на котором цепочка перенаправлений заканчивается"],
+      },
+      en: {
+        what: "Counts in the latest whole-site crawl (at most 30 days old) the internal link targets that answer with a redirect.",
+        good: "Internal links lead straight to their final URLs.",
+        bad: "At least one internal link leads to a redirect: an extra request for visitors and robots.",
+        glossary: ["redirect response — a 301, 302, 307 or 308 answer that sends the browser elsewhere", "final URL — the URL where a series of redirects ends"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Ссылки ведут сразу на нужный адрес",
+        what: "После переезда страниц старые ссылки часто продолжают вести на прежние адреса, и сервер каждый раз перенаправляет.",
+        why: "Каждое перенаправление — лишняя пауза перед открытием страницы и лишняя работа для поискового робота.",
+        benefit: "Страницы открываются чуть быстрее, робот тратит время на новые страницы.",
+        effort: "от получаса: заменить старые адреса в меню, шаблонах и статьях",
+        who: "контент-менеджер, правящий ссылки после переезда страниц",
+      },
+    },
+    guide: null,
+  },
+  orphan_pages: {
+    hint: {
+      ru: {
+        what: "Сравнивает адреса карты сайта со ссылками, найденными последним полным обходом (не старше 30 дней); обход, остановленный раньше срока, не судит.",
+        good: "На каждый адрес карты сайта ссылается хотя бы одна обойдённая страница.",
+        bad: "На некоторые адреса карты сайта не ведёт ни одна ссылка; оценка падает вместе с их долей среди обойдённых адресов.",
+        glossary: ["страница-сирота — страница, на которую не ссылается ни одна другая страница сайта", "входящая ссылка — ссылка на страницу с другой страницы того же сайта"],
+      },
+      en: {
+        what: "Compares the sitemap's URLs with the links found by the latest whole-site crawl (at most 30 days old); a crawl that stopped early is not judged.",
+        good: "Every sitemap URL is linked from at least one crawled page.",
+        bad: "Some sitemap URLs have no link pointing at them; the score falls with their share of the URLs crawled.",
+        glossary: ["orphan page — a page that no other page of the site links to", "inlink — a link to a page from another page of the same site"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Нет страниц без ссылок на них",
+        what: "Страница, которая есть только в карте сайта, но не в меню и не в статьях, почти невидима.",
+        why: "Посетители до неё не доходят, а поисковики считают её неважной и заходят на неё реже.",
+        benefit: "Забытые страницы начинают получать посетителей и вес ссылок.",
+        effort: "от нескольких часов: решить, откуда ссылаться на каждую страницу, и добавить ссылки",
+        who: "редактор сайта вместе с SEO-специалистом",
+      },
+    },
+    guide: null,
+  },
+  crawl_depth: {
+    hint: {
+      ru: {
+        what: "Считает по последнему полному обходу (не старше 30 дней) страницы, до которых от главной больше 3 кликов.",
+        good: "Любая обойдённая страница достижима с главной не больше чем за 3 клика.",
+        bad: "Есть страницы глубже 3 кликов; пока их не больше 10 % обойдённых, задача информационная, иначе — предупреждение.",
+        glossary: ["глубина страницы — наименьшее число переходов по ссылкам от главной до неё", "листинг раздела — страница со списком материалов раздела и ссылками на них"],
+      },
+      en: {
+        what: "Counts in the latest whole-site crawl (at most 30 days old) the pages more than 3 clicks away from the home page.",
+        good: "Every crawled page is reachable from the home page in at most 3 clicks.",
+        bad: "Some pages are deeper than 3 clicks; up to 10 % of the crawled pages the task is informational, above that a warning.",
+        glossary: ["page depth — the fewest link clicks from the home page to the page", "section listing — a page that lists a section's items and links to them"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Страницы недалеко от главной",
+        what: "Чем больше кликов отделяет страницу от главной, тем реже до неё добираются люди и поисковые роботы.",
+        why: "Глубоко спрятанные страницы обходятся редко, медленно попадают в поиск и получают мало веса ссылок.",
+        benefit: "Новые и старые страницы быстрее находятся в поиске и на сайте.",
+        effort: "от дня: перестроить меню, листинги разделов или пагинацию",
+        who: "разработчик вместе с SEO-специалистом, продумывающим структуру",
+      },
+    },
+    guide: null,
+  },
 };

@@ -2,13 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { CHECKS } from "../../../analyzer/index.ts";
 import { runCheck, type CheckCase } from "./cases/check-case.ts";
+import { CRAWL_CASES } from "./cases/crawl.ts";
 import { INDEXING_CASES } from "./cases/indexing.ts";
 import { PAGE_CASES } from "./cases/page-content.ts";
 import { SECURITY_CASES } from "./cases/security.ts";
 import { TECHNICAL_CASES } from "./cases/technical.ts";
 import { healthySite } from "./site-builder.ts";
 
-const CASES: Record<string, CheckCase> = { ...INDEXING_CASES, ...TECHNICAL_CASES, ...SECURITY_CASES, ...PAGE_CASES };
+const CASES: Record<string, CheckCase> = { ...INDEXING_CASES, ...TECHNICAL_CASES, ...SECURITY_CASES, ...PAGE_CASES, ...CRAWL_CASES };
 
 describe("check table", () => {
   it("has a passing and a failing case for every check, and no case for a check that does not exist", () => {

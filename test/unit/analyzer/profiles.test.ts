@@ -66,13 +66,14 @@ describe("validateExclusions", () => {
     expect(validateExclusions([], [])).toBeNull();
   });
 
-  it("with today's catalogue, no whitelisted combination exceeds half a group; hreflang + schema + og is just under half", () => {
+  it("with today's catalogue, no whitelisted combination exceeds half a group; the largest, hreflang + schema + og, is 9 of 22", () => {
     for (const s of subsets(EXCLUSION_FAMILIES, 5)) expect(validateExclusions(s, s), s.join(",")).toBeNull();
-    // presentation: viewport 6, html_lang 3, hreflang_codes 3, jsonld_syntax 3, og_required 3, twitter_card 1 (not in a family) = 19.
-    expect(groupShares(["hreflang", "schema", "og"])).toEqual([{ group: "presentation", excluded: 9, total: 19 }]);
+    // presentation: viewport 6, html_lang 3, hreflang_codes 3, hreflang_return 3 and twitter_card 1 (the anchors put them
+    // in hreflang and og; not mapped yet), jsonld_syntax 3, og_required 3 = 22.
+    expect(groupShares(["hreflang", "schema", "og"])).toEqual([{ group: "presentation", excluded: 9, total: 22 }]);
     expect(groupShares(["text", "security_txt", "pwa"])).toEqual([
       { group: "security", excluded: 1, total: 51 },
-      { group: "content", excluded: 3, total: 32 },
+      { group: "content", excluded: 3, total: 36 },
     ]);
   });
 

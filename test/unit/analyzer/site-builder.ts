@@ -1,6 +1,6 @@
 // SiteFacts fixtures: a healthy site on which every analyzer check passes, and helpers to break
 // one thing at a time. Every call builds fresh objects, so a mutation never leaks between tests.
-import { HttpResponse, PageFacts, SiteFacts } from "../../../proto/index.ts";
+import { CrawlFindings, HttpResponse, PageFacts, SiteFacts } from "../../../proto/index.ts";
 import type { Header } from "../../../proto/index.ts";
 
 export const ORIGIN = "https://example.com";
@@ -149,4 +149,12 @@ export function setHeader(res: HttpResponse | undefined, name: string, value: st
   if (!res) throw new Error("no response");
   res.headers = res.headers.filter((h: Header) => h.name !== name);
   if (value !== null) res.headers.push({ name, value });
+}
+
+/**
+ * Findings of a clean whole-site crawl two days before the run: 40 HTML pages among 50 URLs, at
+ * most 3 clicks deep, sitemap compared, nothing wrong. `patch` adds what a test needs found.
+ */
+export function cleanCrawl(patch: Partial<CrawlFindings> = {}): CrawlFindings {
+  return CrawlFindings.fromPartial({ present: true, jobId: 7, crawledAt: NOW - 2 * DAY, pages: 40, urls: 50, maxDepth: 3, sitemapListed: true, ...patch });
 }

@@ -355,6 +355,8 @@ export interface CrawlFindings {
   urlVariant: CrawlSample[];
   /** the crawl had sitemap URLs to compare with */
   sitemapListed: boolean;
+  /** of redirect_chains, the loops */
+  redirectLoops: number;
 }
 
 function createBaseHeader(): Header {
@@ -4101,6 +4103,7 @@ function createBaseCrawlFindings(): CrawlFindings {
     urlVariants: 0,
     urlVariant: [],
     sitemapListed: false,
+    redirectLoops: 0,
   };
 }
 
@@ -4213,6 +4216,9 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     }
     if (message.sitemapListed !== false) {
       writer.uint32(288).bool(message.sitemapListed);
+    }
+    if (message.redirectLoops !== 0) {
+      writer.uint32(296).int32(message.redirectLoops);
     }
     return writer;
   },
@@ -4518,6 +4524,14 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
             message.sitemapListed = reader.bool();
             continue;
           }
+          case 37: {
+            if (tag !== 296) {
+              break;
+            }
+
+            message.redirectLoops = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4680,6 +4694,11 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
         : isSet(object.sitemap_listed)
         ? globalThis.Boolean(object.sitemap_listed)
         : false,
+      redirectLoops: isSet(object.redirectLoops)
+        ? globalThis.Number(object.redirectLoops)
+        : isSet(object.redirect_loops)
+        ? globalThis.Number(object.redirect_loops)
+        : 0,
     };
   },
 
@@ -4793,6 +4812,9 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     if (message.sitemapListed !== false) {
       obj.sitemapListed = message.sitemapListed;
     }
+    if (message.redirectLoops !== 0) {
+      obj.redirectLoops = Math.round(message.redirectLoops);
+    }
     return obj;
   },
 
@@ -4837,6 +4859,7 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     message.urlVariants = object.urlVariants ?? 0;
     message.urlVariant = object.urlVariant?.map((e) => CrawlSample.fromPartial(e)) || [];
     message.sitemapListed = object.sitemapListed ?? false;
+    message.redirectLoops = object.redirectLoops ?? 0;
     return message;
   },
 };
