@@ -23,6 +23,9 @@ export interface Config {
   readonly dataDir: string;
   readonly postgresUrl: string | null;
   readonly postgresPoolSize: number;
+  /** ClickHouse for the time series (distributed mode); null: they stay in Postgres/PGlite. */
+  readonly clickhouseUrl: string | null;
+  readonly clickhouseRetentionMonths: number;
   readonly bootstrapKey: string | null;
   readonly bootstrapEmail: string;
   readonly allowPrivateTargets: boolean;
@@ -47,6 +50,10 @@ export interface Config {
   readonly syncWaitMs: number;
   readonly planEverySeconds: number;
   readonly workerConcurrency: number;
+  readonly kafkaBrokers: readonly string[] | null;
+  readonly kafkaPartitions: number;
+  readonly kafkaRetentionHours: number;
+  readonly kafkaTopicPrefix: string;
   readonly crawl: CrawlSettings;
 }
 
@@ -140,6 +147,19 @@ function postgresUrl(raw: string): string | null {
   return raw;
 }
 
+function clickhouseUrl(raw: string): string | null {
+  if (raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigValueError("must be a URL such as http://clickhouse:8123/svc");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigValueError("must start with http:// or https:// (the HTTP interface)");
+  if (!/^\/?[A-Za-z0-9_]*$/.test(url.pathname)) throw new ConfigValueError("the path, if any, is one database name (letters, digits, _)");
+  return raw;
+}
+
 function level(raw: string): LogLevel {
   const levels: LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
   if (!levels.includes(raw as LogLevel)) throw new ConfigValueError(`must be one of ${levels.join(", ")}`);
@@ -193,6 +213,26 @@ function hostPort(raw: string): string | null {
   return raw;
 }
 
+/** Kafka bootstrap servers, host:port comma-separated; empty: none (the embedded bus). */
+function brokerList(raw: string): string[] | null {
+  const items = raw.split(",").map((x) => x.trim()).filter((x) => x !== "");
+  if (items.length === 0) return null;
+  for (const item of items) {
+    try {
+      hostPort(item);
+    } catch {
+      throw new ConfigValueError(`"${item}" is not host:port`);
+    }
+  }
+  return items;
+}
+
+/** Kafka topic names allow ASCII letters, digits, ".", "_" and "-". */
+function topicPrefix(raw: string): string {
+  if (!/^[A-Za-z0-9._-]*$/.test(raw)) throw new ConfigValueError(`may hold only letters, digits, ".", "_" and "-"; got "${raw}"`);
+  return raw;
+}
+
 function baseUrl(raw: string): string | null {
   if (raw === "") return null;
   if (!/^https?:\/\/[^/]+$/.test(raw)) throw new ConfigValueError("must be an origin such as https://svc.example.com (no path)");
@@ -208,6 +248,8 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_DATA_DIR", key: "dataDir", default: "./data", parse: text, doc: "Embedded store (PGlite) and the admin socket live here; locked by one process at a time." },
   { env: "SVC_POSTGRES_URL", key: "postgresUrl", default: "", parse: postgresUrl, doc: "A Postgres server instead of the embedded store, e.g. postgres://svc:pw@db:5432/svc." },
   { env: "SVC_POSTGRES_POOL", key: "postgresPoolSize", default: "10", parse: integer(1, 200), doc: "Connections in the Postgres pool of one process." },
+  { env: "SVC_CLICKHOUSE_URL", key: "clickhouseUrl", default: "", parse: clickhouseUrl, doc: "ClickHouse (HTTP interface) for the time series, with the database as path, e.g. http://svc:pw@clickhouse:8123/svc; empty keeps them in Postgres." },
+  { env: "SVC_CLICKHOUSE_RETENTION_MONTHS", key: "clickhouseRetentionMonths", default: "13", parse: integer(1, 1200), doc: "Months of time series kept in ClickHouse; older monthly partitions are dropped." },
   { env: "SVC_BOOTSTRAP_KEY", key: "bootstrapKey", default: "", parse: optionalText, doc: "On first start, the owner's key takes this value; otherwise a new key is printed once." },
   { env: "SVC_BOOTSTRAP_EMAIL", key: "bootstrapEmail", default: "owner@localhost", parse: text, doc: "E-mail of the owner account created on first start." },
   { env: "SVC_ALLOW_PRIVATE_TARGETS", key: "allowPrivateTargets", default: "0", parse: flag, doc: "Allow .test names, private and loopback addresses as sites and targets (tests, intranets)." },
@@ -231,6 +273,10 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_SYNC_WAIT_MS", key: "syncWaitMs", default: "25000", parse: integer(1000, 120_000), doc: "Deadline of synchronous checks (GET /analyze); after it the answer is 409 not_ready with the job to poll." },
   { env: "SVC_PLAN_EVERY_S", key: "planEverySeconds", default: "60", parse: integer(0, 86400), doc: "How often the scheduler looks for sites due for their periodic re-check (each site every interval_h; a new site at once); 0 turns periodic checks off." },
   { env: "SVC_WORKER_CONCURRENCY", key: "workerConcurrency", default: "2", parse: integer(1, 64), doc: "Jobs one crawler worker runs at once." },
+  { env: "SVC_KAFKA_BROKERS", key: "kafkaBrokers", default: "", parse: brokerList, doc: "Kafka bootstrap servers (host:port, comma-separated) of the distributed mode's bus; empty: the in-process bus of `svc serve`." },
+  { env: "SVC_KAFKA_PARTITIONS", key: "kafkaPartitions", default: "16", parse: integer(1, 10_000), doc: "Partitions of a bus topic created by Svc; at least 4x the largest crawler replica count you expect (adding partitions later moves domains between crawlers)." },
+  { env: "SVC_KAFKA_RETENTION_H", key: "kafkaRetentionHours", default: "72", parse: integer(1, 8760), doc: "Retention of a bus topic created by Svc (hours)." },
+  { env: "SVC_KAFKA_TOPIC_PREFIX", key: "kafkaTopicPrefix", default: "", parse: topicPrefix, doc: "Put before the name of every bus topic (svc.work.v1, svc.sync.v1, svc.results.v1, svc.dead.v1), so that several installations can share one Kafka cluster." },
   { env: "SVC_PAGE_SAMPLE", key: "crawl.pageSample", default: "20", parse: integer(0, 500), doc: "Internal pages sampled by an analysis besides the home page." },
   { env: "SVC_DNS_SERVERS", key: "crawl.dnsServers", default: "", parse: serverList, doc: "DNS servers the crawler asks (address or address:port, comma-separated); empty: the system's." },
   { env: "SVC_EXTRA_CA_FILE", key: "crawl.extraCaFile", default: "", parse: optionalText, doc: "PEM file of certificate authorities trusted besides the system's (intranets, tests)." },

@@ -4,4 +4,5 @@ export { createLogger, type Logger } from "./logger.ts";
 export { createMetricsRegistry } from "./metrics.ts";
 export { Lifecycle, type Closeable } from "./lifecycle.ts";
 export { InProcessBus, type Bus, type BusMessage, type BusHandler } from "./bus.ts";
+export { KafkaBus, type KafkaBusOptions, type TopicSpec } from "./kafka-bus.ts";
 export { callUnary, catalogueCode, GRPC_MESSAGE_OPTIONS, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";

@@ -1,0 +1,477 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Kafka, logLevel, Partitioners, type Consumer, type EachBatchPayload, type IHeaders, type KafkaMessage, type logCreator, type Producer } from "kafkajs";
+import type { Bus, BusHandler, BusMessage } from "./bus.ts";
+import { createLogger, type Logger } from "./logger.ts";
+
+/** A topic the bus needs, by its name before the prefix. */
+export interface TopicSpec {
+  readonly topic: string;
+  readonly partitions: number;
+  /** retention.ms of the topic; the broker's default when absent. */
+  readonly retentionMs?: number;
+}
+
+export interface KafkaBusOptions {
+  readonly brokers: readonly string[];
+  readonly clientId?: string;
+  /** Put before every topic name on the broker (SVC_KAFKA_TOPIC_PREFIX). Default "". */
+  readonly topicPrefix?: string;
+  /** The dead-letter topic of a topic, before the prefix. Default `<topic>.dlq`. */
+  readonly deadLetterTopic?: (topic: string) => string;
+  /** Attempts of a handler on one message before it goes to the dead-letter topic. Default 5. */
+  readonly maxAttempts?: number;
+  /** Backoff after the first failed attempt; doubles per attempt up to retryMaxMs, with jitter. Default 500. */
+  readonly retryInitialMs?: number;
+  readonly retryMaxMs?: number;
+  /** Errors that are not worth another attempt go to the dead-letter topic at once. Default: all are. */
+  readonly isRetryable?: (err: unknown) => boolean;
+  /** Messages one subscription handles at once; fetching pauses while it is full. Default 16. */
+  readonly maxInFlight?: number;
+  /** How long close() waits for running handlers before it leaves their messages to redelivery. Default 30 s. */
+  readonly drainTimeoutMs?: number;
+  readonly sessionTimeoutMs?: number;
+  readonly heartbeatIntervalMs?: number;
+  readonly rebalanceTimeoutMs?: number;
+  /** Longest wait of one fetch; also how soon a paused subscription notices a free slot. Default 1000. */
+  readonly maxWaitMs?: number;
+  readonly logger?: Logger;
+  readonly random?: () => number;
+}
+
+type Settings = Required<Omit<KafkaBusOptions, "logger">>;
+
+const EMPTY = new Uint8Array(0);
+/** Dead-letter headers carry at most this much of an error message. */
+const MAX_ERROR_CHARS = 2000;
+const COMMIT_RETRY_MS = 1000;
+
+/**
+ * The bus of the distributed mode, on Kafka. Messages are keyed by the registrable domain, so one
+ * domain's messages share a partition and reach one member of a group, in order. Delivery is at
+ * least once: an offset is committed only once every message before it was handled (or
+ * dead-lettered). Topics are never created implicitly: call ensureTopics() first.
+ */
+export class KafkaBus implements Bus {
+  private readonly kafka: Kafka;
+  private readonly settings: Settings;
+  private readonly logger: Logger;
+  private producing: Promise<Producer> | null = null;
+  private readonly subscriptions: GroupSubscription[] = [];
+  private closing: Promise<void> | null = null;
+
+  constructor(options: KafkaBusOptions) {
+    this.settings = {
+      brokers: options.brokers,
+      clientId: options.clientId ?? "svc",
+      topicPrefix: options.topicPrefix ?? "",
+      deadLetterTopic: options.deadLetterTopic ?? ((topic) => `${topic}.dlq`),
+      maxAttempts: options.maxAttempts ?? 5,
+      retryInitialMs: options.retryInitialMs ?? 500,
+      retryMaxMs: options.retryMaxMs ?? 30_000,
+      isRetryable: options.isRetryable ?? (() => true),
+      maxInFlight: options.maxInFlight ?? 16,
+      drainTimeoutMs: options.drainTimeoutMs ?? 30_000,
+      sessionTimeoutMs: options.sessionTimeoutMs ?? 30_000,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 3000,
+      rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 60_000,
+      maxWaitMs: options.maxWaitMs ?? 1000,
+      random: options.random ?? Math.random,
+    };
+    this.logger = (options.logger ?? createLogger("silent")).child({ component: "kafka-bus" });
+    this.kafka = new Kafka({
+      clientId: this.settings.clientId,
+      brokers: [...options.brokers],
+      ...(options.logger
+        ? { logLevel: options.logger.isLevelEnabled("debug") ? logLevel.INFO : logLevel.WARN, logCreator: kafkajsLogs(this.logger) }
+        : { logLevel: logLevel.NOTHING }),
+    });
+  }
+
+  /** The name of a topic on the broker. */
+  brokerTopic(topic: string): string {
+    return this.settings.topicPrefix + topic;
+  }
+
+  /** Where a topic's messages go after their last failed attempt (before the prefix). */
+  deadLetterTopicOf(topic: string): string {
+    return this.settings.deadLetterTopic(topic);
+  }
+
+  /** Creates the topics that do not exist yet; returns their names. Existing topics are left as they are. */
+  async ensureTopics(specs: readonly TopicSpec[]): Promise<string[]> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const missing = specs.filter((s) => !existing.has(this.brokerTopic(s.topic)));
+      if (missing.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((s) => ({
+            topic: this.brokerTopic(s.topic),
+            numPartitions: s.partitions,
+            configEntries: s.retentionMs === undefined ? [] : [{ name: "retention.ms", value: String(s.retentionMs) }],
+          })),
+        });
+      }
+      const kept = specs.filter((s) => existing.has(this.brokerTopic(s.topic))).map((s) => this.brokerTopic(s.topic));
+      if (kept.length > 0) {
+        // Partitions cannot be added without moving keys between consumers: only say so.
+        const { topics } = await admin.fetchTopicMetadata({ topics: kept });
+        for (const t of topics) {
+          const wanted = specs.find((s) => this.brokerTopic(s.topic) === t.name)?.partitions ?? 0;
+          if (t.partitions.length < wanted) this.logger.warn({ topic: t.name, partitions: t.partitions.length, wanted }, "topic has fewer partitions than configured");
+        }
+      }
+      return missing.map((s) => s.topic);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  async publish(messages: readonly BusMessage[]): Promise<void> {
+    if (this.closing) throw new Error("bus closed");
+    if (messages.length === 0) return;
+    const byTopic = new Map<string, { key: string; value: Buffer }[]>();
+    for (const m of messages) {
+      const topic = this.brokerTopic(m.topic);
+      const list = byTopic.get(topic) ?? [];
+      list.push({ key: m.key, value: Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength) });
+      byTopic.set(topic, list);
+    }
+    const producer = await this.producer();
+    await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })) });
+  }
+
+  async subscribe(topic: string, group: string, handler: BusHandler): Promise<void> {
+    if (this.closing) throw new Error("bus closed");
+    const subscription = new GroupSubscription({
+      kafka: this.kafka,
+      settings: this.settings,
+      logger: this.logger.child({ topic, group }),
+      topic,
+      brokerTopic: this.brokerTopic(topic),
+      deadLetterTopic: this.brokerTopic(this.settings.deadLetterTopic(topic)),
+      group,
+      handler,
+      send: async (to, message) => {
+        const producer = await this.producer();
+        await producer.send({ topic: to, acks: -1, messages: [message] });
+      },
+    });
+    this.subscriptions.push(subscription);
+    await subscription.start();
+  }
+
+  /** Stops every subscription (running handlers finish and are committed), then the producer. */
+  close(): Promise<void> {
+    this.closing ??= this.closeAll();
+    return this.closing;
+  }
+
+  private async closeAll(): Promise<void> {
+    await Promise.all(this.subscriptions.map((s) => s.close()));
+    const producer = await this.producing?.catch(() => null);
+    await producer?.disconnect();
+  }
+
+  private producer(): Promise<Producer> {
+    this.producing ??= (async () => {
+      // One request in flight per broker keeps a key's messages in order across retries; the
+      // idempotent producer would also do that, but only with unbounded retries (a publish to a
+      // missing topic would then never fail).
+      const producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false, maxInFlightRequests: 1 });
+      await producer.connect();
+      return producer;
+    })().catch((err: unknown) => {
+      this.producing = null;
+      throw err;
+    });
+    return this.producing;
+  }
+}
+
+interface SubscriptionContext {
+  readonly kafka: Kafka;
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly topic: string;
+  readonly brokerTopic: string;
+  readonly deadLetterTopic: string;
+  readonly group: string;
+  readonly handler: BusHandler;
+  readonly send: (topic: string, message: { key: Buffer | null; value: Buffer | null; headers: IHeaders }) => Promise<void>;
+}
+
+/** What one member has taken from one partition: the offsets handed to handlers and not yet done. */
+class PartitionProgress {
+  constructor(readonly partition: number) {}
+
+  readonly pending = new Set<bigint>();
+  /** The offset after the last message handed to a handler; -1 before the first. */
+  next = -1n;
+  /** The offset last committed by this member. */
+  committed = -1n;
+  /** Set when a rebalance gave the partition to another member: nothing of it is committed here any more. */
+  revoked = false;
+
+  /** Every message before this offset is done: the offset to commit. */
+  watermark(): bigint {
+    let low = this.next;
+    for (const offset of this.pending) if (offset < low) low = offset;
+    return low;
+  }
+}
+
+/**
+ * One member of a consumer group. Messages are handed to handlers without waiting for them, at most
+ * maxInFlight at once (fetching pauses while full); messages of one key wait for each other, so a
+ * slow domain holds up only itself, not its whole partition.
+ */
+class GroupSubscription {
+  private readonly consumer: Consumer;
+  private readonly partitions = new Map<number, PartitionProgress>();
+  private assigned = new Set<number>();
+  /** Per key, the last handling queued: the next message of the key waits for it. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private inFlight = 0;
+  private paused = false;
+  private closing = false;
+  private readonly stopping = new AbortController();
+  private committing: Promise<void> | null = null;
+  private commitAgain = false;
+
+  constructor(private readonly ctx: SubscriptionContext) {
+    const s = ctx.settings;
+    this.consumer = ctx.kafka.consumer({
+      groupId: ctx.group,
+      sessionTimeout: s.sessionTimeoutMs,
+      heartbeatInterval: s.heartbeatIntervalMs,
+      rebalanceTimeout: s.rebalanceTimeoutMs,
+      maxWaitTimeInMs: s.maxWaitMs,
+      allowAutoTopicCreation: false,
+    });
+  }
+
+  async start(): Promise<void> {
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (e) => this.onAssignment(e.payload.memberAssignment[this.ctx.brokerTopic] ?? []));
+    this.consumer.on(this.consumer.events.CRASH, (e) => {
+      this.ctx.logger.error({ err: e.payload.error, restart: e.payload.restart }, "kafka consumer crashed");
+    });
+    await this.consumer.connect();
+    // A new group starts at the beginning: work published before its first member joined is not skipped.
+    await this.consumer.subscribe({ topic: this.ctx.brokerTopic, fromBeginning: true });
+    // Offsets are resolved and committed here, never by kafkajs. One batch at a time is enough:
+    // handling is not awaited, so messages of all partitions run concurrently anyway.
+    await this.consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload) });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.stopping.abort();
+    this.pause();
+    const timer = new AbortController();
+    await Promise.race([Promise.allSettled([...this.chains.values()]), sleep(this.ctx.settings.drainTimeoutMs, undefined, { signal: timer.signal }).catch(() => undefined)]);
+    timer.abort();
+    while (this.committing) await this.committing;
+    await this.commit();
+    await this.consumer.disconnect();
+  }
+
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    if (!this.assigned.has(batch.partition)) return;
+    const progress = this.progressOf(batch.partition);
+    for (const message of batch.messages) {
+      if (this.closing || !payload.isRunning() || payload.isStale()) return;
+      if (BigInt(message.offset) < progress.next) {
+        // Fetched again from the committed offset after a rebalance that left the partition here:
+        // this member already has it (running or done).
+        payload.resolveOffset(message.offset);
+        continue;
+      }
+      if (this.inFlight >= this.ctx.settings.maxInFlight) {
+        // Unresolved, the rest of the batch is fetched again on resume.
+        this.pause();
+        return;
+      }
+      this.dispatch(progress, message);
+      payload.resolveOffset(message.offset);
+      await payload.heartbeat();
+    }
+  }
+
+  private dispatch(progress: PartitionProgress, message: KafkaMessage): void {
+    const offset = BigInt(message.offset);
+    progress.pending.add(offset);
+    progress.next = offset + 1n;
+    this.inFlight++;
+    const key = message.key?.toString() ?? "";
+    const run = (this.chains.get(key) ?? Promise.resolve()).then(() => this.handle(progress, offset, key, message));
+    this.chains.set(key, run);
+    void run.finally(() => {
+      if (this.chains.get(key) === run) this.chains.delete(key);
+    });
+  }
+
+  /** Never rejects: the outcome is recorded in progress. */
+  private async handle(progress: PartitionProgress, offset: bigint, key: string, message: KafkaMessage): Promise<void> {
+    let done = false;
+    try {
+      done = await this.deliver(progress, key, message);
+    } catch (err) {
+      this.ctx.logger.error({ err, offset: message.offset }, "message handling failed unexpectedly; left for redelivery");
+    } finally {
+      this.inFlight--;
+      if (done) {
+        progress.pending.delete(offset);
+        this.commitSoon();
+      }
+      if (this.paused && !this.closing && this.inFlight < this.ctx.settings.maxInFlight) this.resume();
+    }
+  }
+
+  /**
+   * Runs the handler until it succeeds, retrying with backoff; after the last attempt (or an error
+   * that is not retryable) the message goes to the dead-letter topic. True when the message is done
+   * with; false when it was given up (closing, partition moved) and is left for redelivery.
+   */
+  private async deliver(progress: PartitionProgress, key: string, message: KafkaMessage): Promise<boolean> {
+    const s = this.ctx.settings;
+    const busMessage: BusMessage = { topic: this.ctx.topic, key, payload: message.value ?? EMPTY };
+    for (let attempt = 1; ; attempt++) {
+      if (this.closing || progress.revoked) return false;
+      try {
+        await this.ctx.handler(busMessage);
+        return true;
+      } catch (err) {
+        if (attempt >= s.maxAttempts || !s.isRetryable(err)) return this.deadLetter(progress, message, err, attempt);
+        this.ctx.logger.debug({ err, key, offset: message.offset, attempt }, "handler failed; retrying");
+        await this.wait(this.backoff(attempt));
+      }
+    }
+  }
+
+  private async deadLetter(progress: PartitionProgress, message: KafkaMessage, err: unknown, attempts: number): Promise<boolean> {
+    const headers: IHeaders = {
+      ...message.headers,
+      "svc-error-class": err instanceof Error ? err.constructor.name : typeof err,
+      "svc-error-message": (err instanceof Error ? err.message : String(err)).slice(0, MAX_ERROR_CHARS),
+      "svc-attempts": String(attempts),
+      "svc-source-topic": this.ctx.brokerTopic,
+      "svc-source-partition": String(progress.partition),
+      "svc-source-offset": message.offset,
+      "svc-group": this.ctx.group,
+    };
+    for (let attempt = 1; ; attempt++) {
+      if (this.closing || progress.revoked) return false;
+      try {
+        await this.ctx.send(this.ctx.deadLetterTopic, { key: message.key, value: message.value, headers });
+        this.ctx.logger.warn({ err, offset: message.offset, attempts, deadLetterTopic: this.ctx.deadLetterTopic }, "message dead-lettered");
+        return true;
+      } catch (sendErr) {
+        this.ctx.logger.warn({ err: sendErr, deadLetterTopic: this.ctx.deadLetterTopic }, "dead-letter publish failed; retrying");
+        await this.wait(this.backoff(attempt));
+      }
+    }
+  }
+
+  /** Capped exponential backoff with equal jitter. */
+  private backoff(failedAttempts: number): number {
+    const s = this.ctx.settings;
+    const base = Math.min(s.retryMaxMs, s.retryInitialMs * 2 ** (failedAttempts - 1));
+    return base / 2 + s.random() * (base / 2);
+  }
+
+  /** Sleeps, but wakes at once when the subscription closes. */
+  private async wait(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+  }
+
+  private onAssignment(partitions: readonly number[]): void {
+    this.assigned = new Set(partitions);
+    for (const [partition, progress] of this.partitions) {
+      if (this.assigned.has(partition)) continue;
+      progress.revoked = true;
+      this.partitions.delete(partition);
+    }
+    // A commit refused during the rebalance is made again in the new generation.
+    this.commitSoon();
+  }
+
+  private progressOf(partition: number): PartitionProgress {
+    let progress = this.partitions.get(partition);
+    if (!progress) {
+      progress = new PartitionProgress(partition);
+      this.partitions.set(partition, progress);
+    }
+    return progress;
+  }
+
+  private pause(): void {
+    // Unconditional: a consumer restarted after a crash has forgotten an earlier pause.
+    this.paused = true;
+    try {
+      this.consumer.pause([{ topic: this.ctx.brokerTopic }]);
+    } catch {
+      // not running (restarting after a crash): its next batch finds the subscription full again
+    }
+  }
+
+  private resume(): void {
+    this.paused = false;
+    try {
+      this.consumer.resume([{ topic: this.ctx.brokerTopic }]);
+    } catch {
+      // not running: a restarted consumer starts unpaused
+    }
+  }
+
+  /** Commits soon; commits never overlap, and one asked for during another follows it. */
+  private commitSoon(): void {
+    if (this.committing) {
+      this.commitAgain = true;
+      return;
+    }
+    this.committing = this.commit().finally(() => {
+      this.committing = null;
+      if (this.commitAgain) {
+        this.commitAgain = false;
+        this.commitSoon();
+      }
+    });
+  }
+
+  private async commit(): Promise<void> {
+    const due = [...this.partitions].flatMap(([partition, progress]) => {
+      const offset = progress.watermark();
+      return offset > progress.committed ? [{ partition, progress, offset }] : [];
+    });
+    if (due.length === 0) return;
+    try {
+      await this.consumer.commitOffsets(due.map((d) => ({ topic: this.ctx.brokerTopic, partition: d.partition, offset: d.offset.toString() })));
+      for (const d of due) if (d.offset > d.progress.committed) d.progress.committed = d.offset;
+    } catch (err) {
+      // Refused during a rebalance, or the broker is away: tried again shortly (and by the next
+      // completion, join or close).
+      this.ctx.logger.debug({ err }, "offset commit failed");
+      if (!this.closing) setTimeout(() => this.commitSoon(), COMMIT_RETRY_MS).unref();
+    }
+  }
+}
+
+/**
+ * kafkajs's log lines on the service's logger. kafkajs reports routine events (a rebalance, a broker
+ * restart) as errors, so each of its levels goes one level down; the bus logs real failures itself.
+ */
+function kafkajsLogs(logger: Logger): logCreator {
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, timestamp: _timestamp, ...extra } = log;
+      const fields = { kafkajs: namespace, ...extra };
+      if (level === logLevel.ERROR) logger.warn(fields, message);
+      else if (level === logLevel.WARN) logger.info(fields, message);
+      else if (level === logLevel.INFO) logger.debug(fields, message);
+      else logger.trace(fields, message);
+    };
+}
