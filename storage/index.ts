@@ -9,6 +9,15 @@ export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempot
 export { ServiceStateRepo, type ServiceState, type Switch } from "./service-state-repo.ts";
 export { SitesRepo, type SiteRow, type SiteListRow, type Importance, type OverviewFilter, type SiteChanges, type AddSiteOutcome } from "./sites-repo.ts";
 export { PostgresUsageSeries, type UsageSeries, type UsageDelta, type UsageDay } from "./usage-series.ts";
+export { PostgresCheckSeries, checkRowProblem, type CheckSeries, type CheckRow, type CheckPoint, type CheckStatus } from "./check-series.ts";
+export { openClickHouse, type ClickHouse, type ClickHouseOptions } from "./clickhouse/open-clickhouse.ts";
+export { parseServerVersion, serverFeatures, type ClickHouseFeatures, type ServerVersion } from "./clickhouse/server-features.ts";
+export { sqlLiteral, sqlIdentifier, type SqlValue } from "./clickhouse/sql-literal.ts";
+export { sql as clickhouseSql, ident as clickhouseIdent, inline as clickhouseInline, inList as clickhouseInList, renderLiterals, renderParams, type Sql } from "./clickhouse/sql-template.ts";
+export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE } from "./clickhouse/clickhouse-schema.ts";
+export { dropExpiredPartitions, type DroppedPartition } from "./clickhouse/drop-expired-partitions.ts";
+export { ClickHouseUsageSeries } from "./clickhouse/clickhouse-usage-series.ts";
+export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
 export { createStore, type Store } from "./store.ts";
 export { JobsRepo, type JobRow, type JobState, type JobKindName, type CheckKindName, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";

@@ -10,6 +10,7 @@ import { TasksRepo } from "./tasks-repo.ts";
 import { ProfilesRepo } from "./profiles-repo.ts";
 import { CrawlsRepo } from "./crawls-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
+import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 
 /** The repositories over one database, plus the time-series ports. */
 export interface Store {
@@ -20,6 +21,7 @@ export interface Store {
   readonly serviceState: ServiceStateRepo;
   readonly sites: SitesRepo;
   readonly usage: UsageSeries;
+  readonly checks: CheckSeries;
   readonly jobs: JobsRepo;
   readonly runs: RunsRepo;
   readonly tasks: TasksRepo;
@@ -27,7 +29,7 @@ export interface Store {
   readonly crawls: CrawlsRepo;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries }): Store {
   return {
     db,
     accounts: new AccountsRepo(db),
@@ -36,6 +38,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries }): Store {
     serviceState: new ServiceStateRepo(db),
     sites: new SitesRepo(db),
     usage: series?.usage ?? new PostgresUsageSeries(db),
+    checks: series?.checks ?? new PostgresCheckSeries(db),
     jobs: new JobsRepo(db),
     runs: new RunsRepo(db),
     tasks: new TasksRepo(db),

@@ -230,7 +230,10 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         const id = await accounts.upsertPlan(name, PLAN);
         const again = await accounts.upsertPlan(name, { sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5 });
         expect(again).toBe(id);
-        expect(await accounts.plan(id)).toEqual({ id, name, sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5 });
+        // Crawl limits left out keep their values; given, they change.
+        expect(await accounts.plan(id)).toEqual({ id, name, sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 500, crawl_depth: 10 });
+        await accounts.upsertPlan(name, { sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 40, crawl_depth: 3 });
+        expect(await accounts.plan(id)).toMatchObject({ crawl_pages: 40, crawl_depth: 3 });
         expect(await accounts.plan(987_654)).toBeNull();
       });
 

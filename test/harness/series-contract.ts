@@ -1,0 +1,290 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CheckPoint, CheckRow, CheckSeries, UsageSeries } from "../../storage/index.ts";
+
+/** The time-series ports of one store. */
+export interface SeriesHandle {
+  readonly usage: UsageSeries;
+  readonly checks: CheckSeries;
+  /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
+  settle?(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One implementation of the time-series ports that must behave like the others. */
+export interface SeriesTarget {
+  readonly name: string;
+  /** Ports over a new, empty store. */
+  open(): Promise<SeriesHandle>;
+}
+
+/**
+ * Text that has broken SQL built by hand: quotes, backslashes, comments, placeholders, control
+ * characters, non-ASCII. No NUL: Postgres text cannot hold it, so every CheckSeries refuses it.
+ */
+export const HOSTILE_TEXT: readonly string[] = [
+  "it's.example",
+  "it''s.example",
+  "a\\",
+  "a\\\\",
+  "\\'",
+  "' OR 1=1 --",
+  "\\' OR ''='",
+  "x') UNION ALL SELECT version() --",
+  "'; DROP TABLE check_results; --",
+  "/* c */ host -- x",
+  "{p0:String}",
+  "`bq` \"dq\"",
+  "line\nbreak\r\n\ttab",
+  "\x01\x1b[31m\x7f",
+  "\\x41\\0\\n",
+  "%_%",
+  "Ärzte Süd 中文 العربية",
+  "😀 👩‍👩‍👧",
+  "\u2028\u00a0\ufeff",
+  "",
+];
+
+const T0 = 1_706_745_600; // 2024-02-01 00:00:00 UTC
+
+function row(r: Partial<CheckRow> & Pick<CheckRow, "runId" | "host" | "code">): CheckRow {
+  return { jobId: r.runId + 1_000, attempt: 1, checkedAt: T0 + r.runId, status: "pass", value: null, group: "content", ...r };
+}
+
+const point = (r: CheckRow): CheckPoint => ({ runId: r.runId, checkedAt: r.checkedAt, status: r.status, value: r.value });
+
+/**
+ * The time-series contract: the same expectations, with exact values, on every target. Each
+ * target gets one store for the whole block; tests keep to their own hosts, keys and run ids.
+ */
+export function seriesContract(targets: readonly SeriesTarget[]): void {
+  describe.each(targets)("time-series contract on $name", (target) => {
+    let s: SeriesHandle;
+    const settle = async () => s.settle?.();
+
+    beforeAll(async () => {
+      s = await target.open();
+    });
+
+    afterAll(async () => {
+      await s?.close();
+    });
+
+    describe("UsageSeries", () => {
+      it("add is additive per (key, day); read sums over keys per day, from..to inclusive, oldest first", async () => {
+        const [k1, k2, k3] = [910_001, 910_002, 910_003];
+        await s.usage.add([]);
+        await s.usage.add([
+          { keyId: k1, day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+          { keyId: k1, day: "2024-02-28", calls: 1, errors: 0, limited: 0 },
+          { keyId: k2, day: "2024-02-28", calls: 2, errors: 1, limited: 0 },
+          { keyId: k1, day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+          { keyId: k3, day: "2024-02-29", calls: 100, errors: 100, limited: 100 },
+        ]);
+        await s.usage.add([
+          { keyId: k1, day: "2024-02-28", calls: 3, errors: 1, limited: 1 },
+          { keyId: k2, day: "2024-03-02", calls: 7, errors: 0, limited: 0 },
+        ]);
+        const expectAll = async () => {
+          expect(await s.usage.read([k1], "2024-02-28", "2024-03-01")).toEqual([
+            { day: "2024-02-28", calls: 4, errors: 1, limited: 1 },
+            { day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+            { day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+          ]);
+          expect(await s.usage.read([k1, k2], "2024-02-28", "2024-03-02")).toEqual([
+            { day: "2024-02-28", calls: 6, errors: 2, limited: 1 },
+            { day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+            { day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+            { day: "2024-03-02", calls: 7, errors: 0, limited: 0 },
+          ]);
+          expect(await s.usage.read([k1, k2], "2024-02-29", "2024-03-01")).toEqual([
+            { day: "2024-02-29", calls: 5_000_000_000, errors: 0, limited: 1 },
+            { day: "2024-03-01", calls: 1, errors: 1, limited: 1 },
+          ]);
+          expect(await s.usage.read([k1], "2024-03-02", "2024-02-28")).toEqual([]);
+          expect(await s.usage.read([], "2024-01-01", "2024-12-31")).toEqual([]);
+          expect(await s.usage.read([987_654], "2024-01-01", "2024-12-31")).toEqual([]);
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+      });
+
+      it("the same deltas added twice count twice: add is a counter, not an upsert", async () => {
+        const delta = { keyId: 920_001, day: "2024-05-05", calls: 3, errors: 2, limited: 1 };
+        await s.usage.add([delta]);
+        await s.usage.add([delta]);
+        await settle();
+        expect(await s.usage.read([920_001], "2024-05-05", "2024-05-05")).toEqual([{ day: "2024-05-05", calls: 6, errors: 4, limited: 2 }]);
+      });
+
+      it("concurrent adds sum exactly, also after merges (40 writers)", async () => {
+        const [k1, k2] = [930_001, 930_002];
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            s.usage.add([
+              { keyId: k1, day: "2024-06-30", calls: 1, errors: i % 2, limited: i % 4 === 0 ? 1 : 0 },
+              { keyId: k2, day: i < 20 ? "2024-06-30" : "2024-07-01", calls: 1_000_000_007, errors: 0, limited: 0 },
+            ]),
+          ),
+        );
+        const expected = [
+          { day: "2024-06-30", calls: 40 + 20 * 1_000_000_007, errors: 20, limited: 10 },
+          { day: "2024-07-01", calls: 20 * 1_000_000_007, errors: 0, limited: 0 },
+        ];
+        expect(await s.usage.read([k1, k2], "2024-06-01", "2024-07-31")).toEqual(expected);
+        await settle();
+        expect(await s.usage.read([k1, k2], "2024-06-01", "2024-07-31")).toEqual(expected);
+        expect(await s.usage.read([k1], "2024-06-30", "2024-06-30")).toEqual([{ day: "2024-06-30", calls: 40, errors: 20, limited: 10 }]);
+      });
+
+      it("a batch with an impossible day is refused whole", async () => {
+        const good = { keyId: 940_001, day: "2024-02-28", calls: 1, errors: 0, limited: 0 };
+        await expect(s.usage.add([good, { ...good, day: "2024-02-30" }])).rejects.toThrow();
+        expect(await s.usage.read([940_001], "2024-01-01", "2024-12-31")).toEqual([]);
+      });
+    });
+
+    describe("CheckSeries", () => {
+      it("write, then history, latest and count with exact values", async () => {
+        const host = "basic.example";
+        const rows = [
+          row({ runId: 101, host, code: "title", status: "pass", value: "Home" }),
+          row({ runId: 101, host, code: "https", status: "fail", value: null, group: "security" }),
+          row({ runId: 102, host, code: "title", status: "warn", value: "Home — too long" }),
+          row({ runId: 102, host, code: "https", status: "pass", value: "", group: "security" }),
+          row({ runId: 103, host, code: "title", status: "skip", value: null, attempt: 3 }),
+          row({ runId: 104, host: "other.example", code: "title", status: "fail" }),
+        ];
+        await s.checks.write(rows);
+        expect(await s.checks.count(host)).toBe(5);
+        expect(await s.checks.history(host, "title", 10)).toEqual([rows[4], rows[2], rows[0]].map((r) => point(r as CheckRow)));
+        expect(await s.checks.history(host, "title", 2)).toEqual([rows[4], rows[2]].map((r) => point(r as CheckRow)));
+        expect(await s.checks.history(host, "title", 0)).toEqual([]);
+        expect(await s.checks.history(host, "https", 10)).toEqual([rows[3], rows[1]].map((r) => point(r as CheckRow)));
+        expect(await s.checks.latest(host)).toEqual([rows[4]]);
+        expect(await s.checks.latest("other.example")).toEqual([rows[5]]);
+        expect(await s.checks.count("other.example")).toBe(1);
+      });
+
+      it("an unknown host has no rows; a bad limit is refused", async () => {
+        expect(await s.checks.latest("nobody.example")).toEqual([]);
+        expect(await s.checks.history("nobody.example", "title", 10)).toEqual([]);
+        expect(await s.checks.count("nobody.example")).toBe(0);
+        await expect(s.checks.history("nobody.example", "title", -1)).rejects.toThrow(RangeError);
+        await expect(s.checks.history("nobody.example", "title", 1.5)).rejects.toThrow(RangeError);
+      });
+
+      it("writing the same rows twice leaves counts and reads unchanged, also after merges", async () => {
+        const host = "twice.example";
+        const rows = Array.from({ length: 30 }, (_, i) => row({ runId: 200 + (i % 3), host, code: `c${i}`, value: `v${i}` }));
+        await s.checks.write(rows);
+        const before = { count: await s.checks.count(host), latest: await s.checks.latest(host), history: await s.checks.history(host, "c2", 10) };
+        expect(before.count).toBe(30);
+        await s.checks.write(rows);
+        await s.checks.write(rows.slice(0, 10));
+        expect({ count: await s.checks.count(host), latest: await s.checks.latest(host), history: await s.checks.history(host, "c2", 10) }).toEqual(before);
+        await settle();
+        expect({ count: await s.checks.count(host), latest: await s.checks.latest(host), history: await s.checks.history(host, "c2", 10) }).toEqual(before);
+      });
+
+      it("a higher attempt replaces the row, a lower one written later does not; NULL values too", async () => {
+        const host = "attempts.example";
+        const first = row({ runId: 300, host, code: "speed", attempt: 1, status: "pass", value: "120" });
+        const second = row({ runId: 300, host, code: "speed", attempt: 2, status: "fail", value: null, jobId: 7, checkedAt: T0 + 999 });
+        const stale = row({ runId: 300, host, code: "speed", attempt: 1, status: "warn", value: "stale" });
+        await s.checks.write([first]);
+        await s.checks.write([second]);
+        await s.checks.write([stale]);
+        const expectSecond = async () => {
+          expect(await s.checks.count(host)).toBe(1);
+          expect(await s.checks.latest(host)).toEqual([second]);
+          expect(await s.checks.history(host, "speed", 5)).toEqual([point(second)]);
+        };
+        await expectSecond();
+        await settle();
+        await expectSecond();
+      });
+
+      it("duplicates within one write keep the highest attempt", async () => {
+        const host = "dupes.example";
+        const a1 = row({ runId: 310, host, code: "a", attempt: 1, value: "one" });
+        const a3 = row({ runId: 310, host, code: "a", attempt: 3, value: "three" });
+        const a2 = row({ runId: 310, host, code: "a", attempt: 2, value: "two" });
+        await s.checks.write([a1, a3, a2, a1]);
+        expect(await s.checks.latest(host)).toEqual([a3]);
+        expect(await s.checks.count(host)).toBe(1);
+      });
+
+      it("a later attempt in the next month (another partition) still leaves one row", async () => {
+        const host = "month-edge.example";
+        const jan = row({ runId: 320, host, code: "x", attempt: 1, checkedAt: 1_706_745_599, value: "jan" }); // 2024-01-31 23:59:59
+        const feb = row({ runId: 320, host, code: "x", attempt: 2, checkedAt: 1_706_745_610, value: "feb" }); // 2024-02-01 00:00:10
+        await s.checks.write([jan]);
+        await s.checks.write([feb]);
+        await settle();
+        expect(await s.checks.count(host)).toBe(1);
+        expect(await s.checks.latest(host)).toEqual([feb]);
+        expect(await s.checks.history(host, "x", 5)).toEqual([point(feb)]);
+      });
+
+      it("latest() gives the newest run's rows by code point order of code", async () => {
+        const host = "order.example";
+        const codes = ["b", "😀", "B", "ﬀ", "a", "é", "z", "a b", "a-b", "_"];
+        await s.checks.write(codes.map((code) => row({ runId: 331, host, code })));
+        await s.checks.write([row({ runId: 330, host, code: "older" })]);
+        expect((await s.checks.latest(host)).map((r) => r.code)).toEqual(["B", "_", "a", "a b", "a-b", "b", "z", "é", "ﬀ", "😀"]);
+        expect(await s.checks.count(host)).toBe(codes.length + 1);
+      });
+
+      it("concurrent writes of the same and of different rows count exactly (12 writers)", async () => {
+        const host = "concurrent.example";
+        const shared = Array.from({ length: 50 }, (_, i) => row({ runId: 400 + (i % 5), host, code: `s${i}` }));
+        await Promise.all(
+          Array.from({ length: 12 }, (_, w) =>
+            s.checks.write([...shared, ...Array.from({ length: 10 }, (_, i) => row({ runId: 500 + w, host, code: `own${i}`, attempt: w }))]),
+          ),
+        );
+        expect(await s.checks.count(host)).toBe(50 + 12 * 10);
+        await settle();
+        expect(await s.checks.count(host)).toBe(50 + 12 * 10);
+        expect(await s.checks.latest(host)).toEqual(
+          Array.from({ length: 10 }, (_, i) => row({ runId: 511, host, code: `own${i}`, attempt: 11 })).sort((x, y) => (x.code < y.code ? -1 : 1)),
+        );
+      });
+
+      it("hostile host, code, status, value and group strings come back exactly as written", async () => {
+        let runId = 600;
+        const written = HOSTILE_TEXT.map((text) => {
+          runId += 1;
+          return row({ runId, host: `h:${text}`, code: text, status: text, value: text, group: text });
+        });
+        await s.checks.write(written);
+        for (const r of written) {
+          expect(await s.checks.latest(r.host), JSON.stringify(r.host)).toEqual([r]);
+          expect(await s.checks.count(r.host), JSON.stringify(r.host)).toBe(1);
+          expect(await s.checks.history(r.host, r.code, 5), JSON.stringify(r.host)).toEqual([point(r)]);
+        }
+        // Near misses match nothing: no wildcard, no unescaping, no truncation at a quote.
+        for (const miss of ["h:it", "h:it's", "h:a", "h:a\\\\\\", "h:%", "h:'", "h", "H:%_%", "h:line"]) {
+          expect(await s.checks.count(miss), JSON.stringify(miss)).toBe(0);
+          expect(await s.checks.latest(miss), JSON.stringify(miss)).toEqual([]);
+        }
+      });
+
+      it("a batch with an invalid row is refused whole, naming the row", async () => {
+        const host = "invalid.example";
+        const good = row({ runId: 700, host, code: "ok" });
+        for (const bad of [
+          row({ runId: 701, host: "bad\0host", code: "x" }),
+          row({ runId: 702, host, code: "\ud800" }),
+          row({ runId: 0, host, code: "x" }),
+          row({ runId: 703, host, code: "x", attempt: -1 }),
+          row({ runId: 704, host, code: "x", checkedAt: Number.NaN }),
+        ]) {
+          await expect(s.checks.write([good, bad])).rejects.toThrow(/^check row 1 /);
+        }
+        expect(await s.checks.count(host)).toBe(0);
+      });
+    });
+  });
+}
