@@ -3,7 +3,20 @@ import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
-import { createStore, lockDataDir, migrate, openPglite, openPostgres, type Db, type Store } from "../storage/index.ts";
+import {
+  ClickHouseCheckSeries,
+  ClickHouseUsageSeries,
+  createStore,
+  dropExpiredPartitions,
+  ensureClickHouseSchema,
+  lockDataDir,
+  migrate,
+  openClickHouse,
+  openPglite,
+  openPostgres,
+  type Db,
+  type Store,
+} from "../storage/index.ts";
 import { credentials } from "@grpc/grpc-js";
 import { buildApp, buildOperations, createGatewayParts, grpcSchedulerPort, type AdminService, type GatewayDeps, type SchedulerPort } from "../gateway/index.ts";
 import { buildScheduler } from "../scheduler/index.ts";
@@ -41,7 +54,17 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   }
   life.add("database", db);
   await migrate(db, unixSeconds(clock));
-  return { db, store: createStore(db), life };
+  if (!config.clickhouseUrl) return { db, store: createStore(db), life };
+  // The distributed mode's time series: usage and per-check results on ClickHouse.
+  const ch = await openClickHouse({ url: config.clickhouseUrl });
+  life.add("clickhouse", ch);
+  await ensureClickHouseSchema(ch);
+  const retention = async () => dropExpiredPartitions(ch, config.clickhouseRetentionMonths, unixSeconds(clock));
+  await retention();
+  const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
+  daily.unref();
+  life.add("clickhouse retention", { close: async () => clearInterval(daily) });
+  return { db, store: createStore(db, { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch) }), life };
 }
 
 export interface GatewayHandle {

@@ -5,6 +5,7 @@ import { SchedulerServiceService } from "../proto/index.ts";
 import { GRPC_MESSAGE_OPTIONS, unixSeconds, type Bus, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
 import { workMessage } from "./messages.ts";
+import { syncCheckSeries } from "./series-sync.ts";
 import { OutboxRelay } from "./relay.ts";
 import { schedulerHandlers } from "./scheduler-service.ts";
 
@@ -61,11 +62,22 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   planner?.unref();
   const sweeper = setInterval(() => void sweep().catch((err: unknown) => deps.logger.warn({ err }, "sweep failed")), Math.max(250, Math.floor(deps.config.leaseMs / 2)));
   sweeper.unref();
+  // Finished runs follow into the per-check time series (ClickHouse in the distributed mode).
+  let syncing = false;
+  const series = setInterval(() => {
+    if (syncing) return;
+    syncing = true;
+    void syncCheckSeries(deps.store)
+      .catch((err: unknown) => deps.logger.warn({ err }, "check series sync failed; retried"))
+      .finally(() => (syncing = false));
+  }, 2000);
+  series.unref();
 
   return {
     address: `${host}:${port}`,
     async close() {
       clearInterval(sweeper);
+      clearInterval(series);
       if (planner) clearInterval(planner);
       health.setStatus("", "NOT_SERVING");
       await relay.close();

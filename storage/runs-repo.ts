@@ -89,6 +89,30 @@ export class RunsRepo {
     return rows.map((r) => r.report);
   }
 
+  /** Runs after `id` in id order with their job's attempt (the series sync's read). */
+  async after(id: number, limit: number): Promise<(RunRow & { attempt: number })[]> {
+    return this.db.query<RunRow & { attempt: number }>(
+      `SELECT r.id, r.host, r.job_id, r.checked_at, r.rank, r.label, r.color, r.report, COALESCE(j.attempt, 1) AS attempt
+       FROM runs r LEFT JOIN jobs j ON j.id = r.job_id WHERE r.id > $1 ORDER BY r.id LIMIT $2`,
+      [id, limit],
+    );
+  }
+
+  /** A derived series' cursor over runs (0 before its first sync). */
+  async cursor(name: string): Promise<number> {
+    const [row] = await this.db.query<{ last_id: number }>("SELECT last_id FROM series_cursors WHERE name = $1", [name]);
+    return row?.last_id ?? 0;
+  }
+
+  /** Moves a cursor forward (never back: two schedulers may sync at once). */
+  async advanceCursor(name: string, lastId: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO series_cursors (name, last_id) VALUES ($1, $2)
+       ON CONFLICT (name) DO UPDATE SET last_id = GREATEST(series_cursors.last_id, EXCLUDED.last_id)`,
+      [name, lastId],
+    );
+  }
+
   /** Whether anyone ever analysed the host (shared data). */
   async known(host: string): Promise<boolean> {
     const rows = await this.db.query("SELECT 1 FROM runs WHERE host = $1 UNION ALL SELECT 1 FROM jobs WHERE host = $1 LIMIT 1", [host]);
