@@ -2,6 +2,7 @@
 // default and its unit; loadConfig() reads an environment object (never process.env itself),
 // reports every problem at once and returns a frozen Config.
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -43,6 +44,8 @@ export interface Config {
   readonly publicBaseUrl: string | null;
   readonly plan: PlanNumbers;
   readonly schedulerAddress: string | null;
+  /** host:port the scheduler's gRPC server listens on (`svc scheduler`). */
+  readonly grpcListen: string;
   readonly reportFreshSeconds: number;
   readonly leaseMs: number;
   readonly maxAttempts: number;
@@ -54,6 +57,7 @@ export interface Config {
   readonly kafkaPartitions: number;
   readonly kafkaRetentionHours: number;
   readonly kafkaTopicPrefix: string;
+  readonly kafkaSessionTimeoutMs: number;
   readonly crawl: CrawlSettings;
 }
 
@@ -118,6 +122,12 @@ function flag(raw: string): boolean {
 
 function text(raw: string): string {
   return raw;
+}
+
+/** A thread count, or auto: one per core, at most 4. */
+function threadCount(raw: string): number {
+  if (raw.trim().toLowerCase() === "auto") return Math.max(1, Math.min(4, availableParallelism()));
+  return integer(0, 64)(raw);
 }
 
 /** Host patterns: names, *.domain suffixes or CIDRs, comma-separated. */
@@ -207,6 +217,12 @@ function crawlOverrides(raw: string): CrawlOverride[] {
   return out;
 }
 
+/** host:port to listen on; port 0 picks a free one. */
+function listenAddress(raw: string): string {
+  if (!/^[A-Za-z0-9.-]+:\d{1,5}$/.test(raw) || Number(raw.slice(raw.lastIndexOf(":") + 1)) > 65535) throw new ConfigValueError("must be host:port, e.g. 0.0.0.0:7070");
+  return raw;
+}
+
 function hostPort(raw: string): string | null {
   if (raw === "") return null;
   if (!/^[A-Za-z0-9.-]+:\d{1,5}$/.test(raw)) throw new ConfigValueError("must be host:port");
@@ -263,9 +279,10 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_USAGE_FLUSH_MS", key: "usageFlushMs", default: "10000", parse: integer(100, 60000), doc: "Per-day usage counters are flushed to storage at least this often (ms)." },
   { env: "SVC_KEY_CACHE_MS", key: "keyCacheMs", default: "60000", parse: integer(0, 3_600_000), doc: "How long a gateway may reuse a looked-up key; changes are pushed at once over Postgres notifications (0: look up every request)." },
   { env: "SVC_STATE_REFRESH_MS", key: "stateRefreshMs", default: "2000", parse: integer(100, 60000), doc: "How often a gateway re-reads the maintenance/closed switches (ms)." },
-  { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to finish in-flight requests (ms)." },
+  { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to drain and close (ms): requests in flight (gateway), running jobs (crawler; what cannot finish is abandoned and its lease lapses), then connections in reverse order." },
   { env: "SVC_PUBLIC_BASE_URL", key: "publicBaseUrl", default: "", parse: baseUrl, doc: "Public origin shown in /capabilities and OpenAPI servers; defaults to the request's Host." },
   { env: "SVC_SCHEDULER_ADDRESS", key: "schedulerAddress", default: "", parse: hostPort, doc: "host:port of the scheduler's gRPC server for a gateway or crawler role; empty in `svc serve` (a loopback port of its own)." },
+  { env: "SVC_GRPC_LISTEN", key: "grpcListen", default: "127.0.0.1:7070", parse: listenAddress, doc: "host:port the scheduler's gRPC server listens on in `svc scheduler` (0.0.0.0:7070 to serve other machines; port 0 picks a free one); `svc serve` uses a loopback port of its own." },
   { env: "SVC_REPORT_FRESH_S", key: "reportFreshSeconds", default: "3600", parse: integer(0, 30 * 86400), doc: "A report younger than this answers POST /analyze at once (a cache hit, not charged) unless fresh is true." },
   { env: "SVC_LEASE_MS", key: "leaseMs", default: "30000", parse: integer(500, 3_600_000), doc: "A worker's lease on a job; renewed by heartbeats, and the job is handed to another worker when it lapses." },
   { env: "SVC_MAX_ATTEMPTS", key: "maxAttempts", default: "3", parse: integer(1, 20), doc: "Attempts of a job before it ends in error." },
@@ -277,6 +294,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_KAFKA_PARTITIONS", key: "kafkaPartitions", default: "16", parse: integer(1, 10_000), doc: "Partitions of a bus topic created by Svc; at least 4x the largest crawler replica count you expect (adding partitions later moves domains between crawlers)." },
   { env: "SVC_KAFKA_RETENTION_H", key: "kafkaRetentionHours", default: "72", parse: integer(1, 8760), doc: "Retention of a bus topic created by Svc (hours)." },
   { env: "SVC_KAFKA_TOPIC_PREFIX", key: "kafkaTopicPrefix", default: "", parse: topicPrefix, doc: "Put before the name of every bus topic (svc.work.v1, svc.sync.v1, svc.results.v1, svc.dead.v1), so that several installations can share one Kafka cluster." },
+  { env: "SVC_KAFKA_SESSION_TIMEOUT_MS", key: "kafkaSessionTimeoutMs", default: "30000", parse: integer(1000, 300_000), doc: "Kafka consumer session timeout: a crawler that dies holds its partitions this long before the others take them over (heartbeats every sixth of it, at most 3 s); the broker's group.min.session.timeout.ms (6 s by default) is the floor." },
   { env: "SVC_PAGE_SAMPLE", key: "crawl.pageSample", default: "20", parse: integer(0, 500), doc: "Internal pages sampled by an analysis besides the home page." },
   { env: "SVC_DNS_SERVERS", key: "crawl.dnsServers", default: "", parse: serverList, doc: "DNS servers the crawler asks (address or address:port, comma-separated); empty: the system's." },
   { env: "SVC_EXTRA_CA_FILE", key: "crawl.extraCaFile", default: "", parse: optionalText, doc: "PEM file of certificate authorities trusted besides the system's (intranets, tests)." },
@@ -298,7 +316,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_CRAWL_DEPTH", key: "plan.crawlDepth", default: "10", parse: integer(0, 100), doc: "Default plan: link hops from the home page a crawl follows (truncated_by depth_limit)." },
   { env: "SVC_CRAWL_MAX_MINUTES", key: "crawl.crawlMaxMinutes", default: "30", parse: integer(1, 24 * 60), doc: "A whole-site crawl stops after this many minutes (truncated_by time_limit)." },
   { env: "SVC_CRAWL_MAX_PER_PATTERN", key: "crawl.crawlMaxPerPattern", default: "100", parse: integer(1, 1_000_000), doc: "Crawler traps: URLs sharing a path pattern (numbers collapsed) and parameter names beyond this many are skipped and reported as a trap." },
-  { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "1", parse: integer(0, 64), doc: "Worker threads that parse and check crawled pages off the serving thread; 0 parses on it (not for the embedded mode under load)." },
+  { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "auto", parse: threadCount, doc: "Worker threads that parse and check crawled pages off the serving thread; auto: one per core, at most 4; 0 parses on the serving thread (tests)." },
   { env: "SVC_EGRESS_ALLOW", key: "crawl.egressAllow", default: "", parse: hostPatterns, doc: "External hosts a crawl may fetch to check its external links (comma-separated names, *.domain or CIDRs); others are reported as unchecked, never as broken." },
   { env: "SVC_CRAWL_FINDINGS_DAYS", key: "crawl.crawlFindingsDays", default: "30", parse: integer(1, 365), doc: "A crawl's crawl-scope findings feed the rank of later analyses of the host for this many days." },
 ];

@@ -55,7 +55,7 @@ export class CrawlsRepo {
       if (pages.length === 0) return true;
       await q.query(
         `INSERT INTO crawl_pages (job_id, url, depth, status, skipped, title, words, outlinks, issues, data)
-         SELECT $1, u, d, s, sk, t, w, o, string_to_array(i, ' '), x::jsonb
+         SELECT $1, u, d, s, sk, t, w, o, string_to_array(i, ' '), x::json
          FROM unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[]) AS p(u, d, s, sk, t, w, o, i, x)
          ON CONFLICT (job_id, url) DO UPDATE SET depth = EXCLUDED.depth, status = EXCLUDED.status, skipped = EXCLUDED.skipped,
            title = EXCLUDED.title, words = EXCLUDED.words, outlinks = EXCLUDED.outlinks, issues = EXCLUDED.issues, data = EXCLUDED.data`,

@@ -17,7 +17,7 @@ CREATE TABLE crawl_pages (
   outlinks integer NOT NULL DEFAULT 0,
   score    double precision NOT NULL DEFAULT 0,
   issues   text[] NOT NULL DEFAULT '{}',
-  data     jsonb NOT NULL,
+  data     json NOT NULL,
   PRIMARY KEY (job_id, url)
 );
 CREATE INDEX crawl_pages_order ON crawl_pages (job_id, seq);
