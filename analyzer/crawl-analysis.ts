@@ -66,13 +66,19 @@ export interface CrawlAnalysis {
 
 const SAMPLES = 20;
 const DEEP = 3;
-/** Hamming distance of 64-bit SimHashes at or under which two texts are near-duplicates (≈ 95 % alike). */
-const NEAR_BITS = 3;
+/**
+ * Hamming distance of 64-bit SimHashes at or under which two texts are near-duplicates: 7 of 64
+ * bits finds texts about 90 % alike by word 3-shingles; unrelated texts differ in about 32 ± 4
+ * bits, so a false pair needs a 6-sigma coincidence.
+ */
+const NEAR_BITS = 7;
+/** Bands of 8 bits: two hashes at most 7 bits apart agree on at least one band (pigeonhole). */
+const BANDS = 8;
 const MIN_WORDS_FOR_NEAR = 50;
 
-/** Whether a stored URL is an HTML page that answered 2xx. */
+/** Whether a stored URL is an HTML page that answered 2xx itself (a redirect is not a page). */
 function isPage(p: CrawledPage): boolean {
-  return p.skipped === "" && p.isHtml && p.status >= 200 && p.status < 300;
+  return p.skipped === "" && p.isHtml && p.status >= 200 && p.status < 300 && p.redirects.length === 0;
 }
 
 function isIndexable(p: CrawledPage): boolean {
@@ -150,8 +156,9 @@ export function analyzeCrawl(input: CrawlInput): CrawlAnalysis {
   const sitemapSet = new Set(input.sitemapUrls);
   const home = input.pages.find((p) => p.depth === 0);
   const linked = (url: string) => sources.has(url) || (home !== undefined && (home.url === url || home.finalUrl === url));
+  // Sitemap URLs that redirect or fail are not pages: they count as sitemap problems instead.
   const orphans = input.sitemapUrls
-    .filter((u) => !linked(u))
+    .filter((u) => !linked(u) && (byUrl.get(u) === undefined || isPage(byUrl.get(u) as CrawledPage)))
     .map((u) => ({ url: u, status: finalOf(u)?.status ?? 0 }))
     .sort((a, b) => a.url.localeCompare(b.url));
 
@@ -330,13 +337,13 @@ export function analyzeCrawl(input: CrawlInput): CrawlAnalysis {
   return { findings, report, pageStats };
 }
 
-/** Pairs of texts whose SimHashes differ in at most NEAR_BITS bits, exact duplicates aside (bands of 16 bits: pigeonhole). */
+/** Pairs of texts whose SimHashes differ in at most NEAR_BITS bits, exact duplicates aside (only pairs sharing a band are compared). */
 function nearDuplicates(pages: readonly CrawledPage[]): { a: string; b: string; similarity: number }[] {
   const candidates = pages.filter((p) => p.simhash && p.words >= MIN_WORDS_FOR_NEAR).map((p) => ({ url: p.url, hash: BigInt(`0x${p.simhash}`), content: p.contentHash }));
   const buckets = new Map<string, number[]>();
   candidates.forEach((c, i) => {
-    for (let band = 0; band < 4; band++) {
-      const key = `${band}:${(c.hash >> BigInt(band * 16)) & 0xffffn}`;
+    for (let band = 0; band < BANDS; band++) {
+      const key = `${band}:${(c.hash >> BigInt(band * 8)) & 0xffn}`;
       const list = buckets.get(key) ?? [];
       list.push(i);
       buckets.set(key, list);

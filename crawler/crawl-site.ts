@@ -10,7 +10,7 @@ import type { Egress } from "./egress.ts";
 import { fetchUrl, responseHeader, type FetchResult } from "./fetch-page.ts";
 import { HostLimiter } from "./host-limiter.ts";
 import type { ParsePool } from "./parse-pool.ts";
-import { crawlDelaySeconds, isAllowed } from "./robots.ts";
+import { crawlDelaySeconds, isAllowed, ROBOTS_MAX_BYTES, robotsFacts } from "./robots.ts";
 import { collectSitemaps, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from "./sitemaps.ts";
 
 export interface CrawlLimits {
@@ -90,6 +90,9 @@ export interface CrawlOutcome {
 const UNLINKED = Number.POSITIVE_INFINITY;
 const NOT_PAGES = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|zip|gz|tgz|rar|7z|mp[34]|webm|ogg|wav|avi|mov|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk)$/i;
 const MAX_THROTTLES_PER_URL = 10;
+/** Query parameters that carry a session id (a new URL per visit). */
+const SESSION_PARAMETERS: ReadonlySet<string> = new Set(["sid", "sessionid", "session_id", "session", "phpsessid", "jsessionid", "sessid", "aspsessionid", "cfid", "cftoken", "zenid", "osc_sid"]);
+const ROBOTS_ATTEMPTS = 5;
 
 interface Entry {
   readonly url: string;
@@ -103,9 +106,11 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
   const origin = new URL(input.origin);
   const originHost = origin.host;
   const limiter = new HostLimiter({ maxConcurrent: opts.connections, minDelayMs: opts.minDelayMs });
-  const delayMs = Math.max(opts.minDelayMs, Math.min(opts.maxCrawlDelayMs, input.robots ? crawlDelaySeconds(input.robots, opts.userAgent) * 1000 : 0));
+  const politeness = { delayMs: 0, connections: opts.connections, throttled: 0, retryAfterWaitS: 0 };
+  const robots = await usableRobots(input, opts, deps, limiter, politeness);
+  const delayMs = Math.max(opts.minDelayMs, Math.min(opts.maxCrawlDelayMs, robots ? crawlDelaySeconds(robots, opts.userAgent) * 1000 : 0));
   limiter.setDelay(originHost, delayMs);
-  const politeness = { delayMs, connections: opts.connections, throttled: 0, retryAfterWaitS: 0 };
+  politeness.delayMs = delayMs;
   const { limits } = opts;
 
   const stored = new Map<string, CrawledPage>();
@@ -153,6 +158,14 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     const counts = new Map<string, number>();
     for (const s of segments) counts.set(s, (counts.get(s) ?? 0) + 1);
     if ([...counts.values()].some((n) => n >= limits.maxSegmentRepeats)) return "repeated path segment";
+    // Session ids make every visit a new URL: counted site-wide, by parameter.
+    const session = names.find((n) => SESSION_PARAMETERS.has(n.toLowerCase()));
+    if (session !== undefined) {
+      const key = `session:${session.toLowerCase()}`;
+      const n = (patterns.get(key) ?? 0) + 1;
+      patterns.set(key, n);
+      if (n > limits.maxPerPattern) return `more than ${limits.maxPerPattern} URLs with the session parameter ${session}`;
+    }
     // Generated families: numbered paths (/calendar/2026/11) and parameter variations of one path.
     const numeric = segments.filter((s) => /^\d+$/.test(s)).length;
     if (numeric >= 2 || names.length > 0) {
@@ -181,7 +194,7 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     }
     if (u.host !== originHost || u.protocol !== origin.protocol) return;
     if (NOT_PAGES.test(u.pathname)) return;
-    if (!robotsAllow(input.robots, opts.userAgent, u)) return skip(url, depth, "robots");
+    if (!robotsAllow(robots, opts.userAgent, u)) return skip(url, depth, "robots");
     const trap = trapOf(u);
     if (trap) {
       const t = traps.get(trap) ?? { pattern: trap, example: url, urls: 0 };
@@ -197,6 +210,9 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     const entry: Entry = { url, depth, started: false, throttles: 0 };
     known.set(url, entry);
     push(entry);
+  };
+  const offerUnlinked = (url: string) => {
+    if (!known.has(url) && !stored.has(url)) offer(url, UNLINKED);
   };
   const push = (entry: Entry) => {
     const list = buckets.get(entry.depth) ?? [];
@@ -235,7 +251,7 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     for (const link of page.internalLinks) if (!page.nofollowInternal.includes(link)) offer(link, page.depth < 0 ? UNLINKED : page.depth + 1);
   }
 
-  const sitemapUrls = await listSitemapUrls(input, opts, deps, limiter, originHost);
+  const sitemapUrls = await listSitemapUrls({ ...input, robots }, opts, deps, limiter, originHost);
   const sitemapSet = new Set(sitemapUrls);
 
   const externalToCheck = new Map<string, ExternalLinkCheck>();
@@ -275,7 +291,9 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     }
     fetched += 1;
     const depth = Number.isFinite(entry.depth) ? entry.depth : -1;
-    const html = r.response.status >= 200 && r.response.status < 300 && r.text ? r.text : "";
+    // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
+    const redirected = r.response.redirects.length > 0;
+    const html = !redirected && r.response.status >= 200 && r.response.status < 300 && r.text ? r.text : "";
     const page = await deps.pool.page({ url: entry.url, depth, response: r.response, html, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt });
     page.throttled = entry.throttles;
     page.inSitemap = sitemapSet.has(entry.url);
@@ -284,7 +302,12 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     const nofollow = new Set(page.nofollowInternal);
     for (const link of page.internalLinks) if (!nofollow.has(link)) offer(link, linkDepth);
     // A redirect's internal target is a URL of the site too.
-    if (page.finalUrl !== page.url && new URL(page.finalUrl).host === originHost && page.status >= 300 && page.status < 400) offer(page.finalUrl, Number.isFinite(entry.depth) ? entry.depth : UNLINKED);
+    if (redirected) {
+      const target = r.response.redirects[r.response.redirects.length - 1]?.location ?? "";
+      if (target && new URL(target).host === originHost) offer(target, Number.isFinite(entry.depth) ? entry.depth : UNLINKED);
+    }
+    // A canonical target on the site is checked (fetched once) even when nothing links to it.
+    if (page.canonical && page.canonical !== page.url && page.canonical !== page.finalUrl) offerUnlinked(page.canonical);
     for (const link of page.externalLinks) {
       if (externalToCheck.size >= opts.maxExternalChecks || externalToCheck.has(link.href)) continue;
       if (opts.externalAllowed(new URL(link.href).hostname)) externalToCheck.set(link.href, { url: link.href, status: 0, error: "" });
@@ -340,6 +363,33 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     politeness: { ...politeness, retryAfterWaitS: Math.round(politeness.retryAfterWaitS * 10) / 10 },
     durationMs: Math.round(performance.now() - started),
   };
+}
+
+/**
+ * robots.txt as the analysis saw it, unless that answer asked us to come back later (429, 503) or
+ * never came: then it is fetched again, Retry-After honoured, up to ROBOTS_ATTEMPTS times.
+ */
+async function usableRobots(input: CrawlSiteInput, opts: CrawlOptions, deps: CrawlDeps, limiter: HostLimiter, politeness: { throttled: number; retryAfterWaitS: number }): Promise<RobotsFacts | undefined> {
+  const retry = (r: RobotsFacts | undefined) => !r?.response || r.response.status === 429 || r.response.status === 503 || (r.response.status === 0 && r.response.error !== "");
+  let robots = input.robots;
+  const host = new URL(input.origin).host;
+  for (let attempt = 0; attempt < ROBOTS_ATTEMPTS && retry(robots); attempt++) {
+    const r = await limiter.run(host, () =>
+      fetchUrl(`${input.origin}/robots.txt`, { dispatcher: deps.egress.dispatcher, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs, maxBodyBytes: ROBOTS_MAX_BYTES, maxRedirects: 5, ...(deps.signal ? { signal: deps.signal } : {}) }).then((res) => {
+        const status = res.response.status;
+        if (status === 429 || status === 503) {
+          const wait = Math.min(opts.maxRetryAfterMs, retryAfterMs(responseHeader(res.response, "retry-after")) ?? 5000);
+          limiter.pause(host, wait);
+          politeness.throttled += 1;
+          politeness.retryAfterWaitS += wait / 1000;
+        }
+        return res;
+      }),
+    );
+    deps.signal?.throwIfAborted();
+    robots = robotsFacts(r.response, r.text);
+  }
+  return robots;
 }
 
 function throwIfFailed(failed: { error?: Error }): void {

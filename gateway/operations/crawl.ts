@@ -163,7 +163,7 @@ export const getLinks = defineOperation({
   cli: "links",
   summary: "The latest crawl's link structure: orphans, broken links, duplicates, top pages",
   description:
-    "orphans: URLs the sitemaps list that no crawled page links to; broken: internal link targets answering 4xx/5xx or nothing, with their source pages; duplicates: pages sharing a title, a description, the same text (content hash) or nearly the same text (SimHash, ≥ 95 % alike), and URLs that differ only by a trailing slash, parameter order or tracking parameters; top_pages: internal link rank (PageRank over the crawled graph, best = 100). Also redirects (chains and loops), canonical targets that cannot be indexed and hreflang alternates without a return link. limit and offset page every list alike; counts has their full lengths.",
+    "orphans: URLs the sitemaps list that no crawled page links to; broken: internal link targets answering 4xx/5xx or nothing, with their source pages; duplicates: pages sharing a title, a description, the same text (content hash) or nearly the same text (64-bit SimHash at most 7 bits apart: about 90 % alike), and URLs that differ only by a trailing slash, parameter order or tracking parameters; top_pages: internal link rank (PageRank over the crawled graph, best = 100). Also redirects (chains and loops), canonical targets that cannot be indexed and hreflang alternates without a return link. limit and offset page every list alike; counts has their full lengths.",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
