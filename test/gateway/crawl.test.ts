@@ -93,10 +93,24 @@ describe("a whole-site crawl", () => {
     expect(crawl.run).toBe(history.runs[0].id);
   });
 
+  it("feeds its findings to later analyses of the host: the crawl checks are decided", async () => {
+    expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
+    const started = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host, fresh: true } })).json().job;
+    const job = await untilDone(started.id as number);
+    expect(job.state).toBe("done");
+    const report = (await gw.call("GET", `/api/v1/report/${site.host}`)).json();
+    const item = (code: string) => report.items.find((i: { code: string }) => i.code === code);
+    expect(item("broken_internal")).toMatchObject({ status: "fail", value: 1, pages: [`${site.url}/gone`] });
+    expect(item("orphan_pages")).toMatchObject({ status: "fail", value: 1 });
+    expect(item("duplicate_urls")).toMatchObject({ status: "fail", value: 1 });
+    const tasks = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks as { code: string; recheck: boolean }[];
+    expect(tasks.find((t) => t.code === "broken_internal")).toMatchObject({ recheck: false });
+  });
+
   it("reuses a fresh crawl without charging, and charges three checks for a new one", async () => {
     const again = (await gw.call("POST", `/api/v1/crawl/${site.host}`)).json().job;
     expect(again).toMatchObject({ state: "done", items: [{ cached: true }] });
-    // 5 checks a day: the first crawl took 3, so a fresh crawl (3 more) is refused.
+    // 5 checks a day: the first crawl took 3 and the analysis 1, so a fresh crawl (3 more) is refused.
     const refused = await gw.call("POST", `/api/v1/crawl/${site.host}?fresh=true`);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe("limit");
