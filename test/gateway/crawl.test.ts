@@ -98,7 +98,7 @@ describe("a whole-site crawl", () => {
     const started = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host, fresh: true } })).json().job;
     const job = await untilDone(started.id as number);
     expect(job.state).toBe("done");
-    const report = (await gw.call("GET", `/api/v1/report/${site.host}`)).json() as { items: { code: string }[] };
+    const report = (await gw.call("GET", `/api/v1/report/${site.host}`)).json<{ items: { code: string }[] }>();
     const item = (code: string) => report.items.find((i) => i.code === code);
     expect(item("broken_internal")).toMatchObject({ status: "fail", value: 1, pages: [`${site.url}/gone`] });
     expect(item("orphan_pages")).toMatchObject({ status: "fail", value: 1 });
