@@ -71,6 +71,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
           maxExternalChecks: 200,
           maxRetryAfterMs: 60_000,
           storeEvery: 50,
+          samplePages: settings.pageSample,
         },
         { egress, pool, signal, store, onProgress, resume },
       );
@@ -85,8 +86,10 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         politeness: outcome.politeness,
         durationMs: outcome.durationMs,
       });
+      // The analysis judges the crawl's first pages (closest to the home page) when it sampled none itself.
+      const pages = facts.pages.length > 0 ? facts.pages : outcome.samples;
       return CrawlResult.fromPartial({
-        facts: { ...facts, crawl: analysis.findings },
+        facts: { ...facts, pages, crawl: analysis.findings },
         reportJson: JSON.stringify(analysis.report),
         external: outcome.external,
         pageStats: analysis.pageStats,
