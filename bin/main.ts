@@ -7,6 +7,9 @@ const USAGE = `svc ${PACKAGE_VERSION}: site monitoring and SEO analysis
 
 usage: svc <command>
   serve            run the whole service (gateway and workers) in one process (npm start)
+  gateway          run the REST gateway alone (distributed mode: SVC_POSTGRES_URL, SVC_SCHEDULER_ADDRESS)
+  scheduler        run the scheduler alone (distributed mode: SVC_POSTGRES_URL, SVC_KAFKA_BROKERS)
+  crawler          run one crawler node (distributed mode: SVC_KAFKA_BROKERS, SVC_SCHEDULER_ADDRESS)
   admin …          operator commands; \`svc admin help\` lists them
   version          print the version
 
@@ -20,6 +23,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       case "serve": {
         const { serve } = await import("./serve.ts");
         return await serve(env);
+      }
+      case "gateway": {
+        const { gateway } = await import("./gateway.ts");
+        return await gateway(env);
+      }
+      case "scheduler": {
+        const { scheduler } = await import("./scheduler.ts");
+        return await scheduler(env);
+      }
+      case "crawler": {
+        const { crawler } = await import("./crawler.ts");
+        return await crawler(env);
       }
       case "admin": {
         const { admin } = await import("./admin.ts");

@@ -19,6 +19,7 @@ import {
   type SiteFacts,
 } from "../proto/index.ts";
 import { callUnary, type Bus, type BusMessage, type Logger } from "../runtime/index.ts";
+import { NO_WORKER_METRICS, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
 
 /** Collects a site's facts; progress is 0-100 with a short step name. */
 export type CollectFacts = (
@@ -59,6 +60,31 @@ export interface WorkerDeps {
   readonly leaseMs: number;
   readonly concurrency: number;
   readonly worker?: string;
+  readonly metrics?: WorkerMetrics;
+}
+
+/** The worker is closing: the message was not taken and goes to another node. Retryable. */
+export class WorkerClosingError extends Error {
+  constructor() {
+    super("worker closing");
+    this.name = "WorkerClosingError";
+  }
+}
+
+/** A bus message that is no WorkItem: no attempt can succeed, so it is a dead letter at once. */
+export class UndecodableWorkItemError extends Error {
+  constructor(cause: unknown) {
+    super(`not a WorkItem: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = "UndecodableWorkItemError";
+  }
+}
+
+/**
+ * The one predicate of the worker's errors for the bus: everything but an undecodable message is
+ * worth another attempt (the scheduler away, the worker closing: not the message's fault).
+ */
+export function isRetryableWorkError(err: unknown): boolean {
+  return !(err instanceof UndecodableWorkItemError);
 }
 
 const CALL = { deadlineMs: 10_000, retries: 3 };
@@ -73,12 +99,16 @@ const PROGRESS_EVERY_MS = 1000;
 export class CrawlerWorker {
   readonly name: string;
   private active = 0;
-  private readonly queue: (() => void)[] = [];
+  private readonly queue: { resolve: () => void; reject: (err: Error) => void }[] = [];
   private readonly running = new Set<AbortController>();
+  /** Attempts under way (from the lease on), for close() to wait for. */
+  private readonly jobs = new Set<Promise<void>>();
+  private readonly metrics: WorkerMetrics;
   private closed = false;
 
   constructor(private readonly deps: WorkerDeps) {
     this.name = deps.worker ?? `crawler-${randomUUID().slice(0, 8)}`;
+    this.metrics = deps.metrics ?? NO_WORKER_METRICS;
   }
 
   async start(): Promise<void> {
@@ -88,12 +118,20 @@ export class CrawlerWorker {
   }
 
   private async handle(message: BusMessage): Promise<void> {
-    if (this.closed) throw new Error("worker closing");
-    const item = WorkItem.decode(message.payload);
+    if (this.closed) throw new WorkerClosingError();
+    const item = decodeWorkItem(message.payload);
+    // Rejects with WorkerClosingError should the worker close while this waits.
     await this.slot();
+    if (this.closed) {
+      this.release();
+      throw new WorkerClosingError();
+    }
+    const job = this.run(item);
+    this.jobs.add(job);
     try {
-      await this.run(item);
+      await job;
     } finally {
+      this.jobs.delete(job);
       this.release();
     }
   }
@@ -102,8 +140,14 @@ export class CrawlerWorker {
     const s = this.deps.scheduler;
     const lease = await callUnary(s.lease.bind(s), LeaseRequest.fromPartial({ jobId: item.jobId, worker: this.name }), CALL);
     if (!lease.granted) return; // done, failed, or another worker holds it: nothing to do
+    if (this.closed) return; // granted as the worker closed: not started, the lease lapses
     const abort = new AbortController();
     this.running.add(abort);
+    const single = lease.check === CheckKind.CHECK_KIND_PAGE || lease.check === CheckKind.CHECK_KIND_TLS || lease.check === CheckKind.CHECK_KIND_DNS;
+    const label: JobLabel = single ? "check" : lease.kind === JobKind.JOB_KIND_CRAWL ? "crawl" : "analyze";
+    const startedAt = Date.now();
+    let outcome: JobOutcome = "abandoned";
+    this.metrics.started(label);
     let progress = 0;
     let step = "starting";
     let lastBeat = Date.now();
@@ -128,12 +172,14 @@ export class CrawlerWorker {
               ? { tls: await c.tls(lease.target, abort.signal) }
               : { dns: await c.dns(lease.target, abort.signal) };
         if (abort.signal.aborted) return;
-        await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...result }), COMPLETE);
+        const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...result }), COMPLETE);
+        if (done.accepted) outcome = "done";
         return;
       }
       const crawling = lease.kind === JobKind.JOB_KIND_CRAWL;
       const facts = await this.deps.collect(lease.host, {
-        pageSample: lease.pageSample,
+        // A crawl samples its own first pages for the analysis: nothing is fetched twice.
+        pageSample: crawling ? 0 : lease.pageSample,
         sync: item.sync,
         signal: abort.signal,
         onProgress: (p, st) => {
@@ -154,8 +200,17 @@ export class CrawlerWorker {
           resume,
           signal: abort.signal,
           store: async (pages, p) => {
-            const r = await callUnary(s.putPages.bind(s), PutPagesRequest.fromPartial({ jobId: item.jobId, worker: this.name, pages, progress, step: "crawling", known: p.known }), CALL);
-            if (!r.keepGoing) abort.abort(new Error("lease lost"));
+            try {
+              const r = await callUnary(s.putPages.bind(s), PutPagesRequest.fromPartial({ jobId: item.jobId, worker: this.name, pages, progress, step: "crawling", known: p.known }), CALL);
+              if (!r.keepGoing) abort.abort(new Error("lease lost"));
+            } catch (err) {
+              // The crawl chains its stores and awaits them only at its end, so a store that threw
+              // would be an unhandled rejection meanwhile and end the process. Without the scheduler
+              // the attempt cannot checkpoint: it is abandoned, its lease lapses, and the next attempt
+              // resumes from the last batch stored.
+              this.deps.logger.warn({ job: item.jobId, err }, "storing crawled pages failed; attempt abandoned");
+              abort.abort(err);
+            }
           },
           onProgress: (done, known) => {
             progress = 10 + Math.floor((85 * done) / Math.max(1, known));
@@ -164,19 +219,23 @@ export class CrawlerWorker {
           },
         });
         if (abort.signal.aborted) return;
-        await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, crawl }), COMPLETE);
+        const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, crawl }), COMPLETE);
+        if (done.accepted) outcome = "done";
         return;
       }
       await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress: 99, step: "analysing" }), CALL);
-      await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, facts }), COMPLETE);
+      const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, facts }), COMPLETE);
+      if (done.accepted) outcome = "done";
     } catch (err) {
       if (abort.signal.aborted) return;
       const failure = this.deps.classify(err);
       this.deps.logger.warn({ job: item.jobId, error: failure.error }, "job attempt failed");
       await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...failure, errorDetail: failure.detail }), COMPLETE);
+      outcome = "failed";
     } finally {
       clearInterval(beat);
       this.running.delete(abort);
+      this.metrics.finished(label, outcome, (Date.now() - startedAt) / 1000);
     }
   }
 
@@ -197,18 +256,36 @@ export class CrawlerWorker {
       this.active += 1;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.queue.push(() => resolve()));
+    return new Promise((resolve, reject) => this.queue.push({ resolve, reject }));
   }
 
   private release(): void {
     const next = this.queue.shift();
-    if (next) next();
+    if (next) next.resolve();
     else this.active -= 1;
   }
 
-  /** Stops taking work and abandons what runs: its leases lapse and other nodes take over. */
-  async close(): Promise<void> {
+  /**
+   * Stops taking work: messages not yet started are refused (WorkerClosingError, for the bus to
+   * hand to another node). Jobs running get graceMs to finish; what still runs then is abandoned:
+   * its lease lapses and another node resumes it from its checkpoint.
+   */
+  async close(graceMs = 0): Promise<void> {
     this.closed = true;
-    for (const a of this.running) a.abort(new Error("worker closing"));
+    for (const waiting of this.queue.splice(0)) waiting.reject(new WorkerClosingError());
+    if (graceMs > 0 && this.jobs.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...this.jobs]), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    for (const a of this.running) a.abort(new WorkerClosingError());
+  }
+}
+
+function decodeWorkItem(payload: Uint8Array): WorkItem {
+  try {
+    return WorkItem.decode(payload);
+  } catch (err) {
+    throw new UndecodableWorkItemError(err);
   }
 }

@@ -50,3 +50,14 @@ export const GRPC_MESSAGE_OPTIONS = Object.freeze({
   "grpc.max_receive_message_length": 64 * 1024 * 1024,
   "grpc.max_send_message_length": 64 * 1024 * 1024,
 });
+
+/**
+ * Channel options of a role's client of the scheduler (gateway, crawler): the message sizes above,
+ * and reconnection within 2 s once the scheduler is back (gRPC's default backoff grows to 120 s, so
+ * a crawler would stay cut off long after a scheduler restart).
+ */
+export const GRPC_CHANNEL_OPTIONS = Object.freeze({
+  ...GRPC_MESSAGE_OPTIONS,
+  "grpc.initial_reconnect_backoff_ms": 250,
+  "grpc.max_reconnect_backoff_ms": 2000,
+});

@@ -16,6 +16,13 @@ export interface KafkaBusOptions {
   readonly clientId?: string;
   /** Put before every topic name on the broker (SVC_KAFKA_TOPIC_PREFIX). Default "". */
   readonly topicPrefix?: string;
+  /**
+   * The Kafka group id of a subscription. Default: the group as given. kafkajs's assigners hand
+   * the leader's topics round-robin to every member of a group, whatever each member subscribed
+   * to, so a role that subscribes to two topics under one group must map them to two group ids
+   * (and installations sharing a cluster must keep their ids apart).
+   */
+  readonly consumerGroupId?: (group: string, topic: string) => string;
   /** The dead-letter topic of a topic, before the prefix. Default `<topic>.dlq`. */
   readonly deadLetterTopic?: (topic: string) => string;
   /** Attempts of a handler on one message before it goes to the dead-letter topic. Default 5. */
@@ -64,6 +71,7 @@ export class KafkaBus implements Bus {
       brokers: options.brokers,
       clientId: options.clientId ?? "svc",
       topicPrefix: options.topicPrefix ?? "",
+      consumerGroupId: options.consumerGroupId ?? ((group) => group),
       deadLetterTopic: options.deadLetterTopic ?? ((topic) => `${topic}.dlq`),
       maxAttempts: options.maxAttempts ?? 5,
       retryInitialMs: options.retryInitialMs ?? 500,
@@ -152,7 +160,7 @@ export class KafkaBus implements Bus {
       topic,
       brokerTopic: this.brokerTopic(topic),
       deadLetterTopic: this.brokerTopic(this.settings.deadLetterTopic(topic)),
-      group,
+      group: this.settings.consumerGroupId(group, topic),
       handler,
       send: async (to, message) => {
         const producer = await this.producer();

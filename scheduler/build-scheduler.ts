@@ -1,8 +1,8 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { randomUUID } from "node:crypto";
-import { SchedulerServiceService } from "../proto/index.ts";
-import { GRPC_MESSAGE_OPTIONS, unixSeconds, type Bus, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { SchedulerServiceService, TOPICS } from "../proto/index.ts";
+import { GRPC_MESSAGE_OPTIONS, unixSeconds, type Bus, type Clock, type Config, type Logger, type TopicSpec } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
 import { workMessage } from "./messages.ts";
 import { syncCheckSeries } from "./series-sync.ts";
@@ -24,6 +24,16 @@ export interface SchedulerHandle {
 }
 
 const SERVICE_NAME = "svc.v1.SchedulerService";
+
+/**
+ * The bus topics of the distributed mode, which `svc scheduler` creates at start: work, the
+ * synchronous lane, results and the dead letters of them all, each with the configured partitions
+ * and retention (names before SVC_KAFKA_TOPIC_PREFIX).
+ */
+export function busTopics(config: Config): TopicSpec[] {
+  const retentionMs = config.kafkaRetentionHours * 3_600_000;
+  return [TOPICS.work, TOPICS.sync, TOPICS.results, TOPICS.deadLetters].map((topic) => ({ topic, partitions: config.kafkaPartitions, retentionMs }));
+}
 
 /**
  * The scheduler: the gRPC control plane over Postgres, the outbox relay to the bus, and the sweeper
@@ -79,7 +89,9 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
       clearInterval(sweeper);
       clearInterval(series);
       if (planner) clearInterval(planner);
+      // Clients' health checks see the drain before the server stops answering.
       health.setStatus("", "NOT_SERVING");
+      health.setStatus(SERVICE_NAME, "NOT_SERVING");
       await relay.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {

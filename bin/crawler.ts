@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { credentials } from "@grpc/grpc-js";
+import { SchedulerServiceClient, TOPICS } from "../proto/index.ts";
+import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { CrawlerWorker, createSiteCollector, isRetryableWorkError, workerMetrics } from "../crawler/index.ts";
+import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+
+/**
+ * `svc crawler`: one crawler node. Takes work from Kafka (consumer groups crawler.svc.work.v1 and
+ * crawler.svc.sync.v1), leases each job from the scheduler over gRPC and hands results back the same
+ * way; it holds no database credentials. Needs SVC_KAFKA_BROKERS and SVC_SCHEDULER_ADDRESS.
+ */
+export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
+  const config = loadConfig(env);
+  requireEngines("crawler", config, ["kafka", "scheduler"]);
+  const name = replicaName("crawler");
+  const logger = createLogger(config.logLevel).child({ role: "crawler", replica: name });
+  if (config.postgresUrl) logger.warn("SVC_POSTGRES_URL is set but svc crawler never opens the database (crawler nodes hold no database credentials): remove it from its environment");
+  const schedulerAddress = config.schedulerAddress as string;
+  const life = new Lifecycle();
+  const state: RoleState = { started: false, draining: false };
+  try {
+    const metrics = createMetricsRegistry("crawler");
+    const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-crawler-probe");
+    const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
+    await startOps(config, life, metrics, "crawler", state, async () => {
+      const [k, s] = await Promise.all([probe(() => kafka.brokers()), health.status()]);
+      return { kafka: k, scheduler: s === "SERVING" ? "ok" : s };
+    });
+
+    const drainMs = drainBudgetMs(config);
+    // Handlers are whole jobs; a bounded number of them per subscription (fetching pauses when
+    // full), a few more than the worker runs at once so that a slow domain does not idle the node.
+    const bus = kafkaBus(config, logger, "crawler", {
+      maxInFlight: 4 * config.workerConcurrency,
+      isRetryable: isRetryableWorkError,
+      // The scheduler away (a restart) is not the message's fault: about half a minute of attempts
+      // before a dead letter, and a dead-lettered job is still published again from Postgres.
+      maxAttempts: 8,
+      retryInitialMs: 500,
+      retryMaxMs: 10_000,
+      drainTimeoutMs: drainMs,
+    });
+    const topics = [TOPICS.work, TOPICS.sync].map((t) => bus.brokerTopic(t));
+    for (let logged = false; ; ) {
+      const missing = await kafka.missingTopics(topics).catch((err: Error) => [`(Kafka: ${err.message})`]);
+      if (missing.length === 0) break;
+      if (!logged) logger.warn({ missing }, "waiting for the bus topics (svc scheduler creates them)");
+      logged = true;
+      await sleep(1000);
+    }
+
+    const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
+    life.add("scheduler client", { close: async () => client.close() });
+    const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
+    const collector = life.add("site collector", createSiteCollector({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, systemClock));
+    const worker = new CrawlerWorker({
+      bus,
+      scheduler: client,
+      collect: collector.collect,
+      crawl: collector.crawl,
+      checks: collector.checks,
+      classify: collector.classify,
+      logger,
+      leaseMs: config.leaseMs,
+      concurrency: config.workerConcurrency,
+      worker: name,
+      metrics: workerMetrics(metrics),
+    });
+    // One closeable for both, in this order: the bus stops fetching first, so that a message the
+    // closing worker refuses is left for another node rather than retried into the dead letters;
+    // running jobs get the drain budget, then the worker abandons them (their leases lapse and
+    // another node resumes them from their checkpoints) and the bus commits what finished.
+    life.add("bus and worker", {
+      close: async () => {
+        const closingBus = bus.close();
+        await worker.close(drainMs);
+        await closingBus;
+      },
+    });
+    await worker.start();
+    state.started = true;
+    logger.info({ scheduler: schedulerAddress, brokers: config.kafkaBrokers, concurrency: config.workerConcurrency, adminPort: config.adminPort }, "svc crawler taking work");
+    return await runUntilSignal(config, logger, life, state);
+  } catch (err) {
+    await life.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,77 @@
+import { credentials } from "@grpc/grpc-js";
+import { SchedulerServiceClient } from "../proto/index.ts";
+import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { isUniqueViolation } from "../storage/index.ts";
+import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
+import { composeGateway, openStore } from "./compose.ts";
+import { probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+
+/**
+ * `svc gateway`: the REST API (and its background parts) on a Postgres server, asking the
+ * scheduler over gRPC for everything that runs work. Any number may run behind a load balancer.
+ * Needs SVC_POSTGRES_URL and SVC_SCHEDULER_ADDRESS.
+ */
+export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
+  const config = loadConfig(env);
+  requireEngines("gateway", config, ["postgres", "scheduler"]);
+  const logger = createLogger(config.logLevel).child({ role: "gateway", replica: replicaName("gateway") });
+  const clock = systemClock;
+  const schedulerAddress = config.schedulerAddress as string;
+  const life = new Lifecycle();
+  const state: RoleState = { started: false, draining: false };
+  try {
+    const metrics = createMetricsRegistry("gateway");
+    const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
+    let db: { query(sql: string): Promise<unknown> } | null = null;
+    // Ready when Postgres answers: reads are the hot path and never touch the scheduler, so a
+    // scheduler restart must not take every gateway out of its load balancer. The scheduler's
+    // health is reported beside it; meanwhile calls that start work answer 503 with Retry-After.
+    await startOps(
+      config,
+      life,
+      metrics,
+      "gateway",
+      state,
+      async () => ({ postgres: await probe(async () => db?.query("SELECT 1")) }),
+      async () => {
+        const s = await health.status();
+        return { scheduler: s === "SERVING" ? "ok" : s };
+      },
+    );
+
+    const { store } = await openStore(config, clock, life);
+    db = store.db;
+    const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
+    life.add("scheduler client", { close: async () => client.close() });
+    const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, grpcSchedulerPort(client), clock);
+
+    // Gateways starting together race to create the owner: one wins, the others find it made.
+    const boot = await bootstrapOwner(admin, store, config).catch((err: unknown) => {
+      if (isUniqueViolation(err)) return null;
+      throw err;
+    });
+    if (boot?.generated) {
+      // Printed once, on the console only (never in the JSON log): it is not stored anywhere readable.
+      process.stdout.write(`\nSvc created the owner account ${config.bootstrapEmail}. Its API key (shown only now):\n\n  ${boot.key}\n\n`);
+    }
+
+    await app.listen({ host: config.host, port: config.port });
+    // Closed first on SIGTERM (after readiness turned 503): the requests in flight finish.
+    life.add("gateway", app);
+    state.started = true;
+    const addr = app.server.address();
+    const port = typeof addr === "object" && addr ? addr.port : config.port;
+    logger.info({ port, scheduler: schedulerAddress, adminPort: config.adminPort }, `svc gateway serving on http://${config.host}:${port}/api/v1`);
+    return await runUntilSignal(config, logger, life, state, () => {
+      deps.switches.draining = true;
+      // Keep-alive connections that were busy when closing began would idle until their timeout:
+      // close each as soon as it is idle (answers now carry Connection: close).
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      sweep.unref();
+      return () => clearInterval(sweep);
+    });
+  } catch (err) {
+    await life.close().catch(() => undefined);
+    throw err;
+  }
+}

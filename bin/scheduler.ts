@@ -1,0 +1,44 @@
+import { createLogger, createMetricsRegistry, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
+import { openStore } from "./compose.ts";
+import { kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+
+/**
+ * `svc scheduler`: the gRPC control plane (SchedulerService and grpc.health.v1 on SVC_GRPC_LISTEN)
+ * over Postgres, the outbox relay to Kafka, the sweeper, and the planner of periodic re-checks.
+ * Creates the bus topics at start. Several may run: Postgres decides (leases, SKIP LOCKED outbox
+ * rows, the planner's advisory lock). Needs SVC_POSTGRES_URL and SVC_KAFKA_BROKERS.
+ */
+export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
+  const config = loadConfig(env);
+  requireEngines("scheduler", config, ["postgres", "kafka"]);
+  const logger = createLogger(config.logLevel).child({ role: "scheduler", replica: replicaName("scheduler") });
+  const clock = systemClock;
+  const life = new Lifecycle();
+  const state: RoleState = { started: false, draining: false };
+  try {
+    const metrics = createMetricsRegistry("scheduler");
+    const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-scheduler-probe");
+    let db: { query(sql: string): Promise<unknown> } | null = null;
+    await startOps(config, life, metrics, "scheduler", state, async () => {
+      const [postgres, k] = await Promise.all([probe(async () => db?.query("SELECT 1")), probe(() => kafka.brokers())]);
+      return { postgres, kafka: k };
+    });
+
+    const { store } = await openStore(config, clock, life);
+    db = store.db;
+    registerSchedulerMetrics(metrics, store.db, clock);
+    const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
+    const created = await bus.ensureTopics(busTopics(config));
+    if (created.length > 0) logger.info({ topics: created.map((t) => bus.brokerTopic(t)), partitions: config.kafkaPartitions, retentionHours: config.kafkaRetentionHours }, "bus topics created");
+    // Closed before the bus and the database: the gRPC server (health NOT_SERVING first), the
+    // relay's pass in progress, the timers.
+    const handle = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, config.grpcListen));
+    state.started = true;
+    logger.info({ grpc: handle.address, brokers: config.kafkaBrokers, adminPort: config.adminPort, planEverySeconds: config.planEverySeconds }, "svc scheduler serving");
+    return await runUntilSignal(config, logger, life, state);
+  } catch (err) {
+    await life.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,45 @@
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+
+/** What a job was, for the metrics' labels: a site analysis, a whole-site crawl, or a single check. */
+export type JobLabel = "analyze" | "crawl" | "check";
+
+/**
+ * How an attempt ended on this node: done (Complete accepted), failed (Complete with an error),
+ * abandoned (the lease was lost, the worker closed, or the scheduler refused the result).
+ */
+export type JobOutcome = "done" | "failed" | "abandoned";
+
+/** The crawler node's job metrics, on the process's registry; labels are the two small sets above. */
+export interface WorkerMetrics {
+  started(kind: JobLabel): void;
+  finished(kind: JobLabel, outcome: JobOutcome, seconds: number): void;
+}
+
+export function workerMetrics(registry: Registry): WorkerMetrics {
+  const inFlight = new Gauge({ name: "svc_crawler_jobs_in_flight", help: "Jobs this crawler node holds a lease on and runs now.", labelNames: ["kind"], registers: [registry] });
+  const completed = new Counter({
+    name: "svc_crawler_jobs_completed_total",
+    help: "Job attempts this crawler node finished, by outcome (done, failed, abandoned).",
+    labelNames: ["kind", "outcome"],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "svc_crawler_job_duration_seconds",
+    help: "Time from the lease to the end of a job attempt on this node.",
+    labelNames: ["kind", "outcome"],
+    buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 1800],
+    registers: [registry],
+  });
+  for (const kind of ["analyze", "crawl", "check"] as const) inFlight.set({ kind }, 0);
+  return {
+    started: (kind) => inFlight.inc({ kind }),
+    finished: (kind, outcome, seconds) => {
+      inFlight.dec({ kind });
+      completed.inc({ kind, outcome });
+      duration.observe({ kind, outcome }, seconds);
+    },
+  };
+}
+
+/** Metrics that go nowhere (a worker built without a registry). */
+export const NO_WORKER_METRICS: WorkerMetrics = { started: () => undefined, finished: () => undefined };

@@ -1,0 +1,396 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Kafka, logLevel } from "kafkajs";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { TOPICS } from "../../proto/index.ts";
+import { fanSite, pidOfWorker, serveFanSite, startCluster, type Cluster, type ServedSite } from "../harness/cluster.ts";
+import { linkGraphSite, serveCrawlSite, type CrawlSiteServer } from "../harness/crawl-sites/index.ts";
+import { freshDatabase } from "../harness/databases.ts";
+import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
+import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
+import { http, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer } from "../harness/svc-process.ts";
+
+// The distributed mode as deployed: one `svc gateway`, one `svc scheduler` and two `svc crawler`
+// processes on the integration tier's Postgres (a database of this file's own) and a real Kafka
+// broker, against fixture sites on loopback. Faults are real: kill -9 of a crawler, a scheduler
+// restart, Kafka stopped and started again.
+//
+// Expected duration: about 1.5 minutes on 2 quiet cores (measured 85-95 s; 130 s while other test
+// runs shared the machine): Kafka and the four processes start in about 12 s, the comparison with
+// `svc serve` takes 8-16 s, each fault 5-25 s, planning with two schedulers about 8 s. Short
+// timings keep faults short: leases of 3 s (swept every 1.5 s), a Kafka session timeout of 6 s,
+// a grace period of 4 s. CLUSTER_LOGS=1 prints every process's log at the end; a failed test
+// prints them anyway.
+
+const KEY = `svc_${"Cluster0".repeat(5)}`;
+/** Settings of every process, distributed or embedded. */
+const COMMON = {
+  SVC_ALLOW_PRIVATE_TARGETS: "1",
+  SVC_CONFIRM_DELAY_MS: "0",
+  SVC_PLAN_EVERY_S: "0",
+  SVC_PAGE_SAMPLE: "10",
+  SVC_CRAWL_MIN_DELAY_MS: "0",
+  SVC_FETCH_TIMEOUT_MS: "5000",
+  SVC_RATE_PER_HOUR: "1000000",
+  SVC_PLAN_CHECKS_PER_DAY: "1000000",
+  SVC_LEASE_MS: "3000",
+  SVC_MAX_ATTEMPTS: "5",
+  // A crawler's drain budget is then 2 s (the rest of the grace period is for closing).
+  SVC_SHUTDOWN_GRACE_MS: "4000",
+};
+const PREFIX = "cluster-test.";
+const DISTRIBUTED = { ...COMMON, SVC_KAFKA_SESSION_TIMEOUT_MS: "6000", SVC_KAFKA_PARTITIONS: "8", SVC_KAFKA_TOPIC_PREFIX: PREFIX };
+const JOB_MS = 90_000;
+/** The fan site of the fault tests (151 pages) and two servers of it: a crawl takes about 4 s on the slow one, 10 s on the slower. */
+const FAN = fanSite({ sections: 10, leaves: 14 });
+const SLOW_MS = 100;
+const SLOWER_MS = 250;
+
+let kafka: KafkaBroker;
+let databaseUrl: string;
+let db: pg.Pool;
+let cluster: Cluster;
+let small: SmallSite;
+let graph: CrawlSiteServer;
+let slow: ServedSite;
+let slower: ServedSite;
+const extraSites: SmallSite[] = [];
+let kafkaAdmin: ReturnType<Kafka["admin"]>;
+
+beforeAll(async () => {
+  const site = linkGraphSite({ pages: 150 });
+  [kafka, databaseUrl, small, graph, slow, slower] = await Promise.all([
+    startKafka(),
+    freshDatabase(inject("postgresUrl"), "cluster"),
+    startSmallSite(),
+    serveCrawlSite(site.site),
+    serveFanSite(FAN, "127.0.0.1", SLOW_MS),
+    serveFanSite(FAN, "127.0.0.1", SLOWER_MS),
+  ]);
+  db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  kafkaAdmin = new Kafka({ clientId: "cluster-test", brokers: kafka.brokers, logLevel: logLevel.NOTHING }).admin();
+  await kafkaAdmin.connect();
+  cluster = await startCluster({ postgresUrl: databaseUrl, brokers: kafka.brokers, key: KEY, env: DISTRIBUTED });
+});
+
+afterAll(async () => {
+  // CLUSTER_LOGS=1 prints every process's log at the end, passed or not.
+  if (process.env.CLUSTER_LOGS && cluster) process.stderr.write(`\n${cluster.logs(100_000)}\n`);
+  await cluster?.close();
+  await kafkaAdmin?.disconnect();
+  await db?.end();
+  await kafka?.stop();
+  await Promise.all([small, graph, slow, slower, ...extraSites].map((s) => s?.close()));
+});
+
+afterEach((ctx) => {
+  if (ctx.task.result?.state === "fail" && cluster) process.stderr.write(`\n${cluster.logs()}\n`);
+});
+
+type Api = (path: string, init?: { method?: string; body?: unknown; timeoutMs?: number }) => Promise<Answer>;
+
+interface Job {
+  readonly id: number;
+  readonly state: string;
+  readonly progress: number;
+  readonly items: { error: string | null }[];
+}
+
+async function jobOf(api: Api, id: number): Promise<Job> {
+  const a = await api(`/jobs/${id}`);
+  if (a.status !== 200) throw new Error(`GET /jobs/${id}: ${a.status} ${a.text}`);
+  return (a.json as { job: Job }).job;
+}
+
+async function untilDone(api: Api, id: number, timeoutMs = JOB_MS): Promise<Job> {
+  return waitFor(`job ${id} finished`, timeoutMs, async () => {
+    const job = await jobOf(api, id);
+    return job.state === "done" || job.state === "error" ? job : undefined;
+  }, 200);
+}
+
+async function start(api: Api, method: "analyze" | "crawl", host: string, fresh = false): Promise<number> {
+  const a =
+    method === "analyze"
+      ? await api("/analyze", { method: "POST", body: { host, ...(fresh ? { fresh: true } : {}) } })
+      : await api(`/crawl/${host}${fresh ? "?fresh=true" : ""}`, { method: "POST" });
+  if (a.status !== 202) throw new Error(`POST ${method} ${host}: ${a.status} ${a.text}`);
+  return (a.json as { job: { id: number } }).job.id;
+}
+
+async function get(api: Api, path: string): Promise<unknown> {
+  const a = await api(path);
+  if (a.status !== 200) throw new Error(`GET ${path}: ${a.status} ${a.text}`);
+  return a.json;
+}
+
+/** Every page of a crawl's GET /crawl, paged through. */
+async function crawlPages(api: Api, host: string): Promise<{ url: string; status: number; depth: number | null; issues: string[] }[]> {
+  const out: { url: string; status: number; depth: number | null; issues: string[] }[] = [];
+  for (let offset = 0; ; ) {
+    const body = (await get(api, `/crawl/${host}?limit=200&offset=${offset}`)) as { pages: (typeof out)[number][]; page: { total: number } };
+    out.push(...body.pages);
+    offset += body.pages.length;
+    if (body.pages.length === 0 || offset >= body.page.total) return out;
+  }
+}
+
+// Fields that differ between any two runs by construction: ids, times, measured durations.
+const VOLATILE = /^(id|ids|run|run_id|job|job_id|self|created|updated|finished|checked_at|crawled_at|age_s|last_run|last_check|first_seen|last_seen|opened|closed|since|.*_ms|.*_at|duration.*|elapsed.*|time.*)$/;
+
+/** Checks whose value is a measured time: their status counts, the figure does not. */
+const MEASURED = new Set(["ttfb"]);
+
+/**
+ * The value with the volatile fields removed, everywhere in it. Lists of URLs' records are sorted
+ * by URL: a crawl stores pages in the order its concurrent fetches finished.
+ */
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const byUrl = value.length > 0 && value.every((v) => typeof (v as { url?: unknown } | null)?.url === "string");
+    const list = byUrl ? [...(value as { url: string }[])].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)) : value;
+    return list.map(stable);
+  }
+  if (value !== null && typeof value === "object") {
+    const measured = MEASURED.has((value as { code?: string }).code ?? "");
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !VOLATILE.test(k) && !(measured && (k === "value" || k === "detail")))
+        .map(([k, v]) => [k, stable(v)]),
+    );
+  }
+  return value;
+}
+
+/** What the analysis path's read endpoints answer about a host, without the volatile fields. */
+async function reads(api: Api, host: string, crawled: boolean): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {
+    report: stable(await get(api, `/report/${host}`)),
+    issues: stable(await get(api, `/issues/${host}`)),
+    tasks: stable(await get(api, `/tasks/${host}`)),
+  };
+  if (crawled) {
+    out.crawl = stable(await get(api, `/crawl/${host}?limit=200`));
+    out.crawlPages = stable(await crawlPages(api, host));
+    out.links = stable(await get(api, `/links/${host}`));
+  }
+  return out;
+}
+
+/** The same work through one API: both sites monitored, each analysed, the link-graph site crawled. */
+async function analyseAndCrawl(api: Api): Promise<Record<string, Record<string, unknown>>> {
+  for (const host of [small.host, graph.host]) {
+    const added = await api("/sites", { method: "POST", body: { host } });
+    expect(added.status, added.text).toBe(201);
+  }
+  const jobs = [await start(api, "analyze", small.host), await start(api, "analyze", graph.host)];
+  for (const id of jobs) expect(await untilDone(api, id)).toMatchObject({ state: "done", progress: 100 });
+  const crawl = await start(api, "crawl", graph.host);
+  expect(await untilDone(api, crawl)).toMatchObject({ state: "done", progress: 100 });
+  return { small: await reads(api, small.host, false), graph: await reads(api, graph.host, true) };
+}
+
+interface Progress {
+  readonly state: string;
+  readonly progress: number;
+  readonly worker: string | null;
+  readonly attempt: number;
+  readonly stored: number;
+}
+
+async function progressOf(id: number): Promise<Progress> {
+  const { rows } = await db.query<Progress>(
+    "SELECT state, progress, worker, attempt, (SELECT count(*)::int FROM crawl_pages p WHERE p.job_id = j.id) AS stored FROM jobs j WHERE j.id = $1",
+    [id],
+  );
+  return rows[0] as Progress;
+}
+
+/** Waits until the crawl is past its analysis (progress > 10) and its first pages are stored, and returns who holds it. */
+async function crawling(id: number): Promise<Progress & { worker: string }> {
+  return waitFor(`crawl ${id} under way`, JOB_MS, async () => {
+    const p = await progressOf(id);
+    return p.state === "running" && p.progress > 10 && p.stored > 0 && p.worker !== null ? (p as Progress & { worker: string }) : undefined;
+  }, 50);
+}
+
+/** The crawler process holding the job (its pid is in the worker's name). */
+function holder(worker: string) {
+  const pid = pidOfWorker(worker);
+  const p = cluster.crawlers.find((c) => c.proc.pid === pid);
+  if (!p) throw new Error(`no running crawler has pid ${pid} (worker ${worker})`);
+  return p;
+}
+
+/** Every page of the fan site is stored once for the job, and GET /crawl lists each once. */
+async function expectStoredOnce(id: number, site: ServedSite): Promise<void> {
+  const expected = FAN.paths.map((path) => site.origin + path).sort();
+  const listed = (await crawlPages(cluster.api, site.host)).map((p) => p.url).sort();
+  expect(listed).toEqual(expected);
+  const { rows } = await db.query<{ n: number; distinct: number }>("SELECT count(*)::int AS n, count(DISTINCT url)::int AS distinct FROM crawl_pages WHERE job_id = $1", [id]);
+  expect(rows[0]).toEqual({ n: expected.length, distinct: expected.length });
+}
+
+async function outboxBacklog(): Promise<number> {
+  const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox WHERE published IS NULL");
+  return rows[0]?.n ?? -1;
+}
+
+/** Messages on the dead-letter topic (sum of its partitions' end offsets). */
+async function deadLetters(): Promise<number> {
+  const offsets = await kafkaAdmin.fetchTopicOffsets(`${PREFIX}${TOPICS.deadLetters}`);
+  return offsets.reduce((sum, p) => sum + Number(p.high), 0);
+}
+
+/** A metric's value from a process's /metrics (the first sample whose line starts with the prefix). */
+async function metric(adminPort: number, prefix: string): Promise<number> {
+  const text = (await http(`http://127.0.0.1:${adminPort}/metrics`)).text;
+  const line = text.split("\n").find((l) => l.startsWith(prefix));
+  if (!line) throw new Error(`no ${prefix} in /metrics`);
+  return Number(line.slice(line.lastIndexOf(" ") + 1));
+}
+
+describe("a role started without an engine it needs", () => {
+  it("stops at once with exit code 2, naming every missing variable", async () => {
+    const dir = await tempDataDir();
+    try {
+      const never = join(dir.dir, "never-created");
+      const env = { SVC_DATA_DIR: never, SVC_ADMIN_PORT: "0", SVC_PORT: "0" };
+      const [gateway, scheduler, crawler] = await Promise.all([
+        runSvc(["gateway"], { ...env, SVC_SCHEDULER_ADDRESS: "127.0.0.1:7070" }),
+        runSvc(["scheduler"], env),
+        runSvc(["crawler"], { ...env, SVC_KAFKA_BROKERS: "127.0.0.1:9092" }),
+      ]);
+      const postgres = "SVC_POSTGRES_URL: svc %s needs a PostgreSQL server, e.g. postgres://svc:pw@db:5432/svc (the embedded store is for `svc serve` only)";
+      expect(gateway).toEqual({ code: 2, signal: null, stdout: "", stderr: `svc: invalid configuration:\n  ${postgres.replace("%s", "gateway")}\n` });
+      expect(scheduler).toEqual({
+        code: 2,
+        signal: null,
+        stdout: "",
+        stderr: `svc: invalid configuration:\n  ${postgres.replace("%s", "scheduler")}\n  SVC_KAFKA_BROKERS: svc scheduler needs Kafka, its bootstrap servers as host:port[,host:port], e.g. kafka:9092\n`,
+      });
+      expect(crawler).toEqual({
+        code: 2,
+        signal: null,
+        stdout: "",
+        stderr: "svc: invalid configuration:\n  SVC_SCHEDULER_ADDRESS: svc crawler needs the scheduler's gRPC address as host:port, e.g. svc-scheduler:7070\n",
+      });
+      expect(existsSync(never)).toBe(false);
+    } finally {
+      await dir.remove();
+    }
+  });
+});
+
+// Faults take their time (leases lapse, sessions time out): each test may take up to 2 minutes.
+describe("the distributed mode (gateway, scheduler, two crawlers as processes; Postgres, Kafka)", { timeout: 120_000 }, () => {
+  it("answers analyses and a crawl exactly as svc serve does", async () => {
+    const dir = await tempDataDir();
+    try {
+      const { env, port, adminPort } = await svcEnvFor(dir.dir, { ...COMMON, SVC_BOOTSTRAP_KEY: KEY });
+      const serve = spawnSvc(["serve"], env);
+      await waitReady(serve, adminPort, 60_000);
+      const embeddedApi: Api = (path, init = {}) => http(`http://127.0.0.1:${port}/api/v1${path}`, { ...init, key: KEY, timeoutMs: init.timeoutMs ?? 10_000 });
+      const embedded = await analyseAndCrawl(embeddedApi);
+      serve.child.kill("SIGTERM");
+      expect(await serve.waitExit(15_000)).toMatchObject({ code: 0 });
+
+      const distributed = await analyseAndCrawl(cluster.api);
+      expect(distributed.small).toEqual(embedded.small);
+      expect(distributed.graph).toEqual(embedded.graph);
+      const pages = distributed.graph!.crawlPages as { url: string }[];
+      expect((distributed.graph!.crawl as { summary: { known: number; truncated_by: unknown } }).summary).toMatchObject({ known: pages.length, truncated_by: null });
+      // Each crawler process reports its own jobs; together, the three of this test.
+      const done = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="analyze",outcome="done"').catch(() => 0)));
+      const crawled = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="crawl",outcome="done"').catch(() => 0)));
+      expect([done.reduce((a, b) => a + b, 0), crawled.reduce((a, b) => a + b, 0)]).toEqual([2, 1]);
+    } finally {
+      await dir.remove();
+    }
+  });
+
+  it("finishes a crawl whose crawler is killed with SIGKILL mid-way: another resumes it, every page stored once", async () => {
+    const id = await start(cluster.api, "crawl", slow.host, true);
+    const before = await crawling(id);
+    expect((await jobOf(cluster.api, id)).progress).toBeGreaterThan(10);
+    const victim = holder(before.worker);
+    expect(await cluster.kill(victim)).toEqual({ code: null, signal: "SIGKILL" });
+
+    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done", progress: 100 });
+    // The lease lapsed and a second attempt, on the other node, resumed from the stored pages.
+    expect((await progressOf(id)).attempt).toBe(2);
+    await expectStoredOnce(id, slow);
+    await cluster.restart(victim);
+  });
+
+  it("drains a crawler on SIGTERM: it exits 0, hands its crawl back, and the crawl completes elsewhere", async () => {
+    const id = await start(cluster.api, "crawl", slower.host, true);
+    const before = await crawling(id);
+    const victim = holder(before.worker);
+    // Exit code 0 means within SVC_SHUTDOWN_GRACE_MS (after it the process exits with 1).
+    expect(await cluster.stop(victim)).toEqual({ code: 0, signal: null });
+    expect(victim.proc.stdout()).toContain('"msg":"draining"');
+
+    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done", progress: 100 });
+    expect((await progressOf(id)).attempt).toBe(2);
+    await expectStoredOnce(id, slower);
+    // The closing worker's refusals were left for another node, never dead-lettered.
+    expect(await deadLetters()).toBe(0);
+    await cluster.restart(victim);
+  });
+
+  it("finishes a crawl across a restart of the scheduler", async () => {
+    const id = await start(cluster.api, "crawl", slow.host, true);
+    await crawling(id);
+    const [scheduler] = cluster.schedulers;
+    expect(await cluster.stop(scheduler!)).toEqual({ code: 0, signal: null });
+    await cluster.restart(scheduler!);
+
+    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done", progress: 100 });
+    await expectStoredOnce(id, slow);
+    // The gateway's client found the restarted scheduler again.
+    const again = await start(cluster.api, "analyze", small.host, true);
+    expect(await untilDone(cluster.api, again)).toMatchObject({ state: "done" });
+  });
+
+  it("loses nothing while Kafka is away for a few seconds: work waits in the outbox and resumes", async () => {
+    const crawl = await start(cluster.api, "crawl", slow.host, true);
+    await crawling(crawl);
+    await kafka.stopTemporarily("graceful");
+    const analysis = await start(cluster.api, "analyze", small.host, true);
+    const [scheduler] = cluster.schedulers;
+    await waitFor("the analysis waiting in the outbox", 15_000, async () => ((await outboxBacklog()) === 1 ? true : undefined));
+    expect(await metric(scheduler!.adminPort, "svc_scheduler_outbox_backlog")).toBe(1);
+    expect((await http(`http://127.0.0.1:${scheduler!.adminPort}/readyz`)).status).toBe(503);
+    await kafka.restart();
+
+    expect(await untilDone(cluster.api, crawl)).toMatchObject({ state: "done", progress: 100 });
+    expect(await untilDone(cluster.api, analysis)).toMatchObject({ state: "done", progress: 100 });
+    expect(await outboxBacklog()).toBe(0);
+    expect(await deadLetters()).toBe(0);
+    await expectStoredOnce(crawl, slow);
+    await waitReady(scheduler!.proc, scheduler!.adminPort, 30_000);
+  });
+
+  it("plans each due site's periodic re-check once while two schedulers plan every second", async () => {
+    const [first] = cluster.schedulers;
+    expect(await cluster.stop(first!)).toEqual({ code: 0, signal: null });
+    await Promise.all([cluster.restart(first!, { SVC_PLAN_EVERY_S: "1" }), cluster.startScheduler({ SVC_PLAN_EVERY_S: "1" })]);
+    expect(cluster.schedulers).toHaveLength(2);
+
+    const sites = await Promise.all([startSmallSite(), startSmallSite(), startSmallSite()]);
+    extraSites.push(...sites);
+    for (const site of sites) expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
+    const hosts = sites.map((s) => s.host).sort();
+    const scheduled = async () =>
+      (await db.query<{ host: string; state: string }>("SELECT host, state FROM jobs WHERE origin = 'schedule' ORDER BY host, id")).rows;
+    await waitFor("a scheduled check of each new site done", JOB_MS, async () => {
+      const rows = await scheduled();
+      return hosts.every((h) => rows.some((r) => r.host === h && r.state === "done")) ? true : undefined;
+    }, 200);
+    // Several more planning rounds of both schedulers: nothing is due any more.
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(await scheduled()).toEqual(hosts.map((host) => ({ host, state: "done" })));
+  });
+});
