@@ -4,6 +4,7 @@ export { analyzeSite, afterAll, type Analysis, type AnalyzeOptions, type ReportI
 export { diffRuns, type Change, type RunDiff, type RunSummary } from "./diff.ts";
 export { bandOf, BANDS, type Band } from "./bands.ts";
 export { computeRank, GROUP_WEIGHTS, RANK_GROUPS, type GroupScore, type RankEntry, type RankOptions, type RankResult } from "./rank.ts";
+export { DESKTOP_CONTROL_POINTS, erf, logNormalScore, metricScore, MOBILE_CONTROL_POINTS, type LogNormalPoints } from "./lognormal.ts";
 export {
   CHECKS,
   type CheckDef,

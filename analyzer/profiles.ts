@@ -13,15 +13,18 @@ export type ExclusionFamily = (typeof EXCLUSION_FAMILIES)[number];
 
 export const PROFILE_LIMITS = Object.freeze({ max_exclusions: 5, max_group_share: 0.5, warn_lift: 5 });
 
-/** Catalogue checks each family stands for. pwa, bimi and same_ip have no check yet: excluding them changes nothing. */
+/**
+ * Catalogue checks each family stands for (seo-anchors §2's `[x:family]` marks). same_ip has no
+ * check: it needs a reverse-IP source Svc does not have, so excluding it changes nothing.
+ */
 export const FAMILY_CHECKS: Readonly<Record<ExclusionFamily, readonly string[]>> = Object.freeze({
   text: ["text_length"],
-  pwa: [],
-  hreflang: ["hreflang_codes"],
-  bimi: [],
-  schema: ["jsonld_syntax"],
-  security_txt: ["security_txt"],
-  og: ["og_required"],
+  pwa: ["pwa_manifest", "pwa_icons"],
+  hreflang: ["hreflang_codes", "hreflang_return", "hreflang_self", "hreflang_x_default", "hreflang_lang_mismatch"],
+  bimi: ["bimi"],
+  schema: ["jsonld_syntax", "schema_required", "schema_core_types", "schema_breadcrumbs"],
+  security_txt: ["security_txt", "security_txt_fields"],
+  og: ["og_required", "og_image", "og_url_match", "og_description", "twitter_card"],
   same_ip: [],
 });
 

@@ -2,8 +2,9 @@ import { isIP } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getDomain } from "tldts";
 import { capTriggers, confirmationInputs } from "../analyzer/index.ts";
-import { Confirmation, RobotsFacts, SiteFacts, type HttpResponse } from "../proto/index.ts";
+import { Confirmation, RobotsFacts, SiteFacts, type BrowserMetrics, type HttpResponse, type SecurityTxtFields, type WebManifestFacts } from "../proto/index.ts";
 import { unixSeconds, type Clock } from "../runtime/index.ts";
+import type { BrowserPool } from "./browser-metrics.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { EgressBlockedError, type Egress } from "./egress.ts";
 import { extractPage, type Extraction } from "./extract.ts";
@@ -11,9 +12,11 @@ import { DEFAULT_USER_AGENT, fetchUrl, type FetchOptions, type FetchResult } fro
 import { HostLimiter } from "./host-limiter.ts";
 import { samplePages } from "./page-sample.ts";
 import { crawlDelaySeconds, isAllowed, robotsFacts } from "./robots.ts";
+import { parseSecurityTxt } from "./security-txt.ts";
 import { collectSitemaps, SITEMAP_MAX_BYTES } from "./sitemaps.ts";
 import { detectTechnologies } from "./tech-detect.ts";
 import { collectTlsFacts } from "./tls-facts.ts";
+import { MANIFEST_MAX_BYTES, parseWebManifest } from "./web-manifest.ts";
 
 export interface CollectOptions {
   readonly userAgent: string;
@@ -61,6 +64,8 @@ export interface CollectDeps {
   readonly onProgress?: ProgressCallback;
   /** Abandons the collection (rejecting with the signal's reason). */
   readonly signal?: AbortSignal;
+  /** Measures the home page in a browser (once, after the sample); absent: no browser metrics. */
+  readonly browser?: Pick<BrowserPool, "measurePage">;
 }
 
 interface Site {
@@ -111,6 +116,7 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
     onPage: (done) => site.progress(40 + Math.round((55 * done) / Math.max(1, opts.maxPages)), "pages"),
   });
   deps.signal?.throwIfAborted();
+  const browser = await measureHome(site, homePage);
   const facts = SiteFacts.fromPartial({
     host,
     origin,
@@ -125,12 +131,26 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
     wwwVariant: await prelim.wwwVariant,
     notFoundProbe: await prelim.notFound,
     securityTxt: await prelim.securityTxt,
+    securityTxtFields: await prelim.securityTxtFields,
     favicon: await prelim.favicon,
+    manifest: await prelim.manifest,
+    browser,
     technologies: detectTechnologies({ generator: homePage.generator, headers: home.response.headers, scriptSrcs: homePage.scriptSrcs }),
   });
   facts.confirmation = await lookAgain(site, facts, { origin, home, httpsAttempt });
   site.progress(100, "done");
   return facts;
+}
+
+/** Browser metrics of an HTML home page that answered, alone on the machine (after the sample's fetches). */
+async function measureHome(site: Site, homePage: Extraction): Promise<BrowserMetrics | undefined> {
+  const { browser, signal } = site.deps;
+  const response = homePage.facts.response;
+  if (!browser || !response || response.status < 200 || response.status >= 300 || !homePage.facts.isHtml) return undefined;
+  site.progress(95, "browser");
+  const metrics = await browser.measurePage(response.finalUrl || response.requestedUrl, signal ? { signal } : {});
+  signal?.throwIfAborted();
+  return metrics;
 }
 
 function openSite(host: string, opts: CollectOptions, deps: CollectDeps): Site {
@@ -180,7 +200,9 @@ interface Preliminaries {
   readonly wwwVariant: Promise<HttpResponse | undefined>;
   readonly notFound: Promise<HttpResponse | undefined>;
   readonly securityTxt: Promise<HttpResponse | undefined>;
+  readonly securityTxtFields: Promise<SecurityTxtFields | undefined>;
   readonly favicon: Promise<HttpResponse | undefined>;
+  readonly manifest: Promise<WebManifestFacts | undefined>;
   readonly tls: Promise<SiteFacts["tls"]>;
   readonly dns: Promise<SiteFacts["dns"]>;
 }
@@ -196,7 +218,7 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
   let finished = 0;
   const step = <T>(name: string, p: Promise<T>): Promise<T> =>
     p.then((v) => {
-      site.progress(10 + (30 * ++finished) / 9, name);
+      site.progress(10 + (30 * ++finished) / 10, name);
       return v;
     });
   const response = (url: string, extra?: Partial<FetchOptions>) => site.fetch(url, extra).then((r) => r.response);
@@ -221,6 +243,13 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
       return collectSitemaps(urls, (u) => site.fetch(u, { maxBodyBytes: SITEMAP_MAX_BYTES }), { siteHost: originUrl.host });
     }),
   );
+  // security.txt is read whole (its Contact and Expires fields); the manifest only when the home page links one.
+  const securityTxt = reachable ? site.fetch(`${origin}/.well-known/security.txt`) : Promise.resolve(undefined);
+  const manifestHref = homePage.facts.manifestHref;
+  const manifest =
+    reachable && manifestHref
+      ? site.fetch(manifestHref, { maxBodyBytes: MANIFEST_MAX_BYTES }).then((r) => parseWebManifest(manifestHref, r.response, r.body))
+      : Promise.resolve(undefined);
   const twin = site.port || isIP(site.hostname) ? null : twinHost(originUrl.hostname);
   const tlsTarget = tlsTargetOf(originUrl, httpsAttempt);
   return {
@@ -229,8 +258,10 @@ function preliminaries(site: Site, origin: string, home: FetchResult, homePage: 
     httpVariant: step("http_variant", httpVariant(site, originUrl, home, response)),
     wwwVariant: step("www_variant", twin ? response(`${originUrl.protocol}//${twin}/`) : Promise.resolve(undefined)),
     notFound: step("not_found_probe", onOrigin(() => `${origin}/svc-probe-${deps.randomHex(16)}`)),
-    securityTxt: step("security_txt", onOrigin(() => `${origin}/.well-known/security.txt`)),
+    securityTxt: step("security_txt", securityTxt.then((r) => r?.response)),
+    securityTxtFields: securityTxt.then((r) => (r?.response.status === 200 ? parseSecurityTxt(r.text || r.body.toString("utf8")) : undefined)),
     favicon: step("favicon", onOrigin(() => homePage.facts.faviconHref || `${origin}/favicon.ico`)),
+    manifest: step("manifest", manifest),
     tls: step("tls", tlsFacts(site, tlsTarget)),
     dns: step("dns", dnsFacts(site)),
   };

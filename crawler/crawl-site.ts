@@ -132,12 +132,16 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     if (!truncatedBy) truncatedBy = why;
   };
 
+  const failed: { error?: Error } = {};
   const flush = (force: boolean) => {
     if (batch.length === 0 || (!force && batch.length < opts.storeEvery)) return;
     const out = batch;
     batch = [];
     const progress = { done: stored.size, known: Math.min(known.size, limits.maxPages) };
-    storing = storing.then(() => deps.store(out, progress));
+    // A failed store ends the crawl (the attempt is retried from what was stored), never the process.
+    storing = storing.then(() => deps.store(out, progress)).catch((err: unknown) => {
+      failed.error ??= err instanceof Error ? err : new Error(String(err));
+    });
   };
   const record = (page: CrawledPage) => {
     stored.set(page.url, page);
@@ -252,7 +256,12 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
   const homeUrl = strictKey(`${input.origin}/`) as string;
   if (!stored.has(homeUrl)) offer(homeUrl, 0);
   for (const page of deps.resume ?? []) {
-    for (const link of page.internalLinks) if (!page.nofollowInternal.includes(link)) offer(link, page.depth < 0 ? UNLINKED : page.depth + 1);
+    const depth = page.depth < 0 ? UNLINKED : page.depth;
+    for (const link of page.internalLinks) if (!page.nofollowInternal.includes(link)) offer(link, Number.isFinite(depth) ? depth + 1 : UNLINKED);
+    // What a stored page led to besides its links: its redirect's target and its canonical.
+    const target = page.redirects[page.redirects.length - 1]?.location ?? "";
+    if (target && new URL(target).host === originHost) offer(target, depth);
+    if (page.canonical && page.canonical !== page.url && page.canonical !== page.finalUrl) offerUnlinked(page.canonical);
   }
 
   const sitemapUrls = await listSitemapUrls({ ...input, robots }, opts, deps, limiter, originHost);
@@ -329,7 +338,6 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
 
   // The crawl loop: up to `connections` fetches at once, in breadth-first order.
   const inflight = new Set<Promise<void>>();
-  const failed: { error?: Error } = {};
   for (;;) {
     deps.signal?.throwIfAborted();
     if (failed.error) throw failed.error;
@@ -365,6 +373,7 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
   const external = await checkExternal([...externalToCheck.values()], opts, deps);
   flush(true);
   await storing;
+  throwIfFailed(failed);
   return {
     pages: [...stored.values()],
     samples,

@@ -32,6 +32,15 @@ const HEAD_ONLY = new Set(["html", "head", "title", "meta", "link", "script", "s
 const ROBOTS_METAS = new Set(["robots", "googlebot", "yandex"]);
 const JS_TYPES = /^(|module|(text|application)\/(x-)?(java|ecma)script|text\/jscript|text\/livescript)$/;
 const SUBRESOURCE_RELS = new Set(["stylesheet", "icon", "preload", "modulepreload", "apple-touch-icon"]);
+// Elements the HTML standard lists as obsolete (WHATWG HTML §16.2): browsers still render most of them.
+const OBSOLETE = new Set(
+  ("acronym applet basefont bgsound big blink center dir font frame frameset isindex keygen listing marquee multicol nextid nobr " +
+    "noframes plaintext spacer strike tt xmp").split(" "),
+);
+const EXAMPLES = 5;
+const MAX_SCRIPTS_WITHOUT_INTEGRITY = 20;
+const MAX_ASSETS = 50;
+const LOREM_IPSUM = /\blorem ipsum\b/i;
 
 /** True when a response carries an HTML document (by Content-Type, or by sniffing when it has none). */
 export function isHtmlResponse(response: HttpResponse, text: string): boolean {
@@ -53,6 +62,12 @@ export function extractPage(input: ExtractInput): Extraction {
 
 type Attribs = Record<string, string>;
 type CaptureKind = "title" | "heading" | "link" | "jsonld";
+// An open text capture; a link's also carries its aria-label or title (a name without text).
+interface Capture {
+  level: number;
+  parts: string[];
+  label?: string;
+}
 const CLOSES: Record<string, CaptureKind> = { title: "title", a: "link", script: "jsonld" };
 
 class PageState {
@@ -67,11 +82,14 @@ class PageState {
   private svg = 0;
   private readonly text: string[] = [];
   // Open text captures; they nest (a link inside a heading), so each kind has its own slot.
-  private readonly captures = new Map<CaptureKind, { level: number; parts: string[] }>();
+  private readonly captures = new Map<CaptureKind, Capture>();
   private readonly robots: string[] = [];
   private readonly ids = new Map<string, number>();
   private readonly mixed = new Set<string>();
   private readonly types = new Set<string>();
+  private readonly obsolete = new Set<string>();
+  // Open <picture> elements: whether each has met its fallback <img> yet.
+  private readonly pictures: boolean[] = [];
 
   constructor(
     private readonly facts: PageFacts,
@@ -106,6 +124,7 @@ class PageState {
     if (a.id !== undefined && a.id !== "") this.ids.set(a.id, (this.ids.get(a.id) ?? 0) + 1);
     if (a.itemscope !== undefined) this.facts.hasMicrodata = true;
     if (a.itemtype) for (const t of a.itemtype.split(/\s+/).filter(Boolean)) this.types.add(microdataType(t));
+    if (OBSOLETE.has(name)) this.obsolete.add(name);
     const heading = /^h([1-6])$/.exec(name);
     if (heading) this.captures.set("heading", { level: Number(heading[1]), parts: [] });
     this.openers[name]?.(a);
@@ -127,18 +146,22 @@ class PageState {
     link: (a) => this.link(a),
     script: (a) => this.script(a),
     a: (a) => {
+      this.crawlable(a);
       const url = a.href === undefined ? null : this.absUrl(a.href.trim());
       if (url === null) return;
       const rel = a.rel ? a.rel.toLowerCase().split(/\s+/) : [];
       const internal = (url.protocol === "http:" || url.protocol === "https:") && url.host === this.host;
       this.facts.links.push(Link.fromPartial({ href: url.href, nofollow: rel.includes("nofollow"), internal }));
-      this.captures.set("link", { level: 0, parts: [] });
+      const label = [a["aria-label"], a["aria-labelledby"], a.title].find((v) => v?.trim()) ?? "";
+      this.captures.set("link", { level: 0, parts: [], label });
     },
     img: (a) => {
+      if (this.pictures.length > 0) this.pictures[this.pictures.length - 1] = true;
       const src = a.src?.trim() ? this.abs(a.src.trim()) : null;
       if (src === null) return;
       this.subresource(src);
-      if (a.alt) this.captures.get("link")?.parts.push(` ${a.alt} `);
+      // An image's alt text names the link or heading it sits in.
+      if (a.alt) for (const kind of ["link", "heading"] as const) this.captures.get(kind)?.parts.push(` ${a.alt} `);
       const lazy = (a.loading ?? "").toLowerCase() === "lazy";
       this.facts.images.push(Image.fromPartial({ src, hasAlt: a.alt !== undefined, alt: a.alt ?? "", width: dimension(a.width), height: dimension(a.height), lazy }));
     },
@@ -147,6 +170,7 @@ class PageState {
       const action = a.action ? this.abs(a.action) : null;
       if (this.https && action?.startsWith("http:")) this.facts.formsInsecureAction += 1;
     },
+    picture: () => void this.pictures.push(false),
     iframe: (a) => this.subresourceAttr(a.src),
     audio: (a) => this.subresourceAttr(a.src),
     video: (a) => this.subresourceAttr(a.src),
@@ -159,10 +183,14 @@ class PageState {
     const name = (a.name ?? "").trim().toLowerCase();
     const property = (a.property ?? "").trim().toLowerCase();
     const content = a.content ?? "";
+    const httpEquiv = (a["http-equiv"] ?? "").trim().toLowerCase();
     if (a.charset !== undefined && this.facts.metaCharset === "") this.facts.metaCharset = a.charset.trim().toLowerCase();
-    if ((a["http-equiv"] ?? "").toLowerCase() === "content-type" && this.facts.metaCharset === "") {
+    if (httpEquiv === "content-type" && this.facts.metaCharset === "") {
       this.facts.metaCharset = (/charset\s*=\s*["']?([^"';\s]+)/i.exec(content)?.[1] ?? "").toLowerCase();
     }
+    if (httpEquiv === "refresh" && this.facts.metaRefresh === "") this.facts.metaRefresh = content.trim();
+    if (httpEquiv === "content-security-policy" && this.facts.metaCsp === "") this.facts.metaCsp = content.trim();
+    if (name === "referrer" && this.facts.metaReferrer === "") this.facts.metaReferrer = content.trim();
     if (name === "description") {
       this.facts.metaDescriptionCount += 1;
       if (this.facts.metaDescriptionCount === 1) this.facts.metaDescription = content.trim();
@@ -186,6 +214,9 @@ class PageState {
     }
     if (rel.includes("alternate") && a.hreflang) this.facts.hreflang.push(Alternate.fromPartial({ hreflang: a.hreflang.trim(), href }));
     if (rel.includes("icon") && this.facts.faviconHref === "") this.facts.faviconHref = href;
+    if (rel.includes("manifest") && this.facts.manifestHref === "") this.facts.manifestHref = href;
+    if ((rel.includes("apple-touch-icon") || rel.includes("apple-touch-icon-precomposed")) && this.facts.appleTouchIcon === "") this.facts.appleTouchIcon = href;
+    if (rel.includes("stylesheet")) this.asset(href);
     if (rel.includes("stylesheet") && this.inHead && (a.media ?? "").trim().toLowerCase() !== "print") this.facts.renderBlockingStyles += 1;
     if (rel.some((r) => SUBRESOURCE_RELS.has(r))) this.subresource(href);
   }
@@ -202,6 +233,9 @@ class PageState {
     if (src === null) return;
     this.scriptSrcs.push(src);
     this.subresource(src);
+    this.asset(src);
+    const crossHost = new URL(src).host !== this.host;
+    if (crossHost && !a.integrity?.trim() && this.facts.scriptsWithoutIntegrity.length < MAX_SCRIPTS_WITHOUT_INTEGRITY) this.facts.scriptsWithoutIntegrity.push(src);
     const deferred = a.async !== undefined || a.defer !== undefined || type === "module";
     if (this.inHead && !deferred) this.facts.renderBlockingScripts += 1;
   }
@@ -211,6 +245,7 @@ class PageState {
     else if (!INLINE.has(name)) this.text.push(" ");
     if (name === "svg") this.svg = Math.max(0, this.svg - 1);
     if (name === "head") this.inHead = false;
+    if (name === "picture" && this.pictures.pop() === false) this.facts.picturesWithoutImg += 1;
     const closing = CLOSES[name] ?? (/^h[1-6]$/.test(name) ? "heading" : undefined);
     const c = closing ? this.captures.get(closing) : undefined;
     if (!closing || !c || (closing === "heading" && name !== `h${c.level}`)) return;
@@ -218,7 +253,7 @@ class PageState {
     const text = collapse(c.parts.join(""));
     if (closing === "title") this.facts.title = text;
     else if (closing === "heading") this.facts.headings.push({ level: c.level, text });
-    else if (closing === "link") (this.facts.links.at(-1) as Link).text = text;
+    else if (closing === "link") this.closeLink(text, c.label ?? "");
     else this.jsonLd(c.parts.join(""));
   }
 
@@ -246,11 +281,42 @@ class PageState {
     f.duplicateIds = [...this.ids].filter(([, n]) => n > 1).map(([id]) => id);
     f.schemaTypes = [...this.types];
     f.mixedContent = [...this.mixed];
+    f.deprecatedTags = [...this.obsolete];
+    f.loremIpsum = LOREM_IPSUM.test(text);
     for (const entry of parseLinkHeader(responseHeader(response, "link"), this.base)) {
       if (entry.rel.includes("canonical") && f.canonicalHeader === "") f.canonicalHeader = entry.href;
       if (entry.rel.includes("alternate") && entry.params.hreflang) f.hreflang.push({ hreflang: entry.params.hreflang, href: entry.href });
     }
     return text;
+  }
+
+  /**
+   * Anchors a crawler cannot follow (Lighthouse crawlable-anchors, and Google's "javascript:" links):
+   * a javascript: or file: href, one that does not parse, or no href but an onclick handler. Anchors
+   * with a role, a name (targets) or a mailto: href are not links to crawl.
+   */
+  private crawlable(a: Attribs): void {
+    if (a.role?.trim() || a.name?.trim()) return;
+    const raw = a.href?.replace(/\s/g, "");
+    let why: string | undefined;
+    if (raw === undefined) why = a.onclick !== undefined ? "(no href, onclick)" : undefined;
+    else if (raw.startsWith("mailto:")) why = undefined;
+    else if (/^(javascript|file):/i.test(raw) || this.absUrl(raw) === null) why = raw;
+    if (why === undefined) return;
+    this.facts.uncrawlableAnchors += 1;
+    if (this.facts.uncrawlableAnchorExamples.length < EXAMPLES) this.facts.uncrawlableAnchorExamples.push(why);
+  }
+
+  private closeLink(text: string, label: string): void {
+    const link = this.facts.links.at(-1) as Link;
+    link.text = text;
+    if (text !== "" || label.trim() !== "") return;
+    this.facts.unnamedLinks += 1;
+    if (this.facts.unnamedLinkExamples.length < EXAMPLES) this.facts.unnamedLinkExamples.push(link.href);
+  }
+
+  private asset(url: string): void {
+    if (this.facts.assets.length < MAX_ASSETS) this.facts.assets.push(url);
   }
 
   private abs(href: string): string | null {

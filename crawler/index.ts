@@ -29,8 +29,30 @@ export {
   type CollectOptions,
   type ProgressCallback,
 } from "./collect-site.ts";
-export { CrawlerWorker, type WorkerDeps, type CollectFacts, type ClassifyFailure, type SingleChecks } from "./worker.ts";
+export {
+  CrawlerWorker,
+  isRetryableWorkError,
+  UndecodableWorkItemError,
+  WorkerClosingError,
+  type WorkerDeps,
+  type CollectFacts,
+  type ClassifyFailure,
+  type SingleChecks,
+} from "./worker.ts";
+export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
 export { createSiteCollector, politenessFor, type SiteCollector } from "./site-collector.ts";
+export {
+  createBrowserPool,
+  cumulativeLayoutShift,
+  totalBlockingTime,
+  CHROMIUM_ARGS,
+  VIEWPORTS,
+  type BrowserPool,
+  type BrowserPoolOptions,
+  type MeasureOptions,
+  type ThirdPartyPolicy,
+  type ViewportName,
+} from "./browser-metrics.ts";
 export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl-site.ts";
 export { inlineParsePool, threadParsePool, type ParsePool } from "./parse-pool.ts";
 export { crawledPage, type PageInput } from "./crawled-page.ts";

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import type { Clock, CrawlSettings } from "../runtime/index.ts";
+import { createBrowserPool, type BrowserPool } from "./browser-metrics.ts";
 import { collectSiteFacts } from "./collect-site.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./egress.ts";
 import type { ClassifyFailure, CollectFacts, CrawlWholeSite, SingleChecks } from "./worker.ts";
@@ -35,6 +37,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
   });
   const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads) : inlineParsePool();
   const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
+  const browser = browserPoolFor(settings, egress, externalAllowed);
   return {
     collect: async (host, { pageSample, sync, onProgress, signal }) => {
       const politeness = await politenessFor(host, settings, egress);
@@ -51,7 +54,8 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
           // A synchronous caller waits at most SVC_SYNC_WAIT_MS: its second look comes sooner.
           confirmDelayMs: sync ? Math.min(settings.confirmDelayMs, SYNC_CONFIRM_MAX_MS) : settings.confirmDelayMs,
         },
-        { egress, clock, randomHex: (n) => randomBytes(n).toString("hex"), onProgress, signal },
+        // The synchronous lane has a deadline a browser run would eat into: no browser metrics there.
+        { egress, clock, randomHex: (n) => randomBytes(n).toString("hex"), onProgress, signal, ...(browser && !sync ? { browser } : {}) },
       );
     },
     crawl: async ({ jobId, facts, maxPages, maxDepth, resume, store, onProgress, signal }) => {
@@ -122,10 +126,26 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
       return { error: "collect_failed", detail: (err as Error).message ?? String(err), retryable: true };
     },
     close: async () => {
+      await browser?.close();
       await pool.close();
       await egress.close();
     },
   };
+}
+
+/** The browser of the metrics when SVC_BROWSER=auto and the executable exists (launched on first use). */
+function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed: (hostname: string) => boolean): BrowserPool | null {
+  if (settings.browser !== "auto" || !existsSync(settings.browserPath)) return null;
+  return createBrowserPool(
+    {
+      executablePath: settings.browserPath,
+      timeoutMs: settings.browserTimeoutMs,
+      thirdParty: settings.browserThirdParty,
+      externalAllowed,
+      userAgentToken: settings.userAgent,
+    },
+    { egress },
+  );
 }
 
 function splitHost(host: string): { hostname: string; port: number | null } {

@@ -2,6 +2,7 @@
 // `npm run proto`; a test fails when the committed output differs from a fresh generation).
 export {
   Alternate,
+  BrowserMetrics,
   Confirmation,
   CrawlFindings,
   CrawlSample,
@@ -11,14 +12,17 @@ export {
   HttpResponse,
   Image,
   Link,
+  ManifestIcon,
   MetaTag,
   PageFacts,
   Redirect,
   RobotsFacts,
   RobotsGroupRules,
+  SecurityTxtFields,
   SiteFacts,
   SitemapFacts,
   TlsFacts,
+  WebManifestFacts,
 } from "./gen/svc/v1/facts.js";
 export {
   CheckKind,

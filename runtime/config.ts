@@ -85,7 +85,17 @@ export interface CrawlSettings {
   readonly egressAllow: readonly string[];
   /** A crawl's findings feed later analyses of the host for this long. */
   readonly crawlFindingsDays: number;
+  /** Browser metrics of the home page: auto (when the browser binary exists) or off (the default: ranks do not depend on what the machine has installed). */
+  readonly browser: BrowserMode;
+  readonly browserPath: string;
+  /** One page's measurement, navigation to settled, at most this long. */
+  readonly browserTimeoutMs: number;
+  /** Third-party requests of a measured page: auto (hosts in egressAllow), none, or any host the egress guard accepts. */
+  readonly browserThirdParty: BrowserThirdParty;
 }
+
+export type BrowserMode = "auto" | "off";
+export type BrowserThirdParty = "auto" | "none" | "all";
 
 /** Politeness for hosts matching a name (exact or *.suffix) or whose address is in a network. */
 export interface CrawlOverride {
@@ -122,6 +132,20 @@ function flag(raw: string): boolean {
 
 function text(raw: string): string {
   return raw;
+}
+
+function browserMode(raw: string): BrowserMode {
+  const v = raw.trim().toLowerCase();
+  if (v === "auto" || v === "off") return v;
+  throw new ConfigValueError(`must be auto or off, got "${raw}"`);
+}
+
+function thirdParty(raw: string): BrowserThirdParty {
+  const v = raw.trim().toLowerCase();
+  if (v === "auto") return "auto";
+  if (v === "0") return "none";
+  if (v === "1") return "all";
+  throw new ConfigValueError(`must be auto, 0 or 1, got "${raw}"`);
 }
 
 /** A thread count, or auto: one per core, at most 4. */
@@ -319,6 +343,10 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "auto", parse: threadCount, doc: "Worker threads that parse and check crawled pages off the serving thread; auto: one per core, at most 4; 0 parses on the serving thread (tests)." },
   { env: "SVC_EGRESS_ALLOW", key: "crawl.egressAllow", default: "", parse: hostPatterns, doc: "External hosts a crawl may fetch to check its external links (comma-separated names, *.domain or CIDRs); others are reported as unchecked, never as broken." },
   { env: "SVC_CRAWL_FINDINGS_DAYS", key: "crawl.crawlFindingsDays", default: "30", parse: integer(1, 365), doc: "A crawl's crawl-scope findings feed the rank of later analyses of the host for this many days." },
+  { env: "SVC_BROWSER", key: "crawl.browser", default: "off", parse: browserMode, doc: "Browser metrics (FCP, LCP, CLS, TBT) of the home page, once per analysis (not GET /analyze): auto measures with headless Chromium when SVC_BROWSER_PATH exists (apt-get install chromium); off never starts a browser, and the metric checks are not applicable." },
+  { env: "SVC_BROWSER_PATH", key: "crawl.browserPath", default: "/usr/bin/chromium", parse: text, doc: "Chromium executable for browser metrics (Debian's chromium package); Svc never downloads a browser." },
+  { env: "SVC_BROWSER_TIMEOUT_MS", key: "crawl.browserTimeoutMs", default: "30000", parse: integer(1000, 300_000), doc: "One page's browser measurement, from navigation until the page settles, at most this long (ms); past it the metrics are recorded as an error." },
+  { env: "SVC_BROWSER_THIRD_PARTY", key: "crawl.browserThirdParty", default: "auto", parse: thirdParty, doc: "Requests of a measured page to other origins than the site's: auto allows the hosts in SVC_EGRESS_ALLOW, 0 none, 1 any; addresses the egress guard refuses are aborted in every case." },
 ];
 
 export class ConfigError extends Error {

@@ -75,3 +75,11 @@ export function warnTier(value: string | number | null, detail: string, extra: {
   if (extra.level !== undefined) outcome.level = extra.level;
   return outcome;
 }
+
+/**
+ * A failure of a share f (0 < f ≤ 1) of what a site check judged, scored as page checks are
+ * (seo-anchors §3.2): s = 0.9·(1 − f), four decimals.
+ */
+export function shareFail(f: number, value: string | number | null, detail: string, pages: string[] = []): CheckOutcome {
+  return { status: "fail", score: Math.round(0.9 * (1 - Math.min(1, f)) * 1e4) / 1e4, value, detail, pages: pages.slice(0, MAX_PAGES) };
+}

@@ -6,6 +6,11 @@ export function header(response: HttpResponse | undefined, name: string): string
   return response?.headers.find((h) => h.name === name)?.value;
 }
 
+/** Every value of a response header, in order (a header sent twice, such as Set-Cookie, has several). */
+export function headerValues(response: HttpResponse | undefined, name: string): string[] {
+  return (response?.headers ?? []).filter((h) => h.name === name).map((h) => h.value);
+}
+
 /** The URL a page was served from (after redirects). */
 export function pageUrl(page: PageFacts): string {
   return page.response?.finalUrl || page.response?.requestedUrl || "";
@@ -29,6 +34,11 @@ export function originOf(text: string): string | undefined {
 export function hostnameOf(hostOrUrl: string): string {
   const url = httpUrl(hostOrUrl.includes("://") ? hostOrUrl : `http://${hostOrUrl}`);
   return url?.hostname ?? "";
+}
+
+/** Whether a host name is an IP address literal (v4, or v6 in brackets as URL keeps it). */
+export function isIpLiteral(hostname: string): boolean {
+  return /^\[.*\]$/.test(hostname) || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
 }
 
 export function isSuccess(response: HttpResponse | undefined): boolean {

@@ -164,4 +164,58 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  ipv6: {
+    hint: {
+      ru: {
+        what: "Смотрит, есть ли у хоста запись AAAA с адресом IPv6; отвечает ли сайт по IPv6, не проверяется. Для хоста, заданного IP-адресом, не применяется.",
+        good: "Есть хотя бы одна запись AAAA.",
+        bad: "Записи AAAA нет: сайт доступен только по IPv4, и посетителям из сетей IPv6 нужен шлюз трансляции.",
+        glossary: ["IPv6 — новая система адресов интернета с адресами вида 2001:db8::1", "запись AAAA — DNS-запись с IPv6-адресом сервера"],
+      },
+      en: {
+        what: "Looks for an AAAA record (an IPv6 address) for the host; whether the site answers over IPv6 is not tested. A host given as an IP address is not judged.",
+        good: "There is at least one AAAA record.",
+        bad: "No AAAA record: the site is reachable over IPv4 only, and visitors on IPv6 networks go through a translation gateway.",
+        glossary: ["IPv6 — the newer internet addressing, with addresses like 2001:db8::1", "AAAA record — a DNS record holding a server's IPv6 address"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Сайт доступен по IPv6",
+        what: "В интернете две системы адресов: старая IPv4 и новая IPv6.",
+        why: "Часть мобильных операторов работает по IPv6, и без такого адреса их абоненты идут к сайту через промежуточный шлюз.",
+        benefit: "Прямой и быстрый доступ из любых сетей.",
+        effort: "полчаса: включить IPv6 у хостинга или CDN и добавить запись",
+        who: "администратор DNS или хостинг-провайдер",
+      },
+    },
+    guide: null,
+  },
+  bimi: {
+    hint: {
+      ru: {
+        what: "Читает TXT-запись default._bimi.<домен> и политику DMARC; домен, объявивший в SPF «v=spf1 -all» (почту не отправляет), и хост-IP-адрес не оцениваются.",
+        good: "Запись v=BIMI1 с l= — адресом логотипа по https, а DMARC в режиме p=quarantine или p=reject без pct меньше 100.",
+        bad: "Записи нет, l= пустой (отказ от BIMI) или не https, либо DMARC ничего не требует (p=none, pct меньше 100): почтовые сервисы логотип не покажут.",
+        glossary: ["BIMI — стандарт показа логотипа бренда рядом с письмом во входящих", "SVG Tiny PS — упрощённый вид SVG, которого почтовые сервисы требуют для логотипа"],
+      },
+      en: {
+        what: "Reads the TXT record at default._bimi.<domain> and the DMARC policy; a domain whose SPF says \"v=spf1 -all\" (it sends no mail) and a host given as an IP address are not judged.",
+        good: "A v=BIMI1 record whose l= is an https logo URL, with DMARC at p=quarantine or p=reject and no pct under 100.",
+        bad: "No record, an empty l= (BIMI declined) or one that is not https, or a DMARC policy that enforces nothing (p=none, pct under 100): mailbox providers will not show the logo.",
+        glossary: ["BIMI — the standard for showing a brand's logo next to its mail in the inbox", "SVG Tiny PS — the restricted SVG profile mailbox providers require for the logo"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Логотип компании в письмах",
+        what: "Почтовые сервисы умеют показывать логотип компании рядом с её письмами.",
+        why: "Логотип выделяет письма во входящих и помогает отличить их от поддельных.",
+        benefit: "Письма узнаваемее, доверия к ним больше.",
+        effort: "день: подготовить логотип в SVG, ужесточить DMARC и опубликовать запись",
+        who: "администратор почты и DNS вместе с дизайнером",
+      },
+    },
+    guide: null,
+  },
 };

@@ -83,4 +83,85 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  hreflang_self: {
+    hint: {
+      ru: {
+        what: "На страницах с hreflang ищет альтернативу с кодом языка (не x-default), которая ведёт на саму страницу.",
+        good: "Страница указывает себя среди языковых версий; страницы без hreflang не оцениваются.",
+        bad: "Себя в списке нет (x-default на себя не в счёт): Google может не принять весь набор. Оценка по доле таких страниц.",
+        glossary: ["самоссылка hreflang — строка hreflang страницы, указывающая на неё саму", "языковая версия — та же страница на другом языке или для другой страны"],
+      },
+      en: {
+        what: "On pages with hreflang, looks for an alternate with a language code (not x-default) that points to the page itself.",
+        good: "The page lists itself among its language versions; pages without hreflang are not judged.",
+        bad: "It does not (x-default pointing here does not count): Google may reject the whole set. Scored by the share of such pages.",
+        glossary: ["hreflang self-reference — the page's hreflang line that points to the page itself", "language version — the same page in another language or for another country"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Языковые версии называют и себя",
+        what: "Каждая языковая версия страницы должна перечислять все версии, включая саму себя.",
+        why: "Без себя в списке поисковик может не поверить связям между версиями и показать не тот язык.",
+        benefit: "Посетители из разных стран попадают на свою версию.",
+        effort: "час: поправить шаблон вывода hreflang",
+        who: "разработчик многоязычной части сайта",
+      },
+    },
+    guide: null,
+  },
+  hreflang_x_default: {
+    hint: {
+      ru: {
+        what: "На страницах с hreflang ищет альтернативу hreflang=\"x-default\".",
+        good: "В наборе есть x-default; страницы без hreflang не оцениваются.",
+        bad: "x-default нет: посетителю, чей язык не подходит ни одной версии, поисковик покажет какую-нибудь. Оценка по доле таких страниц.",
+        glossary: ["запасная версия — страница для всех, чей язык в наборе не указан", "выбор языка — страница, где посетитель сам выбирает язык"],
+      },
+      en: {
+        what: "On pages with hreflang, looks for an hreflang=\"x-default\" alternate.",
+        good: "The set names an x-default; pages without hreflang are not judged.",
+        bad: "No x-default: a visitor whose language no version fits gets whichever the search engine picks. Scored by the share of such pages.",
+        glossary: ["fallback version — the page for everyone whose language the set does not list", "language chooser — a page where visitors pick their language themselves"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Есть версия по умолчанию",
+        what: "Для посетителей с другими языками можно назначить страницу по умолчанию — например, английскую или выбор языка.",
+        why: "Без неё поисковик сам решает, какую версию показать, и может выбрать неподходящую.",
+        benefit: "Посетители из любых стран видят понятную им страницу.",
+        effort: "полчаса: добавить одну строку в шаблон",
+        who: "разработчик, настраивавший языковые версии",
+      },
+    },
+    guide: null,
+  },
+  hreflang_lang_mismatch: {
+    hint: {
+      ru: {
+        what: "У страниц с hreflang сравнивает код языка строки, ведущей на саму страницу, с <html lang> и ищет адреса, перечисленные под несколькими языками.",
+        good: "Основной язык самоссылки (часть до дефиса: en у en-GB) совпадает с lang, и каждый адрес стоит под одним языком; x-default может делить адрес с любым.",
+        bad: "Страница называет себя не тем языком, что объявлен в lang, или один адрес указан, например, и как en, и как de. Оценка по доле таких страниц.",
+        glossary: ["основной язык — первая часть кода языка: ru в ru-RU", "атрибут lang — язык страницы, объявленный в теге <html>"],
+      },
+      en: {
+        what: "On pages with hreflang, compares the language code of the line pointing to the page itself with <html lang>, and looks for URLs listed under several languages.",
+        good: "The self-reference's primary language (the part before the hyphen: en in en-GB) matches lang, and every URL stands under one language; x-default may share a URL with any.",
+        bad: "The page names itself in another language than its lang declares, or one URL is listed as, say, both en and de. Scored by the share of such pages.",
+        glossary: ["primary language — the first part of a language code: ru in ru-RU", "lang attribute — the page language declared on the <html> tag"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Языковые пометки не противоречат",
+        what: "Язык страницы указан в двух местах: в её коде и в списке языковых версий.",
+        why: "Когда они расходятся, поисковик не знает, в какой стране и на каком языке показывать страницу.",
+        benefit: "Каждая версия показывается своей аудитории.",
+        effort: "полчаса: согласовать коды языков в шаблоне",
+        who: "разработчик шаблона языковых версий",
+      },
+    },
+    guide: null,
+  },
 };

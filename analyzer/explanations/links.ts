@@ -191,4 +191,85 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  too_many_links: {
+    hint: {
+      ru: {
+        what: "Считает ссылки с адресами http(s) на каждой странице выборки.",
+        good: "Не больше 100 ссылок на странице (порог SEOnaut); страницы без ссылок не оцениваются.",
+        bad: "Больше 100 ссылок: вес страницы делится на всех, а посетитель теряется в списках. Оценка по доле таких страниц.",
+        glossary: ["ссылочный вес — важность, которую страница передаёт тем, на кого ссылается", "мегаменю — огромное выпадающее меню со ссылками на все разделы"],
+      },
+      en: {
+        what: "Counts the links with http(s) addresses on every sampled page.",
+        good: "At most 100 links per page (SEOnaut's threshold); pages without links are not judged.",
+        bad: "More than 100 links: the page's weight is split among all of them and visitors get lost in lists. Scored by the share of such pages.",
+        glossary: ["link equity — the importance a page passes on to the pages it links to", "mega menu — a huge drop-down menu linking every section"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Не слишком много ссылок",
+        what: "На странице бывают сотни ссылок: меню, подвал, облака тегов.",
+        why: "Когда их слишком много, важные страницы теряются и для посетителя, и для поисковика.",
+        benefit: "Внимание посетителей и вес достаются главным страницам.",
+        effort: "день: упростить меню и подвал",
+        who: "дизайнер вместе с разработчиком",
+      },
+    },
+    guide: null,
+  },
+  empty_anchor_text: {
+    hint: {
+      ru: {
+        what: "Ищет ссылки, у которых нет ни текста, ни alt картинки внутри, ни атрибутов aria-label, aria-labelledby или title.",
+        good: "У каждой ссылки есть имя; страницы без ссылок не оцениваются.",
+        bad: "Хотя бы одна ссылка без имени (часто значок без подписи): поисковик не знает, куда она ведёт, а незрячий слышит только «ссылка». Оценка по доле таких страниц.",
+        glossary: ["aria-label — атрибут с текстом для программ чтения с экрана", "ссылка-значок — ссылка, внутри которой только картинка или иконка"],
+      },
+      en: {
+        what: "Looks for links with no text, no alt on an image inside, and no aria-label, aria-labelledby or title attribute.",
+        good: "Every link has a name; pages without links are not judged.",
+        bad: "At least one link has no name (often an icon without a label): search engines cannot tell where it leads and a blind visitor hears only \"link\". Scored by the share of such pages.",
+        glossary: ["aria-label — an attribute carrying text for screen readers", "icon link — a link holding only an image or an icon"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "У ссылок есть названия",
+        what: "Ссылка-значок без подписи понятна зрячему, но не поисковику и не незрячему посетителю.",
+        why: "Поисковик по тексту ссылки понимает, о чём страница назначения, а экранный диктор читает этот текст вслух.",
+        benefit: "Ссылки понятны всем и лучше помогают страницам в поиске.",
+        effort: "час: добавить подписи или aria-label значкам",
+        who: "верстальщик, делавший ссылки-значки",
+      },
+    },
+    guide: null,
+  },
+  crawlable_anchors: {
+    hint: {
+      ru: {
+        what: "Ищет ссылки <a>, по которым робот не может перейти: href с javascript: или file:, href, который не разбирается как адрес, и <a> без href, но с onclick. Ссылки с role, name и mailto: пропускаются, как в Lighthouse.",
+        good: "Таких ссылок нет; страницы без ссылок не оцениваются.",
+        bad: "Есть хотя бы одна такая ссылка: поисковик не перейдёт по ней и не найдёт страницу, куда она ведёт. Оценка по доле таких страниц.",
+        glossary: ["javascript:-ссылка — ссылка, которая запускает скрипт вместо перехода по адресу", "onclick — обработчик нажатия, который поисковый робот не выполняет"],
+      },
+      en: {
+        what: "Looks for <a> links a crawler cannot follow: a javascript: or file: href, an href that does not parse as a URL, and <a> without href but with onclick. Links with a role, a name or a mailto: href are skipped, as in Lighthouse.",
+        good: "There are none; pages without links are not judged.",
+        bad: "At least one such link: search engines will not follow it or find the page behind it. Scored by the share of such pages.",
+        glossary: ["javascript: link — a link that runs a script instead of going to an address", "onclick — a click handler that search crawlers do not run"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "По ссылкам может пройти робот",
+        what: "Иногда «ссылки» на сайте — это кнопки, которые работают только через скрипт.",
+        why: "Поисковый робот переходит только по настоящим адресам, и страницы за такими ссылками он не найдёт.",
+        benefit: "Все страницы сайта доступны для поиска.",
+        effort: "от часа: заменить скриптовые ссылки настоящими адресами",
+        who: "фронтенд-разработчик сайта",
+      },
+    },
+    guide: null,
+  },
 };

@@ -218,4 +218,112 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  tls_protocols: {
+    hint: {
+      ru: {
+        what: "Смотрит, какую версию TLS выбрал сервер, когда Svc предложил TLS 1.2 и 1.3, или почему рукопожатие не состоялось.",
+        good: "Сервер выбрал TLS 1.3 — лучшую из предложенных версий.",
+        bad: "Выбран TLS 1.2 — половинный провал уровня info (TLS 1.3 не включён); сервер не знает ни 1.2, ни 1.3 (ошибка версии протокола) — провал уровня bad. Принимает ли сервер старые TLS 1.0 и 1.1, эта проверка не видит.",
+        glossary: ["TLS 1.3 — текущая версия протокола шифрования, быстрее и надёжнее 1.2", "TLS 1.0 и 1.1 — устаревшие версии, которые RFC 8996 запрещает"],
+      },
+      en: {
+        what: "Looks at which TLS version the server chose when Svc offered TLS 1.2 and 1.3, or why the handshake failed.",
+        good: "The server picks TLS 1.3, the best of the versions offered.",
+        bad: "TLS 1.2 chosen is a half failure at info level (no TLS 1.3); a server that speaks neither 1.2 nor 1.3 (a protocol version error) fails at bad level. Whether the server still accepts TLS 1.0 or 1.1 this check cannot see.",
+        glossary: ["TLS 1.3 — the current version of the encryption protocol, faster and safer than 1.2", "TLS 1.0 and 1.1 — outdated versions that RFC 8996 deprecates"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Шифрование современной версии",
+        what: "TLS — протокол, который шифрует соединение с сайтом; у него есть версии, старые и новые.",
+        why: "Старые версии уязвимы и не работают в современных браузерах, а без TLS 1.3 соединение устанавливается медленнее.",
+        benefit: "Надёжное и более быстрое защищённое соединение.",
+        effort: "минут 15: включить TLS 1.3 в настройках сервера",
+        who: "администратор сервера, где настроен TLS",
+      },
+    },
+    guide: null,
+  },
+  http_internal_links: {
+    hint: {
+      ru: {
+        what: "На страницах, открытых по HTTPS, ищет ссылки на свой же сайт, начинающиеся с http://.",
+        good: "Все внутренние ссылки ведут на https:// или относительные; страницы, открытые по http://, не оцениваются.",
+        bad: "Есть внутренние ссылки на http://: каждый такой переход идёт через незашифрованный запрос и редирект. Оценка по доле таких страниц.",
+        glossary: ["незащищённая внутренняя ссылка — ссылка на свой сайт со схемой http://", "относительная ссылка — адрес без схемы и хоста, например /about/"],
+      },
+      en: {
+        what: "On pages served over HTTPS, looks for links to the same site that start with http://.",
+        good: "Every internal link is https:// or relative; pages served over http:// are not judged.",
+        bad: "Some internal links point to http://: each such click goes through an unencrypted request and a redirect. Scored by the share of such pages.",
+        glossary: ["insecure internal link — a link to your own site with the http:// scheme", "relative link — an address without scheme and host, such as /about/"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Ссылки на свой сайт защищены",
+        what: "Ссылки между страницами сайта должны вести на защищённые адреса https://.",
+        why: "Ссылка на http:// заставляет браузер сначала сходить по незащищённому адресу, где запрос можно перехватить или подменить.",
+        benefit: "Переходы быстрее и безопаснее, у поисковика нет лишних редиректов.",
+        effort: "час: заменить адреса в шаблонах и в текстах страниц",
+        who: "разработчик или контент-менеджер",
+      },
+    },
+    guide: null,
+  },
+  security_txt_fields: {
+    hint: {
+      ru: {
+        what: "Читает поля Contact и Expires файла security.txt, отданного по HTTPS как text/plain (подпись PGP не проверяется).",
+        good: "Есть хотя бы одна строка Contact: и ровно одна Expires: с датой RFC 3339 в будущем, не дальше чем через год (366 дней).",
+        bad: "Нет Contact, нет Expires или их несколько, дата не в формате RFC 3339 или уже прошла — провал; дата дальше года — половинный провал. Без файла проверка не применяется: это находка security_txt.",
+        glossary: ["Contact — поле security.txt с адресом для сообщений об уязвимостях (mailto: или https:)", "Expires — дата, после которой содержимое security.txt считается устаревшим"],
+      },
+      en: {
+        what: "Reads the Contact and Expires fields of a security.txt served over HTTPS as text/plain (a PGP signature is not verified).",
+        good: "At least one Contact: line and exactly one Expires: line with an RFC 3339 date in the future, at most a year (366 days) ahead.",
+        bad: "No Contact, no Expires or several, a date not in RFC 3339 form or already past fails; a date more than a year ahead is a half failure. Without the file the check does not apply: security_txt reports it.",
+        glossary: ["Contact — the security.txt field with an address for vulnerability reports (mailto: or https:)", "Expires — the date after which security.txt's content counts as stale"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "В security.txt есть контакт и срок",
+        what: "Файл security.txt говорит исследователям, куда сообщать об уязвимостях и до какого числа эти сведения верны.",
+        why: "Без контакта сообщение некуда отправить, а просроченный файл исследователи считают заброшенным.",
+        benefit: "Об уязвимости вы узнаете от исследователя, а не от злоумышленника.",
+        effort: "минут 10: дописать две строки и поставить напоминание о продлении",
+        who: "администратор сайта или специалист по безопасности",
+      },
+    },
+    guide: null,
+  },
+  version_disclosure: {
+    hint: {
+      ru: {
+        what: "Читает заголовки Server, X-Powered-By, X-AspNet-Version и X-AspNetMvc-Version в ответе главной страницы.",
+        good: "В Server и X-Powered-By нет номера версии (просто «nginx» допустимо), заголовков X-AspNet-Version и X-AspNetMvc-Version нет.",
+        bad: "Заголовок называет версию программы (nginx/1.25.3, PHP/8.2.1, Microsoft-IIS/10.0) или есть X-AspNet-Version: злоумышленнику проще подобрать известную уязвимость.",
+        glossary: ["Server — заголовок ответа с названием программы веб-сервера", "server_tokens off — настройка nginx, убирающая версию из заголовков и страниц ошибок"],
+      },
+      en: {
+        what: "Reads the Server, X-Powered-By, X-AspNet-Version and X-AspNetMvc-Version headers of the home page's response.",
+        good: "Server and X-Powered-By carry no version number (plain \"nginx\" is fine), and there is no X-AspNet-Version or X-AspNetMvc-Version header.",
+        bad: "A header names a software version (nginx/1.25.3, PHP/8.2.1, Microsoft-IIS/10.0) or X-AspNet-Version is sent: attackers find a matching known exploit faster.",
+        glossary: ["Server — the response header naming the web server software", "server_tokens off — the nginx setting that removes the version from headers and error pages"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Сервер не называет свои версии",
+        what: "Сервер в каждом ответе может сообщать, какие программы и каких версий на нём работают.",
+        why: "Зная точную версию, злоумышленник сразу находит подходящие уязвимости.",
+        benefit: "Сайт реже становится мишенью автоматических атак.",
+        effort: "минут 10: выключить вывод версий в настройках веб-сервера и PHP",
+        who: "администратор сервера",
+      },
+    },
+    guide: null,
+  },
 };

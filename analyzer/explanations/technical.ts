@@ -218,4 +218,58 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
     },
     guide: null,
   },
+  meta_refresh: {
+    hint: {
+      ru: {
+        what: "Ищет на страницах выборки тег <meta http-equiv=\"refresh\"> и читает его задержку и адрес перехода.",
+        good: "Тега нет, или задержка не меньше 20 часов (72 000 секунд) — столько допускает правило meta-refresh, которое Lighthouse берёт у axe.",
+        bad: "Страница сама перезагружается или уводит на другой адрес раньше чем через 20 часов: читатель теряет место, а поисковик получает вместо 301 слабый сигнал переезда. Оценка по доле таких страниц.",
+        glossary: ["meta refresh — тег, который велит браузеру через N секунд перезагрузить страницу или перейти на другую", "серверный 301 — постоянное перенаправление, которое сервер отдаёт до загрузки страницы"],
+      },
+      en: {
+        what: "Looks for <meta http-equiv=\"refresh\"> on the sampled pages and reads its delay and target.",
+        good: "No such tag, or a delay of at least 20 hours (72,000 seconds) — what the meta-refresh rule Lighthouse takes from axe allows.",
+        bad: "The page reloads itself or sends the reader elsewhere within 20 hours: readers lose their place, and search engines get a weaker signal of the move than a 301. Scored by the share of such pages.",
+        glossary: ["meta refresh — a tag telling the browser to reload the page or go to another after N seconds", "server-side 301 — a permanent redirect the server answers with before any page loads"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Страницы не перезагружаются сами",
+        what: "Специальный тег может сам обновлять страницу или перебрасывать посетителя на другой адрес.",
+        why: "Это сбивает читающих и людей с экранными дикторами, а поисковики понимают такой переход хуже обычного перенаправления.",
+        benefit: "Посетители читают спокойно, переезд страниц правильно учитывается поиском.",
+        effort: "полчаса: заменить тег перенаправлением на сервере",
+        who: "разработчик, отвечающий за шаблоны",
+      },
+    },
+    guide: null,
+  },
+  deprecated_tags: {
+    hint: {
+      ru: {
+        what: "Ищет в разметке страниц элементы, которые стандарт HTML объявил устаревшими: <font>, <center>, <marquee>, <frame>, <big>, <tt>, <strike> и другие.",
+        good: "Ни одного устаревшего элемента нет.",
+        bad: "Хотя бы один такой элемент есть: браузеры поддерживают их только ради совместимости, а оформление должно задаваться стилями. Оценка по доле таких страниц.",
+        glossary: ["устаревший элемент — тег, который стандарт HTML больше не допускает", "CSS — язык оформления страниц: шрифты, цвета, выравнивание"],
+      },
+      en: {
+        what: "Looks for elements the HTML standard declares obsolete in the pages' markup: <font>, <center>, <marquee>, <frame>, <big>, <tt>, <strike> and others.",
+        good: "No obsolete element is used.",
+        bad: "At least one is: browsers keep them only for compatibility, and presentation belongs in stylesheets. Scored by the share of such pages.",
+        glossary: ["obsolete element — a tag the HTML standard no longer allows", "CSS — the language of page presentation: fonts, colours, alignment"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "В разметке нет устаревших тегов",
+        what: "Некоторые теги из 90-х, например <font> и <center>, давно исключены из стандарта.",
+        why: "Они выдают старый шаблон, мешают вёрстке для телефонов и однажды могут перестать работать.",
+        benefit: "Современный код, который одинаково выглядит во всех браузерах.",
+        effort: "час-два: заменить теги стилями в шаблоне",
+        who: "верстальщик, поддерживающий шаблон",
+      },
+    },
+    guide: null,
+  },
 };

@@ -6,7 +6,8 @@ import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway();
+  // Every code is explained once below: more requests than a new key's default hourly limit (120).
+  gw = await startTestGateway({ env: { SVC_RATE_PER_HOUR: "1000" } });
 });
 afterAll(() => gw.close());
 afterEach(() => expect(gw.violations).toEqual([]));
@@ -25,24 +26,48 @@ describe("GET /explain", () => {
     const first = await gw.call("GET", "/api/v1/explain");
     expect(first.statusCode).toBe(200);
     const body = first.json();
-    // 72 checks: the default page of 50 holds the first 50, the next page the rest.
+    // 118 checks: the default pages of 50 hold the first 50, the next 50 and the last 18.
     const all = CHECKS.map((c) => ({ code: c.code, has_hint: true, has_guide: false }));
-    expect(body.page).toEqual({ limit: 50, offset: 0, total: CHECKS.length, next_offset: 50 });
+    expect(all).toHaveLength(118);
+    expect(body.page).toEqual({ limit: 50, offset: 0, total: 118, next_offset: 50 });
     expect(body.codes).toEqual(all.slice(0, 50));
-    const rest = (await gw.call("GET", "/api/v1/explain?offset=50")).json();
-    expect(rest.page).toEqual({ limit: 50, offset: 50, total: CHECKS.length, next_offset: null });
-    expect([...body.codes, ...rest.codes]).toEqual(all);
+    const second = (await gw.call("GET", "/api/v1/explain?offset=50")).json();
+    expect(second.page).toEqual({ limit: 50, offset: 50, total: 118, next_offset: 100 });
+    const rest = (await gw.call("GET", "/api/v1/explain?offset=100")).json();
+    expect(rest.page).toEqual({ limit: 50, offset: 100, total: 118, next_offset: null });
+    expect([...body.codes, ...second.codes, ...rest.codes]).toEqual(all);
 
-    const paged = (await gw.call("GET", "/api/v1/explain?limit=10&offset=65")).json();
-    expect(paged.page).toEqual({ limit: 10, offset: 65, total: 72, next_offset: null });
-    expect(paged.codes.map((c: { code: string }) => c.code)).toEqual(["viewport", "html_lang", "hreflang_codes", "hreflang_return", "jsonld_syntax", "og_required", "twitter_card"]);
+    // The catalogue ends with the presentation group (mobile, international, structured data, social).
+    const paged = (await gw.call("GET", "/api/v1/explain?limit=20&offset=99")).json();
+    expect(paged.page).toEqual({ limit: 20, offset: 99, total: 118, next_offset: null });
+    expect(paged.codes.map((c: { code: string }) => c.code)).toEqual([
+      "viewport",
+      "pwa_manifest",
+      "pwa_icons",
+      "html_lang",
+      "hreflang_codes",
+      "hreflang_return",
+      "hreflang_self",
+      "hreflang_x_default",
+      "hreflang_lang_mismatch",
+      "jsonld_syntax",
+      "schema_required",
+      "schema_core_types",
+      "schema_breadcrumbs",
+      "og_required",
+      "og_image",
+      "og_url_match",
+      "og_description",
+      "twitter_card",
+      "social_profiles",
+    ]);
     const head = (await gw.call("GET", "/api/v1/explain?limit=2")).json();
     expect(head).toEqual({
       codes: [
         { code: "robots_txt_fetch", has_hint: true, has_guide: false },
         { code: "robots_txt_syntax", has_hint: true, has_guide: false },
       ],
-      page: { limit: 2, offset: 0, total: 72, next_offset: 2 },
+      page: { limit: 2, offset: 0, total: 118, next_offset: 2 },
     });
 
     const tooBig = await gw.call("GET", "/api/v1/explain?limit=201");

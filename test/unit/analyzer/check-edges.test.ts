@@ -37,6 +37,28 @@ describe("absent input is not applicable, absent things fail (catalogue)", () =>
     ["text_length", "only the (exempt) home page", (f) => void (f.pages = [])],
     ["title_duplicate", "a single page cannot duplicate", (f) => void (f.pages = [])],
     ["img_alt_missing", "no images", (f) => allPages(f).forEach((p) => void (p.images = []))],
+    [
+      "sitemap_in_robots",
+      "no Sitemap line and no sitemap to declare (sitemap_present fails instead)",
+      (f) => {
+        f.robots!.sitemaps = [];
+        f.sitemaps = [];
+      },
+    ],
+    ["robots_blocks_assets", "the whole site is closed (robots_blocks_all fails instead)", (f) => void (f.robots!.groups[0]!.disallow = ["/"])],
+    ["sitemap_blocked_urls", "the whole site is closed (robots_blocks_all fails instead)", (f) => void (f.robots!.groups[0]!.disallow = ["/"])],
+    ["sitemap_blocked_urls", "sitemap URLs of another host only", (f) => void (f.sitemaps[0]!.sampleUrls = ["https://cdn.example.net/a/"])],
+    ["tls_protocols", "no TLS server (https_available fails instead)", (f) => Object.assign(f.tls!, { handshakeOk: false, protocol: "", error: "refused" })],
+    ["security_txt_fields", "no security.txt (security_txt fails instead)", (f) => void (f.securityTxt!.status = 404)],
+    ["security_txt_fields", "fields not read (an older crawler)", (f) => void (f.securityTxtFields = undefined)],
+    ["cookie_flags", "no page sets a cookie", (f) => setHeader(f.home!.response, "set-cookie", null)],
+    ["ipv6", "the host is an IP address", (f) => void (f.host = "93.184.215.14")],
+    ["bimi", "SPF declares that the domain sends no mail", (f) => void (f.dns!.spf = "v=spf1 -all")],
+    ["headings_order", "no headings", (f) => allPages(f).forEach((p) => void (p.headings = []))],
+    ["pwa_icons", "no readable manifest (pwa_manifest fails instead)", (f) => void (f.manifest!.parsed = false)],
+    ["schema_breadcrumbs", "no page two path levels deep", (f) => void f.pages.pop()],
+    ["og_image", "no og:image (og_required fails instead)", (f) => allPages(f).forEach((p) => void (p.openGraph = p.openGraph.filter((m) => m.key !== "og:image")))],
+    ["og_description", "no Open Graph tags at all", (f) => allPages(f).forEach((p) => void (p.openGraph = []))],
   ])("%s: %s → na", (code, _why, mutate) => {
     expect(outcome(code, mutate)).toEqual(na);
   });
@@ -107,6 +129,13 @@ describe("two-tier checks: warn tier 0.5, bad tier 0", () => {
     ["spf", (f) => void (f.dns!.spfRecords = 2), { status: "fail", value: 2, level: undefined }],
     ["html_size", (f) => void (f.pages[0]!.response!.bodyBytes = 16 * 1024 * 1024), { status: "fail", value: 1, level: "bad" }],
     ["html_size", (f) => void (f.pages[0]!.response!.error = "too_large"), { status: "fail", value: 1, level: undefined }],
+    // TLS 1.2 without 1.3 is the anchor's info tier; no common version at all is the bad tier.
+    ["tls_protocols", (f) => void (f.tls!.protocol = "TLSv1.2"), { status: "warn", value: "TLSv1.2", score: 0.5, level: "info" }],
+    ["tls_protocols", (f) => void (f.tls!.protocol = "TLSv1.1"), { status: "fail", value: "TLSv1.1", score: 0, level: "bad" }],
+    ["security_txt_fields", (f) => void (f.securityTxtFields!.expires = "2026-07-31T00:00:00Z"), { status: "warn", value: 410, score: 0.5 }],
+    ["security_txt_fields", (f) => void (f.securityTxtFields!.expiresCount = 2), { status: "fail", value: null, score: 0 }],
+    ["security_txt_fields", (f) => void (f.securityTxtFields!.expires = "31 Dec 2025"), { status: "fail", value: null, score: 0 }],
+    ["security_txt_fields", (f) => void (f.securityTxtFields!.contact = []), { status: "fail", value: null, score: 0 }],
   ])("%s", (code, mutate, expected) => {
     expect(outcome(code, mutate)).toMatchObject(expected);
   });
@@ -137,8 +166,46 @@ describe("page checks read what the page says", () => {
     ["jsonld_syntax", (f) => void (f.home!.jsonLd = ['{"@context":"https://schema.org","@graph":[{"name":"x"}]}'])],
     ["link_text", (f) => void f.pages[0]!.links.push({ href: `${ORIGIN}/x/`, text: "Click here!", nofollow: false, internal: true })],
     ["not_found_status", (f) => Object.assign(f.notFoundProbe!, { status: 200, redirects: [{ url: "x", status: 302, location: `${ORIGIN}/` }] })],
+    ["pwa_manifest", (f) => void (f.home!.manifestHref = "")],
+    ["pwa_manifest", (f) => void (f.manifest!.response!.status = 404)],
+    ["pwa_manifest", (f) => void (f.manifest!.startUrl = "")],
+    ["pwa_icons", (f) => void (f.home!.appleTouchIcon = "")],
+    ["pwa_icons", (f) => void (f.manifest!.icons = [{ src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "" }])],
+    ["bimi", (f) => void (f.dns!.bimi = "")],
+    ["bimi", (f) => void (f.dns!.bimi = "v=BIMI1; l=http://example.com/logo.svg")],
+    ["bimi", (f) => void (f.dns!.dmarc = "v=DMARC1; p=quarantine; pct=50")],
+    ["cookie_flags", (f) => setHeader(f.home!.response, "set-cookie", "prefs=1; Path=/; HttpOnly; SameSite=Lax")],
+    ["frame_ancestors", (f) => setHeader(f.pages[0]!.response, "content-security-policy", "default-src 'self'")],
+    ["referrer_policy", (f) => setHeader(f.pages[0]!.response, "referrer-policy", null)],
+    ["version_disclosure", (f) => setHeader(f.home!.response, "server", "Apache/2.4.41 (Ubuntu)")],
+    ["soft_404", (f) => void (f.home!.headings = [{ level: 1, text: "Страница не найдена" }])],
+    ["url_hygiene", (f) => void (f.pages[0]!.response!.finalUrl = `${ORIGIN}/${"long-".repeat(20)}/`)],
+    ["meta_refresh", (f) => void (f.pages[0]!.metaRefresh = "300")],
+    ["headings_order", (f) => void (f.home!.headings = [{ level: 2, text: "News" }, { level: 1, text: "Example" }])],
+    ["crawlable_anchors", (f) => Object.assign(f.home!, { uncrawlableAnchors: 1, uncrawlableAnchorExamples: ["(no href, onclick)"] })],
+    ["og_image", (f) => void f.home!.openGraph.push({ key: "og:image:width", content: "150" })],
+    ["og_image", (f) => void f.home!.openGraph.push({ key: "og:image:secure_url", content: "http://example.com/og-image.png" })],
+    ["schema_required", (f) => void (f.pages[1]!.jsonLd[1] = JSON.stringify({ "@type": "BreadcrumbList", itemListElement: [{ position: 1, name: "Home" }, { position: 2, name: "Blog" }] }))],
+    ["schema_required", (f) => void (f.home!.jsonLd = ['{"@context":"https://schema.org","@type":"Product","name":"Widget"}'])],
+    // A network's front page is not a profile.
+    ["social_profiles", (f) => Object.assign(f.home!, { jsonLd: [], links: [{ href: "https://github.com/", text: "GitHub", nofollow: false, internal: false }] })],
   ])("%s fails", (code, mutate) => {
     expect(outcome(code, mutate).status).toBe("fail");
+  });
+
+  it("csp names an 'unsafe-inline' script policy in its detail but passes it (a nonce or hash disarms it)", () => {
+    const unsafe = runCheck("csp", healthySite((f) => setHeader(f.home!.response, "content-security-policy", "script-src 'self' 'unsafe-inline'")));
+    expect([unsafe.status, unsafe.detail]).toEqual(["pass", "3 pages checked, all pass; 1 page(s) allow 'unsafe-inline' scripts"]);
+    const nonce = runCheck("csp", healthySite((f) => setHeader(f.home!.response, "content-security-policy", "script-src 'self' 'unsafe-inline' 'nonce-r4nd0m'")));
+    expect(nonce.detail).toBe("3 pages checked, all pass");
+  });
+
+  it("sitemap_blocked_urls reads the group a crawler obeys: Yandex's own group replaces *", () => {
+    const o = outcome("sitemap_blocked_urls", (f) => void f.robots!.groups.push({ userAgents: ["yandex"], allow: [], disallow: ["/about/"], crawlDelayS: 0 }));
+    expect(o).toMatchObject({ status: "fail", value: 1 });
+    expect(runCheck("sitemap_blocked_urls", healthySite((f) => void f.robots!.groups.push({ userAgents: ["yandex"], allow: [], disallow: ["/about/"], crawlDelayS: 0 }))).detail).toBe(
+      "1 of 3 sitemap URL(s) are disallowed by robots.txt, e.g. https://example.com/about/ for yandex",
+    );
   });
 
   it("html_lang accepts mixed-script text and Cyrillic text tagged ru", () => {
@@ -169,9 +236,14 @@ describe("robustness", () => {
     const a = analyzeSite(site);
     const broken = a.items.filter((i) => i.detail.startsWith("check error:")).map((i) => [i.code, i.status]);
     expect(broken).toEqual([
+      ["http_internal_links", "na"],
+      ["too_many_links", "na"],
       ["link_text", "na"],
+      ["empty_anchor_text", "na"],
+      ["crawlable_anchors", "na"],
       ["localhost_links", "na"],
       ["internal_nofollow", "na"],
+      ["social_profiles", "na"],
     ]);
     expect(a.rank).toBe(100);
   });

@@ -144,11 +144,11 @@ describe("title_duplicate and description_duplicate", () => {
 describe("in the report", () => {
   it("a crawl failure opens a task that only the next crawl can close, and moves the links group", () => {
     const clean = analyzeSite(withCrawl({}));
-    const broken = analyzeSite(withCrawl({ brokenLinks: 5, broken: [{ url: `${ORIGIN}/gone/`, detail: "404, linked from 2 pages" }] }));
+    const broken = analyzeSite(withCrawl({ brokenLinks: 10, broken: [{ url: `${ORIGIN}/gone/`, detail: "404, linked from 2 pages" }] }));
     expect(broken.tasks.map((t) => [t.code, t.level, t.recheck])).toEqual([["broken_internal", "bad", false]]);
-    // links: broken_internal 6·0.9·(1 − 5/50) = 4.86, the other 14 of weight pass → 18.86/20 = 0.943;
-    // 100·R = 100 − 10·(1 − 0.943) = 99.43 → 99.
-    expect(broken.groups.find((g) => g.id === "links")).toEqual({ id: "links", weight: 10, score: 94, checks: 7 });
+    // links: broken_internal 6·0.9·(1 − 10/50) = 4.32, the other 19 of weight pass → 23.32/25 = 0.9328;
+    // 100·R = 100 − 10·(1 − 0.9328) = 99.328 → 99.
+    expect(broken.groups.find((g) => g.id === "links")).toEqual({ id: "links", weight: 10, score: 93, checks: 10 });
     expect([clean.rank, broken.rank]).toEqual([100, 99]);
   });
 });

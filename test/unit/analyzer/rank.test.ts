@@ -22,38 +22,46 @@ describe("golden ranks (seo-anchors §3)", () => {
     expect(a.tech).toEqual(["nginx", "WordPress"]);
   });
 
-  it("mediocre site → 68 fair", () => {
+  it("mediocre site → 72 good", () => {
     // indexing     robots 0·6, sitemap 0·3, canonical 0·3, home/noindex/404/host pass, nosnippet 1,
-    //              noimageindex 1, meta_in_body 3 pass; sitemap_valid, canonical_valid,
-    //              robots_blocks_all, robots_txt_syntax, ai_crawlers_blocked N/A (no robots body) → 23/35 = 0.657143
-    // technical    ttfb 0.5·3, compression 0·3, rest 8 + dom_size 3 + duplicate_ids 1 → 13.5/18 = 0.75
-    // security     hsts 0·3, security_txt 0·1, spf 0·3, dmarc 0.5·3, rest 33 + insecure_form 3
-    //              + ns_redundancy 3 + caa 1 + mx 1                             → 42.5/51 = 0.833333
+    //              noimageindex 1, meta_in_body 3, soft_404 3, url_hygiene 1 pass; sitemap_valid, canonical_valid,
+    //              robots_blocks_all, robots_blocks_assets, robots_txt_syntax, ai_crawlers_blocked, sitemap_in_robots,
+    //              sitemap_blocked_urls, sitemap_non_canonical N/A (no robots body, no sitemap) → 27/39 = 0.692308
+    // technical    ttfb 0.5·3, compression 0·3, rest 8 + dom_size 3 + duplicate_ids 1 + meta_refresh 3
+    //              + deprecated_tags 1                                          → 17.5/22 = 0.795455
+    // security     hsts 0·3, security_txt 0·1, spf 0·3, dmarc 0.5·3, bimi 0·1 (DMARC p=none: mailboxes ignore
+    //              BIMI), the other 54 pass; security_txt_fields N/A (no security.txt) → 55.5/65 = 0.853846
     // performance  render_blocking 0·3, image_dimensions 0·3, redirects 3        → 3/9     = 0.333333
-    // content      description 0·3, img_alt 0·3, h1_present 0.9·(1−2/5)·3, rest 16 + title_multiple 3;
-    //              description_length, description_duplicate N/A (no description) → 20.62/28 = 0.736429
-    // links        link_text 0.9·(1−3/5)·1, localhost 3, nofollow 3             → 6.36/7  = 0.908571
-    // presentation viewport 0.36·6, og 0·3, lang/hreflang/jsonld 9, twitter_card 1 → 12.16/19 = 0.64
-    // 100·R = 14.457143 + 7.5 + 11.666667 + 5.333333 + 11.782857 + 9.085714 + 7.68 = 67.505714 → 68
+    // content      description 0·3, img_alt 0·3, h1_present 0.9·(1−2/5)·3, rest 16 + title_multiple 3
+    //              + description_multiple 3 + headings_order 1 + headings_empty 1 + lorem_ipsum 3
+    //              + picture_no_img 1; description_length, description_duplicate, img_alt_long N/A
+    //              (no description, no alt)                                      → 29.62/37 = 0.800541
+    // links        link_text 0.9·(1−3/5)·1, localhost 3, nofollow 3, too_many_links 1, empty_anchor_text 1,
+    //              crawlable_anchors 3                                           → 11.36/12 = 0.946667
+    // presentation viewport 0.36·6, og 0·3, lang/hreflang_codes/jsonld 9, twitter_card 1, pwa 2,
+    //              hreflang self/x-default/lang 3, schema required/core/breadcrumbs 3, social_profiles 1;
+    //              og_image, og_url_match, og_description N/A (no Open Graph)    → 21.16/28 = 0.755714
+    // 100·R = 15.230769 + 7.954545 + 11.953846 + 5.333333 + 12.808649 + 9.466667 + 9.068571 = 71.816380 → 72
     const a = analyzeSite(mediocreSite());
-    expect([a.rank, a.label, a.color]).toEqual([68, "fair", "#fb8c00"]);
+    expect([a.rank, a.label, a.color]).toEqual([72, "good", "#7cb342"]);
     expect(a.caps).toEqual([]);
     expect(groupScores(a)).toEqual({
-      indexing: 66,
-      technical: 75,
-      security: 83,
+      indexing: 69,
+      technical: 80,
+      security: 85,
       performance: 33,
-      content: 74,
-      links: 91,
-      presentation: 64,
+      content: 80,
+      links: 95,
+      presentation: 76,
     });
-    expect(a.groups.find((g) => g.id === "indexing")?.checks).toBe(10);
+    expect(a.groups.find((g) => g.id === "indexing")?.checks).toBe(12);
   });
 
   it("broken site: caps 29 (robots), 39 (certificate), 79 (no https redirect) → 29 bad", () => {
-    // Uncapped: indexing 44/51 (robots_blocks_all 0·6 and ai_crawlers_blocked 0·1: the * group's
-    // Disallow: / also binds GPTBot & co.), security 36/48 (tls_cert_expiry N/A once expired), the rest 1:
-    // 100·R = 18.980392 + 10 + 10.5 + 54 = 93.480392; C = min(29, 39, 79) = 29 → 29.
+    // Uncapped: indexing 50/57 (robots_blocks_all 0·6 and ai_crawlers_blocked 0·1: the * group's
+    // Disallow: / also binds GPTBot & co.; robots_blocks_assets and sitemap_blocked_urls N/A, robots_blocks_all
+    // is the finding), security 51/63 (https_redirect 0·6, tls_cert_valid 0·6; tls_cert_expiry N/A once
+    // expired), the rest 1: 100·R = 19.298246 + 10 + 11.333333 + 64 = 94.631579; C = min(29, 39, 79) = 29 → 29.
     const a = analyzeSite(brokenSite());
     expect([a.rank, a.label, a.color]).toEqual([29, "bad", "#d32f2f"]);
     expect(a.caps).toEqual([
@@ -61,7 +69,7 @@ describe("golden ranks (seo-anchors §3)", () => {
       { code: "tls_cert_valid", cap: 39, title: "TLS certificate is valid" },
       { code: "https_redirect", cap: 79, title: "HTTP redirects to HTTPS" },
     ]);
-    expect(groupScores(a)).toMatchObject({ indexing: 86, security: 75, content: 100 });
+    expect(groupScores(a)).toMatchObject({ indexing: 88, security: 81, content: 100 });
   });
 });
 
@@ -119,9 +127,9 @@ describe("rank model", () => {
   });
 
   it("a profile exclusion changes the rank exactly as the model says, and opens no task", () => {
-    // presentation without og: 12.16/16 = 0.76 → +12·0.12 = +1.44 → 68.945714 → 69
+    // presentation without og_required: 21.16/25 = 0.8464 → +12·(0.8464 − 0.755714) = +1.088229 → 72.904609 → 73
     const a = analyzeSite(mediocreSite(), { excluded: ["og_required"] });
-    expect(a.rank).toBe(69);
+    expect(a.rank).toBe(73);
     expect(a.items.find((i) => i.code === "og_required")).toMatchObject({ status: "fail", weight: 0, gain: 0 });
     expect(a.tasks.map((t) => t.code)).not.toContain("og_required");
   });

@@ -29,10 +29,20 @@ export function response(url: string, patch: Partial<HttpResponse> = {}): HttpRe
   });
 }
 
+// The security headers of every healthy page (Mozilla Observatory's set, plus Permissions-Policy).
+const SECURITY_HEADERS: Header[] = [
+  { name: "x-content-type-options", value: "nosniff" },
+  { name: "content-security-policy", value: "default-src 'self'; img-src 'self' https:; frame-ancestors 'self'" },
+  { name: "referrer-policy", value: "strict-origin-when-cross-origin" },
+  { name: "permissions-policy", value: "camera=(), microphone=(), geolocation=()" },
+];
+
 function page(path: string, title: string, extra: Partial<PageFacts> = {}): PageFacts {
   const url = `${ORIGIN}${path}`;
+  const res = response(url);
+  res.headers.push(...SECURITY_HEADERS.map((h) => ({ ...h })));
   return PageFacts.fromPartial({
-    response: response(url),
+    response: res,
     isHtml: true,
     title,
     titleCount: 1,
@@ -55,12 +65,19 @@ function page(path: string, title: string, extra: Partial<PageFacts> = {}): Page
     jsonLd: ['{"@context":"https://schema.org","@type":"WebPage","name":"Example"}'],
     schemaTypes: ["WebPage"],
     twitter: [{ key: "twitter:card", content: "summary_large_image" }],
-    openGraph: ["title", "type", "url", "image"].map((k) => ({ key: `og:${k}`, content: k === "url" ? url : `${k} of ${title}` })),
+    openGraph: [
+      { key: "og:title", content: title },
+      { key: "og:type", content: "website" },
+      { key: "og:url", content: url },
+      { key: "og:image", content: `${ORIGIN}/og-image.png` },
+      { key: "og:description", content: `What ${title} covers, in a sentence.` },
+    ],
     wordCount: 640,
     textSample: TEXT_EN,
     forms: 0,
     scripts: 3,
     renderBlockingStyles: 1,
+    assets: [`${ORIGIN}/assets/site.css`, `${ORIGIN}/assets/app.js`],
     hasDoctype: true,
     domElements: 820,
     ...extra,
@@ -74,11 +91,37 @@ function homePage(): PageFacts {
       { hreflang: "de-DE", href: `${ORIGIN}/de/` },
       { hreflang: "x-default", href: `${ORIGIN}/` },
     ],
-    jsonLd: ['{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Example","url":"https://example.com/"}]}'],
+    jsonLd: [
+      '{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Example","url":"https://example.com/"},' +
+        '{"@type":"Organization","name":"Example","url":"https://example.com/","logo":"https://example.com/logo.png","sameAs":["https://github.com/example"]}]}',
+    ],
+    schemaTypes: ["WebSite", "Organization"],
     wordCount: 150, // the home page is exempt from text_length
+    manifestHref: `${ORIGIN}/site.webmanifest`,
+    appleTouchIcon: `${ORIGIN}/apple-touch-icon.png`,
   });
-  home.response?.headers.push({ name: "strict-transport-security", value: "max-age=63072000; includeSubDomains; preload" });
+  home.response?.headers.push(
+    { name: "strict-transport-security", value: "max-age=63072000; includeSubDomains; preload" },
+    { name: "set-cookie", value: "session=3f9a; Path=/; Secure; HttpOnly; SameSite=Lax" },
+  );
   return home;
+}
+
+/** A post two levels deep, with its breadcrumb trail marked up. */
+function postPage(): PageFacts {
+  const breadcrumbs = {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: [
+      { "@type": "ListItem", position: 1, name: "Home", item: `${ORIGIN}/` },
+      { "@type": "ListItem", position: 2, name: "Blog", item: `${ORIGIN}/blog/` },
+      { "@type": "ListItem", position: 3, name: "First post" },
+    ],
+  };
+  return page("/blog/first-post/", "First post: why we built Example", {
+    jsonLd: ['{"@context":"https://schema.org","@type":"WebPage","name":"Example"}', JSON.stringify(breadcrumbs)],
+    schemaTypes: ["WebPage", "BreadcrumbList"],
+  });
 }
 
 function redirecting(from: string, to: string, status = 301): HttpResponse {
@@ -92,7 +135,7 @@ export function healthySite(mutate?: (facts: SiteFacts) => void): SiteFacts {
     origin: ORIGIN,
     checkedAt: NOW,
     home: homePage(),
-    pages: [page("/about/", "About Example: the team and the story"), page("/blog/first-post/", "First post: why we built Example")],
+    pages: [page("/about/", "About Example: the team and the story"), postPage()],
     robots: {
       response: response(`${ORIGIN}/robots.txt`, { contentType: "text/plain", bodyBytes: 120 }),
       present: true,
@@ -101,7 +144,13 @@ export function healthySite(mutate?: (facts: SiteFacts) => void): SiteFacts {
       sizeBytes: 120,
     },
     sitemaps: [
-      { response: response(`${ORIGIN}/sitemap.xml`, { contentType: "application/xml" }), url: `${ORIGIN}/sitemap.xml`, valid: true, urlCount: 3 },
+      {
+        response: response(`${ORIGIN}/sitemap.xml`, { contentType: "application/xml" }),
+        url: `${ORIGIN}/sitemap.xml`,
+        valid: true,
+        urlCount: 3,
+        sampleUrls: [`${ORIGIN}/`, `${ORIGIN}/about/`, `${ORIGIN}/blog/first-post/`],
+      },
     ],
     tls: {
       attempted: true,
@@ -126,13 +175,28 @@ export function healthySite(mutate?: (facts: SiteFacts) => void): SiteFacts {
       spf: "v=spf1 include:_spf.example.net -all",
       spfRecords: 1,
       dmarc: "v=DMARC1; p=reject; rua=mailto:dmarc@example.com",
+      bimi: "v=BIMI1; l=https://example.com/bimi/logo.svg",
       registrableDomain: "example.com",
     },
     httpVariant: redirecting("http://example.com/", `${ORIGIN}/`),
     wwwVariant: redirecting("https://www.example.com/", `${ORIGIN}/`),
     notFoundProbe: response(`${ORIGIN}/0123456789abcdef0123456789abcdef-probe`, { status: 404 }),
     securityTxt: response(`${ORIGIN}/.well-known/security.txt`, { contentType: "text/plain" }),
+    securityTxtFields: { contact: ["mailto:security@example.com"], expires: new Date((NOW + 180 * DAY) * 1000).toISOString(), expiresCount: 1 },
     favicon: response(`${ORIGIN}/favicon.ico`, { contentType: "image/x-icon" }),
+    manifest: {
+      href: `${ORIGIN}/site.webmanifest`,
+      response: response(`${ORIGIN}/site.webmanifest`, { contentType: "application/manifest+json", bodyBytes: 420 }),
+      parsed: true,
+      name: "Example",
+      shortName: "Example",
+      startUrl: "/",
+      display: "standalone",
+      icons: [
+        { src: "/icon-192.png", sizes: "192x192", type: "image/png" },
+        { src: "/icon-512.png", sizes: "512x512", type: "image/png" },
+      ],
+    },
     technologies: ["nginx", "WordPress"],
   });
   mutate?.(facts);

@@ -15,18 +15,18 @@ describe("tasks (seo-anchors §3.6)", () => {
   it("mediocre site: one task per failing check, most useful first", () => {
     const a = analyzeSite(mediocreSite());
     expect(a.tasks.map((t) => [t.code, t.impact])).toEqual([
-      // 100·R = 67.505714 (rank.test.ts); impact = round(100·R + gain) − 68, e.g. image_dimensions
-      // 16·3/9 = 5.333 → 72.84 → 73 (+5), robots_txt_fetch 22·6/35 = 3.771 → 71.28 → 71 (+3),
-      // hsts 14·3/51 = 0.824 → 68.33 → 68 (+0).
+      // 100·R = 71.816380 (rank.test.ts); impact = round(100·R + gain) − 72, e.g. image_dimensions
+      // 16·3/9 = 5.333 → 77.15 → 77 (+5), robots_txt_fetch 22·6/39 = 3.385 → 75.20 → 75 (+3),
+      // viewport 12·3.84/28 = 1.646 → 73.46 → 73 (+1), hsts 14·3/65 = 0.646 → 72.46 → 72 (+0).
       ["image_dimensions", 5],
       ["render_blocking", 5],
       ["robots_txt_fetch", 3],
-      ["viewport", 2],
+      ["canonical_present", 2],
+      ["sitemap_present", 2],
+      ["viewport", 1],
       ["compression", 1],
-      ["og_required", 1],
-      ["canonical_present", 1],
-      ["sitemap_present", 1],
       ["description_present", 1],
+      ["og_required", 1],
       ["img_alt_missing", 1],
       ["hsts", 0],
       ["spf", 0],
@@ -34,6 +34,7 @@ describe("tasks (seo-anchors §3.6)", () => {
       ["ttfb", 0],
       ["dmarc", 0],
       ["security_txt", 0],
+      ["bimi", 0],
       ["link_text", 0],
     ]);
     const failing = a.items.filter((i) => i.status === "warn" || i.status === "fail").map((i) => i.code);
@@ -57,7 +58,7 @@ describe("tasks (seo-anchors §3.6)", () => {
       title: "DMARC policy is published",
       level: "info", // p=none: the catalogue's info tier
       group: "domain",
-      impact: 0, // 14·1.5/51 = 0.41 → 67.92 still rounds to 68
+      impact: 0, // 14·1.5/65 = 0.32 → 72.14 still rounds to 72
       hint: expect.stringContaining("_dmarc.") as string,
       detail: "p=none: monitoring only, spoofed mail is still delivered",
       source: "report",
@@ -85,7 +86,7 @@ describe("tasks (seo-anchors §3.6)", () => {
     [
       "robots_txt_fetch",
       (f) => Object.assign(f.robots!, { response: response(`${ORIGIN}/robots.txt`), present: true }),
-      ["robots_blocks_all", "robots_txt_syntax", "ai_crawlers_blocked"],
+      ["robots_blocks_all", "robots_blocks_assets", "robots_txt_syntax", "ai_crawlers_blocked", "sitemap_in_robots"],
     ],
     ["image_dimensions", (f) => allPages(f).forEach((p) => p.images.forEach((img) => Object.assign(img, { width: 10, height: 10 }))), []],
   ])("fixing %s in the facts moves the rank by exactly its impact", (code, fix, heldOut) => {
@@ -113,7 +114,7 @@ describe("tasks (seo-anchors §3.6)", () => {
     expect(afterAll(broken, ["robots_blocks_all", "tls_cert_valid"])).toBe(79);
     const mediocre = analyzeSite(mediocreSite());
     expect(afterAll(mediocre)).toBe(100);
-    expect(afterAll(mediocre, ["image_dimensions", "render_blocking"])).toBe(78); // 67.505714 + 16·(6/9) = 78.17
+    expect(afterAll(mediocre, ["image_dimensions", "render_blocking"])).toBe(82); // 71.816380 + 16·(6/9) = 82.48
   });
 
   it("tied binding caps: both are binding, neither lifts the rank alone", () => {

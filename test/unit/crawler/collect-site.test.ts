@@ -9,14 +9,18 @@ const HEX = "0123456789abcdef0123456789abcdef";
 const page = (title: string, links: string[], extra = "") =>
   `<!doctype html><html lang="en"><head><title>${title}</title>${extra}</head><body><h1>${title}</h1>${links.map((l) => `<a href="${l}">${l}</a>`).join(" ")}</body></html>`;
 
-/** A small site: home, three pages, robots.txt, a sitemap, security.txt and a favicon; everything else 404. */
+/** A small site: home, three pages, robots.txt, a sitemap, security.txt, a favicon and a web app manifest; everything else 404. */
 function site(origin: () => string, robots = "User-agent: *\nDisallow: /private/\nSitemap: {o}/sitemap.xml\n"): Handler {
   return (req, res) => {
     const html = (body: string) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
     switch (req.url) {
       case "/":
         return html(
-          page("Home", ["/page1", "/page2", "/private/secret", "https://elsewhere.example/", "/page1#top"], '<meta name="generator" content="Hugo 0.120.0"><link rel="icon" href="/icon.png">'),
+          page(
+            "Home",
+            ["/page1", "/page2", "/private/secret", "https://elsewhere.example/", "/page1#top"],
+            '<meta name="generator" content="Hugo 0.120.0"><link rel="icon" href="/icon.png"><link rel="manifest" href="/app.webmanifest">',
+          ),
         );
       case "/page1":
         return html(page("One", ["/page2", "/"]));
@@ -31,7 +35,19 @@ function site(origin: () => string, robots = "User-agent: *\nDisallow: /private/
       case "/sitemap.xml":
         return res.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin()}/</loc></url><url><loc>${origin()}/page3</loc></url></urlset>`);
       case "/.well-known/security.txt":
-        return res.writeHead(200, { "content-type": "text/plain" }).end("Contact: mailto:security@example.com\n");
+        return res
+          .writeHead(200, { "content-type": "text/plain" })
+          .end("# Report security issues here\nContact: mailto:security@example.com\nContact: https://example.com/security\nExpires: 2027-01-01T00:00:00.000Z\n");
+      case "/app.webmanifest":
+        return res.writeHead(200, { "content-type": "application/manifest+json" }).end(
+          JSON.stringify({
+            name: "Small site",
+            short_name: "Small",
+            start_url: "/?source=pwa",
+            display: "standalone",
+            icons: [{ src: "/icon-192.png", sizes: "192x192", type: "image/png" }, { src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "maskable" }, "not an icon"],
+          }),
+        );
       case "/icon.png":
         return res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
       default:
@@ -81,6 +97,22 @@ describe("collectSiteFacts", () => {
     expect(facts.sitemaps.map((s) => [s.url, s.valid, s.urlCount, s.sampleUrls])).toEqual([[`${o}/sitemap.xml`, true, 2, [`${o}/`, `${o}/page3`]]]);
     expect(facts.notFoundProbe).toMatchObject({ requestedUrl: `${o}/svc-probe-${HEX}`, status: 404 });
     expect(facts.securityTxt).toMatchObject({ status: 200, contentType: "text/plain" });
+    expect(facts.securityTxtFields).toEqual({ contact: ["mailto:security@example.com", "https://example.com/security"], expires: "2027-01-01T00:00:00.000Z", expiresCount: 1 });
+    // The manifest the home page links, read once (application/manifest+json is JSON).
+    expect(facts.manifest).toMatchObject({
+      href: `${o}/app.webmanifest`,
+      response: { status: 200, contentType: "application/manifest+json" },
+      parsed: true,
+      name: "Small site",
+      shortName: "Small",
+      startUrl: "/?source=pwa",
+      display: "standalone",
+      icons: [
+        { src: "/icon-192.png", sizes: "192x192", type: "image/png", purpose: "" },
+        { src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "maskable" },
+      ],
+    });
+    expect(server.requests.filter((r) => r === "GET /app.webmanifest")).toHaveLength(1);
     expect(facts.favicon).toMatchObject({ requestedUrl: `${o}/icon.png`, status: 200, contentType: "image/png", bodyBytes: 4 });
     // host:port: only that origin; no http:// or www twin to compare with.
     expect(facts.httpVariant).toBeUndefined();
@@ -97,7 +129,7 @@ describe("collectSiteFacts", () => {
     expect(progress.at(-1)).toEqual([100, "done"]);
     expect(progress.map(([p]) => p)).toEqual([...progress.map(([p]) => p)].sort((a, b) => a - b));
     expect(new Set(progress.map(([, s]) => s))).toEqual(
-      new Set(["home", "robots", "sitemaps", "http_variant", "www_variant", "not_found_probe", "security_txt", "favicon", "tls", "dns", "pages", "confirm", "done"]),
+      new Set(["home", "robots", "sitemaps", "http_variant", "www_variant", "not_found_probe", "security_txt", "favicon", "manifest", "tls", "dns", "pages", "confirm", "done"]),
     );
     // No HTTPS would cap the rank: TLS alone is looked at again (the home page is not fetched twice).
     expect(facts.confirmation).toMatchObject({ done: true, delayMs: 0, tls: { attempted: true, handshakeOk: false }, home: undefined, robots: undefined, dns: undefined });
@@ -112,6 +144,7 @@ describe("collectSiteFacts", () => {
     expect(facts.origin).toBe(`https://127.0.0.1:${port}`);
     expect(facts.home?.response).toMatchObject({ requestedUrl: `https://127.0.0.1:${port}/`, status: 0, error: "refused" });
     expect(facts.robots?.response).toBeUndefined();
+    expect([facts.securityTxtFields, facts.manifest]).toEqual([undefined, undefined]);
     expect(facts.sitemaps).toEqual([]);
     expect(facts.notFoundProbe).toBeUndefined();
     expect(facts.pages).toEqual([]);
@@ -275,5 +308,54 @@ describe("collectSiteFacts confirms what would cap the rank", () => {
       await egress.close();
       await server.close();
     }
+  });
+});
+
+describe("collectSiteFacts reads security.txt fields and the linked manifest", () => {
+  const signed = [
+    "-----BEGIN PGP SIGNED MESSAGE-----",
+    "Hash: SHA512",
+    "",
+    "Contact: mailto:security@example.com",
+    "- Contact: https://example.com/report",
+    "Expires: 2026-12-31T23:59:59Z",
+    "expires: 2030-01-01T00:00:00Z",
+    "-----BEGIN PGP SIGNATURE-----",
+    "Contact: mailto:not-a-field@example.com",
+    "-----END PGP SIGNATURE-----",
+  ].join("\r\n");
+
+  async function collectWith(files: Record<string, [string, string]>, homeExtra: string) {
+    const server = await startHttp((req, res) => {
+      if (req.url === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(page("Home", [], homeExtra));
+      const file = files[req.url ?? ""];
+      if (file) return void res.writeHead(200, { "content-type": file[0] }).end(file[1]);
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    });
+    const egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+    try {
+      const facts = await collectSiteFacts(`127.0.0.1:${server.port}`, { maxPages: 0 }, { egress, clock: new ManualClock(0), randomHex: () => HEX });
+      return { facts, requests: server.requests };
+    } finally {
+      await egress.close();
+      await server.close();
+    }
+  }
+
+  it("reads a clear-signed security.txt between its armour and its signature, and marks a manifest that is not a JSON object as not parsed", async () => {
+    const { facts } = await collectWith(
+      { "/.well-known/security.txt": ["text/plain", signed], "/m.json": ["application/json", "[1, 2]"] },
+      '<link rel="manifest" href="/m.json">',
+    );
+    expect(facts.securityTxtFields).toEqual({ contact: ["mailto:security@example.com", "https://example.com/report"], expires: "2026-12-31T23:59:59Z", expiresCount: 2 });
+    expect(facts.manifest).toMatchObject({ href: `${facts.origin}/m.json`, response: { status: 200 }, parsed: false, name: "" });
+  });
+
+  it("fetches no manifest when the home page links none, and records a missing one as not parsed", async () => {
+    const none = await collectWith({}, "");
+    expect([none.facts.manifest, none.facts.securityTxtFields]).toEqual([undefined, undefined]);
+    expect(none.requests.filter((r) => /manifest/.test(r))).toEqual([]);
+    const missing = await collectWith({}, '<link rel="manifest" href="/gone.webmanifest">');
+    expect(missing.facts.manifest).toMatchObject({ response: { status: 404 }, parsed: false });
   });
 });

@@ -134,6 +134,28 @@ describe("extractPage", () => {
       contentHash: createHash("sha256").update(VISIBLE).digest("hex"),
       faviconHref: "https://shop.example/favicon.png",
       depth: 1,
+      metaRefresh: "",
+      deprecatedTags: [],
+      picturesWithoutImg: 0,
+      loremIpsum: false,
+      uncrawlableAnchors: 0,
+      uncrawlableAnchorExamples: [],
+      unnamedLinks: 0,
+      unnamedLinkExamples: [],
+      manifestHref: "",
+      appleTouchIcon: "",
+      metaCsp: "",
+      metaReferrer: "",
+      // Another host's script without an integrity attribute.
+      scriptsWithoutIntegrity: ["https://www.googletagmanager.com/gtm.js?id=GTM-1"],
+      assets: [
+        "http://cdn.example/site.css",
+        "https://shop.example/print.css",
+        "https://shop.example/wp-includes/js/jquery/jquery.min.js",
+        "https://shop.example/app.js",
+        "https://shop.example/mod.js",
+        "https://www.googletagmanager.com/gtm.js?id=GTM-1",
+      ],
     });
     expect(generator).toBe("WordPress 6.4.2");
     expect(scriptSrcs).toEqual([
@@ -159,6 +181,61 @@ describe("extractPage", () => {
     expect(facts.isHtml).toBe(false);
     expect(facts.wordCount).toBe(0);
     expect(facts.response).toEqual(response);
+  });
+
+  it("extracts refresh, CSP and referrer metas, obsolete tags, pictures, placeholder text, manifest and touch icon", () => {
+    const html = `<!doctype html><html><head>
+      <meta http-equiv="Refresh" content="5; url=/new">
+      <meta http-equiv="Content-Security-Policy" content="default-src 'self'">
+      <meta name="referrer" content="strict-origin">
+      <link rel="manifest" href="/app.webmanifest">
+      <link rel="apple-touch-icon" sizes="180x180" href="/touch.png">
+      <script src="https://cdn.example/lib.js" integrity="sha384-abc" crossorigin></script>
+      <script src="https://cdn.example/other.js"></script>
+      <script src="/own.js"></script>
+    </head><body>
+      <center><font color="red">Lorem ipsum dolor sit amet</font></center><font>again</font>
+      <picture><source srcset="/a.avif" type="image/avif"><img src="/a.jpg" alt="A"></picture>
+      <picture><source srcset="/b.webp" type="image/webp"></picture>
+      <h2><img src="/logo.png" alt="Our logo"></h2>
+    </body></html>`;
+    const { facts } = extractPage({ url: "https://a.example/", response: HttpResponse.fromPartial({ contentType: "text/html" }), html });
+    expect(facts).toMatchObject({
+      metaRefresh: "5; url=/new",
+      metaCsp: "default-src 'self'",
+      metaReferrer: "strict-origin",
+      manifestHref: "https://a.example/app.webmanifest",
+      appleTouchIcon: "https://a.example/touch.png",
+      deprecatedTags: ["center", "font"],
+      picturesWithoutImg: 1,
+      loremIpsum: true,
+      scriptsWithoutIntegrity: ["https://cdn.example/other.js"],
+      assets: ["https://cdn.example/lib.js", "https://cdn.example/other.js", "https://a.example/own.js"],
+      // An image's alt text names the heading it sits in.
+      headings: [{ level: 2, text: "Our logo" }],
+    });
+  });
+
+  it("counts anchors crawlers cannot follow and links without a name", () => {
+    const html = `<html><body>
+      <a href="javascript:void(0)">menu</a>
+      <a href=" javascript: open( 'x' ) ">open</a>
+      <a href="http://[bad">broken</a>
+      <a onclick="go()">no href</a>
+      <a>placeholder</a>
+      <a href="javascript:void(0)" role="button">toggle</a>
+      <a name="top"></a>
+      <a href="mailto:hi@a.example">mail</a>
+      <a href="">self</a>
+      <a href="/icon-only"><img src="/i.png"></a>
+      <a href="/labelled" aria-label="Close"><svg></svg></a>
+      <a href="/titled" title="Profile"></a>
+      <a href="/alt"><img src="/p.png" alt="Profile photo"></a>
+      <a href="/empty">  </a>
+    </body></html>`;
+    const { facts } = extractPage({ url: "https://a.example/", response: HttpResponse.fromPartial({ contentType: "text/html" }), html });
+    expect([facts.uncrawlableAnchors, facts.uncrawlableAnchorExamples]).toEqual([4, ["javascript:void(0)", "javascript:open('x')", "http://[bad", "(no href, onclick)"]]);
+    expect([facts.unnamedLinks, facts.unnamedLinkExamples]).toEqual([2, ["https://a.example/icon-only", "https://a.example/empty"]]);
   });
 
   it("resolves against <base href>", () => {

@@ -142,6 +142,34 @@ export interface PageFacts {
   faviconHref: string;
   /** link hops from the home page */
   depth: number;
+  /** content of the first <meta http-equiv="refresh"> */
+  metaRefresh: string;
+  /** obsolete elements used (font, center, marquee…), each name once */
+  deprecatedTags: string[];
+  /** <picture> elements without a fallback <img> */
+  picturesWithoutImg: number;
+  /** the visible text contains "lorem ipsum" placeholder text */
+  loremIpsum: boolean;
+  /** <a> with an empty, javascript: or unparsable href, or no href but onclick */
+  uncrawlableAnchors: number;
+  /** their raw href (or "(no href, onclick)"), first 5 */
+  uncrawlableAnchorExamples: string[];
+  /** links with no text, image alt, aria-label or title */
+  unnamedLinks: number;
+  /** their href, first 5 */
+  unnamedLinkExamples: string[];
+  /** <link rel=manifest>, absolute */
+  manifestHref: string;
+  /** <link rel=apple-touch-icon>, absolute */
+  appleTouchIcon: string;
+  /** <meta http-equiv="Content-Security-Policy"> content */
+  metaCsp: string;
+  /** <meta name="referrer"> content */
+  metaReferrer: string;
+  /** <script src> on another host without integrity, first 20 */
+  scriptsWithoutIntegrity: string[];
+  /** <script src> and stylesheet hrefs, absolute, in document order, first 50 */
+  assets: string[];
 }
 
 export interface RobotsGroupRules {
@@ -265,7 +293,106 @@ export interface SiteFacts {
     | Confirmation
     | undefined;
   /** what the site's latest whole-site crawl found (within 30 days), when there is one */
-  crawl: CrawlFindings | undefined;
+  crawl:
+    | CrawlFindings
+    | undefined;
+  /** the fields of security.txt, when it answered 200 */
+  securityTxtFields:
+    | SecurityTxtFields
+    | undefined;
+  /** the web app manifest the home page links, when it links one */
+  manifest:
+    | WebManifestFacts
+    | undefined;
+  /** lab metrics of the home page in headless Chromium, when a browser is configured */
+  browser: BrowserMetrics | undefined;
+}
+
+/**
+ * Lab metrics of one page load in headless Chromium (crawler/browser-metrics.ts): one page at a time,
+ * a fresh context (cold cache), a fixed viewport, no CPU or network throttling. Times in ms from
+ * navigation start; a metric the page never produced is absent. When error is set, nothing was measured.
+ */
+export interface BrowserMetrics {
+  /** First Contentful Paint */
+  fcpMs?:
+    | number
+    | undefined;
+  /** Largest Contentful Paint (the last candidate before the page settled) */
+  lcpMs?:
+    | number
+    | undefined;
+  /** Cumulative Layout Shift: the largest session window (gap < 1 s, window < 5 s) */
+  cls?:
+    | number
+    | undefined;
+  /** Total Blocking Time: Σ (long task after FCP − 50 ms) */
+  tbtMs?:
+    | number
+    | undefined;
+  /** navigation timing responseStart */
+  ttfbMs?:
+    | number
+    | undefined;
+  /** domContentLoadedEventStart */
+  domContentLoadedMs?:
+    | number
+    | undefined;
+  /** loadEventStart */
+  loadMs?:
+    | number
+    | undefined;
+  /** requests answered during the load (the document included) */
+  requests: number;
+  /** their headers and encoded bodies */
+  transferBytes: number;
+  /** e.g. "mobile 412x823 @1.75x" */
+  viewport: string;
+  /** why the page could not be measured */
+  error: string;
+  /** the page measured */
+  url: string;
+  /** tag name of the LCP element, e.g. IMG */
+  lcpElement: string;
+  /** requests the egress rules aborted (blocked address or third party) */
+  blockedRequests: number;
+  /** wall time of the measurement */
+  durationMs: number;
+}
+
+/** The RFC 9116 fields of a security.txt body (a PGP signature's armour is skipped). */
+export interface SecurityTxtFields {
+  /** Contact: values, in order */
+  contact: string[];
+  /** the first Expires: value, as written */
+  expires: string;
+  /** Expires: must appear once */
+  expiresCount: number;
+}
+
+/** A web app manifest (W3C Web Application Manifest), as fetched from the home page's link. */
+export interface WebManifestFacts {
+  /** the linked URL */
+  href: string;
+  response:
+    | HttpResponse
+    | undefined;
+  /** the body is a JSON object */
+  parsed: boolean;
+  name: string;
+  shortName: string;
+  startUrl: string;
+  display: string;
+  icons: ManifestIcon[];
+}
+
+export interface ManifestIcon {
+  /** as written in the manifest */
+  src: string;
+  /** e.g. "192x192 512x512", or "any" */
+  sizes: string;
+  type: string;
+  purpose: string;
 }
 
 /**
@@ -1461,6 +1588,20 @@ function createBasePageFacts(): PageFacts {
     contentHash: "",
     faviconHref: "",
     depth: 0,
+    metaRefresh: "",
+    deprecatedTags: [],
+    picturesWithoutImg: 0,
+    loremIpsum: false,
+    uncrawlableAnchors: 0,
+    uncrawlableAnchorExamples: [],
+    unnamedLinks: 0,
+    unnamedLinkExamples: [],
+    manifestHref: "",
+    appleTouchIcon: "",
+    metaCsp: "",
+    metaReferrer: "",
+    scriptsWithoutIntegrity: [],
+    assets: [],
   };
 }
 
@@ -1579,6 +1720,48 @@ export const PageFacts: MessageFns<PageFacts> = {
     }
     if (message.depth !== 0) {
       writer.uint32(304).int32(message.depth);
+    }
+    if (message.metaRefresh !== "") {
+      writer.uint32(314).string(message.metaRefresh);
+    }
+    for (const v of message.deprecatedTags) {
+      writer.uint32(322).string(v!);
+    }
+    if (message.picturesWithoutImg !== 0) {
+      writer.uint32(328).int32(message.picturesWithoutImg);
+    }
+    if (message.loremIpsum !== false) {
+      writer.uint32(336).bool(message.loremIpsum);
+    }
+    if (message.uncrawlableAnchors !== 0) {
+      writer.uint32(344).int32(message.uncrawlableAnchors);
+    }
+    for (const v of message.uncrawlableAnchorExamples) {
+      writer.uint32(354).string(v!);
+    }
+    if (message.unnamedLinks !== 0) {
+      writer.uint32(360).int32(message.unnamedLinks);
+    }
+    for (const v of message.unnamedLinkExamples) {
+      writer.uint32(370).string(v!);
+    }
+    if (message.manifestHref !== "") {
+      writer.uint32(378).string(message.manifestHref);
+    }
+    if (message.appleTouchIcon !== "") {
+      writer.uint32(386).string(message.appleTouchIcon);
+    }
+    if (message.metaCsp !== "") {
+      writer.uint32(394).string(message.metaCsp);
+    }
+    if (message.metaReferrer !== "") {
+      writer.uint32(402).string(message.metaReferrer);
+    }
+    for (const v of message.scriptsWithoutIntegrity) {
+      writer.uint32(410).string(v!);
+    }
+    for (const v of message.assets) {
+      writer.uint32(418).string(v!);
     }
     return writer;
   },
@@ -1900,6 +2083,118 @@ export const PageFacts: MessageFns<PageFacts> = {
             message.depth = reader.int32();
             continue;
           }
+          case 39: {
+            if (tag !== 314) {
+              break;
+            }
+
+            message.metaRefresh = reader.string();
+            continue;
+          }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.deprecatedTags.push(reader.string());
+            continue;
+          }
+          case 41: {
+            if (tag !== 328) {
+              break;
+            }
+
+            message.picturesWithoutImg = reader.int32();
+            continue;
+          }
+          case 42: {
+            if (tag !== 336) {
+              break;
+            }
+
+            message.loremIpsum = reader.bool();
+            continue;
+          }
+          case 43: {
+            if (tag !== 344) {
+              break;
+            }
+
+            message.uncrawlableAnchors = reader.int32();
+            continue;
+          }
+          case 44: {
+            if (tag !== 354) {
+              break;
+            }
+
+            message.uncrawlableAnchorExamples.push(reader.string());
+            continue;
+          }
+          case 45: {
+            if (tag !== 360) {
+              break;
+            }
+
+            message.unnamedLinks = reader.int32();
+            continue;
+          }
+          case 46: {
+            if (tag !== 370) {
+              break;
+            }
+
+            message.unnamedLinkExamples.push(reader.string());
+            continue;
+          }
+          case 47: {
+            if (tag !== 378) {
+              break;
+            }
+
+            message.manifestHref = reader.string();
+            continue;
+          }
+          case 48: {
+            if (tag !== 386) {
+              break;
+            }
+
+            message.appleTouchIcon = reader.string();
+            continue;
+          }
+          case 49: {
+            if (tag !== 394) {
+              break;
+            }
+
+            message.metaCsp = reader.string();
+            continue;
+          }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.metaReferrer = reader.string();
+            continue;
+          }
+          case 51: {
+            if (tag !== 410) {
+              break;
+            }
+
+            message.scriptsWithoutIntegrity.push(reader.string());
+            continue;
+          }
+          case 52: {
+            if (tag !== 418) {
+              break;
+            }
+
+            message.assets.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2066,6 +2361,74 @@ export const PageFacts: MessageFns<PageFacts> = {
         ? globalThis.String(object.favicon_href)
         : "",
       depth: isSet(object.depth) ? globalThis.Number(object.depth) : 0,
+      metaRefresh: isSet(object.metaRefresh)
+        ? globalThis.String(object.metaRefresh)
+        : isSet(object.meta_refresh)
+        ? globalThis.String(object.meta_refresh)
+        : "",
+      deprecatedTags: globalThis.Array.isArray(object?.deprecatedTags)
+        ? object.deprecatedTags.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.deprecated_tags)
+        ? object.deprecated_tags.map((e: any) => globalThis.String(e))
+        : [],
+      picturesWithoutImg: isSet(object.picturesWithoutImg)
+        ? globalThis.Number(object.picturesWithoutImg)
+        : isSet(object.pictures_without_img)
+        ? globalThis.Number(object.pictures_without_img)
+        : 0,
+      loremIpsum: isSet(object.loremIpsum)
+        ? globalThis.Boolean(object.loremIpsum)
+        : isSet(object.lorem_ipsum)
+        ? globalThis.Boolean(object.lorem_ipsum)
+        : false,
+      uncrawlableAnchors: isSet(object.uncrawlableAnchors)
+        ? globalThis.Number(object.uncrawlableAnchors)
+        : isSet(object.uncrawlable_anchors)
+        ? globalThis.Number(object.uncrawlable_anchors)
+        : 0,
+      uncrawlableAnchorExamples: globalThis.Array.isArray(object?.uncrawlableAnchorExamples)
+        ? object.uncrawlableAnchorExamples.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.uncrawlable_anchor_examples)
+        ? object.uncrawlable_anchor_examples.map((e: any) => globalThis.String(e))
+        : [],
+      unnamedLinks: isSet(object.unnamedLinks)
+        ? globalThis.Number(object.unnamedLinks)
+        : isSet(object.unnamed_links)
+        ? globalThis.Number(object.unnamed_links)
+        : 0,
+      unnamedLinkExamples: globalThis.Array.isArray(object?.unnamedLinkExamples)
+        ? object.unnamedLinkExamples.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.unnamed_link_examples)
+        ? object.unnamed_link_examples.map((e: any) => globalThis.String(e))
+        : [],
+      manifestHref: isSet(object.manifestHref)
+        ? globalThis.String(object.manifestHref)
+        : isSet(object.manifest_href)
+        ? globalThis.String(object.manifest_href)
+        : "",
+      appleTouchIcon: isSet(object.appleTouchIcon)
+        ? globalThis.String(object.appleTouchIcon)
+        : isSet(object.apple_touch_icon)
+        ? globalThis.String(object.apple_touch_icon)
+        : "",
+      metaCsp: isSet(object.metaCsp)
+        ? globalThis.String(object.metaCsp)
+        : isSet(object.meta_csp)
+        ? globalThis.String(object.meta_csp)
+        : "",
+      metaReferrer: isSet(object.metaReferrer)
+        ? globalThis.String(object.metaReferrer)
+        : isSet(object.meta_referrer)
+        ? globalThis.String(object.meta_referrer)
+        : "",
+      scriptsWithoutIntegrity: globalThis.Array.isArray(object?.scriptsWithoutIntegrity)
+        ? object.scriptsWithoutIntegrity.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.scripts_without_integrity)
+        ? object.scripts_without_integrity.map((e: any) => globalThis.String(e))
+        : [],
+      assets: globalThis.Array.isArray(object?.assets)
+        ? object.assets.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2185,6 +2548,48 @@ export const PageFacts: MessageFns<PageFacts> = {
     if (message.depth !== 0) {
       obj.depth = Math.round(message.depth);
     }
+    if (message.metaRefresh !== "") {
+      obj.metaRefresh = message.metaRefresh;
+    }
+    if (message.deprecatedTags?.length) {
+      obj.deprecatedTags = message.deprecatedTags;
+    }
+    if (message.picturesWithoutImg !== 0) {
+      obj.picturesWithoutImg = Math.round(message.picturesWithoutImg);
+    }
+    if (message.loremIpsum !== false) {
+      obj.loremIpsum = message.loremIpsum;
+    }
+    if (message.uncrawlableAnchors !== 0) {
+      obj.uncrawlableAnchors = Math.round(message.uncrawlableAnchors);
+    }
+    if (message.uncrawlableAnchorExamples?.length) {
+      obj.uncrawlableAnchorExamples = message.uncrawlableAnchorExamples;
+    }
+    if (message.unnamedLinks !== 0) {
+      obj.unnamedLinks = Math.round(message.unnamedLinks);
+    }
+    if (message.unnamedLinkExamples?.length) {
+      obj.unnamedLinkExamples = message.unnamedLinkExamples;
+    }
+    if (message.manifestHref !== "") {
+      obj.manifestHref = message.manifestHref;
+    }
+    if (message.appleTouchIcon !== "") {
+      obj.appleTouchIcon = message.appleTouchIcon;
+    }
+    if (message.metaCsp !== "") {
+      obj.metaCsp = message.metaCsp;
+    }
+    if (message.metaReferrer !== "") {
+      obj.metaReferrer = message.metaReferrer;
+    }
+    if (message.scriptsWithoutIntegrity?.length) {
+      obj.scriptsWithoutIntegrity = message.scriptsWithoutIntegrity;
+    }
+    if (message.assets?.length) {
+      obj.assets = message.assets;
+    }
     return obj;
   },
 
@@ -2233,6 +2638,20 @@ export const PageFacts: MessageFns<PageFacts> = {
     message.contentHash = object.contentHash ?? "";
     message.faviconHref = object.faviconHref ?? "";
     message.depth = object.depth ?? 0;
+    message.metaRefresh = object.metaRefresh ?? "";
+    message.deprecatedTags = object.deprecatedTags?.map((e) => e) || [];
+    message.picturesWithoutImg = object.picturesWithoutImg ?? 0;
+    message.loremIpsum = object.loremIpsum ?? false;
+    message.uncrawlableAnchors = object.uncrawlableAnchors ?? 0;
+    message.uncrawlableAnchorExamples = object.uncrawlableAnchorExamples?.map((e) => e) || [];
+    message.unnamedLinks = object.unnamedLinks ?? 0;
+    message.unnamedLinkExamples = object.unnamedLinkExamples?.map((e) => e) || [];
+    message.manifestHref = object.manifestHref ?? "";
+    message.appleTouchIcon = object.appleTouchIcon ?? "";
+    message.metaCsp = object.metaCsp ?? "";
+    message.metaReferrer = object.metaReferrer ?? "";
+    message.scriptsWithoutIntegrity = object.scriptsWithoutIntegrity?.map((e) => e) || [];
+    message.assets = object.assets?.map((e) => e) || [];
     return message;
   },
 };
@@ -3387,6 +3806,9 @@ function createBaseSiteFacts(): SiteFacts {
     technologies: [],
     confirmation: undefined,
     crawl: undefined,
+    securityTxtFields: undefined,
+    manifest: undefined,
+    browser: undefined,
   };
 }
 
@@ -3442,6 +3864,15 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     }
     if (message.crawl !== undefined) {
       CrawlFindings.encode(message.crawl, writer.uint32(138).fork()).join();
+    }
+    if (message.securityTxtFields !== undefined) {
+      SecurityTxtFields.encode(message.securityTxtFields, writer.uint32(146).fork()).join();
+    }
+    if (message.manifest !== undefined) {
+      WebManifestFacts.encode(message.manifest, writer.uint32(154).fork()).join();
+    }
+    if (message.browser !== undefined) {
+      BrowserMetrics.encode(message.browser, writer.uint32(402).fork()).join();
     }
     return writer;
   },
@@ -3595,6 +4026,30 @@ export const SiteFacts: MessageFns<SiteFacts> = {
             message.crawl = CrawlFindings.decode(reader, reader.uint32());
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.securityTxtFields = SecurityTxtFields.decode(reader, reader.uint32());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.manifest = WebManifestFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.browser = BrowserMetrics.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3650,6 +4105,13 @@ export const SiteFacts: MessageFns<SiteFacts> = {
         : [],
       confirmation: isSet(object.confirmation) ? Confirmation.fromJSON(object.confirmation) : undefined,
       crawl: isSet(object.crawl) ? CrawlFindings.fromJSON(object.crawl) : undefined,
+      securityTxtFields: isSet(object.securityTxtFields)
+        ? SecurityTxtFields.fromJSON(object.securityTxtFields)
+        : isSet(object.security_txt_fields)
+        ? SecurityTxtFields.fromJSON(object.security_txt_fields)
+        : undefined,
+      manifest: isSet(object.manifest) ? WebManifestFacts.fromJSON(object.manifest) : undefined,
+      browser: isSet(object.browser) ? BrowserMetrics.fromJSON(object.browser) : undefined,
     };
   },
 
@@ -3706,6 +4168,15 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     if (message.crawl !== undefined) {
       obj.crawl = CrawlFindings.toJSON(message.crawl);
     }
+    if (message.securityTxtFields !== undefined) {
+      obj.securityTxtFields = SecurityTxtFields.toJSON(message.securityTxtFields);
+    }
+    if (message.manifest !== undefined) {
+      obj.manifest = WebManifestFacts.toJSON(message.manifest);
+    }
+    if (message.browser !== undefined) {
+      obj.browser = BrowserMetrics.toJSON(message.browser);
+    }
     return obj;
   },
 
@@ -3747,6 +4218,786 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     message.crawl = (object.crawl !== undefined && object.crawl !== null)
       ? CrawlFindings.fromPartial(object.crawl)
       : undefined;
+    message.securityTxtFields = (object.securityTxtFields !== undefined && object.securityTxtFields !== null)
+      ? SecurityTxtFields.fromPartial(object.securityTxtFields)
+      : undefined;
+    message.manifest = (object.manifest !== undefined && object.manifest !== null)
+      ? WebManifestFacts.fromPartial(object.manifest)
+      : undefined;
+    message.browser = (object.browser !== undefined && object.browser !== null)
+      ? BrowserMetrics.fromPartial(object.browser)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBrowserMetrics(): BrowserMetrics {
+  return {
+    fcpMs: undefined,
+    lcpMs: undefined,
+    cls: undefined,
+    tbtMs: undefined,
+    ttfbMs: undefined,
+    domContentLoadedMs: undefined,
+    loadMs: undefined,
+    requests: 0,
+    transferBytes: 0,
+    viewport: "",
+    error: "",
+    url: "",
+    lcpElement: "",
+    blockedRequests: 0,
+    durationMs: 0,
+  };
+}
+
+export const BrowserMetrics: MessageFns<BrowserMetrics> = {
+  encode(message: BrowserMetrics, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fcpMs !== undefined) {
+      writer.uint32(9).double(message.fcpMs);
+    }
+    if (message.lcpMs !== undefined) {
+      writer.uint32(17).double(message.lcpMs);
+    }
+    if (message.cls !== undefined) {
+      writer.uint32(25).double(message.cls);
+    }
+    if (message.tbtMs !== undefined) {
+      writer.uint32(33).double(message.tbtMs);
+    }
+    if (message.ttfbMs !== undefined) {
+      writer.uint32(41).double(message.ttfbMs);
+    }
+    if (message.domContentLoadedMs !== undefined) {
+      writer.uint32(49).double(message.domContentLoadedMs);
+    }
+    if (message.loadMs !== undefined) {
+      writer.uint32(57).double(message.loadMs);
+    }
+    if (message.requests !== 0) {
+      writer.uint32(64).uint32(message.requests);
+    }
+    if (message.transferBytes !== 0) {
+      writer.uint32(72).uint64(message.transferBytes);
+    }
+    if (message.viewport !== "") {
+      writer.uint32(82).string(message.viewport);
+    }
+    if (message.error !== "") {
+      writer.uint32(90).string(message.error);
+    }
+    if (message.url !== "") {
+      writer.uint32(98).string(message.url);
+    }
+    if (message.lcpElement !== "") {
+      writer.uint32(106).string(message.lcpElement);
+    }
+    if (message.blockedRequests !== 0) {
+      writer.uint32(112).uint32(message.blockedRequests);
+    }
+    if (message.durationMs !== 0) {
+      writer.uint32(120).uint32(message.durationMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BrowserMetrics {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBrowserMetrics();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.fcpMs = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.lcpMs = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.cls = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.tbtMs = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.ttfbMs = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.domContentLoadedMs = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.loadMs = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.requests = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.transferBytes = longToNumber(reader.uint64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.viewport = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.lcpElement = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.blockedRequests = reader.uint32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.durationMs = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BrowserMetrics {
+    return {
+      fcpMs: isSet(object.fcpMs)
+        ? globalThis.Number(object.fcpMs)
+        : isSet(object.fcp_ms)
+        ? globalThis.Number(object.fcp_ms)
+        : undefined,
+      lcpMs: isSet(object.lcpMs)
+        ? globalThis.Number(object.lcpMs)
+        : isSet(object.lcp_ms)
+        ? globalThis.Number(object.lcp_ms)
+        : undefined,
+      cls: isSet(object.cls) ? globalThis.Number(object.cls) : undefined,
+      tbtMs: isSet(object.tbtMs)
+        ? globalThis.Number(object.tbtMs)
+        : isSet(object.tbt_ms)
+        ? globalThis.Number(object.tbt_ms)
+        : undefined,
+      ttfbMs: isSet(object.ttfbMs)
+        ? globalThis.Number(object.ttfbMs)
+        : isSet(object.ttfb_ms)
+        ? globalThis.Number(object.ttfb_ms)
+        : undefined,
+      domContentLoadedMs: isSet(object.domContentLoadedMs)
+        ? globalThis.Number(object.domContentLoadedMs)
+        : isSet(object.dom_content_loaded_ms)
+        ? globalThis.Number(object.dom_content_loaded_ms)
+        : undefined,
+      loadMs: isSet(object.loadMs)
+        ? globalThis.Number(object.loadMs)
+        : isSet(object.load_ms)
+        ? globalThis.Number(object.load_ms)
+        : undefined,
+      requests: isSet(object.requests) ? globalThis.Number(object.requests) : 0,
+      transferBytes: isSet(object.transferBytes)
+        ? globalThis.Number(object.transferBytes)
+        : isSet(object.transfer_bytes)
+        ? globalThis.Number(object.transfer_bytes)
+        : 0,
+      viewport: isSet(object.viewport) ? globalThis.String(object.viewport) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      lcpElement: isSet(object.lcpElement)
+        ? globalThis.String(object.lcpElement)
+        : isSet(object.lcp_element)
+        ? globalThis.String(object.lcp_element)
+        : "",
+      blockedRequests: isSet(object.blockedRequests)
+        ? globalThis.Number(object.blockedRequests)
+        : isSet(object.blocked_requests)
+        ? globalThis.Number(object.blocked_requests)
+        : 0,
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: BrowserMetrics): unknown {
+    const obj: any = {};
+    if (message.fcpMs !== undefined) {
+      obj.fcpMs = floatToJson(message.fcpMs);
+    }
+    if (message.lcpMs !== undefined) {
+      obj.lcpMs = floatToJson(message.lcpMs);
+    }
+    if (message.cls !== undefined) {
+      obj.cls = floatToJson(message.cls);
+    }
+    if (message.tbtMs !== undefined) {
+      obj.tbtMs = floatToJson(message.tbtMs);
+    }
+    if (message.ttfbMs !== undefined) {
+      obj.ttfbMs = floatToJson(message.ttfbMs);
+    }
+    if (message.domContentLoadedMs !== undefined) {
+      obj.domContentLoadedMs = floatToJson(message.domContentLoadedMs);
+    }
+    if (message.loadMs !== undefined) {
+      obj.loadMs = floatToJson(message.loadMs);
+    }
+    if (message.requests !== 0) {
+      obj.requests = Math.round(message.requests);
+    }
+    if (message.transferBytes !== 0) {
+      obj.transferBytes = Math.round(message.transferBytes);
+    }
+    if (message.viewport !== "") {
+      obj.viewport = message.viewport;
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.lcpElement !== "") {
+      obj.lcpElement = message.lcpElement;
+    }
+    if (message.blockedRequests !== 0) {
+      obj.blockedRequests = Math.round(message.blockedRequests);
+    }
+    if (message.durationMs !== 0) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BrowserMetrics>): BrowserMetrics {
+    return BrowserMetrics.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BrowserMetrics>): BrowserMetrics {
+    const message = createBaseBrowserMetrics();
+    message.fcpMs = object.fcpMs ?? undefined;
+    message.lcpMs = object.lcpMs ?? undefined;
+    message.cls = object.cls ?? undefined;
+    message.tbtMs = object.tbtMs ?? undefined;
+    message.ttfbMs = object.ttfbMs ?? undefined;
+    message.domContentLoadedMs = object.domContentLoadedMs ?? undefined;
+    message.loadMs = object.loadMs ?? undefined;
+    message.requests = object.requests ?? 0;
+    message.transferBytes = object.transferBytes ?? 0;
+    message.viewport = object.viewport ?? "";
+    message.error = object.error ?? "";
+    message.url = object.url ?? "";
+    message.lcpElement = object.lcpElement ?? "";
+    message.blockedRequests = object.blockedRequests ?? 0;
+    message.durationMs = object.durationMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseSecurityTxtFields(): SecurityTxtFields {
+  return { contact: [], expires: "", expiresCount: 0 };
+}
+
+export const SecurityTxtFields: MessageFns<SecurityTxtFields> = {
+  encode(message: SecurityTxtFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.contact) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.expires !== "") {
+      writer.uint32(18).string(message.expires);
+    }
+    if (message.expiresCount !== 0) {
+      writer.uint32(24).int32(message.expiresCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SecurityTxtFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSecurityTxtFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contact.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expires = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.expiresCount = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SecurityTxtFields {
+    return {
+      contact: globalThis.Array.isArray(object?.contact) ? object.contact.map((e: any) => globalThis.String(e)) : [],
+      expires: isSet(object.expires) ? globalThis.String(object.expires) : "",
+      expiresCount: isSet(object.expiresCount)
+        ? globalThis.Number(object.expiresCount)
+        : isSet(object.expires_count)
+        ? globalThis.Number(object.expires_count)
+        : 0,
+    };
+  },
+
+  toJSON(message: SecurityTxtFields): unknown {
+    const obj: any = {};
+    if (message.contact?.length) {
+      obj.contact = message.contact;
+    }
+    if (message.expires !== "") {
+      obj.expires = message.expires;
+    }
+    if (message.expiresCount !== 0) {
+      obj.expiresCount = Math.round(message.expiresCount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SecurityTxtFields>): SecurityTxtFields {
+    return SecurityTxtFields.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SecurityTxtFields>): SecurityTxtFields {
+    const message = createBaseSecurityTxtFields();
+    message.contact = object.contact?.map((e) => e) || [];
+    message.expires = object.expires ?? "";
+    message.expiresCount = object.expiresCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseWebManifestFacts(): WebManifestFacts {
+  return {
+    href: "",
+    response: undefined,
+    parsed: false,
+    name: "",
+    shortName: "",
+    startUrl: "",
+    display: "",
+    icons: [],
+  };
+}
+
+export const WebManifestFacts: MessageFns<WebManifestFacts> = {
+  encode(message: WebManifestFacts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.href !== "") {
+      writer.uint32(10).string(message.href);
+    }
+    if (message.response !== undefined) {
+      HttpResponse.encode(message.response, writer.uint32(18).fork()).join();
+    }
+    if (message.parsed !== false) {
+      writer.uint32(24).bool(message.parsed);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.shortName !== "") {
+      writer.uint32(42).string(message.shortName);
+    }
+    if (message.startUrl !== "") {
+      writer.uint32(50).string(message.startUrl);
+    }
+    if (message.display !== "") {
+      writer.uint32(58).string(message.display);
+    }
+    for (const v of message.icons) {
+      ManifestIcon.encode(v!, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebManifestFacts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebManifestFacts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.href = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.response = HttpResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.parsed = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.shortName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.startUrl = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.display = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.icons.push(ManifestIcon.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebManifestFacts {
+    return {
+      href: isSet(object.href) ? globalThis.String(object.href) : "",
+      response: isSet(object.response) ? HttpResponse.fromJSON(object.response) : undefined,
+      parsed: isSet(object.parsed) ? globalThis.Boolean(object.parsed) : false,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      shortName: isSet(object.shortName)
+        ? globalThis.String(object.shortName)
+        : isSet(object.short_name)
+        ? globalThis.String(object.short_name)
+        : "",
+      startUrl: isSet(object.startUrl)
+        ? globalThis.String(object.startUrl)
+        : isSet(object.start_url)
+        ? globalThis.String(object.start_url)
+        : "",
+      display: isSet(object.display) ? globalThis.String(object.display) : "",
+      icons: globalThis.Array.isArray(object?.icons) ? object.icons.map((e: any) => ManifestIcon.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: WebManifestFacts): unknown {
+    const obj: any = {};
+    if (message.href !== "") {
+      obj.href = message.href;
+    }
+    if (message.response !== undefined) {
+      obj.response = HttpResponse.toJSON(message.response);
+    }
+    if (message.parsed !== false) {
+      obj.parsed = message.parsed;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.shortName !== "") {
+      obj.shortName = message.shortName;
+    }
+    if (message.startUrl !== "") {
+      obj.startUrl = message.startUrl;
+    }
+    if (message.display !== "") {
+      obj.display = message.display;
+    }
+    if (message.icons?.length) {
+      obj.icons = message.icons.map((e) => ManifestIcon.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebManifestFacts>): WebManifestFacts {
+    return WebManifestFacts.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebManifestFacts>): WebManifestFacts {
+    const message = createBaseWebManifestFacts();
+    message.href = object.href ?? "";
+    message.response = (object.response !== undefined && object.response !== null)
+      ? HttpResponse.fromPartial(object.response)
+      : undefined;
+    message.parsed = object.parsed ?? false;
+    message.name = object.name ?? "";
+    message.shortName = object.shortName ?? "";
+    message.startUrl = object.startUrl ?? "";
+    message.display = object.display ?? "";
+    message.icons = object.icons?.map((e) => ManifestIcon.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseManifestIcon(): ManifestIcon {
+  return { src: "", sizes: "", type: "", purpose: "" };
+}
+
+export const ManifestIcon: MessageFns<ManifestIcon> = {
+  encode(message: ManifestIcon, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.src !== "") {
+      writer.uint32(10).string(message.src);
+    }
+    if (message.sizes !== "") {
+      writer.uint32(18).string(message.sizes);
+    }
+    if (message.type !== "") {
+      writer.uint32(26).string(message.type);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(34).string(message.purpose);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ManifestIcon {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseManifestIcon();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.src = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sizes = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ManifestIcon {
+    return {
+      src: isSet(object.src) ? globalThis.String(object.src) : "",
+      sizes: isSet(object.sizes) ? globalThis.String(object.sizes) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
+    };
+  },
+
+  toJSON(message: ManifestIcon): unknown {
+    const obj: any = {};
+    if (message.src !== "") {
+      obj.src = message.src;
+    }
+    if (message.sizes !== "") {
+      obj.sizes = message.sizes;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.purpose !== "") {
+      obj.purpose = message.purpose;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ManifestIcon>): ManifestIcon {
+    return ManifestIcon.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ManifestIcon>): ManifestIcon {
+    const message = createBaseManifestIcon();
+    message.src = object.src ?? "";
+    message.sizes = object.sizes ?? "";
+    message.type = object.type ?? "";
+    message.purpose = object.purpose ?? "";
     return message;
   },
 };

@@ -129,4 +129,57 @@ export const INDEXING_CASES: Record<string, CheckCase> = {
     failValue: 1,
     failScore: ONE_PAGE_FAILS,
   },
+  robots_blocks_assets: {
+    // A longer Allow re-opens the stylesheets and scripts of a disallowed folder.
+    pass: (f) => Object.assign(f.robots!.groups[0]!, { disallow: ["/admin/", "/assets/"], allow: ["/assets/*.css$", "/assets/*.js$"] }),
+    passValue: 0,
+    fail: (f) => void f.robots!.groups[0]!.disallow.push("/assets/"),
+    failStatus: "fail",
+    failValue: 2,
+    failScore: 0,
+  },
+  sitemap_in_robots: {
+    passValue: 1,
+    fail: (f) => void (f.robots!.sitemaps = []),
+    failStatus: "fail",
+    failValue: 0,
+    failScore: 0,
+  },
+  sitemap_blocked_urls: {
+    // Bingbot's own group binds neither Googlebot nor Yandex.
+    pass: (f) => void f.robots!.groups.push({ userAgents: ["bingbot"], allow: [], disallow: ["/blog/"], crawlDelayS: 0 }),
+    passValue: 0,
+    // One of the three sitemap URLs: f = 1/3.
+    fail: (f) => void f.robots!.groups[0]!.disallow.push("/blog/"),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: 0.9 * (1 - 1 / 3),
+  },
+  sitemap_non_canonical: {
+    // A page without a canonical is its own canonical.
+    pass: (f) => void (f.pages[0]!.canonicals = []),
+    passValue: 0,
+    fail: (f) => void (f.pages[1]!.canonicals = [`${ORIGIN}/blog/`]),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  soft_404: {
+    // An article about 404 errors is not an error page.
+    pass: (f) => void (f.pages[1]!.title = "How to fix 404 errors on a small site"),
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.title = "Page not found – Example"),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  url_hygiene: {
+    // Percent-escaped Cyrillic is not "uppercase letters".
+    pass: (f) => void (f.pages[0]!.response!.finalUrl = `${ORIGIN}/%D0%BE-%D0%BD%D0%B0%D1%81/`),
+    passValue: 0,
+    fail: (f) => void (f.pages[1]!.response!.finalUrl = `${ORIGIN}/Blog/First_Post/`),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
 };

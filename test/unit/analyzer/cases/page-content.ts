@@ -196,4 +196,82 @@ export const PAGE_CASES: Record<string, CheckCase> = {
     failValue: 1,
     failScore: HOME_FAILS,
   },
+  description_multiple: {
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.metaDescriptionCount = 2),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  headings_order: {
+    // Going back up any number of levels is fine; only skipping down is not.
+    pass: (f) =>
+      void (f.home!.headings = [
+        { level: 1, text: "Example" },
+        { level: 2, text: "Tools" },
+        { level: 3, text: "Timer" },
+        { level: 2, text: "Contact" },
+      ]),
+    passValue: 0,
+    fail: (f) => void (f.home!.headings = [
+      { level: 1, text: "Example" },
+      { level: 3, text: "Timer" },
+    ]),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
+  headings_empty: {
+    passValue: 0,
+    fail: (f) => void f.pages[1]!.headings.push({ level: 2, text: " " }),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  lorem_ipsum: {
+    passValue: 0,
+    fail: (f) => void (f.home!.loremIpsum = true),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
+  img_alt_long: {
+    // 100 characters exactly, Cyrillic letters counting one each.
+    pass: (f) => void (f.pages[0]!.images[0]!.alt = "Логотип Example: ".padEnd(100, "ж")),
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.images[0]!.alt = "Логотип Example: ".padEnd(101, "ж")),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  picture_no_img: {
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.picturesWithoutImg = 1),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  too_many_links: {
+    // 100 links exactly is still within the limit.
+    pass: (f) => void (f.home!.links = Array.from({ length: 100 }, (_, i) => ({ href: `${ORIGIN}/p/${i}`, text: `Page ${i}`, nofollow: false, internal: true }))),
+    passValue: 0,
+    fail: (f) => void (f.pages[1]!.links = Array.from({ length: 101 }, (_, i) => ({ href: `${ORIGIN}/p/${i}`, text: `Page ${i}`, nofollow: false, internal: true }))),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  empty_anchor_text: {
+    passValue: 0,
+    fail: (f) => Object.assign(f.home!, { unnamedLinks: 2, unnamedLinkExamples: [`${ORIGIN}/cart/`, `${ORIGIN}/search/`] }),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
+  crawlable_anchors: {
+    passValue: 0,
+    fail: (f) => Object.assign(f.pages[0]!, { uncrawlableAnchors: 1, uncrawlableAnchorExamples: ["javascript:void(0)"] }),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
 };

@@ -78,4 +78,20 @@ export const TECHNICAL_CASES: Record<string, CheckCase> = {
     failValue: 1,
     failScore: ONE_PAGE_FAILS,
   },
+  meta_refresh: {
+    // A reload a day apart is allowed (axe: 20 hours or more).
+    pass: (f) => void (f.home!.metaRefresh = "86400"),
+    passValue: 0,
+    fail: (f) => void (f.pages[0]!.metaRefresh = "0; url=https://example.com/new/"),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: ONE_PAGE_FAILS,
+  },
+  deprecated_tags: {
+    passValue: 0,
+    fail: (f) => void (f.home!.deprecatedTags = ["center", "font"]),
+    failStatus: "fail",
+    failValue: 1,
+    failScore: HOME_FAILS,
+  },
 };
