@@ -4,7 +4,8 @@
 //   rank  = clamp(round(min(100·R_raw, min triggered cap)), 1, 100)
 // Only confirmed caps reach this model: analyze.ts passes a cap in when the failure was seen on the
 // collection and on its second look (analyzer/cap-triggers.ts, SiteFacts.confirmation). The performance group is the diagnostics
-// block D alone: G_performance = 0.75·M + 0.25·D needs browser metrics, which SiteFacts does not carry.
+// block D when no browser metrics were measured; with them, G_performance = 0.75·M + 0.25·D (§3.3), M the
+// weighted mean of the metric checks (METRIC_CHECKS, Lighthouse's weights), D that of the diagnostics.
 import type { RankGroup } from "./checks/index.ts";
 
 /** W_g, Σ = 100 (§3.1). */
@@ -61,11 +62,24 @@ export function roundHalfUp(x: number): number {
   return Math.round(Number(x.toFixed(EPSILON_DIGITS)));
 }
 
+/** The browser metric checks: block M of the performance group (seo-anchors §3.3). */
+export const METRIC_CHECKS: ReadonlySet<string> = new Set(["fcp", "lcp", "cls", "tbt"]);
+const METRIC_SHARE = 0.75;
+
+function weightedMean(entries: readonly RankEntry[]): number | null {
+  const total = entries.reduce((sum, e) => sum + e.weight, 0);
+  return total > 0 ? entries.reduce((sum, e) => sum + e.weight * (e.score ?? 0), 0) / total : null;
+}
+
 function groupScores(entries: readonly RankEntry[]): { group: GroupScore; value: number | null }[] {
   return RANK_GROUPS.map((id) => {
     const applicable = entries.filter((e) => e.rankGroup === id && e.score !== null && e.weight > 0);
-    const total = applicable.reduce((sum, e) => sum + e.weight, 0);
-    const value = total > 0 ? applicable.reduce((sum, e) => sum + e.weight * (e.score ?? 0), 0) / total : null;
+    let value = weightedMean(applicable);
+    if (id === "performance") {
+      const metrics = weightedMean(applicable.filter((e) => METRIC_CHECKS.has(e.code)));
+      const diagnostics = weightedMean(applicable.filter((e) => !METRIC_CHECKS.has(e.code)));
+      if (metrics !== null) value = diagnostics === null ? metrics : METRIC_SHARE * metrics + (1 - METRIC_SHARE) * diagnostics;
+    }
     const score = value === null ? null : roundHalfUp(100 * value);
     return { group: { id, weight: GROUP_WEIGHTS[id], score, checks: applicable.length }, value };
   });

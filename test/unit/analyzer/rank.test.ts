@@ -134,3 +134,19 @@ describe("rank model", () => {
     expect(a.tasks.map((t) => t.code)).not.toContain("og_required");
   });
 });
+
+describe("the performance group with browser metrics (seo-anchors §3.3)", () => {
+  const entry = (code: string, weight: number, score: number | null) => ({ code, rankGroup: "performance" as const, weight, score });
+  const performance = (entries: ReturnType<typeof entry>[]) => computeRank(entries).groups.find((g) => g.id === "performance")?.score;
+
+  it("is 0.75 of the metrics' weighted mean and 0.25 of the diagnostics'", () => {
+    // M = (25·1 + 25·0.5 + 30·0 + 10·1) / 90 = 47.5 / 90; D = (3·1 + 1·0) / 4 = 0.75
+    const g = performance([entry("lcp", 25, 1), entry("cls", 25, 0.5), entry("tbt", 30, 0), entry("fcp", 10, 1), entry("ttfb", 3, 1), entry("compression", 1, 0)]);
+    expect(g).toBe(Math.round(100 * (0.75 * (47.5 / 90) + 0.25 * 0.75)));
+  });
+
+  it("is the diagnostics alone without metrics, and the metrics alone without diagnostics", () => {
+    expect(performance([entry("lcp", 25, null), entry("ttfb", 3, 1), entry("compression", 1, 0)])).toBe(75);
+    expect(performance([entry("lcp", 25, 0.4), entry("ttfb", 3, null)])).toBe(40);
+  });
+});
