@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
 import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 
 // A whole-site crawl through the API: POST /crawl → job → crawler (parse threads, pages stored as
@@ -27,16 +26,7 @@ afterAll(async () => {
 });
 afterEach(() => expect(gw.violations).toEqual([]));
 
-async function untilDone(jobId: number): Promise<Record<string, unknown>> {
-  const started = Date.now();
-  for (;;) {
-    const res = await gw.call("GET", `/api/v1/jobs/${jobId}`);
-    const job = res.json().job as Record<string, unknown>;
-    if (job.state === "done" || job.state === "error") return job;
-    if (Date.now() - started > 30_000) throw new Error(`job ${jobId} still ${String(job.state)} after 30 s`);
-    await sleep(100);
-  }
-}
+const untilDone = (jobId: number) => untilJobDone(gw, jobId);
 
 describe("a whole-site crawl", () => {
   it("answers not_found before any crawl", async () => {

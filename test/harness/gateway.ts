@@ -139,3 +139,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
 function ajvText(v: ValidateFunction): string {
   return (v.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join("; ");
 }
+
+/** Polls GET /jobs/{id} until the job is done or in error (at most timeoutMs); returns the job. */
+export async function untilJobDone(gw: TestGateway, jobId: number, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  for (;;) {
+    const job = (await gw.call("GET", `/api/v1/jobs/${jobId}`)).json<{ job: Record<string, unknown> }>().job;
+    if (job.state === "done" || job.state === "error") return job;
+    if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${String(job.state)} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
