@@ -5,7 +5,7 @@
 // and a crawl given them back in `resume` continues where they end.
 import { performance } from "node:perf_hooks";
 import { strictKey } from "../analyzer/index.ts";
-import { CrawledPage, type ExternalLinkCheck, type PageFacts, type RobotsFacts } from "../proto/index.ts";
+import { CrawledPage, type ExternalLinkCheck, type RobotsFacts } from "../proto/index.ts";
 import type { Egress } from "./egress.ts";
 import { fetchUrl, responseHeader, type FetchResult } from "./fetch-page.ts";
 import { HostLimiter } from "./host-limiter.ts";
@@ -53,8 +53,6 @@ export interface CrawlOptions {
   readonly maxRetryAfterMs: number;
   /** Batch size of `store`. */
   readonly storeEvery: number;
-  /** Full facts kept of the first pages crawled (the home page aside): the analysis's page sample. */
-  readonly samplePages?: number;
 }
 
 export interface CrawlDeps {
@@ -80,8 +78,6 @@ export interface CrawlSiteInput {
 
 export interface CrawlOutcome {
   readonly pages: CrawledPage[];
-  /** Facts of the first samplePages HTML pages crawled, home page aside, in the order they came. */
-  readonly samples: PageFacts[];
   readonly sitemapUrls: string[];
   readonly truncatedBy: string;
   readonly traps: { pattern: string; example: string; urls: number }[];
@@ -268,8 +264,6 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
   const sitemapSet = new Set(sitemapUrls);
 
   const externalToCheck = new Map<string, ExternalLinkCheck>();
-  const samples: PageFacts[] = [];
-  let sampling = 0;
 
   const fetchOne = async (entry: Entry): Promise<void> => {
     const r: FetchResult = await limiter.run(originHost, () =>
@@ -309,12 +303,7 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
     const redirected = r.response.redirects.length > 0;
     const html = !redirected && r.response.status >= 200 && r.response.status < 300 && r.text ? r.text : "";
-    const pageInput = { url: entry.url, depth, response: r.response, html, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
-    const wantFacts = html !== "" && depth !== 0 && sampling < (opts.samplePages ?? 0);
-    if (wantFacts) sampling += 1;
-    const { page, facts } = wantFacts ? await deps.pool.pageWithFacts(pageInput) : { page: await deps.pool.page(pageInput), facts: null };
-    if (facts && samples.length < (opts.samplePages ?? 0)) samples.push(facts);
-    else if (wantFacts) sampling -= 1;
+    const page = await deps.pool.page({ url: entry.url, depth, response: r.response, html, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt });
     page.throttled = entry.throttles;
     page.inSitemap = sitemapSet.has(entry.url);
     record(page);
@@ -376,7 +365,6 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
   throwIfFailed(failed);
   return {
     pages: [...stored.values()],
-    samples,
     sitemapUrls,
     truncatedBy,
     traps: [...traps.values()],

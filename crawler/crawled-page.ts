@@ -1,5 +1,5 @@
 import { pageIsNoindex, pageIssues, strictKey } from "../analyzer/index.ts";
-import { CrawledPage, type HttpResponse, type PageFacts } from "../proto/index.ts";
+import { CrawledPage, type HttpResponse } from "../proto/index.ts";
 import { extractPage } from "./extract.ts";
 import { simhash } from "./simhash.ts";
 
@@ -23,11 +23,6 @@ export interface PageInput {
  * (parsing, hashing, checks): the crawler runs it on its parse threads.
  */
 export function crawledPage(input: PageInput): CrawledPage {
-  return crawledPageWithFacts(input).page;
-}
-
-/** crawledPage, and the page's full facts (null when it is no HTML page): the analysis samples some. */
-export function crawledPageWithFacts(input: PageInput): { page: CrawledPage; facts: PageFacts | null } {
   const r = input.response;
   const page = CrawledPage.fromPartial({
     url: input.url,
@@ -41,9 +36,9 @@ export function crawledPageWithFacts(input: PageInput): { page: CrawledPage; fac
     ttfbMs: r.ttfbMs,
   });
   const ok = r.status >= 200 && r.status < 300;
-  if (!ok || !input.html) return { page, facts: null };
+  if (!ok || !input.html) return page;
   const { facts, text } = extractPage({ url: page.finalUrl, response: r, html: input.html, depth: input.depth });
-  if (!facts.isHtml) return { page, facts: null };
+  if (!facts.isHtml) return page;
   page.isHtml = true;
   page.title = facts.title;
   page.description = facts.metaDescription;
@@ -68,5 +63,5 @@ export function crawledPageWithFacts(input: PageInput): { page: CrawledPage; fac
   page.internalLinks = [...internal];
   page.nofollowInternal = [...internal].filter((k) => !followed.has(k));
   page.issues = pageIssues(facts, { host: input.site, origin: input.origin, checkedAt: input.checkedAt });
-  return { page, facts };
+  return page;
 }

@@ -1,14 +1,12 @@
 import { Worker } from "node:worker_threads";
 import { analyzeCrawl, type CrawlAnalysis, type CrawlInput } from "../analyzer/index.ts";
-import { CrawledPage, CrawlFindings, PageFacts } from "../proto/index.ts";
-import { crawledPage, crawledPageWithFacts, type PageInput } from "./crawled-page.ts";
+import { CrawledPage, CrawlFindings } from "../proto/index.ts";
+import { crawledPage, type PageInput } from "./crawled-page.ts";
 import type { ParseTask } from "./parse-thread.ts";
 
 /** Where the CPU-bound part of a crawl runs: parsing pages and the whole-crawl analysis. */
 export interface ParsePool {
   page(input: PageInput): Promise<CrawledPage>;
-  /** The page and its full facts (null when it is no HTML page). */
-  pageWithFacts(input: PageInput): Promise<{ page: CrawledPage; facts: PageFacts | null }>;
   analyze(input: CrawlInput): Promise<CrawlAnalysis>;
   close(): Promise<void>;
 }
@@ -17,7 +15,6 @@ export interface ParsePool {
 export function inlineParsePool(): ParsePool {
   return {
     page: async (input) => crawledPage(input),
-    pageWithFacts: async (input) => crawledPageWithFacts(input),
     analyze: async (input) => analyzeCrawl(input),
     close: async () => undefined,
   };
@@ -82,10 +79,6 @@ export function threadParsePool(size: number): ParsePool {
   };
   return {
     page: (input) => run<CrawledPage>({ kind: "page", input }),
-    pageWithFacts: async (input) => {
-      const out = await run<{ page: CrawledPage; facts: PageFacts | null }>({ kind: "page+facts", input });
-      return { page: out.page, facts: out.facts ? PageFacts.fromPartial(out.facts) : null };
-    },
     analyze: async (input) => {
       const out = await run<CrawlAnalysis>({ kind: "crawl", input });
       // Cloned across threads, the findings are a plain object of the same shape.

@@ -75,7 +75,6 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
           maxExternalChecks: 200,
           maxRetryAfterMs: 60_000,
           storeEvery: 50,
-          samplePages: settings.pageSample,
         },
         { egress, pool, signal, store, onProgress, resume },
       );
@@ -90,10 +89,8 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         politeness: outcome.politeness,
         durationMs: outcome.durationMs,
       });
-      // The analysis judges the crawl's first pages (closest to the home page) when it sampled none itself.
-      const pages = facts.pages.length > 0 ? facts.pages : outcome.samples;
       return CrawlResult.fromPartial({
-        facts: { ...facts, pages, crawl: analysis.findings },
+        facts: { ...facts, crawl: analysis.findings },
         reportJson: JSON.stringify(analysis.report),
         external: outcome.external,
         pageStats: analysis.pageStats,
