@@ -178,8 +178,9 @@ export class CrawlerWorker {
       }
       const crawling = lease.kind === JobKind.JOB_KIND_CRAWL;
       const facts = await this.deps.collect(lease.host, {
-        // A crawl samples its own first pages for the analysis: nothing is fetched twice.
-        pageSample: crawling ? 0 : lease.pageSample,
+        // The analysis's own sample also for a crawl: the crawl's first pages depend on the order
+        // fetches finish, and a run must not depend on timing.
+        pageSample: lease.pageSample,
         sync: item.sync,
         signal: abort.signal,
         onProgress: (p, st) => {
