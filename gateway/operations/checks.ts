@@ -9,14 +9,14 @@ import { HostParams, Nullable, StringEnum, UnixSeconds } from "../schemas.ts";
 
 /** The page checks of GET /full, by the group names GET /check/{tool} takes. */
 export const PAGE_CHECK_GROUPS = {
-  meta: ["title_present", "title_length", "description_present", "viewport", "charset", "html_lang", "canonical_present", "canonical_valid", "noindex"],
-  headings: ["h1_present", "h1_multiple"],
-  images: ["img_alt_missing", "image_dimensions"],
-  links: ["link_text", "localhost_links", "internal_nofollow"],
-  content: ["text_length"],
-  technical: ["doctype", "html_size", "ttfb", "compression", "document_redirects", "render_blocking", "mixed_content"],
-  social: ["og_required"],
-  structured: ["jsonld_syntax", "hreflang_codes"],
+  meta: ["title_present", "title_length", "title_multiple", "description_present", "description_length", "description_multiple", "viewport", "charset", "html_lang", "canonical_present", "canonical_valid", "noindex", "meta_refresh", "soft_404", "url_hygiene"],
+  headings: ["h1_present", "h1_multiple", "headings_order", "headings_empty"],
+  images: ["img_alt_missing", "img_alt_long", "image_dimensions", "picture_no_img"],
+  links: ["link_text", "localhost_links", "internal_nofollow", "too_many_links", "empty_anchor_text", "crawlable_anchors", "http_internal_links"],
+  content: ["text_length", "lorem_ipsum"],
+  technical: ["doctype", "html_size", "dom_size", "duplicate_ids", "deprecated_tags", "ttfb", "compression", "document_redirects", "render_blocking", "mixed_content", "insecure_form", "sri_external_scripts", "csp", "x_content_type_options", "frame_ancestors", "referrer_policy", "permissions_policy", "cookie_flags", "version_disclosure"],
+  social: ["og_required", "og_image", "og_description", "og_url_match", "twitter_card"],
+  structured: ["jsonld_syntax", "schema_required", "hreflang_codes", "hreflang_self", "hreflang_x_default", "hreflang_lang_mismatch"],
 } as const;
 type Tool = keyof typeof PAGE_CHECK_GROUPS;
 const TOOLS = Object.keys(PAGE_CHECK_GROUPS) as Tool[];
