@@ -5,6 +5,7 @@ import type { Registry } from "prom-client";
 import { createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import {
   ClickHouseCheckSeries,
+  ClickHouseCrawlPages,
   ClickHouseUsageSeries,
   createStore,
   dropExpiredPartitions,
@@ -55,7 +56,8 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   life.add("database", db);
   await migrate(db, unixSeconds(clock));
   if (!config.clickhouseUrl) return { db, store: createStore(db), life };
-  // The distributed mode's time series: usage and per-check results on ClickHouse.
+  // The distributed mode's time series on ClickHouse: usage, per-check results and crawl pages
+  // (whose leases stay on the account database).
   const ch = await openClickHouse({ url: config.clickhouseUrl });
   life.add("clickhouse", ch);
   await ensureClickHouseSchema(ch);
@@ -64,7 +66,8 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
-  return { db, store: createStore(db, { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch) }), life };
+  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, db, clock) };
+  return { db, store: createStore(db, series), life };
 }
 
 export interface GatewayHandle {

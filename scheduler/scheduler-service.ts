@@ -183,7 +183,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
         issues: p.issues,
         data: CrawledPage.toJSON(p),
       }));
-      const held = await store.crawls.putPages(req.jobId, req.worker, pages);
+      const held = await store.crawlPages.put(req.jobId, req.worker, pages);
       const ok = held && (await store.jobs.heartbeat(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step || "crawling"));
       return PutPagesResponse.fromPartial({ keepGoing: ok });
     }),
@@ -192,7 +192,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
       const job = await store.jobs.get(req.jobId);
       if (!job || job.worker !== req.worker || job.state !== "running") return CrawlPagesResponse.fromPartial({ pages: [], more: false });
       const limit = Math.max(1, Math.min(1000, req.limit || 500));
-      const rows = await store.crawls.jobPages(req.jobId, Math.max(0, req.offset), limit + 1);
+      const rows = await store.crawlPages.jobPages(req.jobId, Math.max(0, req.offset), limit + 1);
       return CrawlPagesResponse.fromPartial({ pages: rows.slice(0, limit).map((r) => CrawledPage.fromJSON(r)), more: rows.length > limit });
     }),
 

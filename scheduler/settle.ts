@@ -103,12 +103,17 @@ export function jobEvent(job: JobRow, state: "done" | "error", extra: Record<str
 }
 
 /**
- * A finished crawl: its run (rank with the crawl checks decided by its findings, tasks, events, as
- * any analysis), then its report and the per-page link figures, in the same transaction.
+ * A finished crawl: the per-page link figures, then its run (rank with the crawl checks decided by
+ * its findings, tasks, events, as any analysis) and its report, all in the job's completion
+ * transaction `q` — except where the crawl pages live outside the account database (ClickHouse):
+ * there the figures are written at once, before `q` commits. Writing them is idempotent, so a
+ * completion that fails after them and is retried only writes them again; until `q` commits, no
+ * crawls row points GET /crawl at the job.
  */
 export async function settleCrawl(store: Store, q: Queryable, job: JobRow, crawl: CrawlResult, now: number): Promise<number> {
   const facts = crawl.facts;
   if (!facts) throw new Error("a crawl result without facts");
+  await store.crawlPages.setLinkStats(job.id, crawl.pageStats, q);
   const runId = await settleAnalysis(store, q, job, facts, now);
   let report: unknown;
   try {
@@ -116,10 +121,13 @@ export async function settleCrawl(store: Store, q: Queryable, job: JobRow, crawl
   } catch {
     report = {};
   }
-  await store.crawls.settle(
-    q,
-    { job_id: job.id, host: job.host, run_id: runId, checked_at: facts.crawl?.crawledAt || now, findings: CrawlFindings.toJSON(facts.crawl ?? CrawlFindings.fromPartial({})), report },
-    crawl.pageStats,
-  );
+  await store.crawls.settle(q, {
+    job_id: job.id,
+    host: job.host,
+    run_id: runId,
+    checked_at: facts.crawl?.crawledAt || now,
+    findings: CrawlFindings.toJSON(facts.crawl ?? CrawlFindings.fromPartial({})),
+    report,
+  });
   return runId;
 }

@@ -14,13 +14,15 @@ export { openClickHouse, type ClickHouse, type ClickHouseOptions } from "./click
 export { parseServerVersion, serverFeatures, type ClickHouseFeatures, type ServerVersion } from "./clickhouse/server-features.ts";
 export { sqlLiteral, sqlIdentifier, type SqlValue } from "./clickhouse/sql-literal.ts";
 export { sql as clickhouseSql, ident as clickhouseIdent, inline as clickhouseInline, inList as clickhouseInList, renderLiterals, renderParams, type Sql } from "./clickhouse/sql-template.ts";
-export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE } from "./clickhouse/clickhouse-schema.ts";
+export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE } from "./clickhouse/clickhouse-schema.ts";
 export { dropExpiredPartitions, type DroppedPartition } from "./clickhouse/drop-expired-partitions.ts";
 export { ClickHouseUsageSeries } from "./clickhouse/clickhouse-usage-series.ts";
 export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
+export { ClickHouseCrawlPages } from "./clickhouse/clickhouse-crawl-pages.ts";
 export { createStore, type Store } from "./store.ts";
 export { JobsRepo, type JobRow, type JobState, type JobKindName, type CheckKindName, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";
 export { TasksRepo, insertEvents, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition, type EventRow } from "./tasks-repo.ts";
 export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";
-export { CrawlsRepo, type CrawlPageRow, type CrawlPagesFilter, type CrawlRow, type NewCrawlPage } from "./crawls-repo.ts";
+export { CrawlsRepo, type CrawlRow } from "./crawls-repo.ts";
+export { PostgresCrawlPages, type CrawlPages, type CrawlPageRow, type CrawlPagesFilter, type NewCrawlPage, type CrawlLinkStats } from "./crawl-pages.ts";

@@ -11,8 +11,9 @@ import { ProfilesRepo } from "./profiles-repo.ts";
 import { CrawlsRepo } from "./crawls-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
+import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
 
-/** The repositories over one database, plus the time-series ports. */
+/** The repositories over one database, plus the time-series ports and the crawl pages. */
 export interface Store {
   readonly db: Db;
   readonly accounts: AccountsRepo;
@@ -27,9 +28,10 @@ export interface Store {
   readonly tasks: TasksRepo;
   readonly profiles: ProfilesRepo;
   readonly crawls: CrawlsRepo;
+  readonly crawlPages: CrawlPages;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages }): Store {
   return {
     db,
     accounts: new AccountsRepo(db),
@@ -44,5 +46,6 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     tasks: new TasksRepo(db),
     profiles: new ProfilesRepo(db),
     crawls: new CrawlsRepo(db),
+    crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
   };
 }

@@ -104,7 +104,7 @@ export const getCrawl = defineOperation({
   handler: async ({ deps, params, query }) => {
     const crawl = await latestCrawl(deps, params.host);
     const filter = { ...(query.status !== undefined ? { statusClass: query.status } : {}), ...(query.issue !== undefined ? { issue: query.issue } : {}) };
-    const { rows, total } = await deps.store.crawls.pages(crawl.job_id, filter, query.limit, query.offset);
+    const { rows, total } = await deps.store.crawlPages.pages(crawl.job_id, filter, query.limit, query.offset);
     const ext = crawl.report.external;
     const links = ext?.links ?? [];
     return {

@@ -11,9 +11,13 @@ import { sql, type Sql } from "./sql-template.ts";
 export const USAGE_TABLE = "usage_daily";
 /** Per-check results of finished analyses; one row per (run, code) after merges, the highest attempt. */
 export const CHECKS_TABLE = "check_results";
+/** Pages of crawl jobs; one row per (job, URL) after merges, the highest attempt. */
+export const CRAWL_PAGES_TABLE = "crawl_pages";
+/** Inlinks and link rank of crawl pages, set when the crawl settles; joined to crawl_pages on read. */
+export const CRAWL_LINKS_TABLE = "crawl_page_links";
 
 /** Tables whose partitions are months (toYYYYMM), for retention. */
-export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE];
+export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE];
 
 const TABLES: readonly Sql[] = [
   sql`CREATE TABLE IF NOT EXISTS usage_daily (
@@ -41,6 +45,47 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = ReplacingMergeTree(attempt)
   PARTITION BY toYYYYMM(checked_at)
   ORDER BY (host, run_id, code)`,
+  // Crawl pages, keyed by the natural key (job, URL): a page stored again, retried or by a later
+  // attempt, leaves one row, the highest attempt's (of equal attempts the last stored; reads pick
+  // argMax over (attempt, seq), which agrees). The URL enters the key as its 64-bit hash, computed
+  // by the server: a fixed-width key keeps merges and GROUP BY cheap, every read is by job (the
+  // key's prefix) so the URL itself would order nothing, and a collision within one job's few
+  // thousand URLs is around 1e-12 likely. seq is the store order (the resume read, then crawl
+  // order within a depth). The partition is the month of the job's creation, not of the insert:
+  // a job's rows share one partition, so merges (which never cross partitions) remove every
+  // duplicate, and retention drops a crawl whole rather than half of one at a month's end.
+  sql`CREATE TABLE IF NOT EXISTS crawl_pages (
+    job_id      UInt64,
+    url         String,
+    url_hash    UInt64 MATERIALIZED cityHash64(url),
+    attempt     UInt32,
+    seq         UInt64,
+    job_created DateTime('UTC'),
+    depth       Int32,
+    status      Int32,
+    skipped     String,
+    title       String,
+    words       Int32,
+    outlinks    Int32,
+    issues      Array(String),
+    data        String
+  ) ENGINE = ReplacingMergeTree(attempt)
+  PARTITION BY toYYYYMM(job_created)
+  ORDER BY (job_id, url_hash)`,
+  // The link figures of a settled crawl, apart from the pages: a settle writes them once more when
+  // it is retried, and a new version of a page row would have to carry its whole data again.
+  // version orders writes (the later settle wins); reads join the argMax row per key.
+  sql`CREATE TABLE IF NOT EXISTS crawl_page_links (
+    job_id      UInt64,
+    url         String,
+    url_hash    UInt64 MATERIALIZED cityHash64(url),
+    version     UInt64,
+    job_created DateTime('UTC'),
+    inlinks     Int32,
+    score       Float64
+  ) ENGINE = ReplacingMergeTree(version)
+  PARTITION BY toYYYYMM(job_created)
+  ORDER BY (job_id, url_hash)`,
 ];
 
 /**

@@ -5,9 +5,10 @@ import { freshDatabase } from "../harness/databases.ts";
 import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 import { http, killAllSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady } from "../harness/svc-process.ts";
 
-// `svc serve` on the real engines of the time series: account data on a Postgres server, usage and
-// per-check results on ClickHouse (Debian's 18.16). An analysis's results reach ClickHouse once per
-// check, and stay once after the job is completed again and after a restart.
+// `svc serve` on the real engines of the time series: account data on a Postgres server, usage,
+// per-check results and crawl pages on ClickHouse (Debian's 18.16). An analysis's results reach
+// ClickHouse once per check, and stay once after the job is completed again and after a restart; a
+// crawl's pages are stored there once each, with the link figures its settle adds.
 
 let ch: ClickHouseServer;
 let site: SmallSite;
@@ -75,6 +76,37 @@ describe("svc serve on Postgres and ClickHouse", () => {
       const [count] = await (await client.query({ query: "SELECT count() AS n, uniqExact(run_id, code) AS u FROM check_results FINAL", format: "JSONEachRow" })).json<{ n: string; u: string }>();
       expect(Number(count?.n)).toBe(report.items.length);
       expect(Number(count?.u)).toBe(report.items.length);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("stores a crawl's pages in ClickHouse once each; GET /crawl lists them with their inlinks", async () => {
+    await killAllSvc(); // the analysis test's server: one svc at a time on the data dir
+    const pgUrl = await freshDatabase(inject("postgresUrl"), "chcrawl");
+    const chUrl = await ch.createDatabase("svc_crawl");
+    const svc = await serve(pgUrl, chUrl);
+    const started = await svc.api(`/crawl/${site.host}`, { method: "POST" });
+    expect(started.status).toBe(202);
+    const id = (started.json as { job: { id: number } }).job.id;
+    await waitFor("the crawl", 60_000, async () => {
+      const job = (await svc.api(`/jobs/${id}`)).json as { job: { state: string } };
+      return job.job.state === "done" ? true : undefined;
+    });
+    const crawl = (await svc.api(`/crawl/${site.host}?limit=200`)).json as { job: number; pages: { url: string; status: number; inlinks: number }[]; page: { total: number } };
+    expect(crawl.job).toBe(id);
+    // The home page is linked from both others; each of them from the home page only.
+    expect(crawl.pages.map((p) => [p.url, p.status, p.inlinks])).toEqual([
+      [`${site.url}/`, 200, 2],
+      [`${site.url}/about`, 200, 1],
+      [`${site.url}/contact`, 200, 1],
+    ]);
+    expect(crawl.page.total).toBe(3);
+    const client = createClient({ url: chUrl });
+    try {
+      const count = async (query: string) => Number((await (await client.query({ query, format: "JSONEachRow" })).json<{ n: string }>())[0]?.n);
+      expect(await count(`SELECT count() AS n FROM crawl_pages FINAL WHERE job_id = ${id}`)).toBe(3);
+      expect(await count(`SELECT count() AS n FROM crawl_page_links FINAL WHERE job_id = ${id}`)).toBe(3);
     } finally {
       await client.close();
     }

@@ -179,6 +179,8 @@ describe("ClickHouse client", () => {
     }
     expect(await ch.query(sql`SELECT name, engine, partition_key, sorting_key FROM system.tables WHERE database = currentDatabase() ORDER BY name`)).toEqual([
       { name: "check_results", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(checked_at)", sorting_key: "host, run_id, code" },
+      { name: "crawl_page_links", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
+      { name: "crawl_pages", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
       { name: "usage_daily", engine: "SummingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "key_id, day" },
     ]);
   });
