@@ -66,6 +66,18 @@ export interface CollectDeps {
   readonly signal?: AbortSignal;
   /** Measures the home page in a browser (once, after the sample); absent: no browser metrics. */
   readonly browser?: Pick<BrowserPool, "measurePage">;
+  /** Paces the fetches; shared with a crawl that runs alongside, so that the host's politeness holds for both. */
+  readonly limiter?: HostLimiter;
+  /** Called once the origin and robots.txt are known (a crawl can start from them). */
+  readonly onSiteKnown?: (site: SiteKnown) => void;
+}
+
+/** What a whole-site crawl starts from: the origin the site answers on and its robots.txt. */
+export interface SiteKnown {
+  readonly origin: string;
+  readonly robots: RobotsFacts;
+  /** Unix seconds: when the collection started. */
+  readonly checkedAt: number;
 }
 
 interface Site {
@@ -99,6 +111,10 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
   site.progress(10, "home");
 
   const prelim = preliminaries(site, origin, home, homePage, httpsAttempt);
+  if (deps.onSiteKnown) {
+    const known = deps.onSiteKnown;
+    void prelim.robots.then((robots) => known({ origin, robots, checkedAt }), () => undefined);
+  }
   const [robots, sitemaps] = await Promise.all([prelim.robots, prelim.sitemaps]);
   const pages = await samplePages({
     home: homePage.facts,
@@ -155,7 +171,7 @@ async function measureHome(site: Site, homePage: Extraction): Promise<BrowserMet
 
 function openSite(host: string, opts: CollectOptions, deps: CollectDeps): Site {
   const { hostname, port } = splitHost(host);
-  const limiter = new HostLimiter({ maxConcurrent: opts.maxConnectionsPerHost, minDelayMs: opts.minDelayMs });
+  const limiter = deps.limiter ?? new HostLimiter({ maxConcurrent: opts.maxConnectionsPerHost, minDelayMs: opts.minDelayMs });
   let last = 0;
   const progress: ProgressCallback = (value, step) => {
     last = Math.max(last, Math.min(100, Math.round(value)));

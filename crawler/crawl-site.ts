@@ -64,6 +64,8 @@ export interface CrawlDeps {
   readonly onProgress?: (done: number, known: number) => void;
   /** Pages a previous attempt stored. */
   readonly resume?: readonly CrawledPage[];
+  /** Paces the site's fetches; shared with the analysis that runs alongside (else the crawl's own, of opts.connections). */
+  readonly limiter?: HostLimiter;
 }
 
 export interface CrawlSiteInput {
@@ -105,7 +107,7 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
   const started = performance.now();
   const origin = new URL(input.origin);
   const originHost = origin.host;
-  const limiter = new HostLimiter({ maxConcurrent: opts.connections, minDelayMs: opts.minDelayMs });
+  const limiter = deps.limiter ?? new HostLimiter({ maxConcurrent: opts.connections, minDelayMs: opts.minDelayMs });
   const politeness = { delayMs: 0, connections: opts.connections, throttled: 0, retryAfterWaitS: 0 };
   const robots = await usableRobots(input, opts, deps, limiter, politeness);
   const delayMs = Math.max(opts.minDelayMs, Math.min(opts.maxCrawlDelayMs, robots ? crawlDelaySeconds(robots, opts.userAgent) * 1000 : 0));

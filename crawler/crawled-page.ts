@@ -40,8 +40,8 @@ export function crawledPage(input: PageInput): CrawledPage {
   const { facts, text } = extractPage({ url: page.finalUrl, response: r, html: input.html, depth: input.depth });
   if (!facts.isHtml) return page;
   page.isHtml = true;
-  page.title = facts.title;
-  page.description = facts.metaDescription;
+  page.title = storable(facts.title);
+  page.description = storable(facts.metaDescription);
   page.words = facts.wordCount;
   page.contentHash = facts.contentHash;
   page.simhash = simhash(text);
@@ -57,7 +57,7 @@ export function crawledPage(input: PageInput): CrawledPage {
       internal.add(link.href);
       if (!link.nofollow) followed.add(link.href);
     } else if (!link.internal && (link.href.startsWith("http:") || link.href.startsWith("https:"))) {
-      page.externalLinks.push({ href: link.href, text: link.text.slice(0, 200), nofollow: link.nofollow, internal: false });
+      page.externalLinks.push({ href: link.href, text: storable(link.text.slice(0, 200)), nofollow: link.nofollow, internal: false });
     }
   }
   page.internalLinks = [...internal];
@@ -65,3 +65,13 @@ export function crawledPage(input: PageInput): CrawledPage {
   page.issues = pageIssues(facts, { host: input.site, origin: input.origin, checkedAt: input.checkedAt });
   return page;
 }
+
+/**
+ * Page text as the stores hold it: NUL (which Postgres text cannot hold) and lone surrogates (a
+ * cut in the middle of a pair, or a page's own broken text) become U+FFFD.
+ */
+function storable(text: string): string {
+  return text.replace(UNSTORABLE, "\uFFFD");
+}
+
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -4,12 +4,13 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import type { Clock, CrawlSettings } from "../runtime/index.ts";
 import { createBrowserPool, type BrowserPool } from "./browser-metrics.ts";
-import { collectSiteFacts } from "./collect-site.ts";
+import { collectSiteFacts, type SiteKnown } from "./collect-site.ts";
+import { HostLimiter } from "./host-limiter.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./egress.ts";
 import type { ClassifyFailure, CollectFacts, CrawlWholeSite, SingleChecks } from "./worker.ts";
 import { crawlSite, DEFAULT_CRAWL_LIMITS } from "./crawl-site.ts";
 import { inlineParsePool, threadParsePool } from "./parse-pool.ts";
-import { CrawlResult } from "../proto/index.ts";
+import { CrawlResult, RobotsFacts } from "../proto/index.ts";
 import { unixSeconds } from "../runtime/index.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { extractPage } from "./extract.ts";
@@ -38,46 +39,87 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
   const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads) : inlineParsePool();
   const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
   const browser = browserPoolFor(settings, egress, externalAllowed);
+  const collectOptions = (politeness: Politeness, pageSample: number, sync: boolean) => ({
+    userAgent: settings.userAgent,
+    maxPages: pageSample,
+    maxConnectionsPerHost: politeness.connectionsPerHost,
+    minDelayMs: politeness.minDelayMs,
+    maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
+    timeoutMs: settings.fetchTimeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    // A synchronous caller waits at most SVC_SYNC_WAIT_MS: its second look comes sooner.
+    confirmDelayMs: sync ? Math.min(settings.confirmDelayMs, SYNC_CONFIRM_MAX_MS) : settings.confirmDelayMs,
+  });
+  const randomHex = (n: number) => randomBytes(n).toString("hex");
   return {
     collect: async (host, { pageSample, sync, onProgress, signal }) => {
       const politeness = await politenessFor(host, settings, egress);
       return collectSiteFacts(
         host,
-        {
-          userAgent: settings.userAgent,
-          maxPages: pageSample,
-          maxConnectionsPerHost: politeness.connectionsPerHost,
-          minDelayMs: politeness.minDelayMs,
-          maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
-          timeoutMs: settings.fetchTimeoutMs,
-          maxBodyBytes: settings.maxBodyBytes,
-          // A synchronous caller waits at most SVC_SYNC_WAIT_MS: its second look comes sooner.
-          confirmDelayMs: sync ? Math.min(settings.confirmDelayMs, SYNC_CONFIRM_MAX_MS) : settings.confirmDelayMs,
-        },
+        collectOptions(politeness, pageSample, sync),
         // The synchronous lane has a deadline a browser run would eat into: no browser metrics there.
-        { egress, clock, randomHex: (n) => randomBytes(n).toString("hex"), onProgress, signal, ...(browser && !sync ? { browser } : {}) },
+        { egress, clock, randomHex, onProgress, signal, ...(browser && !sync ? { browser } : {}) },
       );
     },
-    crawl: async ({ jobId, facts, maxPages, maxDepth, resume, store, onProgress, signal }) => {
-      const politeness = await politenessFor(facts.host, settings, egress);
-      const outcome = await crawlSite(
-        { site: facts.host, origin: facts.origin, robots: facts.robots, checkedAt: facts.checkedAt },
-        {
-          userAgent: settings.userAgent,
-          connections: politeness.connectionsPerHost,
-          minDelayMs: politeness.minDelayMs,
-          maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
-          timeoutMs: settings.fetchTimeoutMs,
-          maxBodyBytes: settings.maxBodyBytes,
-          maxRedirects: settings.maxRedirects,
-          limits: { ...DEFAULT_CRAWL_LIMITS, maxPages, maxDepth, maxDurationMs: settings.crawlMaxMinutes * 60_000, maxPerPattern: settings.crawlMaxPerPattern },
-          externalAllowed,
-          maxExternalChecks: 200,
-          maxRetryAfterMs: 60_000,
-          storeEvery: 50,
+    crawl: async ({ jobId, host, pageSample, maxPages, maxDepth, resume, store, onProgress, signal }) => {
+      const politeness = await politenessFor(host, settings, egress);
+      // The analysis and the crawl run at once on one limiter: together they keep to the host's politeness.
+      const limiter = new HostLimiter({ maxConcurrent: politeness.connectionsPerHost, minDelayMs: politeness.minDelayMs });
+      // A failed analysis stops the crawl (and its error is the attempt's); an aborted job stops both.
+      const stop = new AbortController();
+      const both = AbortSignal.any([signal, stop.signal]);
+      let crawling = false;
+      let known!: (site: SiteKnown) => void;
+      const siteKnown = new Promise<SiteKnown>((resolve) => (known = resolve));
+      const facts = collectSiteFacts(host, collectOptions(politeness, pageSample, false), {
+        egress,
+        clock,
+        randomHex,
+        signal: both,
+        limiter,
+        onSiteKnown: known,
+        // The analysis is the first tenth of a crawl's progress, until the crawl reports its own.
+        onProgress: (p, step) => {
+          if (!crawling) onProgress(Math.round(p / 10), step);
         },
-        { egress, pool, signal, store, onProgress, resume },
+        ...(browser ? { browser } : {}),
+      });
+      facts.catch((err: unknown) => stop.abort(err));
+      // The crawl starts from the origin and robots.txt the analysis found (or, should it end
+      // before telling, from its facts).
+      const crawlOutcome = Promise.race([siteKnown, facts.then((f) => ({ origin: f.origin, robots: f.robots ?? RobotsFacts.fromPartial({}), checkedAt: f.checkedAt }))]).then((start) =>
+        crawlSite(
+          { site: host, origin: start.origin, robots: start.robots, checkedAt: start.checkedAt },
+          {
+            userAgent: settings.userAgent,
+            connections: politeness.connectionsPerHost,
+            minDelayMs: politeness.minDelayMs,
+            maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
+            timeoutMs: settings.fetchTimeoutMs,
+            maxBodyBytes: settings.maxBodyBytes,
+            maxRedirects: settings.maxRedirects,
+            limits: { ...DEFAULT_CRAWL_LIMITS, maxPages, maxDepth, maxDurationMs: settings.crawlMaxMinutes * 60_000, maxPerPattern: settings.crawlMaxPerPattern },
+            externalAllowed,
+            maxExternalChecks: 200,
+            maxRetryAfterMs: 60_000,
+            storeEvery: 50,
+          },
+          {
+            egress,
+            pool,
+            signal: both,
+            limiter,
+            store,
+            resume,
+            onProgress: (done, total) => {
+              crawling = true;
+              onProgress(10 + Math.floor((85 * done) / Math.max(1, total)), "crawling");
+            },
+          },
+        ),
       );
+      crawlOutcome.catch((err: unknown) => stop.abort(err));
+      const [siteFacts, outcome] = await Promise.all([facts, crawlOutcome]);
       const analysis = await pool.analyze({
         jobId,
         crawledAt: unixSeconds(clock),
@@ -90,7 +132,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         durationMs: outcome.durationMs,
       });
       return CrawlResult.fromPartial({
-        facts: { ...facts, crawl: analysis.findings },
+        facts: { ...siteFacts, crawl: analysis.findings },
         reportJson: JSON.stringify(analysis.report),
         external: outcome.external,
         pageStats: analysis.pageStats,
@@ -150,6 +192,11 @@ function splitHost(host: string): { hostname: string; port: number | null } {
   return { hostname: m?.[1] ?? host, port: m?.[2] ? Number(m[2]) : null };
 }
 
+interface Politeness {
+  readonly connectionsPerHost: number;
+  readonly minDelayMs: number;
+}
+
 /**
  * The politeness for a host: the first operator override whose name matches the host, or whose
  * network holds the host's address; otherwise the defaults.
@@ -158,7 +205,7 @@ export async function politenessFor(
   host: string,
   settings: Pick<CrawlSettings, "connectionsPerHost" | "minDelayMs" | "overrides">,
   egress: Pick<Egress, "resolve">,
-): Promise<{ connectionsPerHost: number; minDelayMs: number }> {
+): Promise<Politeness> {
   const name = splitHost(host).hostname.toLowerCase();
   let address: string | null = null;
   for (const o of settings.overrides) {

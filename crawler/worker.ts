@@ -27,15 +27,21 @@ export type CollectFacts = (
   options: { pageSample: number; sync: boolean; onProgress: (progress: number, step: string) => void; signal: AbortSignal },
 ) => Promise<SiteFacts>;
 
-/** A whole-site crawl after the site's analysis facts were collected; resumes from stored pages. */
+/**
+ * A whole-site crawl with the site's analysis: both run at once (the crawl starts as soon as the
+ * origin and robots.txt are known) and share the host's politeness; resumes from stored pages.
+ * Progress is 0-100: the analysis's first tenth, then pages done out of pages known.
+ */
 export type CrawlWholeSite = (input: {
   readonly jobId: number;
-  readonly facts: SiteFacts;
+  readonly host: string;
+  /** The analysis's page sample (its own, not the crawl's: a run must not depend on the order fetches finish). */
+  readonly pageSample: number;
   readonly maxPages: number;
   readonly maxDepth: number;
   readonly resume: readonly CrawledPage[];
   readonly store: (pages: CrawledPage[], progress: { done: number; known: number }) => Promise<void>;
-  readonly onProgress: (done: number, known: number) => void;
+  readonly onProgress: (progress: number, step: string) => void;
   readonly signal: AbortSignal;
 }) => Promise<CrawlResult>;
 
@@ -176,26 +182,12 @@ export class CrawlerWorker {
         if (done.accepted) outcome = "done";
         return;
       }
-      const crawling = lease.kind === JobKind.JOB_KIND_CRAWL;
-      const facts = await this.deps.collect(lease.host, {
-        // The analysis's own sample also for a crawl: the crawl's first pages depend on the order
-        // fetches finish, and a run must not depend on timing.
-        pageSample: lease.pageSample,
-        sync: item.sync,
-        signal: abort.signal,
-        onProgress: (p, st) => {
-          // A crawl's analysis is its first tenth.
-          progress = crawling ? Math.round(p / 10) : p;
-          step = st;
-          if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
-        },
-      });
-      if (abort.signal.aborted) return;
-      if (crawling) {
+      if (lease.kind === JobKind.JOB_KIND_CRAWL) {
         const resume = lease.attempt > 1 ? await this.storedPages(item.jobId) : [];
         const crawl = await this.deps.crawl({
           jobId: item.jobId,
-          facts,
+          host: lease.host,
+          pageSample: lease.pageSample,
           maxPages: lease.maxPages,
           maxDepth: lease.maxDepth,
           resume,
@@ -213,9 +205,9 @@ export class CrawlerWorker {
               abort.abort(err);
             }
           },
-          onProgress: (done, known) => {
-            progress = 10 + Math.floor((85 * done) / Math.max(1, known));
-            step = "crawling";
+          onProgress: (p, st) => {
+            progress = Math.max(progress, p);
+            step = st;
             if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
           },
         });
@@ -224,6 +216,17 @@ export class CrawlerWorker {
         if (done.accepted) outcome = "done";
         return;
       }
+      const facts = await this.deps.collect(lease.host, {
+        pageSample: lease.pageSample,
+        sync: item.sync,
+        signal: abort.signal,
+        onProgress: (p, st) => {
+          progress = p;
+          step = st;
+          if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
+        },
+      });
+      if (abort.signal.aborted) return;
       await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress: 99, step: "analysing" }), CALL);
       const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, facts }), COMPLETE);
       if (done.accepted) outcome = "done";
