@@ -1,7 +1,7 @@
 import { createLogger, createMetricsRegistry, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
 import { openStore } from "./compose.ts";
-import { kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 
 /**
  * `svc scheduler`: the gRPC control plane (SchedulerService and grpc.health.v1 on SVC_GRPC_LISTEN)
@@ -33,7 +33,9 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     if (created.length > 0) logger.info({ topics: created.map((t) => bus.brokerTopic(t)), partitions: config.kafkaPartitions, retentionHours: config.kafkaRetentionHours }, "bus topics created");
     // Closed before the bus and the database: the gRPC server (health NOT_SERVING first), the
     // relay's pass in progress, the timers.
-    const handle = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, config.grpcListen));
+    // Calls in flight get the drain share of SVC_SHUTDOWN_GRACE_MS; the rest is for the bus and the database.
+    const handle = await buildScheduler({ store, config, clock, logger, bus }, config.grpcListen);
+    life.add("scheduler", { close: () => handle.close(drainBudgetMs(config)) });
     state.started = true;
     logger.info({ grpc: handle.address, brokers: config.kafkaBrokers, adminPort: config.adminPort, planEverySeconds: config.planEverySeconds }, "svc scheduler serving");
     return await runUntilSignal(config, logger, life, state);

@@ -20,7 +20,8 @@ export interface SchedulerDeps {
 export interface SchedulerHandle {
   /** host:port the gRPC server listens on. */
   readonly address: string;
-  close(): Promise<void>;
+  /** Stops planning, relaying and serving; calls still running after drainMs (default 5 s) are cancelled. */
+  close(drainMs?: number): Promise<void>;
 }
 
 const SERVICE_NAME = "svc.v1.SchedulerService";
@@ -85,7 +86,7 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
 
   return {
     address: `${host}:${port}`,
-    async close() {
+    async close(drainMs = 5000) {
       clearInterval(sweeper);
       clearInterval(series);
       if (planner) clearInterval(planner);
@@ -97,7 +98,7 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
         const force = setTimeout(() => {
           server.forceShutdown();
           resolve();
-        }, 5000);
+        }, drainMs);
         force.unref();
         server.tryShutdown(() => {
           clearTimeout(force);
