@@ -32,6 +32,7 @@ export interface NewCrawlPage {
 export interface CrawlLinkStats {
   readonly url: string;
   readonly inlinks: number;
+  /** Kept to 15 significant digits (the analyzer's scores have two decimals). */
   readonly score: number;
 }
 

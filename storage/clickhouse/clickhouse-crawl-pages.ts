@@ -112,7 +112,7 @@ export class ClickHouseCrawlPages implements CrawlPages {
           LIMIT ${inline(offset)}, ${inline(limit)}`,
     );
     const [count] = await this.ch.query<{ n: string }>(sql`SELECT count() AS n FROM (${latestPages(jobId)}) WHERE ${where}`);
-    return { rows: rows.map((r) => ({ ...r, data: JSON.parse(r.data) as unknown })), total: Number(count?.n ?? 0) };
+    return { rows: rows.map((r) => ({ ...r, score: parsedFloat(r.score), data: JSON.parse(r.data) as unknown })), total: Number(count?.n ?? 0) };
   }
 
   /** FINAL is exact here: a job's rows share one partition, and FINAL merges within partitions. */
@@ -130,6 +130,15 @@ export class ClickHouseCrawlPages implements CrawlPages {
     this.lastSeq = first + n - 1;
     return first;
   }
+}
+
+/**
+ * A Float64 as written: servers before 19.x parse inserted numbers with a fast, inexact parser (1.66
+ * is stored as 1.6600000000000001, an ulp off). A score keeps 15 significant digits (CrawlLinkStats),
+ * and rounding to them undoes an error of a few ulps.
+ */
+function parsedFloat(value: number): number {
+  return Number(value.toPrecision(15));
 }
 
 /** The surviving row of each of the job's URLs, its columns unpacked. */

@@ -213,13 +213,13 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       const [x, y, z] = ["x", "y", "z"].map((n, i) => crawlPage(`https://h.example/${n}`, { depth: i }));
       await s.pages.put(id, "w1", [x!, y!, z!]);
       const stats = [
-        { url: x!.url, inlinks: 7, score: 100 },
-        { url: y!.url, inlinks: 2, score: 33.333333333333336 },
+        { url: x!.url, inlinks: 7, score: 1.66 },
+        { url: y!.url, inlinks: 2, score: 33.3333333333333 },
         { url: "https://h.example/not-stored", inlinks: 9, score: 50 },
       ];
       await s.db.tx((q) => s.pages.setLinkStats(id, stats, q));
       const expectStats = async () => {
-        expect(await all(id)).toEqual([listed(x!, { inlinks: 7, score: 100 }), listed(y!, { inlinks: 2, score: 33.333333333333336 }), listed(z!)]);
+        expect(await all(id)).toEqual([listed(x!, { inlinks: 7, score: 1.66 }), listed(y!, { inlinks: 2, score: 33.3333333333333 }), listed(z!)]);
         expect(await s.pages.count(id)).toBe(3);
       };
       await expectStats();
@@ -233,7 +233,7 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       const y2 = crawlPage(y!.url, { depth: 1, title: "y again" });
       await s.pages.put(id, "w1", [y2]);
       const expectNewer = async () => {
-        expect(await all(id)).toEqual([listed(x!, { inlinks: 8, score: 0.1 }), listed(y2, { inlinks: 2, score: 33.333333333333336 }), listed(z!)]);
+        expect(await all(id)).toEqual([listed(x!, { inlinks: 8, score: 0.1 }), listed(y2, { inlinks: 2, score: 33.3333333333333 }), listed(z!)]);
       };
       await expectNewer();
       await settle();

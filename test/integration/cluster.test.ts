@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { join } from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import pg from "pg";
@@ -6,14 +7,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { TOPICS } from "../../proto/index.ts";
 import { fanSite, pidOfWorker, serveFanSite, startCluster, type Cluster, type ServedSite } from "../harness/cluster.ts";
 import { linkGraphSite, serveCrawlSite, type CrawlSiteServer } from "../harness/crawl-sites/index.ts";
+import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
 import { freshDatabase } from "../harness/databases.ts";
 import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 import { http, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer } from "../harness/svc-process.ts";
 
 // The distributed mode as deployed: one `svc gateway`, one `svc scheduler` and two `svc crawler`
-// processes on the integration tier's Postgres (a database of this file's own) and a real Kafka
-// broker, against fixture sites on loopback. Faults are real: kill -9 of a crawler, a scheduler
+// processes on the integration tier's Postgres (a database of this file's own), a ClickHouse server
+// of its own (time series and crawl pages) and a real Kafka broker, against fixture sites on loopback. Faults are real: kill -9 of a crawler, a scheduler
 // restart, Kafka stopped and started again.
 //
 // Expected duration: about 1.5 minutes on 2 quiet cores (measured 85-95 s; 130 s while other test
@@ -48,6 +50,8 @@ const SLOW_MS = 100;
 const SLOWER_MS = 250;
 
 let kafka: KafkaBroker;
+let clickhouse: ClickHouseServer;
+let series: ClickHouseClient;
 let databaseUrl: string;
 let db: pg.Pool;
 let cluster: Cluster;
@@ -60,8 +64,9 @@ let kafkaAdmin: ReturnType<Kafka["admin"]>;
 
 beforeAll(async () => {
   const site = linkGraphSite({ pages: 150 });
-  [kafka, databaseUrl, small, graph, slow, slower] = await Promise.all([
+  [kafka, clickhouse, databaseUrl, small, graph, slow, slower] = await Promise.all([
     startKafka(),
+    startClickHouse(),
     freshDatabase(inject("postgresUrl"), "cluster"),
     startSmallSite(),
     serveCrawlSite(site.site),
@@ -71,7 +76,9 @@ beforeAll(async () => {
   db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   kafkaAdmin = new Kafka({ clientId: "cluster-test", brokers: kafka.brokers, logLevel: logLevel.NOTHING }).admin();
   await kafkaAdmin.connect();
-  cluster = await startCluster({ postgresUrl: databaseUrl, brokers: kafka.brokers, key: KEY, env: DISTRIBUTED });
+  const clickhouseUrl = await clickhouse.createDatabase("cluster");
+  series = createClient({ url: clickhouseUrl });
+  cluster = await startCluster({ postgresUrl: databaseUrl, brokers: kafka.brokers, key: KEY, env: { ...DISTRIBUTED, SVC_CLICKHOUSE_URL: clickhouseUrl } });
 });
 
 afterAll(async () => {
@@ -80,7 +87,8 @@ afterAll(async () => {
   await cluster?.close();
   await kafkaAdmin?.disconnect();
   await db?.end();
-  await kafka?.stop();
+  await series?.close();
+  await Promise.all([kafka?.stop(), clickhouse?.stop()]);
   await Promise.all([small, graph, slow, slower, ...extraSites].map((s) => s?.close()));
 });
 
@@ -199,12 +207,16 @@ interface Progress {
   readonly stored: number;
 }
 
+/** A number a ClickHouse query answers (UInt64 arrives as a string). */
+async function clickhouseCount(query: string): Promise<number> {
+  const [row] = await (await series.query({ query, format: "JSONEachRow" })).json<{ n: string }>();
+  return Number(row?.n ?? Number.NaN);
+}
+
 async function progressOf(id: number): Promise<Progress> {
-  const { rows } = await db.query<Progress>(
-    "SELECT state, progress, worker, attempt, (SELECT count(*)::int FROM crawl_pages p WHERE p.job_id = j.id) AS stored FROM jobs j WHERE j.id = $1",
-    [id],
-  );
-  return rows[0] as Progress;
+  const { rows } = await db.query<Omit<Progress, "stored">>("SELECT state, progress, worker, attempt FROM jobs WHERE id = $1", [id]);
+  const stored = await clickhouseCount(`SELECT count() AS n FROM crawl_pages WHERE job_id = ${Number(id)}`);
+  return { ...(rows[0] as Omit<Progress, "stored">), stored };
 }
 
 /** Waits until the crawl is past its analysis (progress > 10) and its first pages are stored, and returns who holds it. */
@@ -228,8 +240,9 @@ async function expectStoredOnce(id: number, site: ServedSite): Promise<void> {
   const expected = FAN.paths.map((path) => site.origin + path).sort();
   const listed = (await crawlPages(cluster.api, site.host)).map((p) => p.url).sort();
   expect(listed).toEqual(expected);
-  const { rows } = await db.query<{ n: number; distinct: number }>("SELECT count(*)::int AS n, count(DISTINCT url)::int AS distinct FROM crawl_pages WHERE job_id = $1", [id]);
-  expect(rows[0]).toEqual({ n: expected.length, distinct: expected.length });
+  // Stored exactly once: a count with FINAL equals the page count (a job's rows share a partition).
+  expect(await clickhouseCount(`SELECT count() AS n FROM crawl_pages FINAL WHERE job_id = ${Number(id)}`)).toBe(expected.length);
+  expect(await clickhouseCount(`SELECT uniqExact(url) AS n FROM crawl_pages WHERE job_id = ${Number(id)}`)).toBe(expected.length);
 }
 
 async function outboxBacklog(): Promise<number> {
@@ -305,6 +318,13 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
       const done = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="analyze",outcome="done"').catch(() => 0)));
       const crawled = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="crawl",outcome="done"').catch(() => 0)));
       expect([done.reduce((a, b) => a + b, 0), crawled.reduce((a, b) => a + b, 0)]).toEqual([2, 1]);
+      // Every run's per-check results follow into ClickHouse, each check of each run once.
+      const runs = (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM runs")).rows[0]?.n;
+      expect(runs).toBeGreaterThanOrEqual(3);
+      await waitFor("every run's checks in ClickHouse", 20_000, async () => ((await clickhouseCount("SELECT uniqExact(run_id) AS n FROM check_results")) === runs ? true : undefined), 250);
+      const checks = await clickhouseCount("SELECT uniqExact(run_id, code) AS n FROM check_results");
+      expect(checks).toBeGreaterThan(100 * runs!);
+      expect(await clickhouseCount("SELECT count() AS n FROM check_results FINAL")).toBe(checks);
     } finally {
       await dir.remove();
     }
