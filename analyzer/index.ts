@@ -39,7 +39,8 @@ export {
   type StoredRankItem,
   type StoredTaskRef,
 } from "./profiles.ts";
-export { EXPLANATIONS, type Explanation, type GuideRef, type HintText, type PlainText } from "./explanations/index.ts";
+export { EXPLANATIONS, type Explanation, type ExplanationText, type GuideRef, type HintText, type PlainText } from "./explanations/index.ts";
+export { checksCount, escapeHtml, GUIDE_OF, GUIDES, GUIDES_PATH, renderGuideIndex, renderGuidePage, type Guide, type GuideSection, type Snippet } from "./guides/index.ts";
 export { analyzeCrawl, type BrokenLink, type CrawlAnalysis, type CrawlInput, type CrawlReport } from "./crawl-analysis.ts";
 export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";

@@ -10,6 +10,7 @@ import { buildValidatorCompiler } from "./pipeline/validation.ts";
 import { countAddress } from "./pipeline/auth.ts";
 import { setRateHeaders } from "./pipeline/rate-headers.ts";
 import { registerOperation, routePattern } from "./routes.ts";
+import { registerGuidePages } from "./guide-pages.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
@@ -34,7 +35,7 @@ declare module "fastify" {
   }
 }
 
-/** The REST gateway: every route comes from the operation registry. */
+/** The REST gateway: every API route comes from the operation registry; the guide pages sit beside it. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { deps, operations } = options;
   const clientAddress = buildClientAddress(deps.config.trustedProxies);
@@ -69,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook("onRequest", async (request, reply) => {
     request.svc = {
       op: null,
+      page: null,
       address: clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"]),
       startedNs: process.hrtime.bigint(),
       nowMs: deps.clock.nowMs(),
@@ -123,7 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook("onResponse", async (request, reply) => {
     const svc = request.svc;
     if (!svc) return;
-    const route = svc.op ? API_BASE + svc.op.path : "unmatched";
+    const route = svc.op ? API_BASE + svc.op.path : (svc.page ?? "unmatched");
     metrics.observe(request.method, route, reply.statusCode, Number(process.hrtime.bigint() - svc.startedNs) / 1e9);
     if (svc.auth) {
       const outcome = reply.statusCode === 429 ? "limited" : reply.statusCode >= 400 ? "error" : "ok";
@@ -137,5 +139,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     { prefix: API_BASE },
   );
+  registerGuidePages(app);
   return app;
 }

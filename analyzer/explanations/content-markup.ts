@@ -1,7 +1,7 @@
 // Explanations of the content display group: how the page's text and images are marked up. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const CONTENT_MARKUP: Readonly<Record<string, Explanation>> = {
+export const CONTENT_MARKUP: Readonly<Record<string, ExplanationText>> = {
   description_multiple: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const CONTENT_MARKUP: Readonly<Record<string, Explanation>> = {
         who: "разработчик или администратор CMS",
       },
     },
-    guide: null,
   },
   headings_order: {
     hint: {
@@ -54,7 +53,6 @@ export const CONTENT_MARKUP: Readonly<Record<string, Explanation>> = {
         who: "верстальщик или редактор",
       },
     },
-    guide: null,
   },
   headings_empty: {
     hint: {
@@ -81,7 +79,6 @@ export const CONTENT_MARKUP: Readonly<Record<string, Explanation>> = {
         who: "верстальщик или автор темы оформления",
       },
     },
-    guide: null,
   },
   lorem_ipsum: {
     hint: {
@@ -108,7 +105,6 @@ export const CONTENT_MARKUP: Readonly<Record<string, Explanation>> = {
         who: "редактор или контент-менеджер",
       },
     },
-    guide: null,
   },
   img_alt_long: {
     hint: {
@@ -135,7 +131,6 @@ export const CONTENT_MARKUP: Readonly<Record<string, Explanation>> = {
         who: "редактор, ведущий медиатеку сайта",
       },
     },
-    guide: null,
   },
   picture_no_img: {
     hint: {
@@ -162,6 +157,5 @@ export const CONTENT_MARKUP: Readonly<Record<string, Explanation>> = {
         who: "верстальщик, отвечающий за вывод картинок",
       },
     },
-    guide: null,
   },
 };

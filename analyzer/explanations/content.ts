@@ -1,7 +1,7 @@
 // Explanations of the content display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const CONTENT: Readonly<Record<string, Explanation>> = {
+export const CONTENT: Readonly<Record<string, ExplanationText>> = {
   title_present: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "SEO-специалист и разработчик шаблонов",
       },
     },
-    guide: null,
   },
   title_length: {
     hint: {
@@ -54,7 +53,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "SEO-специалист или копирайтер",
       },
     },
-    guide: null,
   },
   title_duplicate: {
     hint: {
@@ -81,7 +79,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "SEO-специалист вместе с контент-менеджером",
       },
     },
-    guide: null,
   },
   description_present: {
     hint: {
@@ -108,7 +105,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "контент-менеджер или SEO-специалист",
       },
     },
-    guide: null,
   },
   h1_present: {
     hint: {
@@ -135,7 +131,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "верстальщик или разработчик темы",
       },
     },
-    guide: null,
   },
   h1_multiple: {
     hint: {
@@ -162,7 +157,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "верстальщик, правящий разметку заголовков",
       },
     },
-    guide: null,
   },
   text_length: {
     hint: {
@@ -189,7 +183,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "копирайтер или контент-менеджер",
       },
     },
-    guide: null,
   },
   img_alt_missing: {
     hint: {
@@ -216,7 +209,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "контент-менеджер, загружающий изображения",
       },
     },
-    guide: null,
   },
   title_multiple: {
     hint: {
@@ -243,7 +235,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "разработчик сайта или настройщик CMS",
       },
     },
-    guide: null,
   },
   description_length: {
     hint: {
@@ -270,7 +261,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "автор текстов или контент-менеджер",
       },
     },
-    guide: null,
   },
   description_duplicate: {
     hint: {
@@ -297,7 +287,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "контент-менеджер, автор описаний страниц",
       },
     },
-    guide: null,
   },
   duplicate_content: {
     hint: {
@@ -324,7 +313,6 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "SEO-специалист вместе с разработчиком, который знает, откуда берутся копии",
       },
     },
-    guide: null,
   },
   near_duplicate: {
     hint: {
@@ -351,6 +339,5 @@ export const CONTENT: Readonly<Record<string, Explanation>> = {
         who: "копирайтер по заданию SEO-специалиста",
       },
     },
-    guide: null,
   },
 };

@@ -1,7 +1,7 @@
 // Explanations of the domain display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const DOMAIN: Readonly<Record<string, Explanation>> = {
+export const DOMAIN: Readonly<Record<string, ExplanationText>> = {
   dns_resolves: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "владелец домена или администратор DNS",
       },
     },
-    guide: null,
   },
   spf: {
     hint: {
@@ -54,7 +53,6 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "администратор почты или DNS",
       },
     },
-    guide: null,
   },
   dmarc: {
     hint: {
@@ -81,7 +79,6 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "администратор почтового домена",
       },
     },
-    guide: null,
   },
   ns_redundancy: {
     hint: {
@@ -108,7 +105,6 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "администратор домена",
       },
     },
-    guide: null,
   },
   caa: {
     hint: {
@@ -135,7 +131,6 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "администратор DNS-зоны домена",
       },
     },
-    guide: null,
   },
   mx: {
     hint: {
@@ -162,7 +157,6 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "администратор почты или тот, кто ведёт DNS домена",
       },
     },
-    guide: null,
   },
   ipv6: {
     hint: {
@@ -189,7 +183,6 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "администратор DNS или хостинг-провайдер",
       },
     },
-    guide: null,
   },
   bimi: {
     hint: {
@@ -216,6 +209,5 @@ export const DOMAIN: Readonly<Record<string, Explanation>> = {
         who: "администратор почты и DNS вместе с дизайнером",
       },
     },
-    guide: null,
   },
 };

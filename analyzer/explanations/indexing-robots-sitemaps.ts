@@ -1,7 +1,7 @@
 // Explanations of the indexing display group: where robots.txt and the sitemap must agree. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const INDEXING_ROBOTS_SITEMAPS: Readonly<Record<string, Explanation>> = {
+export const INDEXING_ROBOTS_SITEMAPS: Readonly<Record<string, ExplanationText>> = {
   robots_blocks_assets: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const INDEXING_ROBOTS_SITEMAPS: Readonly<Record<string, Explanation>> = {
         who: "разработчик или SEO-специалист, ведущий robots.txt",
       },
     },
-    guide: null,
   },
   sitemap_in_robots: {
     hint: {
@@ -54,7 +53,6 @@ export const INDEXING_ROBOTS_SITEMAPS: Readonly<Record<string, Explanation>> = {
         who: "тот, кто правит robots.txt: разработчик или SEO-специалист",
       },
     },
-    guide: null,
   },
   sitemap_blocked_urls: {
     hint: {
@@ -81,7 +79,6 @@ export const INDEXING_ROBOTS_SITEMAPS: Readonly<Record<string, Explanation>> = {
         who: "SEO-специалист вместе с разработчиком",
       },
     },
-    guide: null,
   },
   sitemap_non_canonical: {
     hint: {
@@ -108,6 +105,5 @@ export const INDEXING_ROBOTS_SITEMAPS: Readonly<Record<string, Explanation>> = {
         who: "разработчик, отвечающий за карту сайта",
       },
     },
-    guide: null,
   },
 };

@@ -1,7 +1,7 @@
 // Explanations of the indexing display group: what a page's URL and status say. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const INDEXING_URLS: Readonly<Record<string, Explanation>> = {
+export const INDEXING_URLS: Readonly<Record<string, ExplanationText>> = {
   soft_404: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const INDEXING_URLS: Readonly<Record<string, Explanation>> = {
         who: "разработчик сайта или CMS",
       },
     },
-    guide: null,
   },
   url_hygiene: {
     hint: {
@@ -54,6 +53,5 @@ export const INDEXING_URLS: Readonly<Record<string, Explanation>> = {
         who: "разработчик сайта вместе с SEO-специалистом",
       },
     },
-    guide: null,
   },
 };

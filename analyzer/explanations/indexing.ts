@@ -1,7 +1,7 @@
 // Explanations of the indexing display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const INDEXING: Readonly<Record<string, Explanation>> = {
+export const INDEXING: Readonly<Record<string, ExplanationText>> = {
   robots_txt_fetch: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера или хостинг-провайдер",
       },
     },
-    guide: null,
   },
   robots_blocks_all: {
     hint: {
@@ -54,7 +53,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик или SEO-специалист",
       },
     },
-    guide: null,
   },
   sitemap_present: {
     hint: {
@@ -81,7 +79,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик сайта или владелец CMS",
       },
     },
-    guide: null,
   },
   sitemap_valid: {
     hint: {
@@ -108,7 +105,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик, отвечающий за генерацию карты",
       },
     },
-    guide: null,
   },
   home_status: {
     hint: {
@@ -135,7 +131,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера или хостинг",
       },
     },
-    guide: null,
   },
   noindex: {
     hint: {
@@ -162,7 +157,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик или SEO-специалист, работающий с шаблонами",
       },
     },
-    guide: null,
   },
   canonical_present: {
     hint: {
@@ -189,7 +183,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик шаблонов сайта",
       },
     },
-    guide: null,
   },
   canonical_valid: {
     hint: {
@@ -216,7 +209,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик, настраивающий SEO-плагин или шаблоны",
       },
     },
-    guide: null,
   },
   not_found_status: {
     hint: {
@@ -243,7 +235,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик или администратор веб-сервера",
       },
     },
-    guide: null,
   },
   host_canonical: {
     hint: {
@@ -270,7 +261,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера или DNS",
       },
     },
-    guide: null,
   },
   robots_txt_syntax: {
     hint: {
@@ -297,7 +287,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "веб-мастер или SEO-специалист",
       },
     },
-    guide: null,
   },
   ai_crawlers_blocked: {
     hint: {
@@ -324,7 +313,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "владелец сайта решает, веб-мастер правит файл",
       },
     },
-    guide: null,
   },
   nosnippet: {
     hint: {
@@ -351,7 +339,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "веб-мастер или разработчик",
       },
     },
-    guide: null,
   },
   noimageindex: {
     hint: {
@@ -378,7 +365,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "веб-мастер, правящий шаблон страниц",
       },
     },
-    guide: null,
   },
   meta_in_body: {
     hint: {
@@ -405,7 +391,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик, отвечающий за шаблон <head>",
       },
     },
-    guide: null,
   },
   sitemap_url_status: {
     hint: {
@@ -432,7 +417,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик, настраивающий генератор sitemap",
       },
     },
-    guide: null,
   },
   sitemap_missing_pages: {
     hint: {
@@ -459,7 +443,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "администратор CMS или разработчик плагина карты сайта",
       },
     },
-    guide: null,
   },
   canonical_target: {
     hint: {
@@ -486,7 +469,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик, отвечающий за SEO-теги шаблона",
       },
     },
-    guide: null,
   },
   redirect_chain: {
     hint: {
@@ -513,7 +495,6 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера, ведущий правила перенаправлений",
       },
     },
-    guide: null,
   },
   duplicate_urls: {
     hint: {
@@ -540,6 +521,5 @@ export const INDEXING: Readonly<Record<string, Explanation>> = {
         who: "разработчик, отвечающий за маршруты и ссылки сайта",
       },
     },
-    guide: null,
   },
 };

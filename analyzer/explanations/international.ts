@@ -1,7 +1,7 @@
 // Explanations of the international display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
+export const INTERNATIONAL: Readonly<Record<string, ExplanationText>> = {
   html_lang: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
         who: "верстальщик общего шаблона",
       },
     },
-    guide: null,
   },
   hreflang_codes: {
     hint: {
@@ -54,7 +53,6 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик мультиязычной части сайта",
       },
     },
-    guide: null,
   },
   hreflang_return: {
     hint: {
@@ -81,7 +79,6 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик языкового переключателя или SEO-плагина",
       },
     },
-    guide: null,
   },
   hreflang_self: {
     hint: {
@@ -108,7 +105,6 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик многоязычной части сайта",
       },
     },
-    guide: null,
   },
   hreflang_x_default: {
     hint: {
@@ -135,7 +131,6 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик, настраивавший языковые версии",
       },
     },
-    guide: null,
   },
   hreflang_lang_mismatch: {
     hint: {
@@ -162,6 +157,5 @@ export const INTERNATIONAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик шаблона языковых версий",
       },
     },
-    guide: null,
   },
 };

@@ -1,7 +1,7 @@
 // Explanations of the links display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const LINKS: Readonly<Record<string, Explanation>> = {
+export const LINKS: Readonly<Record<string, ExplanationText>> = {
   link_text: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "контент-менеджер и верстальщик",
       },
     },
-    guide: null,
   },
   localhost_links: {
     hint: {
@@ -54,7 +53,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "разработчик, переносивший сайт",
       },
     },
-    guide: null,
   },
   internal_nofollow: {
     hint: {
@@ -81,7 +79,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "разработчик или SEO-специалист, настраивающий перелинковку",
       },
     },
-    guide: null,
   },
   broken_internal: {
     hint: {
@@ -108,7 +105,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "контент-менеджер, а ссылки в шаблонах — разработчик",
       },
     },
-    guide: null,
   },
   internal_redirects: {
     hint: {
@@ -135,7 +131,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "контент-менеджер, правящий ссылки после переезда страниц",
       },
     },
-    guide: null,
   },
   orphan_pages: {
     hint: {
@@ -162,7 +157,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "редактор сайта вместе с SEO-специалистом",
       },
     },
-    guide: null,
   },
   crawl_depth: {
     hint: {
@@ -189,7 +183,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "разработчик вместе с SEO-специалистом, продумывающим структуру",
       },
     },
-    guide: null,
   },
   too_many_links: {
     hint: {
@@ -216,7 +209,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "дизайнер вместе с разработчиком",
       },
     },
-    guide: null,
   },
   empty_anchor_text: {
     hint: {
@@ -243,7 +235,6 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "верстальщик, делавший ссылки-значки",
       },
     },
-    guide: null,
   },
   crawlable_anchors: {
     hint: {
@@ -270,6 +261,5 @@ export const LINKS: Readonly<Record<string, Explanation>> = {
         who: "фронтенд-разработчик сайта",
       },
     },
-    guide: null,
   },
 };

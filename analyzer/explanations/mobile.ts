@@ -1,7 +1,7 @@
 // Explanations of the mobile display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const MOBILE: Readonly<Record<string, Explanation>> = {
+export const MOBILE: Readonly<Record<string, ExplanationText>> = {
   viewport: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const MOBILE: Readonly<Record<string, Explanation>> = {
         who: "верстальщик, отвечающий за мобильную версию",
       },
     },
-    guide: null,
   },
   pwa_manifest: {
     hint: {
@@ -54,7 +53,6 @@ export const MOBILE: Readonly<Record<string, Explanation>> = {
         who: "фронтенд-разработчик или веб-мастер",
       },
     },
-    guide: null,
   },
   pwa_icons: {
     hint: {
@@ -81,6 +79,5 @@ export const MOBILE: Readonly<Record<string, Explanation>> = {
         who: "дизайнер значков и разработчик",
       },
     },
-    guide: null,
   },
 };

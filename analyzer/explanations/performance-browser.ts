@@ -1,8 +1,8 @@
 // Explanations of the browser-metric checks of the performance display group (lcp, cls, tbt, fcp).
 // Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const PERFORMANCE_BROWSER: Readonly<Record<string, Explanation>> = {
+export const PERFORMANCE_BROWSER: Readonly<Record<string, ExplanationText>> = {
   lcp: {
     hint: {
       ru: {
@@ -36,7 +36,6 @@ export const PERFORMANCE_BROWSER: Readonly<Record<string, Explanation>> = {
         who: "a front-end developer together with whoever runs the server",
       },
     },
-    guide: null,
   },
   cls: {
     hint: {
@@ -71,7 +70,6 @@ export const PERFORMANCE_BROWSER: Readonly<Record<string, Explanation>> = {
         who: "a front-end (layout) developer, and whoever embeds the ads",
       },
     },
-    guide: null,
   },
   tbt: {
     hint: {
@@ -106,7 +104,6 @@ export const PERFORMANCE_BROWSER: Readonly<Record<string, Explanation>> = {
         who: "the front-end developer who builds the site's JavaScript",
       },
     },
-    guide: null,
   },
   fcp: {
     hint: {
@@ -141,6 +138,5 @@ export const PERFORMANCE_BROWSER: Readonly<Record<string, Explanation>> = {
         who: "a front-end developer and the server's administrator",
       },
     },
-    guide: null,
   },
 };

@@ -1,7 +1,7 @@
 // Explanations of the performance display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const PERFORMANCE: Readonly<Record<string, Explanation>> = {
+export const PERFORMANCE: Readonly<Record<string, ExplanationText>> = {
   render_blocking: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const PERFORMANCE: Readonly<Record<string, Explanation>> = {
         who: "фронтенд-разработчик, отвечающий за сборку",
       },
     },
-    guide: null,
   },
   image_dimensions: {
     hint: {
@@ -54,7 +53,6 @@ export const PERFORMANCE: Readonly<Record<string, Explanation>> = {
         who: "верстальщик или контент-менеджер, вставляющий картинки",
       },
     },
-    guide: null,
   },
   document_redirects: {
     hint: {
@@ -81,6 +79,5 @@ export const PERFORMANCE: Readonly<Record<string, Explanation>> = {
         who: "разработчик или контент-менеджер, правящий ссылки",
       },
     },
-    guide: null,
   },
 };

@@ -1,7 +1,7 @@
 // Explanations of the security display group: the response headers and cookies of each page. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
+export const SECURITY_HEADERS: Readonly<Record<string, ExplanationText>> = {
   csp: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
         who: "разработчик, знающий все подключаемые скрипты",
       },
     },
-    guide: null,
   },
   x_content_type_options: {
     hint: {
@@ -54,7 +53,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
         who: "администратор веб-сервера (nginx, Apache)",
       },
     },
-    guide: null,
   },
   frame_ancestors: {
     hint: {
@@ -81,7 +79,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
         who: "администратор веб-сервера или разработчик",
       },
     },
-    guide: null,
   },
   referrer_policy: {
     hint: {
@@ -108,7 +105,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера, отдающего заголовки",
       },
     },
-    guide: null,
   },
   permissions_policy: {
     hint: {
@@ -135,7 +131,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
         who: "администратор веб-сервера вместе с разработчиком",
       },
     },
-    guide: null,
   },
   cookie_flags: {
     hint: {
@@ -162,7 +157,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
         who: "разработчик, отвечающий за вход и сеансы",
       },
     },
-    guide: null,
   },
   sri_external_scripts: {
     hint: {
@@ -189,6 +183,5 @@ export const SECURITY_HEADERS: Readonly<Record<string, Explanation>> = {
         who: "разработчик, подключавший внешние библиотеки",
       },
     },
-    guide: null,
   },
 };

@@ -1,7 +1,7 @@
 // Explanations of the security display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const SECURITY: Readonly<Record<string, Explanation>> = {
+export const SECURITY: Readonly<Record<string, ExplanationText>> = {
   https_available: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера или панель хостинга",
       },
     },
-    guide: null,
   },
   https_redirect: {
     hint: {
@@ -54,7 +53,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор веб-сервера или хостинга",
       },
     },
-    guide: null,
   },
   tls_cert_valid: {
     hint: {
@@ -81,7 +79,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера, управляющий сертификатами",
       },
     },
-    guide: null,
   },
   tls_cert_expiry: {
     hint: {
@@ -108,7 +105,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор, отвечающий за продление сертификатов",
       },
     },
-    guide: null,
   },
   hsts: {
     hint: {
@@ -135,7 +131,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор веб-сервера, настраивающий заголовки",
       },
     },
-    guide: null,
   },
   mixed_content: {
     hint: {
@@ -162,7 +157,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "разработчик и контент-менеджер",
       },
     },
-    guide: null,
   },
   security_txt: {
     hint: {
@@ -189,7 +183,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор или ответственный за безопасность",
       },
     },
-    guide: null,
   },
   insecure_form: {
     hint: {
@@ -216,7 +209,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "разработчик, который делал формы сайта",
       },
     },
-    guide: null,
   },
   tls_protocols: {
     hint: {
@@ -243,7 +235,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера, где настроен TLS",
       },
     },
-    guide: null,
   },
   http_internal_links: {
     hint: {
@@ -270,7 +261,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "разработчик или контент-менеджер",
       },
     },
-    guide: null,
   },
   security_txt_fields: {
     hint: {
@@ -297,7 +287,6 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор сайта или специалист по безопасности",
       },
     },
-    guide: null,
   },
   version_disclosure: {
     hint: {
@@ -324,6 +313,5 @@ export const SECURITY: Readonly<Record<string, Explanation>> = {
         who: "администратор сервера",
       },
     },
-    guide: null,
   },
 };

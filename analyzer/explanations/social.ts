@@ -1,7 +1,7 @@
 // Explanations of the social display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const SOCIAL: Readonly<Record<string, Explanation>> = {
+export const SOCIAL: Readonly<Record<string, ExplanationText>> = {
   og_required: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const SOCIAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик шаблонов или SMM-специалист",
       },
     },
-    guide: null,
   },
   twitter_card: {
     hint: {
@@ -54,7 +53,6 @@ export const SOCIAL: Readonly<Record<string, Explanation>> = {
         who: "верстальщик шаблонов по просьбе SMM-специалиста",
       },
     },
-    guide: null,
   },
   og_image: {
     hint: {
@@ -81,7 +79,6 @@ export const SOCIAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик вместе с дизайнером",
       },
     },
-    guide: null,
   },
   og_url_match: {
     hint: {
@@ -108,7 +105,6 @@ export const SOCIAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик, выводящий теги Open Graph",
       },
     },
-    guide: null,
   },
   og_description: {
     hint: {
@@ -135,7 +131,6 @@ export const SOCIAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик сайта или настройка SEO-плагина",
       },
     },
-    guide: null,
   },
   social_profiles: {
     hint: {
@@ -162,6 +157,5 @@ export const SOCIAL: Readonly<Record<string, Explanation>> = {
         who: "контент-менеджер или разработчик шаблона",
       },
     },
-    guide: null,
   },
 };

@@ -1,7 +1,7 @@
 // Explanations of the structured_data display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const STRUCTURED_DATA: Readonly<Record<string, Explanation>> = {
+export const STRUCTURED_DATA: Readonly<Record<string, ExplanationText>> = {
   jsonld_syntax: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const STRUCTURED_DATA: Readonly<Record<string, Explanation>> = {
         who: "разработчик, добавлявший разметку",
       },
     },
-    guide: null,
   },
   schema_required: {
     hint: {
@@ -54,7 +53,6 @@ export const STRUCTURED_DATA: Readonly<Record<string, Explanation>> = {
         who: "разработчик, внедрявший микроразметку",
       },
     },
-    guide: null,
   },
   schema_core_types: {
     hint: {
@@ -81,7 +79,6 @@ export const STRUCTURED_DATA: Readonly<Record<string, Explanation>> = {
         who: "разработчик главной страницы или SEO-специалист",
       },
     },
-    guide: null,
   },
   schema_breadcrumbs: {
     hint: {
@@ -108,6 +105,5 @@ export const STRUCTURED_DATA: Readonly<Record<string, Explanation>> = {
         who: "разработчик шаблона хлебных крошек",
       },
     },
-    guide: null,
   },
 };

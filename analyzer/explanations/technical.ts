@@ -1,7 +1,7 @@
 // Explanations of the technical display group. Pure data.
-import type { Explanation } from "./types.ts";
+import type { ExplanationText } from "./types.ts";
 
-export const TECHNICAL: Readonly<Record<string, Explanation>> = {
+export const TECHNICAL: Readonly<Record<string, ExplanationText>> = {
   ttfb: {
     hint: {
       ru: {
@@ -27,7 +27,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "бэкенд-разработчик и администратор сервера",
       },
     },
-    guide: null,
   },
   compression: {
     hint: {
@@ -54,7 +53,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "администратор веб-сервера или CDN",
       },
     },
-    guide: null,
   },
   charset: {
     hint: {
@@ -81,7 +79,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "верстальщик или администратор сервера",
       },
     },
-    guide: null,
   },
   doctype: {
     hint: {
@@ -108,7 +105,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "верстальщик шаблонов",
       },
     },
-    guide: null,
   },
   html_size: {
     hint: {
@@ -135,7 +131,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "фронтенд-разработчик",
       },
     },
-    guide: null,
   },
   favicon: {
     hint: {
@@ -162,7 +157,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "дизайнер и верстальщик",
       },
     },
-    guide: null,
   },
   dom_size: {
     hint: {
@@ -189,7 +183,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "фронтенд-разработчик или верстальщик шаблона",
       },
     },
-    guide: null,
   },
   duplicate_ids: {
     hint: {
@@ -216,7 +209,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "верстальщик, отвечающий за разметку",
       },
     },
-    guide: null,
   },
   meta_refresh: {
     hint: {
@@ -243,7 +235,6 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "разработчик, отвечающий за шаблоны",
       },
     },
-    guide: null,
   },
   deprecated_tags: {
     hint: {
@@ -270,6 +261,5 @@ export const TECHNICAL: Readonly<Record<string, Explanation>> = {
         who: "верстальщик, поддерживающий шаблон",
       },
     },
-    guide: null,
   },
 };

@@ -18,16 +18,22 @@ export interface PlainText {
   who: string;
 }
 
+/** The guide section Svc serves for a check (analyzer/guides). */
 export interface GuideRef {
   id: string;
   title: string;
-  url: string | null;
+  /** The section's path, /guides/{id}#{code}; the gateway answers it as an absolute URL. */
+  url: string;
 }
 
-export interface Explanation {
+/** The texts of one check, as its display group's file writes them. */
+export interface ExplanationText {
   hint: { ru: HintText; en: HintText };
   /** Russian always; English where written (served for lang=en when present). */
   plain: { ru: PlainText; en?: PlainText };
-  /** A guide page Svc serves; null while none exists. */
-  guide: GuideRef | null;
+}
+
+export interface Explanation extends ExplanationText {
+  /** Every check has one: taken from the guides catalogue, not written in the text files. */
+  guide: GuideRef;
 }

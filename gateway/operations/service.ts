@@ -1,9 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyRequest } from "fastify";
 import { ERROR_CATALOGUE, ERROR_CODES } from "../errors.ts";
 import { API_VERSION, buildOpenApi, plainSchema } from "../openapi.ts";
 import { defineOperation, type Operation } from "../registry/operation.ts";
-import type { GatewayDeps } from "../deps.ts";
+import { publicOrigin } from "../public-origin.ts";
 
 export const WEBHOOK_EVENT_TYPES = ["events", "uptime", "watchdog", "page", "crawl", "rank", "security", "digest"] as const;
 
@@ -12,10 +11,6 @@ export const SCOPES = [
   { id: "run", description: "Starting checks and heavy requests" },
   { id: "write", description: "Changing sites, tasks, profiles, webhooks and keys" },
 ] as const;
-
-function baseUrl(deps: GatewayDeps, request: FastifyRequest): string {
-  return deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-}
 
 function describeParams(op: Operation) {
   const out: unknown[] = [];
@@ -80,7 +75,7 @@ export function serviceOperations(all: () => readonly Operation[]): Operation[] 
       { additionalProperties: false },
     ),
     handler: async ({ deps, request }) => {
-      const base = `${baseUrl(deps, request)}/api/v1`;
+      const base = `${publicOrigin(deps, request)}/api/v1`;
       return {
         body: {
           api: { version: API_VERSION, base, openapi: `${base}/openapi.json`, service_version: deps.serviceVersion },
@@ -133,7 +128,7 @@ export function serviceOperations(all: () => readonly Operation[]): Operation[] 
     summary: "This API as an OpenAPI 3.1 document",
     tags: ["Service"],
     response: Type.Object({ openapi: Type.String(), info: Type.Object({}, { additionalProperties: true }), paths: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true }),
-    handler: async ({ deps, request }) => ({ body: buildOpenApi(all(), deps.serviceVersion, baseUrl(deps, request)) }),
+    handler: async ({ deps, request }) => ({ body: buildOpenApi(all(), deps.serviceVersion, publicOrigin(deps, request)) }),
   });
 
   return [capabilities, openapi];

@@ -21,13 +21,20 @@ const HSTS_PLAIN_RU = {
   who: "администратор веб-сервера, настраивающий заголовки",
 };
 
+// The guide is Russian whatever lang says; its address is the request's origin (no SVC_PUBLIC_BASE_URL here).
+const HSTS_GUIDE = {
+  id: "https-and-tls",
+  title: "HTTPS и TLS: сертификат, протоколы, переадресация и HSTS",
+  url: "http://svc.example.net/guides/https-and-tls#hsts",
+};
+
 describe("GET /explain", () => {
-  it("lists every catalogued check in catalogue order, with a hint and no guide, paged", async () => {
+  it("lists every catalogued check in catalogue order, with a hint and a guide, paged", async () => {
     const first = await gw.call("GET", "/api/v1/explain");
     expect(first.statusCode).toBe(200);
     const body = first.json();
     // 118 checks: the default pages of 50 hold the first 50, the next 50 and the last 18.
-    const all = CHECKS.map((c) => ({ code: c.code, has_hint: true, has_guide: false }));
+    const all = CHECKS.map((c) => ({ code: c.code, has_hint: true, has_guide: true }));
     expect(all).toHaveLength(118);
     expect(body.page).toEqual({ limit: 50, offset: 0, total: 118, next_offset: 50 });
     expect(body.codes).toEqual(all.slice(0, 50));
@@ -64,8 +71,8 @@ describe("GET /explain", () => {
     const head = (await gw.call("GET", "/api/v1/explain?limit=2")).json();
     expect(head).toEqual({
       codes: [
-        { code: "robots_txt_fetch", has_hint: true, has_guide: false },
-        { code: "robots_txt_syntax", has_hint: true, has_guide: false },
+        { code: "robots_txt_fetch", has_hint: true, has_guide: true },
+        { code: "robots_txt_syntax", has_hint: true, has_guide: true },
       ],
       page: { limit: 2, offset: 0, total: 118, next_offset: 2 },
     });
@@ -77,8 +84,8 @@ describe("GET /explain", () => {
 });
 
 describe("GET /explain/{code}", () => {
-  it("answers Russian texts by default", async () => {
-    const res = await gw.call("GET", "/api/v1/explain/hsts");
+  it("answers Russian texts by default, with the absolute address of the check's guide section", async () => {
+    const res = await gw.call("GET", "/api/v1/explain/hsts", { headers: { host: "svc.example.net" } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       code: "hsts",
@@ -89,13 +96,13 @@ describe("GET /explain/{code}", () => {
         glossary: ["HSTS — указание браузеру открывать сайт только по HTTPS", "max-age — сколько секунд браузер помнит это указание"],
       },
       plain: HSTS_PLAIN_RU,
-      guide: null,
+      guide: HSTS_GUIDE,
     });
-    expect((await gw.call("GET", "/api/v1/explain/hsts?lang=ru")).json()).toEqual(res.json());
+    expect((await gw.call("GET", "/api/v1/explain/hsts?lang=ru", { headers: { host: "svc.example.net" } })).json()).toEqual(res.json());
   });
 
   it("answers the hint in English with lang=en; plain stays Russian where no English text exists", async () => {
-    const res = await gw.call("GET", "/api/v1/explain/hsts?lang=en");
+    const res = await gw.call("GET", "/api/v1/explain/hsts?lang=en", { headers: { host: "svc.example.net" } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       code: "hsts",
@@ -106,7 +113,7 @@ describe("GET /explain/{code}", () => {
         glossary: ["HSTS — tells the browser to open the site over HTTPS only", "max-age — how many seconds the browser remembers that instruction"],
       },
       plain: HSTS_PLAIN_RU,
-      guide: null,
+      guide: HSTS_GUIDE,
     });
   });
 

@@ -64,12 +64,12 @@ describe("check explanations", () => {
     expect(Object.hasOwn(EXPLANATIONS, "toString")).toBe(false);
   });
 
-  it("have hint texts in both languages, plain in Russian, a glossary of \"term — meaning\" and no guide yet", () => {
+  it("have hint texts in both languages, plain in Russian, a glossary of \"term — meaning\" and a guide section", () => {
     for (const [code, e] of Object.entries(EXPLANATIONS)) {
       expect(e.hint.ru.glossary.length, code).toBeGreaterThan(0);
       expect(e.hint.en.glossary.length, code).toBe(e.hint.ru.glossary.length);
       expect(e.plain.ru, code).toBeDefined();
-      expect(e.guide, code).toBeNull();
+      expect(e.guide.url, code).toBe(`/guides/${e.guide.id}#${code}`);
       for (const g of [...e.hint.ru.glossary, ...e.hint.en.glossary]) expect(g, code).toMatch(/^\S.* — \S/);
     }
   });
