@@ -70,6 +70,14 @@ export interface CollectDeps {
   readonly limiter?: HostLimiter;
   /** Called once the origin and robots.txt are known (a crawl can start from them). */
   readonly onSiteKnown?: (site: SiteKnown) => void;
+  /** Called as each sample page's fetch starts, with its outcome to come (a crawl alongside reuses it). */
+  readonly onSamplePage?: (url: string, page: Promise<SampledPage>) => void;
+}
+
+/** A sample page as fetched and parsed by the analysis. */
+export interface SampledPage {
+  readonly result: FetchResult;
+  readonly extraction: Extraction;
 }
 
 /** What a whole-site crawl starts from: the origin the site answers on and its robots.txt. */
@@ -125,9 +133,12 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
     concurrency: opts.maxConnectionsPerHost,
     allowed: (url) => robotsAllow(robots, opts.userAgent, url),
     fetchPage: async (url) => {
-      const r = await site.fetch(url);
-      deps.signal?.throwIfAborted();
-      return extractPage({ url: r.response.finalUrl, response: r.response, html: r.text }).facts;
+      const sampled = site.fetch(url).then((r): SampledPage => {
+        deps.signal?.throwIfAborted();
+        return { result: r, extraction: extractPage({ url: r.response.finalUrl, response: r.response, html: r.text }) };
+      });
+      deps.onSamplePage?.(url, sampled);
+      return (await sampled).extraction.facts;
     },
     onPage: (done) => site.progress(40 + Math.round((55 * done) / Math.max(1, opts.maxPages)), "pages"),
   });

@@ -6,6 +6,8 @@
 import { performance } from "node:perf_hooks";
 import { strictKey } from "../analyzer/index.ts";
 import { CrawledPage, type ExternalLinkCheck, type RobotsFacts } from "../proto/index.ts";
+import type { SampledPage } from "./collect-site.ts";
+import { crawledPageFrom } from "./crawled-page.ts";
 import type { Egress } from "./egress.ts";
 import { fetchUrl, responseHeader, type FetchResult } from "./fetch-page.ts";
 import { HostLimiter } from "./host-limiter.ts";
@@ -66,6 +68,8 @@ export interface CrawlDeps {
   readonly resume?: readonly CrawledPage[];
   /** Paces the site's fetches; shared with the analysis that runs alongside (else the crawl's own, of opts.connections). */
   readonly limiter?: HostLimiter;
+  /** A URL the analysis alongside fetched and parsed (or is fetching) for its sample; undefined otherwise. */
+  readonly sampled?: (url: string) => Promise<SampledPage> | undefined;
 }
 
 export interface CrawlSiteInput {
@@ -267,8 +271,19 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
 
   const externalToCheck = new Map<string, ExternalLinkCheck>();
 
+  /** The analysis's fetch of a URL when it is an HTML page answered 2xx without redirects (anything else is fetched as the crawl would). */
+  const reusable = async (url: string): Promise<SampledPage | null> => {
+    const sampled = deps.sampled?.(url);
+    if (!sampled) return null;
+    const s = await sampled.catch(() => null);
+    const res = s?.result.response;
+    return s && res && res.status >= 200 && res.status < 300 && res.redirects.length === 0 && !res.error && s.extraction.facts.isHtml ? s : null;
+  };
+
   const fetchOne = async (entry: Entry): Promise<void> => {
-    const r: FetchResult = await limiter.run(originHost, () =>
+    // A page the analysis alongside fetched for its sample is not fetched and parsed again.
+    const shared = await reusable(entry.url);
+    const r: FetchResult = shared?.result ?? await limiter.run(originHost, () =>
       fetchUrl(entry.url, {
         dispatcher: deps.egress.dispatcher,
         userAgent: opts.userAgent,
@@ -305,7 +320,8 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
     const redirected = r.response.redirects.length > 0;
     const html = !redirected && r.response.status >= 200 && r.response.status < 300 && r.text ? r.text : "";
-    const page = await deps.pool.page({ url: entry.url, depth, response: r.response, html, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt });
+    const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
+    const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await deps.pool.page({ ...pageInput, html });
     page.throttled = entry.throttles;
     page.inSitemap = sitemapSet.has(entry.url);
     record(page);

@@ -1,6 +1,6 @@
 import { pageIsNoindex, pageIssues, strictKey } from "../analyzer/index.ts";
 import { CrawledPage, type HttpResponse } from "../proto/index.ts";
-import { extractPage } from "./extract.ts";
+import { extractPage, type Extraction } from "./extract.ts";
 import { simhash } from "./simhash.ts";
 
 export interface PageInput {
@@ -37,7 +37,18 @@ export function crawledPage(input: PageInput): CrawledPage {
   });
   const ok = r.status >= 200 && r.status < 300;
   if (!ok || !input.html) return page;
-  const { facts, text } = extractPage({ url: page.finalUrl, response: r, html: input.html, depth: input.depth });
+  return withExtraction(page, extractPage({ url: page.finalUrl, response: r, html: input.html, depth: input.depth }), input);
+}
+
+/**
+ * The same page from an extraction made already (the site's analysis fetched and parsed the URL
+ * for its sample): the facts of a page do not depend on who parsed it.
+ */
+export function crawledPageFrom(input: Omit<PageInput, "html">, extraction: Extraction): CrawledPage {
+  return withExtraction(crawledPage({ ...input, html: "" }), extraction, input);
+}
+
+function withExtraction(page: CrawledPage, { facts, text }: Extraction, input: Omit<PageInput, "html">): CrawledPage {
   if (!facts.isHtml) return page;
   page.isHtml = true;
   page.title = storable(facts.title);

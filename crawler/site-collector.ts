@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import type { Clock, CrawlSettings } from "../runtime/index.ts";
 import { createBrowserPool, type BrowserPool } from "./browser-metrics.ts";
-import { collectSiteFacts, type SiteKnown } from "./collect-site.ts";
+import { collectSiteFacts, type SampledPage, type SiteKnown } from "./collect-site.ts";
 import { HostLimiter } from "./host-limiter.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./egress.ts";
 import type { ClassifyFailure, CollectFacts, CrawlWholeSite, SingleChecks } from "./worker.ts";
@@ -70,6 +70,8 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
       const both = AbortSignal.any([signal, stop.signal]);
       let crawling = false;
       let known!: (site: SiteKnown) => void;
+      // The analysis's sample pages, as their fetches start: the crawl takes them instead of fetching again.
+      const sampled = new Map<string, Promise<SampledPage>>();
       const siteKnown = new Promise<SiteKnown>((resolve) => (known = resolve));
       const facts = collectSiteFacts(host, collectOptions(politeness, pageSample, false), {
         egress,
@@ -78,6 +80,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         signal: both,
         limiter,
         onSiteKnown: known,
+        onSamplePage: (url, page) => void sampled.set(url, page),
         // The analysis is the first tenth of a crawl's progress, until the crawl reports its own.
         onProgress: (p, step) => {
           if (!crawling) onProgress(Math.round(p / 10), step);
@@ -109,6 +112,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
             pool,
             signal: both,
             limiter,
+            sampled: (url) => sampled.get(url),
             store,
             resume,
             onProgress: (done, total) => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RobotsFacts, type CrawledPage } from "../../../proto/index.ts";
-import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, inlineParsePool, threadParsePool, type CrawlOptions, type Egress, type ParsePool } from "../../../crawler/index.ts";
+import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, extractPage, fetchUrl, inlineParsePool, threadParsePool, type CrawlOptions, type Egress, type ParsePool } from "../../../crawler/index.ts";
+import type { CrawlDeps } from "../../../crawler/crawl-site.ts";
 import { startHttp, type TestServer } from "./servers.ts";
 
 // A chain-and-fan site: / links to /p/0../p/9; /p/i links to /p/i/0../p/i/4; those link home.
@@ -49,7 +50,7 @@ afterAll(async () => {
 const input = () => ({ site: `127.0.0.1:${server.port}`, origin: server.origin, robots: RobotsFacts.fromPartial({}), checkedAt: 1_800_000_000 });
 const ALL = 1 + 10 + 50;
 
-async function crawl(pool: ParsePool, extra: { resume?: CrawledPage[]; abortAfter?: number; options?: Partial<CrawlOptions> } = {}) {
+async function crawl(pool: ParsePool, extra: { resume?: CrawledPage[]; abortAfter?: number; options?: Partial<CrawlOptions>; sampled?: CrawlDeps["sampled"] } = {}) {
   const stored: CrawledPage[] = [];
   const abort = new AbortController();
   const outcome = await crawlSite(input(), { ...OPTIONS, ...extra.options }, {
@@ -57,6 +58,7 @@ async function crawl(pool: ParsePool, extra: { resume?: CrawledPage[]; abortAfte
     pool,
     signal: abort.signal,
     resume: extra.resume ?? [],
+    ...(extra.sampled ? { sampled: extra.sampled } : {}),
     store: async (pages) => {
       stored.push(...pages);
       if (extra.abortAfter !== undefined && stored.length >= extra.abortAfter) abort.abort(new Error("node died"));
@@ -106,6 +108,29 @@ describe("crawlSite", () => {
     expect(new Set(all).size).toBe(ALL);
     expect(all).toHaveLength(ALL);
     expect(second.outcome.pages).toHaveLength(ALL);
+  });
+
+  it("takes the pages the analysis alongside fetched for its sample instead of fetching them again, with the same result", async () => {
+    const pool = inlineParsePool();
+    const own = await crawl(pool);
+    if (own.outcome instanceof Error) throw own.outcome;
+    // The analysis sampled two sections.
+    const sample = ["/p/3", "/p/7"].map((path) => `${server.origin}${path}`);
+    const sampled = new Map(
+      sample.map((url) => [
+        url,
+        fetchUrl(url, { dispatcher: egress.dispatcher }).then((result) => ({ result, extraction: extractPage({ url, response: result.response, html: result.text }) })),
+      ]),
+    );
+    await Promise.all(sampled.values());
+    server.requests.length = 0;
+    const { outcome } = await crawl(pool, { sampled: (url) => sampled.get(url) });
+    if (outcome instanceof Error) throw outcome;
+    expect(server.requests.filter((r) => r === "GET /p/3" || r === "GET /p/7")).toEqual([]);
+    // Every page as the crawl would have made it itself, timings aside.
+    const strip = (pages: CrawledPage[]) => pages.map((p) => ({ ...p, ttfbMs: 0 })).sort((a, b) => a.url.localeCompare(b.url));
+    expect(strip(outcome.pages)).toEqual(strip(own.outcome.pages));
+    expect(outcome.pages).toHaveLength(ALL);
   });
 
   it("stops at the page limit and says so", async () => {
