@@ -125,8 +125,8 @@ class PageState {
     if (a.itemscope !== undefined) this.facts.hasMicrodata = true;
     if (a.itemtype) for (const t of a.itemtype.split(/\s+/).filter(Boolean)) this.types.add(microdataType(t));
     if (OBSOLETE.has(name)) this.obsolete.add(name);
-    const heading = /^h([1-6])$/.exec(name);
-    if (heading) this.captures.set("heading", { level: Number(heading[1]), parts: [] });
+    const level = headingLevel(name);
+    if (level > 0) this.captures.set("heading", { level, parts: [] });
     this.openers[name]?.(a);
   }
 
@@ -146,8 +146,8 @@ class PageState {
     link: (a) => this.link(a),
     script: (a) => this.script(a),
     a: (a) => {
-      this.crawlable(a);
       const url = a.href === undefined ? null : this.absUrl(a.href.trim());
+      this.crawlable(a, url);
       if (url === null) return;
       const rel = a.rel ? a.rel.toLowerCase().split(/\s+/) : [];
       const internal = (url.protocol === "http:" || url.protocol === "https:") && url.host === this.host;
@@ -246,7 +246,7 @@ class PageState {
     if (name === "svg") this.svg = Math.max(0, this.svg - 1);
     if (name === "head") this.inHead = false;
     if (name === "picture" && this.pictures.pop() === false) this.facts.picturesWithoutImg += 1;
-    const closing = CLOSES[name] ?? (/^h[1-6]$/.test(name) ? "heading" : undefined);
+    const closing = CLOSES[name] ?? (headingLevel(name) > 0 ? "heading" : undefined);
     const c = closing ? this.captures.get(closing) : undefined;
     if (!closing || !c || (closing === "heading" && name !== `h${c.level}`)) return;
     this.captures.delete(closing);
@@ -295,13 +295,13 @@ class PageState {
    * a javascript: or file: href, one that does not parse, or no href but an onclick handler. Anchors
    * with a role, a name (targets) or a mailto: href are not links to crawl.
    */
-  private crawlable(a: Attribs): void {
+  private crawlable(a: Attribs, resolved: URL | null): void {
     if (a.role?.trim() || a.name?.trim()) return;
     const raw = a.href?.replace(/\s/g, "");
     let why: string | undefined;
     if (raw === undefined) why = a.onclick !== undefined ? "(no href, onclick)" : undefined;
     else if (raw.startsWith("mailto:")) why = undefined;
-    else if (/^(javascript|file):/i.test(raw) || this.absUrl(raw) === null) why = raw;
+    else if (/^(javascript|file):/i.test(raw) || (raw === a.href?.trim() ? resolved : this.absUrl(raw)) === null) why = raw;
     if (why === undefined) return;
     this.facts.uncrawlableAnchors += 1;
     if (this.facts.uncrawlableAnchorExamples.length < EXAMPLES) this.facts.uncrawlableAnchorExamples.push(why);
@@ -326,8 +326,9 @@ class PageState {
   /** The URL resolved against the page's base, fragment removed; null when it does not parse. */
   private absUrl(href: string): URL | null {
     try {
-      const u = new URL(href, this.base);
-      u.hash = "";
+      // The fragment starts at the first "#"; cut before parsing, it costs no setter afterwards.
+      const hash = href.indexOf("#");
+      const u = new URL(hash < 0 ? href : href.slice(0, hash), this.base);
       return u;
     } catch {
       return null;
@@ -342,6 +343,13 @@ class PageState {
   private subresource(url: string): void {
     if (this.https && url.startsWith("http:")) this.mixed.add(url);
   }
+}
+
+/** 1-6 for h1-h6, else 0. */
+function headingLevel(name: string): number {
+  if (name.length !== 2 || name.charCodeAt(0) !== 104) return 0;
+  const d = name.charCodeAt(1) - 48;
+  return d >= 1 && d <= 6 ? d : 0;
 }
 
 function dimension(value: string | undefined): number {
