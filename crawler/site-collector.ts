@@ -112,7 +112,12 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
             pool,
             signal: both,
             limiter,
-            sampled: (url) => sampled.get(url),
+            // Taken once: the crawl starts each URL once, and the analysis keeps its facts itself.
+            sampled: (url) => {
+              const page = sampled.get(url);
+              sampled.delete(url);
+              return page;
+            },
             store,
             resume,
             onProgress: (done, total) => {
