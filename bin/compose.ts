@@ -85,6 +85,8 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
   const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, "127.0.0.1:0"));
   const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
   const collector = life.add("site collector", createSiteCollector({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, clock));
+  // Work is taken once the parse threads have loaded, not paid for inside the first crawl.
+  await collector.ready();
   const workerClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure(), GRPC_MESSAGE_OPTIONS);
   life.add("worker's scheduler client", { close: async () => workerClient.close() });
   const worker = new CrawlerWorker({

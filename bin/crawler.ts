@@ -55,6 +55,8 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
     life.add("scheduler client", { close: async () => client.close() });
     const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
     const collector = life.add("site collector", createSiteCollector({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, systemClock));
+    // Work is taken once the parse threads have loaded, not paid for inside the first crawl.
+    await collector.ready();
     const worker = new CrawlerWorker({
       bus,
       scheduler: client,

@@ -292,6 +292,8 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
         maxRedirects: opts.maxRedirects,
         ...(deps.signal ? { signal: deps.signal } : {}),
         followRedirect: (target) => new URL(target).host === originHost,
+        // The parse thread decodes the body: the bytes move there without a copy, not a string.
+        decodeText: false,
       }).then((res) => {
         // Set the pause before the slot is released, so no request slips in before it.
         const status = res.response.status;
@@ -319,9 +321,8 @@ export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps:
     const depth = Number.isFinite(entry.depth) ? entry.depth : -1;
     // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
     const redirected = r.response.redirects.length > 0;
-    const html = !redirected && r.response.status >= 200 && r.response.status < 300 && r.text ? r.text : "";
     const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
-    const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await deps.pool.page({ ...pageInput, html });
+    const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await deps.pool.page({ ...pageInput, html: "", ...(redirected ? {} : { body: r.body }) });
     page.throttled = entry.throttles;
     page.inSitemap = sitemapSet.has(entry.url);
     record(page);

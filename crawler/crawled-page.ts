@@ -1,6 +1,7 @@
 import { pageIsNoindex, pageIssues, strictKey } from "../analyzer/index.ts";
 import { CrawledPage, type HttpResponse } from "../proto/index.ts";
 import { extractPage, type Extraction } from "./extract.ts";
+import { bodyText } from "./fetch-page.ts";
 import { simhash } from "./simhash.ts";
 
 export interface PageInput {
@@ -9,6 +10,8 @@ export interface PageInput {
   readonly depth: number;
   readonly response: HttpResponse;
   readonly html: string;
+  /** The body undecoded, when `html` is empty: decoded here (on the parse thread) by the response's charset. */
+  readonly body?: Uint8Array;
   /** host[:port] of the crawled origin: links to it are internal. */
   readonly originHost: string;
   readonly origin: string;
@@ -36,15 +39,17 @@ export function crawledPage(input: PageInput): CrawledPage {
     ttfbMs: r.ttfbMs,
   });
   const ok = r.status >= 200 && r.status < 300;
-  if (!ok || !input.html) return page;
-  return withExtraction(page, extractPage({ url: page.finalUrl, response: r, html: input.html, depth: input.depth }), input);
+  const body = input.body;
+  const html = input.html || (ok && body && body.length > 0 ? bodyText(r, Buffer.from(body.buffer, body.byteOffset, body.byteLength)) : "");
+  if (!ok || !html) return page;
+  return withExtraction(page, extractPage({ url: page.finalUrl, response: r, html, depth: input.depth }), input);
 }
 
 /**
  * The same page from an extraction made already (the site's analysis fetched and parsed the URL
  * for its sample): the facts of a page do not depend on who parsed it.
  */
-export function crawledPageFrom(input: Omit<PageInput, "html">, extraction: Extraction): CrawledPage {
+export function crawledPageFrom(input: Omit<PageInput, "html" | "body">, extraction: Extraction): CrawledPage {
   return withExtraction(crawledPage({ ...input, html: "" }), extraction, input);
 }
 

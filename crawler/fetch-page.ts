@@ -22,6 +22,8 @@ export interface FetchOptions {
   readonly signal?: AbortSignal;
   /** Whether to follow a redirect to `target`; when false the 3xx answer is the result (its hop recorded). */
   readonly followRedirect?: (target: string) => boolean;
+  /** False: `text` stays empty and the caller decodes `body` (bodyText) where it parses, e.g. on a parse thread. Default true. */
+  readonly decodeText?: boolean;
 }
 
 export interface FetchResult {
@@ -102,7 +104,7 @@ export async function fetchUrl(url: string, opts: FetchOptions): Promise<FetchRe
       } else if (decoded.error) {
         response.errorDetail = `content-encoding ${response.contentEncoding}: ${decoded.error}`;
       }
-      return { response, body: decoded.body, text: toText(response, decoded.body) };
+      return { response, body: decoded.body, text: opts.decodeText === false ? "" : bodyText(response, decoded.body) };
     }
   } catch (err) {
     const { code, detail } = classifyFetchError(err, controller.signal.aborted);
@@ -161,7 +163,8 @@ function resolveHttp(location: string, base: string): string | null {
   }
 }
 
-function toText(response: HttpResponse, body: Buffer): string {
+/** A body as text by the declared (or, for HTML, sniffed) charset; empty for a non-textual type. */
+export function bodyText(response: HttpResponse, body: Buffer): string {
   const isHtml = response.contentType === "text/html" || response.contentType === "application/xhtml+xml";
   if (body.length === 0 || (response.contentType !== "" && !TEXTUAL.test(response.contentType))) return "";
   const charset = response.charset || (isHtml || response.contentType === "" ? sniffHtmlCharset(body) : "");

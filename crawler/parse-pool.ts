@@ -8,6 +8,8 @@ import type { ParseTask } from "./parse-thread.ts";
 export interface ParsePool {
   page(input: PageInput): Promise<CrawledPage>;
   analyze(input: CrawlInput): Promise<CrawlAnalysis>;
+  /** Resolves once every thread has loaded its modules (a node says it is ready only after that). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,6 +18,7 @@ export function inlineParsePool(): ParsePool {
   return {
     page: async (input) => crawledPage(input),
     analyze: async (input) => analyzeCrawl(input),
+    ready: async () => undefined,
     close: async () => undefined,
   };
 }
@@ -35,15 +38,16 @@ interface Pending {
  * `size` worker threads, tasks handed to the least busy. Messages are structured clones of plain
  * objects (ts-proto messages are plain objects), so nothing is encoded on the way.
  */
-export function threadParsePool(size: number): ParsePool {
+export function threadParsePool(size: number, warmUpPages = 0): ParsePool {
   const threads: { worker: Worker; busy: number }[] = [];
   const pending = new Map<number, Pending>();
   let next = 1;
   let closed = false;
   const spawn = () => {
-    const worker = new Worker(BOOT, { eval: true });
+    const worker = new Worker(BOOT, { eval: true, workerData: { warmUpPages } });
     const slot = { worker, busy: 0 };
-    worker.on("message", (msg: { id: number; result?: unknown; error?: string }) => {
+    worker.on("message", (msg: { id: number; result?: unknown; error?: string } | "loaded") => {
+      if (msg === "loaded") return;
       slot.busy -= 1;
       // An idle thread does not keep the process alive; a busy one does (its caller waits on it).
       if (slot.busy === 0) worker.unref();
@@ -66,7 +70,26 @@ export function threadParsePool(size: number): ParsePool {
     threads.push(slot);
   };
   for (let i = 0; i < Math.max(1, size); i++) spawn();
-  const run = <T>(task: Omit<ParseTask, "id">): Promise<T> => {
+  // Loading a thread's modules (compiling them, under tsx) takes a second of CPU or more, and its
+  // warm-up pages some tenths: a node that took work before that would pay it inside its first job.
+  const loaded = Promise.all(
+    threads.map(
+      ({ worker }) =>
+        new Promise<void>((resolve, reject) => {
+          const onMessage = (msg: unknown) => {
+            if (msg !== "loaded") return;
+            worker.off("message", onMessage);
+            resolve();
+          };
+          worker.on("message", onMessage);
+          worker.once("error", reject);
+          worker.once("exit", (code) => reject(new Error(`a parse thread exited (${code}) while loading`)));
+        }),
+    ),
+  ).then(() => undefined);
+  // Observed here too: a caller that never asks must not see an unhandled rejection.
+  loaded.catch(() => undefined);
+  const run = <T>(task: Omit<ParseTask, "id">, transfer: ArrayBuffer[] = []): Promise<T> => {
     if (closed) return Promise.reject(new Error("parse pool closed"));
     const id = next++;
     const slot = threads.reduce((a, b) => (b.busy < a.busy ? b : a));
@@ -74,11 +97,19 @@ export function threadParsePool(size: number): ParsePool {
     slot.worker.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      slot.worker.postMessage({ ...task, id });
+      slot.worker.postMessage({ ...task, id }, transfer);
     });
   };
   return {
-    page: (input) => run<CrawledPage>({ kind: "page", input }),
+    page: (input) => {
+      // A body that owns its memory moves to the thread (the caller's view of it empties); one in
+      // a shared pool (small Buffers) is copied.
+      const body = input.body;
+      if (!body || body.length === 0) return run<CrawledPage>({ kind: "page", input });
+      const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer ? body : new Uint8Array(body);
+      return run<CrawledPage>({ kind: "page", input: { ...input, body: own } }, [own.buffer as ArrayBuffer]);
+    },
+    ready: () => loaded,
     analyze: async (input) => {
       const out = await run<CrawlAnalysis>({ kind: "crawl", input });
       // Cloned across threads, the findings are a plain object of the same shape.

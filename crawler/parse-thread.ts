@@ -1,8 +1,9 @@
 // A parse thread of the crawler: turns fetched HTML into stored crawl pages (crawledPage) and runs
 // the whole-crawl analysis, off the event loop that fetches and serves requests.
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { analyzeCrawl, type CrawlInput } from "../analyzer/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
+import { warmUp } from "./warm-up.ts";
 
 export type ParseTask = { readonly id: number; readonly kind: "page"; readonly input: PageInput } | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlInput };
 
@@ -16,4 +17,7 @@ if (port) {
       port.postMessage({ id: task.id, error: (err as Error).stack ?? String(err) });
     }
   });
+  // Its modules are loaded once this runs (static imports come first); warmed up, the pool counts it ready.
+  warmUp((workerData as { warmUpPages?: number } | null)?.warmUpPages ?? 0);
+  port.postMessage("loaded");
 }

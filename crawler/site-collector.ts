@@ -25,6 +25,8 @@ export interface SiteCollector {
   readonly crawl: CrawlWholeSite;
   readonly checks: SingleChecks;
   readonly classify: ClassifyFailure;
+  /** Resolves once the parse threads have loaded: the node takes work after that. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
     extraCa: settings.extraCa,
     connectTimeoutMs: Math.min(10_000, settings.fetchTimeoutMs),
   });
-  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads) : inlineParsePool();
+  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages) : inlineParsePool();
   const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
   const browser = browserPoolFor(settings, egress, externalAllowed);
   const collectOptions = (politeness: Politeness, pageSample: number, sync: boolean) => ({
@@ -173,6 +175,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
       // Unreachable sites are recorded in the facts; what throws is unexpected, and worth another attempt.
       return { error: "collect_failed", detail: (err as Error).message ?? String(err), retryable: true };
     },
+    ready: () => pool.ready(),
     close: async () => {
       await browser?.close();
       await pool.close();

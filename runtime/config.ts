@@ -81,6 +81,8 @@ export interface CrawlSettings {
   readonly crawlMaxPerPattern: number;
   /** Threads that parse and check crawled pages (0: on the fetching thread). */
   readonly parseThreads: number;
+  /** Generated pages each parse thread runs through the page path before the node takes work. */
+  readonly parseWarmUpPages: number;
   /** External hosts whose links a crawl may fetch to tell whether they are broken (names, *.domain, CIDRs). */
   readonly egressAllow: readonly string[];
   /** A crawl's findings feed later analyses of the host for this long. */
@@ -341,6 +343,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_CRAWL_MAX_MINUTES", key: "crawl.crawlMaxMinutes", default: "30", parse: integer(1, 24 * 60), doc: "A whole-site crawl stops after this many minutes (truncated_by time_limit)." },
   { env: "SVC_CRAWL_MAX_PER_PATTERN", key: "crawl.crawlMaxPerPattern", default: "100", parse: integer(1, 1_000_000), doc: "Crawler traps: URLs sharing a path pattern (numbers collapsed) and parameter names beyond this many are skipped and reported as a trap." },
   { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "auto", parse: threadCount, doc: "Worker threads that parse and check crawled pages off the serving thread; auto: one per core, at most 4; 0 parses on the serving thread (tests)." },
+  { env: "SVC_PARSE_WARMUP_PAGES", key: "crawl.parseWarmUpPages", default: "30", parse: integer(0, 1000), doc: "Generated pages (about 47 KB each) every parse thread parses and checks at start, before /readyz says ready: a fresh thread is two to three times slower on its first pages, which the first crawl would otherwise pay. 0 skips it." },
   { env: "SVC_EGRESS_ALLOW", key: "crawl.egressAllow", default: "", parse: hostPatterns, doc: "External hosts a crawl may fetch to check its external links (comma-separated names, *.domain or CIDRs); others are reported as unchecked, never as broken." },
   { env: "SVC_CRAWL_FINDINGS_DAYS", key: "crawl.crawlFindingsDays", default: "30", parse: integer(1, 365), doc: "A crawl's crawl-scope findings feed the rank of later analyses of the host for this many days." },
   { env: "SVC_BROWSER", key: "crawl.browser", default: "off", parse: browserMode, doc: "Browser metrics (FCP, LCP, CLS, TBT) of the home page, once per analysis (not GET /analyze): auto measures with headless Chromium when SVC_BROWSER_PATH exists (apt-get install chromium); off never starts a browser, and the metric checks are not applicable." },

@@ -173,6 +173,8 @@ const { env, port, adminPort } = await svcEnvFor(data.dir, {
   SVC_PLAN_CHECKS_PER_DAY: "1000000",
   // The plan's crawl size (500 URLs by default) would cut the site short; the bench wants it whole.
   ...ifKnown({ SVC_PLAN_CRAWL_PAGES: "100000" }),
+  // The harness shortens the parse threads' warm-up for tests; the bench runs what users run.
+  ...ifKnown({ SVC_PARSE_WARMUP_PAGES: CONFIG_FIELDS.find((f) => f.env === "SVC_PARSE_WARMUP_PAGES")?.default ?? "" }),
 });
 const svc = spawnSvc(["serve"], env);
 const api: Api = (path, init = {}) => http(`http://127.0.0.1:${port}${path}`, { ...init, key: KEY, timeoutMs: 30_000 });

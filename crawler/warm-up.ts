@@ -1,0 +1,99 @@
+import { HttpResponse } from "../proto/index.ts";
+import { crawledPage, type PageInput } from "./crawled-page.ts";
+
+/**
+ * Warming a parse thread up before it takes work. A fresh thread parses its first few dozen pages
+ * two to three times slower than later ones (V8 interprets, then compiles the hot paths); a crawl
+ * that started on fresh threads paid that inside the job, once per thread. The pages here are
+ * generated, not taken from any site: they carry what real pages carry (head metadata, hreflang,
+ * JSON-LD, navigation of relative, absolute, external and nofollow links, headings, entities,
+ * images, tables, code) so that the code paths a crawl runs are the ones compiled.
+ */
+const ORIGIN = "http://warm-up.invalid";
+const SECTIONS = ["library", "reference", "tutorial", "howto", "faq", "using", "whatsnew", "c-api"];
+const WORDS = (
+  "the of and to in is that for it as with was on be by this are from or at an which but not have has can " +
+  "function module object value return string list type class method argument default error file data name"
+).split(" ");
+
+/** The i-th generated page: about 40 KB of HTML, different text and links for every i. */
+export function warmUpPage(i: number): PageInput {
+  const section = SECTIONS[i % SECTIONS.length]!;
+  const url = `${ORIGIN}/${section}/page-${i}.html`;
+  const word = (k: number) => WORDS[(k * 7 + i * 13) % WORDS.length]!;
+  const sentence = (k: number, n: number) => Array.from({ length: n }, (_, j) => word(k + j)).join(" ");
+  const nav = Array.from({ length: 120 }, (_, k) => {
+    const target = SECTIONS[k % SECTIONS.length]!;
+    if (k % 17 === 0) return `<li><a href="https://example.org/${target}/${k}" rel="nofollow noopener">${sentence(k, 3)}</a></li>`;
+    if (k % 11 === 0) return `<li><a href="#section-${k}">¶ ${word(k)}</a></li>`;
+    if (k % 5 === 0) return `<li><a href="${ORIGIN}/${target}/page-${(i + k) % 500}.html?ref=nav&amp;utm_source=x">${sentence(k, 2)}</a></li>`;
+    return `<li class="toctree-l${(k % 3) + 1}"><a class="reference internal" href="../${target}/page-${(i * 3 + k) % 500}.html#s${k}"><span class="pre">${word(k)}()</span> &mdash; ${sentence(k, 4)}</a></li>`;
+  }).join("\n");
+  const body = Array.from({ length: 24 }, (_, k) => {
+    const id = `section-${k}`;
+    const heading = `<h${(k % 3) + 2} id="${id}">${sentence(k, 5)}<a class="headerlink" href="#${id}" title="Link to this heading">¶</a></h${(k % 3) + 2}>`;
+    const text = Array.from({ length: 3 }, (_, p) => `<p>${sentence(k * 3 + p, 40)} &amp; <em>${word(p)}</em> &lt;${word(k)}&gt; &#8212; <code class="docutils literal">${word(k + p)}.${word(p)}()</code>.</p>`).join("");
+    const code = `<div class="highlight"><pre><span class="n">${word(k)}</span> <span class="o">=</span> <span class="mi">${k}</span>\n<span class="k">return</span> ${word(k + 1)}</pre></div>`;
+    const figure = k % 4 === 0 ? `<img src="../_images/fig-${k}.png" alt="${k % 8 === 0 ? "" : sentence(k, 3)}" width="640" height="480" loading="lazy">` : "";
+    const table = k % 6 === 0 ? `<table class="docutils"><thead><tr><th>${word(k)}</th><th>${word(k + 1)}</th></tr></thead><tbody><tr><td>${sentence(k, 6)}</td><td><a href="../${section}/page-${k}.html">${word(k)}</a></td></tr></tbody></table>` : "";
+    return `<section id="s${k}">${heading}${text}${code}${figure}${table}</section>`;
+  }).join("\n");
+  const html = `<!DOCTYPE html>
+<html lang="en" data-content_root="../">
+<head>
+<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${sentence(i, 6)} &#8212; Warm-up ${i}</title>
+<meta name="description" content="${sentence(i + 1, 20)}">
+<meta name="robots" content="index, follow">
+<meta property="og:title" content="${sentence(i, 4)}"><meta property="og:type" content="website">
+<link rel="canonical" href="${url}">
+<link rel="alternate" hreflang="en" href="${url}"><link rel="alternate" hreflang="fr" href="${ORIGIN}/fr/${section}/page-${i}.html"><link rel="alternate" hreflang="x-default" href="${url}">
+<link rel="stylesheet" href="../_static/pygments.css?v=${i}" type="text/css"><link rel="icon" href="../_static/favicon.png">
+<script src="../_static/documentation_options.js?v=${i}"></script><script defer src="https://cdn.example.org/lib.js" integrity="sha384-x" crossorigin="anonymous"></script>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","position":1,"name":"${section}","item":"${ORIGIN}/${section}/"}]}</script>
+<style>.warm-${i} { color: #333; }</style>
+</head>
+<body>
+<div class="related" role="navigation" aria-label="Related"><ul>${nav}</ul></div>
+<main><h1>${sentence(i, 5)}</h1>
+${body}
+<form action="/search.html" method="get"><input type="text" name="q" aria-label="Search"><input type="submit" value="Go"></form>
+</main>
+<footer><p>&copy; Warm-up. <a href="mailto:docs@example.org">docs</a> <a href="javascript:void(0)">top</a> <a href="tel:+100">call</a></p></footer>
+<script>var DOCUMENTATION_OPTIONS = { VERSION: "${i}" };</script>
+</body></html>`;
+  return {
+    url,
+    depth: 1 + (i % 4),
+    html,
+    originHost: "warm-up.invalid",
+    origin: ORIGIN,
+    site: "warm-up.invalid",
+    checkedAt: 1_700_000_000,
+    response: HttpResponse.fromPartial({
+      requestedUrl: url,
+      finalUrl: url,
+      status: 200,
+      headers: [
+        { name: "content-type", value: "text/html; charset=utf-8" },
+        { name: "cache-control", value: "max-age=600" },
+      ],
+      contentType: "text/html",
+      charset: "utf-8",
+      bodyBytes: html.length,
+      wireBytes: html.length,
+      ttfbMs: 3,
+      totalMs: 5,
+    }),
+  };
+}
+
+/** Runs `pages` generated pages through the page path a crawl runs (crawledPage); returns how many links they held. */
+export function warmUp(pages: number): number {
+  let links = 0;
+  for (let i = 0; i < pages; i++) {
+    const page = crawledPage(warmUpPage(i));
+    links += page.internalLinks.length + page.externalLinks.length;
+  }
+  return links;
+}

@@ -1,0 +1,64 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { crawledPage } from "../../../crawler/crawled-page.ts";
+import { threadParsePool } from "../../../crawler/parse-pool.ts";
+import { warmUp, warmUpPage } from "../../../crawler/warm-up.ts";
+import { HttpResponse } from "../../../proto/index.ts";
+
+const URL_ = "http://site.test/caf%C3%A9";
+
+function input(body: Uint8Array, charset: string) {
+  const response = HttpResponse.fromPartial({ requestedUrl: URL_, finalUrl: URL_, status: 200, contentType: "text/html", charset, bodyBytes: body.length });
+  return { url: URL_, depth: 2, response, html: "", body, originHost: "site.test", origin: "http://site.test", site: "site.test", checkedAt: 1 };
+}
+
+const HTML = `<html lang="fr"><head><title>Café crème</title></head><body><h1>Crème brûlée</h1><p>${"déjà vu ".repeat(800)}</p><a href="/menu">Menu</a><a href="https://other.test/">ailleurs</a></body></html>`;
+
+describe("warm-up pages", () => {
+  it("run the page path a crawl runs: links of every kind, checks that fail, text that differs per page", () => {
+    const a = crawledPage(warmUpPage(0));
+    const b = crawledPage(warmUpPage(1));
+    expect(a.isHtml).toBe(true);
+    expect(a.title).toContain("Warm-up 0");
+    expect(a.internalLinks.length).toBeGreaterThan(80);
+    expect(a.externalLinks.length).toBeGreaterThan(3);
+    expect(a.nofollowInternal.length).toBe(0);
+    expect(a.hreflang.map((h) => h.hreflang)).toEqual(["en", "fr", "x-default"]);
+    expect(a.words).toBeGreaterThan(2000);
+    expect(a.issues.length).toBeGreaterThan(0);
+    expect(a.contentHash).not.toBe(b.contentHash);
+    expect(warmUp(3)).toBe([0, 1, 2].reduce((n, i) => n + crawledPage(warmUpPage(i)).internalLinks.length + crawledPage(warmUpPage(i)).externalLinks.length, 0));
+  });
+});
+
+describe("threadParsePool", () => {
+  const pool = threadParsePool(1, 2);
+  afterAll(() => pool.close());
+
+  it("is ready once its thread has loaded and warmed up", async () => {
+    await expect(pool.ready()).resolves.toBeUndefined();
+  });
+
+  it("decodes a body on the thread by the response's charset: the same page as from the text", async () => {
+    const latin1 = Buffer.from(HTML, "latin1");
+    const { body: _bytes, ...asText } = input(latin1, "iso-8859-1");
+    const expected = crawledPage({ ...asText, html: HTML });
+    const own = new Uint8Array(latin1.length);
+    own.set(latin1);
+    const page = await pool.page(input(own, "iso-8859-1"));
+    expect(page).toEqual(expected);
+    expect(page.title).toBe("Café crème");
+    // The bytes moved to the thread: the caller's view is empty now.
+    expect(own.byteLength).toBe(0);
+  });
+
+  it("copies a body that shares its memory (a slice of a pooled Buffer) instead of moving it", async () => {
+    const utf8 = Buffer.from(HTML, "utf8");
+    const big = Buffer.concat([Buffer.from("xxxx"), utf8, Buffer.from("yyyy")]);
+    const slice = big.subarray(4, 4 + utf8.length);
+    const page = await pool.page(input(slice, "utf-8"));
+    expect(page.title).toBe("Café crème");
+    expect(page.internalLinks).toEqual(["http://site.test/menu"]);
+    expect(big.subarray(0, 4).toString()).toBe("xxxx");
+    expect(slice.toString("utf8")).toBe(HTML);
+  });
+});
