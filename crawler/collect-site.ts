@@ -7,7 +7,7 @@ import { unixSeconds, type Clock } from "../runtime/index.ts";
 import type { BrowserPool } from "./browser-metrics.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { EgressBlockedError, type Egress } from "./egress.ts";
-import { extractPage, type Extraction } from "./extract.ts";
+import { extractPage, type Extraction, type ExtractInput } from "./extract.ts";
 import { DEFAULT_USER_AGENT, fetchUrl, type FetchOptions, type FetchResult } from "./fetch-page.ts";
 import { HostLimiter } from "./host-limiter.ts";
 import { samplePages } from "./page-sample.ts";
@@ -72,6 +72,8 @@ export interface CollectDeps {
   readonly onSiteKnown?: (site: SiteKnown) => void;
   /** Called as each sample page's fetch starts, with its outcome to come (a crawl alongside reuses it). */
   readonly onSamplePage?: (url: string, page: Promise<SampledPage>) => void;
+  /** Parses a fetched page (the crawler node's parse threads); absent: on the calling thread. */
+  readonly parse?: (input: ExtractInput) => Promise<Extraction>;
 }
 
 /** A sample page as fetched and parsed by the analysis. */
@@ -115,7 +117,9 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
   const { home, httpsAttempt } = await fetchHome(site);
   deps.signal?.throwIfAborted();
   const origin = new URL(home.response.status > 0 ? home.response.finalUrl : home.response.requestedUrl).origin;
-  const homePage = extractPage({ url: home.response.finalUrl, response: home.response, html: home.text, depth: 0 });
+  const parse = deps.parse ?? (async (input: ExtractInput) => extractPage(input));
+  const homePage = await parse({ url: home.response.finalUrl, response: home.response, html: home.text, depth: 0 });
+  deps.signal?.throwIfAborted();
   site.progress(10, "home");
 
   const prelim = preliminaries(site, origin, home, homePage, httpsAttempt);
@@ -133,9 +137,9 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
     concurrency: opts.maxConnectionsPerHost,
     allowed: (url) => robotsAllow(robots, opts.userAgent, url),
     fetchPage: async (url) => {
-      const sampled = site.fetch(url).then((r): SampledPage => {
+      const sampled = site.fetch(url).then(async (r): Promise<SampledPage> => {
         deps.signal?.throwIfAborted();
-        return { result: r, extraction: extractPage({ url: r.response.finalUrl, response: r.response, html: r.text }) };
+        return { result: r, extraction: await parse({ url: r.response.finalUrl, response: r.response, html: r.text }) };
       });
       deps.onSamplePage?.(url, sampled);
       return (await sampled).extraction.facts;

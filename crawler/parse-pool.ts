@@ -2,11 +2,14 @@ import { Worker } from "node:worker_threads";
 import { analyzeCrawl, type CrawlAnalysis, type CrawlInput } from "../analyzer/index.ts";
 import { CrawledPage, CrawlFindings } from "../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
+import { extractPage, type Extraction, type ExtractInput } from "./extract.ts";
 import type { ParseTask } from "./parse-thread.ts";
 
 /** Where the CPU-bound part of a crawl runs: parsing pages and the whole-crawl analysis. */
 export interface ParsePool {
   page(input: PageInput): Promise<CrawledPage>;
+  /** One page's facts (an analysis's home and sample pages). */
+  extract(input: ExtractInput): Promise<Extraction>;
   analyze(input: CrawlInput): Promise<CrawlAnalysis>;
   /** Resolves once every thread has loaded its modules (a node says it is ready only after that). */
   ready(): Promise<void>;
@@ -17,6 +20,7 @@ export interface ParsePool {
 export function inlineParsePool(): ParsePool {
   return {
     page: async (input) => crawledPage(input),
+    extract: async (input) => extractPage(input),
     analyze: async (input) => analyzeCrawl(input),
     ready: async () => undefined,
     close: async () => undefined,
@@ -109,6 +113,8 @@ export function threadParsePool(size: number, warmUpPages = 0): ParsePool {
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer ? body : new Uint8Array(body);
       return run<CrawledPage>({ kind: "page", input: { ...input, body: own } }, [own.buffer as ArrayBuffer]);
     },
+    // ts-proto messages are plain objects: the clone is the same facts.
+    extract: (input) => run<Extraction>({ kind: "extract", input }),
     ready: () => loaded,
     analyze: async (input) => {
       const out = await run<CrawlAnalysis>({ kind: "crawl", input });

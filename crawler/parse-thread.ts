@@ -1,18 +1,33 @@
-// A parse thread of the crawler: turns fetched HTML into stored crawl pages (crawledPage) and runs
-// the whole-crawl analysis, off the event loop that fetches and serves requests.
+// A parse thread of the crawler: turns fetched HTML into page facts (an analysis's pages) and
+// stored crawl pages (crawledPage), and runs the whole-crawl analysis, off the event loop that
+// fetches and serves requests.
 import { parentPort, workerData } from "node:worker_threads";
 import { analyzeCrawl, type CrawlInput } from "../analyzer/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
+import { extractPage, type ExtractInput } from "./extract.ts";
 import { warmUp } from "./warm-up.ts";
 
-export type ParseTask = { readonly id: number; readonly kind: "page"; readonly input: PageInput } | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlInput };
+export type ParseTask =
+  | { readonly id: number; readonly kind: "page"; readonly input: PageInput }
+  | { readonly id: number; readonly kind: "extract"; readonly input: ExtractInput }
+  | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlInput };
+
+function perform(task: ParseTask): unknown {
+  switch (task.kind) {
+    case "page":
+      return crawledPage(task.input);
+    case "extract":
+      return extractPage(task.input);
+    case "crawl":
+      return analyzeCrawl(task.input);
+  }
+}
 
 const port = parentPort;
 if (port) {
   port.on("message", (task: ParseTask) => {
     try {
-      const result = task.kind === "page" ? crawledPage(task.input) : analyzeCrawl(task.input);
-      port.postMessage({ id: task.id, result });
+      port.postMessage({ id: task.id, result: perform(task) });
     } catch (err) {
       port.postMessage({ id: task.id, error: (err as Error).stack ?? String(err) });
     }

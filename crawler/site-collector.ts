@@ -60,7 +60,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         host,
         collectOptions(politeness, pageSample, sync),
         // The synchronous lane has a deadline a browser run would eat into: no browser metrics there.
-        { egress, clock, randomHex, onProgress, signal, ...(browser && !sync ? { browser } : {}) },
+        { egress, clock, randomHex, onProgress, signal, parse: pool.extract, ...(browser && !sync ? { browser } : {}) },
       );
     },
     crawl: async ({ jobId, host, pageSample, maxPages, maxDepth, resume, store, onProgress, signal }) => {
@@ -79,6 +79,7 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
         egress,
         clock,
         randomHex,
+        parse: pool.extract,
         signal: both,
         limiter,
         onSiteKnown: known,

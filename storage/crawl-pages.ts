@@ -77,13 +77,18 @@ const INT32_MAX = 2 ** 31 - 1;
 /**
  * Throws a RangeError naming the first page that cannot be stored the same way on every
  * implementation: text must be well-formed Unicode without NUL (Postgres text holds no NUL), the
- * counts must fit Postgres integer (ClickHouse Int32), data must have a JSON form.
+ * counts must fit Postgres integer (ClickHouse Int32), data must have a JSON form. Returns each
+ * page's data as JSON (made once: it is most of a page's cost to store).
  */
-export function assertCrawlPages(pages: readonly NewCrawlPage[]): void {
+export function assertCrawlPages(pages: readonly NewCrawlPage[]): Map<NewCrawlPage, string> {
+  const json = new Map<NewCrawlPage, string>();
   pages.forEach((p, i) => {
-    const problem = pageProblem(p);
+    const data = JSON.stringify(p.data) as string | undefined;
+    const problem = pageProblem(p) ?? (data === undefined ? "data has no JSON form" : null);
     if (problem) throw new RangeError(`crawl page ${i} (${JSON.stringify(p.url)}): ${problem}`);
+    json.set(p, data!);
   });
+  return json;
 }
 
 function pageProblem(p: NewCrawlPage): string | null {
@@ -99,7 +104,6 @@ function pageProblem(p: NewCrawlPage): string | null {
   for (const [name, v] of [["depth", p.depth], ["status", p.status], ["words", p.words], ["outlinks", p.outlinks]] as const) {
     if (!isInt32(v)) return `${name} must be an integer ${INT32_MIN}..${INT32_MAX}, got ${String(v)}`;
   }
-  if (JSON.stringify(p.data) === undefined) return "data has no JSON form";
   return null;
 }
 
@@ -150,7 +154,7 @@ export class PostgresCrawlPages implements CrawlPages {
   constructor(private readonly db: Db) {}
 
   async put(jobId: number, worker: string, input: readonly NewCrawlPage[]): Promise<boolean> {
-    assertCrawlPages(input);
+    const json = assertCrawlPages(input);
     // An upsert may not touch a row twice in one statement.
     const pages = lastPerUrl(input);
     return this.db.tx(async (q) => {
@@ -177,7 +181,7 @@ export class PostgresCrawlPages implements CrawlPages {
           pages.map((p) => p.words),
           pages.map((p) => p.outlinks),
           pages.map((p) => JSON.stringify(p.issues)),
-          pages.map((p) => JSON.stringify(p.data)),
+          pages.map((p) => json.get(p)),
         ],
       );
       return true;

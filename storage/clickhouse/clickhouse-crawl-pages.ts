@@ -37,7 +37,7 @@ export class ClickHouseCrawlPages implements CrawlPages {
   ) {}
 
   async put(jobId: number, worker: string, input: readonly NewCrawlPage[]): Promise<boolean> {
-    assertCrawlPages(input);
+    const json = assertCrawlPages(input);
     const pages = lastPerUrl(input);
     const [job] = await this.db.query<{ attempt: number; created: number }>(
       "SELECT attempt, created FROM jobs WHERE id = $1 AND worker = $2 AND state = 'running'",
@@ -61,7 +61,7 @@ export class ClickHouseCrawlPages implements CrawlPages {
       words: p.words,
       outlinks: p.outlinks,
       issues: p.issues,
-      data: JSON.stringify(p.data),
+      data: json.get(p),
     }));
     await this.ch.insert(CRAWL_PAGES_TABLE, PAGE_COLUMNS, rows);
     return true;

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { crawledPage } from "../../../crawler/crawled-page.ts";
+import { extractPage } from "../../../crawler/extract.ts";
 import { threadParsePool } from "../../../crawler/parse-pool.ts";
 import { warmUp, warmUpPage } from "../../../crawler/warm-up.ts";
 import { HttpResponse } from "../../../proto/index.ts";
@@ -49,6 +50,15 @@ describe("threadParsePool", () => {
     expect(page.title).toBe("Café crème");
     // The bytes moved to the thread: the caller's view is empty now.
     expect(own.byteLength).toBe(0);
+  });
+
+  it("extracts an analysis's page on the thread: the same facts as in the calling thread", async () => {
+    const response = HttpResponse.fromPartial({ requestedUrl: URL_, finalUrl: URL_, status: 200, contentType: "text/html", charset: "utf-8", bodyBytes: HTML.length });
+    const input = { url: URL_, response, html: HTML, depth: 1 };
+    const there = await pool.extract(input);
+    expect(there).toEqual(extractPage(input));
+    expect(there.facts.title).toBe("Café crème");
+    expect(there.facts.links.map((l) => [l.href, l.internal])).toEqual([["http://site.test/menu", true], ["https://other.test/", false]]);
   });
 
   it("copies a body that shares its memory (a slice of a pooled Buffer) instead of moving it", async () => {
