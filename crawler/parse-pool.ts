@@ -9,7 +9,7 @@ import type { ParseTask } from "./parse-thread.ts";
 export interface ParsePool {
   page(input: PageInput): Promise<CrawledPage>;
   /** One page's facts (an analysis's home and sample pages). */
-  extract(input: ExtractInput): Promise<Extraction>;
+  readonly extract: (input: ExtractInput) => Promise<Extraction>;
   analyze(input: CrawlInput): Promise<CrawlAnalysis>;
   /** Resolves once every thread has loaded its modules (a node says it is ready only after that). */
   ready(): Promise<void>;
