@@ -1,3 +1,4 @@
+import { analyzeCrawl } from "../analyzer/index.ts";
 import { HttpResponse } from "../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 
@@ -7,7 +8,8 @@ import { crawledPage, type PageInput } from "./crawled-page.ts";
  * that started on fresh threads paid that inside the job, once per thread. The pages here are
  * generated, not taken from any site: they carry what real pages carry (head metadata, hreflang,
  * JSON-LD, navigation of relative, absolute, external and nofollow links, headings, entities,
- * images, tables, code) so that the code paths a crawl runs are the ones compiled.
+ * images, tables, code) so that the code paths a crawl runs are the ones compiled; the whole-crawl
+ * analysis a crawl ends with runs over them too.
  */
 const ORIGIN = "http://warm-up.invalid";
 const SECTIONS = ["library", "reference", "tutorial", "howto", "faq", "using", "whatsnew", "c-api"];
@@ -88,12 +90,24 @@ ${body}
   };
 }
 
-/** Runs `pages` generated pages through the page path a crawl runs (crawledPage); returns how many links they held. */
+/**
+ * Runs `pages` generated pages through the page path a crawl runs (crawledPage), then the
+ * whole-crawl analysis over them; returns how many links the pages held.
+ */
 export function warmUp(pages: number): number {
-  let links = 0;
-  for (let i = 0; i < pages; i++) {
-    const page = crawledPage(warmUpPage(i));
-    links += page.internalLinks.length + page.externalLinks.length;
-  }
-  return links;
+  if (pages <= 0) return 0;
+  const crawled = Array.from({ length: pages }, (_, i) => crawledPage(warmUpPage(i)));
+  const external = [...new Set(crawled.flatMap((p) => p.externalLinks.map((l) => l.href)))].map((url) => ({ url, status: 0, error: "" }));
+  analyzeCrawl({
+    jobId: 0,
+    crawledAt: 1_700_000_000,
+    pages: crawled,
+    sitemapUrls: crawled.slice(0, 5).map((p) => p.url),
+    truncatedBy: "",
+    traps: [],
+    external,
+    politeness: { delayMs: 0, connections: 1, throttled: 0, retryAfterWaitS: 0 },
+    durationMs: 1,
+  });
+  return crawled.reduce((n, p) => n + p.internalLinks.length + p.externalLinks.length, 0);
 }
