@@ -1,6 +1,6 @@
 import type { CheckDef } from "./check.ts";
 import { aggregatePages, htmlPages } from "./page-sample.ts";
-import { httpUrl } from "./response.ts";
+import { isHttpHref } from "./response.ts";
 
 // Lighthouse's English list (core/audits/seo/link-text.js) plus the catalogue's Russian one.
 const NON_DESCRIPTIVE = new Set([
@@ -28,11 +28,21 @@ const NON_DESCRIPTIVE = new Set([
 
 /** Lower case, inner spaces collapsed, surrounding punctuation and arrows removed. */
 export function normaliseAnchor(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
+  let known = normalised.get(text);
+  if (known === undefined) {
+    known = text
+      .toLowerCase()
+      .replace(/\s+/g, " ")
+      .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
+    // A site's navigation repeats its anchors on every page: they are normalised once.
+    if (normalised.size >= NORMALISED_MAX) normalised.clear();
+    normalised.set(text, known);
+  }
+  return known;
 }
+
+const NORMALISED_MAX = 4096;
+const normalised = new Map<string, string>();
 
 export const linkText: CheckDef = {
   code: "link_text",
@@ -48,7 +58,7 @@ export const linkText: CheckDef = {
     return aggregatePages(
       htmlPages(facts),
       ({ page }) => {
-        const links = page.links.filter((l) => httpUrl(l.href));
+        const links = page.links.filter((l) => isHttpHref(l.href));
         if (links.length === 0) return "na";
         const vague = links.filter((l) => NON_DESCRIPTIVE.has(normaliseAnchor(l.text)));
         return vague.length === 0 ? "pass" : { verdict: "fail", why: `${vague.length} link(s) like "${vague[0]?.text.trim()}"` };

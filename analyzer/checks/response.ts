@@ -26,6 +26,14 @@ export function httpUrl(text: string): URL | undefined {
   }
 }
 
+/**
+ * Whether a link's href is an http(s) URL. For Link.href, which the extractor always makes absolute
+ * and normalised (URL.href: lower-case scheme, valid host): a prefix test, no parse per link.
+ */
+export function isHttpHref(href: string): boolean {
+  return href.startsWith("https://") || href.startsWith("http://");
+}
+
 export function originOf(text: string): string | undefined {
   return httpUrl(text)?.origin;
 }

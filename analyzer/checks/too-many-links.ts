@@ -1,6 +1,6 @@
 import type { CheckDef } from "./check.ts";
 import { aggregatePages, htmlPages } from "./page-sample.ts";
-import { httpUrl } from "./response.ts";
+import { isHttpHref } from "./response.ts";
 
 // SEOnaut's ErrorTooManyLinks threshold.
 const MAX_LINKS = 100;
@@ -19,7 +19,7 @@ export const tooManyLinks: CheckDef = {
     return aggregatePages(
       htmlPages(facts),
       ({ page }) => {
-        const links = page.links.filter((l) => httpUrl(l.href)).length;
+        const links = page.links.filter((l) => isHttpHref(l.href)).length;
         if (links === 0) return "na";
         return links > MAX_LINKS ? { verdict: "fail", why: `${links} links` } : "pass";
       },
