@@ -3,7 +3,7 @@ import { aggregatePages, htmlPages } from "./page-sample.ts";
 import { isHttpHref } from "./response.ts";
 
 // Lighthouse's English list (core/audits/seo/link-text.js) plus the catalogue's Russian one.
-const NON_DESCRIPTIVE = new Set([
+export const NON_DESCRIPTIVE: ReadonlySet<string> = new Set([
   "click here",
   "click this",
   "go",
@@ -28,21 +28,43 @@ const NON_DESCRIPTIVE = new Set([
 
 /** Lower case, inner spaces collapsed, surrounding punctuation and arrows removed. */
 export function normaliseAnchor(text: string): string {
-  let known = normalised.get(text);
-  if (known === undefined) {
-    known = text
-      .toLowerCase()
-      .replace(/\s+/g, " ")
-      .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
-    // A site's navigation repeats its anchors on every page: they are normalised once.
-    if (normalised.size >= NORMALISED_MAX) normalised.clear();
-    normalised.set(text, known);
-  }
-  return known;
+  return text
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "");
 }
 
-const NORMALISED_MAX = 4096;
-const normalised = new Map<string, string>();
+const LONGEST = Math.max(...[...NON_DESCRIPTIVE].map((p) => p.length));
+const SPACE = /\s/;
+const PUNCT_OR_SYMBOL = /[\p{P}\p{S}]/u;
+
+/**
+ * Whether an anchor text is one of the non-descriptive phrases: NON_DESCRIPTIVE.has(normaliseAnchor(text)),
+ * in one pass that stops once the text's words are longer than the longest phrase (most anchors).
+ */
+export function isNonDescriptive(text: string): boolean {
+  let out = "";
+  // out's length up to its last character that is neither space nor punctuation: what stays of it.
+  let kept = 0;
+  let space = false;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const ch = cp < 128 ? text[i]! : String.fromCodePoint(cp);
+    i += ch.length;
+    if (cp < 128 ? cp === 32 || (cp >= 9 && cp <= 13) : SPACE.test(ch)) {
+      space = out.length > 0;
+      continue;
+    }
+    const edge = cp < 128 ? (cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) || (cp >= 123 && cp <= 126) : PUNCT_OR_SYMBOL.test(ch);
+    if (out.length === 0 && edge) continue; // leading punctuation goes
+    if (space) out += " ";
+    space = false;
+    out += cp < 128 ? (cp >= 65 && cp <= 90 ? String.fromCharCode(cp + 32) : ch) : ch.toLowerCase();
+    if (!edge) kept = out.length;
+    if (kept > LONGEST) return false;
+  }
+  return NON_DESCRIPTIVE.has(out.slice(0, kept));
+}
 
 export const linkText: CheckDef = {
   code: "link_text",
@@ -60,7 +82,7 @@ export const linkText: CheckDef = {
       ({ page }) => {
         const links = page.links.filter((l) => isHttpHref(l.href));
         if (links.length === 0) return "na";
-        const vague = links.filter((l) => NON_DESCRIPTIVE.has(normaliseAnchor(l.text)));
+        const vague = links.filter((l) => isNonDescriptive(l.text));
         return vague.length === 0 ? "pass" : { verdict: "fail", why: `${vague.length} link(s) like "${vague[0]?.text.trim()}"` };
       },
       { problem: "non-descriptive link text", none: "no page has links" },
