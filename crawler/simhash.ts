@@ -6,19 +6,23 @@
 
 const SAMPLE_ABOVE = 512;
 
+// Hashes stay int32 throughout (`| 0`, never `>>> 0`; bits taken with `>>`): an unsigned 32-bit
+// value above 2^31 is not a small integer to V8, and the optimised code deoptimised on it ("lost
+// precision") again and again.
+
 function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
-  return h >>> 0;
+  return h | 0;
 }
 
 /** FNV-1a hashes of the text's words (runs of letters and digits), lower-cased. */
 function wordHashes(text: string): number[] {
   const out: number[] = [];
-  let h = 0x811c9dc5;
+  let h = 0x811c9dc5 | 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -29,34 +33,47 @@ function wordHashes(text: string): number[] {
       h = Math.imul(h, 0x01000193);
       inWord = true;
     } else if (inWord) {
-      out.push(h >>> 0);
-      h = 0x811c9dc5;
+      out.push(h);
+      h = 0x811c9dc5 | 0;
       inWord = false;
     }
   }
-  if (inWord) out.push(h >>> 0);
+  if (inWord) out.push(h);
   return out;
 }
 
 /** The SimHash of a text as 16 hex digits; "" for a text of fewer than 3 words. */
 export function simhash(text: string): string {
   const words = wordHashes(text);
+  if (words.length < 3) return "";
+  return hex(votes(words));
+}
+
+// The vote and the hex digits are functions of their own: code V8 compiles while a long text's
+// loop runs (on-stack replacement) is reused by later calls, and a loop after it that had not run
+// yet left a deoptimisation in it that every later call hit.
+
+/** Each of the 64 bits' vote over the shingles: positive when more shingle hashes have it set. */
+function votes(words: readonly number[]): Int32Array {
   const shingles = words.length - 2;
-  if (shingles < 1) return "";
   const sample = shingles > SAMPLE_ABOVE;
-  const votes = new Int32Array(64);
+  const out = new Int32Array(64);
   for (let i = 0; i < shingles; i++) {
     const a = words[i] as number;
     const b = words[i + 1] as number;
     const c = words[i + 2] as number;
-    const lo = mix((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ c) >>> 0);
+    const lo = mix(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ c);
     if (sample && (lo & 3) !== 0) continue;
-    const hi = mix((Math.imul(c, 0x9e3779b1) ^ Math.imul(a, 0xc2b2ae3d) ^ b ^ 0x27d4eb2f) >>> 0);
+    const hi = mix(Math.imul(c, 0x9e3779b1) ^ Math.imul(a, 0xc2b2ae3d) ^ b ^ 0x27d4eb2f);
     for (let bit = 0; bit < 32; bit++) {
-      votes[bit] = (votes[bit] as number) + (((lo >>> bit) & 1) << 1) - 1;
-      votes[bit + 32] = (votes[bit + 32] as number) + (((hi >>> bit) & 1) << 1) - 1;
+      out[bit] = (out[bit] as number) + (((lo >> bit) & 1) << 1) - 1;
+      out[bit + 32] = (out[bit + 32] as number) + (((hi >> bit) & 1) << 1) - 1;
     }
   }
+  return out;
+}
+
+function hex(votes: Int32Array): string {
   let lo = 0;
   let hi = 0;
   for (let bit = 0; bit < 32; bit++) {
