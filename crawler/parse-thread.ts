@@ -33,6 +33,6 @@ if (port) {
     }
   });
   // Its modules are loaded once this runs (static imports come first); warmed up, the pool counts it ready.
-  warmUp((workerData as { warmUpPages?: number } | null)?.warmUpPages ?? 0);
+  warmUp((workerData as { warmUpPages?: number } | null)?.warmUpPages ?? 0, true);
   port.postMessage("loaded");
 }
