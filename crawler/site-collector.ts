@@ -146,7 +146,6 @@ export function createSiteCollector(settings: CrawlSettings & { allowPrivateTarg
       return CrawlResult.fromPartial({
         facts: { ...siteFacts, crawl: analysis.findings },
         reportJson: JSON.stringify(analysis.report),
-        external: outcome.external,
         pageStats: analysis.pageStats,
       });
     },

@@ -209,8 +209,6 @@ export interface CrawlResult {
     | undefined;
   /** the crawl report served by GET /crawl, /links and /external (a JSON document the scheduler stores as is) */
   reportJson: string;
-  /** external links checked where the egress allowlist permits */
-  external: ExternalLinkCheck[];
   /** per stored page: what only the whole graph tells */
   pageStats: PageLinkStats[];
 }
@@ -1592,7 +1590,7 @@ export const CrawlPagesResponse: MessageFns<CrawlPagesResponse> = {
 };
 
 function createBaseCrawlResult(): CrawlResult {
-  return { facts: undefined, reportJson: "", external: [], pageStats: [] };
+  return { facts: undefined, reportJson: "", pageStats: [] };
 }
 
 export const CrawlResult: MessageFns<CrawlResult> = {
@@ -1602,9 +1600,6 @@ export const CrawlResult: MessageFns<CrawlResult> = {
     }
     if (message.reportJson !== "") {
       writer.uint32(18).string(message.reportJson);
-    }
-    for (const v of message.external) {
-      ExternalLinkCheck.encode(v!, writer.uint32(26).fork()).join();
     }
     for (const v of message.pageStats) {
       PageLinkStats.encode(v!, writer.uint32(34).fork()).join();
@@ -1641,14 +1636,6 @@ export const CrawlResult: MessageFns<CrawlResult> = {
             message.reportJson = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.external.push(ExternalLinkCheck.decode(reader, reader.uint32()));
-            continue;
-          }
           case 4: {
             if (tag !== 34) {
               break;
@@ -1677,9 +1664,6 @@ export const CrawlResult: MessageFns<CrawlResult> = {
         : isSet(object.report_json)
         ? globalThis.String(object.report_json)
         : "",
-      external: globalThis.Array.isArray(object?.external)
-        ? object.external.map((e: any) => ExternalLinkCheck.fromJSON(e))
-        : [],
       pageStats: globalThis.Array.isArray(object?.pageStats)
         ? object.pageStats.map((e: any) => PageLinkStats.fromJSON(e))
         : globalThis.Array.isArray(object?.page_stats)
@@ -1696,9 +1680,6 @@ export const CrawlResult: MessageFns<CrawlResult> = {
     if (message.reportJson !== "") {
       obj.reportJson = message.reportJson;
     }
-    if (message.external?.length) {
-      obj.external = message.external.map((e) => ExternalLinkCheck.toJSON(e));
-    }
     if (message.pageStats?.length) {
       obj.pageStats = message.pageStats.map((e) => PageLinkStats.toJSON(e));
     }
@@ -1714,7 +1695,6 @@ export const CrawlResult: MessageFns<CrawlResult> = {
       ? SiteFacts.fromPartial(object.facts)
       : undefined;
     message.reportJson = object.reportJson ?? "";
-    message.external = object.external?.map((e) => ExternalLinkCheck.fromPartial(e)) || [];
     message.pageStats = object.pageStats?.map((e) => PageLinkStats.fromPartial(e)) || [];
     return message;
   },
