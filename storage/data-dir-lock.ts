@@ -12,7 +12,8 @@ export interface DataDirLock {
   release(): void;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this id exists (one of another user's counts: signalling it is refused, not unknown). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -38,13 +39,13 @@ export function lockDataDir(dir: string, pid = process.pid): DataDirLock {
   try {
     if (tryLink(tmp, path)) return handle(path, pid);
     const owner = ownerOf(path);
-    if (owner !== null && owner !== pid && alive(owner)) throw new DataDirLockedError(dir, owner);
+    if (owner !== null && owner !== pid && processAlive(owner)) throw new DataDirLockedError(dir, owner);
     // The owner is gone: take over under the marker.
     const marker = join(dir, "svc.lock.takeover");
     if (!claimMarker(marker)) throw new DataDirLockedError(dir, ownerOf(path) ?? 0);
     try {
       const again = ownerOf(path);
-      if (again !== null && again !== pid && alive(again)) throw new DataDirLockedError(dir, again);
+      if (again !== null && again !== pid && processAlive(again)) throw new DataDirLockedError(dir, again);
       unlinkSafe(path);
       if (!tryLink(tmp, path)) throw new DataDirLockedError(dir, ownerOf(path) ?? 0);
       return handle(path, pid);
@@ -59,7 +60,7 @@ export function lockDataDir(dir: string, pid = process.pid): DataDirLock {
 /** The pid holding dir's lock, or null when it is free (or held by a dead process). */
 export function dataDirOwner(dir: string): number | null {
   const owner = ownerOf(join(dir, "svc.lock"));
-  return owner !== null && alive(owner) ? owner : null;
+  return owner !== null && processAlive(owner) ? owner : null;
 }
 
 function handle(path: string, pid: number): DataDirLock {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { processAlive } from "../../storage/index.ts";
 
 // The real `helm` for the chart's tests: the one on PATH when it is Helm 3, otherwise Helm built
 // once from source with the machine's Go into the project's .cache/helm. No release binary can be
@@ -213,7 +214,7 @@ async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
     const holder = Number(readFileSync(lock, "utf8").trim());
-    if (holder > 0 && !alive(holder)) {
+    if (holder > 0 && !processAlive(holder)) {
       rmSync(lock, { force: true });
       continue;
     }
@@ -228,15 +229,6 @@ async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     unlinkSync(lock);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
