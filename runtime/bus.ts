@@ -23,11 +23,16 @@ export interface Bus {
  * The embedded bus: in memory, one process. Messages of one key are handled one at a time, in
  * order (as a Kafka partition would); a failed handler is retried after retryMs. Messages in
  * memory are lost with the process: the scheduler republishes unfinished jobs from Postgres.
+ * Messages of a topic nobody has subscribed to yet are kept until someone does, as a broker keeps
+ * them: the scheduler republishes at start, and the worker subscribes once its parse threads are
+ * ready, a second or two later.
  */
 export class InProcessBus implements Bus {
   /** topic → consumer group → its handlers (round robin). */
   private readonly groups = new Map<string, Map<string, { handlers: BusHandler[]; next: number }>>();
   private readonly chains = new Map<string, Promise<void>>();
+  /** topic → messages published while it had no subscriber, in order. */
+  private readonly unclaimed = new Map<string, BusMessage[]>();
   private closed = false;
 
   constructor(private readonly retryMs = 1000) {}
@@ -35,11 +40,20 @@ export class InProcessBus implements Bus {
   async publish(messages: readonly BusMessage[]): Promise<void> {
     if (this.closed) throw new Error("bus closed");
     for (const m of messages) {
-      for (const group of this.groups.get(m.topic)?.values() ?? []) {
-        const handler = group.handlers[group.next++ % group.handlers.length];
-        if (handler) this.deliver(`${m.topic}|${m.key}|${group.handlers.length}`, m, handler);
+      const groups = this.groups.get(m.topic);
+      if (!groups || groups.size === 0) {
+        const kept = this.unclaimed.get(m.topic) ?? [];
+        kept.push(m);
+        this.unclaimed.set(m.topic, kept);
+        continue;
       }
+      for (const group of groups.values()) this.handTo(group, m);
     }
+  }
+
+  private handTo(group: { handlers: BusHandler[]; next: number }, m: BusMessage): void {
+    const handler = group.handlers[group.next++ % group.handlers.length];
+    if (handler) this.deliver(`${m.topic}|${m.key}|${group.handlers.length}`, m, handler);
   }
 
   async subscribe(topic: string, group: string, handler: BusHandler): Promise<void> {
@@ -48,6 +62,12 @@ export class InProcessBus implements Bus {
     if (existing) existing.handlers.push(handler);
     else groups.set(group, { handlers: [handler], next: 0 });
     this.groups.set(topic, groups);
+    const kept = this.unclaimed.get(topic);
+    if (kept) {
+      this.unclaimed.delete(topic);
+      const first = groups.get(group)!;
+      for (const m of kept) this.handTo(first, m);
+    }
   }
 
   async close(): Promise<void> {
