@@ -28,7 +28,7 @@ import {
 } from "../proto/index.ts";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
 import { unixSeconds } from "../runtime/index.ts";
-import { insertEvents, type JobRow, type Store } from "../storage/index.ts";
+import { type JobRow, type Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
 import { workMessage } from "./messages.ts";
 import type { OutboxRelay } from "./relay.ts";
@@ -212,7 +212,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
       if (!out.granted) {
         if (out.reason === "exhausted") {
           const job = await store.jobs.get(req.jobId);
-          if (job) await store.db.tx((q) => insertEvents(q, [jobEvent(job, "error", { error: "attempts_exhausted" })], now()));
+          if (job) await store.events.appendAlone([jobEvent(job, "error", { error: "attempts_exhausted" })], now());
           waiters.done(req.jobId);
         }
         return LeaseResponse.fromPartial({ granted: false });
@@ -269,7 +269,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
           now(),
           message,
           async (q, job, final) => {
-            if (final) await insertEvents(q, [jobEvent(job, "error", { error: req.error })], now());
+            if (final) await store.events.append(q, [jobEvent(job, "error", { error: req.error })], now());
           },
         );
         accepted = outcome !== "not_held";

@@ -1,6 +1,6 @@
 import { afterAll, analyzeSite, type Analysis } from "../analyzer/index.ts";
 import { CrawlFindings, type CrawlResult, type SiteFacts } from "../proto/index.ts";
-import { insertEvents, type EventRow, type JobRow, type Queryable, type Store, type TaskDraftRow } from "../storage/index.ts";
+import { type NewEvent, type JobRow, type Queryable, type Store, type TaskDraftRow } from "../storage/index.ts";
 
 /** Version of the report's shape and of the analyzer's catalogue, stored with every run. */
 export const REPORT_VERSION = 1;
@@ -62,7 +62,7 @@ export async function settleAnalysis(store: Store, q: Queryable, job: JobRow, gi
   }));
   const passing = new Set(analysis.items.filter((i) => i.status === "pass").map((i) => i.code));
   const monitors = await q.query<{ account_id: number }>("SELECT account_id FROM sites WHERE host = $1", [job.host]);
-  const events: EventRow[] = [];
+  const events: NewEvent[] = [];
   for (const { account_id: accountId } of monitors) {
     const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);
     for (const t of transitions) {
@@ -87,11 +87,11 @@ export async function settleAnalysis(store: Store, q: Queryable, job: JobRow, gi
     }
   }
   events.push(jobEvent(job, "done", { run: runId, rank: analysis.rank }));
-  await insertEvents(q, events, now);
+  await store.events.append(q, events, now);
   return runId;
 }
 
-export function jobEvent(job: JobRow, state: "done" | "error", extra: Record<string, unknown>): EventRow {
+export function jobEvent(job: JobRow, state: "done" | "error", extra: Record<string, unknown>): NewEvent {
   return {
     eventKey: `job:${job.id}:${state}`,
     accountId: job.account_id,

@@ -9,6 +9,7 @@ import { RunsRepo } from "./runs-repo.ts";
 import { TasksRepo } from "./tasks-repo.ts";
 import { ProfilesRepo } from "./profiles-repo.ts";
 import { CrawlsRepo } from "./crawls-repo.ts";
+import { EventsRepo } from "./events-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -28,6 +29,7 @@ export interface Store {
   readonly tasks: TasksRepo;
   readonly profiles: ProfilesRepo;
   readonly crawls: CrawlsRepo;
+  readonly events: EventsRepo;
   readonly crawlPages: CrawlPages;
 }
 
@@ -46,6 +48,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     tasks: new TasksRepo(db),
     profiles: new ProfilesRepo(db),
     crawls: new CrawlsRepo(db),
+    events: new EventsRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
   };
 }

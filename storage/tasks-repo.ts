@@ -1,4 +1,5 @@
 import type { Db, Queryable } from "./db.ts";
+import { appendEvents } from "./events-repo.ts";
 
 export type TaskStatus = "open" | "done" | "ignored";
 
@@ -41,15 +42,6 @@ export interface TaskTransition {
   readonly code: string;
   readonly title: string;
   readonly kind: "new" | "returned" | "fixed";
-}
-
-export interface EventRow {
-  readonly eventKey: string;
-  readonly accountId: number | null;
-  readonly host: string | null;
-  readonly type: string;
-  readonly level: "good" | "warn" | "bad" | "info";
-  readonly payload: unknown;
 }
 
 const TASK_COLUMNS = "id, account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated";
@@ -141,7 +133,7 @@ export class TasksRepo {
         [id, accountId, status, now],
       );
       if (!row) return null;
-      await insertEvents(q, [
+      await appendEvents(q, [
         { eventKey: `task:${id}:set:${status}:${now}`, accountId, host: row.host, type: "task", level: "info", payload: { task: id, code: row.code, status, by: "user" } },
       ], now);
       return row;
@@ -156,16 +148,5 @@ export class TasksRepo {
       [accountId],
     );
     return new Map(rows.map((r) => [r.host, { open: Number(r.open), crit: Number(r.crit), gain: Number(r.gain) }]));
-  }
-}
-
-/** Writes events once: the key is deterministic, a repeat is ignored. */
-export async function insertEvents(q: Queryable, events: readonly EventRow[], now: number): Promise<void> {
-  for (const e of events) {
-    await q.query(
-      `INSERT INTO events (event_key, account_id, host, type, level, payload, created) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (event_key) DO NOTHING`,
-      [e.eventKey, e.accountId, e.host, e.type, e.level, JSON.stringify(e.payload), now],
-    );
   }
 }

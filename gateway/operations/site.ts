@@ -65,10 +65,7 @@ export const getSite = defineOperation({
     const report = storedReport(run);
     const [history] = await deps.store.db.query<{ runs: number; first: number }>("SELECT count(*) AS runs, min(checked_at) AS first FROM runs WHERE host = $1", [host]);
     const tasks = (await deps.store.tasks.forHost(auth!.accountId, host)).filter((t) => t.status === "open");
-    const events = await deps.store.db.query<{ id: number; type: string; level: string; created: number; payload: Record<string, unknown> }>(
-      "SELECT id, type, level, created, payload FROM events WHERE host = $1 AND account_id = $2 ORDER BY id DESC LIMIT 10",
-      [host, auth!.accountId],
-    );
+    const events = await deps.store.events.recentForHost(auth!.accountId, host, 10);
     const pages = new Set(report.items.flatMap((i) => i.pages));
     return {
       body: {
