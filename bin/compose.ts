@@ -21,7 +21,7 @@ import {
 import { credentials } from "@grpc/grpc-js";
 import { buildApp, buildOperations, createGatewayParts, grpcSchedulerPort, type AdminService, type GatewayDeps, type SchedulerPort } from "../gateway/index.ts";
 import { buildScheduler } from "../scheduler/index.ts";
-import { CrawlerWorker, createSiteCollector } from "../crawler/index.ts";
+import { CRAWLER_KINDS, CrawlerWorker, createCrawlerNode } from "../crawler/index.ts";
 import { SchedulerServiceClient } from "../proto/index.ts";
 
 /** The package version (x-service-version), from package.json whether run from source or from dist/. */
@@ -84,21 +84,20 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
   const bus = life.add("bus", new InProcessBus());
   const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, "127.0.0.1:0"));
   const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
-  const collector = life.add("site collector", createSiteCollector({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, clock));
+  const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, clock));
   // Work is taken once the parse threads have loaded, not paid for inside the first crawl.
-  await collector.ready();
+  await node.ready();
   const workerClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure(), GRPC_MESSAGE_OPTIONS);
   life.add("worker's scheduler client", { close: async () => workerClient.close() });
   const worker = new CrawlerWorker({
     bus,
     scheduler: workerClient,
-    collect: collector.collect,
-    crawl: collector.crawl,
-    checks: collector.checks,
-    classify: collector.classify,
+    kinds: CRAWLER_KINDS,
+    node,
     logger,
     leaseMs: config.leaseMs,
     concurrency: config.workerConcurrency,
+    syncConcurrency: config.workerSyncConcurrency,
   });
   await worker.start();
   life.add("crawler worker", worker);

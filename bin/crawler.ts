@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient, TOPICS } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { CrawlerWorker, createSiteCollector, isRetryableWorkError, workerMetrics } from "../crawler/index.ts";
+import { CRAWLER_KINDS, CrawlerWorker, createCrawlerNode, isRetryableWorkError, workerMetrics } from "../crawler/index.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 
 /**
@@ -33,7 +33,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
     // Handlers are whole jobs; a bounded number of them per subscription (fetching pauses when
     // full), a few more than the worker runs at once so that a slow domain does not idle the node.
     const bus = kafkaBus(config, logger, "crawler", {
-      maxInFlight: 4 * config.workerConcurrency,
+      maxInFlight: 4 * Math.max(config.workerConcurrency, config.workerSyncConcurrency),
       isRetryable: isRetryableWorkError,
       // The scheduler away (a restart) is not the message's fault: about half a minute of attempts
       // before a dead letter, and a dead-lettered job is still published again from Postgres.
@@ -54,19 +54,18 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     life.add("scheduler client", { close: async () => client.close() });
     const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
-    const collector = life.add("site collector", createSiteCollector({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, systemClock));
+    const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, systemClock));
     // Work is taken once the parse threads have loaded, not paid for inside the first crawl.
-    await collector.ready();
+    await node.ready();
     const worker = new CrawlerWorker({
       bus,
       scheduler: client,
-      collect: collector.collect,
-      crawl: collector.crawl,
-      checks: collector.checks,
-      classify: collector.classify,
+      kinds: CRAWLER_KINDS,
+      node,
       logger,
       leaseMs: config.leaseMs,
       concurrency: config.workerConcurrency,
+      syncConcurrency: config.workerSyncConcurrency,
       worker: name,
       metrics: workerMetrics(metrics),
     });

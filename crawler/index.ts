@@ -29,18 +29,22 @@ export {
   type CollectOptions,
   type ProgressCallback,
 } from "./collect-site.ts";
+export { CrawlerWorker, type WorkerDeps } from "./worker.ts";
 export {
-  CrawlerWorker,
+  failureOf,
   isRetryableWorkError,
+  FatalWorkError,
+  NonRetryableWorkError,
+  RetryableWorkError,
+  ThrottledWorkError,
   UndecodableWorkItemError,
   WorkerClosingError,
-  type WorkerDeps,
-  type CollectFacts,
-  type ClassifyFailure,
-  type SingleChecks,
-} from "./worker.ts";
+  type Failure,
+} from "./work-errors.ts";
+export { CRAWLER_KINDS, type CrawlerKind, type PageStore, type WorkContext } from "./kinds/index.ts";
+export { createCrawlerNode, SYNC_CONFIRM_MAX_MS, type CrawlerNode, type NodeSettings } from "./node.ts";
+export { politenessFor, splitHost, type Politeness } from "./politeness.ts";
 export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
-export { createSiteCollector, politenessFor, type SiteCollector } from "./site-collector.ts";
 export {
   createBrowserPool,
   cumulativeLayoutShift,
@@ -57,4 +61,3 @@ export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type Cra
 export { inlineParsePool, threadParsePool, type ParsePool } from "./parse-pool.ts";
 export { crawledPage, type PageInput } from "./crawled-page.ts";
 export { simhash } from "./simhash.ts";
-export { type CrawlWholeSite } from "./worker.ts";

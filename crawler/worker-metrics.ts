@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { WORK_KINDS, type WorkKind } from "../proto/index.ts";
 
-/** What a job was, for the metrics' labels: a site analysis, a whole-site crawl, or a single check. */
-export type JobLabel = "analyze" | "crawl" | "check";
+/** What a job was, for the metrics' labels: its work kind (a bounded set), or unknown for a lease without a task. */
+export type JobLabel = WorkKind | "unknown";
 
 /**
  * How an attempt ended on this node: done (Complete accepted), failed (Complete with an error),
@@ -30,7 +31,7 @@ export function workerMetrics(registry: Registry): WorkerMetrics {
     buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 1800],
     registers: [registry],
   });
-  for (const kind of ["analyze", "crawl", "check"] as const) inFlight.set({ kind }, 0);
+  for (const kind of WORK_KINDS) inFlight.set({ kind }, 0);
   return {
     started: (kind) => inFlight.inc({ kind }),
     finished: (kind, outcome, seconds) => {

@@ -1,96 +1,42 @@
 import { randomUUID } from "node:crypto";
 import {
-  CheckKind,
   CheckpointRequest,
-  CrawlPagesRequest,
-  JobKind,
-  PutPagesRequest,
-  type CrawledPage,
-  type CrawlResult,
-  type DnsFacts,
-  type PageFacts,
-  type TlsFacts,
   CompleteRequest,
+  CrawlPagesRequest,
   HeartbeatRequest,
   LeaseRequest,
+  PutPagesRequest,
+  Retry,
   TOPICS,
   WorkItem,
+  type CrawledPage,
+  type LeaseResponse,
+  type LeaseTask,
   type SchedulerServiceClient,
-  type SiteFacts,
+  type WorkKind,
+  type WorkResult,
 } from "../proto/index.ts";
 import { callUnary, type Bus, type BusMessage, type Logger } from "../runtime/index.ts";
-import { NO_WORKER_METRICS, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
-
-/** Collects a site's facts; progress is 0-100 with a short step name. */
-export type CollectFacts = (
-  host: string,
-  options: { pageSample: number; sync: boolean; onProgress: (progress: number, step: string) => void; signal: AbortSignal },
-) => Promise<SiteFacts>;
-
-/**
- * A whole-site crawl with the site's analysis: both run at once (the crawl starts as soon as the
- * origin and robots.txt are known) and share the host's politeness; resumes from stored pages.
- * Progress is 0-100: the analysis's first tenth, then pages done out of pages known.
- */
-export type CrawlWholeSite = (input: {
-  readonly jobId: number;
-  readonly host: string;
-  /** The analysis's page sample (its own, not the crawl's: a run must not depend on the order fetches finish). */
-  readonly pageSample: number;
-  readonly maxPages: number;
-  readonly maxDepth: number;
-  readonly resume: readonly CrawledPage[];
-  readonly store: (pages: CrawledPage[], progress: { done: number; known: number }) => Promise<void>;
-  readonly onProgress: (progress: number, step: string) => void;
-  readonly signal: AbortSignal;
-}) => Promise<CrawlResult>;
-
-/** Single checks of the synchronous lane. */
-export interface SingleChecks {
-  page(url: string, signal: AbortSignal): Promise<PageFacts>;
-  tls(host: string, signal: AbortSignal): Promise<TlsFacts>;
-  dns(host: string, signal: AbortSignal): Promise<DnsFacts>;
-}
-
-/** Classifies a collection failure: its reason code and whether another attempt may succeed. */
-export type ClassifyFailure = (err: unknown) => { error: string; detail: string; retryable: boolean };
+import type { CrawlerKind, PageStore, WorkContext } from "./kinds/index.ts";
+import type { CrawlerNode } from "./node.ts";
+import { failureOf, UndecodableWorkItemError, WorkerClosingError } from "./work-errors.ts";
+import { NO_WORKER_METRICS, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
+import { Slots } from "./slots.ts";
 
 export interface WorkerDeps {
   readonly bus: Bus;
   readonly scheduler: SchedulerServiceClient;
-  readonly collect: CollectFacts;
-  readonly crawl: CrawlWholeSite;
-  readonly checks: SingleChecks;
-  readonly classify: ClassifyFailure;
+  /** The kinds this node does, by name (CRAWLER_KINDS in production). */
+  readonly kinds: { readonly [K in WorkKind]?: CrawlerKind<K> };
+  readonly node: CrawlerNode;
   readonly logger: Logger;
   readonly leaseMs: number;
+  /** Jobs of the job lane (analyses, crawls) run at once. */
   readonly concurrency: number;
+  /** Jobs of the synchronous lane run at once, on slots of their own: a waiting caller never queues behind a crawl. */
+  readonly syncConcurrency: number;
   readonly worker?: string;
   readonly metrics?: WorkerMetrics;
-}
-
-/** The worker is closing: the message was not taken and goes to another node. Retryable. */
-export class WorkerClosingError extends Error {
-  constructor() {
-    super("worker closing");
-    this.name = "WorkerClosingError";
-  }
-}
-
-/** A bus message that is no WorkItem: no attempt can succeed, so it is a dead letter at once. */
-export class UndecodableWorkItemError extends Error {
-  constructor(cause: unknown) {
-    super(`not a WorkItem: ${(cause as Error)?.message ?? String(cause)}`);
-    this.name = "UndecodableWorkItemError";
-  }
-}
-
-/**
- * The one predicate of the worker's errors for the bus: everything but an undecodable message is
- * worth another attempt (the scheduler away, the worker closing: not the message's fault).
- */
-export function isRetryableWorkError(err: unknown): boolean {
-  return !(err instanceof UndecodableWorkItemError);
 }
 
 const CALL = { deadlineMs: 10_000, retries: 3 };
@@ -99,13 +45,14 @@ const PROGRESS_EVERY_MS = 1000;
 
 /**
  * A crawler node's work loop: takes work items from the bus, leases each job from the scheduler
- * (gRPC), collects the site's facts while heartbeating, and hands them back with Complete. It
- * holds no database credentials; a node that dies simply lets its lease lapse.
+ * (gRPC), runs the lease's task through its kind while heartbeating, and hands the result back
+ * with Complete. It holds no database credentials; a node that dies simply lets its lease lapse.
+ * It never looks at what a kind is: lease, heartbeat, completion and slots only.
  */
 export class CrawlerWorker {
   readonly name: string;
-  private active = 0;
-  private readonly queue: { resolve: () => void; reject: (err: Error) => void }[] = [];
+  private readonly jobSlots: Slots;
+  private readonly syncSlots: Slots;
   private readonly running = new Set<AbortController>();
   /** Attempts under way (from the lease on), for close() to wait for. */
   private readonly jobs = new Set<Promise<void>>();
@@ -115,158 +62,152 @@ export class CrawlerWorker {
   constructor(private readonly deps: WorkerDeps) {
     this.name = deps.worker ?? `crawler-${randomUUID().slice(0, 8)}`;
     this.metrics = deps.metrics ?? NO_WORKER_METRICS;
+    this.jobSlots = new Slots(deps.concurrency);
+    this.syncSlots = new Slots(deps.syncConcurrency);
   }
 
   async start(): Promise<void> {
-    const handle = (m: BusMessage) => this.handle(m);
-    await this.deps.bus.subscribe(TOPICS.work, "crawler", handle);
-    await this.deps.bus.subscribe(TOPICS.sync, "crawler", handle);
+    await this.deps.bus.subscribe(TOPICS.work, "crawler", (m) => this.handle(m, this.jobSlots));
+    await this.deps.bus.subscribe(TOPICS.sync, "crawler", (m) => this.handle(m, this.syncSlots));
   }
 
-  private async handle(message: BusMessage): Promise<void> {
+  private async handle(message: BusMessage, slots: Slots): Promise<void> {
     if (this.closed) throw new WorkerClosingError();
     const item = decodeWorkItem(message.payload);
     // Rejects with WorkerClosingError should the worker close while this waits.
-    await this.slot();
+    await slots.take(() => new WorkerClosingError());
     if (this.closed) {
-      this.release();
+      slots.release();
       throw new WorkerClosingError();
     }
-    const job = this.run(item);
+    const job = this.attempt(item);
     this.jobs.add(job);
     try {
       await job;
     } finally {
       this.jobs.delete(job);
-      this.release();
+      slots.release();
     }
   }
 
-  private async run(item: WorkItem): Promise<void> {
+  /** One attempt of a job: lease, run its kind, complete (with the result or what the failure is worth). */
+  private async attempt(item: WorkItem): Promise<void> {
     const s = this.deps.scheduler;
     const lease = await callUnary(s.lease.bind(s), LeaseRequest.fromPartial({ jobId: item.jobId, worker: this.name }), CALL);
     if (!lease.granted) return; // done, failed, or another worker holds it: nothing to do
     if (this.closed) return; // granted as the worker closed: not started, the lease lapses
     const abort = new AbortController();
     this.running.add(abort);
-    const single = lease.check === CheckKind.CHECK_KIND_PAGE || lease.check === CheckKind.CHECK_KIND_TLS || lease.check === CheckKind.CHECK_KIND_DNS;
-    const label: JobLabel = single ? "check" : lease.kind === JobKind.JOB_KIND_CRAWL ? "crawl" : "analyze";
+    const label = lease.task?.$case ?? "unknown";
     const startedAt = Date.now();
     let outcome: JobOutcome = "abandoned";
     this.metrics.started(label);
-    let progress = 0;
-    let step = "starting";
-    let lastBeat = Date.now();
-    const heartbeat = () => {
-      lastBeat = Date.now();
-      void callUnary(s.heartbeat.bind(s), HeartbeatRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress, step }), CALL)
-        .then((r) => {
-          if (!r.keepGoing) abort.abort(new Error("lease lost"));
-        })
-        .catch(() => undefined);
-    };
-    // The lease is renewed every third of its length; progress is reported at most once a second.
-    const beat = setInterval(heartbeat, Math.max(200, Math.floor(this.deps.leaseMs / 3)));
-    beat.unref();
+    const beat = this.heartbeats(item.jobId, abort);
     try {
-      if (lease.check === CheckKind.CHECK_KIND_PAGE || lease.check === CheckKind.CHECK_KIND_TLS || lease.check === CheckKind.CHECK_KIND_DNS) {
-        const c = this.deps.checks;
-        const result =
-          lease.check === CheckKind.CHECK_KIND_PAGE
-            ? { page: await c.page(lease.target, abort.signal) }
-            : lease.check === CheckKind.CHECK_KIND_TLS
-              ? { tls: await c.tls(lease.target, abort.signal) }
-              : { dns: await c.dns(lease.target, abort.signal) };
-        if (abort.signal.aborted) return;
-        const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...result }), COMPLETE);
-        if (done.accepted) outcome = "done";
-        return;
-      }
-      if (lease.kind === JobKind.JOB_KIND_CRAWL) {
-        const resume = lease.attempt > 1 ? await this.storedPages(item.jobId) : [];
-        const crawl = await this.deps.crawl({
-          jobId: item.jobId,
-          host: lease.host,
-          pageSample: lease.pageSample,
-          maxPages: lease.maxPages,
-          maxDepth: lease.maxDepth,
-          resume,
-          signal: abort.signal,
-          store: async (pages, p) => {
-            try {
-              const r = await callUnary(s.putPages.bind(s), PutPagesRequest.fromPartial({ jobId: item.jobId, worker: this.name, pages, progress, step: "crawling", known: p.known }), CALL);
-              if (!r.keepGoing) abort.abort(new Error("lease lost"));
-            } catch (err) {
-              // The crawl chains its stores and awaits them only at its end, so a store that threw
-              // would be an unhandled rejection meanwhile and end the process. Without the scheduler
-              // the attempt cannot checkpoint: it is abandoned, its lease lapses, and the next attempt
-              // resumes from the last batch stored.
-              this.deps.logger.warn({ job: item.jobId, err }, "storing crawled pages failed; attempt abandoned");
-              abort.abort(err);
-            }
-          },
-          onProgress: (p, st) => {
-            progress = Math.max(progress, p);
-            step = st;
-            if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
-          },
-        });
-        if (abort.signal.aborted) return;
-        const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, crawl }), COMPLETE);
-        if (done.accepted) outcome = "done";
-        return;
-      }
-      const facts = await this.deps.collect(lease.host, {
-        pageSample: lease.pageSample,
-        sync: item.sync,
-        signal: abort.signal,
-        onProgress: (p, st) => {
-          progress = p;
-          step = st;
-          if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
-        },
-      });
+      const result = await this.runTask(lease, item, beat, abort);
       if (abort.signal.aborted) return;
-      await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId: item.jobId, worker: this.name, progress: 99, step: "analysing" }), CALL);
-      const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, facts }), COMPLETE);
+      const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, result }), COMPLETE);
       if (done.accepted) outcome = "done";
     } catch (err) {
       if (abort.signal.aborted) return;
-      const failure = this.deps.classify(err);
-      this.deps.logger.warn({ job: item.jobId, error: failure.error }, "job attempt failed");
+      const failure = failureOf(err);
+      this.deps.logger.warn({ job: item.jobId, kind: label, error: failure.error, retry: Retry[failure.retry] }, "job attempt failed");
       await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...failure, errorDetail: failure.detail }), COMPLETE);
       outcome = "failed";
     } finally {
-      clearInterval(beat);
+      beat.stop();
       this.running.delete(abort);
       this.metrics.finished(label, outcome, (Date.now() - startedAt) / 1000);
     }
   }
 
-  /** What earlier attempts of a crawl stored: the checkpoint it resumes from. */
-  private async storedPages(jobId: number): Promise<CrawledPage[]> {
+  /** Runs the lease's task through its kind: the one place that dispatches on the task's arm. */
+  private async runTask(lease: LeaseResponse, item: WorkItem, beat: Heartbeats, abort: AbortController): Promise<WorkResult> {
+    const task: LeaseTask | undefined = lease.task;
+    if (!task) throw new UndecodableWorkItemError(new Error("a lease without a task"));
+    const kind = this.deps.kinds[task.$case] as CrawlerKind<WorkKind> | undefined;
+    // A node of an older release meets a newer kind: another node may know it.
+    if (!kind) throw new Error(`this node does not do ${task.$case} work`);
+    const ctx: WorkContext = {
+      jobId: item.jobId,
+      host: lease.host,
+      attempt: lease.attempt,
+      sync: item.sync,
+      signal: abort.signal,
+      progress: beat.progress,
+      checkpoint: beat.checkpoint,
+      pages: this.pageStore(item.jobId, beat, abort),
+      node: this.deps.node,
+    };
+    const value = await kind.run(task.value, ctx);
+    return { $case: task.$case, value } as WorkResult;
+  }
+
+  /** The lease renewed every third of its length, and progress reported at most once a second. */
+  private heartbeats(jobId: number, abort: AbortController): Heartbeats {
     const s = this.deps.scheduler;
-    const out: CrawledPage[] = [];
-    for (let offset = 0; ; ) {
-      const r = await callUnary(s.crawlPages.bind(s), CrawlPagesRequest.fromPartial({ jobId, worker: this.name, offset, limit: 500 }), CALL);
-      out.push(...r.pages);
-      offset += r.pages.length;
-      if (!r.more || r.pages.length === 0) return out;
-    }
+    let progress = 0;
+    let step = "starting";
+    let lastBeat = Date.now();
+    const heartbeat = () => {
+      lastBeat = Date.now();
+      void callUnary(s.heartbeat.bind(s), HeartbeatRequest.fromPartial({ jobId, worker: this.name, progress, step }), CALL)
+        .then((r) => {
+          if (!r.keepGoing) abort.abort(new Error("lease lost"));
+        })
+        .catch(() => undefined);
+    };
+    const timer = setInterval(heartbeat, Math.max(200, Math.floor(this.deps.leaseMs / 3)));
+    timer.unref();
+    return {
+      progress: (p, st) => {
+        progress = Math.max(progress, p);
+        step = st;
+        if (Date.now() - lastBeat >= PROGRESS_EVERY_MS) heartbeat();
+      },
+      checkpoint: async (p, st) => {
+        progress = Math.max(progress, p);
+        step = st;
+        const r = await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId, worker: this.name, progress, step }), CALL);
+        if (!r.keepGoing) abort.abort(new Error("lease lost"));
+      },
+      current: () => ({ progress, step }),
+      stop: () => clearInterval(timer),
+    };
   }
 
-  private slot(): Promise<void> {
-    if (this.active < this.deps.concurrency) {
-      this.active += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => this.queue.push({ resolve, reject }));
-  }
-
-  private release(): void {
-    const next = this.queue.shift();
-    if (next) next.resolve();
-    else this.active -= 1;
+  /** A job's pages at the scheduler: stored as they are made (the checkpoint), read back on a resumed attempt. */
+  private pageStore(jobId: number, beat: Heartbeats, attempt: AbortController): PageStore {
+    const s = this.deps.scheduler;
+    const abort = (err: unknown) => attempt.abort(err);
+    return {
+      put: async (pages, p) => {
+        try {
+          const r = await callUnary(
+            s.putPages.bind(s),
+            PutPagesRequest.fromPartial({ jobId, worker: this.name, pages, progress: beat.current().progress, step: "crawling", known: p.known }),
+            CALL,
+          );
+          if (!r.keepGoing) abort(new Error("lease lost"));
+        } catch (err) {
+          // A crawl chains its stores and awaits them only at its end, so a store that threw would
+          // be an unhandled rejection meanwhile and end the process. Without the scheduler the
+          // attempt cannot checkpoint: it is abandoned, its lease lapses, and the next attempt
+          // resumes from the last batch stored.
+          this.deps.logger.warn({ job: jobId, err }, "storing crawled pages failed; attempt abandoned");
+          abort(err);
+        }
+      },
+      stored: async () => {
+        const out: CrawledPage[] = [];
+        for (let offset = 0; ; ) {
+          const r = await callUnary(s.crawlPages.bind(s), CrawlPagesRequest.fromPartial({ jobId, worker: this.name, offset, limit: 500 }), CALL);
+          for (const page of r.pages) out.push(page);
+          offset += r.pages.length;
+          if (!r.more || r.pages.length === 0) return out;
+        }
+      },
+    };
   }
 
   /**
@@ -276,7 +217,8 @@ export class CrawlerWorker {
    */
   async close(graceMs = 0): Promise<void> {
     this.closed = true;
-    for (const waiting of this.queue.splice(0)) waiting.reject(new WorkerClosingError());
+    this.jobSlots.refuseWaiting();
+    this.syncSlots.refuseWaiting();
     if (graceMs > 0 && this.jobs.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...this.jobs]), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
@@ -284,6 +226,13 @@ export class CrawlerWorker {
     }
     for (const a of this.running) a.abort(new WorkerClosingError());
   }
+}
+
+interface Heartbeats {
+  readonly progress: (progress: number, step: string) => void;
+  readonly checkpoint: (progress: number, step: string) => Promise<void>;
+  readonly current: () => { progress: number; step: string };
+  readonly stop: () => void;
 }
 
 function decodeWorkItem(payload: Uint8Array): WorkItem {

@@ -1,5 +1,5 @@
 import type { ServiceError } from "@grpc/grpc-js";
-import { RunCheckRequest, StartAnalysisRequest, StartCrawlRequest, CheckKind, type SchedulerServiceClient } from "../proto/index.ts";
+import { RunCheckRequest, StartAnalysisRequest, StartCrawlRequest, type SchedulerServiceClient } from "../proto/index.ts";
 import { callUnary, catalogueCode, grpcStatus } from "../runtime/index.ts";
 import { ApiError, ERROR_CODES, type ErrorCode } from "./errors.ts";
 
@@ -8,11 +8,9 @@ export interface SchedulerPort {
   startAnalysis(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
   startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
   runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
-  /** A single live check (page URL, certificate or DNS of a host) in the synchronous lane. */
+  /** A single live check (page URL, certificate or DNS of a host) in the synchronous lane; kind is the work kind's name. */
   runSingle(accountId: number, kind: "page" | "tls" | "dns", target: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
 }
-
-const SINGLE_KINDS = { page: CheckKind.CHECK_KIND_PAGE, tls: CheckKind.CHECK_KIND_TLS, dns: CheckKind.CHECK_KIND_DNS } as const;
 
 /** The scheduler's errors as the catalogue's, in this one place. */
 export function toApiError(err: unknown): ApiError {
@@ -54,7 +52,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
       try {
         const res = await callUnary(
           client.runCheck.bind(client),
-          RunCheckRequest.fromPartial({ accountId, kind: CheckKind.CHECK_KIND_SITE, target: host, fresh, waitMs }),
+          RunCheckRequest.fromPartial({ accountId, kind: "analyze", target: host, fresh, waitMs }),
           // Not retried: a retry would start a second check.
           { deadlineMs: waitMs + 5000, retries: 0 },
         );
@@ -67,7 +65,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
       try {
         const res = await callUnary(
           client.runCheck.bind(client),
-          RunCheckRequest.fromPartial({ accountId, kind: SINGLE_KINDS[kind], target, waitMs }),
+          RunCheckRequest.fromPartial({ accountId, kind, target, waitMs }),
           { deadlineMs: waitMs + 5000, retries: 0 },
         );
         return { jobId: res.jobId, done: res.done };

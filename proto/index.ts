@@ -25,7 +25,16 @@ export {
   WebManifestFacts,
 } from "./gen/svc/v1/facts.js";
 export {
-  CheckKind,
+  AnalyzeResult,
+  AnalyzeTask,
+  CrawlTask,
+  DnsResult,
+  DnsTask,
+  PageResult,
+  PageTask,
+  Retry,
+  TlsResult,
+  TlsTask,
   CheckpointRequest,
   CheckpointResponse,
   CompleteRequest,
@@ -42,7 +51,6 @@ export {
   CompleteResponse,
   HeartbeatRequest,
   HeartbeatResponse,
-  JobKind,
   LeaseRequest,
   LeaseResponse,
   RunCheckRequest,
@@ -54,6 +62,7 @@ export {
   WorkItem,
   type SchedulerServiceServer,
 } from "./gen/svc/v1/scheduler.js";
+export { WORK_KINDS, type WorkKind, type LeaseTask, type TaskOf, type WorkResult, type ResultOf } from "./work-kinds.ts";
 
 /** Bus topics (names are configuration in the distributed mode; these are the defaults). */
 export const TOPICS = {

@@ -1,5 +1,5 @@
 import { getDomain } from "tldts";
-import { JobKind, TOPICS, WorkItem } from "../proto/index.ts";
+import { TOPICS, WorkItem } from "../proto/index.ts";
 import type { JobRow, OutboxMessage } from "../storage/index.ts";
 
 /** The registrable domain a host's work is keyed by (one consumer per domain at a time). */
@@ -12,7 +12,7 @@ export function domainKey(host: string): string {
 export function workMessage(job: JobRow, replyTo: string): OutboxMessage {
   const item = WorkItem.fromPartial({
     jobId: job.id,
-    kind: job.kind === "crawl" ? JobKind.JOB_KIND_CRAWL : JobKind.JOB_KIND_ANALYZE,
+    kind: job.kind,
     host: job.host,
     domain: domainKey(job.host),
     sync: job.sync,

@@ -1,38 +1,39 @@
 import type { sendUnaryData, ServerUnaryCall, UntypedHandleCall } from "@grpc/grpc-js";
 import {
-  CheckKind,
   CheckpointResponse,
-  DnsFacts,
-  PageFacts,
-  TlsFacts,
   CompleteResponse,
   CrawledPage,
   CrawlPagesResponse,
   HeartbeatResponse,
-  PutPagesResponse,
-  StartCrawlResponse,
-  type CrawlPagesRequest,
-  type PutPagesRequest,
-  type StartCrawlRequest,
-  JobKind,
   LeaseResponse,
+  PutPagesResponse,
+  Retry,
   RunCheckResponse,
   StartAnalysisResponse,
+  StartCrawlResponse,
   type CheckpointRequest,
   type CompleteRequest,
+  type CrawlPagesRequest,
   type HeartbeatRequest,
   type LeaseRequest,
+  type LeaseTask,
+  type PutPagesRequest,
   type RunCheckRequest,
   type SchedulerServiceServer,
   type StartAnalysisRequest,
+  type StartCrawlRequest,
+  type WorkKind,
+  type WorkResult,
 } from "../proto/index.ts";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
 import { unixSeconds } from "../runtime/index.ts";
-import { type JobRow, type Store } from "../storage/index.ts";
+import type { AttemptFailure, JobRow, RetryRule, Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
+import { jobEvent } from "./job-events.ts";
+import { schedulerKind, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
 import { workMessage } from "./messages.ts";
 import type { OutboxRelay } from "./relay.ts";
-import { jobEvent, settleAnalysis, settleCrawl } from "./settle.ts";
+import { Waiters } from "./waiters.ts";
 
 export interface SchedulerCore {
   readonly store: Store;
@@ -43,48 +44,6 @@ export interface SchedulerCore {
   /** This replica's name: the reply address of its synchronous checks. */
   readonly replica: string;
 }
-
-/** Jobs finished in this process, for synchronous waiters (others are seen by polling Postgres). */
-class Waiters {
-  private readonly waiting = new Map<number, (() => void)[]>();
-  wait(jobId: number, ms: number, poll: () => Promise<boolean>): Promise<boolean> {
-    return new Promise((resolve) => {
-      let settled = false;
-      const finish = (done: boolean) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clearInterval(ticker);
-        resolve(done);
-      };
-      const list = this.waiting.get(jobId) ?? [];
-      list.push(() => finish(true));
-      this.waiting.set(jobId, list);
-      const timer = setTimeout(() => finish(false), ms);
-      const ticker = setInterval(() => void poll().then((d) => d && finish(true)).catch(() => undefined), 500);
-    });
-  }
-  done(jobId: number): void {
-    for (const f of this.waiting.get(jobId) ?? []) f();
-    this.waiting.delete(jobId);
-  }
-}
-
-const CHECK_NAMES: Partial<Record<CheckKind, "site" | "page" | "tls" | "dns">> = {
-  [CheckKind.CHECK_KIND_SITE]: "site",
-  [CheckKind.CHECK_KIND_PAGE]: "page",
-  [CheckKind.CHECK_KIND_TLS]: "tls",
-  [CheckKind.CHECK_KIND_DNS]: "dns",
-};
-const CHECK_KINDS: Record<"site" | "page" | "tls" | "dns", CheckKind> = {
-  site: CheckKind.CHECK_KIND_SITE,
-  page: CheckKind.CHECK_KIND_PAGE,
-  tls: CheckKind.CHECK_KIND_TLS,
-  dns: CheckKind.CHECK_KIND_DNS,
-};
-
-/** A crawl counts as three checks against the plan's daily limit (spec, Limits). */
-export const CRAWL_COST = 3;
 
 type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => void;
 
@@ -104,71 +63,107 @@ function unary<Req, Res>(logger: Logger, fn: (req: Req) => Promise<Res>): Handle
   };
 }
 
-/** The Scheduler gRPC service over Postgres: jobs, leases and results. */
+const RETRY_RULES: Readonly<Record<Retry, RetryRule>> = {
+  [Retry.RETRY_UNSPECIFIED]: "retryable",
+  [Retry.RETRY_RETRYABLE]: "retryable",
+  [Retry.RETRY_NEVER]: "never",
+  [Retry.RETRY_THROTTLED]: "throttled",
+  [Retry.RETRY_FATAL]: "fatal",
+  [Retry.UNRECOGNIZED]: "retryable",
+};
+
+/**
+ * The Scheduler gRPC service over Postgres: jobs, leases and results. It dispatches on a job's
+ * kind through the kind table (scheduler/kinds/) and never branches on a kind's name.
+ */
 export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer & Record<string, UntypedHandleCall> {
   const { store, config, clock, logger, relay } = core;
   const waiters = new Waiters();
   const now = () => unixSeconds(clock);
+  const ctx: KindContext = { store, config, clock, logger, now };
   const message = (job: JobRow) => workMessage(job, core.replica);
 
-  async function start(accountId: number, host: string, fresh: boolean, charge: boolean, sync: boolean): Promise<{ job: JobRow; cached: boolean }> {
-    if (!fresh) {
-      const run = await store.runs.latest(host);
-      if (run && run.checked_at >= now() - config.reportFreshSeconds) {
-        return { job: await store.jobs.createCached(accountId, "analyze", host, run.id, now()), cached: true };
-      }
+  /**
+   * Starts a job of a kind on a lane: a fresh earlier result answers when the kind has one (a done
+   * job, not charged); otherwise the kind's cost is charged and a queued job with its outbox
+   * message is written in one transaction.
+   */
+  async function start(name: string, accountId: number, target: string, o: { fresh: boolean; charge: boolean; lane: Lane }): Promise<{ job: JobRow; cached: boolean }> {
+    const kind = schedulerKind(name);
+    if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${name}`);
+    if (!kind.lanes.includes(o.lane)) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `${name} work does not travel the ${o.lane} lane`);
+    const host = hostOf(kind, target);
+    if (!o.fresh && kind.reuse) {
+      const runId = await kind.reuse(ctx, host);
+      if (runId !== null) return { job: await store.jobs.createCached(accountId, kind.name, host, runId, now()), cached: true };
     }
-    if (charge) await chargeCheck(accountId, 1);
-    const job = await store.jobs.createQueued({ accountId, kind: "analyze", host, sync, maxAttempts: config.maxAttempts }, now(), message);
-    relay.kick();
-    return { job, cached: false };
-  }
-
-  /** A whole-site crawl: a fresh crawl of the host is reused, otherwise three checks are charged. */
-  async function startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ job: JobRow; cached: boolean }> {
-    if (!fresh) {
-      const crawl = await store.crawls.latest(host);
-      if (crawl?.run_id && crawl.checked_at >= now() - config.reportFreshSeconds) {
-        return { job: await store.jobs.createCached(accountId, "crawl", host, crawl.run_id, now()), cached: true };
-      }
-    }
-    await chargeCheck(accountId, CRAWL_COST);
-    const job = await store.jobs.createQueued({ accountId, kind: "crawl", host, sync: false, maxAttempts: config.maxAttempts }, now(), message);
-    relay.kick();
-    return { job, cached: false };
-  }
-
-  /** A single check (page, TLS, DNS) in the synchronous lane: never cached, charged one check. */
-  async function startCheck(accountId: number, check: "page" | "tls" | "dns", target: string): Promise<{ job: JobRow; cached: boolean }> {
-    await chargeCheck(accountId, 1);
-    const host = check === "page" ? new URL(target).host : target;
-    const job = await store.jobs.createQueued({ accountId, kind: "analyze", host, sync: true, maxAttempts: config.maxAttempts, check, target }, now(), message);
-    relay.kick();
-    return { job, cached: false };
-  }
-
-  async function chargeCheck(accountId: number, cost: number): Promise<void> {
-    const [plan] = await store.db.query<{ checks_per_day: number }>(
-      "SELECT p.checks_per_day FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1",
-      [accountId],
+    if (o.charge && kind.cost > 0) await chargeChecks(accountId, kind.cost);
+    const job = await store.jobs.createQueued(
+      { accountId, kind: kind.name, host, sync: o.lane === "sync", maxAttempts: config.maxAttempts, target: target === host ? null : target },
+      now(),
+      message,
     );
+    relay.kick();
+    return { job, cached: false };
+  }
+
+  async function chargeChecks(accountId: number, cost: number): Promise<void> {
+    const plan = await store.accounts.planOfAccount(accountId);
+    const perDay = plan?.checks_per_day ?? 0;
     const day = Math.floor(now() / 86400);
-    const n = await store.auth.charge(`d:checks:${accountId}`, day, cost, plan?.checks_per_day ?? 0);
+    const n = await store.auth.charge(`d:checks:${accountId}`, day, cost, perDay);
     if (n === null) {
       const untilTomorrow = (day + 1) * 86400 - now();
-      throw grpcError(status.RESOURCE_EXHAUSTED, "limit", `your plan allows ${plan?.checks_per_day ?? 0} checks a day`, untilTomorrow);
+      throw grpcError(status.RESOURCE_EXHAUSTED, "limit", `your plan allows ${perDay} checks a day`, untilTomorrow);
     }
+  }
+
+  /** A kind's task for the lease, as the proto's arm of the same name. */
+  async function leaseTask(job: JobRow): Promise<LeaseTask> {
+    const kind = schedulerKind(job.kind);
+    if (!kind) throw grpcError(status.FAILED_PRECONDITION, "server", `job ${job.id} has an unknown kind ${job.kind}`);
+    return { $case: kind.name, value: await kind.task(ctx, job) } as LeaseTask;
+  }
+
+  /** The completion of a success: the result's kind settles it, inside the job's transaction. */
+  async function settle(req: CompleteRequest, result: WorkResult): Promise<boolean> {
+    const kind = schedulerKind(result.$case);
+    if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${result.$case}`);
+    return store.jobs.complete(req.jobId, req.worker, now(), async (q, job) => {
+      if (job.kind !== kind.name) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `job ${job.id} is ${job.kind} work, not ${kind.name}`);
+      return kind.settle(ctx, q, job, result.value);
+    });
+  }
+
+  /** The completion of a failure: what the crawler said the next attempt is worth decides. */
+  async function fail(req: CompleteRequest): Promise<"requeued" | "failed" | "not_held"> {
+    const failure: AttemptFailure = { error: req.error || "failed", detail: req.errorDetail, retry: RETRY_RULES[req.retry] ?? "retryable", delayMs: req.retryAfterMs };
+    return store.jobs.fail(req.jobId, req.worker, failure, now(), message, async (q, job, final) => {
+      if (!final) return;
+      await schedulerKind(job.kind)?.failed?.(ctx, q, job, failure);
+      await store.events.append(q, [jobEvent(job, "error", { error: failure.error })], now());
+    });
   }
 
   return {
     startAnalysis: unary(logger, async (req: StartAnalysisRequest) => {
-      const { job, cached } = await start(req.accountId, req.host, req.fresh, req.charge, false);
+      const { job, cached } = await start("analyze", req.accountId, req.host, { fresh: req.fresh, charge: req.charge, lane: "job" });
       return StartAnalysisResponse.fromPartial({ jobId: job.id, cached });
     }),
 
     startCrawl: unary(logger, async (req: StartCrawlRequest) => {
-      const { job, cached } = await startCrawl(req.accountId, req.host, req.fresh);
+      const { job, cached } = await start("crawl", req.accountId, req.host, { fresh: req.fresh, charge: true, lane: "job" });
       return StartCrawlResponse.fromPartial({ jobId: job.id, cached });
+    }),
+
+    runCheck: unary(logger, async (req: RunCheckRequest) => {
+      const { job, cached } = await start(req.kind, req.accountId, req.target, { fresh: req.fresh, charge: true, lane: "sync" });
+      if (cached) return RunCheckResponse.fromPartial({ jobId: job.id, done: true, cached: true });
+      const done = await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
+        const j = await store.jobs.get(job.id);
+        return j?.state === "done" || j?.state === "error";
+      });
+      return RunCheckResponse.fromPartial({ jobId: job.id, done, cached: false });
     }),
 
     putPages: unary(logger, async (req: PutPagesRequest) => {
@@ -196,17 +191,6 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
       return CrawlPagesResponse.fromPartial({ pages: rows.slice(0, limit).map((r) => CrawledPage.fromJSON(r)), more: rows.length > limit });
     }),
 
-    runCheck: unary(logger, async (req: RunCheckRequest) => {
-      const check = CHECK_NAMES[req.kind] ?? "site";
-      const { job, cached } = check === "site" ? await start(req.accountId, req.target, req.fresh, true, true) : await startCheck(req.accountId, check, req.target);
-      if (cached) return RunCheckResponse.fromPartial({ jobId: job.id, done: true, cached: true });
-      const done = await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
-        const j = await store.jobs.get(job.id);
-        return j?.state === "done" || j?.state === "error";
-      });
-      return RunCheckResponse.fromPartial({ jobId: job.id, done, cached: false });
-    }),
-
     lease: unary(logger, async (req: LeaseRequest) => {
       const out = await store.jobs.lease(req.jobId, req.worker, clock.nowMs(), config.leaseMs);
       if (!out.granted) {
@@ -218,25 +202,13 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
         return LeaseResponse.fromPartial({ granted: false });
       }
       const j = out.job;
-      const [limits] =
-        j.kind === "crawl"
-          ? await store.db.query<{ crawl_pages: number; crawl_depth: number }>(
-              "SELECT p.crawl_pages, p.crawl_depth FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1",
-              [j.account_id],
-            )
-          : [];
       return LeaseResponse.fromPartial({
-        maxPages: limits?.crawl_pages ?? config.plan.crawlPages,
-        maxDepth: limits?.crawl_depth ?? config.plan.crawlDepth,
         granted: true,
         leaseUntilMs: j.lease_until_ms ?? 0,
         attempt: j.attempt,
         checkpoint: Buffer.from(j.checkpoint ?? new Uint8Array()),
         host: j.host,
-        kind: j.kind === "crawl" ? JobKind.JOB_KIND_CRAWL : JobKind.JOB_KIND_ANALYZE,
-        pageSample: config.crawl.pageSample,
-        check: CHECK_KINDS[j.check_kind],
-        target: j.target ?? "",
+        task: await leaseTask(j),
       });
     }),
 
@@ -251,36 +223,25 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     }),
 
     complete: unary(logger, async (req: CompleteRequest) => {
-      let accepted: boolean;
-      const single = req.page ? PageFacts.toJSON(req.page) : req.tls ? TlsFacts.toJSON(req.tls) : req.dns ? DnsFacts.toJSON(req.dns) : null;
-      if (single !== null && !req.error) {
-        accepted = await store.jobs.completeCheck(req.jobId, req.worker, now(), single);
-      } else if (req.crawl?.facts && !req.error) {
-        const crawl = req.crawl;
-        accepted = await store.jobs.complete(req.jobId, req.worker, now(), (q, job) => settleCrawl(store, q, job, crawl, now()));
-      } else if (req.facts && !req.error) {
-        const facts = req.facts;
-        accepted = await store.jobs.complete(req.jobId, req.worker, now(), (q, job) => settleAnalysis(store, q, job, facts, now(), config.crawl.crawlFindingsDays));
-      } else {
-        const outcome = await store.jobs.fail(
-          req.jobId,
-          req.worker,
-          { error: req.error || "failed", detail: req.errorDetail, retryable: req.retryable },
-          now(),
-          message,
-          async (q, job, final) => {
-            if (final) await store.events.append(q, [jobEvent(job, "error", { error: req.error })], now());
-          },
-        );
-        accepted = outcome !== "not_held";
-        if (outcome === "requeued") {
-          // Another attempt follows: a synchronous caller keeps waiting for it.
-          relay.kick();
-          return CompleteResponse.fromPartial({ accepted });
-        }
+      if (req.result && !req.error) {
+        const accepted = await settle(req, req.result);
+        waiters.done(req.jobId);
+        return CompleteResponse.fromPartial({ accepted });
       }
-      waiters.done(req.jobId);
-      return CompleteResponse.fromPartial({ accepted });
+      const outcome = await fail(req);
+      // Another attempt follows: a synchronous caller keeps waiting for it.
+      if (outcome === "requeued") relay.kick();
+      else waiters.done(req.jobId);
+      return CompleteResponse.fromPartial({ accepted: outcome !== "not_held" });
     }),
   };
+}
+
+/** The kind's host of a target, refused as a bad parameter when the target is not one (e.g. a page URL that does not parse). */
+function hostOf(kind: SchedulerKind<WorkKind>, target: string): string {
+  try {
+    return kind.hostOf(target);
+  } catch {
+    throw grpcError(status.INVALID_ARGUMENT, "bad_param", `"${target}" is no target of ${kind.name} work`);
+  }
 }

@@ -1,5 +1,4 @@
 import type { CheckRow, Store } from "../storage/index.ts";
-import type { StoredReport } from "./settle.ts";
 
 const CURSOR = "check_results";
 const BATCH = 200;
@@ -18,7 +17,7 @@ export async function syncCheckSeries(store: Store): Promise<number> {
     if (runs.length === 0) return written;
     const rows: CheckRow[] = [];
     for (const run of runs) {
-      const report = run.report as Partial<StoredReport>;
+      const report = run.report;
       for (const item of report.items ?? []) {
         rows.push({
           runId: run.id,

@@ -76,6 +76,12 @@ export class AccountsRepo {
     return rows[0] ?? null;
   }
 
+  /** The plan of an account (null for an unknown account). */
+  async planOfAccount(accountId: number): Promise<PlanRow | null> {
+    const rows = await this.db.query<PlanRow>("SELECT p.* FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1", [accountId]);
+    return rows[0] ?? null;
+  }
+
   async countAccounts(): Promise<number> {
     const rows = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM accounts");
     return (rows[0] as { n: number }).n;

@@ -1,7 +1,11 @@
 import type { Db, Queryable } from "./db.ts";
 
 export type JobState = "queued" | "running" | "done" | "error";
-export type JobKindName = "analyze" | "crawl";
+/** A work kind's name (the proto's task arm: analyze, crawl, page, tls, dns, …). */
+export type JobKindName = string;
+
+/** The kinds GET /jobs lists: the spec's job kinds (analyze or crawl); single checks are jobs too, but not listed. */
+const LISTED_KINDS = ["analyze", "crawl"];
 
 export interface JobRow {
   readonly id: number;
@@ -24,11 +28,26 @@ export interface JobRow {
   readonly created: number;
   readonly updated: number;
   readonly finished: number | null;
-  readonly check_kind: CheckKindName;
+  /** What the job works on when it is not the host itself (a page's URL). */
   readonly target: string | null;
 }
 
-export type CheckKindName = "site" | "page" | "tls" | "dns";
+/** How a failed attempt is followed (the crawler's error types decide it; see crawler/work-errors.ts). */
+export type RetryRule = "retryable" | "never" | "throttled" | "fatal";
+
+export interface AttemptFailure {
+  readonly error: string;
+  readonly detail: string;
+  readonly retry: RetryRule;
+  /** throttled: how long to wait before the job is handed out again. */
+  readonly delayMs: number;
+}
+
+/** What a completed job leaves: a run (analyses, crawls) or a result document (single checks). */
+export interface Settled {
+  readonly runId: number | null;
+  readonly result?: unknown;
+}
 
 export interface OutboxMessage {
   readonly topic: string;
@@ -47,7 +66,7 @@ export type LeaseOutcome =
 // Any fixed number: the scheduler that holds it in a transaction is the one that plans re-checks.
 const PLANNER_LOCK = 7_316_002;
 
-const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, check_kind, target";
+const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target";
 
 /**
  * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
@@ -58,15 +77,15 @@ export class JobsRepo {
 
   /** A queued job and its outbox message (built from the new job's id), in one transaction. */
   async createQueued(
-    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; check?: CheckKindName; target?: string },
+    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; target?: string | null },
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
     return this.db.tx(async (q) => {
       const [row] = await q.query<JobRow>(
-        `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, check_kind, target)
-         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7, $8) RETURNING ${JOB_COLUMNS}`,
-        [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.check ?? "site", job.target ?? null],
+        `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target)
+         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7) RETURNING ${JOB_COLUMNS}`,
+        [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null],
       );
       await this.enqueue(q, message(row as JobRow), now);
       return row as JobRow;
@@ -93,15 +112,15 @@ export class JobsRepo {
     return rows[0] ?? null;
   }
 
-  /** Analyses started through the API (not single checks, not periodic re-checks), newest first. */
+  /** Analyses and crawls started through the API (not single checks, not periodic re-checks), newest first. */
   async list(accountId: number, limit: number, offset: number): Promise<{ rows: JobRow[]; total: number }> {
     const rows = await this.db.query<JobRow>(
-      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 AND check_kind = 'site' AND origin = 'api' ORDER BY id DESC LIMIT $2 OFFSET $3`,
-      [accountId, limit, offset],
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 AND kind = ANY ($4::text[]) AND origin = 'api' ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      [accountId, limit, offset, LISTED_KINDS],
     );
     const [count] = await this.db.query<{ n: number }>(
-      "SELECT count(*) AS n FROM jobs WHERE account_id = $1 AND check_kind = 'site' AND origin = 'api'",
-      [accountId],
+      "SELECT count(*) AS n FROM jobs WHERE account_id = $1 AND kind = ANY ($2::text[]) AND origin = 'api'",
+      [accountId, LISTED_KINDS],
     );
     return { rows, total: count?.n ?? 0 };
   }
@@ -146,30 +165,22 @@ export class JobsRepo {
   }
 
   /**
-   * Settles a running job held by worker inside one transaction: `settle` writes the results and
-   * returns the run id; the job becomes done. Returns false when the worker no longer holds it.
+   * Settles a running job held by worker inside one transaction: `settle` writes what the job
+   * found and says what the job row keeps (its run, or its result document); the job becomes
+   * done. Returns false when the worker no longer holds it.
    */
-  async complete(jobId: number, worker: string, now: number, settle: (q: Queryable, job: JobRow) => Promise<number | null>): Promise<boolean> {
+  async complete(jobId: number, worker: string, now: number, settle: (q: Queryable, job: JobRow) => Promise<Settled>): Promise<boolean> {
     return this.db.tx(async (q) => {
       const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
       if (!job || job.state !== "running" || job.worker !== worker) return false;
-      const runId = await settle(q, job);
+      const settled = await settle(q, job);
       await q.query(
-        "UPDATE jobs SET state = 'done', progress = 100, step = 'done', run_id = $2, updated = $3, finished = $3, worker = NULL, lease_until_ms = NULL WHERE id = $1",
-        [jobId, runId, now],
+        `UPDATE jobs SET state = 'done', progress = 100, step = 'done', run_id = $2, result = $4, updated = $3, finished = $3, worker = NULL, lease_until_ms = NULL
+         WHERE id = $1`,
+        [jobId, settled.runId, now, settled.result === undefined ? null : JSON.stringify(settled.result)],
       );
       return true;
     });
-  }
-
-  /** Settles a single check (page, TLS, DNS) with its facts; false when the worker no longer holds it. */
-  async completeCheck(jobId: number, worker: string, now: number, result: unknown): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE jobs SET state = 'done', progress = 100, step = 'done', result = $3, updated = $4, finished = $4, worker = NULL, lease_until_ms = NULL
-       WHERE id = $1 AND worker = $2 AND state = 'running' RETURNING 1`,
-      [jobId, worker, JSON.stringify(result), now],
-    );
-    return rows.length > 0;
   }
 
   /** The facts a single check found (null until done). */
@@ -179,13 +190,15 @@ export class JobsRepo {
   }
 
   /**
-   * A failed attempt: queued again (with a new outbox message) while attempts remain and the error
-   * is retryable, else error with its reason. `after` runs in the same transaction (events).
+   * A failed attempt. Throttled: queued again after its delay, the attempt given back. Retryable:
+   * queued again (with a new outbox message) while attempts remain. Otherwise (never, fatal, or
+   * attempts spent): error with its reason. `after` runs in the same transaction (events, and
+   * what a kind does on a fatal failure).
    */
   async fail(
     jobId: number,
     worker: string,
-    failure: { error: string; detail: string; retryable: boolean },
+    failure: AttemptFailure,
     now: number,
     message: (job: JobRow) => OutboxMessage,
     after: (q: Queryable, job: JobRow, final: boolean) => Promise<void>,
@@ -193,7 +206,17 @@ export class JobsRepo {
     return this.db.tx(async (q) => {
       const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
       if (!job || job.state !== "running" || job.worker !== worker) return "not_held";
-      if (failure.retryable && job.attempt < job.max_attempts) {
+      if (failure.retry === "throttled") {
+        const notBefore = now + Math.ceil(failure.delayMs / 1000);
+        await q.query(
+          "UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, attempt = greatest(attempt - 1, 0), step = $2, updated = $3, not_before = $4 WHERE id = $1",
+          [jobId, `throttled (${failure.error}); again after ${Math.ceil(failure.delayMs / 1000)} s`, now, notBefore],
+        );
+        await this.enqueue(q, message(job), now, notBefore);
+        await after(q, job, false);
+        return "requeued";
+      }
+      if (failure.retry === "retryable" && job.attempt < job.max_attempts) {
         await q.query("UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, step = $2, updated = $3 WHERE id = $1", [
           jobId,
           `retrying after ${failure.error}`,
@@ -222,9 +245,9 @@ export class JobsRepo {
     return this.db.tx(async (q) => {
       const stale = await q.query<JobRow>(
         `SELECT ${JOB_COLUMNS} FROM jobs
-         WHERE (state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2)
+         WHERE (state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2 AND coalesce(not_before, 0) <= $3)
          ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED`,
-        [nowMs, now - staleSeconds],
+        [nowMs, now - staleSeconds, now],
       );
       for (const job of stale) {
         if (job.attempt >= job.max_attempts) {
@@ -277,8 +300,8 @@ export class JobsRepo {
   async relayOutbox(limit: number, now: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
     return this.db.tx(async (q) => {
       const rows = await q.query<OutboxRow>(
-        "SELECT id, topic, key, payload FROM outbox WHERE published IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
-        [limit],
+        "SELECT id, topic, key, payload FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+        [limit, now],
       );
       if (rows.length === 0) return 0;
       await publish(rows);
@@ -292,7 +315,7 @@ export class JobsRepo {
     await this.db.query("DELETE FROM outbox WHERE published IS NOT NULL AND published < $1", [before]);
   }
 
-  private async enqueue(q: Queryable, m: OutboxMessage, now: number): Promise<void> {
-    await q.query("INSERT INTO outbox (topic, key, payload, created) VALUES ($1, $2, $3, $4)", [m.topic, m.key, Buffer.from(m.payload), now]);
+  private async enqueue(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null): Promise<void> {
+    await q.query("INSERT INTO outbox (topic, key, payload, created, not_before) VALUES ($1, $2, $3, $4, $5)", [m.topic, m.key, Buffer.from(m.payload), now, notBefore]);
   }
 }

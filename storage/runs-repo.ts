@@ -1,4 +1,5 @@
 import type { Db, Queryable } from "./db.ts";
+import type { StoredReport } from "./documents.ts";
 
 export interface RunRow {
   readonly id: number;
@@ -8,7 +9,7 @@ export interface RunRow {
   readonly rank: number;
   readonly label: string;
   readonly color: string;
-  readonly report: unknown;
+  readonly report: StoredReport;
 }
 
 export interface NewRun {
@@ -18,7 +19,7 @@ export interface NewRun {
   readonly rank: number;
   readonly label: string;
   readonly color: string;
-  readonly report: unknown;
+  readonly report: StoredReport;
 }
 
 const RUN_COLUMNS = "id, host, job_id, checked_at, rank, label, color, report";
@@ -48,9 +49,9 @@ export class RunsRepo {
   }
 
   /** The latest run's id and report of each host, in one query (GET /overview's profiled sites). */
-  async latestReports(hosts: readonly string[]): Promise<Map<string, { id: number; report: unknown }>> {
+  async latestReports(hosts: readonly string[]): Promise<Map<string, { id: number; report: StoredReport }>> {
     if (hosts.length === 0) return new Map();
-    const rows = await this.db.query<{ host: string; id: number; report: unknown }>(
+    const rows = await this.db.query<{ host: string; id: number; report: StoredReport }>(
       "SELECT DISTINCT ON (host) host, id, report FROM runs WHERE host = ANY($1::text[]) ORDER BY host, id DESC",
       [[...hosts]],
     );
@@ -84,8 +85,8 @@ export class RunsRepo {
   }
 
   /** Reports of the host's runs before `id` (newest first, at most limit), for "seen before" questions. */
-  async reportsBefore(host: string, id: number, limit: number): Promise<unknown[]> {
-    const rows = await this.db.query<{ report: unknown }>("SELECT report FROM runs WHERE host = $1 AND id < $2 ORDER BY id DESC LIMIT $3", [host, id, limit]);
+  async reportsBefore(host: string, id: number, limit: number): Promise<StoredReport[]> {
+    const rows = await this.db.query<{ report: StoredReport }>("SELECT report FROM runs WHERE host = $1 AND id < $2 ORDER BY id DESC LIMIT $3", [host, id, limit]);
     return rows.map((r) => r.report);
   }
 

@@ -102,6 +102,12 @@ export class SitesRepo {
     await q.query("UPDATE sites SET prev_rank = rank, rank = $2, label = $3, last_run = $4 WHERE host = $1", [host, rank, label, checkedAt]);
   }
 
+  /** The accounts that monitor a host (inside the caller's transaction when given one). */
+  async monitors(host: string, q: Queryable = this.db): Promise<number[]> {
+    const rows = await q.query<{ account_id: number }>("SELECT account_id FROM sites WHERE host = $1 ORDER BY account_id", [host]);
+    return rows.map((r) => r.account_id);
+  }
+
   async count(accountId: number): Promise<number> {
     const [row] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
     return row?.n ?? 0;

@@ -47,13 +47,32 @@ function withoutAge(job: unknown): unknown {
   return rest;
 }
 
+/**
+ * The spec's job kinds (analyze or crawl) and the links a finished job answers with, by work kind.
+ * Single checks are jobs of the synchronous lane: shown as analyze, their answer is the call's.
+ */
+const JOB_VIEWS: Readonly<Record<string, { kind: "analyze" | "crawl"; links: (host: string) => Record<string, string> }>> = {
+  analyze: { kind: "analyze", links: (host) => ({ report: `/api/v1/report/${host}`, issues: `/api/v1/issues/${host}` }) },
+  crawl: {
+    kind: "crawl",
+    links: (host) => ({
+      report: `/api/v1/report/${host}`,
+      issues: `/api/v1/issues/${host}`,
+      crawl: `/api/v1/crawl/${host}`,
+      links: `/api/v1/links/${host}`,
+      external: `/api/v1/external/${host}`,
+    }),
+  },
+};
+
 /** A job as the API shows it. */
 export function jobView(job: JobRow, now: number) {
+  const view = Object.hasOwn(JOB_VIEWS, job.kind) ? JOB_VIEWS[job.kind] : undefined;
   const finished = job.state === "done" || job.state === "error";
   const host = encodeURIComponent(job.host).replace(/%3A/gi, ":");
   return {
     id: job.id,
-    kind: job.kind,
+    kind: view?.kind ?? "analyze",
     host: job.host,
     state: job.state,
     progress: job.progress,
@@ -61,14 +80,7 @@ export function jobView(job: JobRow, now: number) {
     created: job.created,
     age_s: Math.max(0, now - job.created),
     poll_after_s: finished ? null : 3,
-    result:
-      job.state === "done" && job.check_kind === "site"
-        ? {
-            report: `/api/v1/report/${host}`,
-            issues: `/api/v1/issues/${host}`,
-            ...(job.kind === "crawl" ? { crawl: `/api/v1/crawl/${host}`, links: `/api/v1/links/${host}`, external: `/api/v1/external/${host}` } : {}),
-          }
-        : null,
+    result: job.state === "done" && view ? view.links(host) : null,
     error: job.state === "error" ? { reason: job.error ?? "failed", detail: job.error_detail } : null,
     self: `/api/v1/jobs/${job.id}`,
   };

@@ -1,23 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import type { ReportItem } from "../../analyzer/index.ts";
-import type { RunRow } from "../../storage/index.ts";
+import type { RunRow, StoredReport } from "../../storage/index.ts";
 import { Nullable, StringEnum, UnixSeconds } from "../schemas.ts";
 
-/** What a run stores as its report (scheduler/settle.ts writes it). */
-export interface StoredReportView {
-  readonly version: number;
-  readonly items: ReportItem[];
-  readonly groups: { id: string; weight: number; score: number | null; checks: number }[];
-  readonly caps: { code: string; cap: number; title: string }[];
-  /** Absent in reports stored before caps were confirmed. */
-  readonly unconfirmed?: { code: string; cap: number }[];
-  readonly tech: string[];
-  readonly after: number;
-  readonly tasks: { code: string; title: string; level: string; group: string; impact: number; hint: string; detail: string; effort: number; lifts_cap: boolean }[];
-}
-
-export function storedReport(run: RunRow): StoredReportView {
-  return run.report as StoredReportView;
+/** A run's report, as the scheduler stored it (its one type is storage's StoredReport). */
+export function storedReport(run: RunRow): StoredReport {
+  return run.report;
 }
 
 export const ReportItemSchema = Type.Object(
@@ -86,7 +73,7 @@ export function renderReport(run: RunRow) {
 }
 
 /** The report's unconfirmed caps with their checks' titles; nothing for reports stored before confirmation. */
-function unconfirmedOf(r: StoredReportView): { unconfirmed?: { code: string; cap: number; title: string }[] } {
+function unconfirmedOf(r: StoredReport): { unconfirmed?: { code: string; cap: number; title: string }[] } {
   if (r.unconfirmed === undefined) return {};
   const titles = new Map(r.items.map((i) => [i.code, i.title]));
   return { unconfirmed: r.unconfirmed.map((u) => ({ code: u.code, cap: u.cap, title: titles.get(u.code) ?? u.code })) };

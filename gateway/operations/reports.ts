@@ -217,7 +217,7 @@ export const getTopIssues = defineOperation({
     const problems = view.tasks.slice(0, 5).map((t) => ({
       code: t.code,
       name: t.title,
-      level: t.level as "bad" | "warn" | "info",
+      level: t.level,
       status: mine.get(t.code) ?? ("open" as const),
       gain: t.impact,
       lifts_cap: t.lifts_cap,

@@ -45,11 +45,11 @@ describe("jobs", () => {
     expect(b).toMatchObject({ granted: true, job: { worker: "B", attempt: 2, progress: 40 } });
     // A comes back: it no longer holds the job.
     expect(await store.jobs.heartbeat(job.id, "A", T + 21_000, LEASE, 90, "late")).toBe(false);
-    expect(await store.jobs.complete(job.id, "A", T / 1000, async () => null)).toBe(false);
-    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => null)).toBe(true);
+    expect(await store.jobs.complete(job.id, "A", T / 1000, async () => ({ runId: null }))).toBe(false);
+    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => ({ runId: null }))).toBe(true);
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "done", progress: 100, worker: null });
     // A second completion changes nothing.
-    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => null)).toBe(false);
+    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => ({ runId: null }))).toBe(false);
     expect(await store.jobs.lease(job.id, "C", T + 30_000, LEASE)).toEqual({ granted: false, reason: "finished" });
   });
 
@@ -66,12 +66,12 @@ describe("jobs", () => {
   it("retry a retryable failure, and end at once on one that is not", async () => {
     const job = await newJob(3);
     await store.jobs.lease(job.id, "A", T, LEASE);
-    const again = await store.jobs.fail(job.id, "A", { error: "collect_failed", detail: "x", retryable: true }, T / 1000, msg, async () => undefined);
+    const again = await store.jobs.fail(job.id, "A", { error: "collect_failed", detail: "x", retry: "retryable", delayMs: 0 }, T / 1000, msg, async () => undefined);
     expect(again).toBe("requeued");
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", worker: null });
     await store.jobs.lease(job.id, "B", T + 1000, LEASE);
     let final = false;
-    const out = await store.jobs.fail(job.id, "B", { error: "blocked_private_address", detail: "10.0.0.1", retryable: false }, T / 1000, msg, async (_q, _j, f) => {
+    const out = await store.jobs.fail(job.id, "B", { error: "blocked_private_address", detail: "10.0.0.1", retry: "never", delayMs: 0 }, T / 1000, msg, async (_q, _j, f) => {
       final = f;
     });
     expect(out).toBe("failed");
@@ -85,5 +85,33 @@ describe("jobs", () => {
     expect(await outboxOf(job.id)).toBe(1);
     await store.jobs.republishStale(T + 121_000, 120, msg);
     expect(await outboxOf(job.id)).toBe(2);
+  });
+
+  it("queue a throttled attempt again after its delay without counting it, and publish it only then", async () => {
+    const job = await newJob(1);
+    await store.jobs.lease(job.id, "A", T, LEASE);
+    const published: number[] = [];
+    const relay = (at: number) => store.jobs.relayOutbox(100, at, async (rows) => void published.push(...rows.filter((r) => r.payload[0] === job.id).map((r) => r.id)));
+    await relay(T / 1000); // the job's first message
+    published.length = 0;
+    const out = await store.jobs.fail(job.id, "A", { error: "throttled", detail: "429", retry: "throttled", delayMs: 30_000 }, T / 1000, msg, async () => undefined);
+    expect(out).toBe("requeued");
+    expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", attempt: 0, worker: null });
+    await relay(T / 1000 + 29);
+    expect(published).toHaveLength(0);
+    // Nor does the sweeper hand it out early.
+    expect(await store.jobs.republishStale(T + 29_000, 0, msg)).toBe(0);
+    await relay(T / 1000 + 30);
+    expect(published).toHaveLength(1);
+    // Its one attempt is still there to use.
+    expect(await store.jobs.lease(job.id, "B", T + 31_000, LEASE)).toMatchObject({ granted: true, job: { attempt: 1 } });
+  });
+
+  it("end at once on a fatal failure, whatever attempts remain", async () => {
+    const job = await newJob(5);
+    await store.jobs.lease(job.id, "A", T, LEASE);
+    const out = await store.jobs.fail(job.id, "A", { error: "token_revoked", detail: "401", retry: "fatal", delayMs: 0 }, T / 1000, msg, async () => undefined);
+    expect(out).toBe("failed");
+    expect(await store.jobs.get(job.id)).toMatchObject({ state: "error", error: "token_revoked" });
   });
 });

@@ -94,7 +94,7 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       await nextAttempt(held, "w2", 2);
       expect(await s.pages.put(held, "w1", page)).toBe(false);
       const done = await leasedJob("w1");
-      expect(await jobs.complete(done, "w1", T0, async () => null)).toBe(true);
+      expect(await jobs.complete(done, "w1", T0, async () => ({ runId: null }))).toBe(true);
       expect(await s.pages.put(done, "w1", page)).toBe(false);
       await settle();
       for (const id of [queued, held, done]) {

@@ -3,7 +3,7 @@
 // value allows, and times only from below: this machine may be slow, never faster than the page.
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createEgress, createSiteCollector, dnsResolver, resolveTarget, type BrowserPool, type Egress } from "../../crawler/index.ts";
+import { CRAWLER_KINDS, createBrowserPool, createCrawlerNode, createEgress, dnsResolver, resolveTarget, type BrowserPool, type Egress } from "../../crawler/index.ts";
 import { loadConfig, systemClock } from "../../runtime/index.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { BUILT_CLS, HERO_PNG, labPages, LONG_TASK_MS, png } from "../harness/lab-pages.ts";
@@ -124,19 +124,32 @@ describe("browser metrics", () => {
     expect(m.lcpMs).toBeUndefined();
   });
 
-  it("is measured by the site collector once per analysis, and not in the synchronous lane", async () => {
+  it("is measured by the analysis kind once per analysis, and not in the synchronous lane", async () => {
     const config = loadConfig({ SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_THREADS: "0" });
-    const collector = createSiteCollector({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock);
+    const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock);
     try {
       const host = new URL(origin).host;
-      const run = (sync: boolean) => collector.collect(host, { pageSample: 0, sync, onProgress: () => {}, signal: new AbortController().signal });
+      const run = async (sync: boolean) => {
+        const ctx = {
+          jobId: 1,
+          host,
+          attempt: 1,
+          sync,
+          signal: new AbortController().signal,
+          progress: () => {},
+          checkpoint: async () => {},
+          pages: { put: async () => {}, stored: async () => [] },
+          node,
+        };
+        return (await CRAWLER_KINDS.analyze.run({ pageSample: 0 }, ctx)).facts!;
+      };
       const facts = await run(false);
       expect(facts.browser?.error).toBe("");
       expect(facts.browser?.url).toBe(`${origin}/`);
       expect(facts.browser?.fcpMs).toBeGreaterThan(0);
       expect((await run(true)).browser).toBeUndefined();
     } finally {
-      await collector.close();
+      await node.close();
     }
   });
 });

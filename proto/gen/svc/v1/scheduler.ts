@@ -24,95 +24,58 @@ export const protobufPackage = "svc.v1";
 
 export const protobufFileName = "svc/v1/scheduler.proto";
 
-export enum JobKind {
-  JOB_KIND_UNSPECIFIED = 0,
-  JOB_KIND_ANALYZE = 1,
-  JOB_KIND_CRAWL = 2,
+/** What a failed attempt says about the next one (crawler/work-errors.ts decides it from the error's type). */
+export enum Retry {
+  /** RETRY_UNSPECIFIED - as RETRY_RETRYABLE */
+  RETRY_UNSPECIFIED = 0,
+  /** RETRY_RETRYABLE - another attempt may succeed; this one counts */
+  RETRY_RETRYABLE = 1,
+  /** RETRY_NEVER - no attempt can succeed (a refused address, a malformed task) */
+  RETRY_NEVER = 2,
+  /** RETRY_THROTTLED - the target asked us to wait: queued again after retry_after_ms, the attempt not counted */
+  RETRY_THROTTLED = 3,
+  /** RETRY_FATAL - no attempt can succeed and the work's source is unusable (a revoked token, a gone address): the kind decides what follows */
+  RETRY_FATAL = 4,
   UNRECOGNIZED = -1,
 }
 
-export function jobKindFromJSON(object: any): JobKind {
+export function retryFromJSON(object: any): Retry {
   switch (object) {
     case 0:
-    case "JOB_KIND_UNSPECIFIED":
-      return JobKind.JOB_KIND_UNSPECIFIED;
+    case "RETRY_UNSPECIFIED":
+      return Retry.RETRY_UNSPECIFIED;
     case 1:
-    case "JOB_KIND_ANALYZE":
-      return JobKind.JOB_KIND_ANALYZE;
+    case "RETRY_RETRYABLE":
+      return Retry.RETRY_RETRYABLE;
     case 2:
-    case "JOB_KIND_CRAWL":
-      return JobKind.JOB_KIND_CRAWL;
-    case -1:
-    case "UNRECOGNIZED":
-    default:
-      return JobKind.UNRECOGNIZED;
-  }
-}
-
-export function jobKindToJSON(object: JobKind): string {
-  switch (object) {
-    case JobKind.JOB_KIND_UNSPECIFIED:
-      return "JOB_KIND_UNSPECIFIED";
-    case JobKind.JOB_KIND_ANALYZE:
-      return "JOB_KIND_ANALYZE";
-    case JobKind.JOB_KIND_CRAWL:
-      return "JOB_KIND_CRAWL";
-    case JobKind.UNRECOGNIZED:
-    default:
-      return "UNRECOGNIZED";
-  }
-}
-
-export enum CheckKind {
-  CHECK_KIND_UNSPECIFIED = 0,
-  /** CHECK_KIND_SITE - a whole analysis (GET /analyze) */
-  CHECK_KIND_SITE = 1,
-  /** CHECK_KIND_PAGE - one page (GET /full, GET /check/{tool}): target is the URL */
-  CHECK_KIND_PAGE = 2,
-  /** CHECK_KIND_TLS - a live TLS handshake (GET /ssl/{host}) */
-  CHECK_KIND_TLS = 3,
-  /** CHECK_KIND_DNS - a live DNS lookup (GET /dns/{host}) */
-  CHECK_KIND_DNS = 4,
-  UNRECOGNIZED = -1,
-}
-
-export function checkKindFromJSON(object: any): CheckKind {
-  switch (object) {
-    case 0:
-    case "CHECK_KIND_UNSPECIFIED":
-      return CheckKind.CHECK_KIND_UNSPECIFIED;
-    case 1:
-    case "CHECK_KIND_SITE":
-      return CheckKind.CHECK_KIND_SITE;
-    case 2:
-    case "CHECK_KIND_PAGE":
-      return CheckKind.CHECK_KIND_PAGE;
+    case "RETRY_NEVER":
+      return Retry.RETRY_NEVER;
     case 3:
-    case "CHECK_KIND_TLS":
-      return CheckKind.CHECK_KIND_TLS;
+    case "RETRY_THROTTLED":
+      return Retry.RETRY_THROTTLED;
     case 4:
-    case "CHECK_KIND_DNS":
-      return CheckKind.CHECK_KIND_DNS;
+    case "RETRY_FATAL":
+      return Retry.RETRY_FATAL;
     case -1:
     case "UNRECOGNIZED":
     default:
-      return CheckKind.UNRECOGNIZED;
+      return Retry.UNRECOGNIZED;
   }
 }
 
-export function checkKindToJSON(object: CheckKind): string {
+export function retryToJSON(object: Retry): string {
   switch (object) {
-    case CheckKind.CHECK_KIND_UNSPECIFIED:
-      return "CHECK_KIND_UNSPECIFIED";
-    case CheckKind.CHECK_KIND_SITE:
-      return "CHECK_KIND_SITE";
-    case CheckKind.CHECK_KIND_PAGE:
-      return "CHECK_KIND_PAGE";
-    case CheckKind.CHECK_KIND_TLS:
-      return "CHECK_KIND_TLS";
-    case CheckKind.CHECK_KIND_DNS:
-      return "CHECK_KIND_DNS";
-    case CheckKind.UNRECOGNIZED:
+    case Retry.RETRY_UNSPECIFIED:
+      return "RETRY_UNSPECIFIED";
+    case Retry.RETRY_RETRYABLE:
+      return "RETRY_RETRYABLE";
+    case Retry.RETRY_NEVER:
+      return "RETRY_NEVER";
+    case Retry.RETRY_THROTTLED:
+      return "RETRY_THROTTLED";
+    case Retry.RETRY_FATAL:
+      return "RETRY_FATAL";
+    case Retry.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
   }
@@ -236,12 +199,16 @@ export interface StartAnalysisResponse {
   cached: boolean;
 }
 
+/**
+ * A check of the synchronous lane: the kind's name (a work kind of the sync lane: analyze, page,
+ * tls, dns) and its target (a host, or a page's URL).
+ */
 export interface RunCheckRequest {
   accountId: number;
-  kind: CheckKind;
   target: string;
   fresh: boolean;
   waitMs: number;
+  kind: string;
 }
 
 export interface RunCheckResponse {
@@ -254,7 +221,8 @@ export interface RunCheckResponse {
 /** A unit of work on the bus (topic of work or of synchronous checks), keyed by registrable domain. */
 export interface WorkItem {
   jobId: number;
-  kind: JobKind;
+  /** the work kind's name (for logs and metrics; the lease carries the task) */
+  kind: string;
   host: string;
   domain: string;
   sync: boolean;
@@ -268,6 +236,50 @@ export interface LeaseRequest {
   worker: string;
 }
 
+/** A site analysis: home page, robots.txt, sitemaps, a sample of pages, TLS and DNS. */
+export interface AnalyzeTask {
+  pageSample: number;
+}
+
+export interface AnalyzeResult {
+  facts: SiteFacts | undefined;
+}
+
+/** A whole-site crawl with the site's analysis (limits of the owner's plan). */
+export interface CrawlTask {
+  pageSample: number;
+  maxPages: number;
+  maxDepth: number;
+}
+
+/** One page's checks (GET /full, GET /check/{tool}). */
+export interface PageTask {
+  url: string;
+}
+
+export interface PageResult {
+  facts: PageFacts | undefined;
+}
+
+/** A live TLS handshake (GET /ssl/{host}). */
+export interface TlsTask {
+  /** host[:port] */
+  host: string;
+}
+
+export interface TlsResult {
+  facts: TlsFacts | undefined;
+}
+
+/** A live DNS lookup (GET /dns/{host}). */
+export interface DnsTask {
+  host: string;
+}
+
+export interface DnsResult {
+  facts: DnsFacts | undefined;
+}
+
 export interface LeaseResponse {
   /** false: done, cancelled or leased to another worker */
   granted: boolean;
@@ -276,14 +288,13 @@ export interface LeaseResponse {
   /** the last checkpoint's state, empty on a first attempt */
   checkpoint: Buffer;
   host: string;
-  kind: JobKind;
-  pageSample: number;
-  /** UNSPECIFIED or SITE: a site analysis; otherwise a single check of target */
-  check: CheckKind;
-  target: string;
-  /** crawl limits (of the owner's plan) */
-  maxPages: number;
-  maxDepth: number;
+  task:
+    | { $case: "analyze"; value: AnalyzeTask }
+    | { $case: "crawl"; value: CrawlTask }
+    | { $case: "page"; value: PageTask }
+    | { $case: "tls"; value: TlsTask }
+    | { $case: "dns"; value: DnsTask }
+    | undefined;
 }
 
 export interface HeartbeatRequest {
@@ -315,28 +326,21 @@ export interface CheckpointResponse {
 export interface CompleteRequest {
   jobId: number;
   worker: string;
-  /** set on success */
-  facts:
-    | SiteFacts
-    | undefined;
   /** set on failure: a reason code (blocked_private_address, unreachable, …) */
   error: string;
   errorDetail: string;
-  retryable: boolean;
-  /** the result of a page check */
-  page:
-    | PageFacts
+  /** set on failure: what another attempt would be worth */
+  retry: Retry;
+  /** RETRY_THROTTLED: how long to wait (the attempt is not counted) */
+  retryAfterMs: number;
+  /** Set on success: the arm of the lease's task. */
+  result:
+    | { $case: "analyze"; value: AnalyzeResult }
+    | { $case: "crawl"; value: CrawlResult }
+    | { $case: "page"; value: PageResult }
+    | { $case: "tls"; value: TlsResult }
+    | { $case: "dns"; value: DnsResult }
     | undefined;
-  /** the result of a TLS check */
-  tls:
-    | TlsFacts
-    | undefined;
-  /** the result of a DNS check */
-  dns:
-    | DnsFacts
-    | undefined;
-  /** the result of a crawl */
-  crawl: CrawlResult | undefined;
 }
 
 export interface CompleteResponse {
@@ -2012,16 +2016,13 @@ export const StartAnalysisResponse: MessageFns<StartAnalysisResponse> = {
 };
 
 function createBaseRunCheckRequest(): RunCheckRequest {
-  return { accountId: 0, kind: 0, target: "", fresh: false, waitMs: 0 };
+  return { accountId: 0, target: "", fresh: false, waitMs: 0, kind: "" };
 }
 
 export const RunCheckRequest: MessageFns<RunCheckRequest> = {
   encode(message: RunCheckRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.accountId !== 0) {
       writer.uint32(8).int64(message.accountId);
-    }
-    if (message.kind !== 0) {
-      writer.uint32(16).int32(message.kind);
     }
     if (message.target !== "") {
       writer.uint32(26).string(message.target);
@@ -2031,6 +2032,9 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     }
     if (message.waitMs !== 0) {
       writer.uint32(40).int32(message.waitMs);
+    }
+    if (message.kind !== "") {
+      writer.uint32(50).string(message.kind);
     }
     return writer;
   },
@@ -2054,14 +2058,6 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
             }
 
             message.accountId = longToNumber(reader.int64());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.kind = reader.int32() as any;
             continue;
           }
           case 3: {
@@ -2088,6 +2084,14 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
             message.waitMs = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2107,7 +2111,6 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
         : isSet(object.account_id)
         ? globalThis.Number(object.account_id)
         : 0,
-      kind: isSet(object.kind) ? checkKindFromJSON(object.kind) : 0,
       target: isSet(object.target) ? globalThis.String(object.target) : "",
       fresh: isSet(object.fresh) ? globalThis.Boolean(object.fresh) : false,
       waitMs: isSet(object.waitMs)
@@ -2115,6 +2118,7 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
         : isSet(object.wait_ms)
         ? globalThis.Number(object.wait_ms)
         : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
     };
   },
 
@@ -2122,9 +2126,6 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     const obj: any = {};
     if (message.accountId !== 0) {
       obj.accountId = Math.round(message.accountId);
-    }
-    if (message.kind !== 0) {
-      obj.kind = checkKindToJSON(message.kind);
     }
     if (message.target !== "") {
       obj.target = message.target;
@@ -2135,6 +2136,9 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     if (message.waitMs !== 0) {
       obj.waitMs = Math.round(message.waitMs);
     }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
     return obj;
   },
 
@@ -2144,10 +2148,10 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
   fromPartial(object: DeepPartial<RunCheckRequest>): RunCheckRequest {
     const message = createBaseRunCheckRequest();
     message.accountId = object.accountId ?? 0;
-    message.kind = object.kind ?? 0;
     message.target = object.target ?? "";
     message.fresh = object.fresh ?? false;
     message.waitMs = object.waitMs ?? 0;
+    message.kind = object.kind ?? "";
     return message;
   },
 };
@@ -2258,7 +2262,7 @@ export const RunCheckResponse: MessageFns<RunCheckResponse> = {
 };
 
 function createBaseWorkItem(): WorkItem {
-  return { jobId: 0, kind: 0, host: "", domain: "", sync: false, replyTo: "", attempt: 0 };
+  return { jobId: 0, kind: "", host: "", domain: "", sync: false, replyTo: "", attempt: 0 };
 }
 
 export const WorkItem: MessageFns<WorkItem> = {
@@ -2266,8 +2270,8 @@ export const WorkItem: MessageFns<WorkItem> = {
     if (message.jobId !== 0) {
       writer.uint32(8).int64(message.jobId);
     }
-    if (message.kind !== 0) {
-      writer.uint32(16).int32(message.kind);
+    if (message.kind !== "") {
+      writer.uint32(66).string(message.kind);
     }
     if (message.host !== "") {
       writer.uint32(26).string(message.host);
@@ -2308,12 +2312,12 @@ export const WorkItem: MessageFns<WorkItem> = {
             message.jobId = longToNumber(reader.int64());
             continue;
           }
-          case 2: {
-            if (tag !== 16) {
+          case 8: {
+            if (tag !== 66) {
               break;
             }
 
-            message.kind = reader.int32() as any;
+            message.kind = reader.string();
             continue;
           }
           case 3: {
@@ -2375,7 +2379,7 @@ export const WorkItem: MessageFns<WorkItem> = {
         : isSet(object.job_id)
         ? globalThis.Number(object.job_id)
         : 0,
-      kind: isSet(object.kind) ? jobKindFromJSON(object.kind) : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
       host: isSet(object.host) ? globalThis.String(object.host) : "",
       domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
       sync: isSet(object.sync) ? globalThis.Boolean(object.sync) : false,
@@ -2393,8 +2397,8 @@ export const WorkItem: MessageFns<WorkItem> = {
     if (message.jobId !== 0) {
       obj.jobId = Math.round(message.jobId);
     }
-    if (message.kind !== 0) {
-      obj.kind = jobKindToJSON(message.kind);
+    if (message.kind !== "") {
+      obj.kind = message.kind;
     }
     if (message.host !== "") {
       obj.host = message.host;
@@ -2420,7 +2424,7 @@ export const WorkItem: MessageFns<WorkItem> = {
   fromPartial(object: DeepPartial<WorkItem>): WorkItem {
     const message = createBaseWorkItem();
     message.jobId = object.jobId ?? 0;
-    message.kind = object.kind ?? 0;
+    message.kind = object.kind ?? "";
     message.host = object.host ?? "";
     message.domain = object.domain ?? "";
     message.sync = object.sync ?? false;
@@ -2519,20 +2523,671 @@ export const LeaseRequest: MessageFns<LeaseRequest> = {
   },
 };
 
+function createBaseAnalyzeTask(): AnalyzeTask {
+  return { pageSample: 0 };
+}
+
+export const AnalyzeTask: MessageFns<AnalyzeTask> = {
+  encode(message: AnalyzeTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageSample !== 0) {
+      writer.uint32(8).int32(message.pageSample);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnalyzeTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnalyzeTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageSample = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnalyzeTask {
+    return {
+      pageSample: isSet(object.pageSample)
+        ? globalThis.Number(object.pageSample)
+        : isSet(object.page_sample)
+        ? globalThis.Number(object.page_sample)
+        : 0,
+    };
+  },
+
+  toJSON(message: AnalyzeTask): unknown {
+    const obj: any = {};
+    if (message.pageSample !== 0) {
+      obj.pageSample = Math.round(message.pageSample);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AnalyzeTask>): AnalyzeTask {
+    return AnalyzeTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AnalyzeTask>): AnalyzeTask {
+    const message = createBaseAnalyzeTask();
+    message.pageSample = object.pageSample ?? 0;
+    return message;
+  },
+};
+
+function createBaseAnalyzeResult(): AnalyzeResult {
+  return { facts: undefined };
+}
+
+export const AnalyzeResult: MessageFns<AnalyzeResult> = {
+  encode(message: AnalyzeResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.facts !== undefined) {
+      SiteFacts.encode(message.facts, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnalyzeResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnalyzeResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.facts = SiteFacts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnalyzeResult {
+    return { facts: isSet(object.facts) ? SiteFacts.fromJSON(object.facts) : undefined };
+  },
+
+  toJSON(message: AnalyzeResult): unknown {
+    const obj: any = {};
+    if (message.facts !== undefined) {
+      obj.facts = SiteFacts.toJSON(message.facts);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AnalyzeResult>): AnalyzeResult {
+    return AnalyzeResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AnalyzeResult>): AnalyzeResult {
+    const message = createBaseAnalyzeResult();
+    message.facts = (object.facts !== undefined && object.facts !== null)
+      ? SiteFacts.fromPartial(object.facts)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCrawlTask(): CrawlTask {
+  return { pageSample: 0, maxPages: 0, maxDepth: 0 };
+}
+
+export const CrawlTask: MessageFns<CrawlTask> = {
+  encode(message: CrawlTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageSample !== 0) {
+      writer.uint32(8).int32(message.pageSample);
+    }
+    if (message.maxPages !== 0) {
+      writer.uint32(16).int32(message.maxPages);
+    }
+    if (message.maxDepth !== 0) {
+      writer.uint32(24).int32(message.maxDepth);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CrawlTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCrawlTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageSample = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxPages = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.maxDepth = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CrawlTask {
+    return {
+      pageSample: isSet(object.pageSample)
+        ? globalThis.Number(object.pageSample)
+        : isSet(object.page_sample)
+        ? globalThis.Number(object.page_sample)
+        : 0,
+      maxPages: isSet(object.maxPages)
+        ? globalThis.Number(object.maxPages)
+        : isSet(object.max_pages)
+        ? globalThis.Number(object.max_pages)
+        : 0,
+      maxDepth: isSet(object.maxDepth)
+        ? globalThis.Number(object.maxDepth)
+        : isSet(object.max_depth)
+        ? globalThis.Number(object.max_depth)
+        : 0,
+    };
+  },
+
+  toJSON(message: CrawlTask): unknown {
+    const obj: any = {};
+    if (message.pageSample !== 0) {
+      obj.pageSample = Math.round(message.pageSample);
+    }
+    if (message.maxPages !== 0) {
+      obj.maxPages = Math.round(message.maxPages);
+    }
+    if (message.maxDepth !== 0) {
+      obj.maxDepth = Math.round(message.maxDepth);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CrawlTask>): CrawlTask {
+    return CrawlTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CrawlTask>): CrawlTask {
+    const message = createBaseCrawlTask();
+    message.pageSample = object.pageSample ?? 0;
+    message.maxPages = object.maxPages ?? 0;
+    message.maxDepth = object.maxDepth ?? 0;
+    return message;
+  },
+};
+
+function createBasePageTask(): PageTask {
+  return { url: "" };
+}
+
+export const PageTask: MessageFns<PageTask> = {
+  encode(message: PageTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageTask {
+    return { url: isSet(object.url) ? globalThis.String(object.url) : "" };
+  },
+
+  toJSON(message: PageTask): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageTask>): PageTask {
+    return PageTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageTask>): PageTask {
+    const message = createBasePageTask();
+    message.url = object.url ?? "";
+    return message;
+  },
+};
+
+function createBasePageResult(): PageResult {
+  return { facts: undefined };
+}
+
+export const PageResult: MessageFns<PageResult> = {
+  encode(message: PageResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.facts !== undefined) {
+      PageFacts.encode(message.facts, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.facts = PageFacts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageResult {
+    return { facts: isSet(object.facts) ? PageFacts.fromJSON(object.facts) : undefined };
+  },
+
+  toJSON(message: PageResult): unknown {
+    const obj: any = {};
+    if (message.facts !== undefined) {
+      obj.facts = PageFacts.toJSON(message.facts);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageResult>): PageResult {
+    return PageResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageResult>): PageResult {
+    const message = createBasePageResult();
+    message.facts = (object.facts !== undefined && object.facts !== null)
+      ? PageFacts.fromPartial(object.facts)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTlsTask(): TlsTask {
+  return { host: "" };
+}
+
+export const TlsTask: MessageFns<TlsTask> = {
+  encode(message: TlsTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.host !== "") {
+      writer.uint32(10).string(message.host);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TlsTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTlsTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TlsTask {
+    return { host: isSet(object.host) ? globalThis.String(object.host) : "" };
+  },
+
+  toJSON(message: TlsTask): unknown {
+    const obj: any = {};
+    if (message.host !== "") {
+      obj.host = message.host;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TlsTask>): TlsTask {
+    return TlsTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TlsTask>): TlsTask {
+    const message = createBaseTlsTask();
+    message.host = object.host ?? "";
+    return message;
+  },
+};
+
+function createBaseTlsResult(): TlsResult {
+  return { facts: undefined };
+}
+
+export const TlsResult: MessageFns<TlsResult> = {
+  encode(message: TlsResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.facts !== undefined) {
+      TlsFacts.encode(message.facts, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TlsResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTlsResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.facts = TlsFacts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TlsResult {
+    return { facts: isSet(object.facts) ? TlsFacts.fromJSON(object.facts) : undefined };
+  },
+
+  toJSON(message: TlsResult): unknown {
+    const obj: any = {};
+    if (message.facts !== undefined) {
+      obj.facts = TlsFacts.toJSON(message.facts);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TlsResult>): TlsResult {
+    return TlsResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TlsResult>): TlsResult {
+    const message = createBaseTlsResult();
+    message.facts = (object.facts !== undefined && object.facts !== null)
+      ? TlsFacts.fromPartial(object.facts)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDnsTask(): DnsTask {
+  return { host: "" };
+}
+
+export const DnsTask: MessageFns<DnsTask> = {
+  encode(message: DnsTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.host !== "") {
+      writer.uint32(10).string(message.host);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DnsTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDnsTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DnsTask {
+    return { host: isSet(object.host) ? globalThis.String(object.host) : "" };
+  },
+
+  toJSON(message: DnsTask): unknown {
+    const obj: any = {};
+    if (message.host !== "") {
+      obj.host = message.host;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DnsTask>): DnsTask {
+    return DnsTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DnsTask>): DnsTask {
+    const message = createBaseDnsTask();
+    message.host = object.host ?? "";
+    return message;
+  },
+};
+
+function createBaseDnsResult(): DnsResult {
+  return { facts: undefined };
+}
+
+export const DnsResult: MessageFns<DnsResult> = {
+  encode(message: DnsResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.facts !== undefined) {
+      DnsFacts.encode(message.facts, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DnsResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDnsResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.facts = DnsFacts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DnsResult {
+    return { facts: isSet(object.facts) ? DnsFacts.fromJSON(object.facts) : undefined };
+  },
+
+  toJSON(message: DnsResult): unknown {
+    const obj: any = {};
+    if (message.facts !== undefined) {
+      obj.facts = DnsFacts.toJSON(message.facts);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DnsResult>): DnsResult {
+    return DnsResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DnsResult>): DnsResult {
+    const message = createBaseDnsResult();
+    message.facts = (object.facts !== undefined && object.facts !== null)
+      ? DnsFacts.fromPartial(object.facts)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseLeaseResponse(): LeaseResponse {
-  return {
-    granted: false,
-    leaseUntilMs: 0,
-    attempt: 0,
-    checkpoint: Buffer.alloc(0),
-    host: "",
-    kind: 0,
-    pageSample: 0,
-    check: 0,
-    target: "",
-    maxPages: 0,
-    maxDepth: 0,
-  };
+  return { granted: false, leaseUntilMs: 0, attempt: 0, checkpoint: Buffer.alloc(0), host: "", task: undefined };
 }
 
 export const LeaseResponse: MessageFns<LeaseResponse> = {
@@ -2552,23 +3207,22 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     if (message.host !== "") {
       writer.uint32(42).string(message.host);
     }
-    if (message.kind !== 0) {
-      writer.uint32(48).int32(message.kind);
-    }
-    if (message.pageSample !== 0) {
-      writer.uint32(56).int32(message.pageSample);
-    }
-    if (message.check !== 0) {
-      writer.uint32(64).int32(message.check);
-    }
-    if (message.target !== "") {
-      writer.uint32(74).string(message.target);
-    }
-    if (message.maxPages !== 0) {
-      writer.uint32(80).int32(message.maxPages);
-    }
-    if (message.maxDepth !== 0) {
-      writer.uint32(88).int32(message.maxDepth);
+    switch (message.task?.$case) {
+      case "analyze":
+        AnalyzeTask.encode(message.task.value, writer.uint32(162).fork()).join();
+        break;
+      case "crawl":
+        CrawlTask.encode(message.task.value, writer.uint32(170).fork()).join();
+        break;
+      case "page":
+        PageTask.encode(message.task.value, writer.uint32(178).fork()).join();
+        break;
+      case "tls":
+        TlsTask.encode(message.task.value, writer.uint32(186).fork()).join();
+        break;
+      case "dns":
+        DnsTask.encode(message.task.value, writer.uint32(194).fork()).join();
+        break;
     }
     return writer;
   },
@@ -2626,52 +3280,44 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
             message.host = reader.string();
             continue;
           }
-          case 6: {
-            if (tag !== 48) {
+          case 20: {
+            if (tag !== 162) {
               break;
             }
 
-            message.kind = reader.int32() as any;
+            message.task = { $case: "analyze", value: AnalyzeTask.decode(reader, reader.uint32()) };
             continue;
           }
-          case 7: {
-            if (tag !== 56) {
+          case 21: {
+            if (tag !== 170) {
               break;
             }
 
-            message.pageSample = reader.int32();
+            message.task = { $case: "crawl", value: CrawlTask.decode(reader, reader.uint32()) };
             continue;
           }
-          case 8: {
-            if (tag !== 64) {
+          case 22: {
+            if (tag !== 178) {
               break;
             }
 
-            message.check = reader.int32() as any;
+            message.task = { $case: "page", value: PageTask.decode(reader, reader.uint32()) };
             continue;
           }
-          case 9: {
-            if (tag !== 74) {
+          case 23: {
+            if (tag !== 186) {
               break;
             }
 
-            message.target = reader.string();
+            message.task = { $case: "tls", value: TlsTask.decode(reader, reader.uint32()) };
             continue;
           }
-          case 10: {
-            if (tag !== 80) {
+          case 24: {
+            if (tag !== 194) {
               break;
             }
 
-            message.maxPages = reader.int32();
-            continue;
-          }
-          case 11: {
-            if (tag !== 88) {
-              break;
-            }
-
-            message.maxDepth = reader.int32();
+            message.task = { $case: "dns", value: DnsTask.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -2697,24 +3343,17 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
       attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
       checkpoint: isSet(object.checkpoint) ? Buffer.from(bytesFromBase64(object.checkpoint)) : Buffer.alloc(0),
       host: isSet(object.host) ? globalThis.String(object.host) : "",
-      kind: isSet(object.kind) ? jobKindFromJSON(object.kind) : 0,
-      pageSample: isSet(object.pageSample)
-        ? globalThis.Number(object.pageSample)
-        : isSet(object.page_sample)
-        ? globalThis.Number(object.page_sample)
-        : 0,
-      check: isSet(object.check) ? checkKindFromJSON(object.check) : 0,
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
-      maxPages: isSet(object.maxPages)
-        ? globalThis.Number(object.maxPages)
-        : isSet(object.max_pages)
-        ? globalThis.Number(object.max_pages)
-        : 0,
-      maxDepth: isSet(object.maxDepth)
-        ? globalThis.Number(object.maxDepth)
-        : isSet(object.max_depth)
-        ? globalThis.Number(object.max_depth)
-        : 0,
+      task: isSet(object.analyze)
+        ? { $case: "analyze", value: AnalyzeTask.fromJSON(object.analyze) }
+        : isSet(object.crawl)
+        ? { $case: "crawl", value: CrawlTask.fromJSON(object.crawl) }
+        : isSet(object.page)
+        ? { $case: "page", value: PageTask.fromJSON(object.page) }
+        : isSet(object.tls)
+        ? { $case: "tls", value: TlsTask.fromJSON(object.tls) }
+        : isSet(object.dns)
+        ? { $case: "dns", value: DnsTask.fromJSON(object.dns) }
+        : undefined,
     };
   },
 
@@ -2735,23 +3374,16 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     if (message.host !== "") {
       obj.host = message.host;
     }
-    if (message.kind !== 0) {
-      obj.kind = jobKindToJSON(message.kind);
-    }
-    if (message.pageSample !== 0) {
-      obj.pageSample = Math.round(message.pageSample);
-    }
-    if (message.check !== 0) {
-      obj.check = checkKindToJSON(message.check);
-    }
-    if (message.target !== "") {
-      obj.target = message.target;
-    }
-    if (message.maxPages !== 0) {
-      obj.maxPages = Math.round(message.maxPages);
-    }
-    if (message.maxDepth !== 0) {
-      obj.maxDepth = Math.round(message.maxDepth);
+    if (message.task?.$case === "analyze") {
+      obj.analyze = AnalyzeTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "crawl") {
+      obj.crawl = CrawlTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "page") {
+      obj.page = PageTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "tls") {
+      obj.tls = TlsTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "dns") {
+      obj.dns = DnsTask.toJSON(message.task.value);
     }
     return obj;
   },
@@ -2766,12 +3398,38 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
     message.attempt = object.attempt ?? 0;
     message.checkpoint = object.checkpoint ?? Buffer.alloc(0);
     message.host = object.host ?? "";
-    message.kind = object.kind ?? 0;
-    message.pageSample = object.pageSample ?? 0;
-    message.check = object.check ?? 0;
-    message.target = object.target ?? "";
-    message.maxPages = object.maxPages ?? 0;
-    message.maxDepth = object.maxDepth ?? 0;
+    switch (object.task?.$case) {
+      case "analyze": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "analyze", value: AnalyzeTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "crawl": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "crawl", value: CrawlTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "page": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "page", value: PageTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "tls": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "tls", value: TlsTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "dns": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "dns", value: DnsTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+    }
     return message;
   },
 };
@@ -3201,18 +3859,7 @@ export const CheckpointResponse: MessageFns<CheckpointResponse> = {
 };
 
 function createBaseCompleteRequest(): CompleteRequest {
-  return {
-    jobId: 0,
-    worker: "",
-    facts: undefined,
-    error: "",
-    errorDetail: "",
-    retryable: false,
-    page: undefined,
-    tls: undefined,
-    dns: undefined,
-    crawl: undefined,
-  };
+  return { jobId: 0, worker: "", error: "", errorDetail: "", retry: 0, retryAfterMs: 0, result: undefined };
 }
 
 export const CompleteRequest: MessageFns<CompleteRequest> = {
@@ -3223,29 +3870,34 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     if (message.worker !== "") {
       writer.uint32(18).string(message.worker);
     }
-    if (message.facts !== undefined) {
-      SiteFacts.encode(message.facts, writer.uint32(26).fork()).join();
-    }
     if (message.error !== "") {
       writer.uint32(34).string(message.error);
     }
     if (message.errorDetail !== "") {
       writer.uint32(42).string(message.errorDetail);
     }
-    if (message.retryable !== false) {
-      writer.uint32(48).bool(message.retryable);
+    if (message.retry !== 0) {
+      writer.uint32(88).int32(message.retry);
     }
-    if (message.page !== undefined) {
-      PageFacts.encode(message.page, writer.uint32(58).fork()).join();
+    if (message.retryAfterMs !== 0) {
+      writer.uint32(96).int32(message.retryAfterMs);
     }
-    if (message.tls !== undefined) {
-      TlsFacts.encode(message.tls, writer.uint32(66).fork()).join();
-    }
-    if (message.dns !== undefined) {
-      DnsFacts.encode(message.dns, writer.uint32(74).fork()).join();
-    }
-    if (message.crawl !== undefined) {
-      CrawlResult.encode(message.crawl, writer.uint32(82).fork()).join();
+    switch (message.result?.$case) {
+      case "analyze":
+        AnalyzeResult.encode(message.result.value, writer.uint32(162).fork()).join();
+        break;
+      case "crawl":
+        CrawlResult.encode(message.result.value, writer.uint32(170).fork()).join();
+        break;
+      case "page":
+        PageResult.encode(message.result.value, writer.uint32(178).fork()).join();
+        break;
+      case "tls":
+        TlsResult.encode(message.result.value, writer.uint32(186).fork()).join();
+        break;
+      case "dns":
+        DnsResult.encode(message.result.value, writer.uint32(194).fork()).join();
+        break;
     }
     return writer;
   },
@@ -3279,14 +3931,6 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
             message.worker = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.facts = SiteFacts.decode(reader, reader.uint32());
-            continue;
-          }
           case 4: {
             if (tag !== 34) {
               break;
@@ -3303,44 +3947,60 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
             message.errorDetail = reader.string();
             continue;
           }
-          case 6: {
-            if (tag !== 48) {
+          case 11: {
+            if (tag !== 88) {
               break;
             }
 
-            message.retryable = reader.bool();
+            message.retry = reader.int32() as any;
             continue;
           }
-          case 7: {
-            if (tag !== 58) {
+          case 12: {
+            if (tag !== 96) {
               break;
             }
 
-            message.page = PageFacts.decode(reader, reader.uint32());
+            message.retryAfterMs = reader.int32();
             continue;
           }
-          case 8: {
-            if (tag !== 66) {
+          case 20: {
+            if (tag !== 162) {
               break;
             }
 
-            message.tls = TlsFacts.decode(reader, reader.uint32());
+            message.result = { $case: "analyze", value: AnalyzeResult.decode(reader, reader.uint32()) };
             continue;
           }
-          case 9: {
-            if (tag !== 74) {
+          case 21: {
+            if (tag !== 170) {
               break;
             }
 
-            message.dns = DnsFacts.decode(reader, reader.uint32());
+            message.result = { $case: "crawl", value: CrawlResult.decode(reader, reader.uint32()) };
             continue;
           }
-          case 10: {
-            if (tag !== 82) {
+          case 22: {
+            if (tag !== 178) {
               break;
             }
 
-            message.crawl = CrawlResult.decode(reader, reader.uint32());
+            message.result = { $case: "page", value: PageResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.result = { $case: "tls", value: TlsResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.result = { $case: "dns", value: DnsResult.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -3363,18 +4023,29 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
         ? globalThis.Number(object.job_id)
         : 0,
       worker: isSet(object.worker) ? globalThis.String(object.worker) : "",
-      facts: isSet(object.facts) ? SiteFacts.fromJSON(object.facts) : undefined,
       error: isSet(object.error) ? globalThis.String(object.error) : "",
       errorDetail: isSet(object.errorDetail)
         ? globalThis.String(object.errorDetail)
         : isSet(object.error_detail)
         ? globalThis.String(object.error_detail)
         : "",
-      retryable: isSet(object.retryable) ? globalThis.Boolean(object.retryable) : false,
-      page: isSet(object.page) ? PageFacts.fromJSON(object.page) : undefined,
-      tls: isSet(object.tls) ? TlsFacts.fromJSON(object.tls) : undefined,
-      dns: isSet(object.dns) ? DnsFacts.fromJSON(object.dns) : undefined,
-      crawl: isSet(object.crawl) ? CrawlResult.fromJSON(object.crawl) : undefined,
+      retry: isSet(object.retry) ? retryFromJSON(object.retry) : 0,
+      retryAfterMs: isSet(object.retryAfterMs)
+        ? globalThis.Number(object.retryAfterMs)
+        : isSet(object.retry_after_ms)
+        ? globalThis.Number(object.retry_after_ms)
+        : 0,
+      result: isSet(object.analyze)
+        ? { $case: "analyze", value: AnalyzeResult.fromJSON(object.analyze) }
+        : isSet(object.crawl)
+        ? { $case: "crawl", value: CrawlResult.fromJSON(object.crawl) }
+        : isSet(object.page)
+        ? { $case: "page", value: PageResult.fromJSON(object.page) }
+        : isSet(object.tls)
+        ? { $case: "tls", value: TlsResult.fromJSON(object.tls) }
+        : isSet(object.dns)
+        ? { $case: "dns", value: DnsResult.fromJSON(object.dns) }
+        : undefined,
     };
   },
 
@@ -3386,29 +4057,28 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     if (message.worker !== "") {
       obj.worker = message.worker;
     }
-    if (message.facts !== undefined) {
-      obj.facts = SiteFacts.toJSON(message.facts);
-    }
     if (message.error !== "") {
       obj.error = message.error;
     }
     if (message.errorDetail !== "") {
       obj.errorDetail = message.errorDetail;
     }
-    if (message.retryable !== false) {
-      obj.retryable = message.retryable;
+    if (message.retry !== 0) {
+      obj.retry = retryToJSON(message.retry);
     }
-    if (message.page !== undefined) {
-      obj.page = PageFacts.toJSON(message.page);
+    if (message.retryAfterMs !== 0) {
+      obj.retryAfterMs = Math.round(message.retryAfterMs);
     }
-    if (message.tls !== undefined) {
-      obj.tls = TlsFacts.toJSON(message.tls);
-    }
-    if (message.dns !== undefined) {
-      obj.dns = DnsFacts.toJSON(message.dns);
-    }
-    if (message.crawl !== undefined) {
-      obj.crawl = CrawlResult.toJSON(message.crawl);
+    if (message.result?.$case === "analyze") {
+      obj.analyze = AnalyzeResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "crawl") {
+      obj.crawl = CrawlResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "page") {
+      obj.page = PageResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "tls") {
+      obj.tls = TlsResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "dns") {
+      obj.dns = DnsResult.toJSON(message.result.value);
     }
     return obj;
   },
@@ -3420,18 +4090,42 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
     const message = createBaseCompleteRequest();
     message.jobId = object.jobId ?? 0;
     message.worker = object.worker ?? "";
-    message.facts = (object.facts !== undefined && object.facts !== null)
-      ? SiteFacts.fromPartial(object.facts)
-      : undefined;
     message.error = object.error ?? "";
     message.errorDetail = object.errorDetail ?? "";
-    message.retryable = object.retryable ?? false;
-    message.page = (object.page !== undefined && object.page !== null) ? PageFacts.fromPartial(object.page) : undefined;
-    message.tls = (object.tls !== undefined && object.tls !== null) ? TlsFacts.fromPartial(object.tls) : undefined;
-    message.dns = (object.dns !== undefined && object.dns !== null) ? DnsFacts.fromPartial(object.dns) : undefined;
-    message.crawl = (object.crawl !== undefined && object.crawl !== null)
-      ? CrawlResult.fromPartial(object.crawl)
-      : undefined;
+    message.retry = object.retry ?? 0;
+    message.retryAfterMs = object.retryAfterMs ?? 0;
+    switch (object.result?.$case) {
+      case "analyze": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "analyze", value: AnalyzeResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "crawl": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "crawl", value: CrawlResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "page": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "page", value: PageResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "tls": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "tls", value: TlsResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "dns": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "dns", value: DnsResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+    }
     return message;
   },
 };

@@ -1,0 +1,146 @@
+import { CrawlResult, RobotsFacts, type SiteFacts } from "../../proto/index.ts";
+import { unixSeconds } from "../../runtime/index.ts";
+import { collectSiteFacts, type SampledPage, type SiteKnown } from "../collect-site.ts";
+import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl-site.ts";
+import { HostLimiter } from "../host-limiter.ts";
+import type { Politeness } from "../politeness.ts";
+import type { CrawlerKind, WorkContext } from "./kind.ts";
+
+/**
+ * A whole-site crawl with the site's analysis: both run at once (the crawl starts as soon as the
+ * origin and robots.txt are known) and share the host's politeness; a later attempt resumes from
+ * the pages earlier ones stored. Progress: the analysis's first tenth, then pages done of known.
+ */
+export const crawlKind: CrawlerKind<"crawl"> = {
+  name: "crawl",
+  async run(task, ctx) {
+    const politeness = await ctx.node.politeness(ctx.host);
+    const resume = ctx.attempt > 1 ? await ctx.pages.stored() : [];
+    // The analysis and the crawl run at once on one limiter: together they keep to the host's politeness.
+    const limiter = new HostLimiter({ maxConcurrent: politeness.connectionsPerHost, minDelayMs: politeness.minDelayMs });
+    // A failed analysis stops the crawl (and its error is the attempt's); an aborted job stops both.
+    const stop = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, stop.signal]);
+    const state = { crawling: false };
+    const analysis = startAnalysis(task.pageSample, ctx, politeness, limiter, signal, state);
+    analysis.facts.catch((err: unknown) => stop.abort(err));
+    const crawl = analysis.start.then((start) => crawlFrom(start, task, ctx, politeness, limiter, signal, analysis.sampled, resume, state));
+    crawl.catch((err: unknown) => stop.abort(err));
+    const [siteFacts, outcome] = await Promise.all([analysis.facts, crawl]);
+    return wholeSiteResult(ctx, siteFacts, outcome);
+  },
+};
+
+interface CrawlStart {
+  readonly origin: string;
+  readonly robots: RobotsFacts;
+  readonly checkedAt: number;
+}
+
+/**
+ * The site's analysis on the crawl's limiter. `start` resolves with the origin and robots.txt as
+ * soon as the analysis knows them (or, should it end before telling, from its facts); the sample
+ * pages it fetches are offered to the crawl, which takes each instead of fetching it again.
+ */
+function startAnalysis(pageSample: number, ctx: WorkContext, politeness: Politeness, limiter: HostLimiter, signal: AbortSignal, state: { crawling: boolean }) {
+  const { node } = ctx;
+  let known!: (site: SiteKnown) => void;
+  const siteKnown = new Promise<SiteKnown>((resolve) => (known = resolve));
+  const sampled = new Map<string, Promise<SampledPage>>();
+  const facts = collectSiteFacts(ctx.host, node.collectOptions(politeness, pageSample, false), {
+    egress: node.egress,
+    clock: node.clock,
+    randomHex: node.randomHex,
+    parse: node.pool.extract,
+    signal,
+    limiter,
+    onSiteKnown: known,
+    onSamplePage: (url, page) => void sampled.set(url, page),
+    // The analysis is the first tenth of a crawl's progress, until the crawl reports its own.
+    onProgress: (p, step) => {
+      if (!state.crawling) ctx.progress(Math.round(p / 10), step);
+    },
+    ...(node.browser ? { browser: node.browser } : {}),
+  });
+  const start: Promise<CrawlStart> = Promise.race([
+    siteKnown,
+    facts.then((f) => ({ origin: f.origin, robots: f.robots ?? RobotsFacts.fromPartial({}), checkedAt: f.checkedAt })),
+  ]);
+  return { facts, start, sampled };
+}
+
+/** The crawl itself, from the analysis's origin and robots.txt, storing pages as it goes. */
+function crawlFrom(
+  start: CrawlStart,
+  task: { maxPages: number; maxDepth: number },
+  ctx: WorkContext,
+  politeness: Politeness,
+  limiter: HostLimiter,
+  signal: AbortSignal,
+  sampled: Map<string, Promise<SampledPage>>,
+  resume: Parameters<typeof crawlSite>[2]["resume"],
+  state: { crawling: boolean },
+): Promise<CrawlOutcome> {
+  const { settings, egress, pool, externalAllowed } = ctx.node;
+  return crawlSite(
+    { site: ctx.host, origin: start.origin, robots: start.robots, checkedAt: start.checkedAt },
+    {
+      userAgent: settings.userAgent,
+      connections: politeness.connectionsPerHost,
+      minDelayMs: politeness.minDelayMs,
+      maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
+      timeoutMs: settings.fetchTimeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
+      maxRedirects: settings.maxRedirects,
+      limits: {
+        ...DEFAULT_CRAWL_LIMITS,
+        maxPages: task.maxPages,
+        maxDepth: task.maxDepth,
+        maxDurationMs: settings.crawlMaxMinutes * 60_000,
+        maxPerPattern: settings.crawlMaxPerPattern,
+      },
+      externalAllowed,
+      maxExternalChecks: 200,
+      maxRetryAfterMs: 60_000,
+      storeEvery: 50,
+    },
+    {
+      egress,
+      pool,
+      signal,
+      limiter,
+      // Taken once: the crawl starts each URL once, and the analysis keeps its facts itself.
+      sampled: (url) => {
+        const page = sampled.get(url);
+        sampled.delete(url);
+        return page;
+      },
+      store: (pages, progress) => ctx.pages.put(pages, progress),
+      resume,
+      onProgress: (done, total) => {
+        state.crawling = true;
+        ctx.progress(10 + Math.floor((85 * done) / Math.max(1, total)), "crawling");
+      },
+    },
+  );
+}
+
+/** The whole-crawl analysis over every stored page, on a parse thread, as the kind's result. */
+async function wholeSiteResult(ctx: WorkContext, siteFacts: SiteFacts, outcome: CrawlOutcome): Promise<CrawlResult> {
+  const analysis = await ctx.node.pool.analyze({
+    jobId: ctx.jobId,
+    crawledAt: unixSeconds(ctx.node.clock),
+    pages: outcome.pages,
+    sitemapUrls: outcome.sitemapUrls,
+    truncatedBy: outcome.truncatedBy,
+    traps: outcome.traps,
+    external: outcome.external,
+    politeness: outcome.politeness,
+    durationMs: outcome.durationMs,
+  });
+  return CrawlResult.fromPartial({
+    facts: { ...siteFacts, crawl: analysis.findings },
+    reportJson: JSON.stringify(analysis.report),
+    pageStats: analysis.pageStats,
+  });
+}

@@ -1,0 +1,13 @@
+import { DnsResult } from "../../proto/index.ts";
+import { collectDnsFacts } from "../dns-facts.ts";
+import { splitHost } from "../politeness.ts";
+import type { CrawlerKind } from "./kind.ts";
+
+/** A live DNS lookup of a host (GET /dns/{host}). */
+export const dnsKind: CrawlerKind<"dns"> = {
+  name: "dns",
+  async run(task, ctx) {
+    const facts = await collectDnsFacts(splitHost(task.host).hostname, { dnsServers: ctx.node.settings.dnsServers, timeoutMs: 3000 });
+    return DnsResult.fromPartial({ facts });
+  },
+};

@@ -1,0 +1,18 @@
+import type { WorkKind } from "../../proto/index.ts";
+import { analyzeKind } from "./analyze.ts";
+import { crawlKind } from "./crawl.ts";
+import { dnsKind } from "./dns.ts";
+import type { CrawlerKind } from "./kind.ts";
+import { pageKind } from "./page.ts";
+import { tlsKind } from "./tls.ts";
+
+export type { CrawlerKind, PageStore, WorkContext } from "./kind.ts";
+
+/** Every kind of work a crawler node does, by name: the worker dispatches through this table. */
+export const CRAWLER_KINDS: { readonly [K in WorkKind]: CrawlerKind<K> } = {
+  analyze: analyzeKind,
+  crawl: crawlKind,
+  page: pageKind,
+  tls: tlsKind,
+  dns: dnsKind,
+};

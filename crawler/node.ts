@@ -1,0 +1,100 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import type { Clock, CrawlSettings } from "../runtime/index.ts";
+import { createBrowserPool, type BrowserPool } from "./browser-metrics.ts";
+import type { CollectOptions } from "./collect-site.ts";
+import { createEgress, EgressBlockedError, type Egress } from "./egress.ts";
+import { inlineParsePool, threadParsePool, type ParsePool } from "./parse-pool.ts";
+import { hostMatches, politenessFor, type Politeness } from "./politeness.ts";
+
+/** The longest confirmation delay of a synchronous check (GET /analyze). */
+export const SYNC_CONFIRM_MAX_MS = 5000;
+
+export type NodeSettings = CrawlSettings & { readonly allowPrivateTargets: boolean; readonly extraCa: string | null };
+
+/**
+ * What the work kinds of one crawler node share: the one egress (SSRF guard and pinned
+ * addresses), the parse threads, the browser (when installed), the operator's settings and the
+ * clock. Built once per process; kinds receive it in their context.
+ */
+export interface CrawlerNode {
+  readonly settings: NodeSettings;
+  readonly clock: Clock;
+  readonly egress: Egress;
+  readonly pool: ParsePool;
+  readonly browser: BrowserPool | null;
+  /** Whether an external host may be fetched (the operator's allow list of SVC_EGRESS_ALLOW). */
+  readonly externalAllowed: (hostname: string) => boolean;
+  readonly randomHex: (bytes: number) => string;
+  /** The politeness for a host (operator overrides, else defaults). */
+  politeness(host: string): Promise<Politeness>;
+  /** A site collection's options under a host's politeness. */
+  collectOptions(politeness: Politeness, pageSample: number, sync: boolean): Partial<CollectOptions>;
+  /** Throws when a target resolves only to refused addresses; a name that does not resolve is left to the fetch to record. */
+  refuseBlocked(hostname: string): Promise<void>;
+  /** Resolves once the parse threads have loaded: the node takes work after that. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The crawler node's shared parts, configured from the operator's settings. */
+export function createCrawlerNode(settings: NodeSettings, clock: Clock): CrawlerNode {
+  const egress = createEgress({
+    allowPrivateTargets: settings.allowPrivateTargets,
+    dnsServers: settings.dnsServers,
+    extraCa: settings.extraCa,
+    connectTimeoutMs: Math.min(10_000, settings.fetchTimeoutMs),
+  });
+  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages) : inlineParsePool();
+  const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
+  const browser = browserPoolFor(settings, egress, externalAllowed);
+  return {
+    settings,
+    clock,
+    egress,
+    pool,
+    browser,
+    externalAllowed,
+    randomHex: (n) => randomBytes(n).toString("hex"),
+    politeness: (host) => politenessFor(host, settings, egress),
+    collectOptions: (politeness, pageSample, sync) => ({
+      userAgent: settings.userAgent,
+      maxPages: pageSample,
+      maxConnectionsPerHost: politeness.connectionsPerHost,
+      minDelayMs: politeness.minDelayMs,
+      maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
+      timeoutMs: settings.fetchTimeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
+      // A synchronous caller waits at most SVC_SYNC_WAIT_MS: its second look comes sooner.
+      confirmDelayMs: sync ? Math.min(settings.confirmDelayMs, SYNC_CONFIRM_MAX_MS) : settings.confirmDelayMs,
+    }),
+    async refuseBlocked(hostname) {
+      try {
+        await egress.resolve(hostname);
+      } catch (err) {
+        if (err instanceof EgressBlockedError) throw err;
+      }
+    },
+    ready: () => pool.ready(),
+    async close() {
+      await browser?.close();
+      await pool.close();
+      await egress.close();
+    },
+  };
+}
+
+/** The browser of the metrics when SVC_BROWSER=auto and the executable exists (launched on first use). */
+function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed: (hostname: string) => boolean): BrowserPool | null {
+  if (settings.browser !== "auto" || !existsSync(settings.browserPath)) return null;
+  return createBrowserPool(
+    {
+      executablePath: settings.browserPath,
+      timeoutMs: settings.browserTimeoutMs,
+      thirdParty: settings.browserThirdParty,
+      externalAllowed,
+      userAgentToken: settings.userAgent,
+    },
+    { egress },
+  );
+}

@@ -1,0 +1,22 @@
+import type { CompleteRequest, LeaseResponse } from "./gen/svc/v1/scheduler.js";
+
+/** The task arm of a lease: one per work kind. */
+export type LeaseTask = NonNullable<LeaseResponse["task"]>;
+/** A work kind's name: the arm's name in the lease's `task` and the completion's `result`. */
+export type WorkKind = LeaseTask["$case"];
+/** The task message of kind K. */
+export type TaskOf<K extends WorkKind> = Extract<LeaseTask, { $case: K }>["value"];
+/** The result arm of a completion. */
+export type WorkResult = NonNullable<CompleteRequest["result"]>;
+/** The result message of kind K. */
+export type ResultOf<K extends WorkKind> = Extract<WorkResult, { $case: K }>["value"];
+
+/**
+ * Every work kind's name, in the order of the proto's arms. Typed so that a kind added to the
+ * proto and not here (or the reverse) fails to compile; a test holds it against the .proto text
+ * and the crawler's and scheduler's tables.
+ */
+export const WORK_KINDS = ["analyze", "crawl", "page", "tls", "dns"] as const satisfies readonly WorkKind[];
+type Missing = Exclude<WorkKind, (typeof WORK_KINDS)[number]>;
+const complete: [Missing] extends [never] ? true : Missing = true;
+void complete;

@@ -1,0 +1,95 @@
+import { afterAll, analyzeSite } from "../../analyzer/index.ts";
+import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
+import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
+import { jobEvent } from "../job-events.ts";
+import type { KindContext, SchedulerKind } from "./kind.ts";
+
+/** A site analysis: charged one check; a report younger than SVC_REPORT_FRESH_S answers instead. */
+export const analyzeKind: SchedulerKind<"analyze"> = {
+  name: "analyze",
+  lanes: ["job", "sync"],
+  cost: 1,
+  hostOf: (target) => target,
+  async reuse(ctx, host) {
+    const run = await ctx.store.runs.latest(host);
+    return run && run.checked_at >= ctx.now() - ctx.config.reportFreshSeconds ? run.id : null;
+  },
+  task: async (ctx) => AnalyzeTask.fromPartial({ pageSample: ctx.config.crawl.pageSample }),
+  async settle(ctx, q, job, result) {
+    if (!result.facts) throw new Error("an analysis result without facts");
+    return { runId: await settleAnalysis(ctx, q, job, result.facts) };
+  },
+};
+
+/**
+ * Turns a job's facts into a run, the tasks of every account that monitors the host, and the
+ * events of what changed — all in the job's completion transaction, with deterministic event keys.
+ */
+export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow, given: SiteFacts): Promise<number> {
+  const { store } = ctx;
+  const now = ctx.now();
+  // The latest whole-site crawl decides the crawl checks of analyses for a while after it.
+  let facts = given;
+  if (!facts.crawl?.present) {
+    const findings = await store.crawls.findingsSince(job.host, now - ctx.config.crawl.crawlFindingsDays * 86400, q);
+    if (findings !== null) facts = { ...facts, crawl: CrawlFindings.fromJSON(findings) };
+  }
+  const analysis = analyzeSite(facts);
+  const report: StoredReport = {
+    version: REPORT_VERSION,
+    items: analysis.items,
+    groups: analysis.groups,
+    caps: analysis.caps,
+    unconfirmed: analysis.unconfirmed,
+    tech: analysis.tech,
+    tasks: analysis.tasks,
+    origin: facts.origin,
+    after: afterAll(analysis),
+  };
+  const checkedAt = facts.checkedAt > 0 ? facts.checkedAt : now;
+  const previous = await store.runs.latest(job.host, q);
+  const runId = await store.runs.insert(q, { host: job.host, jobId: job.id, checkedAt, rank: analysis.rank, label: analysis.label, color: analysis.color, report });
+  // A repeated completion of the same job returns the same run: the sites' ranks move once.
+  if (!previous || previous.id !== runId) await store.sites.recordRun(q, job.host, analysis.rank, analysis.label, checkedAt);
+
+  const failing: TaskDraftRow[] = analysis.tasks.map((t) => ({
+    code: t.code,
+    title: t.title,
+    level: t.level,
+    group: t.group,
+    impact: t.impact,
+    hint: t.hint,
+    detail: t.detail,
+    source: t.source,
+    recheck: t.recheck,
+    effort: t.effort,
+  }));
+  const passing = new Set(analysis.items.filter((i) => i.status === "pass").map((i) => i.code));
+  const events: NewEvent[] = [];
+  for (const accountId of await store.sites.monitors(job.host, q)) {
+    const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);
+    for (const t of transitions) {
+      events.push({
+        eventKey: `task:${t.taskId}:run:${runId}:${t.kind}`,
+        accountId,
+        host: job.host,
+        type: "task",
+        level: t.kind === "fixed" ? "good" : t.kind === "returned" ? "warn" : "info",
+        payload: { task: t.taskId, code: t.code, title: t.title, change: t.kind, run: runId },
+      });
+    }
+    if (previous && previous.id !== runId && previous.rank !== analysis.rank) {
+      events.push({
+        eventKey: `rank:${job.host}:run:${runId}:account:${accountId}`,
+        accountId,
+        host: job.host,
+        type: "rank",
+        level: analysis.rank > previous.rank ? "good" : "bad",
+        payload: { from: previous.rank, to: analysis.rank, run: runId },
+      });
+    }
+  }
+  events.push(jobEvent(job, "done", { run: runId, rank: analysis.rank }));
+  await store.events.append(q, events, now);
+  return runId;
+}

@@ -1,0 +1,59 @@
+import { CrawlFindings, CrawlTask, type CrawlResult } from "../../proto/index.ts";
+import type { JobRow, Queryable } from "../../storage/index.ts";
+import { settleAnalysis } from "./analyze.ts";
+import type { KindContext, SchedulerKind } from "./kind.ts";
+
+/** A whole-site crawl counts as three checks against the plan's daily limit (spec, Limits). */
+export const CRAWL_COST = 3;
+
+/** A whole-site crawl with its analysis; a crawl younger than SVC_REPORT_FRESH_S answers instead. */
+export const crawlKind: SchedulerKind<"crawl"> = {
+  name: "crawl",
+  lanes: ["job"],
+  cost: CRAWL_COST,
+  hostOf: (target) => target,
+  async reuse(ctx, host) {
+    const crawl = await ctx.store.crawls.latest(host);
+    return crawl?.run_id && crawl.checked_at >= ctx.now() - ctx.config.reportFreshSeconds ? crawl.run_id : null;
+  },
+  async task(ctx, job) {
+    // The limits of the owner's plan, else the configured defaults.
+    const plan = await ctx.store.accounts.planOfAccount(job.account_id);
+    return CrawlTask.fromPartial({
+      pageSample: ctx.config.crawl.pageSample,
+      maxPages: plan?.crawl_pages ?? ctx.config.plan.crawlPages,
+      maxDepth: plan?.crawl_depth ?? ctx.config.plan.crawlDepth,
+    });
+  },
+  settle: async (ctx, q, job, result) => ({ runId: await settleCrawl(ctx, q, job, result) }),
+};
+
+/**
+ * A finished crawl: the per-page link figures, then its run (rank with the crawl checks decided by
+ * its findings, tasks, events, as any analysis) and its report, all in the job's completion
+ * transaction `q` — except where the crawl pages live outside the account database (ClickHouse):
+ * there the figures are written at once, before `q` commits. Writing them is idempotent, so a
+ * completion that fails after them and is retried only writes them again; until `q` commits, no
+ * crawls row points GET /crawl at the job.
+ */
+async function settleCrawl(ctx: KindContext, q: Queryable, job: JobRow, crawl: CrawlResult): Promise<number> {
+  const facts = crawl.facts;
+  if (!facts) throw new Error("a crawl result without facts");
+  await ctx.store.crawlPages.setLinkStats(job.id, crawl.pageStats, q);
+  const runId = await settleAnalysis(ctx, q, job, facts);
+  let report: unknown;
+  try {
+    report = JSON.parse(crawl.reportJson);
+  } catch {
+    report = {};
+  }
+  await ctx.store.crawls.settle(q, {
+    job_id: job.id,
+    host: job.host,
+    run_id: runId,
+    checked_at: facts.crawl?.crawledAt || ctx.now(),
+    findings: CrawlFindings.toJSON(facts.crawl ?? CrawlFindings.fromPartial({})),
+    report,
+  });
+  return runId;
+}

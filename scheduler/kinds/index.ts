@@ -1,0 +1,24 @@
+import type { WorkKind } from "../../proto/index.ts";
+import { analyzeKind } from "./analyze.ts";
+import { crawlKind } from "./crawl.ts";
+import { dnsKind } from "./dns.ts";
+import type { SchedulerKind } from "./kind.ts";
+import { pageKind } from "./page.ts";
+import { tlsKind } from "./tls.ts";
+
+export { CRAWL_COST } from "./crawl.ts";
+export type { KindContext, Lane, SchedulerKind } from "./kind.ts";
+
+/** Every kind of work the scheduler plans, costs and settles, by name: its service dispatches through this table. */
+export const SCHEDULER_KINDS: { readonly [K in WorkKind]: SchedulerKind<K> } = {
+  analyze: analyzeKind,
+  crawl: crawlKind,
+  page: pageKind,
+  tls: tlsKind,
+  dns: dnsKind,
+};
+
+/** The kind of a name, or null for a name no kind has. */
+export function schedulerKind(name: string): SchedulerKind<WorkKind> | null {
+  return Object.hasOwn(SCHEDULER_KINDS, name) ? (SCHEDULER_KINDS[name as WorkKind] as SchedulerKind<WorkKind>) : null;
+}

@@ -1,0 +1,43 @@
+import type { ResultOf, TaskOf, WorkKind } from "../../proto/index.ts";
+import type { Clock, Config, Logger } from "../../runtime/index.ts";
+import type { AttemptFailure, JobRow, Queryable, Settled, Store } from "../../storage/index.ts";
+
+/**
+ * How work travels. job: a job row, a lease renewed by heartbeats, checkpoints (analyses,
+ * crawls). sync: a caller waits on a reply address, on crawler slots of its own (live checks).
+ * stream: high volume without a job row per item, planned in batches per time slot and answered
+ * on the results topic (uptime probes, webhook deliveries; docs/architecture.md says how one plugs in).
+ */
+export type Lane = "job" | "sync" | "stream";
+
+/** What the scheduler gives a kind. */
+export interface KindContext {
+  readonly store: Store;
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Unix seconds now. */
+  now(): number;
+}
+
+/**
+ * A kind of work as the scheduler plans, costs and settles it. Its name is the proto arm of its
+ * task and result; the crawler's table has the same names.
+ */
+export interface SchedulerKind<K extends WorkKind> {
+  readonly name: K;
+  /** The lanes a job of this kind may travel (a start names one; a kind refuses the others). */
+  readonly lanes: readonly Lane[];
+  /** Checks charged against the plan's daily limit when a job of this kind starts. */
+  readonly cost: number;
+  /** The host a target belongs to: its politeness and bus key come from it. */
+  hostOf(target: string): string;
+  /** A fresh earlier result that answers a start without running (its run's id), or null. */
+  reuse?(ctx: KindContext, host: string): Promise<number | null>;
+  /** The lease's task for a job of this kind. */
+  task(ctx: KindContext, job: JobRow): Promise<TaskOf<K>>;
+  /** Writes what the job found inside its completion's transaction, and what the job row keeps. */
+  settle(ctx: KindContext, q: Queryable, job: JobRow, result: ResultOf<K>): Promise<Settled>;
+  /** The kind's own follow-up to a final failure, in its transaction (e.g. disabling a gone address on a fatal one). */
+  failed?(ctx: KindContext, q: Queryable, job: JobRow, failure: AttemptFailure): Promise<void>;
+}

@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CRAWLER_KINDS } from "../../crawler/index.ts";
+import { WORK_KINDS } from "../../proto/index.ts";
+import { SCHEDULER_KINDS } from "../../scheduler/index.ts";
+
+/** The arms of a oneof in the .proto text: name → field type. */
+function oneofArms(proto: string, message: string, oneof: string): Map<string, string> {
+  const body = new RegExp(`message ${message} \\{([\\s\\S]*?)\\n\\}`).exec(proto)?.[1] ?? "";
+  const block = new RegExp(`oneof ${oneof} \\{([^}]*)\\}`).exec(body)?.[1] ?? "";
+  const arms = new Map<string, string>();
+  for (const m of block.matchAll(/^\s*(\w+)\s+(\w+)\s*=\s*\d+;/gm)) arms.set(m[2]!, m[1]!);
+  return arms;
+}
+
+const proto = readFileSync(new URL("../../proto/svc/v1/scheduler.proto", import.meta.url), "utf8");
+const tasks = oneofArms(proto, "LeaseResponse", "task");
+const results = oneofArms(proto, "CompleteRequest", "result");
+const sorted = (names: Iterable<string>) => [...names].sort();
+
+describe("work kinds: one set on both sides of the wire", () => {
+  it("the lease's task arms and the completion's result arms have the same names", () => {
+    expect(tasks.size).toBeGreaterThanOrEqual(5);
+    expect(sorted(results.keys())).toEqual(sorted(tasks.keys()));
+  });
+
+  it("the crawler's table, the scheduler's table and WORK_KINDS hold exactly those names", () => {
+    const arms = sorted(tasks.keys());
+    expect(sorted(Object.keys(CRAWLER_KINDS))).toEqual(arms);
+    expect(sorted(Object.keys(SCHEDULER_KINDS))).toEqual(arms);
+    expect(sorted(WORK_KINDS)).toEqual(arms);
+  });
+
+  it("each table entry is filed under its own name", () => {
+    for (const [name, kind] of Object.entries(CRAWLER_KINDS)) expect(kind.name).toBe(name);
+    for (const [name, kind] of Object.entries(SCHEDULER_KINDS)) expect(kind.name).toBe(name);
+  });
+
+  it("each kind has a message pair of its own: <Kind>Task and a result message", () => {
+    for (const [name, type] of tasks) expect(type.toLowerCase()).toBe(`${name}task`);
+    for (const [name, type] of results) expect(type.toLowerCase()).toBe(`${name}result`);
+  });
+
+  it("each scheduler kind declares its lanes and a cost", () => {
+    for (const kind of Object.values(SCHEDULER_KINDS)) {
+      expect(kind.lanes.length).toBeGreaterThan(0);
+      for (const lane of kind.lanes) expect(["job", "sync", "stream"]).toContain(lane);
+      expect(kind.cost).toBeGreaterThanOrEqual(0);
+    }
+  });
+});
