@@ -27,7 +27,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
 
     const { store } = await openStore(config, clock, life);
     db = store.db;
-    registerSchedulerMetrics(metrics, store.db, clock);
+    registerSchedulerMetrics(metrics, store.jobs, clock);
     const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
     const created = await bus.ensureTopics(busTopics(config));
     if (created.length > 0) logger.info({ topics: created.map((t) => bus.brokerTopic(t)), partitions: config.kafkaPartitions, retentionHours: config.kafkaRetentionHours }, "bus topics created");

@@ -2,10 +2,10 @@ import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { randomUUID } from "node:crypto";
 import { SchedulerServiceService, TOPICS } from "../proto/index.ts";
-import { GRPC_MESSAGE_OPTIONS, unixSeconds, type Bus, type Clock, type Config, type Logger, type TopicSpec } from "../runtime/index.ts";
+import { GRPC_MESSAGE_OPTIONS, type Bus, type Clock, type Config, type Logger, type TopicSpec } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
 import { workMessage } from "./messages.ts";
-import { syncCheckSeries } from "./series-sync.ts";
+import { PLANNERS, PlannerRunner, type Planner } from "./planners/index.ts";
 import { OutboxRelay } from "./relay.ts";
 import { schedulerHandlers } from "./scheduler-service.ts";
 
@@ -15,6 +15,8 @@ export interface SchedulerDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly bus: Bus;
+  /** The periodic work (PLANNERS unless given). */
+  readonly planners?: readonly Planner[];
 }
 
 export interface SchedulerHandle {
@@ -37,8 +39,9 @@ export function busTopics(config: Config): TopicSpec[] {
 }
 
 /**
- * The scheduler: the gRPC control plane over Postgres, the outbox relay to the bus, and the sweeper
- * that publishes again what no worker holds (expired leases, messages lost with a restart).
+ * The scheduler: the gRPC control plane over Postgres, the outbox relay to the bus, and the
+ * planners of periodic work (stale work published again, re-checks, the check series) under one
+ * leader among the scheduler processes.
  */
 export async function buildScheduler(deps: SchedulerDeps, listen: string): Promise<SchedulerHandle> {
   const replica = `scheduler-${randomUUID().slice(0, 8)}`;
@@ -52,44 +55,21 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   );
   const host = listen.slice(0, listen.lastIndexOf(":"));
 
-  const sweep = async () => {
-    const n = await deps.store.jobs.republishStale(deps.clock.nowMs(), deps.config.staleJobSeconds, (job) => workMessage(job, replica));
-    if (n > 0) relay.kick();
-  };
-  // After a restart, work nobody holds is published again at once, then checked regularly.
+  // After a restart, work nobody holds is published again at once (by every scheduler: the rows
+  // are locked as they are taken), then by the planners' leader regularly.
   await deps.store.jobs.republishStale(deps.clock.nowMs(), 0, (job) => workMessage(job, replica)).catch(() => 0);
   relay.start(1000);
-  const plan = async () => {
-    const planned = await deps.store.jobs.planDue(unixSeconds(deps.clock), deps.config.maxAttempts, 50, (job) => workMessage(job, replica));
-    if (planned && planned.length > 0) {
-      deps.logger.info({ jobs: planned.length }, "periodic re-checks planned");
-      relay.kick();
-    }
-  };
-  const planner =
-    deps.config.planEverySeconds > 0
-      ? setInterval(() => void plan().catch((err: unknown) => deps.logger.warn({ err }, "planning failed")), deps.config.planEverySeconds * 1000)
-      : null;
-  planner?.unref();
-  const sweeper = setInterval(() => void sweep().catch((err: unknown) => deps.logger.warn({ err }, "sweep failed")), Math.max(250, Math.floor(deps.config.leaseMs / 2)));
-  sweeper.unref();
-  // Finished runs follow into the per-check time series (ClickHouse in the distributed mode).
-  let syncing = false;
-  const series = setInterval(() => {
-    if (syncing) return;
-    syncing = true;
-    void syncCheckSeries(deps.store)
-      .catch((err: unknown) => deps.logger.warn({ err }, "check series sync failed; retried"))
-      .finally(() => (syncing = false));
-  }, 2000);
-  series.unref();
+  const planners = new PlannerRunner(
+    deps.planners ?? PLANNERS,
+    { store: deps.store, config: deps.config, clock: deps.clock, logger: deps.logger, bus: deps.bus, message: (job) => workMessage(job, replica), kick: () => relay.kick() },
+    replica,
+  );
+  planners.start();
 
   return {
     address: `${host}:${port}`,
     async close(drainMs = 5000) {
-      clearInterval(sweeper);
-      clearInterval(series);
-      if (planner) clearInterval(planner);
+      await planners.close();
       // Clients' health checks see the drain before the server stops answering.
       health.setStatus("", "NOT_SERVING");
       health.setStatus(SERVICE_NAME, "NOT_SERVING");

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from "prom-client";
 import { unixSeconds, type Clock } from "../runtime/index.ts";
-import type { Db } from "../storage/index.ts";
+import type { JobsRepo } from "../storage/index.ts";
 
 const LIVE_STATES = ["queued", "running"] as const;
 
@@ -10,18 +10,16 @@ const LIVE_STATES = ["queued", "running"] as const;
  * cluster's, not this replica's, so with several schedulers each reports the same numbers. A
  * scrape while Postgres is away keeps the last values.
  */
-export function registerSchedulerMetrics(registry: Registry, db: Db, clock: Clock): void {
+export function registerSchedulerMetrics(registry: Registry, jobs: JobsRepo, clock: Clock): void {
   new Gauge({
     name: "svc_scheduler_jobs",
     help: "Jobs queued (waiting for a crawler) and running (leased), in the whole cluster.",
     labelNames: ["state"],
     registers: [registry],
     async collect() {
-      const rows = await db
-        .query<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM jobs WHERE state IN ('queued', 'running') GROUP BY state")
-        .catch(() => null);
-      if (!rows) return;
-      for (const state of LIVE_STATES) this.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
+      const counts = await jobs.liveCounts().catch(() => null);
+      if (!counts) return;
+      for (const state of LIVE_STATES) this.set({ state }, counts[state]);
     },
   });
   new Gauge({
@@ -29,8 +27,8 @@ export function registerSchedulerMetrics(registry: Registry, db: Db, clock: Cloc
     help: "Outbox messages not yet published to the bus (grows while Kafka is away).",
     registers: [registry],
     async collect() {
-      const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox WHERE published IS NULL").catch(() => [null]);
-      if (row) this.set(row.n);
+      const backlog = await jobs.outboxBacklog().catch(() => null);
+      if (backlog) this.set(backlog.waiting);
     },
   });
   new Gauge({
@@ -38,8 +36,8 @@ export function registerSchedulerMetrics(registry: Registry, db: Db, clock: Cloc
     help: "Age of the oldest outbox message not yet published to the bus (0 when none waits).",
     registers: [registry],
     async collect() {
-      const [row] = await db.query<{ first: number | null }>("SELECT min(created) AS first FROM outbox WHERE published IS NULL").catch(() => [null]);
-      if (row) this.set(row.first === null ? 0 : Math.max(0, unixSeconds(clock) - row.first));
+      const backlog = await jobs.outboxBacklog().catch(() => null);
+      if (backlog) this.set(backlog.oldest === null ? 0 : Math.max(0, unixSeconds(clock) - backlog.oldest));
     },
   });
 }

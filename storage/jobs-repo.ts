@@ -310,6 +310,18 @@ export class JobsRepo {
     });
   }
 
+  /** Jobs waiting for a crawler and running (leased), in the whole cluster. */
+  async liveCounts(): Promise<{ queued: number; running: number }> {
+    const rows = await this.db.query<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM jobs WHERE state IN ('queued', 'running') GROUP BY state");
+    return { queued: rows.find((r) => r.state === "queued")?.n ?? 0, running: rows.find((r) => r.state === "running")?.n ?? 0 };
+  }
+
+  /** Outbox messages not yet on the bus, and the creation time of the oldest (null when none waits). */
+  async outboxBacklog(): Promise<{ waiting: number; oldest: number | null }> {
+    const [row] = await this.db.query<{ n: number; first: number | null }>("SELECT count(*)::int AS n, min(created) AS first FROM outbox WHERE published IS NULL");
+    return { waiting: row?.n ?? 0, oldest: row?.first ?? null };
+  }
+
   /** Drops published outbox rows older than the given time. */
   async purgeOutbox(before: number): Promise<void> {
     await this.db.query("DELETE FROM outbox WHERE published IS NOT NULL AND published < $1", [before]);

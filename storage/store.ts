@@ -10,6 +10,7 @@ import { TasksRepo } from "./tasks-repo.ts";
 import { ProfilesRepo } from "./profiles-repo.ts";
 import { CrawlsRepo } from "./crawls-repo.ts";
 import { EventsRepo } from "./events-repo.ts";
+import { LeadersRepo } from "./leaders-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -30,6 +31,7 @@ export interface Store {
   readonly profiles: ProfilesRepo;
   readonly crawls: CrawlsRepo;
   readonly events: EventsRepo;
+  readonly leaders: LeadersRepo;
   readonly crawlPages: CrawlPages;
 }
 
@@ -49,6 +51,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     profiles: new ProfilesRepo(db),
     crawls: new CrawlsRepo(db),
     events: new EventsRepo(db),
+    leaders: new LeadersRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
   };
 }

@@ -1,0 +1,91 @@
+import type { Planner, PlannerContext } from "./planner.ts";
+
+/** The name of the lease the planners run under. */
+export const PLANNERS_LEADERSHIP = "planners";
+
+/**
+ * Runs the planners on the one scheduler that holds the planners' leadership: every tick it takes
+ * or renews the lease, then runs each planner whose interval has passed (one pass of a planner at a
+ * time). A scheduler that loses the lease stops planning at its next tick; close() gives it up so
+ * another scheduler takes over at once.
+ */
+export class PlannerRunner {
+  private timer: NodeJS.Timeout | null = null;
+  private leading = false;
+  private readonly nextAt = new Map<string, number>();
+  private readonly busy = new Set<string>();
+  private readonly passes = new Set<Promise<void>>();
+  private ticking: Promise<void> | null = null;
+
+  constructor(
+    private readonly planners: readonly Planner[],
+    private readonly ctx: PlannerContext,
+    private readonly holder: string,
+    private readonly tickMs = 500,
+  ) {}
+
+  /** Whether this scheduler leads the planners now. */
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.ticking ??= this.tick().finally(() => (this.ticking = null));
+    }, this.tickMs);
+    this.timer.unref();
+  }
+
+  /** One tick: leadership, then the planners that are due. */
+  async tick(): Promise<void> {
+    const { store, clock, config, logger } = this.ctx;
+    const ttlMs = Math.max(3000, 6 * this.tickMs);
+    try {
+      this.leading = await store.leaders.acquire(PLANNERS_LEADERSHIP, this.holder, clock.nowMs(), ttlMs);
+    } catch (err) {
+      this.leading = false;
+      logger.warn({ err }, "planner leadership unknown; not planning");
+      return;
+    }
+    if (!this.leading) {
+      this.nextAt.clear();
+      return;
+    }
+    // Intervals are timer time, as setInterval's: a planner first runs one interval after this
+    // scheduler starts leading, then every interval (the injected clock dates work, it does not pace it).
+    const now = performance.now();
+    for (const planner of this.planners) {
+      const every = planner.everyMs(config);
+      if (every <= 0 || this.busy.has(planner.name)) continue;
+      const due = this.nextAt.get(planner.name);
+      if (due === undefined) this.nextAt.set(planner.name, now + every);
+      if (due === undefined || due > now) continue;
+      this.nextAt.set(planner.name, now + every);
+      this.busy.add(planner.name);
+      const pass = planner
+        .run(this.ctx)
+        .then(
+          (n) => {
+            if (n > 0) logger.debug({ planner: planner.name, n }, "planner pass");
+          },
+          (err: unknown) => logger.warn({ err, planner: planner.name }, "planner pass failed; it runs again at its next interval"),
+        )
+        .finally(() => {
+          this.busy.delete(planner.name);
+          this.passes.delete(pass);
+        });
+      this.passes.add(pass);
+    }
+  }
+
+  /** Stops ticking, waits for passes under way, and gives the leadership up. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.ticking;
+    await Promise.allSettled([...this.passes]);
+    if (this.leading) await this.ctx.store.leaders.release(PLANNERS_LEADERSHIP, this.holder).catch(() => undefined);
+    this.leading = false;
+  }
+}
