@@ -57,7 +57,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   await migrate(db, unixSeconds(clock));
   if (!config.clickhouseUrl) return { db, store: createStore(db), life };
   // The distributed mode's time series on ClickHouse: usage, per-check results and crawl pages
-  // (whose leases stay on the account database).
+  // (whose leases stay on the account database, checked by the scheduler).
   const ch = await openClickHouse({ url: config.clickhouseUrl });
   life.add("clickhouse", ch);
   await ensureClickHouseSchema(ch);
@@ -66,7 +66,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
-  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, db, clock) };
+  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock) };
   return { db, store: createStore(db, series), life };
 }
 

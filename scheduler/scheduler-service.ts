@@ -178,8 +178,12 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
         issues: p.issues,
         data: CrawledPage.toJSON(p),
       }));
-      const held = await store.crawlPages.put(req.jobId, req.worker, pages);
-      const ok = held && (await store.jobs.heartbeat(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step || "crawling"));
+      // The lease is checked here, on the account database; the page store (ClickHouse in the
+      // distributed mode) is given the attempt it holds.
+      const lease = await store.jobs.holding(req.jobId, req.worker);
+      if (!lease) return PutPagesResponse.fromPartial({ keepGoing: false });
+      await store.crawlPages.put(lease, pages);
+      const ok = await store.jobs.heartbeat(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step || "crawling");
       return PutPagesResponse.fromPartial({ keepGoing: ok });
     }),
 

@@ -43,19 +43,34 @@ export interface CrawlPagesFilter {
   readonly issue?: string;
 }
 
+/** A crawl job's attempt as its lease holder knows it (JobsRepo.holding). */
+export interface CrawlLease {
+  readonly jobId: number;
+  readonly attempt: number;
+  /** The job's creation (unix seconds): ClickHouse partitions its pages by it. */
+  readonly created: number;
+}
+
+/** A crawl job as its settling needs it. */
+export interface CrawlJobRef {
+  readonly id: number;
+  readonly created: number;
+}
+
 /**
  * The pages of crawl jobs: a job's checkpoint while it runs, the pages GET /crawl lists after. The
- * embedded mode keeps them in Postgres; the distributed mode in ClickHouse, with the lease still
- * checked on the account database. Every implementation passes test/harness/crawl-pages-contract.ts.
+ * embedded mode keeps them in Postgres; the distributed mode in ClickHouse. A store never reads
+ * the jobs table: the caller checks the lease (JobsRepo.holding) and passes what it found.
+ * Every implementation passes test/harness/crawl-pages-contract.ts.
  */
 export interface CrawlPages {
   /**
-   * Stores pages of a job while `worker` holds its lease; false, storing nothing, when it does not.
-   * A page (job, URL) stored again replaces itself and takes its new place in the store order; of
-   * two attempts' copies the later attempt's wins, whichever arrives last. Of one URL twice in a
-   * batch the last one counts. Refuses the whole batch, writing nothing, when a page is invalid.
+   * Stores pages of an attempt of a job. A page (job, URL) stored again replaces itself and takes
+   * its new place in the store order; of two attempts' copies the later attempt's wins, whichever
+   * arrives last. Of one URL twice in a batch the last one counts. Refuses the whole batch,
+   * writing nothing, when a page is invalid.
    */
-  put(jobId: number, worker: string, pages: readonly NewCrawlPage[]): Promise<boolean>;
+  put(lease: CrawlLease, pages: readonly NewCrawlPage[]): Promise<void>;
   /** The stored pages' data of a job in store order (the resume read). */
   jobPages(jobId: number, offset: number, limit: number): Promise<unknown[]>;
   /**
@@ -64,7 +79,7 @@ export interface CrawlPages {
    * transaction: an implementation on the account database writes in it, one on another store
    * writes at once, before that transaction commits.
    */
-  setLinkStats(jobId: number, stats: readonly CrawlLinkStats[], q?: Queryable): Promise<void>;
+  setLinkStats(job: CrawlJobRef, stats: readonly CrawlLinkStats[], q?: Queryable): Promise<void>;
   /** A page of a job's URLs, in crawl order: linked pages by depth, then sitemap-only ones; each in store order. */
   pages(jobId: number, filter: CrawlPagesFilter, limit: number, offset: number): Promise<{ rows: CrawlPageRow[]; total: number }>;
   /** Distinct stored pages of the job: exact, duplicates never counted. */
@@ -153,39 +168,37 @@ function textProblem(s: unknown): string | null {
 export class PostgresCrawlPages implements CrawlPages {
   constructor(private readonly db: Db) {}
 
-  async put(jobId: number, worker: string, input: readonly NewCrawlPage[]): Promise<boolean> {
+  async put(lease: CrawlLease, input: readonly NewCrawlPage[]): Promise<void> {
     const json = assertCrawlPages(input);
     // An upsert may not touch a row twice in one statement.
     const pages = lastPerUrl(input);
-    return this.db.tx(async (q) => {
-      const held = await q.query("SELECT 1 FROM jobs WHERE id = $1 AND worker = $2 AND state = 'running' FOR UPDATE", [jobId, worker]);
-      if (held.length === 0) return false;
-      if (pages.length === 0) return true;
-      // seq = EXCLUDED.seq: a page stored again moves to its new place in the store order, as a
-      // new row replacing the old one does in ClickHouse. Issues go as JSON so that any text
-      // survives (no separator to split on).
-      await q.query(
-        `INSERT INTO crawl_pages (job_id, url, depth, status, skipped, title, words, outlinks, issues, data)
-         SELECT $1, u, d, s, sk, t, w, o, ARRAY(SELECT e FROM json_array_elements_text(i::json) WITH ORDINALITY AS j(e, k) ORDER BY k), x::json
+    if (pages.length === 0) return;
+    // seq = EXCLUDED.seq: a page stored again moves to its new place in the store order, as a
+    // new row replacing the old one does in ClickHouse. Issues go as JSON so that any text
+    // survives (no separator to split on).
+    await this.db.query(
+      `INSERT INTO crawl_pages (job_id, url, depth, status, skipped, title, words, outlinks, issues, data, attempt)
+         SELECT $1, u, d, s, sk, t, w, o, ARRAY(SELECT e FROM json_array_elements_text(i::json) WITH ORDINALITY AS j(e, k) ORDER BY k), x::json, $11
          FROM unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[]) WITH ORDINALITY AS p(u, d, s, sk, t, w, o, i, x, n)
          ORDER BY n
          ON CONFLICT (job_id, url) DO UPDATE SET seq = EXCLUDED.seq, depth = EXCLUDED.depth, status = EXCLUDED.status, skipped = EXCLUDED.skipped,
-           title = EXCLUDED.title, words = EXCLUDED.words, outlinks = EXCLUDED.outlinks, issues = EXCLUDED.issues, data = EXCLUDED.data`,
-        [
-          jobId,
-          pages.map((p) => p.url),
-          pages.map((p) => p.depth),
-          pages.map((p) => p.status),
-          pages.map((p) => p.skipped),
-          pages.map((p) => p.title),
-          pages.map((p) => p.words),
-          pages.map((p) => p.outlinks),
-          pages.map((p) => JSON.stringify(p.issues)),
-          pages.map((p) => json.get(p)),
-        ],
-      );
-      return true;
-    });
+           title = EXCLUDED.title, words = EXCLUDED.words, outlinks = EXCLUDED.outlinks, issues = EXCLUDED.issues, data = EXCLUDED.data,
+           attempt = EXCLUDED.attempt
+         WHERE crawl_pages.attempt <= EXCLUDED.attempt`,
+      [
+        lease.jobId,
+        pages.map((p) => p.url),
+        pages.map((p) => p.depth),
+        pages.map((p) => p.status),
+        pages.map((p) => p.skipped),
+        pages.map((p) => p.title),
+        pages.map((p) => p.words),
+        pages.map((p) => p.outlinks),
+        pages.map((p) => JSON.stringify(p.issues)),
+        pages.map((p) => json.get(p)),
+        lease.attempt,
+      ],
+    );
   }
 
   async jobPages(jobId: number, offset: number, limit: number): Promise<unknown[]> {
@@ -195,7 +208,7 @@ export class PostgresCrawlPages implements CrawlPages {
     return rows.map((r) => r.data);
   }
 
-  async setLinkStats(jobId: number, input: readonly CrawlLinkStats[], q: Queryable = this.db): Promise<void> {
+  async setLinkStats(job: CrawlJobRef, input: readonly CrawlLinkStats[], q: Queryable = this.db): Promise<void> {
     assertLinkStats(input);
     const stats = lastPerUrl(input);
     if (stats.length === 0) return;
@@ -203,7 +216,7 @@ export class PostgresCrawlPages implements CrawlPages {
       `UPDATE crawl_pages c SET inlinks = s.n, score = s.r
        FROM unnest($2::text[], $3::int[], $4::float8[]) AS s(u, n, r)
        WHERE c.job_id = $1 AND c.url = s.u`,
-      [jobId, stats.map((s) => s.url), stats.map((s) => s.inlinks), stats.map((s) => s.score)],
+      [job.id, stats.map((s) => s.url), stats.map((s) => s.inlinks), stats.map((s) => s.score)],
     );
   }
 

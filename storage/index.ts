@@ -28,4 +28,4 @@ export { TasksRepo, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskT
 export { EventsRepo, appendEvents, type NewEvent, type EventRecord, type EventFilter, type EventLevel } from "./events-repo.ts";
 export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";
 export { CrawlsRepo, type CrawlRow } from "./crawls-repo.ts";
-export { PostgresCrawlPages, type CrawlPages, type CrawlPageRow, type CrawlPagesFilter, type NewCrawlPage, type CrawlLinkStats } from "./crawl-pages.ts";
+export { PostgresCrawlPages, type CrawlPages, type CrawlPageRow, type CrawlPagesFilter, type NewCrawlPage, type CrawlLinkStats, type CrawlLease, type CrawlJobRef } from "./crawl-pages.ts";

@@ -153,6 +153,15 @@ export class JobsRepo {
     });
   }
 
+  /** The attempt a worker holds on a running job (what a crawl's page store needs), or null when it holds none. */
+  async holding(jobId: number, worker: string): Promise<{ jobId: number; attempt: number; created: number } | null> {
+    const [row] = await this.db.query<{ attempt: number; created: number }>(
+      "SELECT attempt, created FROM jobs WHERE id = $1 AND worker = $2 AND state = 'running'",
+      [jobId, worker],
+    );
+    return row ? { jobId, attempt: row.attempt, created: row.created } : null;
+  }
+
   /** Extends a held lease and records progress; false when the worker no longer holds it. */
   async heartbeat(jobId: number, worker: string, nowMs: number, leaseMs: number, progress: number, step: string, checkpoint?: Uint8Array): Promise<boolean> {
     const rows = await this.db.query(

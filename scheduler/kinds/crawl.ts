@@ -39,7 +39,7 @@ export const crawlKind: SchedulerKind<"crawl"> = {
 async function settleCrawl(ctx: KindContext, q: Queryable, job: JobRow, crawl: CrawlResult): Promise<number> {
   const facts = crawl.facts;
   if (!facts) throw new Error("a crawl result without facts");
-  await ctx.store.crawlPages.setLinkStats(job.id, crawl.pageStats, q);
+  await ctx.store.crawlPages.setLinkStats(job, crawl.pageStats, q);
   const runId = await settleAnalysis(ctx, q, job, facts);
   let report: unknown;
   try {

@@ -10,8 +10,9 @@ import {
   type CrawlPagesFilter,
   type NewCrawlPage,
   type CrawlLinkStats,
+  type CrawlLease,
+  type CrawlJobRef,
 } from "../crawl-pages.ts";
-import type { Db, Queryable } from "../db.ts";
 import { CRAWL_LINKS_TABLE, CRAWL_PAGES_TABLE } from "./clickhouse-schema.ts";
 import type { ClickHouse } from "./open-clickhouse.ts";
 import { inline, sql, type Sql } from "./sql-template.ts";
@@ -21,9 +22,9 @@ const LINK_COLUMNS = ["job_id", "url", "version", "job_created", "inlinks", "sco
 
 /**
  * CrawlPages on ClickHouse: crawl_pages, a ReplacingMergeTree(attempt) keyed by (job, URL hash), and
- * crawl_page_links for the figures a settle adds (clickhouse-schema.ts). Leases are account data:
- * put checks the lease on the account database `db`, and takes the job's attempt (the row version)
- * and creation time (the partition) from the same row. Merges come some time after inserts, so
+ * crawl_page_links for the figures a settle adds (clickhouse-schema.ts). Leases are account data,
+ * checked by the caller on the account database: put takes the attempt (the row version) and the
+ * job's creation time (the partition) from the lease it is given. Merges come some time after inserts, so
  * every read picks the surviving row itself, argMax over (attempt, seq): a later attempt wins,
  * and of one attempt the later put, as a merge would decide.
  */
@@ -32,21 +33,17 @@ export class ClickHouseCrawlPages implements CrawlPages {
 
   constructor(
     private readonly ch: ClickHouse,
-    private readonly db: Db,
     private readonly clock: Clock = systemClock,
   ) {}
 
-  async put(jobId: number, worker: string, input: readonly NewCrawlPage[]): Promise<boolean> {
+  async put(lease: CrawlLease, input: readonly NewCrawlPage[]): Promise<void> {
     const json = assertCrawlPages(input);
     const pages = lastPerUrl(input);
-    const [job] = await this.db.query<{ attempt: number; created: number }>(
-      "SELECT attempt, created FROM jobs WHERE id = $1 AND worker = $2 AND state = 'running'",
-      [jobId, worker],
-    );
-    if (!job) return false;
-    if (pages.length === 0) return true;
-    // A worker that loses its lease between this check and the insert writes rows of an older
-    // attempt: the next attempt's rows outrank them, whichever lands last.
+    if (pages.length === 0) return;
+    const job = { attempt: lease.attempt, created: lease.created };
+    const jobId = lease.jobId;
+    // A worker that loses its lease between the caller's check and this insert writes rows of an
+    // older attempt: the next attempt's rows outrank them, whichever lands last.
     const first = this.nextSeq(pages.length);
     const rows = pages.map((p, i) => ({
       job_id: jobId,
@@ -64,7 +61,6 @@ export class ClickHouseCrawlPages implements CrawlPages {
       data: json.get(p),
     }));
     await this.ch.insert(CRAWL_PAGES_TABLE, PAGE_COLUMNS, rows);
-    return true;
   }
 
   async jobPages(jobId: number, offset: number, limit: number): Promise<unknown[]> {
@@ -77,15 +73,15 @@ export class ClickHouseCrawlPages implements CrawlPages {
   }
 
   /**
-   * Written at once, not in `q`'s transaction (q only reads the job's creation time): a settle that
-   * fails to commit and is retried writes the same figures again, which changes nothing.
+   * Written at once, not in a transaction of the account database: a settle that fails to commit
+   * and is retried writes the same figures again, which changes nothing.
    */
-  async setLinkStats(jobId: number, input: readonly CrawlLinkStats[], q: Queryable = this.db): Promise<void> {
+  async setLinkStats(ref: CrawlJobRef, input: readonly CrawlLinkStats[], _q?: unknown): Promise<void> {
     assertLinkStats(input);
     const stats = lastPerUrl(input);
     if (stats.length === 0) return;
-    const [job] = await q.query<{ created: number }>("SELECT created FROM jobs WHERE id = $1", [jobId]);
-    if (!job) return; // no job, no pages to set figures on
+    const job = { created: ref.created };
+    const jobId = ref.id;
     const version = this.nextSeq(1);
     await this.ch.insert(
       CRAWL_LINKS_TABLE,

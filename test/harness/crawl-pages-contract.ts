@@ -79,23 +79,40 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       expect(await jobs.lease(id, worker, T0 * 1000 + attempt * 10 * LEASE_MS, LEASE_MS)).toMatchObject({ granted: true, job: { attempt } });
     }
 
+    /**
+     * What the scheduler does with a worker's pages: the lease is checked on the account database
+     * (JobsRepo.holding), and the store is given the attempt; false when the worker holds none.
+     */
+    async function putAs(id: number, worker: string, pages: readonly NewCrawlPage[]): Promise<boolean> {
+      const lease = await jobs.holding(id, worker);
+      if (!lease) return false;
+      await s.pages.put(lease, pages);
+      return true;
+    }
+
+    /** The job as its settling passes it to setLinkStats. */
+    async function ref(id: number): Promise<{ id: number; created: number }> {
+      const job = await jobs.get(id);
+      return { id, created: job?.created ?? 0 };
+    }
+
     const all = async (id: number) => (await s.pages.pages(id, {}, 1000, 0)).rows;
     const urls = async (id: number, filter = {}) => (await s.pages.pages(id, filter, 1000, 0)).rows.map((r) => r.url);
 
-    it("put is refused, storing nothing, unless the worker holds the job's running lease", async () => {
+    it("pages are refused, storing nothing, unless the worker holds the job's running lease (checked on the account database)", async () => {
       const page = [crawlPage("https://a.example/")];
-      expect(await s.pages.put(987_654_321, "w1", page)).toBe(false);
+      expect(await putAs(987_654_321, "w1", page)).toBe(false);
       const queued = await queuedJob();
-      expect(await s.pages.put(queued, "w1", page)).toBe(false);
+      expect(await putAs(queued, "w1", page)).toBe(false);
       const held = await leasedJob("w1");
-      expect(await s.pages.put(held, "w2", page)).toBe(false);
-      expect(await s.pages.put(held, "w1", [])).toBe(true);
+      expect(await putAs(held, "w2", page)).toBe(false);
+      expect(await putAs(held, "w1", [])).toBe(true);
       // The lease lapses and another worker takes the job: the first one's pages are refused.
       await nextAttempt(held, "w2", 2);
-      expect(await s.pages.put(held, "w1", page)).toBe(false);
+      expect(await putAs(held, "w1", page)).toBe(false);
       const done = await leasedJob("w1");
       expect(await jobs.complete(done, "w1", T0, async () => ({ runId: null }))).toBe(true);
-      expect(await s.pages.put(done, "w1", page)).toBe(false);
+      expect(await putAs(done, "w1", page)).toBe(false);
       await settle();
       for (const id of [queued, held, done]) {
         expect(await s.pages.count(id)).toBe(0);
@@ -109,8 +126,8 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       const a1 = crawlPage("https://d.example/a", { status: 404, title: "first", data: { v: 1 } });
       const b = crawlPage("https://d.example/b");
       const a2 = crawlPage("https://d.example/a", { status: 200, title: "second", issues: ["title_short"], data: { v: 2 } });
-      expect(await s.pages.put(id, "w1", [a1, b])).toBe(true);
-      expect(await s.pages.put(id, "w1", [a2])).toBe(true); // the same attempt, again
+      expect(await putAs(id, "w1", [a1, b])).toBe(true);
+      expect(await putAs(id, "w1", [a2])).toBe(true); // the same attempt, again
       const expectSecond = async () => {
         expect(await all(id)).toEqual([listed(b), listed(a2)]);
         expect(await s.pages.jobPages(id, 0, 10)).toEqual([b.data, a2.data]);
@@ -126,8 +143,8 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       // A later attempt stores it once more; the earlier worker can store nothing now.
       await nextAttempt(id, "w2", 2);
       const a3 = crawlPage("https://d.example/a", { depth: 2, title: "third", data: { v: 3 } });
-      expect(await s.pages.put(id, "w2", [a3])).toBe(true);
-      expect(await s.pages.put(id, "w1", [a1])).toBe(false);
+      expect(await putAs(id, "w2", [a3])).toBe(true);
+      expect(await putAs(id, "w1", [a1])).toBe(false);
       const expectThird = async () => {
         expect(await all(id)).toEqual([listed(b), listed(a3)]);
         expect(await s.pages.jobPages(id, 0, 10)).toEqual([b.data, a3.data]);
@@ -144,7 +161,7 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       const c1 = crawlPage("https://e.example/c", { title: "c1", data: { v: 1 } });
       const d = crawlPage("https://e.example/d");
       const c2 = crawlPage("https://e.example/c", { title: "c2", data: { v: 2 } });
-      expect(await s.pages.put(id, "w1", [c1, d, c2])).toBe(true);
+      expect(await putAs(id, "w1", [c1, d, c2])).toBe(true);
       await settle();
       expect(await all(id)).toEqual([listed(d), listed(c2)]);
       expect(await s.pages.count(id)).toBe(2);
@@ -154,9 +171,9 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
     it("pages() lists by depth, sitemap-only URLs last, each in store order; pages through them with the total", async () => {
       const id = await leasedJob();
       const p = (path: string, depth: number) => crawlPage(`https://f.example${path}`, { depth });
-      await s.pages.put(id, "w1", [p("/", 0), p("/s1", -1), p("/b", 1)]);
-      await s.pages.put(id, "w1", [p("/deep", 2), p("/a", 1), p("/s2", -1)]);
-      await s.pages.put(id, "w1", [p("/c", 1)]);
+      await putAs(id, "w1", [p("/", 0), p("/s1", -1), p("/b", 1)]);
+      await putAs(id, "w1", [p("/deep", 2), p("/a", 1), p("/s2", -1)]);
+      await putAs(id, "w1", [p("/c", 1)]);
       const order = ["/", "/b", "/a", "/c", "/deep", "/s1", "/s2"].map((x) => `https://f.example${x}`);
       const expectOrder = async () => {
         expect(await urls(id)).toEqual(order);
@@ -172,7 +189,7 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       await expectOrder();
       // Another job's pages are its own.
       const other = await leasedJob();
-      await s.pages.put(other, "w1", [p("/", 0)]);
+      await putAs(other, "w1", [p("/", 0)]);
       expect(await urls(id)).toEqual(order);
       expect(await urls(other)).toEqual(["https://f.example/"]);
     });
@@ -180,7 +197,7 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
     it("filters by status class (0: no answer, not skipped) and by issue, with the filtered total", async () => {
       const id = await leasedJob();
       const p = (path: string, status: number, issues: string[] = [], skipped = "") => crawlPage(`https://g.example${path}`, { status, issues, skipped });
-      await s.pages.put(id, "w1", [
+      await putAs(id, "w1", [
         p("/ok", 200, ["title_short", "h1_missing"]),
         p("/empty", 204),
         p("/moved", 301, ["h1_missing"]),
@@ -211,27 +228,27 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
     it("setLinkStats sets inlinks and score of stored pages; again changes nothing, newer figures replace", async () => {
       const id = await leasedJob();
       const [x, y, z] = ["x", "y", "z"].map((n, i) => crawlPage(`https://h.example/${n}`, { depth: i }));
-      await s.pages.put(id, "w1", [x!, y!, z!]);
+      await putAs(id, "w1", [x!, y!, z!]);
       const stats = [
         { url: x!.url, inlinks: 7, score: 1.66 },
         { url: y!.url, inlinks: 2, score: 33.3333333333333 },
         { url: "https://h.example/not-stored", inlinks: 9, score: 50 },
       ];
-      await s.db.tx((q) => s.pages.setLinkStats(id, stats, q));
+      await s.db.tx(async (q) => s.pages.setLinkStats(await ref(id), stats, q));
       const expectStats = async () => {
         expect(await all(id)).toEqual([listed(x!, { inlinks: 7, score: 1.66 }), listed(y!, { inlinks: 2, score: 33.3333333333333 }), listed(z!)]);
         expect(await s.pages.count(id)).toBe(3);
       };
       await expectStats();
-      await s.db.tx((q) => s.pages.setLinkStats(id, stats, q));
-      await s.pages.setLinkStats(id, []);
+      await s.db.tx(async (q) => s.pages.setLinkStats(await ref(id), stats, q));
+      await s.pages.setLinkStats(await ref(id), []);
       await expectStats();
       await settle();
       await expectStats();
-      await s.pages.setLinkStats(id, [{ url: x!.url, inlinks: 8, score: 0.1 }]);
+      await s.pages.setLinkStats(await ref(id), [{ url: x!.url, inlinks: 8, score: 0.1 }]);
       // Storing a page again keeps its figures.
       const y2 = crawlPage(y!.url, { depth: 1, title: "y again" });
-      await s.pages.put(id, "w1", [y2]);
+      await putAs(id, "w1", [y2]);
       const expectNewer = async () => {
         expect(await all(id)).toEqual([listed(x!, { inlinks: 8, score: 0.1 }), listed(y2, { inlinks: 2, score: 33.3333333333333 }), listed(z!)]);
       };
@@ -247,7 +264,7 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
         [crawlPage("https://i.example/3", { depth: -1, data: { n: 3, text: "x" } })],
         [crawlPage("https://i.example/4", { data: { n: 4 } }), crawlPage("https://i.example/5", { data: { n: 5, f: 0.1 } })],
       ];
-      for (const batch of batches) expect(await s.pages.put(id, "w1", batch)).toBe(true);
+      for (const batch of batches) expect(await putAs(id, "w1", batch)).toBe(true);
       const data = batches.flat().map((p) => p.data);
       const expectData = async () => {
         expect(await s.pages.jobPages(id, 0, 10)).toEqual(data);
@@ -265,7 +282,7 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
     it("a batch larger than one insert request is one write, in store order", async () => {
       const id = await leasedJob();
       const batch = Array.from({ length: 25 }, (_, i) => crawlPage(`https://j.example/${i}`, { data: { i } }));
-      expect(await s.pages.put(id, "w1", batch)).toBe(true);
+      expect(await putAs(id, "w1", batch)).toBe(true);
       await settle();
       expect(await s.pages.jobPages(id, 0, 100)).toEqual(batch.map((p) => p.data));
       expect(await s.pages.count(id)).toBe(25);
@@ -277,8 +294,8 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       const pages = HOSTILE_TEXT.map((text, i) =>
         crawlPage(`https://k.example/${text}`, { depth: i, title: text, skipped: "", issues: [text, `plain_${i}`], data: { text, list: [text], [text]: i } }),
       );
-      expect(await s.pages.put(id, "w1", pages)).toBe(true);
-      await s.pages.setLinkStats(id, pages.map((p, i) => ({ url: p.url, inlinks: i, score: i / 4 })));
+      expect(await putAs(id, "w1", pages)).toBe(true);
+      await s.pages.setLinkStats(await ref(id), pages.map((p, i) => ({ url: p.url, inlinks: i, score: i / 4 })));
       const expectExact = async () => {
         expect(await all(id)).toEqual(pages.map((p, i) => listed(p, { inlinks: i, score: i / 4 })));
         expect(await s.pages.jobPages(id, 0, 100)).toEqual(pages.map((p) => p.data));
@@ -296,15 +313,15 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
       const good = crawlPage("https://l.example/good");
       const invalid: Partial<NewCrawlPage>[] = [{ title: "nul\0inside" }, { url: "lone \ud800 surrogate" }, { issues: ["a\0"] }, { depth: 2 ** 31 }, { status: 1.5 }, { words: -(2 ** 31) - 1 }];
       for (const bad of invalid) {
-        await expect(s.pages.put(id, "w1", [good, crawlPage("https://l.example/bad", bad)]), JSON.stringify(bad)).rejects.toThrow(RangeError);
+        await expect(putAs(id, "w1", [good, crawlPage("https://l.example/bad", bad)]), JSON.stringify(bad)).rejects.toThrow(RangeError);
       }
-      await expect(s.pages.setLinkStats(id, [{ url: good.url, inlinks: 1, score: Number.NaN }])).rejects.toThrow(RangeError);
+      await expect(s.pages.setLinkStats(await ref(id), [{ url: good.url, inlinks: 1, score: Number.NaN }])).rejects.toThrow(RangeError);
       await expect(s.pages.pages(id, {}, -1, 0)).rejects.toThrow(RangeError);
       await expect(s.pages.pages(id, { statusClass: 2.5 }, 10, 0)).rejects.toThrow(RangeError);
       await expect(s.pages.jobPages(id, -1, 10)).rejects.toThrow(RangeError);
       await settle();
       expect(await s.pages.count(id)).toBe(0);
-      expect(await s.pages.put(id, "w1", [good, crawlPage("https://l.example/max", { depth: -1, status: 2 ** 31 - 1, words: 0 })])).toBe(true);
+      expect(await putAs(id, "w1", [good, crawlPage("https://l.example/max", { depth: -1, status: 2 ** 31 - 1, words: 0 })])).toBe(true);
       expect(await urls(id)).toEqual([good.url, "https://l.example/max"]);
     });
   });

@@ -71,7 +71,7 @@ const targets: CrawlPagesTarget[] = [
       const ch = await newClickHouse();
       return {
         db,
-        pages: new ClickHouseCrawlPages(ch, db),
+        pages: new ClickHouseCrawlPages(ch),
         async settle() {
           for (const table of [CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
         },
@@ -110,6 +110,14 @@ describe("crawl pages on ClickHouse", () => {
     await db?.close();
   });
 
+  /** The lease a worker holds, as the scheduler passes it to the store. */
+  async function leaseOf(id: number, worker = "w1") {
+    const lease = await jobs.holding(id, worker);
+    if (!lease) throw new Error(`${worker} holds no lease on job ${id}`);
+    return lease;
+  }
+  const ref = async (id: number) => ({ id, created: (await jobs.get(id))!.created });
+
   async function leasedJob(host: string, created: number): Promise<number> {
     const job = await jobs.createQueued({ accountId, kind: "crawl", host, sync: false, maxAttempts: 3 }, created, () => ({ topic: "work", key: host, payload: new Uint8Array() }));
     expect(await jobs.lease(job.id, "w1", created * 1000, 60_000)).toMatchObject({ granted: true });
@@ -119,10 +127,10 @@ describe("crawl pages on ClickHouse", () => {
   it("a page an older attempt writes after a newer one (a lease lost mid-put) does not replace the newer", async () => {
     const created = Date.parse("2024-02-10T00:00:00Z") / 1000;
     const id = await leasedJob("stale.example", created);
-    const pages = new ClickHouseCrawlPages(ch, db);
+    const pages = new ClickHouseCrawlPages(ch);
     expect(await jobs.lease(id, "w2", (created + 3600) * 1000, 60_000)).toMatchObject({ granted: true, job: { attempt: 2 } });
     const page = crawlPage("https://stale.example/", { title: "attempt 2" });
-    expect(await pages.put(id, "w2", [page])).toBe(true);
+    await pages.put(await leaseOf(id, "w2"), [page]);
     // What w1 would have written had it passed the lease check just before losing the lease.
     await ch.insert(CRAWL_PAGES_TABLE, ["job_id", "url", "attempt", "seq", "job_created", "depth", "status", "skipped", "title", "words", "outlinks", "issues", "data"], [
       { job_id: id, url: page.url, attempt: 1, seq: Date.now() * 1000 + 999_999, job_created: created, depth: 1, status: 500, skipped: "", title: "attempt 1", words: 0, outlinks: 0, issues: [], data: "{}" },
@@ -137,19 +145,19 @@ describe("crawl pages on ClickHouse", () => {
 
   it("link figures are written at once, before the completion transaction commits (idempotent, so a retry is harmless)", async () => {
     const id = await leasedJob("settle.example", Date.parse("2024-02-11T00:00:00Z") / 1000);
-    const pages = new ClickHouseCrawlPages(ch, db);
+    const pages = new ClickHouseCrawlPages(ch);
     const page = crawlPage("https://settle.example/");
-    await pages.put(id, "w1", [page]);
+    await pages.put(await leaseOf(id), [page]);
     const stats = [{ url: page.url, inlinks: 4, score: 12.5 }];
     await expect(
       db.tx(async (q) => {
-        await pages.setLinkStats(id, stats, q);
+        await pages.setLinkStats(await ref(id), stats, q);
         throw new Error("the commit fails");
       }),
     ).rejects.toThrow("the commit fails");
     const figures = async () => (await pages.pages(id, {}, 10, 0)).rows.map((r) => [r.inlinks, r.score]);
     expect(await figures()).toEqual([[4, 12.5]]);
-    await db.tx((q) => pages.setLinkStats(id, stats, q)); // the retried settle
+    await db.tx(async (q) => pages.setLinkStats(await ref(id), stats, q)); // the retried settle
     expect(await figures()).toEqual([[4, 12.5]]);
   });
 
@@ -162,13 +170,13 @@ describe("crawl pages on ClickHouse", () => {
   });
 
   it("retention drops the pages and link figures of crawls created before the kept months, whole", async () => {
-    const pages = new ClickHouseCrawlPages(ch, db);
+    const pages = new ClickHouseCrawlPages(ch);
     const at = (iso: string) => Date.parse(iso) / 1000;
     const old = await leasedJob("old.example", at("2023-01-31T23:59:59Z"));
     const kept = await leasedJob("kept.example", at("2023-02-01T00:00:00Z"));
     for (const id of [old, kept]) {
-      await pages.put(id, "w1", [crawlPage(`https://job${id}.example/`)]);
-      await pages.setLinkStats(id, [{ url: `https://job${id}.example/`, inlinks: 1, score: 1 }]);
+      await pages.put(await leaseOf(id), [crawlPage(`https://job${id}.example/`)]);
+      await pages.setLinkStats(await ref(id), [{ url: `https://job${id}.example/`, inlinks: 1, score: 1 }]);
     }
     const dropped = await dropExpiredPartitions(ch, 13, at("2024-03-15T12:00:00Z"));
     expect(dropped.filter((d) => d.table.startsWith("crawl"))).toEqual([
