@@ -149,15 +149,16 @@ describe("crawl pages on ClickHouse", () => {
     const page = crawlPage("https://settle.example/");
     await pages.put(await leaseOf(id), [page]);
     const stats = [{ url: page.url, inlinks: 4, score: 12.5 }];
+    const job = await ref(id);
     await expect(
       db.tx(async (q) => {
-        await pages.setLinkStats(await ref(id), stats, q);
+        await pages.setLinkStats(job, stats, q);
         throw new Error("the commit fails");
       }),
     ).rejects.toThrow("the commit fails");
     const figures = async () => (await pages.pages(id, {}, 10, 0)).rows.map((r) => [r.inlinks, r.score]);
     expect(await figures()).toEqual([[4, 12.5]]);
-    await db.tx(async (q) => pages.setLinkStats(await ref(id), stats, q)); // the retried settle
+    await db.tx((q) => pages.setLinkStats(job, stats, q)); // the retried settle
     expect(await figures()).toEqual([[4, 12.5]]);
   });
 
