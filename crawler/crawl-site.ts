@@ -5,14 +5,16 @@
 // and a crawl given them back in `resume` continues where they end.
 import { performance } from "node:perf_hooks";
 import { strictKey } from "../analyzer/index.ts";
-import { CrawledPage, type ExternalLinkCheck, type RobotsFacts } from "../proto/index.ts";
+import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../proto/index.ts";
 import type { SampledPage } from "./collect-site.ts";
+import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
+import { Frontier, UNLINKED, type FrontierEntry } from "./crawl-frontier.ts";
 import { crawledPageFrom } from "./crawled-page.ts";
 import type { Egress } from "./egress.ts";
 import { fetchUrl, responseHeader, type FetchResult } from "./fetch-page.ts";
 import { HostLimiter } from "./host-limiter.ts";
 import type { ParsePool } from "./parse-pool.ts";
-import { crawlDelaySeconds, isAllowed, ROBOTS_MAX_BYTES, robotsFacts } from "./robots.ts";
+import { crawlDelaySeconds, ROBOTS_MAX_BYTES, robotsFacts } from "./robots.ts";
 import { collectSitemaps, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from "./sitemaps.ts";
 
 export interface CrawlLimits {
@@ -92,304 +94,241 @@ export interface CrawlOutcome {
   readonly durationMs: number;
 }
 
-/** Unlinked (sitemap-only) URLs: fetched after every linked one, their depth unknown. */
-const UNLINKED = Number.POSITIVE_INFINITY;
-const NOT_PAGES = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|zip|gz|tgz|rar|7z|mp[34]|webm|ogg|wav|avi|mov|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk)$/i;
 const MAX_THROTTLES_PER_URL = 10;
-/** Query parameters that carry a session id (a new URL per visit). */
-const SESSION_PARAMETERS: ReadonlySet<string> = new Set(["sid", "sessionid", "session_id", "session", "phpsessid", "jsessionid", "sessid", "aspsessionid", "cfid", "cftoken", "zenid", "osc_sid"]);
 const ROBOTS_ATTEMPTS = 5;
 
-interface Entry {
-  readonly url: string;
-  depth: number;
-  started: boolean;
-  throttles: number;
+type Politeness = CrawlOutcome["politeness"];
+
+/** One crawl's shared state: what its steps read and update. */
+interface CrawlRun {
+  readonly input: CrawlSiteInput;
+  readonly opts: CrawlOptions;
+  readonly deps: CrawlDeps;
+  readonly originHost: string;
+  readonly limiter: HostLimiter;
+  readonly politeness: Politeness;
+  /** performance.now() at the start. */
+  readonly startedAt: number;
+  readonly frontier: Frontier;
+  readonly checkpoint: CrawlCheckpoint;
+  /** Sitemap URLs (their pages are marked inSitemap); set once the sitemaps are read. */
+  sitemapSet: ReadonlySet<string>;
+  /** External links on allowed hosts, checked once the crawl is done (opts.maxExternalChecks at most). */
+  readonly externalToCheck: Map<string, ExternalLinkCheck>;
+  /** URLs fetched (not those throttled and requeued), resumed ones included. */
+  fetched: number;
+  /** The first failure (a fetch's or a store's): it ends the crawl. */
+  failure: Error | undefined;
 }
 
+/** Crawls the site from its home page (and its sitemaps), storing pages as it goes; see the file comment. */
 export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps: CrawlDeps): Promise<CrawlOutcome> {
-  const started = performance.now();
+  const startedAt = performance.now();
   const origin = new URL(input.origin);
-  const originHost = origin.host;
   const limiter = deps.limiter ?? new HostLimiter({ maxConcurrent: opts.connections, minDelayMs: opts.minDelayMs });
-  const politeness = { delayMs: 0, connections: opts.connections, throttled: 0, retryAfterWaitS: 0 };
+  const politeness: Politeness = { delayMs: 0, connections: opts.connections, throttled: 0, retryAfterWaitS: 0 };
   const robots = await usableRobots(input, opts, deps, limiter, politeness);
   const delayMs = Math.max(opts.minDelayMs, Math.min(opts.maxCrawlDelayMs, robots ? crawlDelaySeconds(robots, opts.userAgent) * 1000 : 0));
-  limiter.setDelay(originHost, delayMs);
+  limiter.setDelay(origin.host, delayMs);
   politeness.delayMs = delayMs;
-  const { limits } = opts;
 
-  const stored = new Map<string, CrawledPage>();
-  const known = new Map<string, Entry>();
-  const buckets = new Map<number, Entry[]>();
-  const inflightByDepth = new Map<number, number>();
-  const patterns = new Map<string, number>();
-  const traps = new Map<string, { pattern: string; example: string; urls: number }>();
-  const skippedRecords: CrawledPage[] = [];
-  let batch: CrawledPage[] = [];
-  let storing: Promise<void> = Promise.resolve();
-  let fetched = 0;
-  let truncatedBy = "";
-  const truncate = (why: string) => {
-    if (!truncatedBy) truncatedBy = why;
-  };
+  const run = newCrawlRun(input, opts, deps, { origin, robots, limiter, politeness, startedAt });
+  seedFrontier(run);
+  const sitemapUrls = await listSitemapUrls({ ...input, robots }, opts, deps, limiter, run.originHost);
+  run.sitemapSet = new Set(sitemapUrls);
+  for (const url of sitemapUrls) run.frontier.offer(url, UNLINKED);
 
-  const failed: { error?: Error } = {};
-  const flush = (force: boolean) => {
-    if (batch.length === 0 || (!force && batch.length < opts.storeEvery)) return;
-    const out = batch;
-    batch = [];
-    const progress = { done: stored.size, known: Math.min(known.size, limits.maxPages) };
-    // A failed store ends the crawl (the attempt is retried from what was stored), never the process.
-    storing = storing.then(() => deps.store(out, progress)).catch((err: unknown) => {
-      failed.error ??= err instanceof Error ? err : new Error(String(err));
-    });
-  };
-  const record = (page: CrawledPage) => {
-    stored.set(page.url, page);
-    batch.push(page);
-    flush(false);
-  };
+  await fetchAll(run);
+  const external = await checkExternal([...run.externalToCheck.values()], opts, deps);
+  await run.checkpoint.drain();
+  throwIfFailed(run);
+  return crawlOutcome(run, sitemapUrls, external);
+}
 
-  const skip = (url: string, depth: number, why: string) => {
-    if (known.has(url) || stored.has(url)) return;
-    known.set(url, { url, depth, started: true, throttles: 0 });
-    const page = CrawledPage.fromPartial({ url, finalUrl: url, depth: Number.isFinite(depth) ? depth : -1, skipped: why });
-    skippedRecords.push(page);
-    record(page);
-  };
+function newCrawlRun(
+  input: CrawlSiteInput,
+  opts: CrawlOptions,
+  deps: CrawlDeps,
+  { origin, robots, limiter, politeness, startedAt }: { origin: URL; robots: RobotsFacts | undefined; limiter: HostLimiter; politeness: Politeness; startedAt: number },
+): CrawlRun {
+  const frontier = new Frontier({ origin, robots, userAgent: opts.userAgent, limits: opts.limits }, (page) => checkpoint.record(page));
+  const checkpoint = new CrawlCheckpoint(
+    (pages, progress) => deps.store(pages, progress),
+    opts.storeEvery,
+    () => Math.min(frontier.known.size, opts.limits.maxPages),
+    (err) => fail(run, err),
+  );
+  const run: CrawlRun = { input, opts, deps, originHost: origin.host, limiter, politeness, startedAt, frontier, checkpoint, sitemapSet: new Set(), externalToCheck: new Map(), fetched: 0, failure: undefined };
+  return run;
+}
 
-  const trapOf = (url: URL): string | null => {
-    if (url.href.length > limits.maxUrlLength) return "long URL";
-    const names = [...url.searchParams.keys()];
-    if (names.length > limits.maxQueryParameters) return "too many parameters";
-    if (new Set(names).size < names.length) return "repeated parameter";
-    const segments = url.pathname.split("/").filter(Boolean);
-    const counts = new Map<string, number>();
-    for (const s of segments) counts.set(s, (counts.get(s) ?? 0) + 1);
-    if ([...counts.values()].some((n) => n >= limits.maxSegmentRepeats)) return "repeated path segment";
-    // Session ids make every visit a new URL: counted site-wide, by parameter.
-    const session = names.find((n) => SESSION_PARAMETERS.has(n.toLowerCase()));
-    if (session !== undefined) {
-      const key = `session:${session.toLowerCase()}`;
-      const n = (patterns.get(key) ?? 0) + 1;
-      patterns.set(key, n);
-      if (n > limits.maxPerPattern) return `more than ${limits.maxPerPattern} URLs with the session parameter ${session}`;
-    }
-    // Generated families: numbered paths (/calendar/2026/11) and parameter variations of one path.
-    const numeric = segments.filter((s) => /^\d+$/.test(s)).length;
-    if (numeric >= 2 || names.length > 0) {
-      const key = `${segments.map((s) => (/^\d+$/.test(s) ? "N" : s)).join("/")}?${[...names].sort().join("&")}`;
-      const n = (patterns.get(key) ?? 0) + 1;
-      patterns.set(key, n);
-      if (n > limits.maxPerPattern) return `more than ${limits.maxPerPattern} URLs of /${key}`;
-    }
-    return null;
-  };
-
-  const offer = (url: string, depth: number) => {
-    const existing = known.get(url);
-    if (existing) {
-      if (!existing.started && depth < existing.depth) {
-        existing.depth = depth;
-        push(existing);
-      }
-      return;
-    }
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return;
-    }
-    if (u.host !== originHost || u.protocol !== origin.protocol) return;
-    if (NOT_PAGES.test(u.pathname)) return;
-    if (!robotsAllow(robots, opts.userAgent, u)) return skip(url, depth, "robots");
-    const trap = trapOf(u);
-    if (trap) {
-      const t = traps.get(trap) ?? { pattern: trap, example: url, urls: 0 };
-      t.urls += 1;
-      traps.set(trap, t);
-      truncate("trap");
-      return skip(url, depth, "trap");
-    }
-    if (depth > limits.maxDepth && Number.isFinite(depth)) {
-      truncate("depth_limit");
-      return;
-    }
-    const entry: Entry = { url, depth, started: false, throttles: 0 };
-    known.set(url, entry);
-    push(entry);
-  };
-  const offerUnlinked = (url: string) => {
-    if (!known.has(url) && !stored.has(url)) offer(url, UNLINKED);
-  };
-  const push = (entry: Entry) => {
-    const list = buckets.get(entry.depth) ?? [];
-    list.push(entry);
-    buckets.set(entry.depth, list);
-  };
-
-  /**
-   * The next URL in breadth-first order. A URL of depth d starts only when no page shallower than
-   * d − 1 is still being fetched: such a page could still find it at a smaller depth.
-   */
-  const nextEntry = (): Entry | null | "wait" => {
-    const depths = [...buckets.keys()].sort((a, b) => a - b);
-    for (const d of depths) {
-      const list = buckets.get(d) as Entry[];
-      while (list.length > 0 && ((list[0] as Entry).started || (list[0] as Entry).depth !== d)) list.shift();
-      if (list.length === 0) {
-        buckets.delete(d);
-        continue;
-      }
-      for (const [fd, n] of inflightByDepth) if (n > 0 && fd < d - 1) return "wait";
-      return list.shift() as Entry;
-    }
-    return null;
-  };
-
-  // Resume: what a previous attempt stored is done; its links are the frontier again.
-  for (const page of deps.resume ?? []) {
-    stored.set(page.url, page);
-    known.set(page.url, { url: page.url, depth: page.depth < 0 ? UNLINKED : page.depth, started: true, throttles: 0 });
-    if (!page.skipped) fetched += 1;
+/** Resume: what a previous attempt stored is done, and what it led to is the frontier again; else the home page starts it. */
+function seedFrontier(run: CrawlRun): void {
+  const resume = run.deps.resume ?? [];
+  for (const page of resume) {
+    run.checkpoint.restore(page);
+    run.frontier.restore(page);
+    if (!page.skipped) run.fetched += 1;
   }
-  const homeUrl = strictKey(`${input.origin}/`) as string;
-  if (!stored.has(homeUrl)) offer(homeUrl, 0);
-  for (const page of deps.resume ?? []) {
-    const depth = page.depth < 0 ? UNLINKED : page.depth;
-    for (const link of page.internalLinks) if (!page.nofollowInternal.includes(link)) offer(link, Number.isFinite(depth) ? depth + 1 : UNLINKED);
-    // What a stored page led to besides its links: its redirect's target and its canonical.
-    const target = page.redirects[page.redirects.length - 1]?.location ?? "";
-    if (target && new URL(target).host === originHost) offer(target, depth);
-    if (page.canonical && page.canonical !== page.url && page.canonical !== page.finalUrl) offerUnlinked(page.canonical);
-  }
+  const homeUrl = strictKey(`${run.input.origin}/`) as string;
+  if (!run.checkpoint.stored.has(homeUrl)) run.frontier.offer(homeUrl, 0);
+  for (const page of resume) offerWhatPageLeadsTo(run, page, page.depth < 0 ? UNLINKED : page.depth);
+}
 
-  const sitemapUrls = await listSitemapUrls({ ...input, robots }, opts, deps, limiter, originHost);
-  const sitemapSet = new Set(sitemapUrls);
-
-  const externalToCheck = new Map<string, ExternalLinkCheck>();
-
-  /** The analysis's fetch of a URL when it is an HTML page answered 2xx without redirects (anything else is fetched as the crawl would). */
-  const reusable = async (url: string): Promise<SampledPage | null> => {
-    const sampled = deps.sampled?.(url);
-    if (!sampled) return null;
-    const s = await sampled.catch(() => null);
-    const res = s?.result.response;
-    return s && res && res.status >= 200 && res.status < 300 && res.redirects.length === 0 && !res.error && s.extraction.facts.isHtml ? s : null;
-  };
-
-  const fetchOne = async (entry: Entry): Promise<void> => {
-    // A page the analysis alongside fetched for its sample is not fetched and parsed again.
-    const shared = await reusable(entry.url);
-    const r: FetchResult = shared?.result ?? await limiter.run(originHost, () =>
-      fetchUrl(entry.url, {
-        dispatcher: deps.egress.dispatcher,
-        userAgent: opts.userAgent,
-        timeoutMs: opts.timeoutMs,
-        maxBodyBytes: opts.maxBodyBytes,
-        maxRedirects: opts.maxRedirects,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        followRedirect: (target) => new URL(target).host === originHost,
-        // The parse thread decodes the body: the bytes move there without a copy, not a string.
-        decodeText: false,
-      }).then((res) => {
-        // Set the pause before the slot is released, so no request slips in before it.
-        const status = res.response.status;
-        if ((status === 429 || status === 503) && entry.throttles < MAX_THROTTLES_PER_URL) {
-          const wait = Math.min(opts.maxRetryAfterMs, retryAfterMs(responseHeader(res.response, "retry-after")) ?? (status === 429 ? 5000 : -1));
-          if (wait >= 0) {
-            limiter.pause(originHost, wait);
-            politeness.throttled += 1;
-            politeness.retryAfterWaitS += wait / 1000;
-          }
-        }
-        return res;
-      }),
-    );
-    deps.signal?.throwIfAborted();
-    const status = r.response.status;
-    if ((status === 429 || status === 503) && entry.throttles < MAX_THROTTLES_PER_URL && (status === 429 || responseHeader(r.response, "retry-after") !== "")) {
-      // A request to slow down, not a failure: the URL goes back to the queue untouched.
-      entry.throttles += 1;
-      entry.started = false;
-      push(entry);
-      return;
-    }
-    fetched += 1;
-    const depth = Number.isFinite(entry.depth) ? entry.depth : -1;
-    // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
-    const redirected = r.response.redirects.length > 0;
-    const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
-    const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await deps.pool.page({ ...pageInput, html: "", ...(redirected ? {} : { body: r.body }) });
-    page.throttled = entry.throttles;
-    page.inSitemap = sitemapSet.has(entry.url);
-    record(page);
-    const linkDepth = Number.isFinite(entry.depth) ? entry.depth + 1 : UNLINKED;
-    const nofollow = new Set(page.nofollowInternal);
-    for (const link of page.internalLinks) if (!nofollow.has(link)) offer(link, linkDepth);
-    // A redirect's internal target is a URL of the site too.
-    if (redirected) {
-      const target = r.response.redirects[r.response.redirects.length - 1]?.location ?? "";
-      if (target && new URL(target).host === originHost) offer(target, Number.isFinite(entry.depth) ? entry.depth : UNLINKED);
-    }
-    // A canonical target on the site is checked (fetched once) even when nothing links to it.
-    if (page.canonical && page.canonical !== page.url && page.canonical !== page.finalUrl) offerUnlinked(page.canonical);
-    for (const link of page.externalLinks) {
-      if (externalToCheck.size >= opts.maxExternalChecks || externalToCheck.has(link.href)) continue;
-      if (opts.externalAllowed(new URL(link.href).hostname)) externalToCheck.set(link.href, { url: link.href, status: 0, error: "" });
-    }
-  };
-
-  for (const url of sitemapUrls) offer(url, UNLINKED);
-
-  // The crawl loop: up to `connections` fetches at once, in breadth-first order.
+/**
+ * The fetch loop: up to `connections` fetches at once, in breadth-first order, until the frontier
+ * is empty or a limit (pages, time) is reached.
+ */
+async function fetchAll(run: CrawlRun): Promise<void> {
+  const { limits } = run.opts;
   const inflight = new Set<Promise<void>>();
   for (;;) {
-    deps.signal?.throwIfAborted();
-    if (failed.error) throw failed.error;
-    if (performance.now() - started > limits.maxDurationMs) {
-      truncate("time_limit");
+    run.deps.signal?.throwIfAborted();
+    throwIfFailed(run);
+    if (performance.now() - run.startedAt > limits.maxDurationMs) {
+      run.frontier.truncate("time_limit");
       break;
     }
-    const next = fetched + inflight.size >= limits.maxPages ? null : nextEntry();
+    const next = run.fetched + inflight.size >= limits.maxPages ? null : run.frontier.next();
     if (next && next !== "wait") {
-      next.started = true;
-      const d = next.depth;
-      inflightByDepth.set(d, (inflightByDepth.get(d) ?? 0) + 1);
-      const p: Promise<void> = fetchOne(next)
-        .catch((err: unknown) => {
-          failed.error ??= err instanceof Error ? err : new Error(String(err));
-        })
-        .finally(() => {
-          inflightByDepth.set(d, (inflightByDepth.get(d) ?? 1) - 1);
-          inflight.delete(p);
-          deps.onProgress?.(stored.size, Math.min(known.size, limits.maxPages));
-        });
-      inflight.add(p);
-      if (inflight.size < Math.max(1, opts.connections)) continue;
+      startFetch(run, next, inflight);
+      if (inflight.size < Math.max(1, run.opts.connections)) continue;
     }
     if (inflight.size === 0) {
-      if (next === null && fetched >= limits.maxPages && hasQueued(buckets)) truncate("page_limit");
+      if (next === null && run.fetched >= limits.maxPages && run.frontier.hasQueued()) run.frontier.truncate("page_limit");
       break;
     }
     await Promise.race(inflight);
   }
-  throwIfFailed(failed);
+  throwIfFailed(run);
+}
 
-  const external = await checkExternal([...externalToCheck.values()], opts, deps);
-  flush(true);
-  await storing;
-  throwIfFailed(failed);
+/** Starts crawling one entry; it leaves `inflight` when done, its failure kept for the loop to throw. */
+function startFetch(run: CrawlRun, entry: FrontierEntry, inflight: Set<Promise<void>>): void {
+  const depth = run.frontier.start(entry);
+  const p: Promise<void> = crawlEntry(run, entry)
+    .catch((err: unknown) => fail(run, err))
+    .finally(() => {
+      run.frontier.finished(depth);
+      inflight.delete(p);
+      const { done, known } = run.checkpoint.progress();
+      run.deps.onProgress?.(done, known);
+    });
+  inflight.add(p);
+}
+
+/** One URL: fetched (or taken from the analysis's sample), parsed, recorded, and what it leads to offered. */
+async function crawlEntry(run: CrawlRun, entry: FrontierEntry): Promise<void> {
+  // A page the analysis alongside fetched for its sample is not fetched and parsed again.
+  const shared = await reusable(run.deps, entry.url);
+  const r: FetchResult = shared?.result ?? await fetchEntry(run, entry);
+  run.deps.signal?.throwIfAborted();
+  if (askedToWait(r, entry)) {
+    // A request to slow down, not a failure: the URL goes back to the queue untouched.
+    run.frontier.requeue(entry);
+    return;
+  }
+  run.fetched += 1;
+  const depth = Number.isFinite(entry.depth) ? entry.depth : -1;
+  const { input, originHost } = run;
+  const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
+  // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
+  const redirected = r.response.redirects.length > 0;
+  const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await run.deps.pool.page({ ...pageInput, html: "", ...(redirected ? {} : { body: r.body }) });
+  page.throttled = entry.throttles;
+  page.inSitemap = run.sitemapSet.has(entry.url);
+  run.checkpoint.record(page);
+  offerWhatPageLeadsTo(run, page, entry.depth);
+  collectExternal(run, page);
+}
+
+/** The analysis's fetch of a URL when it is an HTML page answered 2xx without redirects (anything else is fetched as the crawl would). */
+async function reusable(deps: CrawlDeps, url: string): Promise<SampledPage | null> {
+  const sampled = deps.sampled?.(url);
+  if (!sampled) return null;
+  const s = await sampled.catch(() => null);
+  const res = s?.result.response;
+  return s && res && res.status >= 200 && res.status < 300 && res.redirects.length === 0 && !res.error && s.extraction.facts.isHtml ? s : null;
+}
+
+/** Fetches an entry through the site's limiter; a 429 or 503 pauses the site (Retry-After) before its slot is released. */
+function fetchEntry(run: CrawlRun, entry: FrontierEntry): Promise<FetchResult> {
+  const { opts, deps, originHost, limiter, politeness } = run;
+  return limiter.run(originHost, () =>
+    fetchUrl(entry.url, {
+      dispatcher: deps.egress.dispatcher,
+      userAgent: opts.userAgent,
+      timeoutMs: opts.timeoutMs,
+      maxBodyBytes: opts.maxBodyBytes,
+      maxRedirects: opts.maxRedirects,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      followRedirect: (target) => new URL(target).host === originHost,
+      // The parse thread decodes the body: the bytes move there without a copy, not a string.
+      decodeText: false,
+    }).then((res) => {
+      // Set the pause before the slot is released, so no request slips in before it.
+      const status = res.response.status;
+      if ((status === 429 || status === 503) && entry.throttles < MAX_THROTTLES_PER_URL) {
+        const wait = Math.min(opts.maxRetryAfterMs, retryAfterMs(responseHeader(res.response, "retry-after")) ?? (status === 429 ? 5000 : -1));
+        if (wait >= 0) {
+          limiter.pause(originHost, wait);
+          politeness.throttled += 1;
+          politeness.retryAfterWaitS += wait / 1000;
+        }
+      }
+      return res;
+    }),
+  );
+}
+
+/** Whether the answer asks to come back later (429, or 503 with Retry-After) and the URL may still be retried. */
+function askedToWait(r: FetchResult, entry: FrontierEntry): boolean {
+  const status = r.response.status;
+  return (status === 429 || status === 503) && entry.throttles < MAX_THROTTLES_PER_URL && (status === 429 || responseHeader(r.response, "retry-after") !== "");
+}
+
+/**
+ * Offers the URLs a crawled page leads to: its followed internal links (a hop deeper), its
+ * redirect's target on the site (at the same depth), and its canonical (checked, fetched once,
+ * even when nothing links to it).
+ */
+function offerWhatPageLeadsTo(run: CrawlRun, page: CrawledPage, depth: number): void {
+  const { frontier, originHost } = run;
+  const linkDepth = Number.isFinite(depth) ? depth + 1 : UNLINKED;
+  const nofollow = new Set(page.nofollowInternal);
+  for (const link of page.internalLinks) if (!nofollow.has(link)) frontier.offer(link, linkDepth);
+  const target = page.redirects[page.redirects.length - 1]?.location ?? "";
+  if (target && new URL(target).host === originHost) frontier.offer(target, depth);
+  if (page.canonical && page.canonical !== page.url && page.canonical !== page.finalUrl) frontier.offerUnlinked(page.canonical);
+}
+
+/** The page's external links on allowed hosts, kept to be checked once the crawl is done. */
+function collectExternal(run: CrawlRun, page: CrawledPage): void {
+  const { opts, externalToCheck } = run;
+  for (const link of page.externalLinks) {
+    if (externalToCheck.size >= opts.maxExternalChecks || externalToCheck.has(link.href)) continue;
+    if (opts.externalAllowed(new URL(link.href).hostname)) externalToCheck.set(link.href, { url: link.href, status: 0, error: "" });
+  }
+}
+
+function fail(run: CrawlRun, err: unknown): void {
+  run.failure ??= err instanceof Error ? err : new Error(String(err));
+}
+
+function throwIfFailed(run: CrawlRun): void {
+  if (run.failure) throw run.failure;
+}
+
+function crawlOutcome(run: CrawlRun, sitemapUrls: string[], external: ExternalLinkCheck[]): CrawlOutcome {
+  const { politeness } = run;
   return {
-    pages: [...stored.values()],
+    pages: [...run.checkpoint.stored.values()],
     sitemapUrls,
-    truncatedBy,
-    traps: [...traps.values()],
+    truncatedBy: run.frontier.truncatedBy,
+    traps: [...run.frontier.traps.values()],
     external,
     politeness: { ...politeness, retryAfterWaitS: Math.round(politeness.retryAfterWaitS * 10) / 10 },
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(performance.now() - run.startedAt),
   };
 }
 
@@ -418,15 +357,6 @@ async function usableRobots(input: CrawlSiteInput, opts: CrawlOptions, deps: Cra
     robots = robotsFacts(r.response, r.text);
   }
   return robots;
-}
-
-function throwIfFailed(failed: { error?: Error }): void {
-  if (failed.error) throw failed.error;
-}
-
-function hasQueued(buckets: Map<number, Entry[]>): boolean {
-  for (const list of buckets.values()) if (list.some((e) => !e.started)) return true;
-  return false;
 }
 
 /** Every URL of the site's sitemaps (robots.txt Sitemap lines, else /sitemap.xml), indexes followed. */
@@ -475,12 +405,4 @@ export function retryAfterMs(value: string): number | null {
   if (/^\d+$/.test(v)) return Number(v) * 1000;
   const at = Date.parse(v);
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}
-
-/** RFC 9309 §2.3.1: an unreachable robots.txt (5xx, network) means "disallow all"; 4xx means "allow all". */
-function robotsAllow(robots: RobotsFacts | undefined, userAgent: string, url: URL): boolean {
-  const r = robots?.response;
-  if (!robots || !r) return true;
-  if ((r.error !== "" && r.error !== "too_large") || r.status >= 500 || r.status === 429) return false;
-  return isAllowed(robots, userAgent, url.pathname + url.search);
 }

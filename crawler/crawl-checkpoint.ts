@@ -1,0 +1,55 @@
+// A whole-site crawl's checkpoint: the pages stored so far, handed to `store` in batches as they
+// come, one batch at a time. A crawl given them back resumes where they end.
+import type { CrawledPage } from "../proto/index.ts";
+
+export interface CrawlProgress {
+  readonly done: number;
+  readonly known: number;
+}
+
+export class CrawlCheckpoint {
+  /** Every URL recorded (fetched or skipped), by its strict key, in the order recorded. */
+  readonly stored = new Map<string, CrawledPage>();
+  private batch: CrawledPage[] = [];
+  private storing: Promise<void> = Promise.resolve();
+
+  /**
+   * `known` counts the URLs the crawl knows of (for the progress a batch carries); a failed store
+   * goes to `failed`: it ends the crawl (the attempt is retried from what was stored), never the process.
+   */
+  constructor(
+    private readonly store: (pages: CrawledPage[], progress: CrawlProgress) => Promise<void>,
+    private readonly storeEvery: number,
+    private readonly known: () => number,
+    private readonly failed: (err: unknown) => void,
+  ) {}
+
+  progress(): CrawlProgress {
+    return { done: this.stored.size, known: this.known() };
+  }
+
+  /** A page a previous attempt stored: counted as done, not stored again. */
+  restore(page: CrawledPage): void {
+    this.stored.set(page.url, page);
+  }
+
+  record(page: CrawledPage): void {
+    this.stored.set(page.url, page);
+    this.batch.push(page);
+    this.flush(false);
+  }
+
+  /** Stores the last, partial batch and waits until every batch is stored (or failed). */
+  async drain(): Promise<void> {
+    this.flush(true);
+    await this.storing;
+  }
+
+  private flush(force: boolean): void {
+    if (this.batch.length === 0 || (!force && this.batch.length < this.storeEvery)) return;
+    const out = this.batch;
+    this.batch = [];
+    const progress = this.progress();
+    this.storing = this.storing.then(() => this.store(out, progress)).catch(this.failed);
+  }
+}

@@ -1,0 +1,166 @@
+// A whole-site crawl's frontier: which URLs are admitted (this origin, a page, allowed by
+// robots.txt, not a trap, within the depth limit), and in which order they start (breadth-first,
+// a depth started only when no shallower page can still find its URLs nearer the home page).
+import { CrawledPage, type RobotsFacts } from "../proto/index.ts";
+import { trapOf, type TrapLimits } from "./crawl-traps.ts";
+import { isAllowed } from "./robots.ts";
+
+/** Unlinked (sitemap-only) URLs: fetched after every linked one, their depth unknown. */
+export const UNLINKED = Number.POSITIVE_INFINITY;
+const NOT_PAGES = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|zip|gz|tgz|rar|7z|mp[34]|webm|ogg|wav|avi|mov|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk)$/i;
+
+export interface FrontierEntry {
+  readonly url: string;
+  depth: number;
+  started: boolean;
+  throttles: number;
+}
+
+export interface Trap {
+  pattern: string;
+  example: string;
+  urls: number;
+}
+
+export interface FrontierRules {
+  readonly origin: URL;
+  readonly robots: RobotsFacts | undefined;
+  readonly userAgent: string;
+  readonly limits: TrapLimits & { readonly maxDepth: number };
+}
+
+export class Frontier {
+  /** Every URL admitted, refused as skipped, or done (stored by a previous attempt). */
+  readonly known = new Map<string, FrontierEntry>();
+  readonly traps = new Map<string, Trap>();
+  /** Why the crawl stopped short: the first limit reached ("" while none is). */
+  truncatedBy = "";
+  /** Queued entries by depth; an entry whose depth dropped or that started is left behind, and dropped when met. */
+  private readonly buckets = new Map<number, FrontierEntry[]>();
+  private readonly inflightByDepth = new Map<number, number>();
+  /** URLs seen per URL family, for the trap rules. */
+  private readonly patterns = new Map<string, number>();
+
+  /** `skipped` receives the record of a URL refused by robots.txt or as a trap. */
+  constructor(
+    private readonly rules: FrontierRules,
+    private readonly skipped: (page: CrawledPage) => void,
+  ) {}
+
+  truncate(why: string): void {
+    if (!this.truncatedBy) this.truncatedBy = why;
+  }
+
+  /** A URL a previous attempt stored: done, never fetched again. */
+  restore(page: CrawledPage): void {
+    this.known.set(page.url, { url: page.url, depth: page.depth < 0 ? UNLINKED : page.depth, started: true, throttles: 0 });
+  }
+
+  /** A URL found at `depth`: queued when admitted, or moved up when it was queued deeper. */
+  offer(url: string, depth: number): void {
+    const existing = this.known.get(url);
+    if (existing) {
+      if (!existing.started && depth < existing.depth) {
+        existing.depth = depth;
+        this.enqueue(existing);
+      }
+      return;
+    }
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return;
+    }
+    const { origin, limits } = this.rules;
+    if (u.host !== origin.host || u.protocol !== origin.protocol) return;
+    if (NOT_PAGES.test(u.pathname)) return;
+    if (!robotsAllow(this.rules.robots, this.rules.userAgent, u)) return this.skip(url, depth, "robots");
+    const trap = trapOf(u, limits, this.patterns);
+    if (trap) {
+      const t = this.traps.get(trap) ?? { pattern: trap, example: url, urls: 0 };
+      t.urls += 1;
+      this.traps.set(trap, t);
+      this.truncate("trap");
+      return this.skip(url, depth, "trap");
+    }
+    if (depth > limits.maxDepth && Number.isFinite(depth)) {
+      this.truncate("depth_limit");
+      return;
+    }
+    const entry: FrontierEntry = { url, depth, started: false, throttles: 0 };
+    this.known.set(url, entry);
+    this.enqueue(entry);
+  }
+
+  /** A URL nothing links to (a sitemap's, a canonical target): fetched once, after every linked one. */
+  offerUnlinked(url: string): void {
+    if (!this.known.has(url)) this.offer(url, UNLINKED);
+  }
+
+  /**
+   * The next URL in breadth-first order, null when none is queued, "wait" when the next must wait
+   * for a fetch in flight. A URL of depth d starts only when no page shallower than d − 1 is still
+   * being fetched: such a page could still find it at a smaller depth.
+   */
+  next(): FrontierEntry | null | "wait" {
+    const depths = [...this.buckets.keys()].sort((a, b) => a - b);
+    for (const d of depths) {
+      const list = this.buckets.get(d) as FrontierEntry[];
+      while (list.length > 0 && ((list[0] as FrontierEntry).started || (list[0] as FrontierEntry).depth !== d)) list.shift();
+      if (list.length === 0) {
+        this.buckets.delete(d);
+        continue;
+      }
+      for (const [fd, n] of this.inflightByDepth) if (n > 0 && fd < d - 1) return "wait";
+      return list.shift() as FrontierEntry;
+    }
+    return null;
+  }
+
+  /** Marks an entry fetched from now on; returns the depth to give `finished` (the entry's may change once it is requeued). */
+  start(entry: FrontierEntry): number {
+    entry.started = true;
+    const d = entry.depth;
+    this.inflightByDepth.set(d, (this.inflightByDepth.get(d) ?? 0) + 1);
+    return d;
+  }
+
+  finished(depth: number): void {
+    this.inflightByDepth.set(depth, (this.inflightByDepth.get(depth) ?? 1) - 1);
+  }
+
+  /** An entry the site asked us to fetch later (429, 503): back in the queue, untouched. */
+  requeue(entry: FrontierEntry): void {
+    entry.throttles += 1;
+    entry.started = false;
+    this.enqueue(entry);
+  }
+
+  /** Whether an admitted URL still waits to be fetched. */
+  hasQueued(): boolean {
+    for (const list of this.buckets.values()) if (list.some((e) => !e.started)) return true;
+    return false;
+  }
+
+  private enqueue(entry: FrontierEntry): void {
+    const list = this.buckets.get(entry.depth) ?? [];
+    list.push(entry);
+    this.buckets.set(entry.depth, list);
+  }
+
+  // Every stored URL is known (a skipped one is made known first, a fetched one was), so "known"
+  // is the only test needed for "not seen yet".
+  private skip(url: string, depth: number, why: string): void {
+    this.known.set(url, { url, depth, started: true, throttles: 0 });
+    this.skipped(CrawledPage.fromPartial({ url, finalUrl: url, depth: Number.isFinite(depth) ? depth : -1, skipped: why }));
+  }
+}
+
+/** RFC 9309 §2.3.1: an unreachable robots.txt (5xx, network) means "disallow all"; 4xx means "allow all". */
+function robotsAllow(robots: RobotsFacts | undefined, userAgent: string, url: URL): boolean {
+  const r = robots?.response;
+  if (!robots || !r) return true;
+  if ((r.error !== "" && r.error !== "too_large") || r.status >= 500 || r.status === 429) return false;
+  return isAllowed(robots, userAgent, url.pathname + url.search);
+}
