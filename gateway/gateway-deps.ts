@@ -55,7 +55,7 @@ export function createGatewayParts(options: {
       await switches.refresh();
       switches.start(config.stateRefreshMs);
       usage.start(config.usageFlushMs);
-      await keys.start(store.db);
+      await keys.start();
     },
     async close() {
       await keys.close();

@@ -76,6 +76,12 @@ export class AccountsRepo {
     return rows[0] ?? null;
   }
 
+  /** The plan the account is on; null when there is no such account. */
+  async planOfAccount(accountId: number): Promise<PlanRow | null> {
+    const rows = await this.db.query<PlanRow>("SELECT p.* FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1", [accountId]);
+    return rows[0] ?? null;
+  }
+
   async countAccounts(): Promise<number> {
     const rows = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM accounts");
     return (rows[0] as { n: number }).n;
@@ -87,6 +93,18 @@ export class AccountsRepo {
       [email, planId, isAdmin, now],
     );
     return rows[0] as AccountRow;
+  }
+
+  /** Creates an account and its first key in one transaction: never an account without a key. */
+  async createAccountWithKey(
+    account: { readonly email: string; readonly planId: number; readonly isAdmin: boolean },
+    key: Omit<NewKey, "accountId">,
+    now: number,
+  ): Promise<{ account: AccountRow; key: KeyRow }> {
+    return this.db.tx(async (q) => {
+      const created = await this.createAccount(account.email, account.planId, account.isAdmin, now, q);
+      return { account: created, key: await this.insertKey({ ...key, accountId: created.id }, now, q) };
+    });
   }
 
   async accountByEmail(email: string): Promise<AccountRow | null> {

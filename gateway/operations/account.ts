@@ -82,8 +82,7 @@ export const getAccount = defineOperation({
   ),
   handler: async ({ auth, deps, request }) => {
     const a = auth!;
-    const [account] = await deps.store.db.query<{ plan_id: number }>("SELECT plan_id FROM accounts WHERE id = $1", [a.accountId]);
-    const plan = account ? await deps.store.accounts.plan(account.plan_id) : null;
+    const plan = await deps.store.accounts.planOfAccount(a.accountId);
     return {
       body: {
         user: { id: a.accountId, email: a.email },

@@ -37,8 +37,7 @@ export const startCrawl = defineOperation({
 async function latestCrawl(deps: GatewayDeps, host: string): Promise<CrawlRow & { report: CrawlReport }> {
   const crawl = await deps.store.crawls.latest(host);
   if (crawl) return crawl as CrawlRow & { report: CrawlReport };
-  const [running] = await deps.store.db.query("SELECT 1 FROM jobs WHERE host = $1 AND kind = 'crawl' AND state IN ('queued', 'running') LIMIT 1", [host]);
-  if (running) throw new ApiError("not_ready", `the first crawl of ${host} is still running`, { retryAfter: 10 });
+  if (await deps.store.crawls.inFlight(host)) throw new ApiError("not_ready", `the first crawl of ${host} is still running`, { retryAfter: 10 });
   throw new ApiError("not_found", `${host} has not been crawled; start a crawl with POST /crawl/${host}`);
 }
 

@@ -9,8 +9,7 @@ import { ReportSchema, renderReport, storedReport } from "./report-view.ts";
 /** not_found when nobody added or analysed the host; otherwise the caller may wait for a run. */
 async function requireKnown(deps: GatewayDeps, host: string): Promise<void> {
   if (await deps.store.runs.known(host)) return;
-  const [site] = await deps.store.db.query("SELECT 1 FROM sites WHERE host = $1 LIMIT 1", [host]);
-  if (!site) throw new ApiError("not_found", `nobody has added or analysed ${host}`);
+  if (!(await deps.store.sites.monitoredByAnyone(host))) throw new ApiError("not_found", `nobody has added or analysed ${host}`);
 }
 
 async function latestRun(deps: GatewayDeps, host: string) {

@@ -63,7 +63,7 @@ export const getSite = defineOperation({
       throw new ApiError("not_found", `nobody has added or analysed ${host}`);
     }
     const report = storedReport(run);
-    const [history] = await deps.store.db.query<{ runs: number; first: number }>("SELECT count(*) AS runs, min(checked_at) AS first FROM runs WHERE host = $1", [host]);
+    const history = await deps.store.runs.historySpan(host);
     const tasks = (await deps.store.tasks.forHost(auth!.accountId, host)).filter((t) => t.status === "open");
     const events = await deps.store.events.recentForHost(auth!.accountId, host, 10);
     const pages = new Set(report.items.flatMap((i) => i.pages));
@@ -76,8 +76,8 @@ export const getSite = defineOperation({
         baseline: null,
         master_index: null,
         stats: {
-          runs: history?.runs ?? 1,
-          first_checked: history?.first ?? run.checked_at,
+          runs: history.runs,
+          first_checked: history.firstCheckedAt ?? run.checked_at,
           checks: report.items.filter((i) => i.status !== "na").length,
           failing: report.items.filter((i) => i.status === "fail" || i.status === "warn").length,
           pages_checked: pages.size,
