@@ -52,6 +52,30 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: indexOnly }] },
   },
   {
+    // DESIGN.md "Contracts apart from handlers": the contracts load without the server. Besides
+    // each other they import TypeBox, the error catalogue, the shared schemas and pure analyzer
+    // data (test/unit/contracts-isolation.test.ts checks the whole graph at run time).
+    // report-view.ts is allowed while ReportSchema lives beside the renderer that fills it.
+    files: ["gateway/contracts/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["fastify", "pg", "@electric-sql/pglite", "kafkajs", "@clickhouse/client", "@grpc/grpc-js"].map((name) => ({
+            name,
+            message: "a contract loads without the server",
+          })),
+          patterns: [
+            {
+              regex: "^\\.\\./(?!errors\\.ts$|schemas\\.ts$|\\.\\./analyzer/index\\.ts$|operations/report-view\\.ts$)",
+              message: "a contract imports only other contracts, ../errors.ts, ../schemas.ts and ../../analyzer/index.ts",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["test/**"],
     rules: {
       "@typescript-eslint/no-unsafe-member-access": "off",

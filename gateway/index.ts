@@ -1,6 +1,8 @@
 export { buildApp, API_BASE, type BuildAppOptions } from "./app.ts";
+export { CONTRACTS, defineContract, type Contract, type OperationContract, type Scope } from "./contracts/index.ts";
 export { buildOperations } from "./registry/index.ts";
-export { defineOperation, type Operation, type Scope } from "./registry/operation.ts";
+export { joinOperations, RegistryMismatchError } from "./registry/join.ts";
+export { defineOperation, implement, type Implementation, type Operation } from "./registry/operation.ts";
 export { ERROR_CATALOGUE, ERROR_CODES, ApiError, exitCodeOf, type ErrorCode } from "./errors.ts";
 export { buildOpenApi, API_VERSION } from "./openapi.ts";
 export { generateKey, hashKey, keyPrefix } from "./keys.ts";
