@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { bootstrapOwner, buildOpsServer, startAdminChannel } from "../gateway/index.ts";
+import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore } from "./compose.ts";
 
 /**

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { KeyRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import { ApiError } from "../errors.ts";
-import { generateKey, hashKey, keyPrefix } from "../keys.ts";
+import { generateKey, hashKey, keyPrefix } from "../keys/api-key.ts";
 import { hourOf } from "../pipeline/rate-headers.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";

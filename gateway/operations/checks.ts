@@ -3,7 +3,7 @@ import { DnsFacts, PageFacts, SiteFacts, TlsFacts } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { normalizeHost } from "../host.ts";
+import { normalizeHost } from "../pipeline/host.ts";
 import { implement } from "../registry/operation.ts";
 
 /** Runs every check of the SSRF-guarded live lane and waits for its facts (or 409 not_ready with the job). */

@@ -1,7 +1,7 @@
 import { CHECKS, EXPLANATIONS, GUIDE_OF } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
 import { ApiError } from "../errors.ts";
-import { publicOrigin } from "../public-origin.ts";
+import { publicOrigin } from "../http/public-origin.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 

@@ -1,8 +1,8 @@
 import * as contracts from "../contracts/index.ts";
 import { ERROR_CATALOGUE, ERROR_CODES } from "../errors.ts";
-import { API_VERSION, buildOpenApi, plainSchema } from "../openapi.ts";
+import { API_VERSION, buildOpenApi, plainSchema } from "../http/openapi.ts";
 import { implement, type Implementation } from "../registry/operation.ts";
-import { publicOrigin } from "../public-origin.ts";
+import { publicOrigin } from "../http/public-origin.ts";
 
 function describeParams(op: contracts.OperationContract) {
   const out: unknown[] = [];

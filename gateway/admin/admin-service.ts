@@ -1,7 +1,7 @@
-import type { Clock, Config } from "../runtime/index.ts";
-import { unixSeconds } from "../runtime/index.ts";
-import type { Scope, Store, Switch } from "../storage/index.ts";
-import { generateKey, hashKey, keyPrefix, type RandomBytes } from "./keys.ts";
+import type { Clock, Config } from "../../runtime/index.ts";
+import { unixSeconds } from "../../runtime/index.ts";
+import type { Scope, Store, Switch } from "../../storage/index.ts";
+import { generateKey, hashKey, keyPrefix, type RandomBytes } from "../keys/api-key.ts";
 
 export const ALL_SCOPES: readonly Scope[] = ["read", "run", "write"];
 

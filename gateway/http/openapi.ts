@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
-import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "./errors.ts";
-import type { OperationContract } from "./contracts/index.ts";
-import { ErrorBody } from "./schemas.ts";
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../errors.ts";
+import type { OperationContract } from "../contracts/index.ts";
+import { ErrorBody } from "../schemas.ts";
 
 export const API_VERSION = "1.3";
 

@@ -1,5 +1,5 @@
-import type { Clock } from "../runtime/index.ts";
-import type { AuthRepo, KeyRecord } from "../storage/index.ts";
+import type { Clock } from "../../runtime/index.ts";
+import type { AuthRepo, KeyRecord } from "../../storage/index.ts";
 
 /**
  * Keys the gateway has looked up, by hash. Revocations and account changes are announced on a
