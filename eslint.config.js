@@ -52,6 +52,42 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: indexOnly }] },
   },
   {
+    // DESIGN.md "Contracts apart from handlers": the contracts load without the server. Besides
+    // each other they import TypeBox, the error catalogue, the shared schemas and pure analyzer
+    // data (test/unit/contracts-isolation.test.ts checks the whole graph at run time).
+    // report-view.ts is allowed while ReportSchema lives beside the renderer that fills it.
+    files: ["gateway/contracts/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["fastify", "pg", "@electric-sql/pglite", "kafkajs", "@clickhouse/client", "@grpc/grpc-js"].map((name) => ({
+            name,
+            message: "a contract loads without the server",
+          })),
+          patterns: [
+            {
+              regex: "^\\.\\./(?!errors\\.ts$|schemas\\.ts$|\\.\\./analyzer/index\\.ts$|operations/report-view\\.ts$)",
+              message: "a contract imports only other contracts, ../errors.ts, ../schemas.ts and ../../analyzer/index.ts",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // DESIGN.md: SQL lives only in storage/. A string that starts like a statement (keywords in
+    // capitals, as all of Svc's SQL is written) is one.
+    files: ["runtime/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "proto/**", "bin/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: String.raw`Literal[value=/^\s*(SELECT\s|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WITH\s+\w+\s+AS|CREATE\s|ALTER\s|DROP\s|TRUNCATE\s)/]`, message: "SQL lives in storage/: add a repository method" },
+        { selector: String.raw`TemplateElement[value.raw=/^\s*(SELECT\s|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WITH\s+\w+\s+AS|CREATE\s|ALTER\s|DROP\s|TRUNCATE\s)/]`, message: "SQL lives in storage/: add a repository method" },
+      ],
+    },
+  },
+  {
     files: ["test/**"],
     rules: {
       "@typescript-eslint/no-unsafe-member-access": "off",

@@ -1,7 +1,7 @@
 import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { isUniqueViolation } from "../storage/index.ts";
+import { isUniqueViolation, ping, type Db } from "../storage/index.ts";
 import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
 import { composeGateway, openStore } from "./compose.ts";
 import { probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
@@ -22,7 +22,7 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     const metrics = createMetricsRegistry("gateway");
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
-    let db: { query(sql: string): Promise<unknown> } | null = null;
+    let db: Db | null = null;
     // Ready when Postgres answers: reads are the hot path and never touch the scheduler, so a
     // scheduler restart must not take every gateway out of its load balancer. The scheduler's
     // health is reported beside it; meanwhile calls that start work answer 503 with Retry-After.
@@ -32,15 +32,15 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
       metrics,
       "gateway",
       state,
-      async () => ({ postgres: await probe(async () => db?.query("SELECT 1")) }),
+      async () => ({ postgres: await probe(async () => (db ? ping(db) : undefined)) }),
       async () => {
         const s = await health.status();
         return { scheduler: s === "SERVING" ? "ok" : s };
       },
     );
 
-    const { store } = await openStore(config, clock, life);
-    db = store.db;
+    const { store, db: storeDb } = await openStore(config, clock, life);
+    db = storeDb;
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     life.add("scheduler client", { close: async () => client.close() });
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, grpcSchedulerPort(client), clock);

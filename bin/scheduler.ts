@@ -1,5 +1,6 @@
 import { createLogger, createMetricsRegistry, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
+import { ping, type Db } from "../storage/index.ts";
 import { openStore } from "./compose.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 
@@ -19,14 +20,14 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     const metrics = createMetricsRegistry("scheduler");
     const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-scheduler-probe");
-    let db: { query(sql: string): Promise<unknown> } | null = null;
+    let db: Db | null = null;
     await startOps(config, life, metrics, "scheduler", state, async () => {
-      const [postgres, k] = await Promise.all([probe(async () => db?.query("SELECT 1")), probe(() => kafka.brokers())]);
+      const [postgres, k] = await Promise.all([probe(async () => (db ? ping(db) : undefined)), probe(() => kafka.brokers())]);
       return { postgres, kafka: k };
     });
 
-    const { store } = await openStore(config, clock, life);
-    db = store.db;
+    const { store, db: storeDb } = await openStore(config, clock, life);
+    db = storeDb;
     registerSchedulerMetrics(metrics, store.jobs, clock);
     const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
     const created = await bus.ensureTopics(busTopics(config));

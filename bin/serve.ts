@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { bootstrapOwner, buildOpsServer, startAdminChannel } from "../gateway/index.ts";
+import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
+import { ping } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore } from "./compose.ts";
 
 /**
@@ -13,7 +14,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   const life = new Lifecycle();
   const clock = systemClock;
   try {
-    const { store } = await openStore(config, clock, life);
+    const { store, db: storeDb } = await openStore(config, clock, life);
     const metrics = createMetricsRegistry("serve");
     const scheduler = await composeEmbeddedWork(config, store, life, logger, clock);
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, scheduler, clock);
@@ -31,8 +32,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     const ops = buildOpsServer({
       metrics,
       ready: async () => {
-        await store.db.query("SELECT 1");
-        return { ok: !draining, detail: { store: store.db.kind, draining } };
+        await ping(storeDb);
+        return { ok: !draining, detail: { store: storeDb.kind, draining } };
       },
     });
     await ops.listen({ host: config.adminHost, port: config.adminPort });
@@ -40,7 +41,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     life.add("gateway", app);
     const addr = app.server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;
-    logger.info({ port, store: store.db.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);
+    logger.info({ port, store: storeDb.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);
 
     const signal = await new Promise<string>((resolve) => {
       process.once("SIGTERM", () => resolve("SIGTERM"));

@@ -1,10 +1,10 @@
 import type { Registry } from "prom-client";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
-import type { RandomBytes } from "./keys.ts";
-import type { ServiceSwitches } from "./service-switches.ts";
-import type { UsageMeter } from "./usage-meter.ts";
-import type { KeyCache } from "./key-cache.ts";
+import type { RandomBytes } from "./keys/api-key.ts";
+import type { ServiceSwitches } from "./admin/service-switches.ts";
+import type { UsageMeter } from "./keys/usage-meter.ts";
+import type { KeyCache } from "./keys/key-cache.ts";
 import type { Quota } from "./pipeline/quota.ts";
 import type { SchedulerPort } from "./scheduler-port.ts";
 

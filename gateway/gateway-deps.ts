@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import type { Registry } from "prom-client";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
-import { AdminService } from "./admin-service.ts";
+import { AdminService } from "./admin/admin-service.ts";
 import type { GatewayDeps } from "./deps.ts";
-import { KeyCache } from "./key-cache.ts";
+import { KeyCache } from "./keys/key-cache.ts";
 import { Quota } from "./pipeline/quota.ts";
-import { ServiceSwitches } from "./service-switches.ts";
-import { UsageMeter } from "./usage-meter.ts";
+import { ServiceSwitches } from "./admin/service-switches.ts";
+import { UsageMeter } from "./keys/usage-meter.ts";
 import type { SchedulerPort } from "./scheduler-port.ts";
 
 export interface GatewayParts {
@@ -55,7 +55,7 @@ export function createGatewayParts(options: {
       await switches.refresh();
       switches.start(config.stateRefreshMs);
       usage.start(config.usageFlushMs);
-      await keys.start(store.db);
+      await keys.start();
     },
     async close() {
       await keys.close();

@@ -6,9 +6,11 @@ const RETRYABLE = new Set<number>([status.UNAVAILABLE, status.RESOURCE_EXHAUSTED
 export interface CallPolicy {
   /** Deadline of each attempt. */
   readonly deadlineMs: number;
-  /** Further attempts on a retryable status (capped exponential backoff with jitter). */
+  /**
+   * Further attempts on a retryable status (capped exponential backoff with jitter); never on an
+   * answer that carries a catalogue code, e.g. RESOURCE_EXHAUSTED meaning a user's limit.
+   */
   readonly retries: number;
-  /** Never retry RESOURCE_EXHAUSTED when it means a user's limit (the svc-error-code trailer says so). */
 }
 
 type Unary<Req, Res> = (req: Req, metadata: Metadata, options: Partial<CallOptions>, cb: (err: ServiceError | null, res: Res) => void) => unknown;

@@ -95,6 +95,18 @@ export class AccountsRepo {
     return rows[0] as AccountRow;
   }
 
+  /** Creates an account and its first key in one transaction: never an account without a key. */
+  async createAccountWithKey(
+    account: { readonly email: string; readonly planId: number; readonly isAdmin: boolean },
+    key: Omit<NewKey, "accountId">,
+    now: number,
+  ): Promise<{ account: AccountRow; key: KeyRow }> {
+    return this.db.tx(async (q) => {
+      const created = await this.createAccount(account.email, account.planId, account.isAdmin, now, q);
+      return { account: created, key: await this.insertKey({ ...key, accountId: created.id }, now, q) };
+    });
+  }
+
   async accountByEmail(email: string): Promise<AccountRow | null> {
     const rows = await this.db.query<AccountRow>("SELECT * FROM accounts WHERE email = $1", [email]);
     return rows[0] ?? null;

@@ -36,6 +36,14 @@ export const KEY_CHANGES_CHANNEL = "svc_key_changes";
 export class AuthRepo {
   constructor(protected readonly db: Db) {}
 
+  /**
+   * Subscribes to announcements of changed keys and accounts (payloads key:<id> and
+   * account:<id>); onLost is called when the subscription drops.
+   */
+  onKeyChanges(onChange: (payload: string) => void, onLost: () => void): Promise<{ close(): Promise<void> }> {
+    return this.db.listen(KEY_CHANGES_CHANNEL, onChange, onLost);
+  }
+
   async findKey(hash: string): Promise<KeyRecord | null> {
     const rows = await this.db.query<KeyRecord>(
       `SELECT k.id AS key_id, k.account_id, a.email, k.name, k.kind, k.prefix, k.scopes,

@@ -28,6 +28,12 @@ export class CrawlsRepo {
     return rows[0] ?? null;
   }
 
+  /** Whether a crawl of the host is queued or running (its first finished crawl may be on the way). */
+  async inFlight(host: string): Promise<boolean> {
+    const rows = await this.db.query("SELECT 1 FROM jobs WHERE host = $1 AND kind = 'crawl' AND state IN ('queued', 'running') LIMIT 1", [host]);
+    return rows.length > 0;
+  }
+
   /** The host's latest crawl's findings if it finished at or after `since` (Unix s). */
   async findingsSince(host: string, since: number, q: Queryable = this.db): Promise<unknown> {
     const rows = await q.query<{ findings: unknown }>(

@@ -22,3 +22,8 @@ export interface Db extends Queryable {
 export function isUniqueViolation(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "23505";
 }
+
+/** Answers when the database does (a readiness probe). */
+export async function ping(db: Queryable): Promise<void> {
+  await db.query("SELECT 1");
+}

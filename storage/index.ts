@@ -1,4 +1,4 @@
-export { isUniqueViolation, type Db, type Queryable } from "./db.ts";
+export { isUniqueViolation, ping, type Db, type Queryable } from "./db.ts";
 export { openPglite } from "./pglite-db.ts";
 export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
 export { migrate, listMigrations, type Migration } from "./migrate.ts";

@@ -84,6 +84,12 @@ export class RunsRepo {
     return { rows, total: count?.n ?? 0 };
   }
 
+  /** How many finished runs the host has, and when the first was checked (null without runs). */
+  async historySpan(host: string): Promise<{ runs: number; firstCheckedAt: number | null }> {
+    const [row] = await this.db.query<{ runs: number; first: number | null }>("SELECT count(*) AS runs, min(checked_at) AS first FROM runs WHERE host = $1", [host]);
+    return { runs: row?.runs ?? 0, firstCheckedAt: row?.first ?? null };
+  }
+
   /** Reports of the host's runs before `id` (newest first, at most limit), for "seen before" questions. */
   async reportsBefore(host: string, id: number, limit: number): Promise<StoredReport[]> {
     const rows = await this.db.query<{ report: StoredReport }>("SELECT report FROM runs WHERE host = $1 AND id < $2 ORDER BY id DESC LIMIT $3", [host, id, limit]);

@@ -76,6 +76,12 @@ export class SitesRepo {
     });
   }
 
+  /** Whether any account monitors the host (sites are per account; the host's data is shared). */
+  async monitoredByAnyone(host: string): Promise<boolean> {
+    const rows = await this.db.query("SELECT 1 FROM sites WHERE host = $1 LIMIT 1", [host]);
+    return rows.length > 0;
+  }
+
   async get(accountId: number, host: string): Promise<SiteRow | null> {
     const rows = await this.db.query<SiteRow>(
       `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE s.account_id = $1 AND s.host = $2`,

@@ -15,9 +15,11 @@ import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
 
-/** The repositories over one database, plus the time-series ports and the crawl pages. */
+/**
+ * The repositories over one database, plus the time-series ports and the crawl pages. No raw
+ * connection: SQL lives in storage/ only (lint keeps it there).
+ */
 export interface Store {
-  readonly db: Db;
   readonly accounts: AccountsRepo;
   readonly auth: AuthRepo;
   readonly idempotency: IdempotencyRepo;
@@ -37,7 +39,6 @@ export interface Store {
 
 export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages }): Store {
   return {
-    db,
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
     idempotency: new IdempotencyRepo(db),

@@ -1,16 +1,15 @@
-import { Type } from "@sinclair/typebox";
 import { bandOf, diffRuns, isExclusionFamily, memberChecks, profiledIssues, type ReportItem } from "../../analyzer/index.ts";
+import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { defineOperation } from "../registry/operation.ts";
-import { HostParams, Nullable, PageEnvelope, StringEnum, UnixSeconds, page, pagedQuery } from "../schemas.ts";
-import { ReportSchema, renderReport, storedReport } from "./report-view.ts";
+import { implement } from "../registry/operation.ts";
+import { page } from "../schemas.ts";
+import { renderReport, storedReport } from "./report-view.ts";
 
 /** not_found when nobody added or analysed the host; otherwise the caller may wait for a run. */
 async function requireKnown(deps: GatewayDeps, host: string): Promise<void> {
   if (await deps.store.runs.known(host)) return;
-  const [site] = await deps.store.db.query("SELECT 1 FROM sites WHERE host = $1 LIMIT 1", [host]);
-  if (!site) throw new ApiError("not_found", `nobody has added or analysed ${host}`);
+  if (!(await deps.store.sites.monitoredByAnyone(host))) throw new ApiError("not_found", `nobody has added or analysed ${host}`);
 }
 
 async function latestRun(deps: GatewayDeps, host: string) {
@@ -20,127 +19,55 @@ async function latestRun(deps: GatewayDeps, host: string) {
   throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
 }
 
-export const getReport = defineOperation({
-  id: "get_report",
-  method: "GET",
-  path: "/report/{host}",
-  scope: "read",
-  cli: "report",
-  summary: "The latest report of a site: rank, grouped check results, technologies",
-  description: "Reports are shared by all users. not_found: nobody added or analysed the host; not_ready: no finished run yet.",
-  tags: ["Site data"],
-  errors: ["bad_host", "not_found", "not_ready"],
-  params: HostParams,
-  response: ReportSchema,
-  handler: async ({ deps, params }) => ({ body: renderReport(await latestRun(deps, params.host)) }),
-});
+export const getReport = implement(contracts.getReport, async ({ deps, params }) => ({ body: renderReport(await latestRun(deps, params.host)) }));
 
-const RunEntry = Type.Object(
-  { id: Type.Integer(), checked_at: UnixSeconds, rank: Type.Integer(), label: Type.String(), color: Type.String() },
-  { additionalProperties: false },
-);
-
-export const getHistory = defineOperation({
-  id: "get_history",
-  method: "GET",
-  path: "/history/{host}",
-  scope: "read",
-  cli: "history",
-  summary: "The site's finished checks, newest first (their ids are the check numbers of /changes)",
-  tags: ["Site data"],
-  errors: ["bad_host", "not_found"],
-  params: HostParams,
-  pageMax: 200,
-  query: pagedQuery(200, {}),
-  response: Type.Object({ host: Type.String(), runs: Type.Array(RunEntry), page: PageEnvelope }, { additionalProperties: false }),
-  handler: async ({ deps, params, query }) => {
-    await requireKnown(deps, params.host);
-    const { rows, total } = await deps.store.runs.history(params.host, query.limit, query.offset);
-    return {
-      body: {
-        host: params.host,
-        runs: rows.map((r) => ({ id: r.id, checked_at: r.checked_at, rank: r.rank, label: r.label, color: r.color })),
-        page: page(query.limit, query.offset, total),
-      },
-    };
-  },
-});
-
-const ChangeEntry = Type.Object(
-  { code: Type.String(), title: Type.String(), group: Type.String(), from: Type.String(), to: Type.String(), value: Type.Union([Type.String(), Type.Number(), Type.Null()]) },
-  { additionalProperties: false },
-);
-const RunRef = Type.Object({ id: Type.Integer(), checked_at: UnixSeconds, rank: Type.Integer() }, { additionalProperties: false });
-
-export const getChanges = defineOperation({
-  id: "get_changes",
-  method: "GET",
-  path: "/changes/{host}",
-  scope: "read",
-  cli: "changes",
-  summary: "What changed between two checks (default: the last two)",
-  description: "returned: failing again after having been fixed in an earlier check; returned_known: some returned issue was seen before `from`.",
-  tags: ["Site data"],
-  errors: ["bad_host", "not_found", "not_ready"],
-  params: HostParams,
-  query: Type.Object(
-    { from: Type.Optional(Type.Integer({ minimum: 1, description: "Older check number (from /history)" })), to: Type.Optional(Type.Integer({ minimum: 1, description: "Newer check number" })) },
-    { additionalProperties: false },
-  ),
-  response: Type.Object(
-    {
-      host: Type.String(),
-      from: RunRef,
-      to: RunRef,
-      rank_delta: Type.Integer(),
-      new: Type.Array(ChangeEntry),
-      fixed: Type.Array(ChangeEntry),
-      returned: Type.Array(ChangeEntry),
-      worse: Type.Array(ChangeEntry),
-      improved: Type.Array(ChangeEntry),
-      tech_added: Type.Array(Type.String()),
-      tech_removed: Type.Array(Type.String()),
-      changed: Type.Boolean(),
-      returned_known: Type.Boolean(),
+export const getHistory = implement(contracts.getHistory, async ({ deps, params, query }) => {
+  await requireKnown(deps, params.host);
+  const { rows, total } = await deps.store.runs.history(params.host, query.limit, query.offset);
+  return {
+    body: {
+      host: params.host,
+      runs: rows.map((r) => ({ id: r.id, checked_at: r.checked_at, rank: r.rank, label: r.label, color: r.color })),
+      page: page(query.limit, query.offset, total),
     },
-    { additionalProperties: false },
-  ),
-  handler: async ({ deps, params, query }) => {
-    const host = params.host;
-    await requireKnown(deps, host);
-    const newer = query.to !== undefined ? await deps.store.runs.get(host, query.to) : await deps.store.runs.latest(host);
-    if (query.to !== undefined && !newer) throw new ApiError("not_found", `${host} has no check ${query.to}`);
-    if (!newer) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
-    const older = query.from !== undefined ? await deps.store.runs.get(host, query.from) : await deps.store.runs.previous(host, newer.id);
-    if (query.from !== undefined && !older) throw new ApiError("not_found", `${host} has no check ${query.from}`);
-    if (!older) throw new ApiError("not_ready", `${host} needs two finished checks to compare`, { retryAfter: 30 });
-    if (older.id >= newer.id) throw new ApiError("bad_param", "from must be an older check than to", { param: "from" });
-    const seen = new Set<string>();
-    for (const rep of await deps.store.runs.reportsBefore(host, older.id, 50)) {
-      for (const item of (rep as { items: ReportItem[] }).items) if (item.status === "fail" || item.status === "warn") seen.add(item.code);
-    }
-    const o = storedReport(older);
-    const n = storedReport(newer);
-    const diff = diffRuns({ items: o.items, tech: o.tech }, { items: n.items, tech: n.tech }, seen);
-    const strip = (cs: typeof diff.new) => cs.map((c) => ({ code: c.code, title: c.title, group: c.group, from: c.from, to: c.to, value: c.value }));
-    return {
-      body: {
-        host,
-        from: { id: older.id, checked_at: older.checked_at, rank: older.rank },
-        to: { id: newer.id, checked_at: newer.checked_at, rank: newer.rank },
-        rank_delta: newer.rank - older.rank,
-        new: strip(diff.new),
-        fixed: strip(diff.fixed),
-        returned: strip(diff.returned),
-        worse: strip(diff.worse),
-        improved: strip(diff.improved),
-        tech_added: diff.tech_added,
-        tech_removed: diff.tech_removed,
-        changed: diff.changed,
-        returned_known: diff.returned.length > 0,
-      },
-    };
-  },
+  };
+});
+
+export const getChanges = implement(contracts.getChanges, async ({ deps, params, query }) => {
+  const host = params.host;
+  await requireKnown(deps, host);
+  const newer = query.to !== undefined ? await deps.store.runs.get(host, query.to) : await deps.store.runs.latest(host);
+  if (query.to !== undefined && !newer) throw new ApiError("not_found", `${host} has no check ${query.to}`);
+  if (!newer) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
+  const older = query.from !== undefined ? await deps.store.runs.get(host, query.from) : await deps.store.runs.previous(host, newer.id);
+  if (query.from !== undefined && !older) throw new ApiError("not_found", `${host} has no check ${query.from}`);
+  if (!older) throw new ApiError("not_ready", `${host} needs two finished checks to compare`, { retryAfter: 30 });
+  if (older.id >= newer.id) throw new ApiError("bad_param", "from must be an older check than to", { param: "from" });
+  const seen = new Set<string>();
+  for (const rep of await deps.store.runs.reportsBefore(host, older.id, 50)) {
+    for (const item of (rep as { items: ReportItem[] }).items) if (item.status === "fail" || item.status === "warn") seen.add(item.code);
+  }
+  const o = storedReport(older);
+  const n = storedReport(newer);
+  const diff = diffRuns({ items: o.items, tech: o.tech }, { items: n.items, tech: n.tech }, seen);
+  const strip = (cs: typeof diff.new) => cs.map((c) => ({ code: c.code, title: c.title, group: c.group, from: c.from, to: c.to, value: c.value }));
+  return {
+    body: {
+      host,
+      from: { id: older.id, checked_at: older.checked_at, rank: older.rank },
+      to: { id: newer.id, checked_at: newer.checked_at, rank: newer.rank },
+      rank_delta: newer.rank - older.rank,
+      new: strip(diff.new),
+      fixed: strip(diff.fixed),
+      returned: strip(diff.returned),
+      worse: strip(diff.worse),
+      improved: strip(diff.improved),
+      tech_added: diff.tech_added,
+      tech_removed: diff.tech_removed,
+      changed: diff.changed,
+      returned_known: diff.returned.length > 0,
+    },
+  };
 });
 
 const VERDICTS: Record<string, string> = {
@@ -151,93 +78,48 @@ const VERDICTS: Record<string, string> = {
   excellent: "Excellent; keep it that way.",
 };
 
-export const getTopIssues = defineOperation({
-  id: "get_top_issues",
-  method: "GET",
-  path: "/issues/{host}",
-  scope: "read",
-  cli: "issues",
-  summary: "The five most useful problems to fix, with the rank after fixing all",
-  description:
-    "profile is your site type for the host (PUT /profile/{host}), null when you store none. With apply_profile=1 the answer is computed with your profile's exclusions: " +
-    "rank, label, verdict, problems, total_issues, after and gain_all leave the excluded checks out (profile is then \"general\" when you store none, and the answer is the standard one). " +
-    "Without it the answer keeps the standard rank of /report.",
-  tags: ["Site data"],
-  errors: ["bad_host", "not_found", "not_ready"],
-  params: HostParams,
-  query: Type.Object({ apply_profile: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: "1 takes the owner's site type into account" })) }, { additionalProperties: false }),
-  response: Type.Object(
-    {
-      host: Type.String(),
-      checked_at: UnixSeconds,
-      profile: Nullable(Type.String()),
-      rank: Type.Integer(),
-      label: Type.String(),
-      verdict: Type.String(),
-      total_issues: Type.Integer(),
-      problems: Type.Array(
-        Type.Object(
-          {
-            code: Type.String(),
-            name: Type.String(),
-            level: StringEnum(["bad", "warn", "info"]),
-            status: StringEnum(["open", "done", "ignored"], { description: "Your task's status (open when you do not monitor the site)" }),
-            gain: Type.Number(),
-            lifts_cap: Type.Boolean(),
-            effort: Type.Integer({ minimum: 1, maximum: 3 }),
-            how: Type.String(),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: 5 },
-      ),
-      after: Type.Integer({ description: "Projected rank if every issue were fixed" }),
-      gain_all: Type.Integer(),
-      more: Type.Integer({ description: "Issues beyond the five shown" }),
+export const getTopIssues = implement(contracts.getTopIssues, async ({ auth, deps, params, query }) => {
+  const run = await latestRun(deps, params.host);
+  const r = storedReport(run);
+  const stored = await deps.store.profiles.get(auth!.accountId, params.host);
+  const apply = query.apply_profile === 1;
+  const exclude = apply ? (stored?.exclude ?? []).filter(isExclusionFamily) : [];
+  // The standard answer is the stored report's; a profile that excludes a check re-prices the run's tasks.
+  const view =
+    memberChecks(exclude).length === 0
+      ? { rank: run.rank, label: run.label, after: r.after, tasks: r.tasks }
+      : (() => {
+          const p = profiledIssues(exclude, { items: r.items, caps: r.caps, tasks: r.tasks });
+          const byCode = new Map(r.tasks.map((t) => [t.code, t]));
+          const tasks = p.tasks.map((t) => ({ ...(byCode.get(t.code) as (typeof r.tasks)[number]), impact: t.impact, lifts_cap: t.lifts_cap }));
+          return { rank: p.rank, label: bandOf(p.rank).label, after: p.after, tasks };
+        })();
+  const mine = new Map((await deps.store.tasks.forHost(auth!.accountId, params.host)).map((t) => [t.code, t.status]));
+  const problems = view.tasks.slice(0, 5).map((t) => ({
+    code: t.code,
+    name: t.title,
+    level: t.level,
+    status: mine.get(t.code) ?? ("open" as const),
+    gain: t.impact,
+    lifts_cap: t.lifts_cap,
+    effort: t.effort,
+    how: t.hint,
+  }));
+  return {
+    body: {
+      host: params.host,
+      checked_at: run.checked_at,
+      profile: stored?.profile ?? (apply ? "general" : null),
+      rank: view.rank,
+      label: view.label,
+      verdict: VERDICTS[view.label] ?? "",
+      total_issues: view.tasks.length,
+      problems,
+      after: view.after,
+      gain_all: view.after - view.rank,
+      more: Math.max(0, view.tasks.length - 5),
     },
-    { additionalProperties: false },
-  ),
-  handler: async ({ auth, deps, params, query }) => {
-    const run = await latestRun(deps, params.host);
-    const r = storedReport(run);
-    const stored = await deps.store.profiles.get(auth!.accountId, params.host);
-    const apply = query.apply_profile === 1;
-    const exclude = apply ? (stored?.exclude ?? []).filter(isExclusionFamily) : [];
-    // The standard answer is the stored report's; a profile that excludes a check re-prices the run's tasks.
-    const view =
-      memberChecks(exclude).length === 0
-        ? { rank: run.rank, label: run.label, after: r.after, tasks: r.tasks }
-        : (() => {
-            const p = profiledIssues(exclude, { items: r.items, caps: r.caps, tasks: r.tasks });
-            const byCode = new Map(r.tasks.map((t) => [t.code, t]));
-            const tasks = p.tasks.map((t) => ({ ...(byCode.get(t.code) as (typeof r.tasks)[number]), impact: t.impact, lifts_cap: t.lifts_cap }));
-            return { rank: p.rank, label: bandOf(p.rank).label, after: p.after, tasks };
-          })();
-    const mine = new Map((await deps.store.tasks.forHost(auth!.accountId, params.host)).map((t) => [t.code, t.status]));
-    const problems = view.tasks.slice(0, 5).map((t) => ({
-      code: t.code,
-      name: t.title,
-      level: t.level,
-      status: mine.get(t.code) ?? ("open" as const),
-      gain: t.impact,
-      lifts_cap: t.lifts_cap,
-      effort: t.effort,
-      how: t.hint,
-    }));
-    return {
-      body: {
-        host: params.host,
-        checked_at: run.checked_at,
-        profile: stored?.profile ?? (apply ? "general" : null),
-        rank: view.rank,
-        label: view.label,
-        verdict: VERDICTS[view.label] ?? "",
-        total_issues: view.tasks.length,
-        problems,
-        after: view.after,
-        gain_all: view.after - view.rank,
-        more: Math.max(0, view.tasks.length - 5),
-      },
-    };
-  },
+  };
 });
+
+export const reportsHandlers = [getReport, getHistory, getChanges, getTopIssues];

@@ -1,28 +1,10 @@
-import { Type } from "@sinclair/typebox";
 import { applyProfile, bandOf, isExclusionFamily, type StoredRankItem } from "../../analyzer/index.ts";
-import { ApiError } from "../errors.ts";
-import type { GatewayDeps } from "../deps.ts";
-import { defineOperation } from "../registry/operation.ts";
-import { HostParams, HostString, Nullable, StringEnum, PageEnvelope, UnixSeconds, page, pagedQuery } from "../schemas.ts";
 import type { SiteListRow, SiteRow } from "../../storage/index.ts";
-
-const Importance = StringEnum(["critical", "high", "normal", "low"]);
-const IntervalHours = Type.Integer({ minimum: 1, maximum: 720, description: "Check interval in hours (1-720)" });
-
-const SiteItem = Type.Object(
-  {
-    host: Type.String(),
-    added: UnixSeconds,
-    interval_h: Type.Integer(),
-    rank: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
-    prev_rank: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
-    label: Nullable(Type.String()),
-    last_run: Nullable(UnixSeconds),
-    importance: Importance,
-    project: Nullable(Type.String()),
-  },
-  { additionalProperties: false, description: "rank, prev_rank, label and last_run are null until the site's first finished check" },
-);
+import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { ApiError } from "../errors.ts";
+import { implement } from "../registry/operation.ts";
+import { page } from "../schemas.ts";
 
 type RankInfo = { rank: number; prev: number | null; label: string; checked_at: number };
 
@@ -45,204 +27,67 @@ function siteItem(s: SiteRow, r: RankInfo | undefined) {
   };
 }
 
-export const listSites = defineOperation({
-  id: "list_sites",
-  method: "GET",
-  path: "/sites",
-  scope: "read",
-  cli: "sites list",
-  summary: "The account's monitored sites",
-  tags: ["Sites"],
-  pageMax: 200,
-  query: pagedQuery(200, {}),
-  response: Type.Object({ sites: Type.Array(SiteItem), page: PageEnvelope }, { additionalProperties: false }),
-  handler: async ({ auth, deps, query }) => {
-    const { rows, total } = await deps.store.sites.list(auth!.accountId, query.limit, query.offset);
-    return {
-      body: {
-        sites: rows.map((r) => siteItem(r, rankOf(r))),
-        page: page(query.limit, query.offset, total),
-      },
-    };
-  },
-});
-
-export const addSite = defineOperation({
-  id: "add_site",
-  method: "POST",
-  path: "/sites",
-  scope: "write",
-  cli: "sites add",
-  summary: "Add a site to monitor (counted against the plan's site limit)",
-  description:
-    "host is a domain (IDN allowed), an address or an http(s) URL; it is stored normalised: lower case, punycode, an explicit non-default port kept, any path dropped. Answers 201 when added, 200 with added false when the site was already monitored.",
-  tags: ["Sites"],
-  status: 201,
-  otherStatuses: { 200: "The site was already monitored (added false)" },
-  errors: ["bad_host", "limit"],
-  body: Type.Object({ host: HostString, interval: Type.Optional(IntervalHours) }, { additionalProperties: false }),
-  response: Type.Object({ host: Type.String(), added: Type.Boolean(), interval_h: Type.Integer() }, { additionalProperties: false }),
-  handler: async ({ auth, deps, body, now }) => {
-    const outcome = await deps.store.sites.add(auth!.accountId, body.host, body.interval ?? 24, now);
-    if (outcome.kind === "limit") {
-      throw new ApiError("limit", `your plan allows ${outcome.max} sites; remove one first`, { retryAfter: 3600, details: { policy: "sites", max: outcome.max } });
-    }
-    const added = outcome.kind === "added";
-    return { status: added ? 201 : 200, body: { host: outcome.site.host, added, interval_h: outcome.site.interval_h } };
-  },
-});
-
-export const removeSite = defineOperation({
-  id: "remove_site",
-  method: "DELETE",
-  path: "/sites/{host}",
-  scope: "write",
-  cli: "sites remove",
-  summary: "Stop monitoring a site",
-  description: "removed is false when the account did not monitor the host (the call is idempotent).",
-  tags: ["Sites"],
-  errors: ["bad_host"],
-  params: HostParams,
-  response: Type.Object({ host: Type.String(), removed: Type.Boolean() }, { additionalProperties: false }),
-  handler: async ({ auth, deps, params }) => {
-    const removed = await deps.store.sites.remove(auth!.accountId, params.host);
-    return { body: { host: params.host, removed } };
-  },
-});
-
-export const updateSite = defineOperation({
-  id: "update_site",
-  method: "PATCH",
-  path: "/sites/{host}",
-  scope: "write",
-  cli: "sites set",
-  additive: true,
-  summary: "Change a site's interval, importance or project",
-  description: "project is a name (created on first use) or null to detach; GET /overview filters by the project's integer id.",
-  tags: ["Sites"],
-  errors: ["bad_host", "not_found"],
-  params: HostParams,
-  body: Type.Object(
-    {
-      interval: Type.Optional(IntervalHours),
-      importance: Type.Optional(Importance),
-      project: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+export const listSites = implement(contracts.listSites, async ({ auth, deps, query }) => {
+  const { rows, total } = await deps.store.sites.list(auth!.accountId, query.limit, query.offset);
+  return {
+    body: {
+      sites: rows.map((r) => siteItem(r, rankOf(r))),
+      page: page(query.limit, query.offset, total),
     },
-    { additionalProperties: false, minProperties: 1 },
-  ),
-  response: Type.Object(
-    { host: Type.String(), interval_h: Type.Integer(), importance: Importance, project: Nullable(Type.String()), project_id: Nullable(Type.Integer()) },
-    { additionalProperties: false },
-  ),
-  handler: async ({ auth, deps, params, body }) => {
-    const row = await deps.store.sites.update(auth!.accountId, params.host, {
-      ...(body.interval !== undefined ? { intervalH: body.interval } : {}),
-      ...(body.importance !== undefined ? { importance: body.importance } : {}),
-      ...(body.project !== undefined ? { project: body.project } : {}),
-    });
-    if (!row) throw new ApiError("not_found", `you do not monitor ${params.host}`);
-    return { body: { host: row.host, interval_h: row.interval_h, importance: row.importance, project: row.project, project_id: row.project_id } };
-  },
+  };
 });
 
-const OverviewRow = Type.Object(
-  {
-    host: Type.String(),
-    project: Nullable(Type.String()),
-    project_id: Nullable(Type.Integer()),
-    importance: Importance,
-    rank: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
-    rank_delta: Nullable(Type.Integer()),
-    rank_band: Nullable(Type.String()),
-    critical_tasks: Type.Integer(),
-    open_tasks: Type.Integer(),
-    potential_gain: Type.Number(),
-    online: Nullable(Type.Boolean({ description: "null until uptime probes exist" })),
-    last_check: Nullable(UnixSeconds),
-    never_checked: Type.Boolean(),
-    stale: Type.Boolean({ description: "last check older than 2 × interval_h" }),
-    falling: Type.Boolean({ description: "rank below the previous run's" }),
-    interval_h: Type.Integer(),
-    crawl: Type.Boolean(),
-    profile: Nullable(Type.String({ description: "Your site type (PUT /profile/{host}); null when you store no profile" })),
-    rank_without_exclusions: Nullable(
-      Type.Number({ description: "With a stored profile: the latest run's standard rank (rank is then the rank with the profile's exclusions); null without a profile or a run" }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const addSite = implement(contracts.addSite, async ({ auth, deps, body, now }) => {
+  const outcome = await deps.store.sites.add(auth!.accountId, body.host, body.interval ?? 24, now);
+  if (outcome.kind === "limit") {
+    throw new ApiError("limit", `your plan allows ${outcome.max} sites; remove one first`, { retryAfter: 3600, details: { policy: "sites", max: outcome.max } });
+  }
+  const added = outcome.kind === "added";
+  return { status: added ? 201 : 200, body: { host: outcome.site.host, added, interval_h: outcome.site.interval_h } };
+});
 
-export const getOverview = defineOperation({
-  id: "get_overview",
-  method: "GET",
-  path: "/overview",
-  scope: "read",
-  cli: "overview",
-  summary: "All the account's sites at a glance, with a summary",
-  tags: ["Sites"],
-  pageMax: 200,
-  query: pagedQuery(200, {
-    q: Type.Optional(Type.String({ maxLength: 200, description: "Search in host and project name" })),
-    project: Type.Optional(Type.Integer({ minimum: 1, description: "Project id" })),
-    state: StringEnum(["all", "crit", "down", "falling", "stale", "never", "ok"],
-      { default: "all" }),
-    importance: Type.Optional(Importance),
-    rmax: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Rank not above" })),
-    sort: StringEnum(["name", "rank", "delta", "crit", "tasks", "checked"],
-      { default: "name" }),
-    dir: StringEnum(["asc", "desc"], { default: "asc" }),
-  }),
-  response: Type.Object(
-    {
-      summary: Type.Object(
-        {
-          n: Type.Integer(),
-          rated: Type.Integer(),
-          avg: Nullable(Type.Number()),
-          best: Nullable(Type.Integer()),
-          worst: Nullable(Type.Integer()),
-          crit: Type.Integer(),
-          open: Type.Integer(),
-          falling: Type.Integer(),
-          down: Type.Integer(),
-          stale: Type.Integer(),
-          never: Type.Integer(),
-        },
-        { additionalProperties: false },
-      ),
-      sites: Type.Array(OverviewRow),
-      page: PageEnvelope,
-    },
-    { additionalProperties: false },
-  ),
-  handler: async ({ auth, deps, query, now }) => {
-    const { rows } = await deps.store.sites.candidates(auth!.accountId, {
-      ...(query.q !== undefined ? { q: query.q } : {}),
-      ...(query.project !== undefined ? { projectId: query.project } : {}),
-      ...(query.importance !== undefined ? { importance: query.importance } : {}),
-    });
-    const tasks = await deps.store.tasks.openCounts(auth!.accountId);
-    const profiled = await profiledRanks(deps, auth!.accountId, rows);
-    const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now, profiled.get(s.host)));
-    const rated = all.filter((r) => r.rank !== null);
-    const summary = {
-      n: all.length,
-      rated: rated.length,
-      avg: rated.length > 0 ? Math.round((rated.reduce((t, r) => t + (r.rank ?? 0), 0) / rated.length) * 10) / 10 : null,
-      best: rated.length > 0 ? Math.max(...rated.map((r) => r.rank ?? 0)) : null,
-      worst: rated.length > 0 ? Math.min(...rated.map((r) => r.rank ?? 0)) : null,
-      crit: all.filter((r) => r.critical_tasks > 0).length,
-      open: all.reduce((t, r) => t + r.open_tasks, 0),
-      falling: all.filter((r) => r.falling).length,
-      // Uptime probes come later: no site is known to be down.
-      down: 0,
-      stale: all.filter((r) => r.stale).length,
-      never: all.filter((r) => r.never_checked).length,
-    };
-    const selected = all.filter((r) => matchesState(r, query.state) && (query.rmax === undefined || (r.rank !== null && r.rank <= query.rmax)));
-    selected.sort(sorter(query.sort, query.dir));
-    return { body: { summary, sites: selected.slice(query.offset, query.offset + query.limit), page: page(query.limit, query.offset, selected.length) } };
-  },
+export const removeSite = implement(contracts.removeSite, async ({ auth, deps, params }) => {
+  const removed = await deps.store.sites.remove(auth!.accountId, params.host);
+  return { body: { host: params.host, removed } };
+});
+
+export const updateSite = implement(contracts.updateSite, async ({ auth, deps, params, body }) => {
+  const row = await deps.store.sites.update(auth!.accountId, params.host, {
+    ...(body.interval !== undefined ? { intervalH: body.interval } : {}),
+    ...(body.importance !== undefined ? { importance: body.importance } : {}),
+    ...(body.project !== undefined ? { project: body.project } : {}),
+  });
+  if (!row) throw new ApiError("not_found", `you do not monitor ${params.host}`);
+  return { body: { host: row.host, interval_h: row.interval_h, importance: row.importance, project: row.project, project_id: row.project_id } };
+});
+
+export const getOverview = implement(contracts.getOverview, async ({ auth, deps, query, now }) => {
+  const { rows } = await deps.store.sites.candidates(auth!.accountId, {
+    ...(query.q !== undefined ? { q: query.q } : {}),
+    ...(query.project !== undefined ? { projectId: query.project } : {}),
+    ...(query.importance !== undefined ? { importance: query.importance } : {}),
+  });
+  const tasks = await deps.store.tasks.openCounts(auth!.accountId);
+  const profiled = await profiledRanks(deps, auth!.accountId, rows);
+  const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now, profiled.get(s.host)));
+  const rated = all.filter((r) => r.rank !== null);
+  const summary = {
+    n: all.length,
+    rated: rated.length,
+    avg: rated.length > 0 ? Math.round((rated.reduce((t, r) => t + (r.rank ?? 0), 0) / rated.length) * 10) / 10 : null,
+    best: rated.length > 0 ? Math.max(...rated.map((r) => r.rank ?? 0)) : null,
+    worst: rated.length > 0 ? Math.min(...rated.map((r) => r.rank ?? 0)) : null,
+    crit: all.filter((r) => r.critical_tasks > 0).length,
+    open: all.reduce((t, r) => t + r.open_tasks, 0),
+    falling: all.filter((r) => r.falling).length,
+    // Uptime probes come later: no site is known to be down.
+    down: 0,
+    stale: all.filter((r) => r.stale).length,
+    never: all.filter((r) => r.never_checked).length,
+  };
+  const selected = all.filter((r) => matchesState(r, query.state) && (query.rmax === undefined || (r.rank !== null && r.rank <= query.rmax)));
+  selected.sort(sorter(query.sort, query.dir));
+  return { body: { summary, sites: selected.slice(query.offset, query.offset + query.limit), page: page(query.limit, query.offset, selected.length) } };
 });
 
 type Row = ReturnType<typeof overviewRow>;
@@ -343,3 +188,5 @@ function sorter(sort: string, dir: "asc" | "desc") {
     return a.host < b.host ? -1 : a.host > b.host ? 1 : 0;
   };
 }
+
+export const sitesHandlers = [listSites, addSite, removeSite, updateSite, getOverview];

@@ -2,8 +2,8 @@ import type { FastifyRequest } from "fastify";
 import ipaddr from "ipaddr.js";
 import { ApiError } from "../errors.ts";
 import type { GatewayDeps } from "../deps.ts";
-import { hashKey } from "../keys.ts";
-import type { Scope } from "../registry/operation.ts";
+import { hashKey } from "../keys/api-key.ts";
+import type { Scope } from "../contracts/index.ts";
 import { hourOf, type RateState } from "./rate-headers.ts";
 
 /** The caller of a keyed request, after every check passed. */

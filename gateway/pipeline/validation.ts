@@ -3,7 +3,7 @@ import addFormatsModule from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { ErrorCode } from "../errors.ts";
 import { ApiError } from "../errors.ts";
-import { normalizeHost, type HostPolicy } from "../host.ts";
+import { normalizeHost, type HostPolicy } from "./host.ts";
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CHECKS, escapeHtml, GUIDES } from "../../analyzer/index.ts";
-import { buildOpsServer } from "../../gateway/index.ts";
+import { buildOpsServer } from "../../runtime/index.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 
 // The guide pages (GET /guides, GET /guides/{id}) and the guide of GET /explain/{code}: public

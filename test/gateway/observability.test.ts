@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildOperations, buildOpsServer, defineOperation } from "../../gateway/index.ts";
+import { buildOperations, defineOperation } from "../../gateway/index.ts";
+import { buildOpsServer } from "../../runtime/index.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 
 const lines: string[] = [];

@@ -39,7 +39,7 @@ export interface TestGatewayOptions {
   readonly poolSize?: number;
   readonly operations?: readonly Operation[];
   /** Replaces parts of the store (tests of the tests use deliberately broken repositories). */
-  readonly storeOverrides?: (store: Store) => Store;
+  readonly storeOverrides?: (store: Store, db: Db) => Store;
   /** Where JSON logs go (at level info); silent when absent. */
   readonly logStream?: NodeJS.WritableStream;
   /** Check every answer against its operation's response schema (default true; benchmarks turn it off). */
@@ -76,7 +76,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     db = await openPglite(null, readPgliteTemplate());
   }
   const base = createStore(db);
-  const store = options.storeOverrides ? options.storeOverrides(base) : base;
+  const store = options.storeOverrides ? options.storeOverrides(base, db) : base;
   const logger = options.logStream ? createLogger("info", options.logStream) : createLogger("silent");
   // The real work path: scheduler over gRPC on loopback, in-process bus, a crawler worker.
   const work = new Lifecycle();

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { AuthRepo, IdempotencyRepo, type ClaimOutcome, type Reservation, type Store } from "../../storage/index.ts";
+import { AuthRepo, IdempotencyRepo, type ClaimOutcome, type Db, type Reservation, type Store } from "../../storage/index.ts";
 import { freshDatabase } from "../harness/databases.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 
@@ -38,14 +38,14 @@ class RacyIdempotencyRepo extends IdempotencyRepo {
   }
 }
 
-const racy = (store: Store): Store => ({ ...store, auth: new RacyAuthRepo(store.db), idempotency: new RacyIdempotencyRepo(store.db) });
+const racy = (store: Store, db: Db): Store => ({ ...store, auth: new RacyAuthRepo(db), idempotency: new RacyIdempotencyRepo(db) });
 
 const opened: TestGateway[] = [];
 afterEach(async () => {
   for (const gw of opened.splice(0).reverse()) await gw.close();
 });
 
-async function gateways(count: 1 | 2, storeOverrides?: (s: Store) => Store): Promise<TestGateway[]> {
+async function gateways(count: 1 | 2, storeOverrides?: (s: Store, db: Db) => Store): Promise<TestGateway[]> {
   const url = await freshDatabase(inject("postgresUrl"));
   const first = await startTestGateway({ postgresUrl: url, poolSize: 8, env: { SVC_PLAN_API_KEYS: "1000" }, ...(storeOverrides ? { storeOverrides } : {}) });
   opened.push(first);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { GatewayDeps } from "./deps.ts";
+import type { GatewayDeps } from "../deps.ts";
 
 /**
  * The service's public origin, as links in answers show it: SVC_PUBLIC_BASE_URL when set, else the

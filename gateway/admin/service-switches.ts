@@ -1,4 +1,4 @@
-import type { ServiceState, ServiceStateRepo } from "../storage/index.ts";
+import type { ServiceState, ServiceStateRepo } from "../../storage/index.ts";
 
 /**
  * The maintenance and closed switches as a gateway sees them: re-read from storage every few

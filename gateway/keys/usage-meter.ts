@@ -1,4 +1,4 @@
-import type { UsageDelta, UsageSeries } from "../storage/index.ts";
+import type { UsageDelta, UsageSeries } from "../../storage/index.ts";
 
 /**
  * Per-key, per-day request counts, kept in memory and flushed to the time-series port at least

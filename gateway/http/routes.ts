@@ -1,14 +1,14 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { GatewayDeps } from "./deps.ts";
-import { ApiError } from "./errors.ts";
-import { normalizeHost } from "./host.ts";
-import { authenticate, countAddress } from "./pipeline/auth.ts";
-import { ifNoneMatchHits, weakEtag } from "./pipeline/etag.ts";
-import { fingerprint, readIdempotencyKey } from "./pipeline/idempotency.ts";
-import { setRateHeaders } from "./pipeline/rate-headers.ts";
-import type { Operation } from "./registry/operation.ts";
-import { EmptyQuery } from "./schemas.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { ApiError } from "../errors.ts";
+import { normalizeHost } from "../pipeline/host.ts";
+import { authenticate, countAddress } from "../pipeline/auth.ts";
+import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
+import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
+import { setRateHeaders } from "../pipeline/rate-headers.ts";
+import type { Operation } from "../registry/operation.ts";
+import { EmptyQuery } from "../schemas.ts";
 
 /** /sites/{host} → /sites/:host (Fastify's syntax). */
 export function fastifyPath(path: string): string {

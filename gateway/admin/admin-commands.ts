@@ -1,4 +1,4 @@
-import type { Scope } from "../storage/index.ts";
+import type { Scope } from "../../storage/index.ts";
 import { ALL_SCOPES, type AdminService } from "./admin-service.ts";
 
 /** One `svc admin` command, parsed; it travels as JSON over the admin channel. */

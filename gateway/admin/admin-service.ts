@@ -1,7 +1,7 @@
-import type { Clock, Config } from "../runtime/index.ts";
-import { unixSeconds } from "../runtime/index.ts";
-import type { Scope, Store, Switch } from "../storage/index.ts";
-import { generateKey, hashKey, keyPrefix, type RandomBytes } from "./keys.ts";
+import type { Clock, Config } from "../../runtime/index.ts";
+import { unixSeconds } from "../../runtime/index.ts";
+import type { Scope, Store, Switch } from "../../storage/index.ts";
+import { generateKey, hashKey, keyPrefix, type RandomBytes } from "../keys/api-key.ts";
 
 export const ALL_SCOPES: readonly Scope[] = ["read", "run", "write"];
 
@@ -44,26 +44,22 @@ export class AdminService {
   async createAccount(email: string, options: { admin?: boolean; key?: string; scopes?: readonly Scope[] } = {}): Promise<IssuedKey> {
     const now = unixSeconds(this.clock);
     const planId = await this.defaultPlanId();
-    return this.store.db.tx(async (q) => {
-      const account = await this.store.accounts.createAccount(email, planId, options.admin ?? false, now, q);
-      const key = options.key ?? generateKey(this.random);
-      const row = await this.store.accounts.insertKey(
-        {
-          accountId: account.id,
-          name: "first key",
-          kind: "api",
-          prefix: keyPrefix(key),
-          hash: hashKey(key),
-          scopes: options.scopes ?? ALL_SCOPES,
-          allowedIps: [],
-          ratePerHour: this.config.ratePerHourDefault,
-          expiresAt: null,
-        },
-        now,
-        q,
-      );
-      return { accountId: account.id, keyId: row.id, key, prefix: row.prefix };
-    });
+    const key = options.key ?? generateKey(this.random);
+    const created = await this.store.accounts.createAccountWithKey(
+      { email, planId, isAdmin: options.admin ?? false },
+      {
+        name: "first key",
+        kind: "api",
+        prefix: keyPrefix(key),
+        hash: hashKey(key),
+        scopes: options.scopes ?? ALL_SCOPES,
+        allowedIps: [],
+        ratePerHour: this.config.ratePerHourDefault,
+        expiresAt: null,
+      },
+      now,
+    );
+    return { accountId: created.account.id, keyId: created.key.id, key, prefix: created.key.prefix };
   }
 
   /** A new key for an existing account (by id or e-mail); null when there is no such account. */

@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
-import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "./errors.ts";
-import type { Operation } from "./registry/operation.ts";
-import { ErrorBody } from "./schemas.ts";
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../errors.ts";
+import type { OperationContract } from "../contracts/index.ts";
+import { ErrorBody } from "../schemas.ts";
 
 export const API_VERSION = "1.3";
 
@@ -10,7 +10,7 @@ const KEYED_ERRORS: ErrorCode[] = ["missing", "invalid", "revoked", "expired", "
 const KEYLESS_ERRORS: ErrorCode[] = ["limit", "bad_request", "bad_param", "server"];
 const MUTATING_ERRORS: ErrorCode[] = ["idem_conflict", "idem_busy"];
 
-export function errorCodesOf(op: Operation): ErrorCode[] {
+export function errorCodesOf(op: OperationContract): ErrorCode[] {
   const base = op.scope === "none" ? KEYLESS_ERRORS : KEYED_ERRORS;
   const extra = op.method === "GET" ? [] : MUTATING_ERRORS;
   return ERROR_CODES.filter((c) => base.includes(c) || extra.includes(c) || op.errors.includes(c));
@@ -29,7 +29,7 @@ const RATE_HEADERS = {
   "X-API-Version": { description: "Contract version", schema: { type: "string", const: API_VERSION } },
 };
 
-function parameters(op: Operation): unknown[] {
+function parameters(op: OperationContract): unknown[] {
   const out: unknown[] = [];
   for (const [where, schema] of [["path", op.params], ["query", op.query]] as const) {
     const props = (schema?.properties ?? {}) as Record<string, TSchema>;
@@ -57,7 +57,7 @@ function parameters(op: Operation): unknown[] {
   return out;
 }
 
-function responses(op: Operation): Record<string, unknown> {
+function responses(op: OperationContract): Record<string, unknown> {
   const out: Record<string, unknown> = {
     [String(op.status)]: {
       description: op.summary,
@@ -96,7 +96,7 @@ function responses(op: Operation): Record<string, unknown> {
 }
 
 /** The OpenAPI 3.1 document of the registered operations. */
-export function buildOpenApi(operations: readonly Operation[], serviceVersion: string, baseUrl: string): Record<string, unknown> {
+export function buildOpenApi(operations: readonly OperationContract[], serviceVersion: string, baseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const item = (paths[op.path] ??= {});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { GUIDES, GUIDES_PATH, renderGuideIndex, renderGuidePage } from "../analyzer/index.ts";
-import { ApiError } from "./errors.ts";
+import { GUIDES, GUIDES_PATH, renderGuideIndex, renderGuidePage } from "../../analyzer/index.ts";
+import { ApiError } from "../errors.ts";
 
 // The pages load nothing but their inline style sheet; they are documentation, cacheable for an hour
 // (they change only with a release).

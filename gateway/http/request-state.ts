@@ -1,6 +1,6 @@
-import type { AuthContext } from "./pipeline/auth.ts";
-import type { RateState } from "./pipeline/rate-headers.ts";
-import type { Operation } from "./registry/operation.ts";
+import type { AuthContext } from "../pipeline/auth.ts";
+import type { RateState } from "../pipeline/rate-headers.ts";
+import type { Operation } from "../registry/operation.ts";
 
 /** What the pipeline learns about one request as it passes the hooks. */
 export interface RequestState {

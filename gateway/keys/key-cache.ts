@@ -1,5 +1,5 @@
-import type { Clock } from "../runtime/index.ts";
-import { KEY_CHANGES_CHANNEL, type AuthRepo, type Db, type KeyRecord } from "../storage/index.ts";
+import type { Clock } from "../../runtime/index.ts";
+import type { AuthRepo, KeyRecord } from "../../storage/index.ts";
 
 /**
  * Keys the gateway has looked up, by hash. Revocations and account changes are announced on a
@@ -20,9 +20,8 @@ export class KeyCache {
   ) {}
 
   /** Subscribes to change notifications; until then (or if it fails) lookups bypass the cache. */
-  async start(db: Db): Promise<void> {
-    this.subscription = await db.listen(
-      KEY_CHANGES_CHANNEL,
+  async start(): Promise<void> {
+    this.subscription = await this.repo.onKeyChanges(
       (payload) => this.onChange(payload),
       () => {
         this.live = false;

@@ -1,0 +1,147 @@
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { ErrorCode } from "../errors.ts";
+
+// An operation's contract is data: what it accepts, answers and promises. This file and every
+// contract import nothing of the server (a test loads them in a fresh process to prove it), so the
+// CLI, the MCP tool list and a typed client can read them without Fastify, storage or engines.
+
+export type Scope = "read" | "run" | "write";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** How a repeated Idempotency-Key is answered. */
+export type IdempotencyPolicy =
+  /** The first answer is stored and replayed. */
+  | "store"
+  /** Only the request's fingerprint is kept (its data must not be); a replay executes again. */
+  | "fingerprint";
+
+export interface OperationInput<P, Q, B> {
+  readonly params: P;
+  readonly query: Q;
+  readonly body: B;
+}
+
+type Maybe<T extends TSchema | undefined> = T extends TSchema ? Static<T> : Record<string, never>;
+
+/** The validated input of an operation whose schemas are P, Q and B. */
+export type InputOf<P extends TObject | undefined, Q extends TObject | undefined, B extends TSchema | undefined> = OperationInput<Maybe<P>, Maybe<Q>, Maybe<B>>;
+
+/** What an operation's author writes; defaults fill the rest. */
+export interface ContractSpec<P extends TObject | undefined, Q extends TObject | undefined, B extends TSchema | undefined> {
+  /** operation_id: the spec's tool name, also the MCP tool name. */
+  readonly id: string;
+  readonly method: Method;
+  /** Path relative to /api/v1, as written in the spec ({name} parameters). */
+  readonly path: string;
+  readonly scope: Scope | "none";
+  /** A stricter scope chosen from the validated input (e.g. run for network utilities). */
+  readonly scopeFor?: (input: NoInfer<InputOf<P, Q, B>>) => Scope;
+  /** How scopeFor decides, for OpenAPI and /capabilities. */
+  readonly scopeRule?: string;
+  /** CLI command, e.g. "sites add". */
+  readonly cli: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly flags?: { readonly async?: boolean; readonly destructive?: boolean };
+  /** Added to v1 by Svc (not in the spec's tables). */
+  readonly additive?: boolean;
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body?: B;
+  readonly response: TSchema;
+  /** The success status (200 unless stated). */
+  readonly status?: number;
+  /** Further success statuses the handler may answer with, with their meaning. */
+  readonly otherStatuses?: Readonly<Record<number, string>>;
+  /** Error codes the operation itself can answer with, beyond the pipeline's. */
+  readonly errors?: readonly ErrorCode[];
+  /** Largest accepted body (bytes). */
+  readonly bodyLimitBytes?: number;
+  /** Largest page (limit) of a list operation. */
+  readonly pageMax?: number;
+  readonly idempotency?: IdempotencyPolicy;
+  /** Rewrites a stored answer before it is kept for replay (e.g. drops a webhook secret). */
+  readonly redactForReplay?: (body: unknown) => unknown;
+  /** The part of a GET answer its ETag covers, when some fields only tell time (e.g. a job's age_s). */
+  readonly etagOf?: (body: unknown) => unknown;
+}
+
+/** An operation's contract with every default applied, its input types erased. */
+export interface OperationContract {
+  readonly id: string;
+  readonly method: Method;
+  readonly path: string;
+  readonly scope: Scope | "none";
+  readonly scopeFor?: (input: OperationInput<unknown, unknown, unknown>) => Scope;
+  readonly scopeRule?: string;
+  readonly cli: string;
+  readonly mcp: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly readOnly: boolean;
+  readonly async: boolean;
+  readonly destructive: boolean;
+  readonly idempotent: boolean;
+  readonly additive: boolean;
+  readonly params?: TObject;
+  readonly query?: TObject;
+  readonly body?: TSchema;
+  readonly response: TSchema;
+  readonly status: number;
+  readonly otherStatuses: Readonly<Record<number, string>>;
+  readonly errors: readonly ErrorCode[];
+  readonly bodyLimitBytes: number;
+  readonly pageMax: number | null;
+  readonly idempotency: IdempotencyPolicy;
+  readonly redactForReplay?: (body: unknown) => unknown;
+  readonly etagOf?: (body: unknown) => unknown;
+}
+
+declare const input: unique symbol;
+
+/** A contract that remembers the static type of its validated input, for the handler implementing it. */
+export interface Contract<I extends OperationInput<unknown, unknown, unknown> = OperationInput<unknown, unknown, unknown>> extends OperationContract {
+  /** Never set: carries I for the type checker only. */
+  readonly [input]?: I;
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Defines an operation's contract once; routes, OpenAPI, /capabilities, MCP and the CLI derive from it. */
+export function defineContract<P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined, B extends TSchema | undefined = undefined>(
+  spec: ContractSpec<P, Q, B>,
+): Contract<InputOf<P, Q, B>> {
+  const mutating = spec.method !== "GET";
+  return {
+    id: spec.id,
+    method: spec.method,
+    path: spec.path,
+    scope: spec.scope,
+    ...(spec.scopeFor ? { scopeFor: spec.scopeFor as OperationContract["scopeFor"] } : {}),
+    ...(spec.scopeRule ? { scopeRule: spec.scopeRule } : {}),
+    cli: spec.cli,
+    mcp: spec.id,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: spec.tags,
+    readOnly: !mutating,
+    async: spec.flags?.async ?? false,
+    destructive: spec.flags?.destructive ?? spec.method === "DELETE",
+    idempotent: spec.method === "GET" || spec.method === "PUT" || spec.method === "DELETE",
+    additive: spec.additive ?? false,
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(spec.query ? { query: spec.query } : {}),
+    ...(spec.body ? { body: spec.body } : {}),
+    response: spec.response,
+    status: spec.status ?? 200,
+    otherStatuses: spec.otherStatuses ?? {},
+    errors: spec.errors ?? [],
+    bodyLimitBytes: spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    pageMax: spec.pageMax ?? null,
+    idempotency: spec.idempotency ?? "store",
+    ...(spec.redactForReplay ? { redactForReplay: spec.redactForReplay } : {}),
+    ...(spec.etagOf ? { etagOf: spec.etagOf } : {}),
+  };
+}
