@@ -1,3 +1,4 @@
+import type { StoredCrawlReport } from "./documents.ts";
 import type { Db, Queryable } from "./db.ts";
 
 export interface CrawlRow {
@@ -6,7 +7,7 @@ export interface CrawlRow {
   readonly run_id: number | null;
   readonly checked_at: number;
   readonly findings: unknown;
-  readonly report: unknown;
+  readonly report: StoredCrawlReport;
 }
 
 /** Finished crawls by host, shared like runs (their pages are behind the CrawlPages port). */

@@ -1,4 +1,4 @@
-import type { Analysis } from "../analyzer/index.ts";
+import type { Analysis, CrawlReport } from "../analyzer/index.ts";
 
 /*
  * The JSON documents Svc stores, typed once here and read back through these types (by the
@@ -22,3 +22,12 @@ export interface StoredReport {
   /** The rank if every task's check passed. */
   readonly after: number;
 }
+
+/**
+ * A crawl's report (crawls.report): what the whole-crawl analysis found, as GET /crawl, /links and
+ * /external serve it. Written by the crawler's analysis as JSON and stored as it came.
+ */
+export type StoredCrawlReport = CrawlReport;
+
+// A crawl page's facts (crawl_pages.data) are the proto CrawledPage in its JSON form: written with
+// CrawledPage.toJSON, read back with CrawledPage.fromJSON (proto/ is their one definition).

@@ -1,4 +1,4 @@
-import type { CrawlReport } from "../../analyzer/index.ts";
+import { CrawledPage } from "../../proto/index.ts";
 import type { CrawlRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -15,9 +15,9 @@ export const startCrawl = implement(contracts.startCrawl, async ({ auth, deps, p
 });
 
 /** The host's latest finished crawl; not_ready while the first one runs, not_found when there is none. */
-async function latestCrawl(deps: GatewayDeps, host: string): Promise<CrawlRow & { report: CrawlReport }> {
+async function latestCrawl(deps: GatewayDeps, host: string): Promise<CrawlRow> {
   const crawl = await deps.store.crawls.latest(host);
-  if (crawl) return crawl as CrawlRow & { report: CrawlReport };
+  if (crawl) return crawl;
   if (await deps.store.crawls.inFlight(host)) throw new ApiError("not_ready", `the first crawl of ${host} is still running`, { retryAfter: 10 });
   throw new ApiError("not_found", `${host} has not been crawled; start a crawl with POST /crawl/${host}`);
 }
@@ -35,12 +35,12 @@ export const getCrawl = implement(contracts.getCrawl, async ({ deps, params, que
       job: crawl.job_id,
       run: crawl.run_id,
       pages: rows.map((r) => {
-        const d = r.data as Record<string, unknown>;
+        const d = CrawledPage.fromJSON(r.data);
         return {
           url: r.url,
-          final_url: typeof d.finalUrl === "string" ? d.finalUrl : r.url,
+          final_url: d.finalUrl || r.url,
           status: r.status,
-          error: typeof d.error === "string" && d.error !== "" ? d.error : null,
+          error: d.error !== "" ? d.error : null,
           depth: r.depth >= 0 ? r.depth : null,
           title: r.title,
           words: r.words,
@@ -48,13 +48,13 @@ export const getCrawl = implement(contracts.getCrawl, async ({ deps, params, que
           outlinks: r.outlinks,
           issues: r.issues,
           score: r.score,
-          redirects: Array.isArray(d.redirects) ? (d.redirects as { url: string; status: number; location: string }[]).map((x) => ({ url: x.url, status: x.status, location: x.location })) : [],
-          canonical: typeof d.canonical === "string" && d.canonical !== "" ? d.canonical : null,
-          noindex: d.noindex === true,
-          in_sitemap: d.inSitemap === true,
-          content_type: typeof d.contentType === "string" ? d.contentType : "",
-          bytes: typeof d.bytes === "number" ? d.bytes : 0,
-          ttfb_ms: typeof d.ttfbMs === "number" ? d.ttfbMs : 0,
+          redirects: d.redirects.map((x) => ({ url: x.url, status: x.status, location: x.location })),
+          canonical: d.canonical !== "" ? d.canonical : null,
+          noindex: d.noindex,
+          in_sitemap: d.inSitemap,
+          content_type: d.contentType,
+          bytes: d.bytes,
+          ttfb_ms: d.ttfbMs,
           skipped: r.skipped === "robots" || r.skipped === "trap" ? r.skipped : null,
         };
       }),

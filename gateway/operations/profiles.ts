@@ -8,7 +8,6 @@ import {
   validateExclusions,
   type ExclusionFamily,
   type SiteType,
-  type StoredRankItem,
 } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -31,7 +30,7 @@ function ordered(codes: readonly string[]): ExclusionFamily[] {
 async function profileView(deps: GatewayDeps, host: string, profile: SiteType, exclude: readonly string[], updated: number | null) {
   const families = ordered(exclude.filter(isExclusionFamily));
   const run = await deps.store.runs.latest(host);
-  const report = run?.report as { items: StoredRankItem[]; caps: { code: string; cap: number }[] } | undefined;
+  const report = run?.report;
   return {
     host,
     profile,

@@ -1,4 +1,4 @@
-import { applyProfile, bandOf, isExclusionFamily, type StoredRankItem } from "../../analyzer/index.ts";
+import { applyProfile, bandOf, isExclusionFamily } from "../../analyzer/index.ts";
 import type { SiteListRow, SiteRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -106,7 +106,7 @@ async function profiledRanks(deps: GatewayDeps, accountId: number, rows: readonl
   const rated = new Set(rows.filter((r) => r.rank !== null).map((r) => r.host));
   const reports = await deps.store.runs.latestReports(profiles.filter((p) => rated.has(p.host)).map((p) => p.host));
   for (const p of profiles) {
-    const report = reports.get(p.host)?.report as { items: StoredRankItem[]; caps: { code: string; cap: number }[] } | undefined;
+    const report = reports.get(p.host)?.report;
     if (!report) continue;
     const applied = applyProfile(p.exclude.filter(isExclusionFamily), { items: report.items, caps: report.caps });
     out.set(p.host, { profile: p.profile, value: applied.value, base: applied.base });

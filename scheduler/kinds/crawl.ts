@@ -1,5 +1,5 @@
 import { CrawlFindings, CrawlTask, type CrawlResult } from "../../proto/index.ts";
-import type { JobRow, Queryable } from "../../storage/index.ts";
+import type { JobRow, Queryable, StoredCrawlReport } from "../../storage/index.ts";
 import { settleAnalysis } from "./analyze.ts";
 import type { KindContext, SchedulerKind } from "./kind.ts";
 
@@ -41,12 +41,8 @@ async function settleCrawl(ctx: KindContext, q: Queryable, job: JobRow, crawl: C
   if (!facts) throw new Error("a crawl result without facts");
   await ctx.store.crawlPages.setLinkStats(job, crawl.pageStats, q);
   const runId = await settleAnalysis(ctx, q, job, facts);
-  let report: unknown;
-  try {
-    report = JSON.parse(crawl.reportJson);
-  } catch {
-    report = {};
-  }
+  // The crawler's whole-crawl analysis wrote it from a CrawlReport; it is stored as it came.
+  const report = JSON.parse(crawl.reportJson) as StoredCrawlReport;
   await ctx.store.crawls.settle(q, {
     job_id: job.id,
     host: job.host,
