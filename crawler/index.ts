@@ -12,23 +12,23 @@ export {
   type EgressOptions,
   type ResolvedAddress,
   type Resolver,
-} from "./egress.ts";
-export { DEFAULT_USER_AGENT, fetchUrl, parseContentType, responseHeader, type FetchOptions, type FetchResult } from "./fetch-page.ts";
-export { classifyFetchError, type FetchErrorCode } from "./fetch-errors.ts";
-export { crawlDelaySeconds, isAllowed, matchingGroups, parseRobots, productToken, robotsFacts, ROBOTS_MAX_BYTES } from "./robots.ts";
-export { collectSitemaps, parseSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_NS, type ParsedSitemap, type SitemapFetch, type SitemapOptions } from "./sitemaps.ts";
-export { extractPage, isHtmlResponse, TEXT_SAMPLE_CHARS, type ExtractInput, type Extraction } from "./extract.ts";
-export { detectTechnologies, type TechEvidence } from "./tech-detect.ts";
-export { collectTlsFacts, type TlsFactsOptions } from "./tls-facts.ts";
-export { collectDnsFacts, type DnsFactsOptions } from "./dns-facts.ts";
-export { HostLimiter, type HostLimiterOptions } from "./host-limiter.ts";
+} from "./fetch/egress.ts";
+export { DEFAULT_USER_AGENT, fetchUrl, parseContentType, responseHeader, type FetchOptions, type FetchResult } from "./fetch/fetch-page.ts";
+export { classifyFetchError, type FetchErrorCode } from "./fetch/fetch-errors.ts";
+export { crawlDelaySeconds, isAllowed, matchingGroups, parseRobots, productToken, robotsFacts, ROBOTS_MAX_BYTES } from "./site/robots.ts";
+export { collectSitemaps, parseSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_NS, type ParsedSitemap, type SitemapFetch, type SitemapOptions } from "./site/sitemaps.ts";
+export { extractPage, isHtmlResponse, TEXT_SAMPLE_CHARS, type ExtractInput, type Extraction } from "./page/extract.ts";
+export { detectTechnologies, type TechEvidence } from "./page/tech-detect.ts";
+export { collectTlsFacts, type TlsFactsOptions } from "./site/tls-facts.ts";
+export { collectDnsFacts, type DnsFactsOptions } from "./site/dns-facts.ts";
+export { HostLimiter, type HostLimiterOptions } from "./fetch/host-limiter.ts";
 export {
   collectSiteFacts,
   DEFAULT_COLLECT_OPTIONS,
   type CollectDeps,
   type CollectOptions,
   type ProgressCallback,
-} from "./collect-site.ts";
+} from "./site/collect-site.ts";
 export { CrawlerWorker, type WorkerDeps } from "./worker.ts";
 export {
   failureOf,
@@ -43,7 +43,7 @@ export {
 } from "./work-errors.ts";
 export { CRAWLER_KINDS, type CrawlerKind, type PageStore, type WorkContext } from "./kinds/index.ts";
 export { createCrawlerNode, SYNC_CONFIRM_MAX_MS, type CrawlerNode, type NodeSettings } from "./node.ts";
-export { politenessFor, splitHost, type Politeness } from "./politeness.ts";
+export { politenessFor, splitHost, type Politeness } from "./fetch/politeness.ts";
 export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
 export {
   createBrowserPool,
@@ -56,8 +56,8 @@ export {
   type MeasureOptions,
   type ThirdPartyPolicy,
   type ViewportName,
-} from "./browser-metrics.ts";
-export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl-site.ts";
-export { inlineParsePool, threadParsePool, type ParsePool } from "./parse-pool.ts";
-export { crawledPage, type PageInput } from "./crawled-page.ts";
-export { simhash } from "./simhash.ts";
+} from "./browser/browser-metrics.ts";
+export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl/crawl-site.ts";
+export { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
+export { crawledPage, type PageInput } from "./page/crawled-page.ts";
+export { simhash } from "./page/simhash.ts";

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Clock, CrawlSettings } from "../runtime/index.ts";
-import { createBrowserPool, type BrowserPool } from "./browser-metrics.ts";
-import type { CollectOptions } from "./collect-site.ts";
-import { createEgress, EgressBlockedError, type Egress } from "./egress.ts";
-import { inlineParsePool, threadParsePool, type ParsePool } from "./parse-pool.ts";
-import { hostMatches, politenessFor, type Politeness } from "./politeness.ts";
+import { createBrowserPool, type BrowserPool } from "./browser/browser-metrics.ts";
+import type { CollectOptions } from "./site/collect-site.ts";
+import { createEgress, EgressBlockedError, type Egress } from "./fetch/egress.ts";
+import { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
+import { hostMatches, politenessFor, type Politeness } from "./fetch/politeness.ts";
 
 /** The longest confirmation delay of a synchronous check (GET /analyze). */
 export const SYNC_CONFIRM_MAX_MS = 5000;

@@ -1,5 +1,5 @@
 import { Retry } from "../proto/index.ts";
-import { EgressBlockedError } from "./egress.ts";
+import { EgressBlockedError } from "./fetch/egress.ts";
 
 /*
  * A worker's errors carry their retry semantics in their type, and one function (failureOf)

@@ -1,7 +1,7 @@
 // Metric checks (seo-anchors §2.5, metric block M): one Core Web Vital of the home page's browser
 // run, scored on Lighthouse's mobile log-normal curve (analyzer/lognormal.ts). Status follows
 // Lighthouse's bands: pass at a score ≥ 0.9, warn ≥ 0.5, fail below; not applicable without a
-// browser run. The run is unthrottled (crawler/browser-metrics.ts), so the mobile curve judges a
+// browser run. The run is unthrottled (crawler/browser/browser-metrics.ts), so the mobile curve judges a
 // faster load than Lighthouse's simulated slow 4G and 4x CPU would show.
 import type { BrowserMetrics, SiteFacts } from "../../proto/index.ts";
 import { metricScore, type LogNormalPoints } from "../lognormal.ts";

@@ -1,5 +1,5 @@
 import { AnalyzeResult } from "../../proto/index.ts";
-import { collectSiteFacts } from "../collect-site.ts";
+import { collectSiteFacts } from "../site/collect-site.ts";
 import type { CrawlerKind } from "./kind.ts";
 
 /** A site analysis: home page, robots.txt, sitemaps, a page sample, TLS and DNS facts. */

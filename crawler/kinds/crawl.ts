@@ -1,9 +1,9 @@
 import { CrawlResult, RobotsFacts, type SiteFacts } from "../../proto/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
-import { collectSiteFacts, type SampledPage, type SiteKnown } from "../collect-site.ts";
-import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl-site.ts";
-import { HostLimiter } from "../host-limiter.ts";
-import type { Politeness } from "../politeness.ts";
+import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/collect-site.ts";
+import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl/crawl-site.ts";
+import { HostLimiter } from "../fetch/host-limiter.ts";
+import type { Politeness } from "../fetch/politeness.ts";
 import type { CrawlerKind, WorkContext } from "./kind.ts";
 
 /**

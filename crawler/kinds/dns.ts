@@ -1,6 +1,6 @@
 import { DnsResult } from "../../proto/index.ts";
-import { collectDnsFacts } from "../dns-facts.ts";
-import { splitHost } from "../politeness.ts";
+import { collectDnsFacts } from "../site/dns-facts.ts";
+import { splitHost } from "../fetch/politeness.ts";
 import type { CrawlerKind } from "./kind.ts";
 
 /** A live DNS lookup of a host (GET /dns/{host}). */

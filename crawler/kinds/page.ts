@@ -1,6 +1,6 @@
 import { PageResult } from "../../proto/index.ts";
-import { extractPage } from "../extract.ts";
-import { fetchUrl } from "../fetch-page.ts";
+import { extractPage } from "../page/extract.ts";
+import { fetchUrl } from "../fetch/fetch-page.ts";
 import type { CrawlerKind } from "./kind.ts";
 
 /** One page's facts (GET /full, GET /check/{tool}). */

@@ -1,6 +1,6 @@
 import { TlsResult } from "../../proto/index.ts";
-import { splitHost } from "../politeness.ts";
-import { collectTlsFacts } from "../tls-facts.ts";
+import { splitHost } from "../fetch/politeness.ts";
+import { collectTlsFacts } from "../site/tls-facts.ts";
 import type { CrawlerKind } from "./kind.ts";
 
 /** A live TLS handshake with a host (GET /ssl/{host}). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RobotsFacts, type CrawledPage } from "../../../proto/index.ts";
 import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, extractPage, fetchUrl, inlineParsePool, threadParsePool, type CrawlOptions, type Egress, type ParsePool } from "../../../crawler/index.ts";
-import type { CrawlDeps } from "../../../crawler/crawl-site.ts";
+import type { CrawlDeps } from "../../../crawler/crawl/crawl-site.ts";
 import { startHttp, type TestServer } from "./servers.ts";
 
 // A chain-and-fan site: / links to /p/0../p/9; /p/i links to /p/i/0../p/i/4; those link home.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { crawledPage } from "../../../crawler/crawled-page.ts";
+import { crawledPage } from "../../../crawler/page/crawled-page.ts";
 import { HttpResponse } from "../../../proto/index.ts";
 
 const URL_ = "http://site.test/a";

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { crawledPage } from "../../../crawler/crawled-page.ts";
-import { extractPage } from "../../../crawler/extract.ts";
-import { threadParsePool } from "../../../crawler/parse-pool.ts";
-import { warmUp, warmUpPage } from "../../../crawler/warm-up.ts";
+import { crawledPage } from "../../../crawler/page/crawled-page.ts";
+import { extractPage } from "../../../crawler/page/extract.ts";
+import { threadParsePool } from "../../../crawler/page/parse-pool.ts";
+import { warmUp, warmUpPage } from "../../../crawler/page/warm-up.ts";
 import { HttpResponse } from "../../../proto/index.ts";
 
 const URL_ = "http://site.test/caf%C3%A9";

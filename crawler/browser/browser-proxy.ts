@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect, isIP, type Socket } from "node:net";
-import { EgressBlockedError, type ResolvedAddress } from "./egress.ts";
+import { EgressBlockedError, type ResolvedAddress } from "../fetch/egress.ts";
 
 /** Admits a target (throws to refuse it): the address to dial. */
 export type AdmitTarget = (hostname: string, port: number) => Promise<ResolvedAddress>;

@@ -1,4 +1,4 @@
-import type { Header } from "../proto/index.ts";
+import type { Header } from "../../proto/index.ts";
 
 /** What a page reveals about the software behind it. */
 export interface TechEvidence {

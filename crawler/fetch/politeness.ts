@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import type { CrawlSettings } from "../runtime/index.ts";
+import type { CrawlSettings } from "../../runtime/index.ts";
 import type { Egress } from "./egress.ts";
 
 export interface Politeness {

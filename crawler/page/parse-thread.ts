@@ -2,7 +2,7 @@
 // stored crawl pages (crawledPage), and runs the whole-crawl analysis, off the event loop that
 // fetches and serves requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { analyzeCrawl, type CrawlInput } from "../analyzer/index.ts";
+import { analyzeCrawl, type CrawlInput } from "../../analyzer/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type ExtractInput } from "./extract.ts";
 import { warmUp } from "./warm-up.ts";

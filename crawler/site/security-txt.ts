@@ -1,4 +1,4 @@
-import { SecurityTxtFields } from "../proto/index.ts";
+import { SecurityTxtFields } from "../../proto/index.ts";
 
 const SIGNED = "-----BEGIN PGP SIGNED MESSAGE-----";
 const SIGNATURE = "-----BEGIN PGP SIGNATURE-----";

@@ -1,9 +1,9 @@
 // A whole-site crawl's frontier: which URLs are admitted (this origin, a page, allowed by
 // robots.txt, not a trap, within the depth limit), and in which order they start (breadth-first,
 // a depth started only when no shallower page can still find its URLs nearer the home page).
-import { CrawledPage, type RobotsFacts } from "../proto/index.ts";
+import { CrawledPage, type RobotsFacts } from "../../proto/index.ts";
 import { trapOf, type TrapLimits } from "./crawl-traps.ts";
-import { isAllowed } from "./robots.ts";
+import { isAllowed } from "../site/robots.ts";
 
 /** Unlinked (sitemap-only) URLs: fetched after every linked one, their depth unknown. */
 export const UNLINKED = Number.POSITIVE_INFINITY;

@@ -12,9 +12,9 @@
 // browser-proxy.ts, which dials the address it admitted.
 import { randomBytes } from "node:crypto";
 import { chromium, type Browser, type BrowserContext, type Route } from "playwright-core";
-import { BrowserMetrics } from "../proto/index.ts";
+import { BrowserMetrics } from "../../proto/index.ts";
 import { startEgressProxy, type AdmitTarget } from "./browser-proxy.ts";
-import type { Egress, ResolvedAddress } from "./egress.ts";
+import type { Egress, ResolvedAddress } from "../fetch/egress.ts";
 
 /** Chromium's flags for lab runs (web-measurement-notes.md; /dev/shm is small in containers). */
 export const CHROMIUM_ARGS: readonly string[] = Object.freeze([

@@ -1,5 +1,5 @@
-import { analyzeCrawl } from "../analyzer/index.ts";
-import { HttpResponse } from "../proto/index.ts";
+import { analyzeCrawl } from "../../analyzer/index.ts";
+import { HttpResponse } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 
 /**

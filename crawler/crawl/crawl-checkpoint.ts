@@ -1,6 +1,6 @@
 // A whole-site crawl's checkpoint: the pages stored so far, handed to `store` in batches as they
 // come, one batch at a time. A crawl given them back resumes where they end.
-import type { CrawledPage } from "../proto/index.ts";
+import type { CrawledPage } from "../../proto/index.ts";
 
 export interface CrawlProgress {
   readonly done: number;

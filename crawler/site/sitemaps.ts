@@ -1,7 +1,7 @@
 import { Parser } from "htmlparser2";
-import { SitemapFacts } from "../proto/index.ts";
-import { decodeBody } from "./body.ts";
-import type { FetchResult } from "./fetch-page.ts";
+import { SitemapFacts } from "../../proto/index.ts";
+import { decodeBody } from "../fetch/body.ts";
+import type { FetchResult } from "../fetch/fetch-page.ts";
 
 export const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 /** sitemaps.org limits per file. */

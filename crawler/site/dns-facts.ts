@@ -1,8 +1,8 @@
 import type { CaaRecord } from "node:dns";
 import { isIP } from "node:net";
 import { getDomain } from "tldts";
-import { DnsFacts } from "../proto/index.ts";
-import { createDnsClient } from "./egress.ts";
+import { DnsFacts } from "../../proto/index.ts";
+import { createDnsClient } from "../fetch/egress.ts";
 
 export interface DnsFactsOptions {
   /** The egress DNS servers (`ip` or `ip:port`); empty = the system's. */

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { request, type Dispatcher } from "undici";
-import { Header, HttpResponse, Redirect } from "../proto/index.ts";
+import { Header, HttpResponse, Redirect } from "../../proto/index.ts";
 import { bytesToText, decodeBody, readWire, sniffHtmlCharset } from "./body.ts";
 import { classifyFetchError } from "./fetch-errors.ts";
 

@@ -1,4 +1,4 @@
-import type { PageFacts } from "../proto/index.ts";
+import type { PageFacts } from "../../proto/index.ts";
 
 export interface SampleInput {
   /** The home page, already fetched. */

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { Parser } from "htmlparser2";
-import { Alternate, Image, Link, PageFacts, type HttpResponse } from "../proto/index.ts";
-import { responseHeader } from "./fetch-page.ts";
+import { Alternate, Image, Link, PageFacts, type HttpResponse } from "../../proto/index.ts";
+import { responseHeader } from "../fetch/fetch-page.ts";
 import { jsonLdTypes, microdataType } from "./json-ld.ts";
-import { parseLinkHeader } from "./link-header.ts";
+import { parseLinkHeader } from "../fetch/link-header.ts";
 
 export interface ExtractInput {
   /** The page's final URL (after redirects): links resolve against it. */

@@ -4,18 +4,18 @@
 // the parse pool) and is handed to `store` in batches: the stored pages are the crawl's checkpoint,
 // and a crawl given them back in `resume` continues where they end.
 import { performance } from "node:perf_hooks";
-import { strictKey } from "../analyzer/index.ts";
-import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../proto/index.ts";
-import type { SampledPage } from "./collect-site.ts";
+import { strictKey } from "../../analyzer/index.ts";
+import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../../proto/index.ts";
+import type { SampledPage } from "../site/collect-site.ts";
 import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
 import { Frontier, UNLINKED, type FrontierEntry } from "./crawl-frontier.ts";
-import { crawledPageFrom } from "./crawled-page.ts";
-import type { Egress } from "./egress.ts";
-import { fetchUrl, responseHeader, type FetchResult } from "./fetch-page.ts";
-import { HostLimiter } from "./host-limiter.ts";
-import type { ParsePool } from "./parse-pool.ts";
-import { crawlDelaySeconds, ROBOTS_MAX_BYTES, robotsFacts } from "./robots.ts";
-import { collectSitemaps, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from "./sitemaps.ts";
+import { crawledPageFrom } from "../page/crawled-page.ts";
+import type { Egress } from "../fetch/egress.ts";
+import { fetchUrl, responseHeader, type FetchResult } from "../fetch/fetch-page.ts";
+import { HostLimiter } from "../fetch/host-limiter.ts";
+import type { ParsePool } from "../page/parse-pool.ts";
+import { crawlDelaySeconds, ROBOTS_MAX_BYTES, robotsFacts } from "../site/robots.ts";
+import { collectSitemaps, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from "../site/sitemaps.ts";
 
 export interface CrawlLimits {
   /** URLs fetched at most (pages, redirects, errors and files alike). */

@@ -1,7 +1,7 @@
-import { pageIsNoindex, pageIssues, strictKey } from "../analyzer/index.ts";
-import { CrawledPage, type HttpResponse } from "../proto/index.ts";
+import { pageIsNoindex, pageIssues, strictKey } from "../../analyzer/index.ts";
+import { CrawledPage, type HttpResponse } from "../../proto/index.ts";
 import { extractPage, type Extraction } from "./extract.ts";
-import { bodyText } from "./fetch-page.ts";
+import { bodyText } from "../fetch/fetch-page.ts";
 import { simhash } from "./simhash.ts";
 
 export interface PageInput {

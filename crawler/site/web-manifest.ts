@@ -1,4 +1,4 @@
-import { ManifestIcon, WebManifestFacts, type HttpResponse } from "../proto/index.ts";
+import { ManifestIcon, WebManifestFacts, type HttpResponse } from "../../proto/index.ts";
 
 /** Manifests are small; a larger body is read no further (and then does not parse). */
 export const MANIFEST_MAX_BYTES = 256 * 1024;

@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import { checkServerIdentity, connect, type DetailedPeerCertificate, type TLSSocket } from "node:tls";
-import { TlsFacts } from "../proto/index.ts";
-import type { Egress } from "./egress.ts";
-import { classifyFetchError } from "./fetch-errors.ts";
+import { TlsFacts } from "../../proto/index.ts";
+import type { Egress } from "../fetch/egress.ts";
+import { classifyFetchError } from "../fetch/fetch-errors.ts";
 
 export interface TlsFactsOptions {
   /** Connect and handshake budget. Default 10 s. */

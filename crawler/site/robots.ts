@@ -1,7 +1,7 @@
-import { HttpResponse, RobotsFacts, RobotsGroupRules } from "../proto/index.ts";
+import { HttpResponse, RobotsFacts, RobotsGroupRules } from "../../proto/index.ts";
 
 // The matcher (which paths a crawler may fetch) is the analyzer's, so that checks and crawler agree.
-export { crawlDelaySeconds, isAllowed, matchingGroups, productToken } from "../analyzer/index.ts";
+export { crawlDelaySeconds, isAllowed, matchingGroups, productToken } from "../../analyzer/index.ts";
 
 /** Google reads the first 500 KiB of a robots.txt and ignores the rest. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;

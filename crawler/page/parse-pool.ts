@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
-import { analyzeCrawl, type CrawlAnalysis, type CrawlInput } from "../analyzer/index.ts";
-import { CrawledPage, CrawlFindings } from "../proto/index.ts";
+import { analyzeCrawl, type CrawlAnalysis, type CrawlInput } from "../../analyzer/index.ts";
+import { CrawledPage, CrawlFindings } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type Extraction, type ExtractInput } from "./extract.ts";
 import type { ParseTask } from "./parse-thread.ts";
