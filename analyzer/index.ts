@@ -45,3 +45,4 @@ export { analyzeCrawl, type BrokenLink, type CrawlAnalysis, type CrawlInput, typ
 export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";
 export { crawlDelaySeconds, isAllowed, matchingGroups, productToken } from "./robots-match.ts";
+export { nextUptimeState, uptimePercent, DEFAULT_UPTIME_RULES, type UptimeDecision, type UptimeRules, type UptimeState, type UptimeTarget, type UptimeTransition, type ProbeFacts } from "./uptime-state.ts";

@@ -21,7 +21,7 @@ import {
 import { credentials } from "@grpc/grpc-js";
 import { buildApp, buildOperations, createGatewayParts, grpcSchedulerPort, type AdminService, type GatewayDeps, type SchedulerPort } from "../gateway/index.ts";
 import { buildScheduler } from "../scheduler/index.ts";
-import { CRAWLER_KINDS, CrawlerWorker, createCrawlerNode } from "../crawler/index.ts";
+import { CRAWLER_KINDS, CrawlerWorker, crawlerStreamKinds, createCrawlerNode } from "../crawler/index.ts";
 import { SchedulerServiceClient } from "../proto/index.ts";
 
 /** The package version (x-service-version), from package.json whether run from source or from dist/. */
@@ -98,6 +98,7 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
     leaseMs: config.leaseMs,
     concurrency: config.workerConcurrency,
     syncConcurrency: config.workerSyncConcurrency,
+    streams: crawlerStreamKinds(),
   });
   await worker.start();
   life.add("crawler worker", worker);

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient, TOPICS } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { CRAWLER_KINDS, CrawlerWorker, createCrawlerNode, isRetryableWorkError, workerMetrics } from "../crawler/index.ts";
+import { CRAWLER_KINDS, CrawlerWorker, crawlerStreamKinds, createCrawlerNode, isRetryableWorkError, ProbeHealth, probeMetrics, workerMetrics } from "../crawler/index.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 
 /**
@@ -22,12 +22,15 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
   const state: RoleState = { started: false, draining: false };
   try {
     const metrics = createMetricsRegistry("crawler");
+    // The node's view of its own probes: /metrics and /readyz say when it suspects itself.
+    const probeHealth = new ProbeHealth();
+    const probeMetricsOf = probeMetrics(metrics, probeHealth, systemClock);
     const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-crawler-probe");
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
     await startOps(config, life, metrics, "crawler", state, async () => {
       const [k, s] = await Promise.all([probe(() => kafka.brokers()), health.status()]);
       return { kafka: k, scheduler: s === "SERVING" ? "ok" : s };
-    });
+    }, async () => ({ probes: probeHealth.suspect(systemClock.nowMs()) ? "node_suspect" : "ok" }));
 
     const drainMs = drainBudgetMs(config);
     // Handlers are whole jobs; a bounded number of them per subscription (fetching pauses when
@@ -42,7 +45,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
       retryMaxMs: 10_000,
       drainTimeoutMs: drainMs,
     });
-    const topics = [TOPICS.work, TOPICS.sync].map((t) => bus.brokerTopic(t));
+    const topics = [TOPICS.work, TOPICS.sync, TOPICS.stream].map((t) => bus.brokerTopic(t));
     for (let logged = false; ; ) {
       const missing = await kafka.missingTopics(topics).catch((err: Error) => [`(Kafka: ${err.message})`]);
       if (missing.length === 0) break;
@@ -66,6 +69,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
       leaseMs: config.leaseMs,
       concurrency: config.workerConcurrency,
       syncConcurrency: config.workerSyncConcurrency,
+      streams: crawlerStreamKinds(probeHealth, probeMetricsOf.observe),
       worker: name,
       metrics: workerMetrics(metrics),
     });

@@ -61,3 +61,4 @@ export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type Cra
 export { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
 export { crawledPage, type PageInput } from "./page/crawled-page.ts";
 export { simhash } from "./page/simhash.ts";
+export { crawlerStreamKinds, ProbeHealth, probeMetrics, probeOne, type CrawlerStreamKind } from "./stream/index.ts";

@@ -7,18 +7,22 @@ import {
   LeaseRequest,
   PutPagesRequest,
   Retry,
+  StreamItem,
+  StreamResult,
   TOPICS,
   WorkItem,
   type CrawledPage,
   type LeaseResponse,
   type LeaseTask,
   type SchedulerServiceClient,
+  type StreamKind,
   type WorkKind,
   type WorkResult,
 } from "../proto/index.ts";
 import { callUnary, type Bus, type BusMessage, type Logger } from "../runtime/index.ts";
 import type { CrawlerKind, PageStore, WorkContext } from "./kinds/index.ts";
 import type { CrawlerNode } from "./node.ts";
+import type { CrawlerStreamKind } from "./stream/index.ts";
 import { failureOf, UndecodableWorkItemError, WorkerClosingError } from "./work-errors.ts";
 import { NO_WORKER_METRICS, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
 import { Slots } from "./slots.ts";
@@ -37,6 +41,10 @@ export interface WorkerDeps {
   readonly syncConcurrency: number;
   readonly worker?: string;
   readonly metrics?: WorkerMetrics;
+  /** The stream-lane kinds this node runs (uptime probes); none: the node takes no stream work. */
+  readonly streams?: { readonly [K in StreamKind]?: CrawlerStreamKind<K> };
+  /** Stream batches run at once, on slots of their own. */
+  readonly streamConcurrency?: number;
 }
 
 const CALL = { deadlineMs: 10_000, retries: 3 };
@@ -53,6 +61,7 @@ export class CrawlerWorker {
   readonly name: string;
   private readonly jobSlots: Slots;
   private readonly syncSlots: Slots;
+  private readonly streamSlots: Slots;
   private readonly running = new Set<AbortController>();
   /** Attempts under way (from the lease on), for close() to wait for. */
   private readonly jobs = new Set<Promise<void>>();
@@ -64,11 +73,34 @@ export class CrawlerWorker {
     this.metrics = deps.metrics ?? NO_WORKER_METRICS;
     this.jobSlots = new Slots(deps.concurrency);
     this.syncSlots = new Slots(deps.syncConcurrency);
+    this.streamSlots = new Slots(deps.streamConcurrency ?? 16);
   }
 
   async start(): Promise<void> {
     await this.deps.bus.subscribe(TOPICS.work, "crawler", (m) => this.handle(m, this.jobSlots));
     await this.deps.bus.subscribe(TOPICS.sync, "crawler", (m) => this.handle(m, this.syncSlots));
+    if (this.deps.streams) await this.deps.bus.subscribe(TOPICS.stream, "crawler", (m) => this.handleStream(m));
+  }
+
+  /**
+   * A stream batch: run by its kind, answered with one result on the results topic under the same
+   * key. No lease: a batch lost with a node is planned again at its next slot.
+   */
+  private async handleStream(message: BusMessage): Promise<void> {
+    if (this.closed) throw new WorkerClosingError();
+    const item = decodeStreamItem(message.payload);
+    const task = item.task;
+    if (!task) throw new UndecodableWorkItemError(new Error("a stream item without a task"));
+    const kind = this.deps.streams?.[task.$case];
+    if (!kind) throw new Error(`this node does not do ${task.$case} work`);
+    await this.streamSlots.take(() => new WorkerClosingError());
+    try {
+      const value = await kind.run(task.value, { node: this.deps.node, plannedMs: item.plannedMs });
+      const result = StreamResult.fromPartial({ node: this.name, result: { $case: task.$case, value } });
+      await this.deps.bus.publish([{ topic: TOPICS.results, key: message.key, payload: StreamResult.encode(result).finish() }]);
+    } finally {
+      this.streamSlots.release();
+    }
   }
 
   private async handle(message: BusMessage, slots: Slots): Promise<void> {
@@ -219,6 +251,7 @@ export class CrawlerWorker {
     this.closed = true;
     this.jobSlots.refuseWaiting();
     this.syncSlots.refuseWaiting();
+    this.streamSlots.refuseWaiting();
     if (graceMs > 0 && this.jobs.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...this.jobs]), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
@@ -238,6 +271,14 @@ interface Heartbeats {
 function decodeWorkItem(payload: Uint8Array): WorkItem {
   try {
     return WorkItem.decode(payload);
+  } catch (err) {
+    throw new UndecodableWorkItemError(err);
+  }
+}
+
+function decodeStreamItem(payload: Uint8Array): StreamItem {
+  try {
+    return StreamItem.decode(payload);
   } catch (err) {
     throw new UndecodableWorkItemError(err);
   }

@@ -33,6 +33,12 @@ export {
   PageResult,
   PageTask,
   Retry,
+  ProbeOutcome,
+  ProbeResult,
+  ProbeTarget,
+  ProbeTask,
+  StreamItem,
+  StreamResult,
   TlsResult,
   TlsTask,
   CheckpointRequest,
@@ -62,12 +68,26 @@ export {
   WorkItem,
   type SchedulerServiceServer,
 } from "./gen/svc/v1/scheduler.js";
-export { WORK_KINDS, type WorkKind, type LeaseTask, type TaskOf, type WorkResult, type ResultOf } from "./work-kinds.ts";
+export {
+  STREAM_KINDS,
+  WORK_KINDS,
+  type LeaseTask,
+  type ResultOf,
+  type StreamKind,
+  type StreamResultOf,
+  type StreamTask,
+  type StreamTaskOf,
+  type StreamWorkResult,
+  type TaskOf,
+  type WorkKind,
+  type WorkResult,
+} from "./work-kinds.ts";
 
 /** Bus topics (names are configuration in the distributed mode; these are the defaults). */
 export const TOPICS = {
   work: "svc.work.v1",
   sync: "svc.sync.v1",
+  stream: "svc.stream.v1",
   results: "svc.results.v1",
   deadLetters: "svc.dead.v1",
 } as const;

@@ -1,4 +1,4 @@
-import type { CompleteRequest, LeaseResponse } from "./gen/svc/v1/scheduler.js";
+import type { CompleteRequest, LeaseResponse, StreamItem, StreamResult } from "./gen/svc/v1/scheduler.js";
 
 /** The task arm of a lease: one per work kind. */
 export type LeaseTask = NonNullable<LeaseResponse["task"]>;
@@ -20,3 +20,17 @@ export const WORK_KINDS = ["analyze", "crawl", "page", "tls", "dns"] as const sa
 type Missing = Exclude<WorkKind, (typeof WORK_KINDS)[number]>;
 const complete: [Missing] extends [never] ? true : Missing = true;
 void complete;
+
+/** The task arm of a stream item: one per stream-lane kind. */
+export type StreamTask = NonNullable<StreamItem["task"]>;
+/** A stream-lane kind's name. */
+export type StreamKind = StreamTask["$case"];
+export type StreamTaskOf<K extends StreamKind> = Extract<StreamTask, { $case: K }>["value"];
+export type StreamWorkResult = NonNullable<StreamResult["result"]>;
+export type StreamResultOf<K extends StreamKind> = Extract<StreamWorkResult, { $case: K }>["value"];
+
+/** Every stream-lane kind's name (a compile error when it misses an arm). */
+export const STREAM_KINDS = ["probe"] as const satisfies readonly StreamKind[];
+type MissingStream = Exclude<StreamKind, (typeof STREAM_KINDS)[number]>;
+const completeStream: [MissingStream] extends [never] ? true : MissingStream = true;
+void completeStream;

@@ -54,6 +54,9 @@ export interface Config {
   readonly planEverySeconds: number;
   readonly workerConcurrency: number;
   readonly workerSyncConcurrency: number;
+  readonly uptimeTimeoutMs: number;
+  readonly uptimeSlowMs: number;
+  readonly uptimePlanEveryMs: number;
   readonly kafkaBrokers: readonly string[] | null;
   readonly kafkaPartitions: number;
   readonly kafkaRetentionHours: number;
@@ -318,10 +321,13 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_EVERY_S", key: "planEverySeconds", default: "60", parse: integer(0, 86400), doc: "How often the scheduler looks for sites due for their periodic re-check (each site every interval_h; a new site at once); 0 turns periodic checks off." },
   { env: "SVC_WORKER_CONCURRENCY", key: "workerConcurrency", default: "2", parse: integer(1, 64), doc: "Jobs of the job lane (analyses, crawls) one crawler worker runs at once." },
   { env: "SVC_WORKER_SYNC_CONCURRENCY", key: "workerSyncConcurrency", default: "4", parse: integer(1, 64), doc: "Jobs of the synchronous lane (GET /analyze, /full, /check, /ssl, /dns) one crawler worker runs at once, on slots of their own: a waiting caller never queues behind analyses and crawls." },
+  { env: "SVC_UPTIME_TIMEOUT_MS", key: "uptimeTimeoutMs", default: "10000", parse: integer(1000, 60_000), doc: "An uptime probe without a complete answer in this time fails with cause timeout (independent of the probing interval)." },
+  { env: "SVC_UPTIME_SLOW_MS", key: "uptimeSlowMs", default: "3000", parse: integer(100, 60_000), doc: "An uptime probe answered slower than this is slow; three slow probes in a row make the site degraded (its own incident), two fast ones end it." },
+  { env: "SVC_UPTIME_PLAN_EVERY_MS", key: "uptimePlanEveryMs", default: "5000", parse: integer(0, 600_000), doc: "How often the scheduler plans the uptime probes that are due (each site every uptime_min of its plan, 5 by default); 0 turns uptime probing off." },
   { env: "SVC_KAFKA_BROKERS", key: "kafkaBrokers", default: "", parse: brokerList, doc: "Kafka bootstrap servers (host:port, comma-separated) of the distributed mode's bus; empty: the in-process bus of `svc serve`." },
   { env: "SVC_KAFKA_PARTITIONS", key: "kafkaPartitions", default: "16", parse: integer(1, 10_000), doc: "Partitions of a bus topic created by Svc; at least 4x the largest crawler replica count you expect (adding partitions later moves domains between crawlers)." },
   { env: "SVC_KAFKA_RETENTION_H", key: "kafkaRetentionHours", default: "72", parse: integer(1, 8760), doc: "Retention of a bus topic created by Svc (hours)." },
-  { env: "SVC_KAFKA_TOPIC_PREFIX", key: "kafkaTopicPrefix", default: "", parse: topicPrefix, doc: "Put before the name of every bus topic (svc.work.v1, svc.sync.v1, svc.results.v1, svc.dead.v1), so that several installations can share one Kafka cluster." },
+  { env: "SVC_KAFKA_TOPIC_PREFIX", key: "kafkaTopicPrefix", default: "", parse: topicPrefix, doc: "Put before the name of every bus topic (svc.work.v1, svc.sync.v1, svc.stream.v1, svc.results.v1, svc.dead.v1), so that several installations can share one Kafka cluster." },
   { env: "SVC_KAFKA_SESSION_TIMEOUT_MS", key: "kafkaSessionTimeoutMs", default: "30000", parse: integer(1000, 300_000), doc: "Kafka consumer session timeout: a crawler that dies holds its partitions this long before the others take them over (heartbeats every sixth of it, at most 3 s); the broker's group.min.session.timeout.ms (6 s by default) is the floor." },
   { env: "SVC_PAGE_SAMPLE", key: "crawl.pageSample", default: "20", parse: integer(0, 500), doc: "Internal pages sampled by an analysis besides the home page." },
   { env: "SVC_DNS_SERVERS", key: "crawl.dnsServers", default: "", parse: serverList, doc: "DNS servers the crawler asks (address or address:port, comma-separated); empty: the system's." },

@@ -5,7 +5,8 @@ import { SchedulerServiceService, TOPICS } from "../proto/index.ts";
 import { GRPC_MESSAGE_OPTIONS, type Bus, type Clock, type Config, type Logger, type TopicSpec } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
 import { workMessage } from "./messages.ts";
-import { PLANNERS, PlannerRunner, type Planner } from "./planners/index.ts";
+import { defaultPlanners, PlannerRunner, type Planner } from "./planners/index.ts";
+import { ResultsConsumer, SCHEDULER_STREAM_KINDS } from "./stream/index.ts";
 import { OutboxRelay } from "./relay.ts";
 import { schedulerHandlers } from "./scheduler-service.ts";
 
@@ -15,7 +16,7 @@ export interface SchedulerDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly bus: Bus;
-  /** The periodic work (PLANNERS unless given). */
+  /** The periodic work (defaultPlanners() unless given). */
   readonly planners?: readonly Planner[];
 }
 
@@ -30,12 +31,12 @@ const SERVICE_NAME = "svc.v1.SchedulerService";
 
 /**
  * The bus topics of the distributed mode, which `svc scheduler` creates at start: work, the
- * synchronous lane, results and the dead letters of them all, each with the configured partitions
+ * synchronous lane, the stream lane, its results and the dead letters of them all, each with the configured partitions
  * and retention (names before SVC_KAFKA_TOPIC_PREFIX).
  */
 export function busTopics(config: Config): TopicSpec[] {
   const retentionMs = config.kafkaRetentionHours * 3_600_000;
-  return [TOPICS.work, TOPICS.sync, TOPICS.results, TOPICS.deadLetters].map((topic) => ({ topic, partitions: config.kafkaPartitions, retentionMs }));
+  return [TOPICS.work, TOPICS.sync, TOPICS.stream, TOPICS.results, TOPICS.deadLetters].map((topic) => ({ topic, partitions: config.kafkaPartitions, retentionMs }));
 }
 
 /**
@@ -60,11 +61,13 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   await deps.store.jobs.republishStale(deps.clock.nowMs(), 0, (job) => workMessage(job, replica)).catch(() => 0);
   relay.start(1000);
   const planners = new PlannerRunner(
-    deps.planners ?? PLANNERS,
+    deps.planners ?? defaultPlanners(),
     { store: deps.store, config: deps.config, clock: deps.clock, logger: deps.logger, bus: deps.bus, message: (job) => workMessage(job, replica), kick: () => relay.kick() },
     replica,
   );
   planners.start();
+  // Stream results (uptime probes) are written by whichever scheduler the bus hands them to.
+  await new ResultsConsumer(SCHEDULER_STREAM_KINDS, { store: deps.store, config: deps.config, clock: deps.clock, logger: deps.logger, now: () => Math.floor(deps.clock.nowMs() / 1000) }).start(deps.bus);
 
   return {
     address: `${host}:${port}`,

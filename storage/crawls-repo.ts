@@ -24,6 +24,13 @@ export class CrawlsRepo {
   }
 
   /** The host's latest finished crawl, or null. */
+  /** Which of these hosts have a finished crawl. */
+  async crawledHosts(hosts: readonly string[]): Promise<Set<string>> {
+    if (hosts.length === 0) return new Set();
+    const rows = await this.db.query<{ host: string }>("SELECT DISTINCT host FROM crawls WHERE host = ANY ($1::text[]) AND run_id IS NOT NULL", [hosts]);
+    return new Set(rows.map((r) => r.host));
+  }
+
   async latest(host: string, q: Queryable = this.db): Promise<CrawlRow | null> {
     const rows = await q.query<CrawlRow>("SELECT job_id, host, run_id, checked_at, findings, report FROM crawls WHERE host = $1 ORDER BY checked_at DESC, job_id DESC LIMIT 1", [host]);
     return rows[0] ?? null;

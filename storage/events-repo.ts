@@ -2,13 +2,21 @@ import type { Db, Queryable } from "./db.ts";
 
 export type EventLevel = "good" | "warn" | "bad" | "info";
 
+/** The spec's webhook event types: every event has one (docs/events.md maps what happens to them). */
+export const EVENT_TYPES = ["events", "uptime", "watchdog", "page", "crawl", "rank", "security", "digest"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
 /** An event to append: its key is deterministic, so appending it again is harmless. */
 export interface NewEvent {
   readonly eventKey: string;
   readonly accountId: number | null;
   readonly host: string | null;
-  readonly type: string;
+  readonly type: EventType;
+  /** What happened, within the type: task.new, rank.changed, site.down, … */
+  readonly kind: string;
   readonly level: EventLevel;
+  /** The event said to a person. */
+  readonly text: string;
   readonly payload: unknown;
 }
 
@@ -17,7 +25,9 @@ export interface EventRecord {
   readonly id: number;
   readonly account_id: number | null;
   readonly host: string | null;
-  readonly type: string;
+  readonly type: EventType;
+  readonly kind: string;
+  readonly text: string;
   readonly level: EventLevel;
   readonly payload: Record<string, unknown>;
   readonly created: number;
@@ -26,7 +36,7 @@ export interface EventRecord {
 /** The feed's filters (GET /events): all optional but the account. */
 export interface EventFilter {
   readonly accountId: number;
-  readonly type?: string;
+  readonly type?: EventType;
   readonly level?: EventLevel;
   readonly host?: string;
   /** Only events created at or after this unix second (days → now − days × 86400). */
@@ -51,7 +61,7 @@ export interface EventFilter {
  */
 const EVENTS_APPEND_LOCK = 7_316_010;
 
-const EVENT_COLUMNS = "id, account_id, host, type, level, payload, created";
+const EVENT_COLUMNS = "id, account_id, host, type, kind, text, level, payload, created";
 
 /**
  * Appends events inside the caller's transaction `q` (the one that causes them). Keys are
@@ -62,9 +72,9 @@ export async function appendEvents(q: Queryable, events: readonly NewEvent[], no
   await q.query("SELECT pg_advisory_xact_lock($1)", [EVENTS_APPEND_LOCK]);
   for (const e of events) {
     await q.query(
-      `INSERT INTO events (event_key, account_id, host, type, level, payload, created) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO events (event_key, account_id, host, type, kind, text, level, payload, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (event_key) DO NOTHING`,
-      [e.eventKey, e.accountId, e.host, e.type, e.level, JSON.stringify(e.payload), now],
+      [e.eventKey, e.accountId, e.host, e.type, e.kind, e.text, e.level, JSON.stringify(e.payload), now],
     );
   }
 }

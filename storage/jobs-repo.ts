@@ -337,6 +337,11 @@ export class JobsRepo {
   }
 
   private async enqueue(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null): Promise<void> {
-    await q.query("INSERT INTO outbox (topic, key, payload, created, not_before) VALUES ($1, $2, $3, $4, $5)", [m.topic, m.key, Buffer.from(m.payload), now, notBefore]);
+    await enqueueOutbox(q, m, now, notBefore);
   }
+}
+
+/** Writes a bus message to the outbox inside the caller's transaction; the relay publishes it (after not_before, when given). */
+export async function enqueueOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null): Promise<void> {
+  await q.query("INSERT INTO outbox (topic, key, payload, created, not_before) VALUES ($1, $2, $3, $4, $5)", [m.topic, m.key, Buffer.from(m.payload), now, notBefore]);
 }

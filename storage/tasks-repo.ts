@@ -134,7 +134,16 @@ export class TasksRepo {
       );
       if (!row) return null;
       await appendEvents(q, [
-        { eventKey: `task:${id}:set:${status}:${now}`, accountId, host: row.host, type: "task", level: "info", payload: { task: id, code: row.code, status, by: "user" } },
+        {
+          eventKey: `task:${id}:set:${status}:${now}`,
+          accountId,
+          host: row.host,
+          type: "events",
+          kind: `task.${status}`,
+          level: "info",
+          text: `Task "${row.title}" on ${row.host} marked ${status}`,
+          payload: { task: id, code: row.code, status, by: "user" },
+        },
       ], now);
       return row;
     });

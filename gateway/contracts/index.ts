@@ -14,6 +14,7 @@ import { getSiteProfile, resetSiteProfile, setSiteProfile } from "./profiles.ts"
 import { checkDns, checkPage, checkPageFull, checkSsl } from "./checks.ts";
 import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
+import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
 
 export {
   defineContract,
@@ -67,7 +68,11 @@ export {
   resetSiteProfile,
   listExplanations,
   explainCheck,
+  getUptime,
+  listIncidents,
+  listEvents,
 };
+export { EVENT_TYPE_NAMES } from "./monitoring.ts";
 
 /**
  * Every operation Svc serves, in the order OpenAPI and /capabilities list them. An operation is
@@ -112,4 +117,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   resetSiteProfile,
   listExplanations,
   explainCheck,
+  getUptime,
+  listIncidents,
+  listEvents,
 ];

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { HostParams, Nullable, UnixSeconds } from "../schemas.ts";
 import { defineContract } from "./contract.ts";
+import { EventSchema } from "./monitoring.ts";
 import { TaskSchema } from "./tasks.ts";
 
 // Blocks of GET /site/{host} whose features are not built yet answer null (listed in
@@ -14,7 +15,7 @@ export const getSite = defineContract({
   scope: "read",
   cli: "site",
   summary: "One site at a glance: rank, statistics, your open tasks and recent events",
-  description: "search, baseline, master_index, crawl, uptime, watchdog_changes and watched_pages are null until their features exist.",
+  description: "search, baseline, master_index, watchdog_changes and watched_pages are null until their features exist; crawl is null until the host is crawled, uptime when you do not monitor it.",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
@@ -40,16 +41,36 @@ export const getSite = defineContract({
       tasks_open: Type.Integer(),
       tasks_potential_gain: Type.Number(),
       top_tasks: Type.Array(TaskSchema, { maxItems: 5 }),
-      crawl: Pending,
-      uptime: Pending,
-      watchdog_changes: Nullable(Type.Array(Type.Unknown())),
-      watched_pages: Nullable(Type.Array(Type.Unknown())),
-      events: Type.Array(
+      crawl: Nullable(
         Type.Object(
-          { id: Type.Integer(), type: Type.String(), level: Type.String(), created: UnixSeconds, data: Type.Object({}, { additionalProperties: true }) },
-          { additionalProperties: false },
+          {
+            checked_at: UnixSeconds,
+            job: Type.Integer(),
+            run: Nullable(Type.Integer()),
+            summary: Type.Object({}, { additionalProperties: true, description: "The latest crawl's summary, as in GET /crawl/{host}" }),
+          },
+          { additionalProperties: false, description: "The latest whole-site crawl; null when the host was never crawled" },
         ),
       ),
+      uptime: Nullable(
+        Type.Object(
+          {
+            up: Nullable(Type.Boolean()),
+            state: Type.String(),
+            since: Nullable(UnixSeconds),
+            interval_min: Type.Integer(),
+            last_check: Nullable(UnixSeconds),
+            uptime_24h: Nullable(Type.Number()),
+            uptime_7d: Nullable(Type.Number()),
+            uptime_30d: Nullable(Type.Number()),
+            open_incidents: Type.Integer(),
+          },
+          { additionalProperties: false, description: "As GET /uptime/{host}; null when you do not monitor the host" },
+        ),
+      ),
+      watchdog_changes: Nullable(Type.Array(Type.Unknown())),
+      watched_pages: Nullable(Type.Array(Type.Unknown())),
+      events: Type.Array(EventSchema, { description: "Your latest events of the site (as in GET /events)" }),
     },
     { additionalProperties: false },
   ),

@@ -3,8 +3,9 @@ import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { storedReport } from "./report-view.ts";
 import { taskView } from "./tasks.ts";
+import { eventView, uptimeSummary } from "./monitoring.ts";
 
-export const getSite = implement(contracts.getSite, async ({ auth, deps, params }) => {
+export const getSite = implement(contracts.getSite, async ({ auth, deps, params, now }) => {
   const host = params.host;
   const run = await deps.store.runs.latest(host);
   if (!run) {
@@ -15,6 +16,8 @@ export const getSite = implement(contracts.getSite, async ({ auth, deps, params 
   const history = await deps.store.runs.historySpan(host);
   const tasks = (await deps.store.tasks.forHost(auth!.accountId, host)).filter((t) => t.status === "open");
   const events = await deps.store.events.recentForHost(auth!.accountId, host, 10);
+  const crawl = await deps.store.crawls.latest(host);
+  const monitored = (await deps.store.sites.get(auth!.accountId, host)) !== null;
   const pages = new Set(report.items.flatMap((i) => i.pages));
   return {
     body: {
@@ -34,13 +37,19 @@ export const getSite = implement(contracts.getSite, async ({ auth, deps, params 
       tasks_open: tasks.length,
       tasks_potential_gain: Math.round(tasks.reduce((t, x) => t + x.impact, 0) * 10) / 10,
       top_tasks: tasks.slice(0, 5).map(taskView),
-      crawl: null,
-      uptime: null,
+      crawl: crawl ? { checked_at: crawl.checked_at, job: crawl.job_id, run: crawl.run_id, summary: crawl.report.summary ?? {} } : null,
+      uptime: monitored ? { ...uptimeOf(await uptimeSummary(deps, host, now)), open_incidents: (await deps.store.uptime.incidentsOf(host, 50)).filter((i) => i.status === "open").length } : null,
       watchdog_changes: null,
       watched_pages: null,
-      events: events.map((e) => ({ id: e.id, type: e.type, level: e.level, created: e.created, data: e.payload })),
+      events: events.map(eventView),
     },
   };
 });
 
 export const siteHandlers = [getSite];
+
+/** The uptime summary without what GET /site already says (the host) or leaves to GET /uptime. */
+function uptimeOf(u: Awaited<ReturnType<typeof uptimeSummary>>) {
+  const { host: _host, last_status: _status, ...rest } = u;
+  return rest;
+}

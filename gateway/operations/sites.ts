@@ -69,7 +69,9 @@ export const getOverview = implement(contracts.getOverview, async ({ auth, deps,
   });
   const tasks = await deps.store.tasks.openCounts(auth!.accountId);
   const profiled = await profiledRanks(deps, auth!.accountId, rows);
-  const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now, profiled.get(s.host)));
+  const hosts = rows.map((s) => s.host);
+  const [online, crawled] = await Promise.all([deps.store.uptime.online(hosts), deps.store.crawls.crawledHosts(hosts)]);
+  const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now, profiled.get(s.host), online.get(s.host) ?? null, crawled.has(s.host)));
   const rated = all.filter((r) => r.rank !== null);
   const summary = {
     n: all.length,
@@ -80,8 +82,7 @@ export const getOverview = implement(contracts.getOverview, async ({ auth, deps,
     crit: all.filter((r) => r.critical_tasks > 0).length,
     open: all.reduce((t, r) => t + r.open_tasks, 0),
     falling: all.filter((r) => r.falling).length,
-    // Uptime probes come later: no site is known to be down.
-    down: 0,
+    down: all.filter((r) => r.online === false).length,
     stale: all.filter((r) => r.stale).length,
     never: all.filter((r) => r.never_checked).length,
   };
@@ -114,8 +115,20 @@ async function profiledRanks(deps: GatewayDeps, accountId: number, rows: readonl
   return out;
 }
 
-/** One overview row. stale: last check older than 2 × interval_h; falling: rank below the previous run's. */
-function overviewRow(s: SiteRow, r: RankInfo | undefined, t: { open: number; crit: number; gain: number } | undefined, now: number, p: Profiled | undefined) {
+/**
+ * One overview row. stale: last check older than 2 × interval_h; falling: rank below the previous
+ * run's; online: the uptime probes' confirmed state (null before the first probe); crawl: a
+ * whole-site crawl of the host exists.
+ */
+function overviewRow(
+  s: SiteRow,
+  r: RankInfo | undefined,
+  t: { open: number; crit: number; gain: number } | undefined,
+  now: number,
+  p: Profiled | undefined,
+  online: boolean | null,
+  crawled: boolean,
+) {
   // With a profile and a run, rank (and its band) is the profile's; rank_delta and falling stay the standard ranks' movement.
   const rank = p && p.value !== null ? p.value : (r?.rank ?? null);
   return {
@@ -129,13 +142,13 @@ function overviewRow(s: SiteRow, r: RankInfo | undefined, t: { open: number; cri
     critical_tasks: t?.crit ?? 0,
     open_tasks: t?.open ?? 0,
     potential_gain: Math.round((t?.gain ?? 0) * 10) / 10,
-    online: null,
+    online,
     last_check: r?.checked_at ?? null,
     never_checked: r === undefined,
     stale: r !== undefined && r.checked_at < now - 2 * s.interval_h * 3600,
     falling: r !== undefined && r.prev !== null && r.rank < r.prev,
     interval_h: s.interval_h,
-    crawl: false,
+    crawl: crawled,
     profile: p?.profile ?? null,
     rank_without_exclusions: p?.base ?? null,
   };

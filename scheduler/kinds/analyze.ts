@@ -21,6 +21,8 @@ export const analyzeKind: SchedulerKind<"analyze"> = {
   },
 };
 
+const TASK_CHANGE_TEXT: Readonly<Record<string, string>> = { new: "New task", fixed: "Task fixed", returned: "Task came back" };
+
 /**
  * Turns a job's facts into a run, the tasks of every account that monitors the host, and the
  * events of what changed — all in the job's completion transaction, with deterministic event keys.
@@ -73,8 +75,10 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
         eventKey: `task:${t.taskId}:run:${runId}:${t.kind}`,
         accountId,
         host: job.host,
-        type: "task",
+        type: "events",
+        kind: `task.${t.kind}`,
         level: t.kind === "fixed" ? "good" : t.kind === "returned" ? "warn" : "info",
+        text: `${TASK_CHANGE_TEXT[t.kind] ?? "Task changed"} on ${job.host}: ${t.title}`,
         payload: { task: t.taskId, code: t.code, title: t.title, change: t.kind, run: runId },
       });
     }
@@ -84,8 +88,10 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
         accountId,
         host: job.host,
         type: "rank",
+        kind: "rank.changed",
         level: analysis.rank > previous.rank ? "good" : "bad",
-        payload: { from: previous.rank, to: analysis.rank, run: runId },
+        text: `Rank of ${job.host} ${analysis.rank > previous.rank ? "rose" : "fell"} from ${previous.rank} to ${analysis.rank} (${analysis.rank > previous.rank ? "+" : ""}${analysis.rank - previous.rank})`,
+        payload: { from: previous.rank, to: analysis.rank, delta: analysis.rank - previous.rank, run: runId },
       });
     }
   }

@@ -73,21 +73,22 @@ describe("the analysis path", () => {
     expect(changes.rank_delta).toBe(after.rank.value - report.rank.value);
     const history = (await gw.call("GET", `/api/v1/history/${site.host}`)).json();
     expect(history.runs).toHaveLength(2);
-    const events = await gw.db.query<{ type: string; payload: { change?: string } }>("SELECT type, payload FROM events ORDER BY id");
-    expect(events.filter((e) => e.type === "job")).toHaveLength(2);
-    expect(events.some((e) => e.type === "task" && e.payload.change === "fixed")).toBe(true);
+    const feed = (await gw.call("GET", `/api/v1/events?host=${site.host}&limit=500`)).json().events as { type: string; kind: string; text: string; data: { change?: string } }[];
+    expect(feed.filter((e) => e.kind === "analysis.done")).toHaveLength(2);
+    expect(feed.filter((e) => e.kind === "analysis.done").every((e) => e.type === "events" && e.text.startsWith(`Analysis of ${site.host} done: rank `))).toBe(true);
+    expect(feed.some((e) => e.type === "events" && e.kind === "task.fixed" && e.data.change === "fixed")).toBe(true);
   });
 
   it("shows the site at a glance, with the blocks of features to come as null", async () => {
     const res = await gw.call("GET", `/api/v1/site/${site.host}`);
     expect(res.statusCode).toBe(200);
     const s = res.json();
-    expect(s).toMatchObject({ host: site.host, search: null, baseline: null, master_index: null, crawl: null, uptime: null, watchdog_changes: null, watched_pages: null });
+    expect(s).toMatchObject({ host: site.host, search: null, baseline: null, master_index: null, crawl: null, watchdog_changes: null, watched_pages: null });
     expect(s.stats.runs).toBe(2);
     const open = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.filter((t: { status: string }) => t.status === "open");
     expect(s.tasks_open).toBe(open.length);
     expect(s.top_tasks).toHaveLength(Math.min(5, open.length));
-    expect(s.events.map((e: { type: string }) => e.type)).toContain("job");
+    expect(s.events.map((e: { kind: string }) => e.kind)).toContain("analysis.done");
   });
 
   it("answers GET /analyze with the report when it finishes in time", async () => {

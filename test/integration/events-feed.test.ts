@@ -7,16 +7,18 @@ import { freshDatabase } from "../harness/databases.ts";
 // worth of connections). A poller that walks after_id must see every committed event exactly once,
 // even when an event with a smaller id commits after one with a larger id would have.
 
-const event = (key: string): NewEvent => ({ eventKey: key, accountId: 1, host: "example.com", type: "job", level: "info", payload: { key } });
+const event = (key: string): NewEvent => ({ eventKey: key, accountId: 1, host: "example.com", type: "events", kind: "test", level: "info", text: key, payload: { key } });
 
 /** An append without the repository's ordering lock: what a naive writer would do. */
 async function naiveAppend(q: Queryable, events: readonly NewEvent[], now: number): Promise<void> {
   for (const e of events) {
-    await q.query("INSERT INTO events (event_key, account_id, host, type, level, payload, created) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+    await q.query("INSERT INTO events (event_key, account_id, host, type, kind, text, level, payload, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
       e.eventKey,
       e.accountId,
       e.host,
       e.type,
+      e.kind,
+      e.text,
       e.level,
       JSON.stringify(e.payload),
       now,

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CRAWLER_KINDS } from "../../crawler/index.ts";
-import { WORK_KINDS } from "../../proto/index.ts";
-import { SCHEDULER_KINDS } from "../../scheduler/index.ts";
+import { CRAWLER_KINDS, crawlerStreamKinds } from "../../crawler/index.ts";
+import { STREAM_KINDS, WORK_KINDS } from "../../proto/index.ts";
+import { SCHEDULER_KINDS, SCHEDULER_STREAM_KINDS } from "../../scheduler/index.ts";
 
 /** The arms of a oneof in the .proto text: name → field type. */
 function oneofArms(proto: string, message: string, oneof: string): Map<string, string> {
@@ -47,5 +47,19 @@ describe("work kinds: one set on both sides of the wire", () => {
       for (const lane of kind.lanes) expect(["job", "sync", "stream"]).toContain(lane);
       expect(kind.cost).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it("the stream lane's arms, the crawler's and the scheduler's stream tables and STREAM_KINDS are one set too", () => {
+    const items = oneofArms(proto, "StreamItem", "task");
+    const answers = oneofArms(proto, "StreamResult", "result");
+    expect(items.size).toBeGreaterThanOrEqual(1);
+    expect(sorted(answers.keys())).toEqual(sorted(items.keys()));
+    expect(sorted(Object.keys(crawlerStreamKinds()))).toEqual(sorted(items.keys()));
+    expect(sorted(Object.keys(SCHEDULER_STREAM_KINDS))).toEqual(sorted(items.keys()));
+    expect(sorted(STREAM_KINDS)).toEqual(sorted(items.keys()));
+    for (const [name, type] of items) expect(type.toLowerCase()).toBe(`${name}task`);
+    for (const [name, type] of answers) expect(type.toLowerCase()).toBe(`${name}result`);
+    // A stream kind is not a job kind: it has no arm in the lease.
+    for (const name of items.keys()) expect(tasks.has(name)).toBe(false);
   });
 });

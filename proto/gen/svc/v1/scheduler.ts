@@ -347,6 +347,66 @@ export interface CompleteResponse {
   accepted: boolean;
 }
 
+/**
+ * The stream lane: high-volume kinds without a job row per item. The scheduler's planner writes a
+ * StreamItem per registrable domain and time slot (topic svc.stream.v1, key = the domain); a
+ * crawler node runs it and publishes one StreamResult (topic svc.results.v1), which one writer in
+ * the scheduler stores in batches. Arms have the same name in both oneofs, and the crawler's and
+ * the scheduler's stream tables hold the same names (a test holds the three as one set).
+ */
+export interface StreamItem {
+  /** when the scheduler planned it */
+  plannedMs: number;
+  task: { $case: "probe"; value: ProbeTask } | undefined;
+}
+
+export interface StreamResult {
+  /** the crawler node that ran it */
+  node: string;
+  result: { $case: "probe"; value: ProbeResult } | undefined;
+}
+
+/** Uptime probes of one domain's hosts for one slot. */
+export interface ProbeTask {
+  targets: ProbeTarget[];
+}
+
+export interface ProbeTarget {
+  host: string;
+  /** the home URL as the site's analysis resolved it */
+  url: string;
+  /** unix seconds the probe is due */
+  slot: number;
+  /** a confirmation of a failed probe */
+  confirm: boolean;
+  timeoutMs: number;
+}
+
+export interface ProbeResult {
+  outcomes: ProbeOutcome[];
+  /** the node saw most of its recent probes fail at once: its failures are held */
+  nodeSuspect: boolean;
+}
+
+export interface ProbeOutcome {
+  host: string;
+  slot: number;
+  confirm: boolean;
+  /** when the probe started */
+  atMs: number;
+  ok: boolean;
+  /** 0: no answer */
+  status: number;
+  /** empty when ok; dns, connect, tls, timeout, http, blocked */
+  cause: string;
+  detail: string;
+  dnsMs: number;
+  connectMs: number;
+  tlsMs: number;
+  ttfbMs: number;
+  totalMs: number;
+}
+
 function createBaseStartCrawlRequest(): StartCrawlRequest {
   return { accountId: 0, host: "", fresh: false };
 }
@@ -4193,6 +4253,794 @@ export const CompleteResponse: MessageFns<CompleteResponse> = {
   fromPartial(object: DeepPartial<CompleteResponse>): CompleteResponse {
     const message = createBaseCompleteResponse();
     message.accepted = object.accepted ?? false;
+    return message;
+  },
+};
+
+function createBaseStreamItem(): StreamItem {
+  return { plannedMs: 0, task: undefined };
+}
+
+export const StreamItem: MessageFns<StreamItem> = {
+  encode(message: StreamItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.plannedMs !== 0) {
+      writer.uint32(8).int64(message.plannedMs);
+    }
+    switch (message.task?.$case) {
+      case "probe":
+        ProbeTask.encode(message.task.value, writer.uint32(202).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.plannedMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.task = { $case: "probe", value: ProbeTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamItem {
+    return {
+      plannedMs: isSet(object.plannedMs)
+        ? globalThis.Number(object.plannedMs)
+        : isSet(object.planned_ms)
+        ? globalThis.Number(object.planned_ms)
+        : 0,
+      task: isSet(object.probe) ? { $case: "probe", value: ProbeTask.fromJSON(object.probe) } : undefined,
+    };
+  },
+
+  toJSON(message: StreamItem): unknown {
+    const obj: any = {};
+    if (message.plannedMs !== 0) {
+      obj.plannedMs = Math.round(message.plannedMs);
+    }
+    if (message.task?.$case === "probe") {
+      obj.probe = ProbeTask.toJSON(message.task.value);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StreamItem>): StreamItem {
+    return StreamItem.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StreamItem>): StreamItem {
+    const message = createBaseStreamItem();
+    message.plannedMs = object.plannedMs ?? 0;
+    switch (object.task?.$case) {
+      case "probe": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "probe", value: ProbeTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseStreamResult(): StreamResult {
+  return { node: "", result: undefined };
+}
+
+export const StreamResult: MessageFns<StreamResult> = {
+  encode(message: StreamResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.node !== "") {
+      writer.uint32(10).string(message.node);
+    }
+    switch (message.result?.$case) {
+      case "probe":
+        ProbeResult.encode(message.result.value, writer.uint32(202).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.node = reader.string();
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.result = { $case: "probe", value: ProbeResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamResult {
+    return {
+      node: isSet(object.node) ? globalThis.String(object.node) : "",
+      result: isSet(object.probe) ? { $case: "probe", value: ProbeResult.fromJSON(object.probe) } : undefined,
+    };
+  },
+
+  toJSON(message: StreamResult): unknown {
+    const obj: any = {};
+    if (message.node !== "") {
+      obj.node = message.node;
+    }
+    if (message.result?.$case === "probe") {
+      obj.probe = ProbeResult.toJSON(message.result.value);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StreamResult>): StreamResult {
+    return StreamResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StreamResult>): StreamResult {
+    const message = createBaseStreamResult();
+    message.node = object.node ?? "";
+    switch (object.result?.$case) {
+      case "probe": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "probe", value: ProbeResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseProbeTask(): ProbeTask {
+  return { targets: [] };
+}
+
+export const ProbeTask: MessageFns<ProbeTask> = {
+  encode(message: ProbeTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.targets) {
+      ProbeTarget.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProbeTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProbeTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.targets.push(ProbeTarget.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProbeTask {
+    return {
+      targets: globalThis.Array.isArray(object?.targets) ? object.targets.map((e: any) => ProbeTarget.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ProbeTask): unknown {
+    const obj: any = {};
+    if (message.targets?.length) {
+      obj.targets = message.targets.map((e) => ProbeTarget.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProbeTask>): ProbeTask {
+    return ProbeTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProbeTask>): ProbeTask {
+    const message = createBaseProbeTask();
+    message.targets = object.targets?.map((e) => ProbeTarget.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseProbeTarget(): ProbeTarget {
+  return { host: "", url: "", slot: 0, confirm: false, timeoutMs: 0 };
+}
+
+export const ProbeTarget: MessageFns<ProbeTarget> = {
+  encode(message: ProbeTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.host !== "") {
+      writer.uint32(10).string(message.host);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.slot !== 0) {
+      writer.uint32(24).int64(message.slot);
+    }
+    if (message.confirm !== false) {
+      writer.uint32(32).bool(message.confirm);
+    }
+    if (message.timeoutMs !== 0) {
+      writer.uint32(40).int32(message.timeoutMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProbeTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProbeTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.slot = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.confirm = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.timeoutMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProbeTarget {
+    return {
+      host: isSet(object.host) ? globalThis.String(object.host) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      slot: isSet(object.slot) ? globalThis.Number(object.slot) : 0,
+      confirm: isSet(object.confirm) ? globalThis.Boolean(object.confirm) : false,
+      timeoutMs: isSet(object.timeoutMs)
+        ? globalThis.Number(object.timeoutMs)
+        : isSet(object.timeout_ms)
+        ? globalThis.Number(object.timeout_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: ProbeTarget): unknown {
+    const obj: any = {};
+    if (message.host !== "") {
+      obj.host = message.host;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.slot !== 0) {
+      obj.slot = Math.round(message.slot);
+    }
+    if (message.confirm !== false) {
+      obj.confirm = message.confirm;
+    }
+    if (message.timeoutMs !== 0) {
+      obj.timeoutMs = Math.round(message.timeoutMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProbeTarget>): ProbeTarget {
+    return ProbeTarget.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProbeTarget>): ProbeTarget {
+    const message = createBaseProbeTarget();
+    message.host = object.host ?? "";
+    message.url = object.url ?? "";
+    message.slot = object.slot ?? 0;
+    message.confirm = object.confirm ?? false;
+    message.timeoutMs = object.timeoutMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseProbeResult(): ProbeResult {
+  return { outcomes: [], nodeSuspect: false };
+}
+
+export const ProbeResult: MessageFns<ProbeResult> = {
+  encode(message: ProbeResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.outcomes) {
+      ProbeOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nodeSuspect !== false) {
+      writer.uint32(16).bool(message.nodeSuspect);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProbeResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProbeResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcomes.push(ProbeOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.nodeSuspect = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProbeResult {
+    return {
+      outcomes: globalThis.Array.isArray(object?.outcomes)
+        ? object.outcomes.map((e: any) => ProbeOutcome.fromJSON(e))
+        : [],
+      nodeSuspect: isSet(object.nodeSuspect)
+        ? globalThis.Boolean(object.nodeSuspect)
+        : isSet(object.node_suspect)
+        ? globalThis.Boolean(object.node_suspect)
+        : false,
+    };
+  },
+
+  toJSON(message: ProbeResult): unknown {
+    const obj: any = {};
+    if (message.outcomes?.length) {
+      obj.outcomes = message.outcomes.map((e) => ProbeOutcome.toJSON(e));
+    }
+    if (message.nodeSuspect !== false) {
+      obj.nodeSuspect = message.nodeSuspect;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProbeResult>): ProbeResult {
+    return ProbeResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProbeResult>): ProbeResult {
+    const message = createBaseProbeResult();
+    message.outcomes = object.outcomes?.map((e) => ProbeOutcome.fromPartial(e)) || [];
+    message.nodeSuspect = object.nodeSuspect ?? false;
+    return message;
+  },
+};
+
+function createBaseProbeOutcome(): ProbeOutcome {
+  return {
+    host: "",
+    slot: 0,
+    confirm: false,
+    atMs: 0,
+    ok: false,
+    status: 0,
+    cause: "",
+    detail: "",
+    dnsMs: 0,
+    connectMs: 0,
+    tlsMs: 0,
+    ttfbMs: 0,
+    totalMs: 0,
+  };
+}
+
+export const ProbeOutcome: MessageFns<ProbeOutcome> = {
+  encode(message: ProbeOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.host !== "") {
+      writer.uint32(10).string(message.host);
+    }
+    if (message.slot !== 0) {
+      writer.uint32(16).int64(message.slot);
+    }
+    if (message.confirm !== false) {
+      writer.uint32(24).bool(message.confirm);
+    }
+    if (message.atMs !== 0) {
+      writer.uint32(32).int64(message.atMs);
+    }
+    if (message.ok !== false) {
+      writer.uint32(40).bool(message.ok);
+    }
+    if (message.status !== 0) {
+      writer.uint32(48).int32(message.status);
+    }
+    if (message.cause !== "") {
+      writer.uint32(58).string(message.cause);
+    }
+    if (message.detail !== "") {
+      writer.uint32(66).string(message.detail);
+    }
+    if (message.dnsMs !== 0) {
+      writer.uint32(73).double(message.dnsMs);
+    }
+    if (message.connectMs !== 0) {
+      writer.uint32(81).double(message.connectMs);
+    }
+    if (message.tlsMs !== 0) {
+      writer.uint32(89).double(message.tlsMs);
+    }
+    if (message.ttfbMs !== 0) {
+      writer.uint32(97).double(message.ttfbMs);
+    }
+    if (message.totalMs !== 0) {
+      writer.uint32(105).double(message.totalMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProbeOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProbeOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.slot = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.confirm = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.atMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ok = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cause = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.dnsMs = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.connectMs = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 89) {
+              break;
+            }
+
+            message.tlsMs = reader.double();
+            continue;
+          }
+          case 12: {
+            if (tag !== 97) {
+              break;
+            }
+
+            message.ttfbMs = reader.double();
+            continue;
+          }
+          case 13: {
+            if (tag !== 105) {
+              break;
+            }
+
+            message.totalMs = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProbeOutcome {
+    return {
+      host: isSet(object.host) ? globalThis.String(object.host) : "",
+      slot: isSet(object.slot) ? globalThis.Number(object.slot) : 0,
+      confirm: isSet(object.confirm) ? globalThis.Boolean(object.confirm) : false,
+      atMs: isSet(object.atMs)
+        ? globalThis.Number(object.atMs)
+        : isSet(object.at_ms)
+        ? globalThis.Number(object.at_ms)
+        : 0,
+      ok: isSet(object.ok) ? globalThis.Boolean(object.ok) : false,
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      cause: isSet(object.cause) ? globalThis.String(object.cause) : "",
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
+      dnsMs: isSet(object.dnsMs)
+        ? globalThis.Number(object.dnsMs)
+        : isSet(object.dns_ms)
+        ? globalThis.Number(object.dns_ms)
+        : 0,
+      connectMs: isSet(object.connectMs)
+        ? globalThis.Number(object.connectMs)
+        : isSet(object.connect_ms)
+        ? globalThis.Number(object.connect_ms)
+        : 0,
+      tlsMs: isSet(object.tlsMs)
+        ? globalThis.Number(object.tlsMs)
+        : isSet(object.tls_ms)
+        ? globalThis.Number(object.tls_ms)
+        : 0,
+      ttfbMs: isSet(object.ttfbMs)
+        ? globalThis.Number(object.ttfbMs)
+        : isSet(object.ttfb_ms)
+        ? globalThis.Number(object.ttfb_ms)
+        : 0,
+      totalMs: isSet(object.totalMs)
+        ? globalThis.Number(object.totalMs)
+        : isSet(object.total_ms)
+        ? globalThis.Number(object.total_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: ProbeOutcome): unknown {
+    const obj: any = {};
+    if (message.host !== "") {
+      obj.host = message.host;
+    }
+    if (message.slot !== 0) {
+      obj.slot = Math.round(message.slot);
+    }
+    if (message.confirm !== false) {
+      obj.confirm = message.confirm;
+    }
+    if (message.atMs !== 0) {
+      obj.atMs = Math.round(message.atMs);
+    }
+    if (message.ok !== false) {
+      obj.ok = message.ok;
+    }
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.cause !== "") {
+      obj.cause = message.cause;
+    }
+    if (message.detail !== "") {
+      obj.detail = message.detail;
+    }
+    if (message.dnsMs !== 0) {
+      obj.dnsMs = floatToJson(message.dnsMs);
+    }
+    if (message.connectMs !== 0) {
+      obj.connectMs = floatToJson(message.connectMs);
+    }
+    if (message.tlsMs !== 0) {
+      obj.tlsMs = floatToJson(message.tlsMs);
+    }
+    if (message.ttfbMs !== 0) {
+      obj.ttfbMs = floatToJson(message.ttfbMs);
+    }
+    if (message.totalMs !== 0) {
+      obj.totalMs = floatToJson(message.totalMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProbeOutcome>): ProbeOutcome {
+    return ProbeOutcome.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProbeOutcome>): ProbeOutcome {
+    const message = createBaseProbeOutcome();
+    message.host = object.host ?? "";
+    message.slot = object.slot ?? 0;
+    message.confirm = object.confirm ?? false;
+    message.atMs = object.atMs ?? 0;
+    message.ok = object.ok ?? false;
+    message.status = object.status ?? 0;
+    message.cause = object.cause ?? "";
+    message.detail = object.detail ?? "";
+    message.dnsMs = object.dnsMs ?? 0;
+    message.connectMs = object.connectMs ?? 0;
+    message.tlsMs = object.tlsMs ?? 0;
+    message.ttfbMs = object.ttfbMs ?? 0;
+    message.totalMs = object.totalMs ?? 0;
     return message;
   },
 };

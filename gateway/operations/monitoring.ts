@@ -1,0 +1,78 @@
+import { uptimePercent } from "../../analyzer/index.ts";
+import type { EventRecord, IncidentRow } from "../../storage/index.ts";
+import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { ApiError } from "../errors.ts";
+import { implement } from "../registry/operation.ts";
+import { page } from "../schemas.ts";
+
+/** An event as the feed shows it. */
+export function eventView(e: EventRecord) {
+  return { id: e.id, type: e.type, kind: e.kind, level: e.level, host: e.host, text: e.text, created: e.created, data: (e.payload ?? {}) };
+}
+
+export const listEvents = implement(contracts.listEvents, async ({ auth, deps, query, now }) => {
+  const { rows, total } = await deps.store.events.list({
+    accountId: auth!.accountId,
+    ...(query.type !== undefined ? { type: query.type } : {}),
+    ...(query.level !== undefined ? { level: query.level } : {}),
+    ...(query.host !== undefined ? { host: query.host } : {}),
+    ...(query.days !== undefined ? { since: now - query.days * 86400 } : {}),
+    ...(query.after_id !== undefined ? { afterId: query.after_id } : {}),
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return { body: { total, events: rows.map(eventView), page: page(query.limit, query.offset, total) } };
+});
+
+/** An incident as the API shows it. */
+export function incidentView(i: IncidentRow, now: number) {
+  return { ...i, duration: Math.max(0, (i.resolved_at ?? now) - i.first_seen) };
+}
+
+/** Uptime of a host over the last `seconds`, as a percentage of the time observed (null before the first probe). */
+async function uptimeOver(deps: GatewayDeps, host: string, firstProbe: number | null, seconds: number, now: number): Promise<number | null> {
+  if (firstProbe === null) return null;
+  const from = Math.max(now - seconds, firstProbe);
+  return uptimePercent(await deps.store.uptime.downSeconds(host, from, now), now - from);
+}
+
+/** The uptime summary of a host (GET /uptime and the uptime block of GET /site). */
+export async function uptimeSummary(deps: GatewayDeps, host: string, now: number) {
+  const t = await deps.store.uptime.target(host);
+  const firstProbe = t?.first_probe ?? null;
+  const state = t?.state ?? "unknown";
+  return {
+    host,
+    // A suspicion is not a confirmed down: up stays true until a second probe confirms the failure.
+    up: state === "unknown" ? null : state !== "down",
+    state,
+    since: t?.since ?? null,
+    interval_min: Math.max(1, Math.round((t?.interval_s ?? 300) / 60)),
+    last_check: t?.last_check ?? null,
+    last_status: t?.last_check ? (t.last_status ?? null) : null,
+    uptime_24h: await uptimeOver(deps, host, firstProbe, 86_400, now),
+    uptime_7d: await uptimeOver(deps, host, firstProbe, 7 * 86_400, now),
+    uptime_30d: await uptimeOver(deps, host, firstProbe, 30 * 86_400, now),
+  };
+}
+
+export const getUptime = implement(contracts.getUptime, async ({ auth, deps, params, now }) => {
+  if (!(await deps.store.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
+  const summary = await uptimeSummary(deps, params.host, now);
+  const incidents = await deps.store.uptime.incidentsOf(params.host, 20);
+  return { body: { ...summary, incidents: incidents.map((i) => incidentView(i, now)) } };
+});
+
+export const listIncidents = implement(contracts.listIncidents, async ({ auth, deps, query, now }) => {
+  const { rows, total } = await deps.store.uptime.incidents(auth!.accountId, {
+    ...(query.host !== undefined ? { host: query.host } : {}),
+    since: now - query.days * 86400,
+    status: query.status,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return { body: { days: query.days, host: query.host ?? null, incidents: rows.map((i) => incidentView(i, now)), page: page(query.limit, query.offset, total) } };
+});
+
+export const monitoringHandlers = [listEvents, getUptime, listIncidents];

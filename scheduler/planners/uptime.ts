@@ -1,0 +1,33 @@
+import { unixSeconds } from "../../runtime/index.ts";
+import { probeMessages } from "../stream/probe.ts";
+import type { Planner } from "./planner.ts";
+
+/**
+ * Uptime slots: each monitored host is probed every interval of its plan (the shortest among the
+ * accounts that monitor it), at a stable offset; due probes go out as one stream batch per
+ * registrable domain, through the outbox.
+ */
+export function uptimePlanner(): Planner {
+  let lastSync = -Infinity;
+  return {
+  name: "uptime",
+  everyMs: (config) => config.uptimePlanEveryMs,
+  async run(ctx) {
+    const now = unixSeconds(ctx.clock);
+    // Every third pass the monitored hosts are brought into the targets (new sites, removed ones,
+    // plan changes). Timer time, as the planners' intervals: the injected clock dates slots only.
+    if (performance.now() - lastSync >= 3 * ctx.config.uptimePlanEveryMs) {
+      await ctx.store.uptime.syncTargets(now);
+      lastSync = performance.now();
+    }
+    let planned = 0;
+    for (;;) {
+      const n = await ctx.store.uptime.planDue(now, 2000, (due) => probeMessages(due, ctx.config, ctx.clock.nowMs()));
+      planned += n;
+      if (n < 2000) break;
+    }
+    if (planned > 0) ctx.kick();
+    return planned;
+  },
+  };
+}

@@ -1,0 +1,118 @@
+import { DEFAULT_UPTIME_RULES, nextUptimeState, type UptimeTransition } from "../../analyzer/index.ts";
+import { ProbeTarget, StreamItem, TOPICS } from "../../proto/index.ts";
+import type { Config } from "../../runtime/index.ts";
+import type { DueProbe, NewEvent, OutboxMessage, ProbeRow, ProbeSettlement, UptimeTargetRow } from "../../storage/index.ts";
+import { domainKey } from "../messages.ts";
+import type { SchedulerStreamKind } from "./stream-kind.ts";
+
+/** The bus messages of due probes: one StreamItem per registrable domain (its crawler node runs them together). */
+export function probeMessages(due: readonly DueProbe[], config: Config, nowMs: number): OutboxMessage[] {
+  const byDomain = new Map<string, DueProbe[]>();
+  for (const d of due) {
+    const key = domainKey(d.host);
+    const list = byDomain.get(key) ?? [];
+    list.push(d);
+    byDomain.set(key, list);
+  }
+  return [...byDomain].map(([domain, list]) => probeMessage(domain, list, false, config, nowMs));
+}
+
+function probeMessage(key: string, due: readonly DueProbe[], confirm: boolean, config: Config, nowMs: number): OutboxMessage {
+  const item = StreamItem.fromPartial({
+    plannedMs: nowMs,
+    task: {
+      $case: "probe",
+      value: { targets: due.map((d) => ProbeTarget.fromPartial({ host: d.host, url: d.url, slot: d.slot, confirm, timeoutMs: config.uptimeTimeoutMs })) },
+    },
+  });
+  return { topic: TOPICS.stream, key, payload: StreamItem.encode(item).finish() };
+}
+
+const INCIDENT_OF: Readonly<Record<UptimeTransition, { kind: "down" | "degraded"; opens: boolean }>> = {
+  down: { kind: "down", opens: true },
+  up: { kind: "down", opens: false },
+  degraded: { kind: "degraded", opens: true },
+  recovered: { kind: "degraded", opens: false },
+};
+
+/** Uptime probe results: stored, and each host's state moved by the state machine (analyzer/uptime-state.ts). */
+export const probeStreamKind: SchedulerStreamKind<"probe"> = {
+  name: "probe",
+  async settle(ctx, result, node) {
+    const rows: ProbeRow[] = result.outcomes.map((o) => ({
+      host: o.host,
+      slot: o.slot,
+      confirm: o.confirm,
+      at: Math.floor(o.atMs / 1000),
+      ok: o.ok,
+      status: o.status,
+      cause: o.ok ? "" : [o.cause, o.detail].filter(Boolean).join(": "),
+      dnsMs: o.dnsMs,
+      connectMs: o.connectMs,
+      tlsMs: o.tlsMs,
+      ttfbMs: o.ttfbMs,
+      totalMs: o.totalMs,
+      lateMs: Math.max(0, o.atMs - o.slot * 1000),
+      node,
+      // A node that suspects itself reports failures that say nothing about the sites.
+      held: !o.ok && result.nodeSuspect,
+    }));
+    const rules = { ...DEFAULT_UPTIME_RULES, slowMs: ctx.config.uptimeSlowMs };
+    await ctx.store.uptime.settle(rows, ctx.now(), (target, probe) => decide(target, probe, rules, ctx.config, ctx.clock.nowMs()));
+  },
+};
+
+function decide(target: UptimeTargetRow, probe: ProbeRow, rules: typeof DEFAULT_UPTIME_RULES, config: Config, nowMs: number): ProbeSettlement {
+  const d = nextUptimeState(
+    { state: target.state, since: target.since, suspectAt: target.suspect_at, fails: target.fails, successes: target.successes, slow: target.slow },
+    { ok: probe.ok, at: probe.at, totalMs: probe.totalMs, confirm: probe.confirm, held: probe.held, cause: probe.cause },
+    rules,
+  );
+  const t = d.target;
+  const settlement: ProbeSettlement = {
+    target: { state: t.state, since: t.since, suspect_at: t.suspectAt, fails: t.fails, successes: t.successes, slow: t.slow },
+    // The confirmation goes under another key than the domain's, so that with several crawler
+    // nodes it is likely another node's partition that runs it.
+    ...(d.confirm ? { confirm: probeMessage(`${domainKey(target.host)}#confirm`, [{ host: target.host, url: target.url, slot: probe.slot }], true, config, nowMs) } : {}),
+  };
+  if (!d.transition) return settlement;
+  const incident = INCIDENT_OF[d.transition];
+  const host = target.host;
+  const title = incident.kind === "down" ? `${host} is down` : `${host} answers slowly`;
+  return {
+    ...settlement,
+    ...(incident.opens
+      ? { open: { kind: incident.kind, title, cause: incident.kind === "down" ? probe.cause : `answers over ${rules.slowMs} ms (${Math.round(probe.totalMs)} ms)`, firstSeen: d.at } }
+      : { close: { kind: incident.kind, at: d.at } }),
+    events: (incidentId, accounts) => accounts.map((accountId) => uptimeEvent(d.transition!, host, accountId, incidentId, d.at, probe, target)),
+  };
+}
+
+const EVENT_TEXT: Readonly<Record<UptimeTransition, { kind: string; level: NewEvent["level"]; text: (host: string) => string }>> = {
+  down: { kind: "site.down", level: "bad", text: (h) => `${h} is down` },
+  up: { kind: "site.up", level: "good", text: (h) => `${h} is up again` },
+  degraded: { kind: "site.degraded", level: "warn", text: (h) => `${h} answers slowly` },
+  recovered: { kind: "site.recovered", level: "good", text: (h) => `${h} answers at its usual speed again` },
+};
+
+function uptimeEvent(transition: UptimeTransition, host: string, accountId: number, incidentId: number | null, at: number, probe: ProbeRow, target: UptimeTargetRow): NewEvent {
+  const e = EVENT_TEXT[transition];
+  const downFor = transition === "up" && target.since !== null ? at - target.since : null;
+  const detail = transition === "down" ? ` (${probe.cause})` : downFor !== null ? ` after ${formatDuration(downFor)}` : "";
+  return {
+    eventKey: `uptime:${host}:${transition}:${at}:account:${accountId}`,
+    accountId,
+    host,
+    type: "uptime",
+    kind: e.kind,
+    level: e.level,
+    text: `${e.text(host)}${detail}`,
+    payload: { incident: incidentId, at, status: probe.status, cause: probe.cause || null, total_ms: probe.totalMs },
+  };
+}
+
+function formatDuration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 360) / 10} h`;
+}
