@@ -14,6 +14,7 @@ export interface PlanNumbers {
   readonly apiKeys: number;
   readonly crawlPages: number;
   readonly crawlDepth: number;
+  readonly uptimeMin: number;
 }
 
 export interface Config {
@@ -348,6 +349,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_API_KEYS", key: "plan.apiKeys", default: "10", parse: integer(1, 10_000), doc: "Default plan: number of API keys." },
   { env: "SVC_PLAN_CRAWL_PAGES", key: "plan.crawlPages", default: "500", parse: integer(1, 1_000_000), doc: "Default plan: URLs one whole-site crawl fetches at most (truncated_by page_limit)." },
   { env: "SVC_PLAN_CRAWL_DEPTH", key: "plan.crawlDepth", default: "10", parse: integer(0, 100), doc: "Default plan: link hops from the home page a crawl follows (truncated_by depth_limit)." },
+  { env: "SVC_PLAN_UPTIME_MIN", key: "plan.uptimeMin", default: "5", parse: integer(1, 1440), doc: "Default plan: minutes between uptime probes of a site (a site several accounts monitor is probed at the shortest of their plans' intervals)." },
   { env: "SVC_CRAWL_MAX_MINUTES", key: "crawl.crawlMaxMinutes", default: "30", parse: integer(1, 24 * 60), doc: "A whole-site crawl stops after this many minutes (truncated_by time_limit)." },
   { env: "SVC_CRAWL_MAX_PER_PATTERN", key: "crawl.crawlMaxPerPattern", default: "100", parse: integer(1, 1_000_000), doc: "Crawler traps: URLs sharing a path pattern (numbers collapsed) and parameter names beyond this many are skipped and reported as a trap." },
   { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "auto", parse: threadCount, doc: "Worker threads that parse and check crawled pages off the serving thread; auto: one per core, at most 4; 0 parses on the serving thread (tests)." },

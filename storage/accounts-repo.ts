@@ -14,6 +14,8 @@ export interface PlanRow {
   /** A crawl's page and depth limits. */
   readonly crawl_pages: number;
   readonly crawl_depth: number;
+  /** Minutes between uptime probes of the account's sites. */
+  readonly uptime_min: number;
 }
 
 export interface AccountRow {
@@ -59,14 +61,17 @@ export class AccountsRepo {
   constructor(private readonly db: Db) {}
 
   /** Creates or updates a named plan's numbers; returns its id. */
-  async upsertPlan(name: string, p: Omit<PlanRow, "id" | "name" | "crawl_pages" | "crawl_depth"> & Partial<Pick<PlanRow, "crawl_pages" | "crawl_depth">>): Promise<number> {
+  async upsertPlan(
+    name: string,
+    p: Omit<PlanRow, "id" | "name" | "crawl_pages" | "crawl_depth" | "uptime_min"> & Partial<Pick<PlanRow, "crawl_pages" | "crawl_depth" | "uptime_min">>,
+  ): Promise<number> {
     const rows = await this.db.query<{ id: number }>(
-      `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys, crawl_pages, crawl_depth)
-       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, 500), COALESCE($8, 10))
+      `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys, crawl_pages, crawl_depth, uptime_min)
+       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, 500), COALESCE($8, 10), COALESCE($9, 5))
        ON CONFLICT (name) DO UPDATE SET sites = $2, checks_per_day = $3, rechecks_per_day = $4, webhooks = $5, api_keys = $6,
-         crawl_pages = COALESCE($7, plans.crawl_pages), crawl_depth = COALESCE($8, plans.crawl_depth)
+         crawl_pages = COALESCE($7, plans.crawl_pages), crawl_depth = COALESCE($8, plans.crawl_depth), uptime_min = COALESCE($9, plans.uptime_min)
        RETURNING id`,
-      [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys, p.crawl_pages ?? null, p.crawl_depth ?? null],
+      [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys, p.crawl_pages ?? null, p.crawl_depth ?? null, p.uptime_min ?? null],
     );
     return (rows[0] as { id: number }).id;
   }

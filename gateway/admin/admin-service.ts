@@ -37,6 +37,7 @@ export class AdminService {
       api_keys: p.apiKeys,
       crawl_pages: p.crawlPages,
       crawl_depth: p.crawlDepth,
+      uptime_min: p.uptimeMin,
     });
   }
 

@@ -31,9 +31,11 @@ export function incidentView(i: IncidentRow, now: number) {
 }
 
 /** Uptime of a host over the last `seconds`, as a percentage of the time observed (null before the first probe). */
-async function uptimeOver(deps: GatewayDeps, host: string, firstProbe: number | null, seconds: number, now: number): Promise<number | null> {
+async function uptimeOver(deps: GatewayDeps, host: string, firstProbe: number | null, down: boolean, seconds: number, now: number): Promise<number | null> {
   if (firstProbe === null) return null;
   const from = Math.max(now - seconds, firstProbe);
+  // Observed for no time yet (the first probe is now): the state is all there is.
+  if (now <= from) return down ? 0 : 100;
   return uptimePercent(await deps.store.uptime.downSeconds(host, from, now), now - from);
 }
 
@@ -51,9 +53,9 @@ export async function uptimeSummary(deps: GatewayDeps, host: string, now: number
     interval_min: Math.max(1, Math.round((t?.interval_s ?? 300) / 60)),
     last_check: t?.last_check ?? null,
     last_status: t?.last_check ? (t.last_status ?? null) : null,
-    uptime_24h: await uptimeOver(deps, host, firstProbe, 86_400, now),
-    uptime_7d: await uptimeOver(deps, host, firstProbe, 7 * 86_400, now),
-    uptime_30d: await uptimeOver(deps, host, firstProbe, 30 * 86_400, now),
+    uptime_24h: await uptimeOver(deps, host, firstProbe, state === "down", 86_400, now),
+    uptime_7d: await uptimeOver(deps, host, firstProbe, state === "down", 7 * 86_400, now),
+    uptime_30d: await uptimeOver(deps, host, firstProbe, state === "down", 30 * 86_400, now),
   };
 }
 

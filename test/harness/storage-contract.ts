@@ -40,7 +40,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 5_000): P
   }
 }
 
-const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5, crawl_pages: 500, crawl_depth: 10 };
+const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5, crawl_pages: 500, crawl_depth: 10, uptime_min: 5 };
 
 /**
  * The repository contract: the same expectations, with exact values, on every target. Each target
@@ -231,7 +231,7 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         const again = await accounts.upsertPlan(name, { sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5 });
         expect(again).toBe(id);
         // Crawl limits left out keep their values; given, they change.
-        expect(await accounts.plan(id)).toEqual({ id, name, sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 500, crawl_depth: 10 });
+        expect(await accounts.plan(id)).toEqual({ id, name, sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 500, crawl_depth: 10, uptime_min: 5 });
         await accounts.upsertPlan(name, { sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 40, crawl_depth: 3 });
         expect(await accounts.plan(id)).toMatchObject({ crawl_pages: 40, crawl_depth: 3 });
         expect(await accounts.plan(987_654)).toBeNull();
