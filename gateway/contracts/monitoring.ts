@@ -30,8 +30,8 @@ export const listEvents = defineContract({
   description:
     "Events of the sites of your account. Without after_id the newest come first; with after_id only events with a larger id, oldest first, so a poller keeps the last id it saw and never skips or repeats an event (ids commit in order, even with several processes writing). ETag and If-None-Match make an unchanged poll a 304.",
   tags: ["Events"],
-  pageMax: 500,
-  query: pagedQuery(500, {
+  pageMax: 200,
+  query: pagedQuery(200, {
     type: Type.Optional(StringEnum([...EVENT_TYPE_NAMES])),
     level: Type.Optional(EventLevel),
     host: Type.Optional(HostString),

@@ -73,7 +73,7 @@ describe("the analysis path", () => {
     expect(changes.rank_delta).toBe(after.rank.value - report.rank.value);
     const history = (await gw.call("GET", `/api/v1/history/${site.host}`)).json();
     expect(history.runs).toHaveLength(2);
-    const feed = (await gw.call("GET", `/api/v1/events?host=${site.host}&limit=500`)).json().events as { type: string; kind: string; text: string; data: { change?: string } }[];
+    const feed = (await gw.call("GET", `/api/v1/events?host=${site.host}&limit=200`)).json().events as { type: string; kind: string; text: string; data: { change?: string } }[];
     expect(feed.filter((e) => e.kind === "analysis.done")).toHaveLength(2);
     expect(feed.filter((e) => e.kind === "analysis.done").every((e) => e.type === "events" && e.text.startsWith(`Analysis of ${site.host} done: rank `))).toBe(true);
     expect(feed.some((e) => e.type === "events" && e.kind === "task.fixed" && e.data.change === "fixed")).toBe(true);
