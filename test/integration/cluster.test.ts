@@ -413,4 +413,27 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     await new Promise((r) => setTimeout(r, 3500));
     expect(await scheduled()).toEqual(hosts.map((host) => ({ host, state: "done" })));
   });
+
+  it("probes a monitored site's uptime through the stream lane (Kafka both ways) and serves it", async () => {
+    const site = await startSmallSite();
+    extraSites.push(site);
+    expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
+    // The planner brings the new site into the targets within a few passes; its first slot is then
+    // moved to now rather than waited for (up to an interval away).
+    await waitFor("the site's uptime target", 60_000, async () => ((await db.query("SELECT 1 FROM uptime_targets WHERE host = $1", [site.host])).rows.length > 0 ? true : undefined), 250);
+    await db.query("UPDATE uptime_targets SET next_slot = extract(epoch from now())::bigint WHERE host = $1", [site.host]);
+    const uptime = await waitFor("a settled probe", 60_000, async () => {
+      const u = (await get(cluster.api, `/uptime/${site.host}`)) as { up: boolean | null; state: string; last_check: number | null };
+      return u.last_check !== null && u.state !== "suspect" ? u : undefined;
+    }, 250);
+    // The small site answers 404 at / (no pages set): a confirmed down, from two probes.
+    expect(uptime).toMatchObject({ up: false, state: "down" });
+    const probes = (await db.query<{ confirm: boolean; node: string }>("SELECT confirm, node FROM uptime_probes WHERE host = $1 ORDER BY confirm", [site.host])).rows;
+    expect(probes.map((p) => p.confirm)).toEqual([false, true]);
+    expect(probes.every((p) => p.node.startsWith("crawler"))).toBe(true);
+    const incidents = (await get(cluster.api, `/incidents?host=${site.host}`)) as { incidents: { kind: string; status: string; cause: string }[] };
+    expect(incidents.incidents).toEqual([expect.objectContaining({ kind: "down", status: "open", cause: "http: http 404" })]);
+    const ran = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_uptime_probes_total{outcome="down"').catch(() => 0)));
+    expect(ran.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
+  });
 });
