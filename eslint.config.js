@@ -76,6 +76,29 @@ export default tseslint.config(
     },
   },
   {
+    // The typed client (and the `svc` CLI built on it) loads without the server, like the
+    // contracts it is generated from: besides its own files it imports the contracts' index and
+    // the error catalogue only (test/unit/contracts-isolation.test.ts checks the graph at run time).
+    files: ["gateway/client/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["fastify", "pg", "@electric-sql/pglite", "kafkajs", "@clickhouse/client", "@grpc/grpc-js"].map((name) => ({
+            name,
+            message: "the client loads without the server",
+          })),
+          patterns: [
+            {
+              regex: "^\\.\\./(?!contracts/index\\.ts$|errors\\.ts$)",
+              message: "the client imports only ../contracts/index.ts and ../errors.ts",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // DESIGN.md: SQL lives only in storage/. A string that starts like a statement (keywords in
     // capitals, as all of Svc's SQL is written) is one.
     files: ["runtime/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "proto/**", "bin/**"],

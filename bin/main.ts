@@ -1,9 +1,10 @@
-import { ConfigError } from "../runtime/index.ts";
-import { DataDirLockedError } from "../storage/index.ts";
-import { AdminUsageError } from "../gateway/index.ts";
-import { PACKAGE_VERSION } from "./compose.ts";
+// The server modules are imported only by the commands that run them: a client command
+// (`svc sites list`) loads the operation contracts and nothing of the server.
 
-const USAGE = `svc ${PACKAGE_VERSION}: site monitoring and SEO analysis
+async function usage(): Promise<string> {
+  const { PACKAGE_VERSION } = await import("./compose.ts");
+  const { commandList } = await import("./cli.ts");
+  return `svc ${PACKAGE_VERSION}: site monitoring and SEO analysis
 
 usage: svc <command>
   serve            run the whole service (gateway and workers) in one process (npm start)
@@ -13,7 +14,11 @@ usage: svc <command>
   admin …          operator commands; \`svc admin help\` lists them
   version          print the version
 
-Configuration is read from SVC_* environment variables (docs/configuration.md).`;
+Configuration is read from SVC_* environment variables (docs/configuration.md).
+
+client commands (SVC_API_URL, SVC_API_KEY or ~/.config/svc/config.json; \`svc <command> --help\`):
+${commandList()}`;
+}
 
 /** The `svc` command line: returns the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -42,19 +47,33 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return 0;
       }
       case "version":
-      case "--version":
+      case "--version": {
+        const { PACKAGE_VERSION } = await import("./compose.ts");
         process.stdout.write(`${PACKAGE_VERSION}\n`);
         return 0;
+      }
       case undefined:
       case "help":
       case "--help":
-        process.stdout.write(`${USAGE}\n`);
+        process.stdout.write(`${await usage()}\n`);
         return command === undefined ? 1 : 0;
-      default:
-        process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
-        return 1;
+      default: {
+        const cli = await import("./cli.ts");
+        if (!cli.isClientCommand(argv)) {
+          process.stderr.write(`unknown command "${command}"\n\n${await usage()}\n`);
+          return 1;
+        }
+        return await cli.runCli(argv, env, {
+          out: (text) => process.stdout.write(text),
+          err: (text) => process.stderr.write(text),
+          interrupted: () => new Promise((done) => process.once("SIGINT", () => done())),
+        });
+      }
     }
   } catch (err) {
+    const { ConfigError } = await import("../runtime/index.ts");
+    const { DataDirLockedError } = await import("../storage/index.ts");
+    const { AdminUsageError } = await import("../gateway/index.ts");
     if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;

@@ -43,6 +43,10 @@ export interface Config {
   readonly stateRefreshMs: number;
   readonly shutdownGraceMs: number;
   readonly publicBaseUrl: string | null;
+  /** Lifetime of an OAuth access token (an ordinary key of kind oauth). */
+  readonly oauthAccessTtlSeconds: number;
+  /** Origins (besides the service's own) whose browser pages may call POST /api/v1/mcp. */
+  readonly mcpAllowedOrigins: readonly string[];
   readonly plan: PlanNumbers;
   readonly schedulerAddress: string | null;
   /** host:port the scheduler's gRPC server listens on (`svc scheduler`). */
@@ -219,6 +223,15 @@ function cidrList(raw: string): string[] {
   return items;
 }
 
+/** Origins (scheme://host[:port]), comma-separated. */
+function originList(raw: string): string[] {
+  const items = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const item of items) {
+    if (!/^https?:\/\/[^/\s]+$/.test(item)) throw new ConfigValueError(`"${item}" is not an origin such as https://app.example.com`);
+  }
+  return items;
+}
+
 /** DNS servers: IPv4[:port], [IPv6]:port or a bare IPv6 address. */
 function serverList(raw: string): string[] {
   const items = raw.split(",").map((x) => x.trim()).filter((x) => x !== "");
@@ -312,6 +325,8 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_STATE_REFRESH_MS", key: "stateRefreshMs", default: "2000", parse: integer(100, 60000), doc: "How often a gateway re-reads the maintenance/closed switches (ms)." },
   { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to drain and close (ms): requests in flight (gateway), running jobs (crawler; what cannot finish is abandoned and its lease lapses), then connections in reverse order." },
   { env: "SVC_PUBLIC_BASE_URL", key: "publicBaseUrl", default: "", parse: baseUrl, doc: "Public origin shown in /capabilities and OpenAPI servers; defaults to the request's Host." },
+  { env: "SVC_OAUTH_ACCESS_TTL_S", key: "oauthAccessTtlSeconds", default: "3600", parse: integer(60, 86400), doc: "Lifetime of an OAuth access token (seconds); clients renew it with their refresh token, which rotates on every use and lives 30 days." },
+  { env: "SVC_MCP_ALLOWED_ORIGINS", key: "mcpAllowedOrigins", default: "", parse: originList, doc: "Comma-separated origins besides the service's own whose pages may call POST /api/v1/mcp; a request with any other Origin header is refused (403, DNS-rebinding defence)." },
   { env: "SVC_SCHEDULER_ADDRESS", key: "schedulerAddress", default: "", parse: hostPort, doc: "host:port of the scheduler's gRPC server for a gateway or crawler role; empty in `svc serve` (a loopback port of its own)." },
   { env: "SVC_GRPC_LISTEN", key: "grpcListen", default: "127.0.0.1:7070", parse: listenAddress, doc: "host:port the scheduler's gRPC server listens on in `svc scheduler` (0.0.0.0:7070 to serve other machines; port 0 picks a free one); `svc serve` uses a loopback port of its own." },
   { env: "SVC_REPORT_FRESH_S", key: "reportFreshSeconds", default: "3600", parse: integer(0, 30 * 86400), doc: "A report younger than this answers POST /analyze at once (a cache hit, not charged) unless fresh is true." },
@@ -362,6 +377,12 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_BROWSER_THIRD_PARTY", key: "crawl.browserThirdParty", default: "auto", parse: thirdParty, doc: "Requests of a measured page to other origins than the site's: auto allows the hosts in SVC_EGRESS_ALLOW, 0 none, 1 any; addresses the egress guard refuses are aborted in every case." },
 ];
 
+/**
+ * Variables of the `svc` client commands (where and who), not of a server process: a server
+ * ignores them, so a shell set up for the CLI can still run `svc serve`.
+ */
+export const CLIENT_ENV = ["SVC_API_URL", "SVC_API_KEY", "SVC_CONFIG"] as const;
+
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`invalid configuration:\n  ${problems.join("\n  ")}`);
@@ -381,7 +402,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       problems.push(`${field.env}: ${err.message}`);
     }
   }
-  const known = new Set(CONFIG_FIELDS.map((f) => f.env));
+  const known = new Set<string>([...CONFIG_FIELDS.map((f) => f.env), ...CLIENT_ENV]);
   for (const name of Object.keys(env)) {
     if (name.startsWith("SVC_") && !known.has(name)) problems.push(`${name}: unknown variable (see docs/configuration.md)`);
   }

@@ -1,4 +1,4 @@
-export { loadConfig, ConfigError, CONFIG_FIELDS, type Config, type PlanNumbers, type LogLevel, type CrawlSettings, type CrawlOverride } from "./config.ts";
+export { loadConfig, ConfigError, CONFIG_FIELDS, CLIENT_ENV, type Config, type PlanNumbers, type LogLevel, type CrawlSettings, type CrawlOverride } from "./config.ts";
 export { systemClock, unixSeconds, ManualClock, type Clock } from "./clock.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { createMetricsRegistry } from "./metrics.ts";

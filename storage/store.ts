@@ -12,6 +12,7 @@ import { CrawlsRepo } from "./crawls-repo.ts";
 import { EventsRepo } from "./events-repo.ts";
 import { LeadersRepo } from "./leaders-repo.ts";
 import { UptimeRepo } from "./uptime-repo.ts";
+import { OAuthRepo } from "./oauth-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -36,6 +37,7 @@ export interface Store {
   readonly events: EventsRepo;
   readonly leaders: LeadersRepo;
   readonly uptime: UptimeRepo;
+  readonly oauth: OAuthRepo;
   readonly crawlPages: CrawlPages;
 }
 
@@ -56,6 +58,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     events: new EventsRepo(db),
     leaders: new LeadersRepo(db),
     uptime: new UptimeRepo(db),
+    oauth: new OAuthRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
   };
 }

@@ -27,7 +27,7 @@ type Maybe<T extends TSchema | undefined> = T extends TSchema ? Static<T> : Reco
 export type InputOf<P extends TObject | undefined, Q extends TObject | undefined, B extends TSchema | undefined> = OperationInput<Maybe<P>, Maybe<Q>, Maybe<B>>;
 
 /** What an operation's author writes; defaults fill the rest. */
-export interface ContractSpec<P extends TObject | undefined, Q extends TObject | undefined, B extends TSchema | undefined> {
+export interface ContractSpec<P extends TObject | undefined, Q extends TObject | undefined, B extends TSchema | undefined, R extends TSchema = TSchema> {
   /** operation_id: the spec's tool name, also the MCP tool name. */
   readonly id: string;
   readonly method: Method;
@@ -49,7 +49,7 @@ export interface ContractSpec<P extends TObject | undefined, Q extends TObject |
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;
-  readonly response: TSchema;
+  readonly response: R;
   /** The success status (200 unless stated). */
   readonly status?: number;
   /** Further success statuses the handler may answer with, with their meaning. */
@@ -100,19 +100,28 @@ export interface OperationContract {
 }
 
 declare const input: unique symbol;
+declare const output: unique symbol;
 
-/** A contract that remembers the static type of its validated input, for the handler implementing it. */
-export interface Contract<I extends OperationInput<unknown, unknown, unknown> = OperationInput<unknown, unknown, unknown>> extends OperationContract {
+/**
+ * A contract that remembers the static types of its validated input (for the handler implementing
+ * it) and of its answer (for the typed client).
+ */
+export interface Contract<I extends OperationInput<unknown, unknown, unknown> = OperationInput<unknown, unknown, unknown>, R extends TSchema = TSchema> extends OperationContract {
   /** Never set: carries I for the type checker only. */
   readonly [input]?: I;
+  /** Never set: carries the response schema's type (Static<R> is the answer) for the type checker only. */
+  readonly [output]?: R;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Defines an operation's contract once; routes, OpenAPI, /capabilities, MCP and the CLI derive from it. */
-export function defineContract<P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined, B extends TSchema | undefined = undefined>(
-  spec: ContractSpec<P, Q, B>,
-): Contract<InputOf<P, Q, B>> {
+export function defineContract<
+  P extends TObject | undefined = undefined,
+  Q extends TObject | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  R extends TSchema = TSchema,
+>(spec: ContractSpec<P, Q, B, R>): Contract<InputOf<P, Q, B>, R> {
   const mutating = spec.method !== "GET";
   return {
     id: spec.id,

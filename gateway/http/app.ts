@@ -11,6 +11,8 @@ import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { registerOperation, routePattern } from "./routes.ts";
 import { registerGuidePages } from "./guide-pages.ts";
+import { registerMcp } from "../mcp/mcp-server.ts";
+import { registerOAuth } from "../oauth/oauth-server.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
@@ -140,5 +142,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: API_BASE },
   );
   registerGuidePages(app);
+  // The tool server and its authorization server: clients of the same operations.
+  registerMcp(app, deps, operations);
+  registerOAuth(app, deps);
   return app;
 }

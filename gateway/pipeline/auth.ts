@@ -51,9 +51,18 @@ export async function countAddress(deps: GatewayDeps, address: string, now: numb
 
 /**
  * Authenticates a keyed request and counts it against the key's hour. Never throws for a caller's
- * mistake: the error to answer with comes back with the rate state its headers report.
+ * mistake: the error to answer with comes back with the rate state its headers report. scope null
+ * accepts any scope; count false leaves the hour alone (the MCP envelope, whose tool calls each
+ * pass this again as REST requests and are counted there).
  */
-export async function authenticate(deps: GatewayDeps, request: FastifyRequest, address: string, scope: Scope, now: number): Promise<AuthOutcome> {
+export async function authenticate(
+  deps: GatewayDeps,
+  request: FastifyRequest,
+  address: string,
+  scope: Scope | null,
+  now: number,
+  options: { readonly count?: boolean } = {},
+): Promise<AuthOutcome> {
   const key = readKey(request);
   if (key === null) return addressFailure(deps, address, now, new ApiError("missing", "send your API key in the X-Api-Key header or as Authorization: Bearer <key>"));
   const row = await deps.keys.get(hashKey(key));
@@ -82,8 +91,9 @@ export async function authenticate(deps: GatewayDeps, request: FastifyRequest, a
   const fail = (error: ApiError, rate: RateState = uncounted()): AuthOutcome => ({ auth, rate, error });
   if (!addressAllowed(address, row.allowed_ips)) return fail(new ApiError("ip", `requests from ${address} are not allowed for this key`, { details: { address } }));
   if (row.blocked) return fail(new ApiError("blocked", "this account is blocked; contact the operator"));
-  if (!row.scopes.includes(scope)) return fail(new ApiError("scope", `this operation needs the ${scope} scope`, { details: { required: scope } }));
+  if (scope !== null && !row.scopes.includes(scope)) return fail(new ApiError("scope", `this operation needs the ${scope} scope`, { details: { required: scope } }));
   if (deps.switches.closed && !row.is_admin) return fail(new ApiError("closed", "the service is closed for testing; administrators only", { retryAfter: 60 }));
+  if (options.count === false) return { auth, rate: uncounted(), error: null };
   const taken = await deps.quota.take(subject, hour, row.rate_limit_per_hour);
   const rate: RateState = { subject, hour, limit: row.rate_limit_per_hour, used: taken.used, counted: taken.admitted, resetSeconds };
   if (!taken.admitted) {

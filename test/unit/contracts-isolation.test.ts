@@ -38,6 +38,14 @@ describe("the operation contracts load alone", () => {
     expect(serverModulesIn(loaded)).toEqual([]);
   }, 30_000);
 
+  it("the typed client and the CLI's commands load no server module either", async () => {
+    for (const entry of ["gateway/client/index.ts", "bin/cli.ts"]) {
+      const loaded = await modulesLoadedBy(entry);
+      expect(loaded).toContain(new URL("gateway/contracts/index.ts", ROOT).href);
+      expect(serverModulesIn(loaded), entry).toEqual([]);
+    }
+  }, 30_000);
+
   it("the same probe sees every server module when the composition root loads", async () => {
     // Holds the probe itself: were it blind, the test above would pass whatever a contract imports.
     const loaded = await modulesLoadedBy("bin/compose.ts");

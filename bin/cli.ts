@@ -1,0 +1,134 @@
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { CONTRACTS, type OperationContract } from "../gateway/contracts/index.ts";
+import { RestClient, SvcApiError, SvcNetworkError } from "../gateway/client/index.ts";
+import { UsageError, commandHelp, findCommand, parseCommand } from "./cli-args.ts";
+import { progressBar, renderAnswer } from "./cli-output.ts";
+
+// The client commands of `svc`: every registered operation under its cli name (GET /capabilities
+// shows the same names), built from the contracts alone, so the CLI starts without loading the
+// server. Exit codes are the spec's: 0 success, 1 request error, 2 key or scope, 3 limit or
+// unavailability, 4 network failure.
+
+export interface CliIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  /** Resolves when the user presses Ctrl-C (SIGINT) while a job is followed. */
+  readonly interrupted?: () => Promise<void>;
+}
+
+const DEFAULT_API_URL = "http://127.0.0.1:8080";
+
+/** Where and who: flags, then SVC_API_URL / SVC_API_KEY, then the config file, then the default. */
+export function resolveTarget(env: NodeJS.ProcessEnv, flags: { apiUrl?: string; apiKey?: string }): { url: string; key: string | undefined } {
+  const path = env.SVC_CONFIG ?? join(env.XDG_CONFIG_HOME ?? join(env.HOME ?? homedir(), ".config"), "svc", "config.json");
+  let file: { api_url?: unknown; api_key?: unknown } = {};
+  try {
+    file = JSON.parse(readFileSync(path, "utf8")) as typeof file;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message}`);
+  }
+  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  return {
+    url: flags.apiUrl ?? str(env.SVC_API_URL) ?? str(file.api_url) ?? DEFAULT_API_URL,
+    key: flags.apiKey ?? str(env.SVC_API_KEY) ?? str(file.api_key),
+  };
+}
+
+/** The list of client commands, from the registry. */
+export function commandList(ops: readonly OperationContract[] = CONTRACTS): string {
+  const width = Math.max(...ops.map((o) => o.cli.length));
+  return ops.map((o) => `  ${o.cli.padEnd(width)}  ${o.summary}`).join("\n");
+}
+
+/** Whether argv names a client command (its leading words are an operation's cli name). */
+export function isClientCommand(argv: readonly string[]): boolean {
+  return findCommand(CONTRACTS, argv) !== null;
+}
+
+/** Runs one client command; returns the exit code. */
+export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  const found = findCommand(CONTRACTS, argv);
+  if (!found) {
+    io.err(`svc: unknown command "${argv.join(" ")}"\n\nclient commands:\n${commandList()}\n`);
+    return 1;
+  }
+  let parsed;
+  let target;
+  try {
+    parsed = parseCommand(found.op, found.rest);
+    if (parsed.help) {
+      io.out(`${commandHelp(found.op)}\n`);
+      return 0;
+    }
+    target = resolveTarget(env, parsed);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`svc: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const client = new RestClient({
+    baseUrl: target.url,
+    apiKey: target.key,
+    onRetry: ({ attempt, waitSeconds, code }) => io.err(`svc: ${code}; retrying in ${waitSeconds} s (attempt ${attempt + 1} of 5)\n`),
+  });
+  try {
+    const answer = await client.call(parsed.op, parsed.fields, parsed.idempotencyKey ? { idempotencyKey: parsed.idempotencyKey } : {});
+    const job = (answer.body as { job?: JobView } | null)?.job;
+    if (parsed.wait && parsed.op.async && job) return await follow(client, job, parsed.json, io);
+    io.out(`${parsed.json ? JSON.stringify(answer.body, null, 2) : renderAnswer(answer.body)}\n`);
+    return 0;
+  } catch (err) {
+    return failure(err, io);
+  }
+}
+
+interface JobView {
+  readonly id: number;
+  readonly state: string;
+  readonly progress: number;
+  readonly poll_after_s: number | null;
+  readonly self: string;
+}
+
+/**
+ * Follows a job to its end, polling at its poll_after_s, with a progress bar on stderr. Ctrl-C
+ * stops following, not the job, and says how to look at it later.
+ */
+async function follow(client: RestClient, first: JobView, json: boolean, io: CliIo): Promise<number> {
+  let job = first;
+  let stop = false;
+  void io.interrupted?.().then(() => {
+    stop = true;
+  });
+  for (;;) {
+    io.err(`\r${progressBar(job.progress, job.state)}`);
+    if (job.state === "done" || job.state === "error") break;
+    const waitMs = Math.max(1, job.poll_after_s ?? 3) * 1000;
+    for (let waited = 0; waited < waitMs && !stop; waited += 100) await new Promise((done) => setTimeout(done, 100));
+    if (stop) {
+      io.err(`\njob ${job.id} keeps running; follow it with: svc jobs get ${job.id}\n`);
+      return 0;
+    }
+    const path = job.self.startsWith("/api/v1") ? job.self : `/api/v1${job.self}`;
+    job = ((await client.get(path)).body as { job: JobView }).job;
+  }
+  io.err("\n");
+  io.out(`${json ? JSON.stringify({ job }, null, 2) : renderAnswer({ job })}\n`);
+  return job.state === "done" ? 0 : 1;
+}
+
+function failure(err: unknown, io: CliIo): number {
+  if (err instanceof SvcApiError) {
+    io.err(`svc: ${err.code}: ${err.message}\n`);
+    return err.exitCode;
+  }
+  if (err instanceof SvcNetworkError) {
+    io.err(`svc: ${err.message}\n`);
+    return 4;
+  }
+  throw err;
+}

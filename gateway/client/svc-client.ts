@@ -1,0 +1,152 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import { CONTRACTS, type Contract, type OperationContract } from "../contracts/index.ts";
+import type * as contracts from "../contracts/index.ts";
+import { ERROR_CATALOGUE, exitCodeOf, type ErrorCode } from "../errors.ts";
+import { requestOf } from "./request-of.ts";
+
+// A client of the REST API for programs, generated from the operation contracts: one method per
+// operation (the camelCase of its tool name), its argument the operation's fields side by side, its
+// answer typed by the response schema. It follows the spec's client rule: only retryable codes are
+// retried, after Retry-After or 1, 2, 4 … s, at most 5 attempts; every mutating call carries an
+// Idempotency-Key, the same on each attempt, so a retry never executes twice. It loads without the
+// server (only the contracts and the error catalogue), as the `svc` CLI that is built on it does.
+
+export interface ClientOptions {
+  /** The service's origin, e.g. https://svc.example.com (the client adds /api/v1/...). */
+  readonly baseUrl: string;
+  readonly apiKey?: string | undefined;
+  /** Attempts of one call, the first included (5). */
+  readonly maxAttempts?: number;
+  /** A Retry-After longer than this (seconds) is not waited for: the error is returned at once (30). */
+  readonly maxRetryWaitSeconds?: number;
+  /** Told before each wait for a retry. */
+  readonly onRetry?: (info: { readonly attempt: number; readonly waitSeconds: number; readonly code: string }) => void;
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface CallOptions {
+  /** Sent as Idempotency-Key (otherwise a random one is sent on mutating calls). */
+  readonly idempotencyKey?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** An answer of the API with its status and headers. */
+export interface Answer<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+/** The API answered with an error of its catalogue (or a non-JSON failure, as code server). */
+export class SvcApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+
+  /** The CLI's exit code (spec: client exit codes): 1 request, 2 key or scope, 3 limit or unavailability. */
+  get exitCode(): number {
+    if (this.code in ERROR_CATALOGUE) return exitCodeOf(this.code as ErrorCode);
+    if (this.status === 401 || this.status === 403) return 2;
+    return this.status === 429 || this.status >= 500 ? 3 : 1;
+  }
+}
+
+/** The service could not be reached (exit code 4). */
+export class SvcNetworkError extends Error {}
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function retryable(status: number, code: string): boolean {
+  const row = (ERROR_CATALOGUE as Record<string, { retry: boolean } | undefined>)[code];
+  return row ? row.retry : status >= 500;
+}
+
+/** The low-level client: any operation contract, any path. */
+export class RestClient {
+  private readonly base: string;
+  private readonly doFetch: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, "");
+    this.doFetch = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
+  }
+
+  /** Calls an operation with its fields side by side; throws SvcApiError or SvcNetworkError. */
+  async call(op: OperationContract, fields: Readonly<Record<string, unknown>>, options: CallOptions = {}): Promise<Answer> {
+    const req = requestOf(op, fields);
+    return this.send(req.method, req.url, req.body, options);
+  }
+
+  /** GET of a path from /api/v1 on (e.g. a job's self link). */
+  async get(path: string, options: CallOptions = {}): Promise<Answer> {
+    return this.send("GET", path, undefined, options);
+  }
+
+  private async send(method: string, url: string, body: unknown, options: CallOptions): Promise<Answer> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (MUTATING.has(method)) headers["idempotency-key"] = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const maxAttempts = this.options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.doFetch(this.base + url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+      } catch (err) {
+        throw new SvcNetworkError(`cannot reach ${this.base}: ${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message}`);
+      }
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = text === "" ? null : JSON.parse(text);
+      } catch {
+        json = null;
+      }
+      if (res.ok || res.status === 304) return { status: res.status, body: json, headers: res.headers };
+      const err = (json ?? {}) as { code?: unknown; error?: unknown };
+      const code = typeof err.code === "string" ? err.code : "server";
+      const failure = new SvcApiError(res.status, code, typeof err.error === "string" ? err.error : `HTTP ${res.status}`, json);
+      if (!retryable(res.status, code) || attempt >= maxAttempts) throw failure;
+      const after = Number(res.headers.get("retry-after"));
+      const wait = Number.isFinite(after) && after > 0 ? after : 2 ** (attempt - 1);
+      if (wait > (this.options.maxRetryWaitSeconds ?? 30)) throw failure;
+      this.options.onRetry?.({ attempt, waitSeconds: wait, code });
+      await this.sleep(wait * 1000);
+    }
+  }
+}
+
+type ContractsModule = typeof contracts;
+type Part<T> = T extends Record<string, never> ? unknown : T;
+type FieldsOf<C> = C extends Contract<infer I, TSchema> ? Part<I["params"]> & Partial<Part<I["query"]>> & Part<I["body"]> : never;
+type AnswerOf<C> = C extends Contract<infer _I, infer R> ? Static<R> : unknown;
+/** The names of the contracts module's exports that are operation contracts. */
+export type OperationName = { [K in keyof ContractsModule]: ContractsModule[K] extends Contract ? K : never }[keyof ContractsModule];
+
+/** One typed method per operation, e.g. client.listSites({ limit: 10 }). */
+export type SvcClient = {
+  readonly [K in OperationName]: (fields: FieldsOf<ContractsModule[K]>, options?: CallOptions) => Promise<AnswerOf<ContractsModule[K]>>;
+} & { readonly rest: RestClient };
+
+/** listSites for list_sites: the client's method names. */
+export function methodName(operationId: string): string {
+  return operationId.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** A typed client of every registered operation. */
+export function createClient(options: ClientOptions): SvcClient {
+  const rest = new RestClient(options);
+  const client: Record<string, unknown> = { rest };
+  for (const op of CONTRACTS) {
+    client[methodName(op.id)] = async (fields: Record<string, unknown> = {}, callOptions?: CallOptions) => (await rest.call(op, fields, callOptions)).body;
+  }
+  return client as SvcClient;
+}
