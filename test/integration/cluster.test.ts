@@ -418,18 +418,32 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     const site = await startSmallSite();
     extraSites.push(site);
     expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
-    // The planner brings the new site into the targets within a few passes; its first slot is then
-    // moved to now rather than waited for (up to an interval away).
-    await waitFor("the site's uptime target", 60_000, async () => ((await db.query("SELECT 1 FROM uptime_targets WHERE host = $1", [site.host])).rows.length > 0 ? true : undefined), 250);
-    await db.query("UPDATE uptime_targets SET next_slot = extract(epoch from now())::bigint WHERE host = $1", [site.host]);
-    const uptime = await waitFor("a settled probe", 60_000, async () => {
-      const u = (await get(cluster.api, `/uptime/${site.host}`)) as { up: boolean | null; state: string; last_check: number | null };
-      return u.last_check !== null && u.state !== "suspect" ? u : undefined;
-    }, 250);
-    // The small site answers 404 at / (no pages set): a confirmed down, from two probes.
-    expect(uptime).toMatchObject({ up: false, state: "down" });
-    const probes = (await db.query<{ confirm: boolean; node: string }>("SELECT confirm, node FROM uptime_probes WHERE host = $1 ORDER BY confirm", [site.host])).rows;
-    expect(probes.map((p) => p.confirm)).toEqual([false, true]);
+    // An analysis resolves the home URL the probes use (http:// here).
+    const analysed = await start(cluster.api, "analyze", site.host);
+    expect((await untilDone(cluster.api, analysed)).state).toBe("done");
+    const slotNow = async () => {
+      // The planner brings the site into the targets (with its analysed URL) within a few passes;
+      // its next slot is then moved to now rather than waited for (up to an interval away).
+      await waitFor("the site's uptime target", 60_000, async () => ((await db.query("SELECT 1 FROM uptime_targets WHERE host = $1 AND url LIKE 'http://%'", [site.host])).rows.length > 0 ? true : undefined), 250);
+      await db.query("UPDATE uptime_targets SET next_slot = extract(epoch from now())::bigint WHERE host = $1", [site.host]);
+    };
+    const settled = (state: string) =>
+      waitFor(`the site ${state}`, 60_000, async () => {
+        const u = (await get(cluster.api, `/uptime/${site.host}`)) as { up: boolean | null; state: string; last_check: number | null };
+        return u.state === state ? u : undefined;
+      }, 250);
+    await slotNow();
+    expect(await settled("up")).toMatchObject({ up: true });
+    // The home page goes: 404. The failure is confirmed by a second probe before it is a down.
+    site.pages.delete("/");
+    await slotNow();
+    expect(await settled("down")).toMatchObject({ up: false });
+    const probes = (await db.query<{ confirm: boolean; ok: boolean; node: string }>("SELECT confirm, ok, node FROM uptime_probes WHERE host = $1 ORDER BY at, confirm", [site.host])).rows;
+    expect(probes.map((p) => [p.confirm, p.ok])).toEqual([
+      [false, true],
+      [false, false],
+      [true, false],
+    ]);
     expect(probes.every((p) => p.node.startsWith("crawler"))).toBe(true);
     const incidents = (await get(cluster.api, `/incidents?host=${site.host}`)) as { incidents: { kind: string; status: string; cause: string }[] };
     expect(incidents.incidents).toEqual([expect.objectContaining({ kind: "down", status: "open", cause: "http: http 404" })]);
