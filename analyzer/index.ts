@@ -45,3 +45,15 @@ export { analyzeCrawl, type BrokenLink, type CrawlAnalysis, type CrawlInput, typ
 export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";
 export { crawlDelaySeconds, isAllowed, matchingGroups, productToken } from "./robots-match.ts";
+export {
+  hostMatches as webhookHostMatches,
+  notificationOf,
+  testNotification,
+  webhookTypeOf,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT,
+  type LoggedEvent,
+  type Notification,
+  type NotifiedEvent,
+  type WebhookEventType,
+} from "./webhook-events.ts";

@@ -35,6 +35,8 @@ export {
   Retry,
   TlsResult,
   TlsTask,
+  WebhookResult,
+  WebhookTask,
   CheckpointRequest,
   CheckpointResponse,
   CompleteRequest,

@@ -21,6 +21,7 @@ export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
 export { ClickHouseCrawlPages } from "./clickhouse/clickhouse-crawl-pages.ts";
 export { createStore, type Store } from "./store.ts";
 export { LeadersRepo } from "./leaders-repo.ts";
+export { WebhooksRepo, type WebhookRow, type DeliveryRow, type DeliveryState, type DeliveryUpdate, type AttemptRow, type NewWebhook, type RoutedDelivery } from "./webhooks-repo.ts";
 export { REPORT_VERSION, type StoredReport, type StoredCrawlReport } from "./documents.ts";
 export { JobsRepo, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";

@@ -11,6 +11,7 @@ import { ProfilesRepo } from "./profiles-repo.ts";
 import { CrawlsRepo } from "./crawls-repo.ts";
 import { EventsRepo } from "./events-repo.ts";
 import { LeadersRepo } from "./leaders-repo.ts";
+import { WebhooksRepo } from "./webhooks-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -34,6 +35,7 @@ export interface Store {
   readonly crawls: CrawlsRepo;
   readonly events: EventsRepo;
   readonly leaders: LeadersRepo;
+  readonly webhooks: WebhooksRepo;
   readonly crawlPages: CrawlPages;
 }
 
@@ -53,6 +55,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     crawls: new CrawlsRepo(db),
     events: new EventsRepo(db),
     leaders: new LeadersRepo(db),
+    webhooks: new WebhooksRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
   };
 }

@@ -2,9 +2,11 @@ import { checkSeriesPlanner } from "./check-series.ts";
 import type { Planner } from "./planner.ts";
 import { recheckPlanner } from "./rechecks.ts";
 import { staleWorkPlanner } from "./stale-work.ts";
+import { webhooksPlanner } from "./webhooks.ts";
 
 export type { Planner, PlannerContext } from "./planner.ts";
 export { PlannerRunner, PLANNERS_LEADERSHIP } from "./runner.ts";
+export { routeEvent, webhooksPlanner, WEBHOOK_EVENTS_CURSOR } from "./webhooks.ts";
 
 /** Every planner the scheduler runs (under one leadership). */
-export const PLANNERS: readonly Planner[] = [staleWorkPlanner, recheckPlanner, checkSeriesPlanner];
+export const PLANNERS: readonly Planner[] = [staleWorkPlanner, recheckPlanner, checkSeriesPlanner, webhooksPlanner];
