@@ -14,6 +14,7 @@ import { getSiteProfile, resetSiteProfile, setSiteProfile } from "./profiles.ts"
 import { checkDns, checkPage, checkPageFull, checkSsl } from "./checks.ts";
 import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
+import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
   defineContract,
@@ -67,6 +68,13 @@ export {
   resetSiteProfile,
   listExplanations,
   explainCheck,
+  listWebhooks,
+  addWebhook,
+  removeWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
 };
 
 /**
@@ -112,4 +120,11 @@ export const CONTRACTS: readonly OperationContract[] = [
   resetSiteProfile,
   listExplanations,
   explainCheck,
+  listWebhooks,
+  addWebhook,
+  removeWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
 ];

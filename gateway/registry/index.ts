@@ -10,6 +10,7 @@ import { profilesHandlers } from "../operations/profiles.ts";
 import { checksHandlers } from "../operations/checks.ts";
 import { explanationsHandlers } from "../operations/explanations.ts";
 import { crawlHandlers } from "../operations/crawl.ts";
+import { webhooksHandlers } from "../operations/webhooks.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -29,6 +30,7 @@ export function buildOperations(): Operation[] {
       ...checksHandlers,
       ...explanationsHandlers,
       ...crawlHandlers,
+      ...webhooksHandlers,
     ]),
   );
   return operations;
