@@ -46,3 +46,15 @@ export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";
 export { crawlDelaySeconds, isAllowed, matchingGroups, productToken } from "./robots-match.ts";
 export { nextUptimeState, uptimePercent, DEFAULT_UPTIME_RULES, type UptimeDecision, type UptimeRules, type UptimeState, type UptimeTarget, type UptimeTransition, type ProbeFacts } from "./uptime-state.ts";
+export {
+  hostMatches as webhookHostMatches,
+  notificationOf,
+  testNotification,
+  webhookTypeOf,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT,
+  type LoggedEvent,
+  type Notification,
+  type NotifiedEvent,
+  type WebhookEventType,
+} from "./webhook-events.ts";

@@ -41,7 +41,7 @@ export {
   WorkerClosingError,
   type Failure,
 } from "./work-errors.ts";
-export { CRAWLER_KINDS, type CrawlerKind, type PageStore, type WorkContext } from "./kinds/index.ts";
+export { CRAWLER_KINDS, signatureHeaders, type CrawlerKind, type PageStore, type WorkContext } from "./kinds/index.ts";
 export { createCrawlerNode, SYNC_CONFIRM_MAX_MS, type CrawlerNode, type NodeSettings } from "./node.ts";
 export { politenessFor, splitHost, type Politeness } from "./fetch/politeness.ts";
 export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";

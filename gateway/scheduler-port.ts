@@ -10,6 +10,8 @@ export interface SchedulerPort {
   runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
   /** A single live check (page URL, certificate or DNS of a host) in the synchronous lane; kind is the work kind's name. */
   runSingle(accountId: number, kind: "page" | "tls" | "dns", target: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
+  /** One attempt of a test delivery in the synchronous lane (the webhook kind's target: "<delivery>@<receiver host>"). */
+  sendWebhookTest(accountId: number, deliveryId: number, receiverHost: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
 }
 
 /** The scheduler's errors as the catalogue's, in this one place. */
@@ -66,6 +68,19 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
         const res = await callUnary(
           client.runCheck.bind(client),
           RunCheckRequest.fromPartial({ accountId, kind, target, waitMs }),
+          { deadlineMs: waitMs + 5000, retries: 0 },
+        );
+        return { jobId: res.jobId, done: res.done };
+      } catch (err) {
+        throw toApiError(err);
+      }
+    },
+    async sendWebhookTest(accountId, deliveryId, receiverHost, waitMs) {
+      try {
+        const res = await callUnary(
+          client.runCheck.bind(client),
+          RunCheckRequest.fromPartial({ accountId, kind: "webhook", target: `${deliveryId}@${receiverHost}`, waitMs }),
+          // Not retried: a retry would send the test twice.
           { deadlineMs: waitMs + 5000, retries: 0 },
         );
         return { jobId: res.jobId, done: res.done };

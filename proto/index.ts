@@ -41,6 +41,8 @@ export {
   StreamResult,
   TlsResult,
   TlsTask,
+  WebhookResult,
+  WebhookTask,
   CheckpointRequest,
   CheckpointResponse,
   CompleteRequest,

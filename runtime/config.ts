@@ -57,6 +57,7 @@ export interface Config {
   readonly staleJobSeconds: number;
   readonly syncWaitMs: number;
   readonly planEverySeconds: number;
+  readonly webhookPlanMs: number;
   readonly workerConcurrency: number;
   readonly workerSyncConcurrency: number;
   readonly uptimeTimeoutMs: number;
@@ -335,6 +336,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_STALE_JOB_S", key: "staleJobSeconds", default: "120", parse: integer(1, 86400), doc: "A queued job untouched this long is published again (its message was lost)." },
   { env: "SVC_SYNC_WAIT_MS", key: "syncWaitMs", default: "25000", parse: integer(1000, 120_000), doc: "Deadline of synchronous checks (GET /analyze); after it the answer is 409 not_ready with the job to poll." },
   { env: "SVC_PLAN_EVERY_S", key: "planEverySeconds", default: "60", parse: integer(0, 86400), doc: "How often the scheduler looks for sites due for their periodic re-check (each site every interval_h; a new site at once); 0 turns periodic checks off." },
+  { env: "SVC_WEBHOOK_PLAN_MS", key: "webhookPlanMs", default: "1000", parse: integer(0, 60_000), doc: "How often the scheduler turns new events into webhook deliveries and hands out the attempts that are due (ms); 0 turns webhook deliveries off." },
   { env: "SVC_WORKER_CONCURRENCY", key: "workerConcurrency", default: "2", parse: integer(1, 64), doc: "Jobs of the job lane (analyses, crawls) one crawler worker runs at once." },
   { env: "SVC_WORKER_SYNC_CONCURRENCY", key: "workerSyncConcurrency", default: "4", parse: integer(1, 64), doc: "Jobs of the synchronous lane (GET /analyze, /full, /check, /ssl, /dns) one crawler worker runs at once, on slots of their own: a waiting caller never queues behind analyses and crawls." },
   { env: "SVC_UPTIME_TIMEOUT_MS", key: "uptimeTimeoutMs", default: "10000", parse: integer(1000, 60_000), doc: "An uptime probe without a complete answer in this time fails with cause timeout (independent of the probing interval)." },

@@ -1,10 +1,11 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
 
 export type EventLevel = "good" | "warn" | "bad" | "info";
 
-/** The spec's webhook event types: every event has one (docs/events.md maps what happens to them). */
-export const EVENT_TYPES = ["events", "uptime", "watchdog", "page", "crawl", "rank", "security", "digest"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The spec's webhook event types: every event has one (docs/monitoring.md maps what happens to them). */
+export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
+export type EventType = WebhookEventType;
 
 /** An event to append: its key is deterministic, so appending it again is harmless. */
 export interface NewEvent {

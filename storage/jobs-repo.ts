@@ -81,15 +81,23 @@ export class JobsRepo {
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
-    return this.db.tx(async (q) => {
-      const [row] = await q.query<JobRow>(
-        `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target)
-         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7) RETURNING ${JOB_COLUMNS}`,
-        [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null],
-      );
-      await this.enqueue(q, message(row as JobRow), now);
-      return row as JobRow;
-    });
+    return this.db.tx((q) => this.insertQueued(q, job, now, message));
+  }
+
+  /** createQueued inside the caller's transaction (a planner that writes the job with what it plans). */
+  async insertQueued(
+    q: Queryable,
+    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; target?: string | null },
+    now: number,
+    message: (job: JobRow) => OutboxMessage,
+  ): Promise<JobRow> {
+    const [row] = await q.query<JobRow>(
+      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7) RETURNING ${JOB_COLUMNS}`,
+      [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null],
+    );
+    await this.enqueue(q, message(row as JobRow), now);
+    return row as JobRow;
   }
 
   /** A job answered from a fresh report: done at once, nothing to run. */

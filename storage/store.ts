@@ -13,6 +13,7 @@ import { EventsRepo } from "./events-repo.ts";
 import { LeadersRepo } from "./leaders-repo.ts";
 import { UptimeRepo } from "./uptime-repo.ts";
 import { OAuthRepo } from "./oauth-repo.ts";
+import { WebhooksRepo } from "./webhooks-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -38,6 +39,7 @@ export interface Store {
   readonly leaders: LeadersRepo;
   readonly uptime: UptimeRepo;
   readonly oauth: OAuthRepo;
+  readonly webhooks: WebhooksRepo;
   readonly crawlPages: CrawlPages;
 }
 
@@ -59,6 +61,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     leaders: new LeadersRepo(db),
     uptime: new UptimeRepo(db),
     oauth: new OAuthRepo(db),
+    webhooks: new WebhooksRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
   };
 }

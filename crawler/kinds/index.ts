@@ -5,8 +5,10 @@ import { dnsKind } from "./dns.ts";
 import type { CrawlerKind } from "./kind.ts";
 import { pageKind } from "./page.ts";
 import { tlsKind } from "./tls.ts";
+import { webhookKind } from "./webhook.ts";
 
 export type { CrawlerKind, PageStore, WorkContext } from "./kind.ts";
+export { signatureHeaders } from "./webhook.ts";
 
 /** Every kind of work a crawler node does, by name: the worker dispatches through this table. */
 export const CRAWLER_KINDS: { readonly [K in WorkKind]: CrawlerKind<K> } = {
@@ -15,4 +17,5 @@ export const CRAWLER_KINDS: { readonly [K in WorkKind]: CrawlerKind<K> } = {
   page: pageKind,
   tls: tlsKind,
   dns: dnsKind,
+  webhook: webhookKind,
 };

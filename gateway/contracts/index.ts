@@ -15,6 +15,7 @@ import { checkDns, checkPage, checkPageFull, checkSsl } from "./checks.ts";
 import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
 import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
+import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
   defineContract,
@@ -71,8 +72,14 @@ export {
   getUptime,
   listIncidents,
   listEvents,
+  listWebhooks,
+  addWebhook,
+  removeWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
 };
-export { EVENT_TYPE_NAMES } from "./monitoring.ts";
 
 /**
  * Every operation Svc serves, in the order OpenAPI and /capabilities list them. An operation is
@@ -120,4 +127,11 @@ export const CONTRACTS: readonly OperationContract[] = [
   getUptime,
   listIncidents,
   listEvents,
+  listWebhooks,
+  addWebhook,
+  removeWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
 ];

@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { HostParams, HostString, Nullable, PageEnvelope, StringEnum, UnixSeconds, pagedQuery } from "../schemas.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../analyzer/index.ts";
 import { defineContract } from "./contract.ts";
 
 /** The spec's webhook event types: every event has one. */
-export const EVENT_TYPE_NAMES = ["events", "uptime", "watchdog", "page", "crawl", "rank", "security", "digest"] as const;
+const EVENT_TYPE_NAMES = WEBHOOK_EVENT_TYPES;
 const EventLevel = StringEnum(["good", "warn", "bad", "info"]);
 
 export const EventSchema = Type.Object(

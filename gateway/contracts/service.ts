@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineContract } from "./contract.ts";
 
-/** The event types a webhook can subscribe to, as /capabilities lists them. */
-export const WEBHOOK_EVENT_TYPES = ["events", "uptime", "watchdog", "page", "crawl", "rank", "security", "digest"] as const;
+/** The event types a webhook can subscribe to, as /capabilities lists them (the table is analyzer/webhook-events.ts). */
+export { WEBHOOK_EVENT_TYPES } from "../../analyzer/index.ts";
 
 export const SCOPES = [
   { id: "read", description: "Reading: sites, reports, tasks, usage" },

@@ -11,6 +11,7 @@ import { checksHandlers } from "../operations/checks.ts";
 import { explanationsHandlers } from "../operations/explanations.ts";
 import { crawlHandlers } from "../operations/crawl.ts";
 import { monitoringHandlers } from "../operations/monitoring.ts";
+import { webhooksHandlers } from "../operations/webhooks.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -31,6 +32,7 @@ export function buildOperations(): Operation[] {
       ...explanationsHandlers,
       ...crawlHandlers,
       ...monitoringHandlers,
+      ...webhooksHandlers,
     ]),
   );
   return operations;

@@ -11,6 +11,8 @@ import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts
 import { freshDatabase } from "../harness/databases.ts";
 import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
+import { createTestCa, type TestCa } from "../harness/fixture-web/ca.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.ts";
 import { http, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer } from "../harness/svc-process.ts";
 
 // The distributed mode as deployed: one `svc gateway`, one `svc scheduler` and two `svc crawler`
@@ -61,6 +63,8 @@ let slow: ServedSite;
 let slower: ServedSite;
 const extraSites: SmallSite[] = [];
 let kafkaAdmin: ReturnType<Kafka["admin"]>;
+let ca: TestCa;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   const site = linkGraphSite({ pages: 150 });
@@ -78,7 +82,15 @@ beforeAll(async () => {
   await kafkaAdmin.connect();
   const clickhouseUrl = await clickhouse.createDatabase("cluster");
   series = createClient({ url: clickhouseUrl });
-  cluster = await startCluster({ postgresUrl: databaseUrl, brokers: kafka.brokers, key: KEY, env: { ...DISTRIBUTED, SVC_CLICKHOUSE_URL: clickhouseUrl } });
+  // A webhook receiver on loopback over HTTPS; the crawlers trust the test CA by the operator's setting.
+  ca = await createTestCa();
+  receiver = await startWebhookReceiver(ca, () => Math.floor(Date.now() / 1000));
+  cluster = await startCluster({
+    postgresUrl: databaseUrl,
+    brokers: kafka.brokers,
+    key: KEY,
+    env: { ...DISTRIBUTED, SVC_CLICKHOUSE_URL: clickhouseUrl, SVC_EXTRA_CA_FILE: ca.caFile, SVC_WEBHOOK_PLAN_MS: "250" },
+  });
 });
 
 afterAll(async () => {
@@ -90,6 +102,8 @@ afterAll(async () => {
   await series?.close();
   await Promise.all([kafka?.stop(), clickhouse?.stop()]);
   await Promise.all([small, graph, slow, slower, ...extraSites].map((s) => s?.close()));
+  await receiver?.close();
+  await ca?.close();
 });
 
 afterEach((ctx) => {
@@ -449,5 +463,30 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(incidents.incidents).toEqual([expect.objectContaining({ kind: "down", status: "open", cause: "http: http 404" })]);
     const ran = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_uptime_probes_total{outcome="down"').catch(() => 0)));
     expect(ran.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
+  });
+
+  it("delivers a subscribed event once, signed, through a crawler, while two schedulers plan", async () => {
+    expect(cluster.schedulers).toHaveLength(2);
+    const created = await cluster.api("/webhooks", { method: "POST", body: { url: `${receiver.origin}/cluster`, events: ["events"], hosts: [small.host] } });
+    expect(created.status, created.text).toBe(201);
+    const hook = created.json as { id: number; secret: string };
+    receiver.secrets.add(hook.secret);
+    const id = await start(cluster.api, "analyze", small.host, true);
+    await untilDone(cluster.api, id);
+    // The analysis's own event (task or rank events of the run may come besides).
+    const ofJob = (r: { body: Record<string, unknown> }) => (r.body.events as { type: string; data: { job?: number } }[])[0]?.data.job === id;
+    const got = await waitFor("the analysis's event at the receiver", 30_000, async () => receiver.on("/cluster").find(ofJob), 100);
+    expect(got.verifiedWith).toBe(hook.secret);
+    expect(got.headers["x-svc-event"]).toBe("events");
+    expect(got.body).toMatchObject({ type: "events", host: small.host, event: "events" });
+    // More planning rounds of both schedulers: no attempt is sent twice.
+    await new Promise((r) => setTimeout(r, 2500));
+    const received = receiver.on("/cluster");
+    expect(received.every((r) => r.verifiedWith === hook.secret)).toBe(true);
+    const ids = received.map((r) => Number(r.headers["x-svc-delivery"]));
+    expect(new Set(ids).size).toBe(ids.length);
+    const log = (await get(cluster.api, `/webhooks/${hook.id}/deliveries`)) as { deliveries: { id: number; status: string; attempts: number; code: number }[] };
+    expect(log.deliveries.map((d) => d.id).sort()).toEqual([...ids].sort());
+    expect(log.deliveries.every((d) => d.status === "delivered" && d.attempts === 1 && d.code === 200)).toBe(true);
   });
 });

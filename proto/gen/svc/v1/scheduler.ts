@@ -280,6 +280,34 @@ export interface DnsResult {
   facts: DnsFacts | undefined;
 }
 
+/**
+ * One attempt to deliver a webhook event (docs/webhooks.md). The secret travels in the task only:
+ * the crawler signs the body with it at send time and keeps nothing.
+ */
+export interface WebhookTask {
+  /** the delivery's id (X-Svc-Delivery, the body's delivery) */
+  delivery: number;
+  /** https only; resolved and checked against the egress policy on every send */
+  url: string;
+  secret: string;
+  /** the webhook event type (X-Svc-Event, the body's event) */
+  event: string;
+  /** the notification, a JSON object; the body adds event, delivery and sent_at */
+  notificationJson: string;
+  /** the whole attempt: connect, send, the receiver's status line */
+  timeoutMs: number;
+}
+
+/** What one attempt met: a status code (0 when no answer came) and, when no 2xx came, why. */
+export interface WebhookResult {
+  code: number;
+  /** empty on a 2xx; timeout, unreachable, http_<code>, … */
+  error: string;
+  durationMs: number;
+  /** the signed timestamp of this attempt */
+  sentAt: number;
+}
+
 export interface LeaseResponse {
   /** false: done, cancelled or leased to another worker */
   granted: boolean;
@@ -294,6 +322,9 @@ export interface LeaseResponse {
     | { $case: "page"; value: PageTask }
     | { $case: "tls"; value: TlsTask }
     | { $case: "dns"; value: DnsTask }
+    | //
+    /** 25 is the uptime probe's (another branch). */
+    { $case: "webhook"; value: WebhookTask }
     | undefined;
 }
 
@@ -340,6 +371,9 @@ export interface CompleteRequest {
     | { $case: "page"; value: PageResult }
     | { $case: "tls"; value: TlsResult }
     | { $case: "dns"; value: DnsResult }
+    | //
+    /** 25 is the uptime probe's (another branch). */
+    { $case: "webhook"; value: WebhookResult }
     | undefined;
 }
 
@@ -3246,6 +3280,288 @@ export const DnsResult: MessageFns<DnsResult> = {
   },
 };
 
+function createBaseWebhookTask(): WebhookTask {
+  return { delivery: 0, url: "", secret: "", event: "", notificationJson: "", timeoutMs: 0 };
+}
+
+export const WebhookTask: MessageFns<WebhookTask> = {
+  encode(message: WebhookTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== 0) {
+      writer.uint32(8).int64(message.delivery);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.secret !== "") {
+      writer.uint32(26).string(message.secret);
+    }
+    if (message.event !== "") {
+      writer.uint32(34).string(message.event);
+    }
+    if (message.notificationJson !== "") {
+      writer.uint32(42).string(message.notificationJson);
+    }
+    if (message.timeoutMs !== 0) {
+      writer.uint32(48).int32(message.timeoutMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.delivery = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.notificationJson = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.timeoutMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookTask {
+    return {
+      delivery: isSet(object.delivery) ? globalThis.Number(object.delivery) : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      event: isSet(object.event) ? globalThis.String(object.event) : "",
+      notificationJson: isSet(object.notificationJson)
+        ? globalThis.String(object.notificationJson)
+        : isSet(object.notification_json)
+        ? globalThis.String(object.notification_json)
+        : "",
+      timeoutMs: isSet(object.timeoutMs)
+        ? globalThis.Number(object.timeoutMs)
+        : isSet(object.timeout_ms)
+        ? globalThis.Number(object.timeout_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: WebhookTask): unknown {
+    const obj: any = {};
+    if (message.delivery !== 0) {
+      obj.delivery = Math.round(message.delivery);
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.event !== "") {
+      obj.event = message.event;
+    }
+    if (message.notificationJson !== "") {
+      obj.notificationJson = message.notificationJson;
+    }
+    if (message.timeoutMs !== 0) {
+      obj.timeoutMs = Math.round(message.timeoutMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebhookTask>): WebhookTask {
+    return WebhookTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebhookTask>): WebhookTask {
+    const message = createBaseWebhookTask();
+    message.delivery = object.delivery ?? 0;
+    message.url = object.url ?? "";
+    message.secret = object.secret ?? "";
+    message.event = object.event ?? "";
+    message.notificationJson = object.notificationJson ?? "";
+    message.timeoutMs = object.timeoutMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseWebhookResult(): WebhookResult {
+  return { code: 0, error: "", durationMs: 0, sentAt: 0 };
+}
+
+export const WebhookResult: MessageFns<WebhookResult> = {
+  encode(message: WebhookResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== 0) {
+      writer.uint32(8).int32(message.code);
+    }
+    if (message.error !== "") {
+      writer.uint32(18).string(message.error);
+    }
+    if (message.durationMs !== 0) {
+      writer.uint32(24).int32(message.durationMs);
+    }
+    if (message.sentAt !== 0) {
+      writer.uint32(32).int64(message.sentAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.code = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.durationMs = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sentAt = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookResult {
+    return {
+      code: isSet(object.code) ? globalThis.Number(object.code) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : 0,
+      sentAt: isSet(object.sentAt)
+        ? globalThis.Number(object.sentAt)
+        : isSet(object.sent_at)
+        ? globalThis.Number(object.sent_at)
+        : 0,
+    };
+  },
+
+  toJSON(message: WebhookResult): unknown {
+    const obj: any = {};
+    if (message.code !== 0) {
+      obj.code = Math.round(message.code);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.durationMs !== 0) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
+    if (message.sentAt !== 0) {
+      obj.sentAt = Math.round(message.sentAt);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebhookResult>): WebhookResult {
+    return WebhookResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebhookResult>): WebhookResult {
+    const message = createBaseWebhookResult();
+    message.code = object.code ?? 0;
+    message.error = object.error ?? "";
+    message.durationMs = object.durationMs ?? 0;
+    message.sentAt = object.sentAt ?? 0;
+    return message;
+  },
+};
+
 function createBaseLeaseResponse(): LeaseResponse {
   return { granted: false, leaseUntilMs: 0, attempt: 0, checkpoint: Buffer.alloc(0), host: "", task: undefined };
 }
@@ -3282,6 +3598,9 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         break;
       case "dns":
         DnsTask.encode(message.task.value, writer.uint32(194).fork()).join();
+        break;
+      case "webhook":
+        WebhookTask.encode(message.task.value, writer.uint32(210).fork()).join();
         break;
     }
     return writer;
@@ -3380,6 +3699,14 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
             message.task = { $case: "dns", value: DnsTask.decode(reader, reader.uint32()) };
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.task = { $case: "webhook", value: WebhookTask.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3413,6 +3740,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         ? { $case: "tls", value: TlsTask.fromJSON(object.tls) }
         : isSet(object.dns)
         ? { $case: "dns", value: DnsTask.fromJSON(object.dns) }
+        : isSet(object.webhook)
+        ? { $case: "webhook", value: WebhookTask.fromJSON(object.webhook) }
         : undefined,
     };
   },
@@ -3444,6 +3773,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
       obj.tls = TlsTask.toJSON(message.task.value);
     } else if (message.task?.$case === "dns") {
       obj.dns = DnsTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "webhook") {
+      obj.webhook = WebhookTask.toJSON(message.task.value);
     }
     return obj;
   },
@@ -3486,6 +3817,12 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
       case "dns": {
         if (object.task?.value !== undefined && object.task?.value !== null) {
           message.task = { $case: "dns", value: DnsTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "webhook": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "webhook", value: WebhookTask.fromPartial(object.task.value) };
         }
         break;
       }
@@ -3958,6 +4295,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       case "dns":
         DnsResult.encode(message.result.value, writer.uint32(194).fork()).join();
         break;
+      case "webhook":
+        WebhookResult.encode(message.result.value, writer.uint32(210).fork()).join();
+        break;
     }
     return writer;
   },
@@ -4063,6 +4403,14 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
             message.result = { $case: "dns", value: DnsResult.decode(reader, reader.uint32()) };
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.result = { $case: "webhook", value: WebhookResult.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4105,6 +4453,8 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
         ? { $case: "tls", value: TlsResult.fromJSON(object.tls) }
         : isSet(object.dns)
         ? { $case: "dns", value: DnsResult.fromJSON(object.dns) }
+        : isSet(object.webhook)
+        ? { $case: "webhook", value: WebhookResult.fromJSON(object.webhook) }
         : undefined,
     };
   },
@@ -4139,6 +4489,8 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       obj.tls = TlsResult.toJSON(message.result.value);
     } else if (message.result?.$case === "dns") {
       obj.dns = DnsResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "webhook") {
+      obj.webhook = WebhookResult.toJSON(message.result.value);
     }
     return obj;
   },
@@ -4182,6 +4534,12 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       case "dns": {
         if (object.result?.value !== undefined && object.result?.value !== null) {
           message.result = { $case: "dns", value: DnsResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "webhook": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "webhook", value: WebhookResult.fromPartial(object.result.value) };
         }
         break;
       }

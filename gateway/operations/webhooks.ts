@@ -1,0 +1,144 @@
+import { testNotification, type WebhookEventType } from "../../analyzer/index.ts";
+import type { AttemptRow, DeliveryRow, WebhookRow } from "../../storage/index.ts";
+import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { ApiError } from "../errors.ts";
+import type { RandomBytes } from "../keys/api-key.ts";
+import { normalizeHost } from "../pipeline/host.ts";
+import { hourOf } from "../pipeline/rate-headers.ts";
+import { implement } from "../registry/operation.ts";
+import { page } from "../schemas.ts";
+
+const SECRET_NOTE = "Keep this secret: it is shown only now. Verify X-Svc-Signature-V2 (t=<timestamp>,v1=<HMAC-SHA256 of \"<timestamp>.<body>\">) and drop requests older than 5 minutes.";
+
+/** A signing secret: "whsec_" and 32 random bytes, base64url. */
+function newSecret(random: RandomBytes): string {
+  return `whsec_${random(32).toString("base64url")}`;
+}
+
+function webhookView(w: WebhookRow) {
+  return {
+    id: w.id,
+    name: w.name,
+    url: w.url,
+    events: w.events as WebhookEventType[],
+    hosts: w.hosts,
+    active: w.active,
+    failed_in_a_row: w.failed_in_a_row,
+    created: w.created,
+    disabled_at: w.disabled_at,
+  };
+}
+
+function deliveryView(d: DeliveryRow, attempts: readonly AttemptRow[]) {
+  return {
+    id: d.id,
+    event: d.event,
+    event_id: d.event_id,
+    host: d.host,
+    status: d.state,
+    code: d.last_code,
+    attempts: d.attempts,
+    error: d.last_error,
+    duration_ms: d.last_duration_ms,
+    created: d.created,
+    last_attempt_at: d.last_attempt_at,
+    next_attempt_at: d.next_attempt_at,
+    delivered_at: d.delivered_at,
+    test: d.test,
+    attempt_log: attempts
+      .filter((a) => a.delivery_id === d.id)
+      .map((a) => ({ n: a.n, sent_at: a.sent_at, finished: a.finished, code: a.code, error: a.error, duration_ms: a.duration_ms })),
+  };
+}
+
+/** An address webhooks may be sent to: https, no credentials, a usable host (the same rules as sites; it is resolved and checked again on every send). */
+function receiverUrl(deps: GatewayDeps, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError("bad_param", `"${raw}" is not a URL`, { param: "url" });
+  }
+  if (url.protocol !== "https:") throw new ApiError("bad_param", "a webhook address must be https://", { param: "url" });
+  if (url.username || url.password) throw new ApiError("bad_param", "a webhook address carries no credentials; verify the signature instead", { param: "url" });
+  const host = normalizeHost(url.host, { allowPrivateTargets: deps.config.allowPrivateTargets });
+  if (!host.ok) throw new ApiError("bad_host", `"${url.host}" is not a usable host: ${host.reason}`, { param: "url" });
+  url.hash = "";
+  return url.toString();
+}
+
+async function ownWebhook(deps: GatewayDeps, accountId: number, id: number): Promise<WebhookRow> {
+  const hook = await deps.store.webhooks.get(accountId, id);
+  if (!hook) throw new ApiError("not_found", `no webhook ${id} in your account`);
+  return hook;
+}
+
+export const listWebhooks = implement(contracts.listWebhooks, async ({ auth, deps, query }) => {
+  const { rows, total } = await deps.store.webhooks.list(auth!.accountId, query.limit, query.offset);
+  return { body: { webhooks: rows.map(webhookView), page: page(query.limit, query.offset, total) } };
+});
+
+export const addWebhook = implement(contracts.addWebhook, async ({ auth, deps, body, now }) => {
+  const url = receiverUrl(deps, body.url);
+  const hosts = body.hosts.map((h, i) => {
+    const res = normalizeHost(h, { allowPrivateTargets: deps.config.allowPrivateTargets });
+    if (!res.ok) throw new ApiError("bad_host", `"${h}" is not a usable host: ${res.reason}`, { param: `hosts.${i}` });
+    return res.host;
+  });
+  const secret = newSecret(deps.random);
+  const row = await deps.store.webhooks.createWithinPlan(
+    { accountId: auth!.accountId, name: body.name ?? new URL(url).host, url, events: body.events, hosts: [...new Set(hosts)], secret },
+    now,
+  );
+  if (row === "limit") {
+    const { resetSeconds } = hourOf(now);
+    throw new ApiError("limit", "your plan's number of webhooks is reached; remove one first", { retryAfter: resetSeconds, details: { policy: "webhooks" } });
+  }
+  const v = webhookView(row);
+  return { status: 201, body: { id: v.id, secret, note: SECRET_NOTE, name: v.name, url: v.url, events: v.events, hosts: v.hosts, active: v.active } };
+});
+
+export const removeWebhook = implement(contracts.removeWebhook, async ({ auth, deps, params }) => {
+  if (!(await deps.store.webhooks.remove(auth!.accountId, params.id))) throw new ApiError("not_found", `no webhook ${params.id} in your account`);
+  return { body: { id: params.id, removed: true } };
+});
+
+export const rotateWebhookSecret = implement(contracts.rotateWebhookSecret, async ({ auth, deps, params }) => {
+  const secret = newSecret(deps.random);
+  const row = await deps.store.webhooks.rotateSecret(auth!.accountId, params.id, secret);
+  if (!row) throw new ApiError("not_found", `no webhook ${params.id} in your account`);
+  return { body: { id: row.id, secret, note: `${SECRET_NOTE} The previous secret no longer signs anything.` } };
+});
+
+export const testWebhook = implement(contracts.testWebhook, async ({ auth, deps, params, now }) => {
+  const accountId = auth!.accountId;
+  const hook = await ownWebhook(deps, accountId, params.id);
+  const delivery = await deps.store.webhooks.createTest(hook, testNotification(hook.id, now), now);
+  const res = await deps.scheduler.sendWebhookTest(accountId, delivery.id, new URL(hook.url).host, deps.config.syncWaitMs);
+  const job = await deps.store.jobs.getOwned(accountId, res.jobId);
+  if (!res.done || !job || (job.state !== "done" && job.state !== "error")) {
+    throw new ApiError("not_ready", "the test send is still under way; see the webhook's deliveries", { retryAfter: 3, details: { delivery: delivery.id, job: res.jobId } });
+  }
+  if (job.state === "error") return { body: { ok: false, code: null, error: job.error ?? "failed", delivery: delivery.id, duration_ms: null } };
+  const result = (await deps.store.jobs.result(accountId, res.jobId)) as { ok: boolean; code: number | null; error: string | null; duration_ms: number | null };
+  return { body: { ok: result.ok, code: result.code, error: result.error, delivery: delivery.id, duration_ms: result.duration_ms } };
+});
+
+export const listWebhookDeliveries = implement(contracts.listWebhookDeliveries, async ({ auth, deps, params, query }) => {
+  await ownWebhook(deps, auth!.accountId, params.id);
+  const { rows, total } = await deps.store.webhooks.deliveries(auth!.accountId, params.id, query.limit, query.offset);
+  const attempts = await deps.store.webhooks.attemptsOf(rows.map((r) => r.id));
+  return { body: { total, deliveries: rows.map((r) => deliveryView(r, attempts)), page: page(query.limit, query.offset, total) } };
+});
+
+export const resendWebhookDelivery = implement(contracts.resendWebhookDelivery, async ({ auth, deps, params, now }) => {
+  const out = await deps.store.webhooks.resend(auth!.accountId, params.id, params.delivery, now);
+  if (out === "not_found") throw new ApiError("not_found", `no delivery ${params.delivery} of webhook ${params.id} in your account`);
+  if (out === "under_way") throw new ApiError("unsupported", `delivery ${params.delivery} is still under way; only a lost or delivered one is sent again`);
+  if (out === "inactive") throw new ApiError("unsupported", `webhook ${params.id} is disabled; a successful test send (POST /webhooks/${params.id}/test) re-activates it`);
+  const attempts = await deps.store.webhooks.attemptsOf([out.id]);
+  return { status: 202, body: deliveryView(out, attempts) };
+});
+
+export const webhooksHandlers = [listWebhooks, addWebhook, removeWebhook, rotateWebhookSecret, testWebhook, listWebhookDeliveries, resendWebhookDelivery];

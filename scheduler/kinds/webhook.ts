@@ -1,0 +1,63 @@
+import { WebhookTask } from "../../proto/index.ts";
+import { recordOutcome } from "../webhook-outcome.ts";
+import type { SchedulerKind } from "./kind.ts";
+
+/** The spec's limit: a receiver answers 2xx within 8 seconds. */
+export const DELIVERY_TIMEOUT_MS = 8000;
+
+/** A webhook attempt's job target: the delivery's id and the receiver's host (its politeness and bus key). */
+export function webhookTarget(deliveryId: number, url: string): string {
+  return `${deliveryId}@${new URL(url).host}`;
+}
+
+function deliveryOf(target: string | null): number {
+  const id = Number((target ?? "").split("@", 1)[0]);
+  return Number.isSafeInteger(id) ? id : 0;
+}
+
+/**
+ * One attempt to deliver a webhook event (docs/webhooks.md). Attempts are planned by the webhooks
+ * planner (job lane: one job per attempt, max one attempt, so its lease is what makes an attempt
+ * run once) or started by POST /webhooks/{id}/test (sync lane). The lease carries the address and
+ * the secret as they are at that moment; the crawler signs and sends. Whatever the receiver
+ * answered is a result; a refused address or a crawler fault is a failed job, which the `failed`
+ * hook records as the attempt's failure.
+ */
+export const webhookKind: SchedulerKind<"webhook"> = {
+  name: "webhook",
+  lanes: ["job", "sync"],
+  cost: 0,
+  hostOf: (target) => {
+    const at = target.indexOf("@");
+    if (at <= 0 || at === target.length - 1) throw new Error(`not a webhook target: ${target}`);
+    return target.slice(at + 1);
+  },
+  async task(ctx, job) {
+    const found = await ctx.store.webhooks.forAttempt(deliveryOf(job.target));
+    // The webhook was removed meanwhile: an empty address, which the crawler refuses.
+    if (!found) return WebhookTask.fromPartial({ delivery: deliveryOf(job.target) });
+    const { delivery, hook } = found;
+    return WebhookTask.fromPartial({
+      delivery: delivery.id,
+      url: hook.url,
+      secret: hook.secret,
+      event: delivery.event,
+      notificationJson: JSON.stringify(delivery.notification),
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+    });
+  },
+  async settle(ctx, q, job, result) {
+    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job.target), job.id);
+    if (delivery) {
+      const outcome = { code: result.code, error: result.error, durationMs: result.durationMs, sentAt: result.sentAt || null };
+      await recordOutcome(ctx.store, q, delivery, job.id, outcome, ctx.now());
+    }
+    const ok = result.code >= 200 && result.code < 300;
+    return { runId: null, result: { delivery: deliveryOf(job.target), ok, code: result.code || null, error: ok ? null : result.error || `http_${result.code}`, duration_ms: result.durationMs } };
+  },
+  async failed(ctx, q, job, failure) {
+    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job.target), job.id);
+    if (!delivery) return;
+    await recordOutcome(ctx.store, q, delivery, job.id, { code: 0, error: failure.error, durationMs: null, sentAt: null }, ctx.now());
+  },
+};

@@ -1,0 +1,341 @@
+import type { Db, Queryable } from "./db.ts";
+import type { EventRecord } from "./events-repo.ts";
+import type { JobRow } from "./jobs-repo.ts";
+
+export interface WebhookRow {
+  readonly id: number;
+  readonly account_id: number;
+  readonly name: string;
+  readonly url: string;
+  readonly events: string[];
+  readonly hosts: string[];
+  readonly secret: string;
+  readonly active: boolean;
+  readonly failed_in_a_row: number;
+  readonly created: number;
+  readonly disabled_at: number | null;
+}
+
+export type DeliveryState = "pending" | "sending" | "failing" | "delivered" | "lost";
+
+export interface DeliveryRow {
+  readonly id: number;
+  readonly webhook_id: number;
+  readonly account_id: number;
+  readonly event_id: number | null;
+  readonly event: string;
+  readonly host: string | null;
+  readonly notification: Record<string, unknown>;
+  readonly state: DeliveryState;
+  readonly attempts: number;
+  readonly failures: number;
+  readonly next_attempt_at: number | null;
+  readonly job_id: number | null;
+  readonly last_code: number | null;
+  readonly last_error: string | null;
+  readonly last_duration_ms: number | null;
+  readonly last_attempt_at: number | null;
+  readonly delivered_at: number | null;
+  readonly test: boolean;
+  readonly created: number;
+}
+
+export interface AttemptRow {
+  readonly delivery_id: number;
+  readonly n: number;
+  readonly job_id: number;
+  readonly sent_at: number | null;
+  readonly finished: number;
+  readonly code: number | null;
+  readonly error: string | null;
+  readonly duration_ms: number | null;
+}
+
+export interface NewWebhook {
+  readonly accountId: number;
+  readonly name: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly hosts: readonly string[];
+  readonly secret: string;
+}
+
+/** A delivery the planner routes an event to. */
+export interface RoutedDelivery {
+  readonly webhook: WebhookRow;
+  readonly event: string;
+  readonly notification: unknown;
+}
+
+/** What an attempt changes on its delivery (the scheduler's webhook kind decides it). */
+export interface DeliveryUpdate {
+  readonly state: DeliveryState;
+  readonly failures: number;
+  readonly nextAttemptAt: number | null;
+  readonly code: number | null;
+  readonly error: string | null;
+  readonly durationMs: number | null;
+  readonly deliveredAt: number | null;
+}
+
+const WEBHOOK_COLUMNS = "id, account_id, name, url, events, hosts, secret, active, failed_in_a_row, created, disabled_at";
+const DELIVERY_COLUMNS =
+  "id, webhook_id, account_id, event_id, event, host, notification, state, attempts, failures, next_attempt_at, job_id, last_code, last_error, last_duration_ms, last_attempt_at, delivered_at, test, created";
+const d = (cols: string) =>
+  cols
+    .split(", ")
+    .map((c) => `d.${c}`)
+    .join(", ");
+
+/**
+ * Webhooks, their deliveries and attempts (migration 015). The gateway manages subscriptions and
+ * reads the log; the scheduler plans deliveries from the event log, hands attempts out as jobs and
+ * records what each attempt met, each step in one transaction.
+ */
+export class WebhooksRepo {
+  constructor(private readonly db: Db) {}
+
+  /** A new subscription, unless the account's plan allows no more ("limit"). */
+  async createWithinPlan(w: NewWebhook, now: number): Promise<WebhookRow | "limit"> {
+    return this.db.tx(async (q) => {
+      const [plan] = await q.query<{ webhooks: number }>(
+        "SELECT p.webhooks FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
+        [w.accountId],
+      );
+      const [count] = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1", [w.accountId]);
+      if (!plan || (count?.n ?? 0) >= plan.webhooks) return "limit";
+      const [row] = await q.query<WebhookRow>(
+        `INSERT INTO webhooks (account_id, name, url, events, hosts, secret, created) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${WEBHOOK_COLUMNS}`,
+        [w.accountId, w.name, w.url, [...w.events], [...w.hosts], w.secret, now],
+      );
+      return row as WebhookRow;
+    });
+  }
+
+  async list(accountId: number, limit: number, offset: number): Promise<{ rows: WebhookRow[]; total: number }> {
+    const rows = await this.db.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [accountId, limit, offset]);
+    const [count] = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks WHERE account_id = $1", [accountId]);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  async get(accountId: number, id: number): Promise<WebhookRow | null> {
+    const [row] = await this.db.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    return row ?? null;
+  }
+
+  /** Removes a subscription and its delivery log; false when the account has no such webhook. */
+  async remove(accountId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query("DELETE FROM webhooks WHERE id = $1 AND account_id = $2 RETURNING id", [id, accountId]);
+    return rows.length > 0;
+  }
+
+  /** Replaces the secret: every attempt leased from now on is signed with the new one. */
+  async rotateSecret(accountId: number, id: number, secret: string): Promise<WebhookRow | null> {
+    const [row] = await this.db.query<WebhookRow>(`UPDATE webhooks SET secret = $3 WHERE id = $1 AND account_id = $2 RETURNING ${WEBHOOK_COLUMNS}`, [id, accountId, secret]);
+    return row ?? null;
+  }
+
+  /** A webhook's deliveries, newest first, with the total. */
+  async deliveries(accountId: number, webhookId: number, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
+    const rows = await this.db.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 AND account_id = $2 ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      [webhookId, accountId, limit, offset],
+    );
+    const [count] = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND account_id = $2", [webhookId, accountId]);
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  /** The attempts of some deliveries, in order. */
+  async attemptsOf(deliveryIds: readonly number[]): Promise<AttemptRow[]> {
+    if (deliveryIds.length === 0) return [];
+    return this.db.query<AttemptRow>(
+      "SELECT delivery_id, n, job_id, sent_at, finished, code, error, duration_ms FROM webhook_attempts WHERE delivery_id = ANY ($1::bigint[]) ORDER BY delivery_id, n",
+      [[...deliveryIds]],
+    );
+  }
+
+  async delivery(accountId: number, webhookId: number, id: number): Promise<DeliveryRow | null> {
+    const [row] = await this.db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 AND account_id = $3`, [
+      id,
+      webhookId,
+      accountId,
+    ]);
+    return row ?? null;
+  }
+
+  /** A test send's delivery: sending at once, through the synchronous lane (no planner, no retry). */
+  async createTest(hook: WebhookRow, notification: unknown, now: number): Promise<DeliveryRow> {
+    const [row] = await this.db.query<DeliveryRow>(
+      `INSERT INTO webhook_deliveries (webhook_id, account_id, event, notification, state, test, created)
+       VALUES ($1, $2, 'test', $3, 'sending', true, $4) RETURNING ${DELIVERY_COLUMNS}`,
+      [hook.id, hook.account_id, JSON.stringify(notification), now],
+    );
+    return row as DeliveryRow;
+  }
+
+  /**
+   * A finished delivery (lost or delivered) planned again from the first step of the schedule,
+   * under its own id. Refused while it is still under way, and while the address is disabled.
+   */
+  async resend(accountId: number, webhookId: number, id: number, now: number): Promise<DeliveryRow | "not_found" | "under_way" | "inactive"> {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query<DeliveryRow & { active: boolean }>(
+        `SELECT ${d(DELIVERY_COLUMNS)}, w.active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+         WHERE d.id = $1 AND d.webhook_id = $2 AND d.account_id = $3 FOR UPDATE OF d`,
+        [id, webhookId, accountId],
+      );
+      if (!row) return "not_found";
+      if (row.state !== "lost" && row.state !== "delivered") return "under_way";
+      if (!row.active) return "inactive";
+      const [out] = await q.query<DeliveryRow>(
+        `UPDATE webhook_deliveries SET state = 'pending', failures = 0, next_attempt_at = $2, test = false WHERE id = $1 RETURNING ${DELIVERY_COLUMNS}`,
+        [id, now],
+      );
+      return out as DeliveryRow;
+    });
+  }
+
+  /**
+   * Follows the event log from the cursor `cursor` (in series_cursors): each event routed to the
+   * subscriptions of its account becomes a delivery, written in the transaction that moves the
+   * cursor past it. The cursor's row lock makes a second planner wait, then start from the moved
+   * cursor; (webhook, event) is unique besides. Returns the deliveries written.
+   */
+  async planFromEvents(cursor: string, limit: number, now: number, route: (event: EventRecord, hooks: readonly WebhookRow[]) => RoutedDelivery[]): Promise<number> {
+    return this.db.tx(async (q) => {
+      await q.query("INSERT INTO series_cursors (name, last_id) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING", [cursor]);
+      const [c] = await q.query<{ last_id: number }>("SELECT last_id FROM series_cursors WHERE name = $1 FOR UPDATE", [cursor]);
+      const events = await q.query<EventRecord>(
+        "SELECT id, account_id, host, type, level, payload, created FROM events WHERE id > $1 ORDER BY id ASC LIMIT $2",
+        [c?.last_id ?? 0, limit],
+      );
+      if (events.length === 0) return 0;
+      const accounts = [...new Set(events.flatMap((e) => (e.account_id === null ? [] : [e.account_id])))];
+      const hooks = accounts.length === 0 ? [] : await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE active AND account_id = ANY ($1::bigint[])`, [accounts]);
+      let written = 0;
+      for (const event of events) {
+        const mine = hooks.filter((h) => h.account_id === event.account_id);
+        if (mine.length === 0) continue;
+        for (const r of route(event, mine)) {
+          const rows = await q.query(
+            `INSERT INTO webhook_deliveries (webhook_id, account_id, event_id, event, host, notification, state, next_attempt_at, created)
+             VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7) ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
+            [r.webhook.id, r.webhook.account_id, event.id, r.event, event.host, JSON.stringify(r.notification), now],
+          );
+          written += rows.length;
+        }
+      }
+      await q.query("UPDATE series_cursors SET last_id = $2 WHERE name = $1", [cursor, (events[events.length - 1] as EventRecord).id]);
+      return written;
+    });
+  }
+
+  /**
+   * Hands out the attempts that are due: deliveries pending or failing whose time has come, of
+   * active webhooks. Each gets its attempt's job (`start`, in this transaction) and becomes sending;
+   * rows are taken with SKIP LOCKED, so two schedulers never start the same attempt.
+   */
+  async dispatchDue(now: number, limit: number, start: (q: Queryable, delivery: DeliveryRow, hook: WebhookRow) => Promise<JobRow>): Promise<number> {
+    return this.db.tx(async (q) => {
+      const due = await q.query<DeliveryRow>(
+        `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+         WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $1 AND w.active
+         ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
+        [now, limit],
+      );
+      if (due.length === 0) return 0;
+      const hooks = await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
+      for (const delivery of due) {
+        const hook = hooks.find((h) => h.id === delivery.webhook_id) as WebhookRow;
+        const job = await start(q, delivery, hook);
+        await q.query("UPDATE webhook_deliveries SET state = 'sending', job_id = $2, next_attempt_at = NULL WHERE id = $1", [delivery.id, job.id]);
+      }
+      return due.length;
+    });
+  }
+
+  /**
+   * Attempts whose job ended without a word about them: the lease lapsed on its only attempt (a
+   * crawler died mid-send), so no completion ran. Each is handed to `settle` in a transaction that
+   * holds the delivery, with the job's error.
+   */
+  async settleAbandoned(limit: number, settle: (q: Queryable, delivery: DeliveryRow, job: { id: number; error: string; detail: string }) => Promise<void>): Promise<number> {
+    return this.db.tx(async (q) => {
+      const rows = await q.query<DeliveryRow & { job_error: string | null; job_detail: string | null }>(
+        `SELECT ${d(DELIVERY_COLUMNS)}, j.error AS job_error, j.error_detail AS job_detail
+         FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id
+         WHERE d.state = 'sending' AND j.state = 'error'
+         ORDER BY d.id LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+        [limit],
+      );
+      for (const row of rows) {
+        const { job_error, job_detail, ...delivery } = row;
+        await settle(q, delivery, { id: delivery.job_id as number, error: job_error ?? "no_answer", detail: job_detail ?? "" });
+      }
+      return rows.length;
+    });
+  }
+
+  /** What a lease of a delivery's attempt carries: the delivery and its webhook (url and secret as they are now). */
+  async forAttempt(deliveryId: number): Promise<{ delivery: DeliveryRow; hook: WebhookRow } | null> {
+    const [delivery] = await this.db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1`, [deliveryId]);
+    if (!delivery) return null;
+    const [hook] = await this.db.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1`, [delivery.webhook_id]);
+    return hook ? { delivery, hook } : null;
+  }
+
+  /** The delivery an attempt's job was for, locked, while it is still sending under that job (a test send has no job yet). */
+  async sendingFor(q: Queryable, deliveryId: number, jobId: number): Promise<DeliveryRow | null> {
+    const [row] = await q.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND state = 'sending' AND (job_id = $2 OR job_id IS NULL) FOR UPDATE`,
+      [deliveryId, jobId],
+    );
+    return row ?? null;
+  }
+
+  /**
+   * Records an attempt and what follows it on the delivery. false when this job's attempt was
+   * recorded already (nothing changes then).
+   */
+  async recordAttempt(q: Queryable, delivery: DeliveryRow, jobId: number, sentAt: number | null, now: number, u: DeliveryUpdate): Promise<boolean> {
+    const n = delivery.attempts + 1;
+    const inserted = await q.query(
+      `INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT DO NOTHING RETURNING n`,
+      [delivery.id, n, jobId, sentAt, now, u.code, u.error, u.durationMs],
+    );
+    if (inserted.length === 0) return false;
+    await q.query(
+      `UPDATE webhook_deliveries SET state = $2, attempts = $3, failures = $4, next_attempt_at = $5, job_id = NULL, last_code = $6, last_error = $7,
+         last_duration_ms = $8, last_attempt_at = $9, delivered_at = coalesce($10, delivered_at)
+       WHERE id = $1`,
+      [delivery.id, u.state, n, u.failures, u.nextAttemptAt, u.code, u.error, u.durationMs, sentAt ?? now, u.deliveredAt],
+    );
+    return true;
+  }
+
+  /** A delivered delivery: the address's count of lost deliveries starts again (a successful test send also re-activates it). */
+  async succeeded(q: Queryable, webhookId: number, reactivate: boolean): Promise<void> {
+    await q.query(
+      `UPDATE webhooks SET failed_in_a_row = 0${reactivate ? ", active = true, disabled_at = NULL" : ""} WHERE id = $1`,
+      [webhookId],
+    );
+  }
+
+  /** A lost delivery: counted; returns the webhook as it is now (null when it is gone). */
+  async lost(q: Queryable, webhookId: number): Promise<WebhookRow | null> {
+    const [row] = await q.query<WebhookRow>(`UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1 WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`, [webhookId]);
+    return row ?? null;
+  }
+
+  /** Disables an address: active false, and the deliveries still waiting for it are lost (they can be resent). Returns how many. */
+  async disable(q: Queryable, webhookId: number, now: number): Promise<number> {
+    await q.query("UPDATE webhooks SET active = false, disabled_at = $2 WHERE id = $1", [webhookId, now]);
+    const rows = await q.query(
+      `UPDATE webhook_deliveries SET state = 'lost', next_attempt_at = NULL, last_error = coalesce(last_error, 'address_disabled')
+       WHERE webhook_id = $1 AND state IN ('pending', 'failing') RETURNING id`,
+      [webhookId],
+    );
+    return rows.length;
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import {
+  createEgress,
+  CRAWLER_KINDS,
+  EgressBlockedError,
+  failureOf,
+  NonRetryableWorkError,
+  signatureHeaders,
+  type CrawlerNode,
+  type WorkContext,
+} from "../../../crawler/index.ts";
+import { Retry, WebhookTask } from "../../../proto/index.ts";
+import { ManualClock } from "../../../runtime/index.ts";
+import { fixedResolver } from "../crawler/servers.ts";
+import { verifyLegacySignature, verifySignature } from "../../harness/webhook-receiver.ts";
+
+// What a receiver can check of a send, and what the sender refuses before it sends anything.
+
+const BODY = Buffer.from('{"type":"test","delivery":1}');
+
+describe("the signature", () => {
+  it("is HMAC-SHA256 over \"<t>.<body>\" (v2) and over the body alone (legacy), hex, as openssl computes them", () => {
+    expect(signatureHeaders("whsec_test", 1_700_000_000, BODY)).toEqual({
+      "x-svc-timestamp": "1700000000",
+      // printf '%s' '1700000000.{"type":"test","delivery":1}' | openssl dgst -sha256 -hmac whsec_test
+      "x-svc-signature-v2": "t=1700000000,v1=3df2f60daccc16947cecf0a24e0f013c7d29dc962c4ab78d02f050ea99a6bf96",
+      // printf '%s' '{"type":"test","delivery":1}' | openssl dgst -sha256 -hmac whsec_test
+      "x-svc-signature": "sha256=aad80dc2f31d90005d0aabb111953aaf5b20e40e50595a8b9f2bab3b734e5b0e",
+    });
+  });
+
+  it("verifies as docs/webhooks.md tells receivers: fresh for 5 minutes, not with another secret or another body", () => {
+    const h = signatureHeaders("whsec_test", 1_700_000_000, BODY);
+    const v2 = h["x-svc-signature-v2"] as string;
+    expect(verifySignature("whsec_test", v2, BODY, 1_700_000_000 + 300)).toEqual({ ok: true, t: 1_700_000_000 });
+    expect(verifySignature("whsec_test", v2, BODY, 1_700_000_000 + 301)).toMatchObject({ ok: false, reason: "stale" });
+    expect(verifySignature("whsec_other", v2, BODY, 1_700_000_000)).toMatchObject({ ok: false, reason: "mismatch" });
+    expect(verifySignature("whsec_test", v2, Buffer.from('{"type":"test","delivery":2}'), 1_700_000_000)).toMatchObject({ ok: false, reason: "mismatch" });
+    // A replay with its timestamp moved forward does not verify: t is signed.
+    expect(verifySignature("whsec_test", v2.replace("t=1700000000", "t=1700000300"), BODY, 1_700_000_300)).toMatchObject({ ok: false, reason: "mismatch" });
+    expect(verifyLegacySignature("whsec_test", h["x-svc-signature"], BODY)).toBe(true);
+    expect(verifyLegacySignature("whsec_other", h["x-svc-signature"], BODY)).toBe(false);
+  });
+});
+
+/** A crawler node with only what the webhook kind uses: the egress (guarded, on a fixed resolver) and the clock. */
+function nodeWith(map: Record<string, string[]>, allowPrivateTargets = false) {
+  const { resolver, calls } = fixedResolver(map);
+  const egress = createEgress({ allowPrivateTargets, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 }, { resolver });
+  const node = { egress, clock: new ManualClock(1_700_000_000_000), settings: { userAgent: "svc-test" } } as unknown as CrawlerNode;
+  const ctx = { node, signal: new AbortController().signal } as unknown as WorkContext;
+  return { ctx, calls, close: () => egress.close() };
+}
+
+const task = (url: string) => WebhookTask.fromPartial({ delivery: 7, url, secret: "whsec_test", event: "rank", notificationJson: "{}", timeoutMs: 1000 });
+
+describe("a send refuses", () => {
+  it.each([
+    ["private", "10.0.0.8"],
+    ["private", "192.168.1.20"],
+    ["loopback", "127.0.0.1"],
+    ["loopback", "::1"],
+    ["linkLocal", "169.254.10.10"],
+    ["linkLocal", "fe80::1"],
+    ["metadata", "169.254.169.254"],
+    ["metadata", "fd00:ec2::254"],
+    ["uniqueLocal", "fc00::5"],
+    ["carrierGradeNat", "100.64.0.1"],
+    ["loopback", "::ffff:127.0.0.1"],
+  ])("a receiver whose name resolves to a %s address (%s), before sending, and for good", async (range, address) => {
+    const { ctx, calls, close } = nodeWith({ "hooks.example.com": [address] });
+    const err = await CRAWLER_KINDS.webhook.run(task("https://hooks.example.com/in"), ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EgressBlockedError);
+    expect(err).toMatchObject({ reason: "blocked_private_address", address, range });
+    expect(failureOf(err).retry).toBe(Retry.RETRY_NEVER);
+    // Checked on every send: a second attempt resolves again.
+    await CRAWLER_KINDS.webhook.run(task("https://hooks.example.com/in"), ctx).catch(() => undefined);
+    expect(calls).toEqual(["hooks.example.com", "hooks.example.com"]);
+    await close();
+  });
+
+  it("an address literal in a private range, without asking DNS", async () => {
+    const { ctx, calls, close } = nodeWith({});
+    const err = await CRAWLER_KINDS.webhook.run(task("https://127.0.0.1:8443/in"), ctx).catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: "blocked_private_address", range: "loopback" });
+    expect(calls).toEqual([]);
+    await close();
+  });
+
+  it("an address that is not https, and a removed webhook's empty address", async () => {
+    const { ctx, close } = nodeWith({ "hooks.example.com": ["93.184.215.14"] });
+    const http = await CRAWLER_KINDS.webhook.run(task("http://hooks.example.com/in"), ctx).catch((e: unknown) => e);
+    expect(http).toBeInstanceOf(NonRetryableWorkError);
+    expect(failureOf(http)).toMatchObject({ error: "not_https", retry: Retry.RETRY_NEVER });
+    const gone = await CRAWLER_KINDS.webhook.run(task(""), ctx).catch((e: unknown) => e);
+    expect(failureOf(gone)).toMatchObject({ error: "webhook_gone", retry: Retry.RETRY_NEVER });
+    await close();
+  });
+});
