@@ -51,6 +51,7 @@ export function hostMatches(hosts: readonly string[], host: string | null): bool
 export interface NotifiedEvent {
   readonly id: number;
   readonly type: string;
+  readonly kind: string;
   readonly level: string;
   readonly text: string;
   readonly at: number;
@@ -68,7 +69,7 @@ export function notificationOf(type: string, event: LoggedEvent): Notification {
   return {
     type,
     host: event.host,
-    events: [{ id: event.id, type: event.type, level: event.level, text: textOf(event), at: event.created, data: event.payload }],
+    events: [{ id: event.id, type: event.type, kind: event.kind, level: event.level, text: textOf(event), at: event.created, data: event.payload }],
   };
 }
 
@@ -103,6 +104,6 @@ export function testNotification(webhookId: number, at: number): Notification {
   return {
     type: WEBHOOK_TEST_EVENT,
     host: null,
-    events: [{ id: 0, type: WEBHOOK_TEST_EVENT, level: "info", text: `Test event for webhook ${webhookId}`, at, data: { webhook: webhookId } }],
+    events: [{ id: 0, type: WEBHOOK_TEST_EVENT, kind: "webhook.test", level: "info", text: `Test event for webhook ${webhookId}`, at, data: { webhook: webhookId } }],
   };
 }

@@ -80,6 +80,11 @@ export async function appendEvents(q: Queryable, events: readonly NewEvent[], no
   }
 }
 
+/** Events of every account after a cursor, oldest first, inside the caller's transaction when it moves a cursor with them. */
+export async function eventsAfter(q: Queryable, afterId: number, limit: number): Promise<EventRecord[]> {
+  return q.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > $1 ORDER BY id ASC LIMIT $2`, [afterId, limit]);
+}
+
 /** The one owner of events: appended in the transaction that causes them, read by the feed and its consumers. */
 export class EventsRepo {
   constructor(private readonly db: Db) {}
@@ -129,6 +134,6 @@ export class EventsRepo {
 
   /** Events of every account after a cursor, oldest first: for consumers that follow the whole log (webhook outbox, summaries). */
   async after(afterId: number, limit: number): Promise<EventRecord[]> {
-    return this.db.query<EventRecord>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > $1 ORDER BY id ASC LIMIT $2`, [afterId, limit]);
+    return eventsAfter(this.db, afterId, limit);
   }
 }

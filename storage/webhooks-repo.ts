@@ -1,5 +1,5 @@
 import type { Db, Queryable } from "./db.ts";
-import type { EventRecord } from "./events-repo.ts";
+import { eventsAfter, type EventRecord } from "./events-repo.ts";
 import type { JobRow } from "./jobs-repo.ts";
 
 export interface WebhookRow {
@@ -205,10 +205,7 @@ export class WebhooksRepo {
     return this.db.tx(async (q) => {
       await q.query("INSERT INTO series_cursors (name, last_id) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING", [cursor]);
       const [c] = await q.query<{ last_id: number }>("SELECT last_id FROM series_cursors WHERE name = $1 FOR UPDATE", [cursor]);
-      const events = await q.query<EventRecord>(
-        "SELECT id, account_id, host, type, level, payload, created FROM events WHERE id > $1 ORDER BY id ASC LIMIT $2",
-        [c?.last_id ?? 0, limit],
-      );
+      const events = await eventsAfter(q, c?.last_id ?? 0, limit);
       if (events.length === 0) return 0;
       const accounts = [...new Set(events.flatMap((e) => (e.account_id === null ? [] : [e.account_id])))];
       const hooks = accounts.length === 0 ? [] : await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE active AND account_id = ANY ($1::bigint[])`, [accounts]);

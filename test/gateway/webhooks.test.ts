@@ -169,7 +169,7 @@ describe("webhook deliveries", () => {
     expect(got!.headers["x-svc-event"]).toBe("events");
     expect(got!.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(got!.body).toMatchObject({ type: "events", host: site.host, event: "events", sent_at: nowS() });
-    expect(got!.body.events).toEqual([expect.objectContaining({ type: "job", text: expect.stringMatching(/^Analysis of 127\.0\.0\.1:\d+ finished \(rank \d+\)$/) })]);
+    expect(got!.body.events).toEqual([expect.objectContaining({ type: "events", kind: "analysis.done", text: expect.stringMatching(/^Analysis of 127\.0\.0\.1:\d+ done: rank \d+$/) })]);
     const [d] = await untilDeliveries(key, hook.id, (l) => l[0]?.status === "delivered");
     expect(String(d!.id)).toBe(got!.headers["x-svc-delivery"]);
     expect(got!.body.delivery).toBe(d!.id);
