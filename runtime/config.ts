@@ -30,6 +30,8 @@ export interface Config {
   readonly bootstrapKey: string | null;
   readonly bootstrapEmail: string;
   readonly allowPrivateTargets: boolean;
+  /** Link-local and metadata addresses, networks and names that may be targets anyway (refused otherwise). */
+  readonly allowLinkLocalTargets: readonly string[];
   readonly logLevel: LogLevel;
   readonly trustedProxies: readonly string[];
   readonly maintenance: boolean;
@@ -169,6 +171,14 @@ function hostPatterns(raw: string): string[] {
   return items;
 }
 
+/** Addresses, CIDRs or exact host names (no wildcards), comma-separated. */
+function hostPatternsExact(raw: string): string[] {
+  const items = hostPatterns(raw);
+  const wild = items.find((i) => i.startsWith("*."));
+  if (wild) throw new ConfigValueError(`"${wild}": name each address, network or host exactly (no *.)`);
+  return items;
+}
+
 function optionalText(raw: string): string | null {
   return raw === "" ? null : raw;
 }
@@ -296,6 +306,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_BOOTSTRAP_KEY", key: "bootstrapKey", default: "", parse: optionalText, doc: "On first start, the owner's key takes this value; otherwise a new key is printed once." },
   { env: "SVC_BOOTSTRAP_EMAIL", key: "bootstrapEmail", default: "owner@localhost", parse: text, doc: "E-mail of the owner account created on first start." },
   { env: "SVC_ALLOW_PRIVATE_TARGETS", key: "allowPrivateTargets", default: "0", parse: flag, doc: "Allow .test names, private and loopback addresses as sites and targets (tests, intranets)." },
+  { env: "SVC_ALLOW_LINK_LOCAL_TARGETS", key: "allowLinkLocalTargets", default: "", parse: hostPatternsExact, doc: "Link-local (169.254.0.0/16, fe80::/10) and cloud metadata addresses, networks or names (comma-separated) that may be sites and targets anyway; all others stay refused whatever SVC_ALLOW_PRIVATE_TARGETS says." },
   { env: "SVC_LOG_LEVEL", key: "logLevel", default: "info", parse: level, doc: "pino log level: fatal, error, warn, info, debug, trace, silent." },
   { env: "SVC_TRUSTED_PROXIES", key: "trustedProxies", default: "", parse: cidrList, doc: "Comma-separated addresses/CIDRs whose X-Forwarded-For is believed." },
   { env: "SVC_MAINTENANCE", key: "maintenance", default: "0", parse: flag, doc: "Start in maintenance: every API call answers 503 maintenance (also `svc admin maintenance on`)." },

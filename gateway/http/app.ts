@@ -7,6 +7,7 @@ import type { Operation } from "../registry/operation.ts";
 import { buildClientAddress } from "../pipeline/client-address.ts";
 import { sendApiError, toApiError } from "../pipeline/error-reply.ts";
 import { buildValidatorCompiler } from "../pipeline/validation.ts";
+import { hostPolicyOf } from "../pipeline/host.ts";
 import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { registerOperation, routePattern } from "./routes.ts";
@@ -52,7 +53,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
   });
   app.decorateRequest("svc", null as unknown as RequestState);
-  app.setValidatorCompiler(buildValidatorCompiler({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+  app.setValidatorCompiler(buildValidatorCompiler(hostPolicyOf(deps.config)));
 
   // JSON bodies are parsed here so that malformed JSON is bad_request and the raw text is kept for
   // the idempotency fingerprint.

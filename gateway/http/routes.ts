@@ -2,7 +2,7 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { normalizeHost } from "../pipeline/host.ts";
+import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
 import { authenticate, countAddress } from "../pipeline/auth.ts";
 import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
@@ -192,7 +192,7 @@ function normalizeHostFields(schema: TSchema | undefined, value: unknown, deps: 
   const record = value as Record<string, unknown>;
   for (const [name, prop] of Object.entries(props)) {
     if ((prop as { format?: string }).format !== "host" || typeof record[name] !== "string") continue;
-    const res = normalizeHost(record[name], { allowPrivateTargets: deps.config.allowPrivateTargets });
+    const res = normalizeHost(record[name], hostPolicyOf(deps.config));
     if (res.ok) record[name] = res.host;
   }
 }

@@ -3,7 +3,7 @@ import { DnsFacts, PageFacts, SiteFacts, TlsFacts } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { normalizeHost } from "../pipeline/host.ts";
+import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
 import { implement } from "../registry/operation.ts";
 
 /** Runs every check of the SSRF-guarded live lane and waits for its facts (or 409 not_ready with the job). */
@@ -27,7 +27,7 @@ function checkedUrl(deps: GatewayDeps, raw: string): string {
     throw new ApiError("bad_param", `"${raw}" is not a URL`, { param: "url" });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new ApiError("bad_param", "url must be http:// or https://", { param: "url" });
-  const host = normalizeHost(url.host, { allowPrivateTargets: deps.config.allowPrivateTargets });
+  const host = normalizeHost(url.host, hostPolicyOf(deps.config));
   if (!host.ok) throw new ApiError("bad_host", `"${url.host}" is not a usable host: ${host.reason}`, { param: "url" });
   url.hash = "";
   return url.toString();
