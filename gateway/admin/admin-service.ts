@@ -37,6 +37,7 @@ export class AdminService {
       api_keys: p.apiKeys,
       crawl_pages: p.crawlPages,
       crawl_depth: p.crawlDepth,
+      key_rate_per_hour: p.keyRatePerHour,
     });
   }
 

@@ -93,7 +93,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("SVC_BOOTSTRAP_KEY on first start: nothing is printed and that value is the owner's key", async () => {
     const dir = await dataDir();
-    const key = `svc_${"Boot5trap".repeat(5).slice(0, 40)}`;
+    const key = "svc_S69zDHz4gZ30O2nhpKFaeF9hyjn99Yi6wxpg8YaD";
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
     expect(r.proc.stdout()).toBe("");
     expect(r.proc.stderr()).toBe("");
@@ -105,7 +105,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("the data directory is locked: a second svc serve on it exits 2, the first keeps serving", async () => {
     const dir = await dataDir();
-    const key = `svc_${"L".repeat(40)}`;
+    const key = "svc_mctrZ6YcinfMU6gmRh6aNV8Ger9AyxOJ4QymIZCE";
     const first = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
     expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid));
 
@@ -144,7 +144,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("svc admin talks to the running service over <data dir>/admin.sock: maintenance, account create, block", async () => {
     const dir = await dataDir();
-    const owner = `svc_${"O".repeat(40)}`;
+    const owner = "svc_Ch4vTKPsS0N3HUGeuG3xyc83g0XtVxb2fubiunLR";
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: owner, SVC_STATE_REFRESH_MS: "200" });
     expect(existsSync(join(dir, "admin.sock"))).toBe(true);
     // The service holds the lock: had `svc admin` opened the store itself, it would exit 2 (locked).
@@ -188,7 +188,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("svc admin with no process holding the data directory opens the store itself", async () => {
     const dir = await dataDir();
-    const owner = `svc_${"S".repeat(40)}`;
+    const owner = "svc_S7joVMa5R55iGuSY6g80YLfGFZNUzduebwQsDY6b";
     const first = await serve(dir, { SVC_BOOTSTRAP_KEY: owner });
     expect(await stop(first)).toMatchObject({ code: 0, signal: null });
     expect(existsSync(join(dir, "svc.lock"))).toBe(false);
@@ -210,7 +210,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("after SIGKILL the next start takes over the stale lock and finds the committed data", async () => {
     const dir = await dataDir();
-    const key = `svc_${"K".repeat(40)}`;
+    const key = "svc_F3uuXItMXLloBHvsQMj8wnFySXQuFnBdYbc3XhMi";
     const first = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
     const added = await first.api("/sites", { method: "POST", key, body: { host: "example.com" } });
     expect(added.status).toBe(201);
@@ -237,7 +237,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("SIGTERM drains and exits 0 within SVC_SHUTDOWN_GRACE_MS; /readyz and /metrics on the admin port", async () => {
     const dir = await dataDir();
-    const key = `svc_${"T".repeat(40)}`;
+    const key = "svc_w3PtyPdLXobzeUprpqMBwZ6aZnotF7bAyDACmQvJ";
     const graceMs = 5_000;
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key, SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
     expect(r.ready.json).toEqual({ ok: true, store: "pglite", draining: false });
@@ -267,7 +267,7 @@ describe("svc serve as a process (embedded store)", () => {
     // Reverse proxies and load balancers keep upstream connections alive. Once the request in flight
     // is answered the connection is idle, and must not hold the process until the grace period ends.
     const dir = await dataDir();
-    const key = `svc_${"A".repeat(40)}`;
+    const key = "svc_AIH22nkrI882D47TcAtPV7T2KOFNiE0iezZX0jZQ";
     const graceMs = 4_000;
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key, SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
     const { exit, ms, answer } = await sigtermDuringRequest(r, key, "keepalive.example.com", true, graceMs);
