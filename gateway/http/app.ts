@@ -8,6 +8,7 @@ import { buildClientAddress } from "../pipeline/client-address.ts";
 import { sendApiError, toApiError } from "../pipeline/error-reply.ts";
 import { buildValidatorCompiler } from "../pipeline/validation.ts";
 import { hostPolicyOf } from "../pipeline/host.ts";
+import { parseJsonBody } from "../pipeline/json-body.ts";
 import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { registerOperation, routePattern } from "./routes.ts";
@@ -60,9 +61,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
     try {
-      done(null, JSON.parse(text as string));
-    } catch {
-      done(new ApiError("bad_request", "the body is not valid JSON"));
+      done(null, parseJsonBody(text as string));
+    } catch (err) {
+      done(err as ApiError);
     }
   });
 

@@ -31,12 +31,30 @@ export function buildValidatorCompiler(policy: HostPolicy): FastifySchemaCompile
   const coercing = makeAjv(policy, true);
   const strict = makeAjv(policy, false);
   return ({ schema, httpPart }) => {
-    const validate: ValidateFunction = (httpPart === "body" ? strict : coercing).compile(schema as object);
+    const validate: ValidateFunction = (httpPart === "body" ? strict : coercing).compile(boundIntegers(schema));
     return (data: unknown) => {
       const ok = validate(data);
       return ok ? { value: data } : { error: validationError(validate.errors ?? [], httpPart ?? "body", policy) };
     };
   };
+}
+
+/**
+ * Every integer of a request is an exact JavaScript number and fits a PostgreSQL bigint: without
+ * a bound of its own, an integer schema gets ±(2^53 − 1), so that /jobs/10000000000000000001 is
+ * 400 bad_param rather than a database error. Returns a copy; the contract's schema is untouched.
+ */
+export function boundIntegers(schema: unknown): object {
+  if (Array.isArray(schema)) return schema.map(boundIntegers);
+  if (schema === null || typeof schema !== "object") return schema as object;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = typeof v === "object" && v !== null ? boundIntegers(v) : v;
+  const types = ([] as unknown[]).concat(out.type);
+  if (types.includes("integer")) {
+    out.maximum ??= Number.MAX_SAFE_INTEGER;
+    out.minimum ??= -Number.MAX_SAFE_INTEGER;
+  }
+  return out;
 }
 
 /** Turns the first ajv error into the catalogue's answer, naming the field. */
