@@ -148,9 +148,13 @@ export function registerOperation(
   });
 }
 
-/** Stores the answer of a claimed Idempotency-Key; a 5xx frees the key so that a retry executes. */
+/**
+ * Stores the answer of a claimed Idempotency-Key. A 5xx or any retryable answer (429 limit, 503,
+ * 409 not_ready) frees the key instead, so that the retry the answer invites executes rather than
+ * replaying the refusal for a day without its Retry-After.
+ */
 async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: number, key: string, reply: FastifyReply, text: string | null): Promise<void> {
-  if (reply.statusCode >= 500) {
+  if (reply.statusCode >= 500 || reply.getHeader("X-Should-Retry") === "true") {
     await deps.store.idempotency.release(accountId, key);
     return;
   }
@@ -160,7 +164,9 @@ async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: nu
     if (typeof value === "string") headers[name] = value;
   }
   let body = op.idempotency === "fingerprint" ? "" : (text ?? "");
-  if (op.redactForReplay && body !== "") body = JSON.stringify(op.redactForReplay(JSON.parse(body)));
+  // Redaction rewrites a success (a created key is not kept); an error is stored as it was sent.
+  const success = reply.statusCode >= 200 && reply.statusCode < 300;
+  if (op.redactForReplay && success && body !== "") body = JSON.stringify(op.redactForReplay(JSON.parse(body)));
   await deps.store.idempotency.complete(accountId, key, { status: reply.statusCode, body, headers });
 }
 
