@@ -45,6 +45,8 @@ export interface Config {
   readonly keyCacheMs: number;
   readonly stateRefreshMs: number;
   readonly shutdownGraceMs: number;
+  /** A request's headers and body must arrive within this. */
+  readonly requestTimeoutMs: number;
   readonly publicBaseUrl: string | null;
   readonly plan: PlanNumbers;
   readonly schedulerAddress: string | null;
@@ -340,6 +342,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_KEY_CACHE_MS", key: "keyCacheMs", default: "60000", parse: integer(0, 3_600_000), doc: "How long a gateway may reuse a looked-up key; changes are pushed at once over Postgres notifications (0: look up every request)." },
   { env: "SVC_STATE_REFRESH_MS", key: "stateRefreshMs", default: "2000", parse: integer(100, 60000), doc: "How often a gateway re-reads the maintenance/closed switches (ms)." },
   { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to drain and close (ms): requests in flight (gateway), running jobs (crawler; what cannot finish is abandoned and its lease lapses), then connections in reverse order." },
+  { env: "SVC_REQUEST_TIMEOUT_MS", key: "requestTimeoutMs", default: "30000", parse: integer(1000, 600_000), doc: "A request, headers and body, must arrive within this (ms); a slower one is answered 400 bad_request and its connection closed (slow-body attacks)." },
   { env: "SVC_PUBLIC_BASE_URL", key: "publicBaseUrl", default: "", parse: baseUrl, doc: "Public origin shown in /capabilities and OpenAPI servers; defaults to the request's Host." },
   { env: "SVC_SCHEDULER_ADDRESS", key: "schedulerAddress", default: "", parse: hostPort, doc: "host:port of the scheduler's gRPC server for a gateway or crawler role; empty in `svc serve` (a loopback port of its own)." },
   { env: "SVC_GRPC_LISTEN", key: "grpcListen", default: "127.0.0.1:7070", parse: listenAddress, doc: "host:port the scheduler's gRPC server listens on in `svc scheduler` (0.0.0.0:7070 to serve other machines; port 0 picks a free one); `svc serve` uses a loopback port of its own." },

@@ -13,6 +13,8 @@ import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { registerOperation, routePattern } from "./routes.ts";
 import { registerGuidePages } from "./guide-pages.ts";
+import { clientErrorHandler } from "./transport-errors.ts";
+import { decodeRequestBody } from "./request-encoding.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
@@ -52,6 +54,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: false,
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    // A request — headers and body — must arrive within this; a slow body is not held open forever.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(10_000, deps.config.requestTimeoutMs),
+      // Node looks for expired requests this often (30 s by default, longer than the timeout itself).
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(deps.config.requestTimeoutMs / 4))),
+    },
+    clientErrorHandler,
+    // Router refusals (a URL that does not decode, a path parameter over 300 characters) leave
+    // through the same pipeline as every other error.
+    frameworkErrors: (err, request, reply) => {
+      initRequest(request, reply);
+      const apiErr =
+        err.code === "FST_ERR_MAX_PARAM_LENGTH"
+          ? new ApiError("bad_request", "a path segment is longer than 300 characters", { details: { reason: "uri_too_long" } })
+          : new ApiError("bad_request", "the URL is not valid (bad percent-encoding?)", { details: { reason: "bad_url" } });
+      void ensureRateHeaders(request, reply).then(() => sendApiError(request, reply, apiErr));
+    },
   });
   app.decorateRequest("svc", null as unknown as RequestState);
   app.setValidatorCompiler(buildValidatorCompiler(hostPolicyOf(deps.config)));
@@ -67,9 +87,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
+  app.addHook("preParsing", async (request, _reply, payload) => decodeRequestBody(request, payload));
+
   const metrics = createHttpMetrics(deps.metrics);
 
-  app.addHook("onRequest", async (request, reply) => {
+  /** The request's state and the headers every answer carries. */
+  function initRequest(request: FastifyRequest, reply: FastifyReply): void {
     request.svc = {
       op: null,
       page: null,
@@ -83,6 +106,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header("X-Request-Id", request.id);
     reply.header("X-API-Version", API_VERSION);
     if (deps.switches.draining) reply.header("Connection", "close");
+  }
+
+  app.addHook("onRequest", async (request, reply) => {
+    initRequest(request, reply);
+    // An unrouted request is answered before Fastify looks at its body (QUERY without a
+    // Content-Type would otherwise be its 400, not our 405).
+    if (request.is404) throw unroutedError(request);
     const query = request.query as Record<string, unknown> | undefined;
     for (const name of Object.keys(query ?? {})) {
       if (KEY_IN_URL.has(name.toLowerCase())) {
@@ -99,15 +129,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const patterns = operations.map((op) => ({ op, re: routePattern(API_BASE + op.path) }));
-  app.setNotFoundHandler(async (request, reply) => {
+  /** 405 with Allow when the path is an operation's under another method, else 404. */
+  function unroutedError(request: FastifyRequest): ApiError {
     const path = request.url.split("?")[0] ?? "";
     const allowed = patterns.filter((p) => p.re.test(path)).map((p) => p.op.method);
-    await ensureRateHeaders(request, reply);
     if (allowed.length > 0) {
       const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])])].join(", ");
-      return sendApiError(request, reply, new ApiError("method", `${request.method} is not supported here; use ${allow}`, { headers: { Allow: allow } }));
+      return new ApiError("method", `${request.method} is not supported here; use ${allow}`, { headers: { Allow: allow } });
     }
-    return sendApiError(request, reply, new ApiError("not_found", `no operation at ${request.method} ${path}`));
+    return new ApiError("not_found", `no operation at ${request.method} ${path}`);
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    await ensureRateHeaders(request, reply);
+    return sendApiError(request, reply, unroutedError(request));
   });
 
   /** Requests rejected before their route's own checks still report a (per-address) limit. */

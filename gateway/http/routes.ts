@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
+import { compressAnswer } from "./compression.ts";
 import { authenticate, countAddress } from "../pipeline/auth.ts";
 import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
@@ -141,9 +142,9 @@ export function registerOperation(
       if (idem?.claimed && !idem.replay && svc.auth) await settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text);
       if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
       if ((request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null) {
-        return conditional(deps, request, reply, text, op.etagOf);
+        return compressAnswer(request, reply, conditional(deps, request, reply, text, op.etagOf));
       }
-      return payload;
+      return compressAnswer(request, reply, payload);
     },
   });
 }
