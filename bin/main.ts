@@ -2,6 +2,7 @@ import { ConfigError } from "../runtime/index.ts";
 import { DataDirLockedError } from "../storage/index.ts";
 import { AdminUsageError } from "../gateway/index.ts";
 import { PACKAGE_VERSION } from "./compose.ts";
+import { ListenError } from "./listen.ts";
 
 const USAGE = `svc ${PACKAGE_VERSION}: site monitoring and SEO analysis
 
@@ -55,7 +56,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return 1;
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError) {
+    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError || err instanceof ListenError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;
     }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest, type ClientRequest } from "node:http";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
@@ -57,6 +58,24 @@ function code(a: Answer): unknown {
 }
 
 describe("svc serve as a process (embedded store)", () => {
+  it.each(["SVC_ADMIN_PORT", "SVC_PORT"])("exits 2 at once when %s is in use, naming the port and the variable", async (variable) => {
+    const dir = await dataDir();
+    const { env, port, adminPort } = await svcEnvFor(dir);
+    const taken = variable === "SVC_PORT" ? port : adminPort;
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(taken, "127.0.0.1", resolve));
+    try {
+      const r = await runSvc(["serve"], env, READY_MS);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`svc: cannot listen on 127.0.0.1:${taken} (${variable}): address already in use`);
+      // Nothing was left serving on the other port.
+      const other = variable === "SVC_PORT" ? adminPort : port;
+      await expect(http(`http://127.0.0.1:${other}/healthz`)).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
   it("first start prints a new owner key once; a restart prints none and the account persists", async () => {
     const dir = await dataDir();
     const first = await serve(dir);
