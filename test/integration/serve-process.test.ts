@@ -126,7 +126,7 @@ describe("svc serve as a process (embedded store)", () => {
     const dir = await dataDir();
     const key = "svc_mctrZ6YcinfMU6gmRh6aNV8Ger9AyxOJ4QymIZCE";
     const first = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid));
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(first.proc.pid));
 
     const { env } = await svcEnvFor(dir, { SVC_BOOTSTRAP_KEY: key });
     const second = await runSvc(["serve"], env);
@@ -136,7 +136,7 @@ describe("svc serve as a process (embedded store)", () => {
     expect(second.stdout).toBe("");
 
     expect(first.proc.exit()).toBeNull();
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid));
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(first.proc.pid));
     expect(existsSync(join(dir, "admin.sock"))).toBe(true);
     expect((await http(`http://127.0.0.1:${first.adminPort}/readyz`)).status).toBe(200);
     expect((await first.api("/me", { key })).status).toBe(200);
@@ -237,11 +237,11 @@ describe("svc serve as a process (embedded store)", () => {
 
     first.proc.child.kill("SIGKILL");
     expect(await first.proc.waitExit(EXIT_MS)).toEqual({ code: null, signal: "SIGKILL" });
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid)); // left behind
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(first.proc.pid)); // left behind
     expect(existsSync(join(dir, "admin.sock"))).toBe(true); // left behind
 
     const second = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(second.proc.pid));
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(second.proc.pid));
     const list = await second.api("/sites", { key });
     expect(list.status).toBe(200);
     const sites = (list.json as { sites: { host: string; interval_h: number }[] }).sites;
