@@ -376,7 +376,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_RECHECKS_PER_DAY", key: "plan.rechecksPerDay", default: "100", parse: integer(0, 1_000_000), doc: "Default plan: task re-checks per UTC day." },
   { env: "SVC_PLAN_WEBHOOKS", key: "plan.webhooks", default: "10", parse: integer(0, 10_000), doc: "Default plan: number of webhooks." },
   { env: "SVC_PLAN_API_KEYS", key: "plan.apiKeys", default: "10", parse: integer(1, 10_000), doc: "Default plan: number of API keys." },
-  { env: "SVC_PLAN_KEY_RATE_PER_HOUR", key: "plan.keyRatePerHour", default: "10000", parse: integer(1, 100_000_000), doc: "Default plan: the hourly limits of an account's usable keys add up to at most this many requests (POST /keys answers 429 limit past it)." },
+  { env: "SVC_PLAN_KEY_RATE_PER_HOUR", key: "plan.keyRatePerHour", default: "10000", parse: integer(1, 1_000_000_000), doc: "Default plan: the hourly limits of an account's usable keys add up to at most this many requests (POST /keys answers 429 limit past it)." },
   { env: "SVC_PLAN_CRAWL_PAGES", key: "plan.crawlPages", default: "500", parse: integer(1, 1_000_000), doc: "Default plan: URLs one whole-site crawl fetches at most (truncated_by page_limit)." },
   { env: "SVC_PLAN_CRAWL_DEPTH", key: "plan.crawlDepth", default: "10", parse: integer(0, 100), doc: "Default plan: link hops from the home page a crawl follows (truncated_by depth_limit)." },
   { env: "SVC_CRAWL_MAX_MINUTES", key: "crawl.crawlMaxMinutes", default: "30", parse: integer(1, 24 * 60), doc: "A whole-site crawl stops after this many minutes (truncated_by time_limit)." },
