@@ -1,6 +1,6 @@
 import { ConfigError } from "../runtime/index.ts";
 import { DataDirLockedError } from "../storage/index.ts";
-import { AdminUsageError } from "../gateway/index.ts";
+import { AdminCommandError, AdminUsageError } from "../gateway/index.ts";
 import { PACKAGE_VERSION } from "./compose.ts";
 import { ListenError } from "./listen.ts";
 
@@ -39,7 +39,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       }
       case "admin": {
         const { admin } = await import("./admin.ts");
-        process.stdout.write(`${JSON.stringify(await admin(rest, env), null, 2)}\n`);
+        const out = await admin(rest, env);
+        process.stdout.write(`${typeof out === "string" ? out : JSON.stringify(out, null, 2)}\n`);
         return 0;
       }
       case "version":
@@ -59,6 +60,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError || err instanceof ListenError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof AdminCommandError) {
+      process.stderr.write(`svc: ${err.message}\n`);
+      return 1;
     }
     process.stderr.write(`svc: ${(err as Error).stack ?? String(err)}\n`);
     return 1;

@@ -205,6 +205,22 @@ describe("svc serve as a process (embedded store)", () => {
     expect(missing.stderr).toContain("no account nobody@example.com");
   });
 
+  it("svc admin help exits 0; unknown flags and bad e-mails exit 2; a duplicate account exits 1 with a sentence", async () => {
+    const dir = await dataDir();
+    const { env } = await svcEnvFor(dir);
+    const help = await runSvc(["admin", "help"], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("usage: svc admin <command>");
+    const flag = await runSvc(["admin", "key", "create", "1", "--scope", "read"], env);
+    expect([flag.code, flag.stderr]).toEqual([2, expect.stringContaining("Unknown option '--scope'")]);
+    const bad = await runSvc(["admin", "account", "create", "not an email"], env);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('"not an email" is not an e-mail address')]);
+    await svcAdmin(["account", "create", "dup@example.com"], env);
+    const dup = await runSvc(["admin", "account", "create", "dup@example.com"], env);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toBe("svc: an account dup@example.com already exists\n");
+  });
+
   it("svc admin with no process holding the data directory opens the store itself", async () => {
     const dir = await dataDir();
     const owner = "svc_S7joVMa5R55iGuSY6g80YLfGFZNUzduebwQsDY6b";
