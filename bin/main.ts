@@ -1,5 +1,5 @@
 import { ConfigError } from "../runtime/index.ts";
-import { DataDirLockedError } from "../storage/index.ts";
+import { DataDirLockedError, MigrationChangedError } from "../storage/index.ts";
 import { AdminCommandError, AdminUsageError } from "../gateway/index.ts";
 import { PACKAGE_VERSION } from "./compose.ts";
 import { ListenError } from "./listen.ts";
@@ -57,7 +57,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return 1;
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError || err instanceof ListenError) {
+    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError || err instanceof ListenError || err instanceof MigrationChangedError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;
     }
