@@ -14,6 +14,7 @@ export {
   type Resolver,
 } from "./fetch/egress.ts";
 export { DEFAULT_USER_AGENT, fetchUrl, parseContentType, responseHeader, type FetchOptions, type FetchResult } from "./fetch/fetch-page.ts";
+export { prescanCharset } from "./fetch/charset-prescan.ts";
 export { classifyFetchError, type FetchErrorCode } from "./fetch/fetch-errors.ts";
 export { crawlDelaySeconds, isAllowed, matchingGroups, parseRobots, productToken, robotsFacts, ROBOTS_MAX_BYTES } from "./site/robots.ts";
 export { collectSitemaps, parseSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_NS, type ParsedSitemap, type SitemapFetch, type SitemapOptions } from "./site/sitemaps.ts";
