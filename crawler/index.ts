@@ -59,6 +59,6 @@ export {
   type ViewportName,
 } from "./browser/browser-metrics.ts";
 export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl/crawl-site.ts";
-export { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
+export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePool, type ThreadPoolOptions } from "./page/parse-pool.ts";
 export { crawledPage, type PageInput } from "./page/crawled-page.ts";
 export { simhash } from "./page/simhash.ts";
