@@ -52,8 +52,13 @@ function overall(items: ReturnType<typeof runPageChecks>, page: PageFacts) {
   const r = page.response;
   const applicable = items.filter((i) => i.score !== null);
   const weight = applicable.reduce((t, i) => t + i.weight, 0);
+  const status = r?.status ?? 0;
+  // The page's own status first: a 404 with perfect markup is a dead page, not a 100.
+  const pageOk = status >= 200 && status < 300;
+  const answeredBadly = status !== 0 && !pageOk;
   return {
-    score: weight > 0 ? Math.round((100 * applicable.reduce((t, i) => t + i.weight * (i.score ?? 0), 0)) / weight) : null,
+    score: answeredBadly ? 0 : weight > 0 ? Math.round((100 * applicable.reduce((t, i) => t + i.weight * (i.score ?? 0), 0)) / weight) : null,
+    page_ok: pageOk,
     passed: items.filter((i) => i.status === "pass").length,
     warnings: items.filter((i) => i.status === "warn").length,
     failed: items.filter((i) => i.status === "fail").length,
