@@ -254,3 +254,21 @@ describe("robustness", () => {
     expect(a.rank).toBe(100);
   });
 });
+
+describe("details name what was judged (issue 21)", () => {
+  it("https_available names the port it probed", () => {
+    const site = healthySite((f) => {
+      f.host = "example.com:8443";
+      Object.assign(f.tls!, { handshakeOk: false, error: "refused" });
+    });
+    expect(runCheck("https_available", site).detail).toBe("no HTTPS on :8443 (refused)");
+    expect(runCheck("https_available", healthySite((f) => Object.assign(f.tls!, { handshakeOk: false, error: "refused" }))).detail).toBe("no HTTPS on :443 (refused)");
+  });
+
+  it("canonical_valid shows the bad canonical value, not only the page's URL", () => {
+    const relative = runCheck("canonical_valid", healthySite((f) => void (f.home!.canonicals = ["about-us"])));
+    expect(relative.detail).toContain('canonical "about-us" is not an absolute http(s) URL');
+    const conflicting = runCheck("canonical_valid", healthySite((f) => Object.assign(f.home!, { canonicals: [`${ORIGIN}/a`], canonicalHeader: `${ORIGIN}/b` })));
+    expect(conflicting.detail).toContain(`conflicting canonical URLs: ${ORIGIN}/a, ${ORIGIN}/b`);
+  });
+});
