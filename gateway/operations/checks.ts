@@ -33,14 +33,21 @@ function checkedUrl(deps: GatewayDeps, raw: string): string {
   return url.toString();
 }
 
+// Checks that leave the home page out (it is a listing by nature): on a URL other than the site
+// root, a single-page check hands them the page as an inner page, or thin content would go
+// unreported on every page checked through /full.
+const SKIP_HOME = new Set(["text_length"]);
+
 function runPageChecks(page: PageFacts, codes: readonly string[]) {
-  const facts = SiteFacts.fromPartial({ home: page, origin: new URL(page.response?.finalUrl || page.response?.requestedUrl || "http://invalid/").origin });
+  const at = new URL(page.response?.finalUrl || page.response?.requestedUrl || "http://invalid/");
+  const facts = SiteFacts.fromPartial({ home: page, origin: at.origin });
+  const inner = at.pathname === "/" ? facts : SiteFacts.fromPartial({ pages: [page], origin: at.origin });
   return codes.map((code) => {
     const def = CHECKS.find((c) => c.code === code);
     if (!def) throw new Error(`unknown check ${code}`);
     let out: CheckOutcome;
     try {
-      out = def.run(facts);
+      out = def.run(SKIP_HOME.has(code) ? inner : facts);
     } catch (err) {
       out = { status: "na", score: null, value: null, detail: `check error: ${(err as Error).message}`, pages: [] };
     }

@@ -104,6 +104,8 @@ describe("the analysis path", () => {
     expect(Object.keys(body.checks)).toEqual(["meta", "headings", "images", "links", "content", "technical", "social", "structured"]);
     expect(body.checks.meta.find((c: { code: string }) => c.code === "description_present")).toMatchObject({ status: "pass" });
     expect(body.overall).toMatchObject({ status: 200, page_ok: true });
+    // An inner page is judged as one: its text length is checked, not "no inner page was sampled".
+    expect(body.checks.content.find((c: { code: string }) => c.code === "text_length").status).not.toBe("na");
     const meta = await gw.call("GET", `/api/v1/check/meta?url=${encodeURIComponent(`${site.url}/contact`)}`);
     expect(meta.json()).toMatchObject({ tool: "meta", url: `${site.url}/contact` });
     expect(meta.json().items.map((i: { code: string }) => i.code)).toContain("title_present");

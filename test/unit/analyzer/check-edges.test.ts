@@ -271,4 +271,11 @@ describe("details name what was judged (issue 21)", () => {
     const conflicting = runCheck("canonical_valid", healthySite((f) => Object.assign(f.home!, { canonicals: [`${ORIGIN}/a`], canonicalHeader: `${ORIGIN}/b` })));
     expect(conflicting.detail).toContain(`conflicting canonical URLs: ${ORIGIN}/a, ${ORIGIN}/b`);
   });
+
+  it("internal_nofollow fails a page whose robots meta says nofollow, not only links with rel=nofollow", () => {
+    const o = runCheck("internal_nofollow", healthySite((f) => void (f.home!.metaRobots = "index, nofollow")));
+    expect(o.status).toBe("fail");
+    expect(o.detail).toContain("the page's robots directives say nofollow");
+    expect(runCheck("internal_nofollow", healthySite((f) => void (f.home!.metaRobots = "max-snippet: 0"))).status).toBe("pass");
+  });
 });
