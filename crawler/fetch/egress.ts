@@ -78,10 +78,30 @@ export function dnsResolver(dnsServers: readonly string[], timeoutMs = 5000): Re
     if (v4.status === "fulfilled") out.push(...v4.value.map((address) => ({ address, family: 4 as const })));
     if (v6.status === "fulfilled") out.push(...v6.value.map((address) => ({ address, family: 6 as const })));
     if (out.length > 0) return out;
+    // On the system's servers, names the system itself resolves (/etc/hosts: intranets, test
+    // machines) resolve here too, as they do for the DNS facts (systemAddresses).
+    if (dnsServers.length === 0) {
+      const local = await systemAddresses(host);
+      if (local.length > 0) return local;
+    }
     // Both failed or were empty: report the more telling error (NXDOMAIN over "no data").
     const errors = [v4, v6].flatMap((r) => (r.status === "rejected" ? [r.reason as NodeJS.ErrnoException] : []));
     throw errors.find((e) => e.code !== "ENODATA") ?? errors[0] ?? dnsError(host, "ENODATA");
   };
+}
+
+/**
+ * The addresses the operating system gives a name (getaddrinfo: /etc/hosts, then its resolver),
+ * or none. Asked only when DNS had no answer and no DNS servers were configured, so that the
+ * fetcher and the DNS checks agree on names an intranet keeps in /etc/hosts.
+ */
+export async function systemAddresses(host: string): Promise<ResolvedAddress[]> {
+  try {
+    const found = await dnsPromises.lookup(host, { all: true, verbatim: true });
+    return found.filter((a) => a.family === 4 || a.family === 6).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  } catch {
+    return [];
+  }
 }
 
 /** A c-ares resolver on the configured servers; shared with the DNS facts. */
