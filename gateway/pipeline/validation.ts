@@ -20,6 +20,7 @@ function makeAjv(policy: HostPolicy, coerce: boolean): Ajv {
   addFormats(ajv);
   ajv.addFormat("host", { type: "string", validate: (s: string) => normalizeHost(s, policy).ok });
   ajv.addKeyword({ keyword: "x-error", schemaType: "string" });
+  ajv.addKeyword({ keyword: "x-optional", schemaType: "boolean" });
   return ajv;
 }
 
@@ -32,7 +33,11 @@ export function buildValidatorCompiler(policy: HostPolicy): FastifySchemaCompile
   const strict = makeAjv(policy, false);
   return ({ schema, httpPart }) => {
     const validate: ValidateFunction = (httpPart === "body" ? strict : coercing).compile(boundIntegers(schema));
+    // A body marked "x-optional" (POST /crawl's {fresh}) may also be left out. (Fastify hands the
+    // compiler a copy of the schema: TypeBox's Optional symbol does not survive it.)
+    const mayBeAbsent = httpPart === "body" && (schema as { "x-optional"?: unknown })["x-optional"] === true;
     return (data: unknown) => {
+      if (mayBeAbsent && (data === undefined || data === null)) return { value: undefined };
       const ok = validate(data);
       return ok ? { value: data } : { error: validationError(validate.errors ?? [], httpPart ?? "body", policy) };
     };

@@ -25,4 +25,22 @@ describe("a crawl of a host that does not resolve", () => {
     expect(job.state).toBe("error");
     expect(JSON.stringify(job)).toContain("missing.fixture.test does not resolve (ENOTFOUND)");
   });
+
+  it("takes fresh as 1/0 or true/false in the query, or in a JSON body, and refuses other body fields", async () => {
+    const host = "also-missing.fixture.test";
+    for (const [url, body] of [
+      [`/api/v1/crawl/${host}?fresh=1`, undefined],
+      [`/api/v1/crawl/${host}?fresh=true`, undefined],
+      [`/api/v1/crawl/${host}?fresh=0`, undefined],
+      [`/api/v1/crawl/${host}`, { fresh: true }],
+      [`/api/v1/crawl/${host}`, undefined],
+    ] as const) {
+      const res = await gw.call("POST", url, body ? { body } : {});
+      expect([url, body, res.statusCode]).toEqual([url, body, 202]);
+    }
+    const typo = await gw.call("POST", `/api/v1/crawl/${host}`, { body: { frsh: true } });
+    expect(typo.json()).toMatchObject({ code: "bad_param", param: "frsh" });
+    const two = await gw.call("POST", `/api/v1/crawl/${host}?fresh=2`);
+    expect(two.json()).toMatchObject({ code: "bad_param", param: "fresh" });
+  });
 });
