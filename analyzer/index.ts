@@ -44,7 +44,7 @@ export { checksCount, escapeHtml, GUIDE_OF, GUIDES, GUIDES_PATH, renderGuideInde
 export { analyzeCrawl, type BrokenLink, type CrawlAnalysis, type CrawlInput, type CrawlReport } from "./crawl-analysis.ts";
 export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";
-export { crawlDelaySeconds, isAllowed, matchingGroups, productToken } from "./robots-match.ts";
+export { crawlDelaySeconds, isAllowed, matchingGroups, patternMatches, productToken } from "./robots-match.ts";
 export { nextUptimeState, uptimePercent, DEFAULT_UPTIME_RULES, type UptimeDecision, type UptimeRules, type UptimeState, type UptimeTarget, type UptimeTransition, type ProbeFacts } from "./uptime-state.ts";
 export {
   hostMatches as webhookHostMatches,

@@ -84,7 +84,7 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
   const bus = life.add("bus", new InProcessBus());
   const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, "127.0.0.1:0"));
   const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
-  const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, extraCa }, clock));
+  const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets, extraCa }, clock));
   // Work is taken once the parse threads have loaded, not paid for inside the first crawl.
   await node.ready();
   const workerClient = new SchedulerServiceClient(scheduler.address, credentials.createInsecure(), GRPC_MESSAGE_OPTIONS);

@@ -5,6 +5,7 @@ import { isUniqueViolation, ping, type Db } from "../storage/index.ts";
 import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
 import { composeGateway, openStore } from "./compose.ts";
 import { probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { listenOrExplain } from "./listen.ts";
 
 /**
  * `svc gateway`: the REST API (and its background parts) on a Postgres server, asking the
@@ -55,7 +56,7 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
       process.stdout.write(`\nSvc created the owner account ${config.bootstrapEmail}. Its API key (shown only now):\n\n  ${boot.key}\n\n`);
     }
 
-    await app.listen({ host: config.host, port: config.port });
+    await listenOrExplain(`${config.host}:${config.port}`, "SVC_PORT", () => app.listen({ host: config.host, port: config.port }));
     // Closed first on SIGTERM (after readiness turned 503): the requests in flight finish.
     life.add("gateway", app);
     state.started = true;

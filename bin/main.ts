@@ -1,5 +1,6 @@
 // The server modules are imported only by the commands that run them: a client command
 // (`svc sites list`) loads the operation contracts and nothing of the server.
+import { ListenError } from "./listen.ts";
 
 async function usage(): Promise<string> {
   const { PACKAGE_VERSION } = await import("./compose.ts");
@@ -43,7 +44,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       }
       case "admin": {
         const { admin } = await import("./admin.ts");
-        process.stdout.write(`${JSON.stringify(await admin(rest, env), null, 2)}\n`);
+        const out = await admin(rest, env);
+        process.stdout.write(`${typeof out === "string" ? out : JSON.stringify(out, null, 2)}\n`);
         return 0;
       }
       case "version":
@@ -72,11 +74,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     }
   } catch (err) {
     const { ConfigError } = await import("../runtime/index.ts");
-    const { DataDirLockedError } = await import("../storage/index.ts");
-    const { AdminUsageError } = await import("../gateway/index.ts");
-    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError) {
+    const { DataDirLockedError, MigrationChangedError } = await import("../storage/index.ts");
+    const { AdminCommandError, AdminUsageError } = await import("../gateway/index.ts");
+    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AdminUsageError || err instanceof ListenError || err instanceof MigrationChangedError) {
       process.stderr.write(`svc: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof AdminCommandError) {
+      process.stderr.write(`svc: ${err.message}\n`);
+      return 1;
     }
     process.stderr.write(`svc: ${(err as Error).stack ?? String(err)}\n`);
     return 1;

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Registry } from "prom-client";
 import { TOPICS } from "../proto/index.ts";
 import { buildOpsServer, ConfigError, KafkaBus, within, type Config, type KafkaBusOptions, type Lifecycle, type Logger } from "../runtime/index.ts";
+import { listenOrExplain } from "./listen.ts";
 
 // What the three role commands (`svc gateway`, `svc scheduler`, `svc crawler`) share: the engines
 // they refuse to start without, the Kafka bus as the distributed mode configures it, the operator's
@@ -85,7 +86,7 @@ export async function startOps(
       return { ok: Object.values(engines).every((v) => v === "ok"), detail: { role, started: true, draining: false, ...engines, ...more } };
     },
   });
-  await ops.listen({ host: config.adminHost, port: config.adminPort });
+  await listenOrExplain(`${config.adminHost}:${config.adminPort}`, "SVC_ADMIN_PORT", () => ops.listen({ host: config.adminHost, port: config.adminPort }));
   life.add("ops server", ops);
 }
 

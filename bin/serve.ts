@@ -3,6 +3,7 @@ import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadCon
 import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
 import { ping } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore } from "./compose.ts";
+import { listenOrExplain } from "./listen.ts";
 
 /**
  * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
@@ -27,18 +28,21 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
 
     if (!config.postgresUrl) life.add("admin channel", await startAdminChannel(join(config.dataDir, "admin.sock"), admin));
     let draining = false;
-    // The API listens before /readyz can say so.
-    await app.listen({ host: config.host, port: config.port });
+    let listening = false;
+    // Both ports are bound before anything answers, each in the lifecycle as soon as it is open,
+    // so that a port in use ends the process at once (rather than leaving the other one serving).
     const ops = buildOpsServer({
       metrics,
       ready: async () => {
         await ping(storeDb);
-        return { ok: !draining, detail: { store: storeDb.kind, draining } };
+        return { ok: listening && !draining, detail: { store: storeDb.kind, draining } };
       },
     });
-    await ops.listen({ host: config.adminHost, port: config.adminPort });
+    await listenOrExplain(`${config.adminHost}:${config.adminPort}`, "SVC_ADMIN_PORT", () => ops.listen({ host: config.adminHost, port: config.adminPort }));
     life.add("ops server", ops);
+    await listenOrExplain(`${config.host}:${config.port}`, "SVC_PORT", () => app.listen({ host: config.host, port: config.port }));
     life.add("gateway", app);
+    listening = true;
     const addr = app.server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;
     logger.info({ port, store: storeDb.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);

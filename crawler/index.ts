@@ -14,6 +14,7 @@ export {
   type Resolver,
 } from "./fetch/egress.ts";
 export { DEFAULT_USER_AGENT, fetchUrl, parseContentType, responseHeader, type FetchOptions, type FetchResult } from "./fetch/fetch-page.ts";
+export { prescanCharset } from "./fetch/charset-prescan.ts";
 export { classifyFetchError, type FetchErrorCode } from "./fetch/fetch-errors.ts";
 export { crawlDelaySeconds, isAllowed, matchingGroups, parseRobots, productToken, robotsFacts, ROBOTS_MAX_BYTES } from "./site/robots.ts";
 export { collectSitemaps, parseSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, SITEMAP_NS, type ParsedSitemap, type SitemapFetch, type SitemapOptions } from "./site/sitemaps.ts";
@@ -58,7 +59,7 @@ export {
   type ViewportName,
 } from "./browser/browser-metrics.ts";
 export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl/crawl-site.ts";
-export { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
+export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePool, type ThreadPoolOptions } from "./page/parse-pool.ts";
 export { crawledPage, type PageInput } from "./page/crawled-page.ts";
 export { simhash } from "./page/simhash.ts";
 export { crawlerStreamKinds, ProbeHealth, probeMetrics, probeOne, type CrawlerStreamKind } from "./stream/index.ts";

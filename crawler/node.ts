@@ -10,7 +10,12 @@ import { hostMatches, politenessFor, type Politeness } from "./fetch/politeness.
 /** The longest confirmation delay of a synchronous check (GET /analyze). */
 export const SYNC_CONFIRM_MAX_MS = 5000;
 
-export type NodeSettings = CrawlSettings & { readonly allowPrivateTargets: boolean; readonly extraCa: string | null };
+export type NodeSettings = CrawlSettings & {
+  readonly allowPrivateTargets: boolean;
+  /** SVC_ALLOW_LINK_LOCAL_TARGETS (none when absent). */
+  readonly allowLinkLocal?: readonly string[];
+  readonly extraCa: string | null;
+};
 
 /**
  * What the work kinds of one crawler node share: the one egress (SSRF guard and pinned
@@ -41,6 +46,7 @@ export interface CrawlerNode {
 export function createCrawlerNode(settings: NodeSettings, clock: Clock): CrawlerNode {
   const egress = createEgress({
     allowPrivateTargets: settings.allowPrivateTargets,
+    allowLinkLocal: settings.allowLinkLocal ?? [],
     dnsServers: settings.dnsServers,
     extraCa: settings.extraCa,
     connectTimeoutMs: Math.min(10_000, settings.fetchTimeoutMs),

@@ -15,6 +15,8 @@ export interface PlanNumbers {
   readonly crawlPages: number;
   readonly crawlDepth: number;
   readonly uptimeMin: number;
+  /** Ceiling of the sum of the hourly limits of an account's usable keys. */
+  readonly keyRatePerHour: number;
 }
 
 export interface Config {
@@ -31,6 +33,8 @@ export interface Config {
   readonly bootstrapKey: string | null;
   readonly bootstrapEmail: string;
   readonly allowPrivateTargets: boolean;
+  /** Link-local and metadata addresses, networks and names that may be targets anyway (refused otherwise). */
+  readonly allowLinkLocalTargets: readonly string[];
   readonly logLevel: LogLevel;
   readonly trustedProxies: readonly string[];
   readonly maintenance: boolean;
@@ -42,6 +46,8 @@ export interface Config {
   readonly keyCacheMs: number;
   readonly stateRefreshMs: number;
   readonly shutdownGraceMs: number;
+  /** A request's headers and body must arrive within this. */
+  readonly requestTimeoutMs: number;
   readonly publicBaseUrl: string | null;
   /** Lifetime of an OAuth access token (an ordinary key of kind oauth). */
   readonly oauthAccessTtlSeconds: number;
@@ -178,6 +184,34 @@ function hostPatterns(raw: string): string[] {
   return items;
 }
 
+/** Addresses, CIDRs or exact host names (no wildcards), comma-separated. */
+function hostPatternsExact(raw: string): string[] {
+  const items = hostPatterns(raw);
+  const wild = items.find((i) => i.startsWith("*."));
+  if (wild) throw new ConfigValueError(`"${wild}": name each address, network or host exactly (no *.)`);
+  return items;
+}
+
+/**
+ * The owner's first key, when the operator chooses it: it must look like the keys Svc generates
+ * ("svc_" and 40 random base62 characters), because only its first 12 characters are shown and the
+ * rest is all that stands between the key and its SHA-256; a short or patterned value would be
+ * stored and listed nearly in clear.
+ */
+function bootstrapKey(raw: string): string | null {
+  if (raw === "") return null;
+  const hint = "leave it unset to have a key generated and printed once";
+  if (!/^svc_[0-9A-Za-z]{40}$/.test(raw)) throw new ConfigValueError(`must be "svc_" followed by 40 letters and digits, as Svc generates keys; ${hint}`);
+  const body = raw.slice(4);
+  // A random 40-character base62 string has about 30 distinct characters (20 or fewer: p < 1e-6)
+  // and about one neighbouring pair that runs up or down the alphabet.
+  const distinct = new Set(body).size;
+  let runs = 0;
+  for (let i = 1; i < body.length; i++) if (Math.abs(body.charCodeAt(i) - body.charCodeAt(i - 1)) <= 1) runs++;
+  if (distinct < 20 || runs > 8) throw new ConfigValueError(`does not look random (${distinct} distinct characters); ${hint}`);
+  return raw;
+}
+
 function optionalText(raw: string): string | null {
   return raw === "" ? null : raw;
 }
@@ -311,9 +345,10 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_POSTGRES_POOL", key: "postgresPoolSize", default: "10", parse: integer(1, 200), doc: "Connections in the Postgres pool of one process." },
   { env: "SVC_CLICKHOUSE_URL", key: "clickhouseUrl", default: "", parse: clickhouseUrl, doc: "ClickHouse (HTTP interface) for the time series, with the database as path, e.g. http://svc:pw@clickhouse:8123/svc; empty keeps them in Postgres." },
   { env: "SVC_CLICKHOUSE_RETENTION_MONTHS", key: "clickhouseRetentionMonths", default: "13", parse: integer(1, 1200), doc: "Months of time series kept in ClickHouse; older monthly partitions are dropped." },
-  { env: "SVC_BOOTSTRAP_KEY", key: "bootstrapKey", default: "", parse: optionalText, doc: "On first start, the owner's key takes this value; otherwise a new key is printed once." },
+  { env: "SVC_BOOTSTRAP_KEY", key: "bootstrapKey", default: "", parse: bootstrapKey, doc: "On first start, the owner's key takes this value (svc_ and 40 random letters and digits, as Svc generates keys; anything else is refused); otherwise a new key is printed once." },
   { env: "SVC_BOOTSTRAP_EMAIL", key: "bootstrapEmail", default: "owner@localhost", parse: text, doc: "E-mail of the owner account created on first start." },
   { env: "SVC_ALLOW_PRIVATE_TARGETS", key: "allowPrivateTargets", default: "0", parse: flag, doc: "Allow .test names, private and loopback addresses as sites and targets (tests, intranets)." },
+  { env: "SVC_ALLOW_LINK_LOCAL_TARGETS", key: "allowLinkLocalTargets", default: "", parse: hostPatternsExact, doc: "Link-local (169.254.0.0/16, fe80::/10) and cloud metadata addresses, networks or names (comma-separated) that may be sites and targets anyway; all others stay refused whatever SVC_ALLOW_PRIVATE_TARGETS says." },
   { env: "SVC_LOG_LEVEL", key: "logLevel", default: "info", parse: level, doc: "pino log level: fatal, error, warn, info, debug, trace, silent." },
   { env: "SVC_TRUSTED_PROXIES", key: "trustedProxies", default: "", parse: cidrList, doc: "Comma-separated addresses/CIDRs whose X-Forwarded-For is believed." },
   { env: "SVC_MAINTENANCE", key: "maintenance", default: "0", parse: flag, doc: "Start in maintenance: every API call answers 503 maintenance (also `svc admin maintenance on`)." },
@@ -325,6 +360,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_KEY_CACHE_MS", key: "keyCacheMs", default: "60000", parse: integer(0, 3_600_000), doc: "How long a gateway may reuse a looked-up key; changes are pushed at once over Postgres notifications (0: look up every request)." },
   { env: "SVC_STATE_REFRESH_MS", key: "stateRefreshMs", default: "2000", parse: integer(100, 60000), doc: "How often a gateway re-reads the maintenance/closed switches (ms)." },
   { env: "SVC_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", default: "10000", parse: integer(0, 600000), doc: "On SIGTERM, time allowed to drain and close (ms): requests in flight (gateway), running jobs (crawler; what cannot finish is abandoned and its lease lapses), then connections in reverse order." },
+  { env: "SVC_REQUEST_TIMEOUT_MS", key: "requestTimeoutMs", default: "30000", parse: integer(1000, 600_000), doc: "A request, headers and body, must arrive within this (ms); a slower one is answered 400 bad_request and its connection closed (slow-body attacks)." },
   { env: "SVC_PUBLIC_BASE_URL", key: "publicBaseUrl", default: "", parse: baseUrl, doc: "Public origin shown in /capabilities and OpenAPI servers; defaults to the request's Host." },
   { env: "SVC_OAUTH_ACCESS_TTL_S", key: "oauthAccessTtlSeconds", default: "3600", parse: integer(60, 86400), doc: "Lifetime of an OAuth access token (seconds); clients renew it with their refresh token, which rotates on every use and lives 30 days." },
   { env: "SVC_MCP_ALLOWED_ORIGINS", key: "mcpAllowedOrigins", default: "", parse: originList, doc: "Comma-separated origins besides the service's own whose pages may call POST /api/v1/mcp; a request with any other Origin header is refused (403, DNS-rebinding defence)." },
@@ -364,6 +400,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_RECHECKS_PER_DAY", key: "plan.rechecksPerDay", default: "100", parse: integer(0, 1_000_000), doc: "Default plan: task re-checks per UTC day." },
   { env: "SVC_PLAN_WEBHOOKS", key: "plan.webhooks", default: "10", parse: integer(0, 10_000), doc: "Default plan: number of webhooks." },
   { env: "SVC_PLAN_API_KEYS", key: "plan.apiKeys", default: "10", parse: integer(1, 10_000), doc: "Default plan: number of API keys." },
+  { env: "SVC_PLAN_KEY_RATE_PER_HOUR", key: "plan.keyRatePerHour", default: "10000", parse: integer(1, 1_000_000_000), doc: "Default plan: the hourly limits of an account's usable keys add up to at most this many requests (POST /keys answers 429 limit past it)." },
   { env: "SVC_PLAN_CRAWL_PAGES", key: "plan.crawlPages", default: "500", parse: integer(1, 1_000_000), doc: "Default plan: URLs one whole-site crawl fetches at most (truncated_by page_limit)." },
   { env: "SVC_PLAN_CRAWL_DEPTH", key: "plan.crawlDepth", default: "10", parse: integer(0, 100), doc: "Default plan: link hops from the home page a crawl follows (truncated_by depth_limit)." },
   { env: "SVC_PLAN_UPTIME_MIN", key: "plan.uptimeMin", default: "5", parse: integer(1, 1440), doc: "Default plan: minutes between uptime probes of a site (a site several accounts monitor is probed at the shortest of their plans' intervals)." },

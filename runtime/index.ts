@@ -8,3 +8,4 @@ export { KafkaBus, type KafkaBusOptions, type TopicSpec } from "./kafka-bus.ts";
 export { callUnary, catalogueCode, GRPC_CHANNEL_OPTIONS, GRPC_MESSAGE_OPTIONS, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";
 export { buildOpsServer, type OpsServerOptions } from "./ops-server.ts";
 export { GrpcHealthProbe, KafkaProbe, within } from "./engine-probes.ts";
+export { classifyAddress, refusedRange, nameRefused, isMetadataName, type AddressTier, type AddressVerdict, type TargetPolicy } from "./target-address.ts";

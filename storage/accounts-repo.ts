@@ -16,6 +16,8 @@ export interface PlanRow {
   readonly crawl_depth: number;
   /** Minutes between uptime probes of the account's sites. */
   readonly uptime_min: number;
+  /** Ceiling of the sum of the hourly limits of the account's usable keys. */
+  readonly key_rate_per_hour: number;
 }
 
 export interface AccountRow {
@@ -63,15 +65,17 @@ export class AccountsRepo {
   /** Creates or updates a named plan's numbers; returns its id. */
   async upsertPlan(
     name: string,
-    p: Omit<PlanRow, "id" | "name" | "crawl_pages" | "crawl_depth" | "uptime_min"> & Partial<Pick<PlanRow, "crawl_pages" | "crawl_depth" | "uptime_min">>,
+    p: Omit<PlanRow, "id" | "name" | "crawl_pages" | "crawl_depth" | "uptime_min" | "key_rate_per_hour"> &
+      Partial<Pick<PlanRow, "crawl_pages" | "crawl_depth" | "uptime_min" | "key_rate_per_hour">>,
   ): Promise<number> {
     const rows = await this.db.query<{ id: number }>(
-      `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys, crawl_pages, crawl_depth, uptime_min)
-       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, 500), COALESCE($8, 10), COALESCE($9, 5))
+      `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys, crawl_pages, crawl_depth, uptime_min, key_rate_per_hour)
+       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, 500), COALESCE($8, 10), COALESCE($9, 5), COALESCE($10, 10000))
        ON CONFLICT (name) DO UPDATE SET sites = $2, checks_per_day = $3, rechecks_per_day = $4, webhooks = $5, api_keys = $6,
-         crawl_pages = COALESCE($7, plans.crawl_pages), crawl_depth = COALESCE($8, plans.crawl_depth), uptime_min = COALESCE($9, plans.uptime_min)
+         crawl_pages = COALESCE($7, plans.crawl_pages), crawl_depth = COALESCE($8, plans.crawl_depth), uptime_min = COALESCE($9, plans.uptime_min),
+         key_rate_per_hour = COALESCE($10, plans.key_rate_per_hour)
        RETURNING id`,
-      [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys, p.crawl_pages ?? null, p.crawl_depth ?? null, p.uptime_min ?? null],
+      [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys, p.crawl_pages ?? null, p.crawl_depth ?? null, p.uptime_min ?? null, p.key_rate_per_hour ?? null],
     );
     return (rows[0] as { id: number }).id;
   }
@@ -141,22 +145,43 @@ export class AccountsRepo {
   }
 
   /**
-   * Creates a key unless the account already holds its plan's number of usable keys; the account
-   * row is locked so that concurrent creations cannot both pass the check.
+   * Creates a key unless the account already holds its plan's number of usable keys ("limit") or
+   * the key's hourly limit would take the sum over the usable keys past the plan's ceiling
+   * ("rate", with the figures); the account row is locked so that concurrent creations cannot
+   * both pass the checks.
    */
-  async insertKeyWithinPlan(k: NewKey, now: number): Promise<KeyRow | "limit"> {
+  async insertKeyWithinPlan(k: NewKey, now: number): Promise<KeyRow | "limit" | { readonly rate: { readonly ceiling: number; readonly used: number } }> {
     return this.db.tx(async (q) => {
-      const [row] = await q.query<{ api_keys: number }>(
-        "SELECT p.api_keys FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
+      const [row] = await q.query<{ api_keys: number; key_rate_per_hour: number }>(
+        "SELECT p.api_keys, p.key_rate_per_hour FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
         [k.accountId],
       );
-      const [count] = await q.query<{ n: number }>(
-        "SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)",
+      const [usable] = await q.query<{ n: number; rate: number }>(
+        `SELECT count(*) AS n, COALESCE(sum(rate_limit_per_hour), 0)::bigint AS rate FROM api_keys
+         WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
         [k.accountId, now],
       );
-      if (!row || (count?.n ?? 0) >= row.api_keys) return "limit";
+      const n = Number(usable?.n ?? 0);
+      const used = Number(usable?.rate ?? 0);
+      if (!row || n >= row.api_keys) return "limit";
+      if (used + k.ratePerHour > row.key_rate_per_hour) return { rate: { ceiling: row.key_rate_per_hour, used } };
       return this.insertKey(k, now, q);
     });
+  }
+
+  /** One of the account's keys (revoked or not); null when the account has no such key. */
+  async keyOfAccount(accountId: number, keyId: number): Promise<KeyRow | null> {
+    const rows = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 AND id = $2`, [accountId, keyId]);
+    return rows[0] ?? null;
+  }
+
+  /** The sum of the hourly limits of the account's usable keys. */
+  async keyRateInUse(accountId: number, now: number): Promise<number> {
+    const [row] = await this.db.query<{ rate: number }>(
+      "SELECT COALESCE(sum(rate_limit_per_hour), 0)::bigint AS rate FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)",
+      [accountId, now],
+    );
+    return Number(row?.rate ?? 0);
   }
 
   async listKeys(accountId: number, limit: number, offset: number): Promise<{ rows: KeyRow[]; total: number }> {

@@ -1,8 +1,8 @@
 export { isUniqueViolation, ping, type Db, type Queryable } from "./db.ts";
 export { openPglite } from "./pglite-db.ts";
 export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
-export { migrate, listMigrations, type Migration } from "./migrate.ts";
-export { lockDataDir, dataDirOwner, processAlive, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
+export { migrate, listMigrations, migrationChecksum, MigrationChangedError, type Migration } from "./migrate.ts";
+export { lockDataDir, dataDirOwner, processAlive, processIdentity, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
 export { AccountsRepo, type AccountRow, type KeyRow, type PlanRow, type NewKey, type Scope } from "./accounts-repo.ts";
 export { AuthRepo, KEY_CHANGES_CHANNEL, type KeyRecord, type Reservation } from "./auth-repo.ts";
 export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempotency-repo.ts";

@@ -121,8 +121,19 @@ export class RunsRepo {
   }
 
   /** Whether anyone ever analysed the host (shared data). */
-  async known(host: string): Promise<boolean> {
-    const rows = await this.db.query("SELECT 1 FROM runs WHERE host = $1 UNION ALL SELECT 1 FROM jobs WHERE host = $1 LIMIT 1", [host]);
+  /**
+   * Whether the host has a run (shared by every account), or the account itself monitors it or
+   * started a job for it. Another account's site or job does not count: what other accounts
+   * monitor must not show through the shared reports.
+   */
+  async knownTo(accountId: number, host: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `SELECT 1 FROM runs WHERE host = $2
+       UNION ALL SELECT 1 FROM jobs WHERE host = $2 AND account_id = $1
+       UNION ALL SELECT 1 FROM sites WHERE host = $2 AND account_id = $1
+       LIMIT 1`,
+      [accountId, host],
+    );
     return rows.length > 0;
   }
 }

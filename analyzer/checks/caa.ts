@@ -1,5 +1,6 @@
 import type { CheckDef } from "./check.ts";
 import { fail, notApplicable, pass } from "./check.ts";
+import { hostnameOf, isIpLiteral } from "./response.ts";
 
 export const caa: CheckDef = {
   code: "caa",
@@ -14,6 +15,7 @@ export const caa: CheckDef = {
   run(facts) {
     const dns = facts.dns;
     if (!dns?.resolved) return notApplicable("DNS was not queried or did not resolve in this run");
+    if (isIpLiteral(hostnameOf(facts.host))) return notApplicable(`${facts.host} is an IP address: certificates for addresses are not governed by CAA`);
     const issuers = dns.caa.filter((r) => /^\d+\s+issue(wild)?\s/i.test(r.trim()));
     if (dns.caa.length === 0) return fail(0, "no CAA record: any certificate authority may issue for this domain");
     if (issuers.length === 0) return fail(dns.caa.length, "CAA records without an issue tag restrict nothing");

@@ -5,17 +5,19 @@ import { httpUrl } from "./response.ts";
 
 /** The first problem with a page's canonical declarations, or undefined when they are sound. */
 export function canonicalProblem(page: PageFacts, url: string): string | undefined {
+  // Each reason names the declared value: the page's own URL is known from the example already.
   const declared = [...page.canonicals, page.canonicalHeader].filter(Boolean);
   const parsed = declared.map(httpUrl);
-  if (parsed.some((u) => u === undefined)) return "not an absolute http(s) URL";
-  const targets = new Set(parsed.map((u) => u?.href));
-  if (targets.size > 1) return "conflicting canonical URLs";
+  const bad = declared.find((_, i) => parsed[i] === undefined);
+  if (bad !== undefined) return `canonical ${JSON.stringify(bad)} is not an absolute http(s) URL`;
+  const targets = [...new Set(parsed.map((u) => u?.href))];
+  if (targets.length > 1) return `conflicting canonical URLs: ${targets.join(", ")}`;
   const target = parsed[0];
   const self = httpUrl(url);
   if (!target || !self) return undefined;
-  if (target.pathname === "/" && self.pathname !== "/" && target.search === "") return "points to the site root from an inner page";
+  if (target.pathname === "/" && self.pathname !== "/" && target.search === "") return `canonical ${target.href} points to the site root from an inner page`;
   const alternates = page.hreflang.map((a) => httpUrl(a.href)?.href).filter((h) => h !== undefined && h !== self.href);
-  if (alternates.includes(target.href)) return "points to an hreflang alternate of this page";
+  if (alternates.includes(target.href)) return `canonical ${target.href} points to an hreflang alternate of this page`;
   return undefined;
 }
 

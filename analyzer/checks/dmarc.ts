@@ -1,5 +1,6 @@
 import type { CheckDef } from "./check.ts";
 import { fail, notApplicable, pass, warnTier } from "./check.ts";
+import { hostnameOf, isIpLiteral } from "./response.ts";
 
 function tags(record: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -23,6 +24,7 @@ export const dmarc: CheckDef = {
   run(facts) {
     const dns = facts.dns;
     if (!dns) return notApplicable("DNS was not queried in this run");
+    if (isIpLiteral(hostnameOf(facts.host))) return notApplicable(`${facts.host} is an IP address: mail is not sent as it`);
     const domain = dns.registrableDomain || facts.host;
     if (!dns.dmarc) return fail(null, `no DMARC record at _dmarc.${domain}`);
     const t = tags(dns.dmarc);

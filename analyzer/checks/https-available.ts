@@ -17,8 +17,10 @@ export const httpsAvailable: CheckDef = {
     // No attempt means nothing was measured: N/A, never a failure (seo-anchors §5).
     if (!tls?.attempted) return notApplicable("TLS was not attempted in this run");
     // A certificate error still means HTTPS is there; tls_cert_valid reports (and caps) the certificate.
-    if (httpsServed(tls)) return pass(tls.protocol || "tls", `TLS handshake on :443 succeeds${tls.protocol ? ` (${tls.protocol})` : ""}`);
+    // The port probed is the site's own when it has one (example.com:8443), else 443.
+    const port = /:(\d+)$/.exec(facts.host.replace(/^\[[^\]]*\]/, ""))?.[1] ?? "443";
+    if (httpsServed(tls)) return pass(tls.protocol || "tls", `TLS handshake on :${port} succeeds${tls.protocol ? ` (${tls.protocol})` : ""}`);
     const error = tls.error || "handshake failed";
-    return fail(error, `no HTTPS on :443 (${error})`, { cap: 49 });
+    return fail(error, `no HTTPS on :${port} (${error})`, { cap: 49 });
   },
 };

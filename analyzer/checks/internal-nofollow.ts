@@ -1,3 +1,4 @@
+import type { PageFacts } from "../../proto/index.ts";
 import type { CheckDef } from "./check.ts";
 import { aggregatePages, htmlPages } from "./page-sample.ts";
 
@@ -17,6 +18,8 @@ export const internalNofollow: CheckDef = {
       ({ page }) => {
         const internal = page.links.filter((l) => l.internal);
         if (internal.length === 0) return "na";
+        // <meta name="robots" content="nofollow"> (or X-Robots-Tag) unfollows every link of the page.
+        if (pageNofollow(page)) return { verdict: "fail", why: `the page's robots directives say nofollow: none of its ${internal.length} internal link(s) is followed` };
         const nofollow = internal.filter((l) => l.nofollow);
         return nofollow.length === 0 ? "pass" : { verdict: "fail", why: `${nofollow.length} nofollow link(s), e.g. ${nofollow[0]?.href}` };
       },
@@ -24,3 +27,14 @@ export const internalNofollow: CheckDef = {
     );
   },
 };
+
+/** Whether the page's robots metas or X-Robots-Tag carry nofollow (or none) for every crawler. */
+export function pageNofollow(page: PageFacts): boolean {
+  const text = [page.metaRobots, page.xRobotsTag.toLowerCase()].filter(Boolean).join(",");
+  return text.split(",").some((item) => {
+    // "googlebot: nofollow" (a prefix naming a crawler) counts; a directive with a value (max-snippet: 0) does not.
+    const match = /^([a-z0-9_-]+)\s*:\s*(.*)$/.exec(item.trim());
+    const words = (match ? (match[2] ?? "") : item).trim().split(/\s+/);
+    return words.some((w) => w === "nofollow" || w === "none");
+  });
+}

@@ -1,5 +1,6 @@
 import type { CheckDef } from "./check.ts";
 import { fail, notApplicable, pass } from "./check.ts";
+import { hostnameOf, isIpLiteral } from "./response.ts";
 
 export const mx: CheckDef = {
   code: "mx",
@@ -14,6 +15,7 @@ export const mx: CheckDef = {
   run(facts) {
     const dns = facts.dns;
     if (!dns?.resolved) return notApplicable("DNS was not queried or did not resolve in this run");
+    if (isIpLiteral(hostnameOf(facts.host))) return notApplicable(`${facts.host} is an IP address: it receives no mail`);
     if (dns.mx.length === 0) return fail(0, "no MX record: senders fall back to the A record and mail to the domain goes astray");
     // A null MX ("0 .") is an explicit, valid "this domain takes no mail".
     if (dns.mx.some((r) => /^0\s+\.?$/.test(r.trim()))) return pass(dns.mx.length, "null MX: the domain declares it takes no mail");

@@ -1,5 +1,6 @@
 import type { CheckDef } from "./check.ts";
 import { fail, notApplicable, pass } from "./check.ts";
+import { hostnameOf, isIpLiteral } from "./response.ts";
 
 const MIN_NS = 2;
 
@@ -16,6 +17,7 @@ export const nsRedundancy: CheckDef = {
   run(facts) {
     const dns = facts.dns;
     if (!dns?.resolved) return notApplicable("DNS was not queried or did not resolve in this run");
+    if (isIpLiteral(hostnameOf(facts.host))) return notApplicable(`${facts.host} is an IP address: it has no name servers`);
     const servers = new Set(dns.ns.map((n) => n.trim().toLowerCase().replace(/\.$/, "")).filter(Boolean));
     // No NS answer at all is missing data, not a finding.
     if (servers.size === 0) return notApplicable("no NS records were returned");

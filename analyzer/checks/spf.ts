@@ -1,5 +1,6 @@
 import type { CheckDef, Level } from "./check.ts";
 import { fail, notApplicable, pass } from "./check.ts";
+import { hostnameOf, isIpLiteral } from "./response.ts";
 
 const MAX_LOOKUPS = 10;
 const LOOKUP_TERM = /^[+?~-]?(include:|a$|a[:/]|mx$|mx[:/]|ptr|exists:|redirect=)/;
@@ -30,6 +31,7 @@ export const spf: CheckDef = {
   run(facts) {
     const dns = facts.dns;
     if (!dns) return notApplicable("DNS was not queried in this run");
+    if (isIpLiteral(hostnameOf(facts.host))) return notApplicable(`${facts.host} is an IP address: mail is not sent as it`);
     if (dns.spfRecords > 1) return fail(dns.spfRecords, `${dns.spfRecords} SPF records: receivers treat that as an error`);
     // A missing record is a finding, not an absence of data: anyone can then send mail as the domain.
     if (!dns.spf) return fail(null, `no v=spf1 record at ${dns.registrableDomain || facts.host}`);

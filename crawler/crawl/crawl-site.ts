@@ -9,11 +9,11 @@ import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../../proto/in
 import type { SampledPage } from "../site/collect-site.ts";
 import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
 import { Frontier, UNLINKED, type FrontierEntry } from "./crawl-frontier.ts";
-import { crawledPageFrom } from "../page/crawled-page.ts";
+import { crawledPage, crawledPageFrom, type PageInput } from "../page/crawled-page.ts";
 import type { Egress } from "../fetch/egress.ts";
 import { fetchUrl, responseHeader, type FetchResult } from "../fetch/fetch-page.ts";
 import { HostLimiter } from "../fetch/host-limiter.ts";
-import type { ParsePool } from "../page/parse-pool.ts";
+import { ParseThreadCrashedError, type ParsePool } from "../page/parse-pool.ts";
 import { crawlDelaySeconds, ROBOTS_MAX_BYTES, robotsFacts } from "../site/robots.ts";
 import { collectSitemaps, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from "../site/sitemaps.ts";
 
@@ -234,12 +234,27 @@ async function crawlEntry(run: CrawlRun, entry: FrontierEntry): Promise<void> {
   const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
   // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
   const redirected = r.response.redirects.length > 0;
-  const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await run.deps.pool.page({ ...pageInput, html: "", ...(redirected ? {} : { body: r.body }) });
+  const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await parsedOrFailed(run, pageInput, redirected ? undefined : r.body);
   page.throttled = entry.throttles;
   page.inSitemap = run.sitemapSet.has(entry.url);
   run.checkpoint.record(page);
   offerWhatPageLeadsTo(run, page, entry.depth);
   collectExternal(run, page);
+}
+
+/**
+ * The page's facts from a parse thread; when the thread crashed on it (out of memory…), the page
+ * is recorded as fetched but not parsed, with the cause, and the crawl goes on.
+ */
+async function parsedOrFailed(run: CrawlRun, pageInput: Omit<PageInput, "html" | "body">, body: Uint8Array | undefined): Promise<CrawledPage> {
+  try {
+    return await run.deps.pool.page({ ...pageInput, html: "", ...(body ? { body } : {}) });
+  } catch (err) {
+    if (!(err instanceof ParseThreadCrashedError)) throw err;
+    const page = crawledPage({ ...pageInput, html: "" });
+    page.error = `parse_failed: ${err.reason}`;
+    return page;
+  }
 }
 
 /** The analysis's fetch of a URL when it is an HTML page answered 2xx without redirects (anything else is fetched as the crawl would). */

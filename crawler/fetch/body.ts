@@ -1,5 +1,6 @@
 import { Readable, type Transform } from "node:stream";
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
+import { prescanCharset } from "./charset-prescan.ts";
 
 /** A response body as read: what came over the wire, what it decoded to, and whether a cap cut it. */
 export interface ReadBody {
@@ -108,9 +109,10 @@ export function bytesToText(body: Buffer, charset: string): string {
   }
 }
 
-/** The charset an HTML document declares in its first 1024 bytes (`<meta charset>` or http-equiv). */
+/**
+ * The charset an HTML document declares in its first 1024 bytes (`<meta charset>` or http-equiv),
+ * found as the HTML standard's prescan finds it; "" when none.
+ */
 export function sniffHtmlCharset(body: Buffer): string {
-  const head = body.subarray(0, 1024).toString("latin1");
-  const m = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i.exec(head);
-  return m ? (m[1] as string).toLowerCase() : "";
+  return prescanCharset(body);
 }

@@ -1,13 +1,15 @@
 import { promises as dnsPromises } from "node:dns";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
-import ipaddr from "ipaddr.js";
+import { nameRefused, refusedRange, type TargetPolicy } from "../../runtime/index.ts";
 import { Agent, buildConnector, type Dispatcher } from "undici";
 
 /** The one SSRF guard: every connection to a user-supplied address goes through an Egress. */
 export interface EgressOptions {
-  /** Allow private, loopback, link-local and other non-public addresses (tests, intranets). */
+  /** Allow private, loopback and other non-public addresses (tests, intranets); never link-local or metadata ones. */
   readonly allowPrivateTargets: boolean;
+  /** Link-local and metadata addresses, networks and names allowed anyway (SVC_ALLOW_LINK_LOCAL_TARGETS). */
+  readonly allowLinkLocal?: readonly string[];
   /** DNS servers as `ip` or `ip:port` (`[ipv6]:port`); empty = the system's. */
   readonly dnsServers: readonly string[];
   /** PEM certificates trusted in addition to the default CAs. */
@@ -54,31 +56,13 @@ export interface EgressDeps {
   readonly resolver?: Resolver;
 }
 
-const METADATA_ADDRESSES = new Set(["169.254.169.254", "fd00:ec2::254"]);
-
 /**
- * Why an address is refused as a target, or null when it is public unicast. IPv4 embedded in
- * IPv6 (mapped, 6to4, NAT64) is judged by the IPv4 address it carries.
+ * Why an address is refused as a target when private targets are not allowed, or null when it is
+ * public unicast. IPv4 embedded in IPv6 (mapped, ::/96, 6to4, NAT64, Teredo) is judged by the
+ * IPv4 address it carries (runtime/target-address.ts, shared with the gateway's host check).
  */
 export function blockedRange(address: string): string | null {
-  if (!ipaddr.isValid(address)) return "invalid";
-  let addr = ipaddr.parse(address);
-  if (METADATA_ADDRESSES.has(addr.toString())) return "metadata";
-  if (addr.kind() === "ipv6") {
-    const v4 = embeddedIPv4(addr as ipaddr.IPv6);
-    if (v4) addr = v4;
-  }
-  if (METADATA_ADDRESSES.has(addr.toString())) return "metadata";
-  const range = addr.range();
-  return range === "unicast" ? null : range;
-}
-
-function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4 | null {
-  const range = addr.range();
-  const bytes = addr.toByteArray();
-  if (range === "ipv4Mapped" || range === "rfc6145" || range === "rfc6052") return ipaddr.fromByteArray(bytes.slice(12)) as ipaddr.IPv4;
-  if (range === "6to4") return ipaddr.fromByteArray(bytes.slice(2, 6)) as ipaddr.IPv4;
-  return null;
+  return refusedRange(address, { allowPrivateTargets: false, allowLinkLocal: [] });
 }
 
 /** A Resolver on node:dns (c-ares): A and AAAA from the given servers, or the system's when empty. */
@@ -94,10 +78,30 @@ export function dnsResolver(dnsServers: readonly string[], timeoutMs = 5000): Re
     if (v4.status === "fulfilled") out.push(...v4.value.map((address) => ({ address, family: 4 as const })));
     if (v6.status === "fulfilled") out.push(...v6.value.map((address) => ({ address, family: 6 as const })));
     if (out.length > 0) return out;
+    // On the system's servers, names the system itself resolves (/etc/hosts: intranets, test
+    // machines) resolve here too, as they do for the DNS facts (systemAddresses).
+    if (dnsServers.length === 0) {
+      const local = await systemAddresses(host);
+      if (local.length > 0) return local;
+    }
     // Both failed or were empty: report the more telling error (NXDOMAIN over "no data").
     const errors = [v4, v6].flatMap((r) => (r.status === "rejected" ? [r.reason as NodeJS.ErrnoException] : []));
     throw errors.find((e) => e.code !== "ENODATA") ?? errors[0] ?? dnsError(host, "ENODATA");
   };
+}
+
+/**
+ * The addresses the operating system gives a name (getaddrinfo: /etc/hosts, then its resolver),
+ * or none. Asked only when DNS had no answer and no DNS servers were configured, so that the
+ * fetcher and the DNS checks agree on names an intranet keeps in /etc/hosts.
+ */
+export async function systemAddresses(host: string): Promise<ResolvedAddress[]> {
+  try {
+    const found = await dnsPromises.lookup(host, { all: true, verbatim: true });
+    return found.filter((a) => a.family === 4 || a.family === 6).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  } catch {
+    return [];
+  }
 }
 
 /** A c-ares resolver on the configured servers; shared with the DNS facts. */
@@ -115,15 +119,15 @@ function dnsError(host: string, code: string): NodeJS.ErrnoException {
  * Resolves `host` (an IP literal is used as is) and returns the first address the policy allows.
  * Connecting to exactly this address is what prevents DNS rebinding.
  */
-export async function resolveTarget(host: string, resolver: Resolver, allowPrivateTargets: boolean): Promise<ResolvedAddress> {
+export async function resolveTarget(host: string, resolver: Resolver, policy: TargetPolicy): Promise<ResolvedAddress> {
   const bare = host.startsWith("[") ? host.slice(1, -1) : host;
   const literal = isIP(bare);
+  if (literal === 0 && nameRefused(bare, policy)) throw new EgressBlockedError(bare, bare, "metadata");
   const addresses: ResolvedAddress[] = literal !== 0 ? [{ address: bare, family: literal as 4 | 6 }] : await resolver(bare);
   if (addresses.length === 0) throw dnsError(bare, "ENODATA");
-  if (allowPrivateTargets) return addresses[0] as ResolvedAddress;
   let refused: { address: string; range: string } | null = null;
   for (const candidate of addresses) {
-    const range = blockedRange(candidate.address);
+    const range = refusedRange(candidate.address, policy);
     if (range === null) return candidate;
     refused ??= { address: candidate.address, range };
   }
@@ -135,7 +139,8 @@ export async function resolveTarget(host: string, resolver: Resolver, allowPriva
 export function createEgress(options: EgressOptions, deps: EgressDeps = {}): Egress {
   const resolver = deps.resolver ?? dnsResolver(options.dnsServers, options.connectTimeoutMs);
   const ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
-  const resolve = (host: string) => resolveTarget(host, resolver, options.allowPrivateTargets);
+  const policy: TargetPolicy = { allowPrivateTargets: options.allowPrivateTargets, allowLinkLocal: options.allowLinkLocal ?? [] };
+  const resolve = (host: string) => resolveTarget(host, resolver, policy);
   const inner = buildConnector({ timeout: options.connectTimeoutMs, ...(ca ? { ca } : {}) });
 
   // A connector rather than `connect.lookup`: Node skips `lookup` for IP-literal hosts, which would

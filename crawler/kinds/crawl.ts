@@ -4,6 +4,7 @@ import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/coll
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl/crawl-site.ts";
 import { HostLimiter } from "../fetch/host-limiter.ts";
 import type { Politeness } from "../fetch/politeness.ts";
+import { NonRetryableWorkError, RetryableWorkError } from "../work-errors.ts";
 import type { CrawlerKind, WorkContext } from "./kind.ts";
 
 /**
@@ -14,6 +15,7 @@ import type { CrawlerKind, WorkContext } from "./kind.ts";
 export const crawlKind: CrawlerKind<"crawl"> = {
   name: "crawl",
   async run(task, ctx) {
+    await requireResolvable(ctx);
     const politeness = await ctx.node.politeness(ctx.host);
     const resume = ctx.attempt > 1 ? await ctx.pages.stored() : [];
     // The analysis and the crawl run at once on one limiter: together they keep to the host's politeness.
@@ -30,6 +32,25 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     return wholeSiteResult(ctx, siteFacts, outcome);
   },
 };
+
+// Answers that say the name does not exist (no retry helps), as opposed to a DNS server failing.
+const NO_SUCH_NAME = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN", "ENONAME"]);
+
+/**
+ * A crawl of a host that does not resolve ends in an error that says so, before anything is
+ * fetched (it used to end done, its home page marked skipped by robots.txt). A refused address is
+ * left to the egress guard, which fails the fetches with its own reason.
+ */
+async function requireResolvable(ctx: WorkContext): Promise<void> {
+  const hostname = ctx.host.startsWith("[") ? ctx.host.slice(1, ctx.host.indexOf("]")) : ctx.host.replace(/:\d+$/, "");
+  try {
+    await ctx.node.egress.resolve(hostname);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "";
+    if (NO_SUCH_NAME.has(code)) throw new NonRetryableWorkError("dns", `${hostname} does not resolve (${code}): check the name, or its DNS records`);
+    if (code.startsWith("E") && code !== "blocked_private_address") throw new RetryableWorkError("dns", `${hostname} could not be resolved (${code})`);
+  }
+}
 
 interface CrawlStart {
   readonly origin: string;

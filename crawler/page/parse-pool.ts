@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import { Worker, type ResourceLimits } from "node:worker_threads";
 import { analyzeCrawl, type CrawlAnalysis, type CrawlInput } from "../../analyzer/index.ts";
 import { CrawledPage, CrawlFindings } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
@@ -29,55 +29,103 @@ export function inlineParsePool(): ParsePool {
 
 // The thread's entry: under tsx (sources) it registers the loader first; a built dist runs the .js.
 const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./parse-thread.ts" : "./parse-thread.js", import.meta.url);
-const BOOT = import.meta.url.endsWith(".ts")
-  ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); });`
-  : `import(${JSON.stringify(THREAD_URL.href)});`;
+function bootOf(entry: URL): string {
+  return entry.href.endsWith(".ts")
+    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`
+    : `import(${JSON.stringify(entry.href)});`;
+}
+const BOOT = bootOf(THREAD_URL);
 
-interface Pending {
+/** A parse thread died (out of memory, a native fault) while running this task. */
+export class ParseThreadCrashedError extends Error {
+  constructor(readonly reason: string) {
+    super(`the parse thread running this page crashed: ${reason}`);
+    this.name = "ParseThreadCrashedError";
+  }
+}
+
+interface Job {
+  readonly task: Omit<ParseTask, "id">;
+  readonly transfer: ArrayBuffer[];
   readonly resolve: (value: unknown) => void;
   readonly reject: (err: Error) => void;
 }
 
+interface Slot {
+  readonly worker: Worker;
+  /** The one task the thread runs; the others wait in the pool's queue. */
+  current: { readonly id: number; readonly job: Job } | null;
+  gone: boolean;
+}
+
+export interface ThreadPoolOptions {
+  /** The thread's module (tests run a thread of their own); the parse thread by default. */
+  readonly entry?: URL;
+  readonly resourceLimits?: ResourceLimits;
+}
+
 /**
- * `size` worker threads, tasks handed to the least busy. Messages are structured clones of plain
- * objects (ts-proto messages are plain objects), so nothing is encoded on the way.
+ * `size` worker threads, each running one task at a time from a queue in this thread. Messages
+ * are structured clones of plain objects (ts-proto messages are plain objects), so nothing is
+ * encoded on the way. A thread that crashes fails only the task it was running (with the
+ * cause), and a new thread takes its place: tasks still queued never were on the crashed thread,
+ * so they run elsewhere. (With several tasks posted to each thread, one page that ran a thread
+ * out of memory failed every task queued behind it.)
  */
-export function threadParsePool(size: number, warmUpPages = 0): ParsePool {
-  const threads: { worker: Worker; busy: number }[] = [];
-  const pending = new Map<number, Pending>();
+export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPoolOptions = {}): ParsePool {
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
   let next = 1;
   let closed = false;
-  const spawn = () => {
-    const worker = new Worker(BOOT, { eval: true, workerData: { warmUpPages } });
-    const slot = { worker, busy: 0 };
+  const boot = options.entry ? bootOf(options.entry) : BOOT;
+
+  const dispatch = () => {
+    for (const slot of slots) {
+      if (slot.current !== null || slot.gone) continue;
+      const job = queue.shift();
+      if (!job) return;
+      const id = next++;
+      slot.current = { id, job };
+      slot.worker.ref();
+      slot.worker.postMessage({ ...job.task, id }, job.transfer);
+    }
+  };
+
+  const spawn = (): Slot => {
+    const worker = new Worker(boot, { eval: true, workerData: { warmUpPages }, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
+    const slot: Slot = { worker, current: null, gone: false };
     worker.on("message", (msg: { id: number; result?: unknown; error?: string } | "loaded") => {
-      if (msg === "loaded") return;
-      slot.busy -= 1;
+      if (msg === "loaded" || slot.current?.id !== msg.id) return;
+      const { job } = slot.current;
+      slot.current = null;
       // An idle thread does not keep the process alive; a busy one does (its caller waits on it).
-      if (slot.busy === 0) worker.unref();
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error !== undefined) p?.reject(new Error(`parse thread: ${msg.error}`));
-      else p?.resolve(msg.result);
+      worker.unref();
+      if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
+      else job.resolve(msg.result);
+      dispatch();
     });
-    worker.on("error", (err) => {
-      // A crashed thread fails what it held; a new one takes its place.
-      for (const [id, p] of pending) {
-        p.reject(err);
-        pending.delete(id);
-      }
-      const i = threads.indexOf(slot);
-      if (i >= 0) threads.splice(i, 1);
-      if (!closed) spawn();
-    });
+    const crashed = (cause: string) => {
+      if (slot.gone) return;
+      slot.gone = true;
+      slots.splice(slots.indexOf(slot), 1);
+      const lost = slot.current;
+      slot.current = null;
+      lost?.job.reject(new ParseThreadCrashedError(cause));
+      if (closed) return;
+      spawn();
+      dispatch();
+    };
+    worker.on("error", (err: Error & { code?: string }) => crashed(err.code ? `${err.code}: ${err.message}` : err.message));
+    worker.on("exit", (code) => crashed(`the thread exited (${code})`));
     worker.unref();
-    threads.push(slot);
+    slots.push(slot);
+    return slot;
   };
   for (let i = 0; i < Math.max(1, size); i++) spawn();
   // Loading a thread's modules (compiling them, under tsx) takes a second of CPU or more, and its
   // warm-up pages some tenths: a node that took work before that would pay it inside its first job.
   const loaded = Promise.all(
-    threads.map(
+    slots.map(
       ({ worker }) =>
         new Promise<void>((resolve, reject) => {
           const onMessage = (msg: unknown) => {
@@ -95,13 +143,9 @@ export function threadParsePool(size: number, warmUpPages = 0): ParsePool {
   loaded.catch(() => undefined);
   const run = <T>(task: Omit<ParseTask, "id">, transfer: ArrayBuffer[] = []): Promise<T> => {
     if (closed) return Promise.reject(new Error("parse pool closed"));
-    const id = next++;
-    const slot = threads.reduce((a, b) => (b.busy < a.busy ? b : a));
-    slot.busy += 1;
-    slot.worker.ref();
     return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      slot.worker.postMessage({ ...task, id }, transfer);
+      queue.push({ task, transfer, resolve: resolve as (v: unknown) => void, reject });
+      dispatch();
     });
   };
   return {
@@ -123,7 +167,8 @@ export function threadParsePool(size: number, warmUpPages = 0): ParsePool {
     },
     close: async () => {
       closed = true;
-      await Promise.all(threads.map((t) => t.worker.terminate()));
+      for (const job of queue.splice(0)) job.reject(new Error("parse pool closed"));
+      await Promise.all(slots.map((t) => t.worker.terminate()));
     },
   };
 }

@@ -322,7 +322,9 @@ async function lookAgain(site: Site, facts: SiteFacts, first: { origin: string; 
   if (triggers.length === 0) return Confirmation.fromPartial({ done: false });
   const inputs = new Set(confirmationInputs(triggers));
   const { opts, deps } = site;
-  site.progress(96, "confirm");
+  // The job shows what it waits for and until when (a minute at 96 % looked like a hang).
+  const until = new Date(deps.clock.nowMs() + opts.confirmDelayMs).toISOString().replace(/\.\d{3}Z$/, "Z");
+  site.progress(96, `confirm: ${triggers.map((t) => t.code).join(", ")} would cap the rank; looking again at ${until}`);
   await pause(opts.confirmDelayMs, deps.signal);
   const originUrl = new URL(first.origin);
   const plainIsHome = originUrl.protocol === "http:" && !site.port;

@@ -2,7 +2,7 @@ import type { CaaRecord } from "node:dns";
 import { isIP } from "node:net";
 import { getDomain } from "tldts";
 import { DnsFacts } from "../../proto/index.ts";
-import { createDnsClient } from "../fetch/egress.ts";
+import { createDnsClient, systemAddresses } from "../fetch/egress.ts";
 
 export interface DnsFactsOptions {
   /** The egress DNS servers (`ip` or `ip:port`); empty = the system's. */
@@ -42,6 +42,10 @@ export async function collectDnsFacts(host: string, opts: DnsFactsOptions): Prom
   const facts = DnsFacts.fromPartial({ registrableDomain: domain });
   facts.a = values(a);
   facts.aaaa = values(aaaa);
+  if (facts.a.length + facts.aaaa.length === 0 && opts.dnsServers.length === 0) {
+    // A name the system resolves from /etc/hosts resolves for the checks as it does for the fetcher.
+    for (const found of await systemAddresses(name)) (found.family === 4 ? facts.a : facts.aaaa).push(found.address);
+  }
   facts.resolved = facts.a.length + facts.aaaa.length > 0;
   facts.ns = values(ns).sort();
   facts.mx = values(mx)

@@ -1,4 +1,5 @@
-import type { Scope } from "../../storage/index.ts";
+import { parseArgs } from "node:util";
+import { isUniqueViolation, type Scope } from "../../storage/index.ts";
 import { ALL_SCOPES, type AdminService } from "./admin-service.ts";
 
 /** One `svc admin` command, parsed; it travels as JSON over the admin channel. */
@@ -11,6 +12,7 @@ export type AdminCommand =
   | { readonly op: "key-create"; readonly account: string; readonly name: string; readonly scopes: Scope[] };
 
 export const ADMIN_USAGE = `usage: svc admin <command>
+  help                                     this text
   status                                   switches and number of accounts
   maintenance on|off                       every API call answers 503 maintenance
   closed on|off                            only administrators' keys are served (503 closed)
@@ -19,32 +21,75 @@ export const ADMIN_USAGE = `usage: svc admin <command>
   account block|unblock <id|email>
   key create <id|email> [--name N] [--scopes read,run,write]`;
 
+/** A command line that is not one of ADMIN_USAGE's (exit 2). */
 export class AdminUsageError extends Error {}
+
+/** A well-formed command that cannot be done: no such account, the account exists (exit 1). */
+export class AdminCommandError extends Error {}
+
+type Options = Record<string, { type: "string" | "boolean" }>;
+
+/**
+ * Parses with node's util.parseArgs in strict mode: an unknown flag (--scope for --scopes), a
+ * missing or extra argument is refused with the usage, never ignored.
+ */
+function strict(args: string[], positionals: number, options: Options = {}): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new AdminUsageError(`${(err as Error).message}\n\n${ADMIN_USAGE}`);
+  }
+  if (parsed.positionals.length !== positionals) {
+    const what = parsed.positionals.length > positionals ? `unexpected argument "${parsed.positionals[positionals]}"` : "an argument is missing";
+    throw new AdminUsageError(`${what}\n\n${ADMIN_USAGE}`);
+  }
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+}
 
 function onOff(v: string | undefined): boolean {
   if (v === "on") return true;
   if (v === "off") return false;
-  throw new AdminUsageError("expected on or off");
+  throw new AdminUsageError(`expected on or off, got "${v ?? ""}"\n\n${ADMIN_USAGE}`);
 }
 
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
+// Deliberately loose (owner@localhost is the default owner): one @, something on each side, no spaces.
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function email(v: string): string {
+  if (!EMAIL.test(v) || v.length > 254) throw new AdminUsageError(`"${v}" is not an e-mail address`);
+  return v;
 }
 
-export function parseAdminArgs(args: string[]): AdminCommand {
-  const [a, b, c] = args;
-  if (a === "status") return { op: "status" };
-  if (a === "maintenance" || a === "closed") return { op: "switch", name: a, on: onOff(b) };
-  if (a === "account" && b === "create" && c) return { op: "account-create", email: c, admin: args.includes("--admin") };
-  if (a === "account" && b === "list") return { op: "account-list" };
-  if (a === "account" && (b === "block" || b === "unblock") && c) return { op: "account-block", account: c, blocked: b === "block" };
-  if (a === "key" && b === "create" && c) {
-    const scopes = (option(args, "--scopes") ?? ALL_SCOPES.join(",")).split(",");
-    if (scopes.some((s) => !ALL_SCOPES.includes(s as Scope))) throw new AdminUsageError("scopes are read, run, write");
-    return { op: "key-create", account: c, name: option(args, "--name") ?? "admin-issued", scopes: scopes as Scope[] };
+/** `svc admin …` arguments as a command; "help" for help. */
+export function parseAdminArgs(args: string[]): AdminCommand | { readonly op: "help" } {
+  const [a, b, ...rest] = args;
+  const after = (n: number) => args.slice(n);
+  if (a === "help" || a === "--help" || a === "-h") {
+    strict(after(1), 0);
+    return { op: "help" };
   }
-  throw new AdminUsageError(ADMIN_USAGE);
+  if (a === "status") {
+    strict(after(1), 0);
+    return { op: "status" };
+  }
+  if (a === "maintenance" || a === "closed") return { op: "switch", name: a, on: onOff(strict(after(1), 1).positionals[0]) };
+  if (a === "account" && b === "create") {
+    const p = strict(rest, 1, { admin: { type: "boolean" } });
+    return { op: "account-create", email: email(p.positionals[0] as string), admin: p.values.admin === true };
+  }
+  if (a === "account" && b === "list") {
+    strict(rest, 0);
+    return { op: "account-list" };
+  }
+  if (a === "account" && (b === "block" || b === "unblock")) return { op: "account-block", account: strict(rest, 1).positionals[0] as string, blocked: b === "block" };
+  if (a === "key" && b === "create") {
+    const p = strict(rest, 1, { name: { type: "string" }, scopes: { type: "string" } });
+    const scopes = ((p.values.scopes as string | undefined) ?? ALL_SCOPES.join(",")).split(",");
+    if (scopes.some((s) => !ALL_SCOPES.includes(s as Scope))) throw new AdminUsageError("scopes are read, run, write (comma-separated)");
+    return { op: "key-create", account: p.positionals[0] as string, name: (p.values.name as string | undefined) ?? "admin-issued", scopes: scopes as Scope[] };
+  }
+  throw new AdminUsageError(a === undefined ? ADMIN_USAGE : `unknown command "${args.join(" ")}"\n\n${ADMIN_USAGE}`);
 }
 
 /** Runs a command; the result is plain JSON for printing. */
@@ -56,19 +101,21 @@ export async function executeAdmin(admin: AdminService, cmd: AdminCommand): Prom
       await admin.setSwitch(cmd.name, cmd.on);
       return { [cmd.name]: cmd.on };
     case "account-create": {
-      const issued = await admin.createAccount(cmd.email, { admin: cmd.admin });
+      const issued = await admin.createAccount(cmd.email, { admin: cmd.admin }).catch((err: unknown) => {
+        throw isUniqueViolation(err) ? new AdminCommandError(`an account ${cmd.email} already exists`) : err;
+      });
       return { account: issued.accountId, key_id: issued.keyId, key: issued.key, note: "the key is shown only now" };
     }
     case "account-list":
       return { accounts: await admin.listAccounts() };
     case "account-block": {
       const found = await admin.setBlocked(cmd.account, cmd.blocked);
-      if (!found) throw new Error(`no account ${cmd.account}`);
+      if (!found) throw new AdminCommandError(`no account ${cmd.account}`);
       return { account: cmd.account, blocked: cmd.blocked };
     }
     case "key-create": {
       const issued = await admin.createKey(cmd.account, cmd.name, cmd.scopes);
-      if (!issued) throw new Error(`no account ${cmd.account}`);
+      if (!issued) throw new AdminCommandError(`no account ${cmd.account}`);
       return { account: issued.accountId, key_id: issued.keyId, key: issued.key, note: "the key is shown only now" };
     }
   }

@@ -38,6 +38,7 @@ export class AdminService {
       crawl_pages: p.crawlPages,
       crawl_depth: p.crawlDepth,
       uptime_min: p.uptimeMin,
+      key_rate_per_hour: p.keyRatePerHour,
     });
   }
 

@@ -12,6 +12,7 @@ const PlanObject = Type.Object(
     rechecks_per_day: Type.Integer(),
     webhooks: Type.Integer(),
     api_keys: Type.Integer(),
+    key_rate_per_hour: Type.Integer({ description: "The hourly limits of the account's usable keys add up to at most this (POST /keys answers 429 limit past it)" }),
   },
   { additionalProperties: false },
 );
@@ -101,17 +102,28 @@ export const createKey = defineContract({
   additive: true,
   summary: "Create an API key (shown once)",
   description:
-    "The key is returned once and stored only as a hash. A key can never hold scopes its creator's key lacks. The plan's api_keys limit applies (429 limit).",
+    "The key is returned once and stored only as a hash. A key is never stronger than the key that creates it: no scope it lacks (403 scope), " +
+    "no later expiry, no address outside its allowed list and no higher hourly limit (400 bad_param naming the field); a field left out takes the " +
+    "creating key's value (expires_in, allowed_ips) or the lower of the service's default and the creating key's limit (rate_limit_per_hour). " +
+    "The plan's api_keys number and key_rate_per_hour ceiling (the sum of the hourly limits of the account's usable keys, shown in GET /me) apply " +
+    "(429 limit without Retry-After: waiting does not help; revoke a key first).",
   tags: ["Keys"],
   status: 201,
-  errors: ["limit"],
+  errors: ["limit", "scope", "bad_param"],
   body: Type.Object(
     {
       name: Type.String({ minLength: 1, maxLength: 100 }),
       scopes: Type.Array(ScopeName, { minItems: 1, maxItems: 3, uniqueItems: true }),
-      expires_in: StringEnum(["unlimited", "30d", "90d", "1y"], { default: "unlimited" }),
-      allowed_ips: Type.Array(Type.String({ maxLength: 50 }), { maxItems: 50, default: [], description: "IPv4/IPv6 addresses or CIDR networks; empty means any" }),
-      rate_limit_per_hour: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Defaults to the service's default (120)" })),
+      expires_in: Type.Optional(
+        StringEnum(["unlimited", "30d", "90d", "1y"], { description: "Left out: unlimited, or the creating key's own expiry when it has one" }),
+      ),
+      allowed_ips: Type.Optional(
+        Type.Array(Type.String({ maxLength: 50 }), {
+          maxItems: 50,
+          description: "IPv4/IPv6 addresses or CIDR networks; empty means any. Left out or empty under a key with an allowed list: that list",
+        }),
+      ),
+      rate_limit_per_hour: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Defaults to the lower of the service's default (120) and the creating key's limit" })),
     },
     { additionalProperties: false },
   ),
@@ -159,8 +171,11 @@ export const revokeKey = defineContract({
   cli: "keys revoke",
   additive: true,
   summary: "Revoke an API key at once",
+  description:
+    "A key (with write scope) may always revoke itself. It may revoke another key of the account only if that key is no stronger than itself (the rule of POST /keys: " +
+    "scopes within its own, no later expiry, addresses within its allowed list, no higher hourly limit); otherwise 403 scope.",
   tags: ["Keys"],
-  errors: ["not_found"],
+  errors: ["not_found", "scope"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
   response: Type.Object({ id: Type.Integer(), revoked: Type.Boolean() }, { additionalProperties: false }),
 });

@@ -32,7 +32,14 @@ const CheckResult = Type.Object(
 
 const Overall = Type.Object(
   {
-    score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+    score: Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: "Weighted score of the checks; 0 when the page answered an error status (a dead page is not a good page, whatever its markup); null when it did not answer",
+      }),
+    ),
+    page_ok: Type.Boolean({ description: "Whether the page itself answered 2xx: judged before any of its checks" }),
     passed: Type.Integer(),
     warnings: Type.Integer(),
     failed: Type.Integer(),

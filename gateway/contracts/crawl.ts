@@ -13,13 +13,28 @@ export const startCrawl = defineContract({
   cli: "crawl start",
   summary: "Start a whole-site crawl (a background job)",
   description:
-    "Answers 202 with the job (kind crawl). The crawl walks the site breadth-first from the home page and its sitemaps within the plan's page and depth limits, honouring robots.txt, Crawl-delay and Retry-After, analyses every page and the link structure; progress is pages done out of pages known. Charged three checks against the plan's daily limit. A crawl finished less than SVC_REPORT_FRESH_S ago answers at once with a done job, not charged; ?fresh=1 always crawls.",
+    "Answers 202 with the job (kind crawl). The crawl walks the site breadth-first from the home page and its sitemaps within the plan's page and depth limits, honouring robots.txt, Crawl-delay and Retry-After, analyses every page and the link structure; progress is pages done out of pages known. Charged three checks against the plan's daily limit. A crawl finished less than SVC_REPORT_FRESH_S ago answers at once with a done job, not charged; fresh (?fresh=1, ?fresh=true or a JSON body {\"fresh\": true}) always crawls.",
   tags: ["Checks"],
   flags: { async: true },
   status: 202,
   errors: ["bad_host", "limit"],
   params: HostParams,
-  query: Type.Object({ fresh: Type.Optional(Type.Boolean({ default: false, description: "crawl even when a fresh crawl exists" })) }, { additionalProperties: false }),
+  // fresh is 1/0 on GET /analyze and a boolean on POST /analyze; a crawl takes either, in the
+  // query or in a JSON body (a body used to be ignored without a word).
+  query: Type.Object(
+    {
+      fresh: Type.Optional(
+        Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 1 })], { description: "1 or true: crawl even when a fresh crawl exists" }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  body: Type.Optional(
+    Type.Object(
+      { fresh: Type.Optional(Type.Boolean({ description: "true: crawl even when a fresh crawl exists (as ?fresh=1)" })) },
+      { additionalProperties: false, "x-optional": true },
+    ),
+  ),
   response: Type.Object({ job: JobSchema }, { additionalProperties: false }),
 });
 

@@ -7,12 +7,16 @@ import type { Operation } from "../registry/operation.ts";
 import { buildClientAddress } from "../pipeline/client-address.ts";
 import { sendApiError, toApiError } from "../pipeline/error-reply.ts";
 import { buildValidatorCompiler } from "../pipeline/validation.ts";
+import { hostPolicyOf } from "../pipeline/host.ts";
+import { parseJsonBody } from "../pipeline/json-body.ts";
 import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { registerOperation, routePattern } from "./routes.ts";
 import { registerGuidePages } from "./guide-pages.ts";
 import { registerMcp } from "../mcp/mcp-server.ts";
 import { registerOAuth } from "../oauth/oauth-server.ts";
+import { clientErrorHandler } from "./transport-errors.ts";
+import { decodeRequestBody } from "./request-encoding.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
@@ -52,24 +56,45 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: false,
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    // A request — headers and body — must arrive within this; a slow body is not held open forever.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(10_000, deps.config.requestTimeoutMs),
+      // Node looks for expired requests this often (30 s by default, longer than the timeout itself).
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(deps.config.requestTimeoutMs / 4))),
+    },
+    clientErrorHandler,
+    // Router refusals (a URL that does not decode, a path parameter over 300 characters) leave
+    // through the same pipeline as every other error.
+    frameworkErrors: (err, request, reply) => {
+      initRequest(request, reply);
+      const apiErr =
+        err.code === "FST_ERR_MAX_PARAM_LENGTH"
+          ? new ApiError("bad_request", "a path segment is longer than 300 characters", { details: { reason: "uri_too_long" } })
+          : new ApiError("bad_request", "the URL is not valid (bad percent-encoding?)", { details: { reason: "bad_url" } });
+      void ensureRateHeaders(request, reply).then(() => sendApiError(request, reply, apiErr));
+    },
   });
   app.decorateRequest("svc", null as unknown as RequestState);
-  app.setValidatorCompiler(buildValidatorCompiler({ allowPrivateTargets: deps.config.allowPrivateTargets }));
+  app.setValidatorCompiler(buildValidatorCompiler(hostPolicyOf(deps.config)));
 
   // JSON bodies are parsed here so that malformed JSON is bad_request and the raw text is kept for
   // the idempotency fingerprint.
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
     try {
-      done(null, JSON.parse(text as string));
-    } catch {
-      done(new ApiError("bad_request", "the body is not valid JSON"));
+      done(null, parseJsonBody(text as string));
+    } catch (err) {
+      done(err as ApiError);
     }
   });
 
+  app.addHook("preParsing", async (request, _reply, payload) => decodeRequestBody(request, payload));
+
   const metrics = createHttpMetrics(deps.metrics);
 
-  app.addHook("onRequest", async (request, reply) => {
+  /** The request's state and the headers every answer carries. */
+  function initRequest(request: FastifyRequest, reply: FastifyReply): void {
     request.svc = {
       op: null,
       page: null,
@@ -83,6 +108,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header("X-Request-Id", request.id);
     reply.header("X-API-Version", API_VERSION);
     if (deps.switches.draining) reply.header("Connection", "close");
+  }
+
+  app.addHook("onRequest", async (request, reply) => {
+    initRequest(request, reply);
+    // An unrouted request is answered before Fastify looks at its body (QUERY without a
+    // Content-Type would otherwise be its 400, not our 405).
+    if (request.is404) throw unroutedError(request);
     const query = request.query as Record<string, unknown> | undefined;
     for (const name of Object.keys(query ?? {})) {
       if (KEY_IN_URL.has(name.toLowerCase())) {
@@ -99,15 +131,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const patterns = operations.map((op) => ({ op, re: routePattern(API_BASE + op.path) }));
-  app.setNotFoundHandler(async (request, reply) => {
+  /** 405 with Allow when the path is an operation's under another method, else 404. */
+  function unroutedError(request: FastifyRequest): ApiError {
     const path = request.url.split("?")[0] ?? "";
     const allowed = patterns.filter((p) => p.re.test(path)).map((p) => p.op.method);
-    await ensureRateHeaders(request, reply);
     if (allowed.length > 0) {
       const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])])].join(", ");
-      return sendApiError(request, reply, new ApiError("method", `${request.method} is not supported here; use ${allow}`, { headers: { Allow: allow } }));
+      return new ApiError("method", `${request.method} is not supported here; use ${allow}`, { headers: { Allow: allow } });
     }
-    return sendApiError(request, reply, new ApiError("not_found", `no operation at ${request.method} ${path}`));
+    return new ApiError("not_found", `no operation at ${request.method} ${path}`);
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    await ensureRateHeaders(request, reply);
+    return sendApiError(request, reply, unroutedError(request));
   });
 
   /** Requests rejected before their route's own checks still report a (per-address) limit. */

@@ -108,7 +108,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       security: op.scope === "none" ? [] : [{ apiKey: [] }, { bearer: [] }],
       parameters: parameters(op),
       ...(op.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: plainSchema(op.body) } } } }
+        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: plainSchema(op.body) } } } }
         : {}),
       responses: responses(op),
       "x-scope": op.scope,

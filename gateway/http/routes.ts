@@ -2,7 +2,8 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { normalizeHost } from "../pipeline/host.ts";
+import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
+import { compressAnswer } from "./compression.ts";
 import { authenticate, countAddress } from "../pipeline/auth.ts";
 import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
@@ -141,16 +142,20 @@ export function registerOperation(
       if (idem?.claimed && !idem.replay && svc.auth) await settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text);
       if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
       if ((request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null) {
-        return conditional(deps, request, reply, text, op.etagOf);
+        return compressAnswer(request, reply, conditional(deps, request, reply, text, op.etagOf));
       }
-      return payload;
+      return compressAnswer(request, reply, payload);
     },
   });
 }
 
-/** Stores the answer of a claimed Idempotency-Key; a 5xx frees the key so that a retry executes. */
+/**
+ * Stores the answer of a claimed Idempotency-Key. A 5xx or any retryable answer (429 limit, 503,
+ * 409 not_ready) frees the key instead, so that the retry the answer invites executes rather than
+ * replaying the refusal for a day without its Retry-After.
+ */
 async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: number, key: string, reply: FastifyReply, text: string | null): Promise<void> {
-  if (reply.statusCode >= 500) {
+  if (reply.statusCode >= 500 || reply.getHeader("X-Should-Retry") === "true") {
     await deps.store.idempotency.release(accountId, key);
     return;
   }
@@ -160,7 +165,9 @@ async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: nu
     if (typeof value === "string") headers[name] = value;
   }
   let body = op.idempotency === "fingerprint" ? "" : (text ?? "");
-  if (op.redactForReplay && body !== "") body = JSON.stringify(op.redactForReplay(JSON.parse(body)));
+  // Redaction rewrites a success (a created key is not kept); an error is stored as it was sent.
+  const success = reply.statusCode >= 200 && reply.statusCode < 300;
+  if (op.redactForReplay && success && body !== "") body = JSON.stringify(op.redactForReplay(JSON.parse(body)));
   await deps.store.idempotency.complete(accountId, key, { status: reply.statusCode, body, headers });
 }
 
@@ -192,7 +199,7 @@ function normalizeHostFields(schema: TSchema | undefined, value: unknown, deps: 
   const record = value as Record<string, unknown>;
   for (const [name, prop] of Object.entries(props)) {
     if ((prop as { format?: string }).format !== "host" || typeof record[name] !== "string") continue;
-    const res = normalizeHost(record[name], { allowPrivateTargets: deps.config.allowPrivateTargets });
+    const res = normalizeHost(record[name], hostPolicyOf(deps.config));
     if (res.ok) record[name] = res.host;
   }
 }

@@ -3,7 +3,8 @@ import type { KeyRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import { ApiError } from "../errors.ts";
 import { generateKey, hashKey, keyPrefix } from "../keys/api-key.ts";
-import { hourOf } from "../pipeline/rate-headers.ts";
+import { excessOver, type KeyPowers } from "../keys/key-ceiling.ts";
+import type { AuthContext } from "../pipeline/auth.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 
@@ -31,7 +32,15 @@ export const getAccount = implement(contracts.getAccount, async ({ auth, deps, r
       key: { id: a.keyId, name: a.name, prefix: a.prefix, scopes: a.scopes, expires: a.expiresAt, allowed_ips: a.allowedIps, created: a.created },
       rate: { limit_per_hour: a.rateLimitPerHour, used_this_hour: request.svc.rate?.used ?? 0 },
       plan: plan
-        ? { name: plan.name, sites: plan.sites, checks_per_day: plan.checks_per_day, rechecks_per_day: plan.rechecks_per_day, webhooks: plan.webhooks, api_keys: plan.api_keys }
+        ? {
+            name: plan.name,
+            sites: plan.sites,
+            checks_per_day: plan.checks_per_day,
+            rechecks_per_day: plan.rechecks_per_day,
+            webhooks: plan.webhooks,
+            api_keys: plan.api_keys,
+            key_rate_per_hour: plan.key_rate_per_hour,
+          }
         : null,
     },
   };
@@ -61,8 +70,18 @@ export const createKey = implement(contracts.createKey, async ({ auth, deps, bod
   const a = auth!;
   const missing = body.scopes.filter((s) => !a.scopes.includes(s));
   if (missing.length > 0) throw new ApiError("scope", `your key cannot grant scopes it lacks: ${missing.join(", ")}`, { details: { required: missing } });
-  const allowed = body.allowed_ips.map((ip, i) => checkNetwork(ip, `allowed_ips.${i}`));
-  const days = EXPIRY_DAYS[body.expires_in];
+  const holder = powersOf(a);
+  // Left out, a field takes the creating key's own bound, so a restricted key's keys are restricted alike.
+  const allowed = (body.allowed_ips ?? []).map((ip, i) => checkNetwork(ip, `allowed_ips.${i}`));
+  const days = body.expires_in === undefined ? undefined : EXPIRY_DAYS[body.expires_in];
+  const wanted: KeyPowers = {
+    scopes: body.scopes,
+    allowedIps: allowed.length === 0 ? holder.allowedIps : allowed,
+    expiresAt: days === undefined ? holder.expiresAt : days === null ? null : now + days * 86_400,
+    rateLimitPerHour: body.rate_limit_per_hour ?? Math.min(deps.config.ratePerHourDefault, holder.rateLimitPerHour),
+  };
+  const excess = excessOver(holder, wanted);
+  if (excess) throw new ApiError("bad_param", `a key cannot create a stronger key: ${excess.reason}`, { param: excess.param });
   const key = generateKey(deps.random);
   const row = await deps.store.accounts.insertKeyWithinPlan(
     {
@@ -71,16 +90,20 @@ export const createKey = implement(contracts.createKey, async ({ auth, deps, bod
       kind: "api",
       prefix: keyPrefix(key),
       hash: hashKey(key),
-      scopes: body.scopes,
-      allowedIps: allowed,
-      ratePerHour: body.rate_limit_per_hour ?? deps.config.ratePerHourDefault,
-      expiresAt: days === null ? null : now + days * 86_400,
+      scopes: wanted.scopes,
+      allowedIps: wanted.allowedIps,
+      ratePerHour: wanted.rateLimitPerHour,
+      expiresAt: wanted.expiresAt,
     },
     now,
   );
-  if (row === "limit") {
-    const { resetSeconds } = hourOf(now);
-    throw new ApiError("limit", "your plan's number of API keys is reached; revoke one first", { retryAfter: resetSeconds, details: { policy: "api_keys" } });
+  // Plan limits: no Retry-After, since waiting frees nothing (revoking a key does).
+  if (row === "limit") throw new ApiError("limit", "your plan's number of API keys is reached; revoke one first", { details: { policy: "api_keys" } });
+  if ("rate" in row) {
+    const { ceiling, used } = row.rate;
+    throw new ApiError("limit", `your plan allows keys totalling ${ceiling} requests per hour; ${used} are taken by usable keys`, {
+      details: { policy: "key_rate_per_hour", ceiling, used },
+    });
   }
   const v = keyView(row);
   return {
@@ -95,11 +118,27 @@ export const listKeys = implement(contracts.listKeys, async ({ auth, deps, query
 });
 
 export const revokeKey = implement(contracts.revokeKey, async ({ auth, deps, params, now }) => {
-  const row = await deps.store.accounts.revokeKey(auth!.accountId, params.id, now);
+  const a = auth!;
+  const target = await deps.store.accounts.keyOfAccount(a.accountId, params.id);
+  if (!target) throw new ApiError("not_found", `no key ${params.id} in your account`);
+  if (target.id !== a.keyId) {
+    const excess = excessOver(powersOf(a), {
+      scopes: target.scopes,
+      allowedIps: target.allowed_ips,
+      expiresAt: target.expires_at,
+      rateLimitPerHour: target.rate_limit_per_hour,
+    });
+    if (excess) throw new ApiError("scope", `this key may revoke itself and keys no stronger than itself; key ${target.id} has ${excess.reason}`);
+  }
+  const row = await deps.store.accounts.revokeKey(a.accountId, params.id, now);
   if (!row) throw new ApiError("not_found", `no key ${params.id} in your account`);
   deps.keys.onChange(`key:${row.id}`);
   return { body: { id: row.id, revoked: true } };
 });
+
+function powersOf(a: AuthContext): KeyPowers {
+  return { scopes: a.scopes, allowedIps: a.allowedIps, expiresAt: a.expiresAt, rateLimitPerHour: a.rateLimitPerHour };
+}
 
 /** Validates one allowlist entry: an IPv4/IPv6 address or CIDR network. */
 function checkNetwork(text: string, param: string): string {

@@ -3,7 +3,7 @@ import { DnsFacts, PageFacts, SiteFacts, TlsFacts } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { normalizeHost } from "../pipeline/host.ts";
+import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
 import { implement } from "../registry/operation.ts";
 
 /** Runs every check of the SSRF-guarded live lane and waits for its facts (or 409 not_ready with the job). */
@@ -27,20 +27,27 @@ function checkedUrl(deps: GatewayDeps, raw: string): string {
     throw new ApiError("bad_param", `"${raw}" is not a URL`, { param: "url" });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new ApiError("bad_param", "url must be http:// or https://", { param: "url" });
-  const host = normalizeHost(url.host, { allowPrivateTargets: deps.config.allowPrivateTargets });
+  const host = normalizeHost(url.host, hostPolicyOf(deps.config));
   if (!host.ok) throw new ApiError("bad_host", `"${url.host}" is not a usable host: ${host.reason}`, { param: "url" });
   url.hash = "";
   return url.toString();
 }
 
+// Checks that leave the home page out (it is a listing by nature): on a URL other than the site
+// root, a single-page check hands them the page as an inner page, or thin content would go
+// unreported on every page checked through /full.
+const SKIP_HOME = new Set(["text_length"]);
+
 function runPageChecks(page: PageFacts, codes: readonly string[]) {
-  const facts = SiteFacts.fromPartial({ home: page, origin: new URL(page.response?.finalUrl || page.response?.requestedUrl || "http://invalid/").origin });
+  const at = new URL(page.response?.finalUrl || page.response?.requestedUrl || "http://invalid/");
+  const facts = SiteFacts.fromPartial({ home: page, origin: at.origin });
+  const inner = at.pathname === "/" ? facts : SiteFacts.fromPartial({ pages: [page], origin: at.origin });
   return codes.map((code) => {
     const def = CHECKS.find((c) => c.code === code);
     if (!def) throw new Error(`unknown check ${code}`);
     let out: CheckOutcome;
     try {
-      out = def.run(facts);
+      out = def.run(SKIP_HOME.has(code) ? inner : facts);
     } catch (err) {
       out = { status: "na", score: null, value: null, detail: `check error: ${(err as Error).message}`, pages: [] };
     }
@@ -52,8 +59,13 @@ function overall(items: ReturnType<typeof runPageChecks>, page: PageFacts) {
   const r = page.response;
   const applicable = items.filter((i) => i.score !== null);
   const weight = applicable.reduce((t, i) => t + i.weight, 0);
+  const status = r?.status ?? 0;
+  // The page's own status first: a 404 with perfect markup is a dead page, not a 100.
+  const pageOk = status >= 200 && status < 300;
+  const answeredBadly = status !== 0 && !pageOk;
   return {
-    score: weight > 0 ? Math.round((100 * applicable.reduce((t, i) => t + i.weight * (i.score ?? 0), 0)) / weight) : null,
+    score: answeredBadly ? 0 : weight > 0 ? Math.round((100 * applicable.reduce((t, i) => t + i.weight * (i.score ?? 0), 0)) / weight) : null,
+    page_ok: pageOk,
     passed: items.filter((i) => i.status === "pass").length,
     warnings: items.filter((i) => i.status === "warn").length,
     failed: items.filter((i) => i.status === "fail").length,

@@ -7,8 +7,9 @@ import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { jobView } from "./jobs.ts";
 
-export const startCrawl = implement(contracts.startCrawl, async ({ auth, deps, params, query, now }) => {
-  const { jobId } = await deps.scheduler.startCrawl(auth!.accountId, params.host, query.fresh ?? false);
+export const startCrawl = implement(contracts.startCrawl, async ({ auth, deps, params, query, body, now }) => {
+  const fresh = query.fresh === true || query.fresh === 1 || body?.fresh === true;
+  const { jobId } = await deps.scheduler.startCrawl(auth!.accountId, params.host, fresh);
   const job = await deps.store.jobs.getOwned(auth!.accountId, jobId);
   if (!job) throw new ApiError("server", "the job just created is missing");
   return { status: 202, body: { job: jobView(job, now) } };

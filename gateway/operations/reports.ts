@@ -6,23 +6,26 @@ import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { renderReport, storedReport } from "./report-view.ts";
 
-/** not_found when nobody added or analysed the host; otherwise the caller may wait for a run. */
-async function requireKnown(deps: GatewayDeps, host: string): Promise<void> {
-  if (await deps.store.runs.known(host)) return;
-  if (!(await deps.store.sites.monitoredByAnyone(host))) throw new ApiError("not_found", `nobody has added or analysed ${host}`);
+/**
+ * not_found unless the host was analysed (runs are shared) or the caller monitors it or started a
+ * check of it; then the caller may wait for a run. A host only other accounts monitor looks like
+ * any unknown host.
+ */
+async function requireKnown(deps: GatewayDeps, accountId: number, host: string): Promise<void> {
+  if (!(await deps.store.runs.knownTo(accountId, host))) throw new ApiError("not_found", `no check of ${host} is known to your account`);
 }
 
-async function latestRun(deps: GatewayDeps, host: string) {
+async function latestRun(deps: GatewayDeps, accountId: number, host: string) {
   const run = await deps.store.runs.latest(host);
   if (run) return run;
-  await requireKnown(deps, host);
+  await requireKnown(deps, accountId, host);
   throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
 }
 
-export const getReport = implement(contracts.getReport, async ({ deps, params }) => ({ body: renderReport(await latestRun(deps, params.host)) }));
+export const getReport = implement(contracts.getReport, async ({ auth, deps, params }) => ({ body: renderReport(await latestRun(deps, auth!.accountId, params.host)) }));
 
-export const getHistory = implement(contracts.getHistory, async ({ deps, params, query }) => {
-  await requireKnown(deps, params.host);
+export const getHistory = implement(contracts.getHistory, async ({ auth, deps, params, query }) => {
+  await requireKnown(deps, auth!.accountId, params.host);
   const { rows, total } = await deps.store.runs.history(params.host, query.limit, query.offset);
   return {
     body: {
@@ -33,9 +36,9 @@ export const getHistory = implement(contracts.getHistory, async ({ deps, params,
   };
 });
 
-export const getChanges = implement(contracts.getChanges, async ({ deps, params, query }) => {
+export const getChanges = implement(contracts.getChanges, async ({ auth, deps, params, query }) => {
   const host = params.host;
-  await requireKnown(deps, host);
+  await requireKnown(deps, auth!.accountId, host);
   const newer = query.to !== undefined ? await deps.store.runs.get(host, query.to) : await deps.store.runs.latest(host);
   if (query.to !== undefined && !newer) throw new ApiError("not_found", `${host} has no check ${query.to}`);
   if (!newer) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
@@ -79,7 +82,7 @@ const VERDICTS: Record<string, string> = {
 };
 
 export const getTopIssues = implement(contracts.getTopIssues, async ({ auth, deps, params, query }) => {
-  const run = await latestRun(deps, params.host);
+  const run = await latestRun(deps, auth!.accountId, params.host);
   const r = storedReport(run);
   const stored = await deps.store.profiles.get(auth!.accountId, params.host);
   const apply = query.apply_profile === 1;

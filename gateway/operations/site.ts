@@ -9,8 +9,8 @@ export const getSite = implement(contracts.getSite, async ({ auth, deps, params,
   const host = params.host;
   const run = await deps.store.runs.latest(host);
   if (!run) {
-    if (await deps.store.runs.known(host)) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
-    throw new ApiError("not_found", `nobody has added or analysed ${host}`);
+    if (await deps.store.runs.knownTo(auth!.accountId, host)) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
+    throw new ApiError("not_found", `no check of ${host} is known to your account`);
   }
   const report = storedReport(run);
   const history = await deps.store.runs.historySpan(host);

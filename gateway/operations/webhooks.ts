@@ -4,7 +4,7 @@ import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import type { RandomBytes } from "../keys/api-key.ts";
-import { normalizeHost } from "../pipeline/host.ts";
+import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
 import { hourOf } from "../pipeline/rate-headers.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
@@ -62,7 +62,7 @@ function receiverUrl(deps: GatewayDeps, raw: string): string {
   }
   if (url.protocol !== "https:") throw new ApiError("bad_param", "a webhook address must be https://", { param: "url" });
   if (url.username || url.password) throw new ApiError("bad_param", "a webhook address carries no credentials; verify the signature instead", { param: "url" });
-  const host = normalizeHost(url.host, { allowPrivateTargets: deps.config.allowPrivateTargets });
+  const host = normalizeHost(url.host, hostPolicyOf(deps.config));
   if (!host.ok) throw new ApiError("bad_host", `"${url.host}" is not a usable host: ${host.reason}`, { param: "url" });
   url.hash = "";
   return url.toString();
@@ -82,7 +82,7 @@ export const listWebhooks = implement(contracts.listWebhooks, async ({ auth, dep
 export const addWebhook = implement(contracts.addWebhook, async ({ auth, deps, body, now }) => {
   const url = receiverUrl(deps, body.url);
   const hosts = body.hosts.map((h, i) => {
-    const res = normalizeHost(h, { allowPrivateTargets: deps.config.allowPrivateTargets });
+    const res = normalizeHost(h, hostPolicyOf(deps.config));
     if (!res.ok) throw new ApiError("bad_host", `"${h}" is not a usable host: ${res.reason}`, { param: `hosts.${i}` });
     return res.host;
   });

@@ -15,6 +15,11 @@ export function toApiError(err: unknown): ApiError {
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
     case "FST_ERR_CTP_INVALID_TYPE":
       return new ApiError("bad_request", "the request body could not be read");
+    case "Z_DATA_ERROR":
+    case "Z_BUF_ERROR":
+    case "ERR__ERROR_FORMAT_PADDING_1": // brotli reports its failures by the reason
+    case "ERR_BROTLI_DECOMPRESSION_FAILED":
+      return new ApiError("bad_request", "the body does not decode with its Content-Encoding", { details: { reason: "bad_encoding" } });
     default:
       if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
         return new ApiError("bad_request", "malformed request");
@@ -28,6 +33,11 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: 
   const o = err.options;
   for (const [name, value] of Object.entries(o.headers ?? {})) reply.header(name, value);
   reply.header("X-Should-Retry", String(err.retry));
+  // RFC 9110 §11.6.1: a 401 says how to authenticate (RFC 6750's Bearer; X-Api-Key works too).
+  if (err.http === 401) reply.header("WWW-Authenticate", err.code === "missing" ? 'Bearer realm="svc"' : 'Bearer realm="svc", error="invalid_token"');
+  // Answered before its body arrived (a 401, a body over the limit…): the rest of the body is not
+  // waited for. Closing is what stops a client trickling a body it was already refused for.
+  if (request.raw.complete === false) reply.header("Connection", "close");
   if (err.retry && o.retryAfter !== undefined) reply.header("Retry-After", String(Math.max(1, Math.ceil(o.retryAfter))));
   // An error never carries a validator: it must not be cached as the resource.
   reply.removeHeader("ETag");

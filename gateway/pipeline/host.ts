@@ -2,11 +2,13 @@ import { isIP } from "node:net";
 import { domainToASCII } from "node:url";
 import { parse as parseDomain } from "tldts";
 import ipaddr from "ipaddr.js";
+import { nameRefused, refusedRange, type TargetPolicy } from "../../runtime/index.ts";
 
-export interface HostPolicy {
-  /** Accept .test/.local names, localhost and private or loopback address literals. */
-  readonly allowPrivateTargets: boolean;
-}
+/**
+ * allowPrivateTargets: accept .test/.local names, localhost and private or loopback address
+ * literals. allowLinkLocal: the only link-local and metadata addresses or names accepted.
+ */
+export type HostPolicy = TargetPolicy;
 
 export type HostResult = { readonly ok: true; readonly host: string } | { readonly ok: false; readonly reason: string };
 
@@ -34,7 +36,9 @@ export function normalizeHost(input: string, policy: HostPolicy): HostResult {
 
   if (isIP(name) !== 0) {
     const addr = ipaddr.parse(name);
-    if (addr.range() !== "unicast" && !policy.allowPrivateTargets) return fail("private, loopback or reserved addresses are not allowed");
+    const range = refusedRange(name, policy);
+    if (range === "linkLocal" || range === "metadata") return fail("link-local and cloud metadata addresses are not allowed");
+    if (range !== null) return fail("private, loopback or reserved addresses are not allowed");
     const printed = addr.kind() === "ipv6" ? `[${addr.toString()}]` : addr.toString();
     return { ok: true, host: printed + keepPort };
   }
@@ -44,6 +48,7 @@ export function normalizeHost(input: string, policy: HostPolicy): HostResult {
   const labels = ascii.split(".");
   if (labels.some((l) => !/^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(l))) return fail("not a valid domain name");
   const tld = labels[labels.length - 1] as string;
+  if (nameRefused(ascii, policy)) return fail("cloud metadata names are not allowed");
   if (/^\d+$/.test(tld)) return fail("not a valid domain name");
   if (PRIVATE_TLDS.has(tld) || ascii === "localhost") {
     if (!policy.allowPrivateTargets) return fail(`.${tld} names are not reachable on the internet`);
@@ -69,4 +74,9 @@ function splitPort(text: string): { name: string | null; port: string | null } {
 
 function fail(reason: string): HostResult {
   return { ok: false, reason };
+}
+
+/** The host policy of the operator's settings. */
+export function hostPolicyOf(config: { readonly allowPrivateTargets: boolean; readonly allowLinkLocalTargets: readonly string[] }): HostPolicy {
+  return { allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets };
 }

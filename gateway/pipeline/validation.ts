@@ -20,6 +20,7 @@ function makeAjv(policy: HostPolicy, coerce: boolean): Ajv {
   addFormats(ajv);
   ajv.addFormat("host", { type: "string", validate: (s: string) => normalizeHost(s, policy).ok });
   ajv.addKeyword({ keyword: "x-error", schemaType: "string" });
+  ajv.addKeyword({ keyword: "x-optional", schemaType: "boolean" });
   return ajv;
 }
 
@@ -31,12 +32,34 @@ export function buildValidatorCompiler(policy: HostPolicy): FastifySchemaCompile
   const coercing = makeAjv(policy, true);
   const strict = makeAjv(policy, false);
   return ({ schema, httpPart }) => {
-    const validate: ValidateFunction = (httpPart === "body" ? strict : coercing).compile(schema as object);
+    const validate: ValidateFunction = (httpPart === "body" ? strict : coercing).compile(boundIntegers(schema));
+    // A body marked "x-optional" (POST /crawl's {fresh}) may also be left out. (Fastify hands the
+    // compiler a copy of the schema: TypeBox's Optional symbol does not survive it.)
+    const mayBeAbsent = httpPart === "body" && (schema as { "x-optional"?: unknown })["x-optional"] === true;
     return (data: unknown) => {
+      if (mayBeAbsent && (data === undefined || data === null)) return { value: undefined };
       const ok = validate(data);
       return ok ? { value: data } : { error: validationError(validate.errors ?? [], httpPart ?? "body", policy) };
     };
   };
+}
+
+/**
+ * Every integer of a request is an exact JavaScript number and fits a PostgreSQL bigint: without
+ * a bound of its own, an integer schema gets ±(2^53 − 1), so that /jobs/10000000000000000001 is
+ * 400 bad_param rather than a database error. Returns a copy; the contract's schema is untouched.
+ */
+export function boundIntegers(schema: unknown): object {
+  if (Array.isArray(schema)) return schema.map(boundIntegers);
+  if (schema === null || typeof schema !== "object") return schema as object;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = typeof v === "object" && v !== null ? boundIntegers(v) : v;
+  const types = ([] as unknown[]).concat(out.type);
+  if (types.includes("integer")) {
+    out.maximum ??= Number.MAX_SAFE_INTEGER;
+    out.minimum ??= -Number.MAX_SAFE_INTEGER;
+  }
+  return out;
 }
 
 /** Turns the first ajv error into the catalogue's answer, naming the field. */

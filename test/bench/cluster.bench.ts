@@ -44,7 +44,7 @@ const ROUNDS = SMOKE ? 1 : 3;
 /** Command names of the engines' processes, for the CPU breakdown. */
 const ENGINE_PROCESSES = ["postgres", "java"];
 const ROUND_DEADLINE_MS = SMOKE ? 45_000 : 300_000;
-const KEY = `svc_${"Bench0Cl".repeat(5)}`;
+const KEY = "svc_C4xOUHwCdfO75C1nx11CW0WzSsrmqXR8xskPoS5d";
 const PREFIX = "bench.";
 const ENV = {
   SVC_ALLOW_PRIVATE_TARGETS: "1",

@@ -104,15 +104,20 @@ describe("the analysis path", () => {
     expect(body.url).toBe(`${site.url}/about`);
     expect(Object.keys(body.checks)).toEqual(["meta", "headings", "images", "links", "content", "technical", "social", "structured"]);
     expect(body.checks.meta.find((c: { code: string }) => c.code === "description_present")).toMatchObject({ status: "pass" });
-    expect(body.overall).toMatchObject({ status: 200 });
+    expect(body.overall).toMatchObject({ status: 200, page_ok: true });
+    // An inner page is judged as one: its text length is checked, not "no inner page was sampled".
+    expect(body.checks.content.find((c: { code: string }) => c.code === "text_length").status).not.toBe("na");
     const meta = await gw.call("GET", `/api/v1/check/meta?url=${encodeURIComponent(`${site.url}/contact`)}`);
     expect(meta.json()).toMatchObject({ tool: "meta", url: `${site.url}/contact` });
     expect(meta.json().items.map((i: { code: string }) => i.code)).toContain("title_present");
     const unknown = await gw.call("GET", `/api/v1/check/weather?url=${encodeURIComponent(site.url)}`);
     expect(unknown.json()).toMatchObject({ code: "bad_param", param: "tool" });
+    // A page that answers 404 is judged by that first: score 0, whatever its markup.
+    const dead = (await gw.call("GET", `/api/v1/full?url=${encodeURIComponent(`${site.url}/no-such-page`)}`)).json();
+    expect(dead.overall).toMatchObject({ status: 404, page_ok: false, score: 0, error: null });
     // A page that cannot be fetched is still an answer: the reason is in overall.error.
     const closed = (await gw.call("GET", `/api/v1/full?url=${encodeURIComponent("http://127.0.0.1:1/")}`)).json();
-    expect(closed.overall).toMatchObject({ status: 0, score: null, error: expect.stringMatching(/^refused/) });
+    expect(closed.overall).toMatchObject({ status: 0, score: null, page_ok: false, error: expect.stringMatching(/^refused/) });
     const ftp = await gw.call("GET", "/api/v1/full?url=ftp%3A%2F%2Fexample.com%2F");
     expect(ftp.json()).toMatchObject({ code: "bad_param", param: "url" });
   });

@@ -4,7 +4,7 @@ import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway({ env: { SVC_PLAN_API_KEYS: "1000", SVC_RATE_PER_HOUR: "100000" } });
+  gw = await startTestGateway({ env: { SVC_PLAN_API_KEYS: "1000", SVC_RATE_PER_HOUR: "100000", SVC_PLAN_KEY_RATE_PER_HOUR: "1000000000" } });
 });
 afterAll(() => gw.close());
 afterEach(() => expect(gw.violations).toEqual([]));

@@ -41,9 +41,46 @@ const notFound = defineOperation({
   },
 });
 
+let limitedFirst = true;
+const limited = defineOperation({
+  id: "test_limited",
+  method: "POST",
+  path: "/test/limited",
+  scope: "write",
+  cli: "test limited",
+  additive: true,
+  summary: "Answers 429 limit the first time, then succeeds",
+  tags: ["Test"],
+  response: Type.Object({ executions: Type.Integer() }),
+  handler: async () => {
+    executions += 1;
+    if (limitedFirst) {
+      limitedFirst = false;
+      throw new ApiError("limit", "the plan's daily checks are used up", { retryAfter: 30 });
+    }
+    return { body: { executions } };
+  },
+});
+const redactedRefusal = defineOperation({
+  id: "test_redacted_refusal",
+  method: "POST",
+  path: "/test/redacted-refusal",
+  scope: "write",
+  cli: "test redacted-refusal",
+  additive: true,
+  summary: "Refuses with bad_param; its successes would be redacted for replay",
+  tags: ["Test"],
+  response: Type.Object({ secret: Type.Union([Type.String(), Type.Null()]) }),
+  redactForReplay: (body) => ({ ...(body as object), secret: null, note: "redacted" }),
+  handler: async () => {
+    executions += 1;
+    throw new ApiError("bad_param", "no such thing", { param: "thing" });
+  },
+});
+
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway({ operations: [...buildOperations(), flaky, notFound] });
+  gw = await startTestGateway({ operations: [...buildOperations(), flaky, notFound, limited, redactedRefusal] });
 });
 afterAll(() => gw.close());
 afterEach(() => expect(gw.violations).toEqual([]));
@@ -95,6 +132,29 @@ describe("Idempotency-Key", () => {
     } finally {
       gw.clock.advance(-61_000);
     }
+  });
+
+  it("does not store retryable answers (429 limit): the retry executes", async () => {
+    executions = 0;
+    const first = await gw.call("POST", "/api/v1/test/limited", { headers: withKey("limited-1") });
+    expect(first.statusCode).toBe(429);
+    expect(first.headers["retry-after"]).toBe("30");
+    const retry = await gw.call("POST", "/api/v1/test/limited", { headers: withKey("limited-1") });
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers["idempotent-replay"]).toBeUndefined();
+    expect(retry.json()).toEqual({ executions: 2 });
+  });
+
+  it("replays a stored error exactly as it was sent: replay redaction is for successes only", async () => {
+    executions = 0;
+    const first = await gw.call("POST", "/api/v1/test/redacted-refusal", { headers: withKey("refusal-1") });
+    expect(first.statusCode).toBe(400);
+    const replay = await gw.call("POST", "/api/v1/test/redacted-refusal", { headers: withKey("refusal-1") });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.headers["idempotent-replay"]).toBe("true");
+    expect(replay.json()).toEqual(first.json());
+    expect(replay.json()).toEqual({ error: "no such thing", code: "bad_param", request_id: first.headers["x-request-id"], retryable: false, param: "thing" });
+    expect(executions).toBe(1);
   });
 
   it("does not store 5xx answers: the retry executes", async () => {

@@ -40,7 +40,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 5_000): P
   }
 }
 
-const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5, crawl_pages: 500, crawl_depth: 10, uptime_min: 5 };
+const PLAN: Omit<PlanRow, "id" | "name"> = { sites: 10, checks_per_day: 100, rechecks_per_day: 10, webhooks: 2, api_keys: 5, crawl_pages: 500, crawl_depth: 10, uptime_min: 5, key_rate_per_hour: 10_000 };
 
 /**
  * The repository contract: the same expectations, with exact values, on every target. Each target
@@ -231,7 +231,7 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         const again = await accounts.upsertPlan(name, { sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5 });
         expect(again).toBe(id);
         // Crawl limits left out keep their values; given, they change.
-        expect(await accounts.plan(id)).toEqual({ id, name, sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 500, crawl_depth: 10, uptime_min: 5 });
+        expect(await accounts.plan(id)).toEqual({ id, name, sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 500, crawl_depth: 10, uptime_min: 5, key_rate_per_hour: 10000 });
         await accounts.upsertPlan(name, { sites: 1, checks_per_day: 2, rechecks_per_day: 3, webhooks: 4, api_keys: 5, crawl_pages: 40, crawl_depth: 3 });
         expect(await accounts.plan(id)).toMatchObject({ crawl_pages: 40, crawl_depth: 3 });
         expect(await accounts.plan(987_654)).toBeNull();
@@ -307,6 +307,17 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         expect(await accounts.insertKeyWithinPlan(newKey(a.id, { name: "sixth" }), now + 1)).toMatchObject({ name: "sixth" });
         expect(await accounts.insertKeyWithinPlan(newKey(a.id), now + 2)).toBe("limit"); // "fourth" and "sixth"
         expect(await accounts.insertKeyWithinPlan(newKey(987_654), now)).toBe("limit"); // no such account
+      });
+
+      it("insertKeyWithinPlan refuses a key whose hourly limit takes the usable keys' sum past the plan's ceiling", async () => {
+        const a = await newAccount({ key_rate_per_hour: 1_000 });
+        const now = 10_000;
+        const gone = await accounts.insertKey(newKey(a.id, { ratePerHour: 900 }), now - 100);
+        await accounts.revokeKey(a.id, gone.id, now - 50); // revoked keys do not count
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id, { ratePerHour: 600 }), now)).toMatchObject({ rate_limit_per_hour: 600 });
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id, { ratePerHour: 401 }), now)).toEqual({ rate: { ceiling: 1_000, used: 600 } });
+        expect(await accounts.insertKeyWithinPlan(newKey(a.id, { ratePerHour: 400 }), now)).toMatchObject({ rate_limit_per_hour: 400 });
+        expect(await accounts.keyRateInUse(a.id, now)).toBe(1_000);
       });
 
       it("listKeys pages in id order with the total", async () => {

@@ -13,7 +13,7 @@ import { http, killAllSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady 
 let ch: ClickHouseServer;
 let site: SmallSite;
 let dir: { dir: string; remove(): Promise<void> };
-const KEY = `svc_${"C".repeat(40)}`;
+const KEY = "svc_ssb45ok2hipehfRyiFVcsaH2Xvco8rlogBfipUVg";
 
 beforeAll(async () => {
   ch = await startClickHouse();

@@ -27,7 +27,7 @@ import { http, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, typ
 // a grace period of 4 s. CLUSTER_LOGS=1 prints every process's log at the end; a failed test
 // prints them anyway.
 
-const KEY = `svc_${"Cluster0".repeat(5)}`;
+const KEY = "svc_BxwROGl3PNRZhnpF5G09iQsn7P0rPgfM7G0spWb4";
 /** Settings of every process, distributed or embedded. */
 const COMMON = {
   SVC_ALLOW_PRIVATE_TARGETS: "1",

@@ -8,7 +8,7 @@ import { http, killAllSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady,
 // through operator settings (SVC_DNS_SERVERS, SVC_EXTRA_CA_FILE, SVC_ALLOW_PRIVATE_TARGETS), and
 // the test drives it only through the REST API, asserting what a user would see in the reports.
 
-const KEY = `svc_${"FixtureWeb".repeat(4)}`;
+const KEY = "svc_4elcDvqYqQ7rKnT3I9er9VD34NkndWu7u34iUEPl";
 const READY_MS = 30_000;
 const JOB_MS = 45_000;
 const ANALYSED: readonly SiteKey[] = ["shop", "blog", "news", "broken", "forum"];

@@ -26,7 +26,7 @@ const PACKAGE_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json")
 const SECRETS = {
   SVC_POSTGRES_URL: "postgres://svc:pg-Secret-1f3a@db.acme.svc:5432/svc",
   SVC_CLICKHOUSE_URL: "http://svc:ch-Secret-9b2c@clickhouse.acme.svc:8123/svc",
-  SVC_BOOTSTRAP_KEY: `svc_${"BootKey0".repeat(5)}`,
+  SVC_BOOTSTRAP_KEY: "svc_S96t4qUnaRD3pbOwW2Sf7W43YkvBD6x67g8Pr0J9",
 };
 /** What a working installation sets: the engines, and the chart's defaults otherwise. */
 const ENGINES = { config: { SVC_KAFKA_BROKERS: "kafka-0.kafka:9092,kafka-1.kafka:9092" }, secret: { values: SECRETS } };
@@ -318,7 +318,7 @@ describe("the default values", () => {
     }
     // A Secret changed by `helm upgrade` rolls the pods, which read it only at start.
     const before = deployment(ms, "gateway").template.metadata.annotations?.["checksum/secret"];
-    const after = deployment(render(ENGINES, { secret: { values: { SVC_BOOTSTRAP_KEY: `svc_${"Another0".repeat(5)}` } } }), "gateway").template.metadata.annotations?.["checksum/secret"];
+    const after = deployment(render(ENGINES, { secret: { values: { SVC_BOOTSTRAP_KEY: "svc_QuIiupnM3tId9JZpXfnfMZSjvZ0QiFkLxoiNJ0GT" } } }), "gateway").template.metadata.annotations?.["checksum/secret"];
     expect(before).toMatch(/^[0-9a-f]{64}$/);
     expect(after).not.toBe(before);
   });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest, type ClientRequest } from "node:http";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
@@ -57,6 +58,24 @@ function code(a: Answer): unknown {
 }
 
 describe("svc serve as a process (embedded store)", () => {
+  it.each(["SVC_ADMIN_PORT", "SVC_PORT"])("exits 2 at once when %s is in use, naming the port and the variable", async (variable) => {
+    const dir = await dataDir();
+    const { env, port, adminPort } = await svcEnvFor(dir);
+    const taken = variable === "SVC_PORT" ? port : adminPort;
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(taken, "127.0.0.1", resolve));
+    try {
+      const r = await runSvc(["serve"], env, READY_MS);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`svc: cannot listen on 127.0.0.1:${taken} (${variable}): address already in use`);
+      // Nothing was left serving on the other port.
+      const other = variable === "SVC_PORT" ? adminPort : port;
+      await expect(http(`http://127.0.0.1:${other}/healthz`)).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
   it("first start prints a new owner key once; a restart prints none and the account persists", async () => {
     const dir = await dataDir();
     const first = await serve(dir);
@@ -93,7 +112,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("SVC_BOOTSTRAP_KEY on first start: nothing is printed and that value is the owner's key", async () => {
     const dir = await dataDir();
-    const key = `svc_${"Boot5trap".repeat(5).slice(0, 40)}`;
+    const key = "svc_S69zDHz4gZ30O2nhpKFaeF9hyjn99Yi6wxpg8YaD";
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
     expect(r.proc.stdout()).toBe("");
     expect(r.proc.stderr()).toBe("");
@@ -105,9 +124,9 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("the data directory is locked: a second svc serve on it exits 2, the first keeps serving", async () => {
     const dir = await dataDir();
-    const key = `svc_${"L".repeat(40)}`;
+    const key = "svc_mctrZ6YcinfMU6gmRh6aNV8Ger9AyxOJ4QymIZCE";
     const first = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid));
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(first.proc.pid));
 
     const { env } = await svcEnvFor(dir, { SVC_BOOTSTRAP_KEY: key });
     const second = await runSvc(["serve"], env);
@@ -117,7 +136,7 @@ describe("svc serve as a process (embedded store)", () => {
     expect(second.stdout).toBe("");
 
     expect(first.proc.exit()).toBeNull();
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid));
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(first.proc.pid));
     expect(existsSync(join(dir, "admin.sock"))).toBe(true);
     expect((await http(`http://127.0.0.1:${first.adminPort}/readyz`)).status).toBe(200);
     expect((await first.api("/me", { key })).status).toBe(200);
@@ -144,7 +163,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("svc admin talks to the running service over <data dir>/admin.sock: maintenance, account create, block", async () => {
     const dir = await dataDir();
-    const owner = `svc_${"O".repeat(40)}`;
+    const owner = "svc_Ch4vTKPsS0N3HUGeuG3xyc83g0XtVxb2fubiunLR";
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: owner, SVC_STATE_REFRESH_MS: "200" });
     expect(existsSync(join(dir, "admin.sock"))).toBe(true);
     // The service holds the lock: had `svc admin` opened the store itself, it would exit 2 (locked).
@@ -186,9 +205,25 @@ describe("svc serve as a process (embedded store)", () => {
     expect(missing.stderr).toContain("no account nobody@example.com");
   });
 
+  it("svc admin help exits 0; unknown flags and bad e-mails exit 2; a duplicate account exits 1 with a sentence", async () => {
+    const dir = await dataDir();
+    const { env } = await svcEnvFor(dir);
+    const help = await runSvc(["admin", "help"], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("usage: svc admin <command>");
+    const flag = await runSvc(["admin", "key", "create", "1", "--scope", "read"], env);
+    expect([flag.code, flag.stderr]).toEqual([2, expect.stringContaining("Unknown option '--scope'")]);
+    const bad = await runSvc(["admin", "account", "create", "not an email"], env);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('"not an email" is not an e-mail address')]);
+    await svcAdmin(["account", "create", "dup@example.com"], env);
+    const dup = await runSvc(["admin", "account", "create", "dup@example.com"], env);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toBe("svc: an account dup@example.com already exists\n");
+  });
+
   it("svc admin with no process holding the data directory opens the store itself", async () => {
     const dir = await dataDir();
-    const owner = `svc_${"S".repeat(40)}`;
+    const owner = "svc_S7joVMa5R55iGuSY6g80YLfGFZNUzduebwQsDY6b";
     const first = await serve(dir, { SVC_BOOTSTRAP_KEY: owner });
     expect(await stop(first)).toMatchObject({ code: 0, signal: null });
     expect(existsSync(join(dir, "svc.lock"))).toBe(false);
@@ -210,7 +245,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("after SIGKILL the next start takes over the stale lock and finds the committed data", async () => {
     const dir = await dataDir();
-    const key = `svc_${"K".repeat(40)}`;
+    const key = "svc_F3uuXItMXLloBHvsQMj8wnFySXQuFnBdYbc3XhMi";
     const first = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
     const added = await first.api("/sites", { method: "POST", key, body: { host: "example.com" } });
     expect(added.status).toBe(201);
@@ -218,11 +253,11 @@ describe("svc serve as a process (embedded store)", () => {
 
     first.proc.child.kill("SIGKILL");
     expect(await first.proc.waitExit(EXIT_MS)).toEqual({ code: null, signal: "SIGKILL" });
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(first.proc.pid)); // left behind
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(first.proc.pid)); // left behind
     expect(existsSync(join(dir, "admin.sock"))).toBe(true); // left behind
 
     const second = await serve(dir, { SVC_BOOTSTRAP_KEY: key });
-    expect(readFileSync(join(dir, "svc.lock"), "utf8").trim()).toBe(String(second.proc.pid));
+    expect(readFileSync(join(dir, "svc.lock"), "utf8").split("\n")[0]).toBe(String(second.proc.pid));
     const list = await second.api("/sites", { key });
     expect(list.status).toBe(200);
     const sites = (list.json as { sites: { host: string; interval_h: number }[] }).sites;
@@ -237,7 +272,7 @@ describe("svc serve as a process (embedded store)", () => {
 
   it("SIGTERM drains and exits 0 within SVC_SHUTDOWN_GRACE_MS; /readyz and /metrics on the admin port", async () => {
     const dir = await dataDir();
-    const key = `svc_${"T".repeat(40)}`;
+    const key = "svc_w3PtyPdLXobzeUprpqMBwZ6aZnotF7bAyDACmQvJ";
     const graceMs = 5_000;
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key, SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
     expect(r.ready.json).toEqual({ ok: true, store: "pglite", draining: false });
@@ -267,7 +302,7 @@ describe("svc serve as a process (embedded store)", () => {
     // Reverse proxies and load balancers keep upstream connections alive. Once the request in flight
     // is answered the connection is idle, and must not hold the process until the grace period ends.
     const dir = await dataDir();
-    const key = `svc_${"A".repeat(40)}`;
+    const key = "svc_AIH22nkrI882D47TcAtPV7T2KOFNiE0iezZX0jZQ";
     const graceMs = 4_000;
     const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key, SVC_SHUTDOWN_GRACE_MS: String(graceMs) });
     const { exit, ms, answer } = await sigtermDuringRequest(r, key, "keepalive.example.com", true, graceMs);

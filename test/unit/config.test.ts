@@ -27,6 +27,28 @@ describe("loadConfig", () => {
     }
   });
 
+  it.each([
+    ["hunter2", "must be \"svc_\" followed by 40 letters and digits, as Svc generates keys; leave it unset to have a key generated and printed once"],
+    [`svc_${"x".repeat(40)}`, "does not look random (1 distinct characters); leave it unset to have a key generated and printed once"],
+    ["svc_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN", "does not look random (40 distinct characters); leave it unset to have a key generated and printed once"],
+    ["svc_ssb45ok2hipehfRyiFVcsaH2Xvco8rlogBfipUV", "must be \"svc_\" followed by 40 letters and digits, as Svc generates keys; leave it unset to have a key generated and printed once"],
+  ])("refuses SVC_BOOTSTRAP_KEY=%s, naming the variable", (value, message) => {
+    expect(() => loadConfig({ SVC_BOOTSTRAP_KEY: value })).toThrow(new ConfigError([`SVC_BOOTSTRAP_KEY: ${message}`]));
+  });
+
+  it("accepts a bootstrap key shaped like a generated one", () => {
+    expect(loadConfig({ SVC_BOOTSTRAP_KEY: "svc_ssb45ok2hipehfRyiFVcsaH2Xvco8rlogBfipUVg" }).bootstrapKey).toBe("svc_ssb45ok2hipehfRyiFVcsaH2Xvco8rlogBfipUVg");
+  });
+
+  it("parses the link-local allow list: addresses, networks and exact names", () => {
+    expect(loadConfig({ SVC_ALLOW_LINK_LOCAL_TARGETS: "169.254.170.2, fe80::/10,Metadata.Google.Internal" }).allowLinkLocalTargets).toEqual([
+      "169.254.170.2",
+      "fe80::/10",
+      "metadata.google.internal",
+    ]);
+    expect(() => loadConfig({ SVC_ALLOW_LINK_LOCAL_TARGETS: "*.internal" })).toThrow("SVC_ALLOW_LINK_LOCAL_TARGETS");
+  });
+
   it("parses lists, flags and URLs", () => {
     const c = loadConfig({ SVC_TRUSTED_PROXIES: "10.0.0.1, 192.168.0.0/16,::1", SVC_MAINTENANCE: "on", SVC_POSTGRES_URL: "postgres://u@h/db" });
     expect(c.trustedProxies).toEqual(["10.0.0.1", "192.168.0.0/16", "::1"]);

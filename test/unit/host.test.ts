@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { normalizeHost } from "../../gateway/index.ts";
 
-const publicOnly = { allowPrivateTargets: false };
-const withPrivate = { allowPrivateTargets: true };
+const publicOnly = { allowPrivateTargets: false, allowLinkLocal: [] };
+const withPrivate = { allowPrivateTargets: true, allowLinkLocal: [] };
 
 describe("normalizeHost", () => {
   it.each([
@@ -50,5 +50,38 @@ describe("normalizeHost", () => {
     expect(normalizeHost("Shop-A.test", withPrivate)).toEqual({ ok: true, host: "shop-a.test" });
     expect(normalizeHost("127.0.0.2:8080", withPrivate)).toEqual({ ok: true, host: "127.0.0.2:8080" });
     expect(normalizeHost("[::1]:9000", withPrivate)).toEqual({ ok: true, host: "[::1]:9000" });
+  });
+
+  it.each([
+    ["[::7f00:1]", "private, loopback or reserved addresses are not allowed"], // ::127.0.0.1 (::/96)
+    ["[::808:808]", "private, loopback or reserved addresses are not allowed"], // ::/96 even around a public IPv4
+    ["[::ffff:0:a00:1]", "private, loopback or reserved addresses are not allowed"], // IPv4-translated 10.0.0.1
+    ["[2002:7f00:1::]", "private, loopback or reserved addresses are not allowed"], // 6to4 of 127.0.0.1
+    ["[64:ff9b::c0a8:101]", "private, loopback or reserved addresses are not allowed"], // NAT64 of 192.168.1.1
+    ["[2001:0:4136:e378:8000:63bf:80ff:fffe]", "private, loopback or reserved addresses are not allowed"], // Teredo, client 127.0.0.1
+  ])("refuses the IPv4 embedding %s like the IPv4 it carries (%s)", (input, reason) => {
+    expect(normalizeHost(input, publicOnly)).toEqual({ ok: false, reason });
+  });
+
+  it.each(["[2002:808:808::1]", "[64:ff9b::808:808]"])("accepts %s, an embedding of a public IPv4", (input) => {
+    expect(normalizeHost(input, publicOnly).ok).toBe(true);
+  });
+
+  it.each([
+    ["169.254.169.254", "link-local and cloud metadata addresses are not allowed"],
+    ["169.254.1.1:8080", "link-local and cloud metadata addresses are not allowed"],
+    ["[fe80::1]", "link-local and cloud metadata addresses are not allowed"],
+    ["[::ffff:169.254.169.254]", "link-local and cloud metadata addresses are not allowed"],
+    ["[fd00:ec2::254]", "link-local and cloud metadata addresses are not allowed"],
+    ["metadata.google.internal", "cloud metadata names are not allowed"],
+  ])("refuses %s even with private targets allowed", (input, reason) => {
+    expect(normalizeHost(input, withPrivate)).toEqual({ ok: false, reason });
+  });
+
+  it("accepts a link-local address or metadata name only when SVC_ALLOW_LINK_LOCAL_TARGETS names it", () => {
+    const listed = { allowPrivateTargets: true, allowLinkLocal: ["169.254.10.0/24", "metadata.google.internal"] };
+    expect(normalizeHost("169.254.10.7", listed)).toEqual({ ok: true, host: "169.254.10.7" });
+    expect(normalizeHost("169.254.169.254", listed).ok).toBe(false);
+    expect(normalizeHost("metadata.google.internal", listed)).toEqual({ ok: true, host: "metadata.google.internal" });
   });
 });

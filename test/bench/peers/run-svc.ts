@@ -21,7 +21,7 @@ import { CONFIG_FIELDS } from "../../../runtime/index.ts";
 import { http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../../harness/svc-process.ts";
 import { cpuSeconds, printReport, runArgs, sample } from "./protocol.ts";
 
-const KEY = `svc_${"CrawlBench".repeat(4)}`;
+const KEY = "svc_GdsceXh7HUZbYlpmTxKCpMo8mzuplp5iB4IqHppZ";
 const POLL_MS = 200;
 const LATENCY_EVERY_MS = 50;
 const PROBE_COST_REQUESTS = 50;

@@ -53,6 +53,12 @@ describe("absent input is not applicable, absent things fail (catalogue)", () =>
     ["security_txt_fields", "fields not read (an older crawler)", (f) => void (f.securityTxtFields = undefined)],
     ["cookie_flags", "no page sets a cookie", (f) => setHeader(f.home!.response, "set-cookie", null)],
     ["ipv6", "the host is an IP address", (f) => void (f.host = "93.184.215.14")],
+    // A site addressed by IP has no mail or domain records to judge (issue 21: they filled two of the top five issues).
+    ["spf", "the host is an IP address", (f) => void (f.host = "93.184.215.14")],
+    ["dmarc", "the host is an IP address", (f) => void (f.host = "93.184.215.14:8080")],
+    ["mx", "the host is an IP address", (f) => void (f.host = "[2606:4700::1]")],
+    ["caa", "the host is an IP address", (f) => void (f.host = "93.184.215.14")],
+    ["ns_redundancy", "the host is an IP address", (f) => void (f.host = "93.184.215.14")],
     ["bimi", "SPF declares that the domain sends no mail", (f) => void (f.dns!.spf = "v=spf1 -all")],
     ["headings_order", "no headings", (f) => allPages(f).forEach((p) => void (p.headings = []))],
     ["pwa_icons", "no readable manifest (pwa_manifest fails instead)", (f) => void (f.manifest!.parsed = false)],
@@ -246,5 +252,30 @@ describe("robustness", () => {
       ["social_profiles", "na"],
     ]);
     expect(a.rank).toBe(100);
+  });
+});
+
+describe("details name what was judged (issue 21)", () => {
+  it("https_available names the port it probed", () => {
+    const site = healthySite((f) => {
+      f.host = "example.com:8443";
+      Object.assign(f.tls!, { handshakeOk: false, error: "refused" });
+    });
+    expect(runCheck("https_available", site).detail).toBe("no HTTPS on :8443 (refused)");
+    expect(runCheck("https_available", healthySite((f) => Object.assign(f.tls!, { handshakeOk: false, error: "refused" }))).detail).toBe("no HTTPS on :443 (refused)");
+  });
+
+  it("canonical_valid shows the bad canonical value, not only the page's URL", () => {
+    const relative = runCheck("canonical_valid", healthySite((f) => void (f.home!.canonicals = ["about-us"])));
+    expect(relative.detail).toContain('canonical "about-us" is not an absolute http(s) URL');
+    const conflicting = runCheck("canonical_valid", healthySite((f) => Object.assign(f.home!, { canonicals: [`${ORIGIN}/a`], canonicalHeader: `${ORIGIN}/b` })));
+    expect(conflicting.detail).toContain(`conflicting canonical URLs: ${ORIGIN}/a, ${ORIGIN}/b`);
+  });
+
+  it("internal_nofollow fails a page whose robots meta says nofollow, not only links with rel=nofollow", () => {
+    const o = runCheck("internal_nofollow", healthySite((f) => void (f.home!.metaRobots = "index, nofollow")));
+    expect(o.status).toBe("fail");
+    expect(o.detail).toContain("the page's robots directives say nofollow");
+    expect(runCheck("internal_nofollow", healthySite((f) => void (f.home!.metaRobots = "max-snippet: 0"))).status).toBe("pass");
   });
 });

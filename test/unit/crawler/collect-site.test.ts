@@ -128,9 +128,11 @@ describe("collectSiteFacts", () => {
     expect(progress[0]).toEqual([0, "home"]);
     expect(progress.at(-1)).toEqual([100, "done"]);
     expect(progress.map(([p]) => p)).toEqual([...progress.map(([p]) => p)].sort((a, b) => a - b));
-    expect(new Set(progress.map(([, s]) => s))).toEqual(
+    expect(new Set(progress.map(([, s]) => s.replace(/^confirm: .*/, "confirm")))).toEqual(
       new Set(["home", "robots", "sitemaps", "http_variant", "www_variant", "not_found_probe", "security_txt", "favicon", "manifest", "tls", "dns", "pages", "confirm", "done"]),
     );
+    // The confirmation step says what it confirms and until when (the test's clock, no delay).
+    expect(progress.find(([, s]) => s.startsWith("confirm"))?.[1]).toMatch(/^confirm: https_available would cap the rank; looking again at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     // No HTTPS would cap the rank: TLS alone is looked at again (the home page is not fetched twice).
     expect(facts.confirmation).toMatchObject({ done: true, delayMs: 0, tls: { attempted: true, handshakeOk: false }, home: undefined, robots: undefined, dns: undefined });
     expect(server.requests.filter((r) => r === "GET /")).toHaveLength(1);
@@ -298,7 +300,7 @@ describe("collectSiteFacts confirms what would cap the rank", () => {
           randomHex: () => HEX,
           signal: abort.signal,
           onProgress: (_p, step) => {
-            if (step === "confirm") setTimeout(() => abort.abort(new Error("lease lost")), 20);
+            if (step.startsWith("confirm")) setTimeout(() => abort.abort(new Error("lease lost")), 20);
           },
         },
       );

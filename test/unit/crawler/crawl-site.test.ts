@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RobotsFacts, type CrawledPage } from "../../../proto/index.ts";
-import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, extractPage, fetchUrl, inlineParsePool, threadParsePool, type CrawlOptions, type Egress, type ParsePool } from "../../../crawler/index.ts";
+import {
+  crawlSite,
+  createEgress,
+  DEFAULT_CRAWL_LIMITS,
+  extractPage,
+  fetchUrl,
+  inlineParsePool,
+  ParseThreadCrashedError,
+  threadParsePool,
+  type CrawlOptions,
+  type Egress,
+  type ParsePool,
+} from "../../../crawler/index.ts";
 import type { CrawlDeps } from "../../../crawler/crawl/crawl-site.ts";
 import { startHttp, type TestServer } from "./servers.ts";
 
@@ -90,6 +102,21 @@ describe("crawlSite", () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it("records a page its parse thread crashed on as failed, with the cause, and crawls the rest", async () => {
+    // The crash itself is tested with real threads in parse-pool.test.ts; here the pool reports it.
+    const inline = inlineParsePool();
+    const crashing: ParsePool = {
+      ...inline,
+      page: (pageInput) => (pageInput.url.endsWith("/p/3") ? Promise.reject(new ParseThreadCrashedError("ERR_WORKER_OUT_OF_MEMORY: out of memory")) : inline.page(pageInput)),
+    };
+    const { outcome } = await crawl(crashing);
+    if (outcome instanceof Error) throw outcome;
+    const failed = outcome.pages.find((p) => p.url.endsWith("/p/3"));
+    expect(failed).toMatchObject({ status: 200, isHtml: false, error: "parse_failed: ERR_WORKER_OUT_OF_MEMORY: out of memory" });
+    // Its links were never read, so its leaves are not reached; every other page is.
+    expect(outcome.pages).toHaveLength(ALL - 5);
   });
 
   it("resumes from the pages a dead attempt stored: none of them is fetched again", async () => {

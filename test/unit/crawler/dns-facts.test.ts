@@ -105,3 +105,19 @@ describe("collectDnsFacts", () => {
     }
   });
 });
+
+describe("names the system resolves itself (/etc/hosts)", () => {
+  // localhost is in every /etc/hosts and in no DNS zone: the localhost:18765 ranked 10,
+  // "does not resolve (nxdomain)", while the fetcher fetched every page.
+  it("resolve for the DNS checks as they do for the fetcher when no DNS servers are configured", async () => {
+    const facts = await collectDnsFacts("localhost", { dnsServers: [], timeoutMs: 1000 });
+    expect(facts.resolved).toBe(true);
+    expect(facts.a).toContain("127.0.0.1");
+    const egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+    try {
+      expect(facts.a).toContain((await egress.resolve("localhost")).address);
+    } finally {
+      await egress.close();
+    }
+  });
+});

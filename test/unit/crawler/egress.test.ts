@@ -7,6 +7,8 @@ import { fixedResolver, startHttp, type TestServer } from "./servers.ts";
 const base = { dnsServers: [], extraCa: null, connectTimeoutMs: 1000 };
 // A public unicast address (example.com's former one) standing for "the internet".
 const PUBLIC = "93.184.215.14";
+const CLOSED = { allowPrivateTargets: false, allowLinkLocal: [] };
+const OPEN = { allowPrivateTargets: true, allowLinkLocal: [] };
 
 describe("blockedRange", () => {
   it.each([
@@ -29,6 +31,21 @@ describe("blockedRange", () => {
     ["::ffff:169.254.169.254", "metadata"],
     ["2002:c0a8:0101::1", "private"], // 6to4 of 192.168.1.1
     ["64:ff9b::a00:1", "private"], // NAT64 of 10.0.0.1
+    // Every embedding of a non-public IPv4 in IPv6 is judged as that IPv4.
+    ["::7f00:1", "loopback"], // ::127.0.0.1, IPv4-compatible (::/96, deprecated)
+    ["::a9fe:a9fe", "metadata"], // ::169.254.169.254
+    ["::ffff:0:7f00:1", "loopback"], // IPv4-translated (RFC 6145)
+    ["2002:7f00:1::", "loopback"], // 6to4 of 127.0.0.1
+    ["2002:a9fe:a9fe::1", "metadata"], // 6to4 of 169.254.169.254
+    ["64:ff9b::7f00:1", "loopback"], // NAT64 well-known prefix of 127.0.0.1
+    ["64:ff9b::a9fe:a9fe", "metadata"], // NAT64 of 169.254.169.254
+    ["64:ff9b:1::808:808", "nat64Local"], // local-use NAT64 (RFC 8215) is never public
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback"], // Teredo, client 127.0.0.1 (inverted bits)
+    ["2001:0:4136:e378:8000:63bf:5601:5601", "metadata"], // Teredo, client 169.254.169.254
+    ["2001:0:a00:1:8000:63bf:f7f7:f7f7", "private"], // Teredo, server 10.0.0.1, client 8.8.8.8
+    ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", "teredo"], // Teredo, public client and server: still a tunnel, refused
+    ["::808:808", "ipv4Compatible"], // ::/96 is refused even around a public IPv4
+    ["100.100.100.200", "metadata"], // Alibaba Cloud's metadata service
   ])("%s is refused (%s)", (address, range) => {
     expect(blockedRange(address)).toBe(range);
   });
@@ -38,15 +55,45 @@ describe("blockedRange", () => {
   });
 });
 
+describe("link-local and metadata targets", () => {
+  it.each(["169.254.169.254", "169.254.10.10", "fe80::1", "fd00:ec2::254", "::ffff:169.254.169.254", "2002:a9fe:a9fe::1", "100.100.100.200"])(
+    "%s is refused even when private targets are allowed",
+    async (address) => {
+      const err = await resolveTarget(address.includes(":") ? `[${address}]` : address, fixedResolver({}).resolver, OPEN).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EgressBlockedError);
+    },
+  );
+
+  it("refuses metadata names before resolving them, and a name resolving to the metadata address", async () => {
+    const { resolver, calls } = fixedResolver({ "metadata.google.internal": ["169.254.169.254"], "innocent.example": ["169.254.169.254"] });
+    await expect(resolveTarget("metadata.google.internal", resolver, OPEN)).rejects.toMatchObject({ range: "metadata" });
+    expect(calls).toEqual([]);
+    await expect(resolveTarget("innocent.example", resolver, OPEN)).rejects.toMatchObject({ address: "169.254.169.254", range: "metadata" });
+  });
+
+  it("allows exactly what SVC_ALLOW_LINK_LOCAL_TARGETS names", async () => {
+    const policy = { allowPrivateTargets: false, allowLinkLocal: ["169.254.170.0/24", "fe80::1", "metadata.google.internal"] };
+    const { resolver } = fixedResolver({ "metadata.google.internal": ["169.254.169.254"] });
+    await expect(resolveTarget("169.254.170.2", resolver, policy)).resolves.toEqual({ address: "169.254.170.2", family: 4 });
+    await expect(resolveTarget("[fe80::1]", resolver, policy)).resolves.toEqual({ address: "fe80::1", family: 6 });
+    await expect(resolveTarget("[fe80::2]", resolver, policy)).rejects.toMatchObject({ range: "linkLocal" });
+    await expect(resolveTarget("169.254.169.254", resolver, policy)).rejects.toMatchObject({ range: "metadata" });
+    // The name passes, but the address it resolves to must be listed as well.
+    await expect(resolveTarget("metadata.google.internal", resolver, policy)).rejects.toMatchObject({ range: "metadata" });
+    // The list does not open private ranges.
+    await expect(resolveTarget("10.0.0.1", resolver, policy)).rejects.toMatchObject({ range: "private" });
+  });
+});
+
 describe("resolveTarget", () => {
   it("skips blocked answers and returns the first public one; refuses when none is public", async () => {
     const { resolver } = fixedResolver({ mixed: ["10.0.0.1", "8.8.4.4"], private: ["127.0.0.1", "::1"] });
-    await expect(resolveTarget("mixed", resolver, false)).resolves.toEqual({ address: "8.8.4.4", family: 4 });
-    const err = await resolveTarget("private", resolver, false).catch((e: unknown) => e);
+    await expect(resolveTarget("mixed", resolver, CLOSED)).resolves.toEqual({ address: "8.8.4.4", family: 4 });
+    const err = await resolveTarget("private", resolver, CLOSED).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EgressBlockedError);
     expect(err).toMatchObject({ reason: "blocked_private_address", host: "private", address: "127.0.0.1", range: "loopback" });
-    await expect(resolveTarget("private", resolver, true)).resolves.toEqual({ address: "127.0.0.1", family: 4 });
-    await expect(resolveTarget("[::1]", resolver, true)).resolves.toEqual({ address: "::1", family: 6 });
+    await expect(resolveTarget("private", resolver, OPEN)).resolves.toEqual({ address: "127.0.0.1", family: 4 });
+    await expect(resolveTarget("[::1]", resolver, OPEN)).resolves.toEqual({ address: "::1", family: 6 });
   });
 });
 
@@ -73,6 +120,17 @@ describe("guarded fetch", () => {
       expect(fetched.text).toBe("PRIVATE");
     } finally {
       await Promise.all([closed.close(), open.close()]);
+    }
+  });
+
+  it("refuses the metadata address with private targets allowed, without connecting", async () => {
+    const open = createEgress({ ...base, allowPrivateTargets: true, connectTimeoutMs: 500 });
+    try {
+      const r = await fetchUrl("http://169.254.169.254/latest/meta-data/", { dispatcher: open.dispatcher, timeoutMs: 2000 });
+      expect(r.response).toMatchObject({ status: 0, error: "blocked_private_address" });
+      expect(r.response.errorDetail).toBe("169.254.169.254 resolves to 169.254.169.254 (metadata), which is not a public address");
+    } finally {
+      await open.close();
     }
   });
 
@@ -114,8 +172,8 @@ describe("guarded fetch", () => {
 
   it("chooses the public address of an answer that also carries a private one", async () => {
     const { resolver } = fixedResolver({ "mixed.example": ["127.0.0.1", PUBLIC, "10.0.0.1"] });
-    expect(await resolveTarget("mixed.example", resolver, false)).toEqual({ address: PUBLIC, family: 4 });
-    await expect(resolveTarget("private.example", fixedResolver({ "private.example": ["127.0.0.1", "10.0.0.1"] }).resolver, false)).rejects.toThrow(
+    expect(await resolveTarget("mixed.example", resolver, CLOSED)).toEqual({ address: PUBLIC, family: 4 });
+    await expect(resolveTarget("private.example", fixedResolver({ "private.example": ["127.0.0.1", "10.0.0.1"] }).resolver, CLOSED)).rejects.toThrow(
       "not a public address",
     );
   });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { crawledPage } from "../../../crawler/page/crawled-page.ts";
 import { extractPage } from "../../../crawler/page/extract.ts";
-import { threadParsePool } from "../../../crawler/page/parse-pool.ts";
+import { ParseThreadCrashedError, threadParsePool } from "../../../crawler/page/parse-pool.ts";
 import { warmUp, warmUpPage } from "../../../crawler/page/warm-up.ts";
 import { HttpResponse } from "../../../proto/index.ts";
 
@@ -75,5 +75,32 @@ describe("threadParsePool", () => {
     expect(page.internalLinks).toEqual(["http://site.test/menu"]);
     expect(big.subarray(0, 4).toString()).toBe("xxxx");
     expect(slice.toString("utf8")).toBe(HTML);
+  });
+});
+
+// Real threads and a real out-of-memory crash (a stand-in thread with a 32 MB heap).
+
+const page = (url: string) => ({ url, depth: 0, html: "", originHost: "x", origin: "http://x", site: "x", checkedAt: 0, response: {} }) as never;
+
+describe("threadParsePool when a thread crashes", () => {
+  it("loses only the task a thread crashed on; every other task, queued anywhere, completes", { timeout: 60_000 }, async () => {
+    const pool = threadParsePool(2, 0, { entry: new URL("./threads/oom-thread.ts", import.meta.url), resourceLimits: { maxOldGenerationSizeMb: 32 } });
+    try {
+      await pool.ready();
+      const urls = Array.from({ length: 200 }, (_, i) => (i === 37 ? "http://x/oom" : `http://x/${i}`));
+      const outcomes = await Promise.allSettled(urls.map((url) => pool.page(page(url))));
+      const failed = outcomes.flatMap((o, i) => (o.status === "rejected" ? [{ url: urls[i], reason: o.reason as Error }] : []));
+      expect(failed.map((f) => f.url)).toEqual(["http://x/oom"]);
+      expect(failed[0]?.reason).toBeInstanceOf(ParseThreadCrashedError);
+      expect(failed[0]?.reason.message).toMatch(/^the parse thread running this page crashed: ERR_WORKER_OUT_OF_MEMORY/);
+      expect(outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<{ url: string }>).value.url)).toEqual(
+        urls.filter((u) => u !== "http://x/oom"),
+      );
+      // The crashed thread was replaced: the pool still has two threads' worth of work in it.
+      const again = await Promise.all(["http://x/a", "http://x/b", "http://x/c"].map((url) => pool.page(page(url))));
+      expect(again).toEqual([{ url: "http://x/a" }, { url: "http://x/b" }, { url: "http://x/c" }]);
+    } finally {
+      await pool.close();
+    }
   });
 });
