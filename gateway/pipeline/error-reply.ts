@@ -33,8 +33,9 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: 
   const o = err.options;
   for (const [name, value] of Object.entries(o.headers ?? {})) reply.header(name, value);
   reply.header("X-Should-Retry", String(err.retry));
-  // RFC 9110 §11.6.1: a 401 says how to authenticate (RFC 6750's Bearer; X-Api-Key works too).
-  if (err.http === 401) reply.header("WWW-Authenticate", err.code === "missing" ? 'Bearer realm="svc"' : 'Bearer realm="svc", error="invalid_token"');
+  // RFC 9110 §11.6.1: a 401 says how to authenticate (RFC 6750's Bearer; X-Api-Key works too),
+  // unless the error brings its own challenge (the MCP endpoint names its resource metadata).
+  if (err.http === 401 && !o.headers?.["WWW-Authenticate"]) reply.header("WWW-Authenticate", err.code === "missing" ? 'Bearer realm="svc"' : 'Bearer realm="svc", error="invalid_token"');
   // Answered before its body arrived (a 401, a body over the limit…): the rest of the body is not
   // waited for. Closing is what stops a client trickling a body it was already refused for.
   if (request.raw.complete === false) reply.header("Connection", "close");
