@@ -1,6 +1,7 @@
 import { getDomain } from "tldts";
 import { TOPICS, WorkItem } from "../proto/index.ts";
 import type { JobRow, OutboxMessage } from "../storage/index.ts";
+import { schedulerKind } from "./kinds/index.ts";
 
 /** The registrable domain a host's work is keyed by (one consumer per domain at a time). */
 export function domainKey(host: string): string {
@@ -19,5 +20,6 @@ export function workMessage(job: JobRow, replyTo: string): OutboxMessage {
     replyTo: job.sync ? replyTo : "",
     attempt: job.attempt,
   });
-  return { topic: job.sync ? TOPICS.sync : TOPICS.work, key: item.domain, payload: WorkItem.encode(item).finish() };
+  const key = schedulerKind(job.kind)?.busKey?.(job) ?? item.domain;
+  return { topic: job.sync ? TOPICS.sync : TOPICS.work, key, payload: WorkItem.encode(item).finish() };
 }

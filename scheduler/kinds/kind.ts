@@ -32,6 +32,12 @@ export interface SchedulerKind<K extends WorkKind> {
   readonly cost: number;
   /** The host a target belongs to: its politeness and bus key come from it. */
   hostOf(target: string): string;
+  /**
+   * The bus key of a job: jobs of one key run one at a time, in order. The registrable domain of
+   * its host unless the kind says otherwise (a webhook delivery is keyed by its webhook, so that a
+   * slow receiver holds up only its own deliveries, not those of others on its domain).
+   */
+  busKey?(job: JobRow): string;
   /** A fresh earlier result that answers a start without running (its run's id), or null. */
   reuse?(ctx: KindContext, host: string): Promise<number | null>;
   /** The lease's task for a job of this kind. */

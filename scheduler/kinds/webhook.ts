@@ -5,14 +5,23 @@ import type { SchedulerKind } from "./kind.ts";
 /** The spec's limit: a receiver answers 2xx within 8 seconds. */
 export const DELIVERY_TIMEOUT_MS = 8000;
 
-/** A webhook attempt's job target: the delivery's id and the receiver's host (its politeness and bus key). */
-export function webhookTarget(deliveryId: number, url: string): string {
-  return `${deliveryId}@${new URL(url).host}`;
+/**
+ * A webhook attempt's job target: "<delivery>/<webhook>@<receiver host>" (a test send names the
+ * delivery and the host only: "<delivery>@<host>").
+ */
+export function webhookTarget(deliveryId: number, webhookId: number, url: string): string {
+  return `${deliveryId}/${webhookId}@${new URL(url).host}`;
+}
+
+function idsOf(target: string | null): { delivery: number; webhook: number | null } {
+  const [delivery = "", webhook] = (target ?? "").split("@", 1)[0]!.split("/");
+  const d = Number(delivery);
+  const w = webhook === undefined ? null : Number(webhook);
+  return { delivery: Number.isSafeInteger(d) ? d : 0, webhook: w !== null && Number.isSafeInteger(w) ? w : null };
 }
 
 function deliveryOf(target: string | null): number {
-  const id = Number((target ?? "").split("@", 1)[0]);
-  return Number.isSafeInteger(id) ? id : 0;
+  return idsOf(target).delivery;
 }
 
 /**
@@ -27,6 +36,11 @@ export const webhookKind: SchedulerKind<"webhook"> = {
   name: "webhook",
   lanes: ["job", "sync"],
   cost: 0,
+  // One webhook's deliveries one at a time (in order); other webhooks, even on the same domain, apart.
+  busKey: (job) => {
+    const webhook = idsOf(job.target).webhook;
+    return webhook === null ? `webhook:${job.host}` : `webhook:${webhook}`;
+  },
   hostOf: (target) => {
     const at = target.indexOf("@");
     if (at <= 0 || at === target.length - 1) throw new Error(`not a webhook target: ${target}`);

@@ -42,7 +42,7 @@ export const webhooksPlanner: Planner = {
     const started = await store.webhooks.dispatchDue(now, DISPATCH_BATCH, (q, delivery, hook) =>
       store.jobs.insertQueued(
         q,
-        { accountId: delivery.account_id, kind: "webhook", host: new URL(hook.url).host, sync: false, maxAttempts: 1, target: webhookTarget(delivery.id, hook.url) },
+        { accountId: delivery.account_id, kind: "webhook", host: new URL(hook.url).host, sync: false, maxAttempts: 1, target: webhookTarget(delivery.id, hook.id, hook.url) },
         now,
         ctx.message,
       ),
