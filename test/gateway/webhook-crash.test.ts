@@ -60,7 +60,7 @@ describe("webhook deliveries across crashes", () => {
     await webhooksPlanner.run(ctx());
     const [d] = await log();
     expect(d).toMatchObject({ state: "sending", attempts: 0 });
-    expect(published.map((j) => [j.kind, j.target, j.max_attempts])).toEqual([["webhook", `${d!.id}@hooks.example.net`, 1]]);
+    expect(published.map((j) => [j.kind, j.target, j.max_attempts])).toEqual([["webhook", `${d!.id}/${hookId}@hooks.example.net`, 1]]);
     // More passes (of this or another scheduler) plan nothing more.
     await webhooksPlanner.run(ctx());
     await webhooksPlanner.run(ctx());
@@ -92,7 +92,7 @@ describe("webhook deliveries across crashes", () => {
     clock.advance(1000);
     await webhooksPlanner.run(ctx());
     expect(published).toHaveLength(2);
-    expect(published[1]!.target).toBe(`${d!.id}@hooks.example.net`);
+    expect(published[1]!.target).toBe(`${d!.id}/${hookId}@hooks.example.net`);
     expect((await store.webhooks.attemptsOf([d!.id])).map((a) => [a.n, a.error])).toEqual([[1, "no_answer"]]);
     const cursor = await store.runs.cursor(WEBHOOK_EVENTS_CURSOR);
     expect(cursor).toBeGreaterThan(0);
