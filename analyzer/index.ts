@@ -47,6 +47,17 @@ export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys
 export { crawlDelaySeconds, isAllowed, matchingGroups, patternMatches, productToken } from "./robots-match.ts";
 export { nextUptimeState, uptimePercent, DEFAULT_UPTIME_RULES, type UptimeDecision, type UptimeRules, type UptimeState, type UptimeTarget, type UptimeTransition, type ProbeFacts } from "./uptime-state.ts";
 export {
+  CERTIFICATE_STAGES_DAYS,
+  siteIncidentChanges,
+  siteIncidentVerdicts,
+  SITE_INCIDENT_KINDS,
+  type OpenSiteIncident,
+  type SiteIncidentChanges,
+  type SiteIncidentFinding,
+  type SiteIncidentKind,
+  type SiteIncidentVerdicts,
+} from "./site-incidents.ts";
+export {
   hostMatches as webhookHostMatches,
   notificationOf,
   testNotification,

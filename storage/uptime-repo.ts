@@ -1,4 +1,4 @@
-import type { Db } from "./db.ts";
+import type { Db, Queryable } from "./db.ts";
 import { appendEvents, type NewEvent } from "./events-repo.ts";
 import { enqueueOutbox, type OutboxMessage } from "./jobs-repo.ts";
 
@@ -176,6 +176,42 @@ export class UptimeRepo {
       await appendEvents(q, events, now);
       return settled;
     });
+  }
+
+  /** A host's open incidents of the given kinds (within the caller's transaction, rows locked). */
+  async openIncidents(q: Queryable, host: string, kinds: readonly string[]): Promise<Pick<IncidentRow, "id" | "kind" | "cause">[]> {
+    return q.query<Pick<IncidentRow, "id" | "kind" | "cause">>(
+      "SELECT id, kind, cause FROM incidents WHERE host = $1 AND status = 'open' AND kind = ANY ($2::text[]) ORDER BY id FOR UPDATE",
+      [host, kinds],
+    );
+  }
+
+  /** Opens an incident (an open one of the kind stays as it is); returns its id. */
+  async openIncident(q: Queryable, i: { host: string; kind: IncidentRow["kind"]; title: string; cause: string; at: number }): Promise<number> {
+    const [row] = await q.query<{ id: number }>(
+      `INSERT INTO incidents (host, kind, title, cause, status, first_seen) VALUES ($1, $2, $3, $4, 'open', $5)
+       ON CONFLICT (host, kind) WHERE status = 'open' DO UPDATE SET cause = incidents.cause RETURNING id`,
+      [i.host, i.kind, i.title, i.cause, i.at],
+    );
+    return Number(row?.id);
+  }
+
+  /** Retitles an open incident whose cause got worse; returns its id, or null when none is open. */
+  async reviseIncident(q: Queryable, i: { host: string; kind: IncidentRow["kind"]; title: string; cause: string }): Promise<number | null> {
+    const [row] = await q.query<{ id: number }>(
+      "UPDATE incidents SET title = $3, cause = $4 WHERE host = $1 AND kind = $2 AND status = 'open' RETURNING id",
+      [i.host, i.kind, i.title, i.cause],
+    );
+    return row ? Number(row.id) : null;
+  }
+
+  /** Closes the open incident of a kind; returns its id, or null when none was open. */
+  async closeIncident(q: Queryable, host: string, kind: IncidentRow["kind"], at: number): Promise<number | null> {
+    const [row] = await q.query<{ id: number }>(
+      "UPDATE incidents SET status = 'closed', resolved_at = greatest(first_seen, $3) WHERE host = $1 AND kind = $2 AND status = 'open' RETURNING id",
+      [host, kind, at],
+    );
+    return row ? Number(row.id) : null;
   }
 
   async target(host: string): Promise<UptimeTargetRow | null> {

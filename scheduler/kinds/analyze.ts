@@ -2,6 +2,7 @@ import { afterAll, analyzeSite } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
+import { settleSiteIncidents } from "../site-incidents.ts";
 import type { KindContext, SchedulerKind } from "./kind.ts";
 
 /** A site analysis: charged one check; a report younger than SVC_REPORT_FRESH_S answers instead. */
@@ -68,7 +69,8 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
   }));
   const passing = new Set(analysis.items.filter((i) => i.status === "pass").map((i) => i.code));
   const events: NewEvent[] = [];
-  for (const accountId of await store.sites.monitors(job.host, q)) {
+  const accounts = await store.sites.monitors(job.host, q);
+  for (const accountId of accounts) {
     const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);
     for (const t of transitions) {
       events.push({
@@ -95,6 +97,8 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
       });
     }
   }
+  // Incidents are kept for monitored hosts only; a repeated completion finds them settled already.
+  if (accounts.length > 0) events.push(...(await settleSiteIncidents(store, q, { host: job.host, runId, checkedAt, facts, analysis, accounts })));
   events.push(jobEvent(job, "done", { run: runId, rank: analysis.rank }));
   await store.events.append(q, events, now);
   return runId;
