@@ -57,6 +57,7 @@ export {
   type SiteIncidentKind,
   type SiteIncidentVerdicts,
 } from "./site-incidents.ts";
+export { chooseWatchedPages, CRITICAL_WATCH_FIELDS, watchChanges, watchSnapshot, worstWatchLevel, type WatchChange, type WatchField, type WatchSnapshot } from "./watchdog.ts";
 export {
   hostMatches as webhookHostMatches,
   notificationOf,

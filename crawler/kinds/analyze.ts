@@ -8,7 +8,7 @@ export const analyzeKind: CrawlerKind<"analyze"> = {
   async run(task, ctx) {
     const node = ctx.node;
     const politeness = await node.politeness(ctx.host);
-    const facts = await collectSiteFacts(ctx.host, node.collectOptions(politeness, task.pageSample, ctx.sync), {
+    const facts = await collectSiteFacts(ctx.host, { ...node.collectOptions(politeness, task.pageSample, ctx.sync), watchUrls: task.watch }, {
       egress: node.egress,
       clock: node.clock,
       randomHex: node.randomHex,

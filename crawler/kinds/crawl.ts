@@ -24,7 +24,7 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     const stop = new AbortController();
     const signal = AbortSignal.any([ctx.signal, stop.signal]);
     const state = { crawling: false };
-    const analysis = startAnalysis(task.pageSample, ctx, politeness, limiter, signal, state);
+    const analysis = startAnalysis(task, ctx, politeness, limiter, signal, state);
     analysis.facts.catch((err: unknown) => stop.abort(err));
     const crawl = analysis.start.then((start) => crawlFrom(start, task, ctx, politeness, limiter, signal, analysis.sampled, resume, state));
     crawl.catch((err: unknown) => stop.abort(err));
@@ -63,12 +63,12 @@ interface CrawlStart {
  * soon as the analysis knows them (or, should it end before telling, from its facts); the sample
  * pages it fetches are offered to the crawl, which takes each instead of fetching it again.
  */
-function startAnalysis(pageSample: number, ctx: WorkContext, politeness: Politeness, limiter: HostLimiter, signal: AbortSignal, state: { crawling: boolean }) {
+function startAnalysis(task: { pageSample: number; watch: readonly string[] }, ctx: WorkContext, politeness: Politeness, limiter: HostLimiter, signal: AbortSignal, state: { crawling: boolean }) {
   const { node } = ctx;
   let known!: (site: SiteKnown) => void;
   const siteKnown = new Promise<SiteKnown>((resolve) => (known = resolve));
   const sampled = new Map<string, Promise<SampledPage>>();
-  const facts = collectSiteFacts(ctx.host, node.collectOptions(politeness, pageSample, false), {
+  const facts = collectSiteFacts(ctx.host, { ...node.collectOptions(politeness, task.pageSample, false), watchUrls: task.watch }, {
     egress: node.egress,
     clock: node.clock,
     randomHex: node.randomHex,

@@ -24,6 +24,8 @@ export interface CollectOptions {
   readonly maxPages: number;
   /** Link hops from the home page that are followed. */
   readonly maxDepth: number;
+  /** The site's watched pages: sampled first (within maxPages), so that the watchdog sees them each time. */
+  readonly watchUrls: readonly string[];
   readonly maxConnectionsPerHost: number;
   readonly minDelayMs: number;
   /** robots.txt Crawl-delay is honoured up to this. */
@@ -44,6 +46,7 @@ export const DEFAULT_COLLECT_OPTIONS: CollectOptions = Object.freeze({
   userAgent: DEFAULT_USER_AGENT,
   maxPages: 20,
   maxDepth: 2,
+  watchUrls: [],
   maxConnectionsPerHost: 4,
   minDelayMs: 0,
   maxCrawlDelayMs: 5000,
@@ -131,6 +134,7 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
   const pages = await samplePages({
     home: homePage.facts,
     sitemapUrls: sitemaps.filter((s) => !s.isIndex).flatMap((s) => s.sampleUrls),
+    firstUrls: opts.watchUrls,
     originHost: new URL(origin).host,
     maxPages: opts.maxPages,
     maxDepth: opts.maxDepth,

@@ -3,7 +3,9 @@ import type { PageFacts } from "../../proto/index.ts";
 export interface SampleInput {
   /** The home page, already fetched. */
   readonly home: PageFacts;
-  /** Candidates from the sitemaps, tried first. */
+  /** Candidates tried before all others (the site's watched pages). */
+  readonly firstUrls?: readonly string[];
+  /** Candidates from the sitemaps, tried next. */
   readonly sitemapUrls: readonly string[];
   /** host[:port] of the origin: only its URLs are sampled. */
   readonly originHost: string;
@@ -50,6 +52,7 @@ export async function samplePages(input: SampleInput): Promise<PageFacts[]> {
     known.set(url, candidate);
     queue.push(candidate);
   };
+  for (const url of input.firstUrls ?? []) offer(url, Infinity);
   for (const url of input.sitemapUrls) offer(url, Infinity);
   for (const link of input.home.links) if (link.internal) offer(link.href, 1);
 

@@ -8,6 +8,32 @@ import { TaskSchema } from "./tasks.ts";
 // docs/architecture.md with the issue that brings them): nothing is invented.
 const Pending = Nullable(Type.Object({}, { additionalProperties: true, description: "null until its feature exists" }));
 
+const WatchdogChangeSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    url: Type.String(),
+    field: Type.Union(["status", "title", "description", "robots", "canonical", "h1", "content"].map((f) => Type.Literal(f)), {
+      description: "The element that changed; content is the visible text (before and after give the body sizes)",
+    }),
+    before: Type.String(),
+    after: Type.String(),
+    level: Type.Union(["good", "warn", "bad", "info"].map((l) => Type.Literal(l))),
+    at: UnixSeconds,
+  },
+  { additionalProperties: false },
+);
+
+const WatchedPageSchema = Type.Object(
+  {
+    url: Type.String(),
+    status: Nullable(Type.Integer({ description: "The HTTP status at the last analysis; null before the page was first fetched" })),
+    title: Nullable(Type.String()),
+    checked_at: Nullable(UnixSeconds),
+    changed_at: Nullable(UnixSeconds),
+  },
+  { additionalProperties: false },
+);
+
 export const getSite = defineContract({
   id: "get_site",
   method: "GET",
@@ -15,7 +41,7 @@ export const getSite = defineContract({
   scope: "read",
   cli: "site",
   summary: "One site at a glance: rank, statistics, your open tasks and recent events",
-  description: "search, baseline, master_index, watchdog_changes and watched_pages are null until their features exist; crawl is null until the host is crawled, uptime when you do not monitor it.",
+  description: "search, baseline and master_index are null until their features exist; crawl is null until the host is crawled; uptime, watchdog_changes and watched_pages are null when you do not monitor the host (docs/monitoring.md, Watchdog).",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
@@ -68,8 +94,17 @@ export const getSite = defineContract({
           { additionalProperties: false, description: "As GET /uptime/{host}; null when you do not monitor the host" },
         ),
       ),
-      watchdog_changes: Nullable(Type.Array(Type.Unknown())),
-      watched_pages: Nullable(Type.Array(Type.Unknown())),
+      watchdog_changes: Nullable(
+        Type.Array(WatchdogChangeSchema, {
+          maxItems: 20,
+          description: "Changes the watchdog found in the watched pages in the last 30 days, newest first (at most 20); null when you do not monitor the host",
+        }),
+      ),
+      watched_pages: Nullable(
+        Type.Array(WatchedPageSchema, {
+          description: "The pages the watchdog compares on every analysis: the home page, then the most important by internal link rank; null when you do not monitor the host",
+        }),
+      ),
       events: Type.Array(EventSchema, { description: "Your latest events of the site (as in GET /events)" }),
     },
     { additionalProperties: false },

@@ -39,14 +39,29 @@ export const getSite = implement(contracts.getSite, async ({ auth, deps, params,
       top_tasks: tasks.slice(0, 5).map(taskView),
       crawl: crawl ? { checked_at: crawl.checked_at, job: crawl.job_id, run: crawl.run_id, summary: crawl.report.summary ?? {} } : null,
       uptime: monitored ? { ...uptimeOf(await uptimeSummary(deps, host, now)), open_incidents: (await deps.store.uptime.incidentsOf(host, 50)).filter((i) => i.status === "open").length } : null,
-      watchdog_changes: null,
-      watched_pages: null,
+      watchdog_changes: monitored ? await deps.store.watchdog.changes(host, now - WATCHDOG_WINDOW_S, 20) : null,
+      watched_pages: monitored ? (await deps.store.watchdog.watched(host)).map(watchedView) : null,
       events: events.map(eventView),
     },
   };
 });
 
 export const siteHandlers = [getSite];
+
+/** GET /site lists the watchdog's changes of this many days. */
+const WATCHDOG_WINDOW_S = 30 * 86_400;
+
+function watchedView(w: { url: string; snapshot: Record<string, unknown> | null; checked_at: number | null; changed_at: number | null }) {
+  const status = w.snapshot?.status;
+  const title = w.snapshot?.title;
+  return {
+    url: w.url,
+    status: typeof status === "number" ? status : null,
+    title: typeof title === "string" ? title : null,
+    checked_at: w.checked_at,
+    changed_at: w.changed_at,
+  };
+}
 
 /** The uptime summary without what GET /site already says (the host) or leaves to GET /uptime. */
 function uptimeOf(u: Awaited<ReturnType<typeof uptimeSummary>>) {

@@ -3,6 +3,7 @@ import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
 import { settleSiteIncidents } from "../site-incidents.ts";
+import { settleWatchdog, watchedUrls } from "../watchdog.ts";
 import type { KindContext, SchedulerKind } from "./kind.ts";
 
 /** A site analysis: charged one check; a report younger than SVC_REPORT_FRESH_S answers instead. */
@@ -15,7 +16,7 @@ export const analyzeKind: SchedulerKind<"analyze"> = {
     const run = await ctx.store.runs.latest(host);
     return run && run.checked_at >= ctx.now() - ctx.config.reportFreshSeconds ? run.id : null;
   },
-  task: async (ctx) => AnalyzeTask.fromPartial({ pageSample: ctx.config.crawl.pageSample }),
+  task: async (ctx, job) => AnalyzeTask.fromPartial({ pageSample: ctx.config.crawl.pageSample, watch: await watchedUrls(ctx.store, job.host, ctx.config.watchPages) }),
   async settle(ctx, q, job, result) {
     if (!result.facts) throw new Error("an analysis result without facts");
     return { runId: await settleAnalysis(ctx, q, job, result.facts) };
@@ -98,7 +99,10 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     }
   }
   // Incidents are kept for monitored hosts only; a repeated completion finds them settled already.
-  if (accounts.length > 0) events.push(...(await settleSiteIncidents(store, q, { host: job.host, runId, checkedAt, facts, analysis, accounts })));
+  if (accounts.length > 0) {
+    events.push(...(await settleSiteIncidents(store, q, { host: job.host, runId, checkedAt, facts, analysis, accounts })));
+    events.push(...(await settleWatchdog(store, q, { host: job.host, runId, checkedAt, facts, accounts, count: ctx.config.watchPages })));
+  }
   events.push(jobEvent(job, "done", { run: runId, rank: analysis.rank }));
   await store.events.append(q, events, now);
   return runId;

@@ -1,5 +1,6 @@
 import { CrawlFindings, CrawlTask, type CrawlResult } from "../../proto/index.ts";
 import type { JobRow, Queryable, StoredCrawlReport } from "../../storage/index.ts";
+import { chooseFromCrawl, watchedUrls } from "../watchdog.ts";
 import { settleAnalysis } from "./analyze.ts";
 import type { KindContext, SchedulerKind } from "./kind.ts";
 
@@ -23,6 +24,7 @@ export const crawlKind: SchedulerKind<"crawl"> = {
       pageSample: ctx.config.crawl.pageSample,
       maxPages: plan?.crawl_pages ?? ctx.config.plan.crawlPages,
       maxDepth: plan?.crawl_depth ?? ctx.config.plan.crawlDepth,
+      watch: await watchedUrls(ctx.store, job.host, ctx.config.watchPages),
     });
   },
   settle: async (ctx, q, job, result) => ({ runId: await settleCrawl(ctx, q, job, result) }),
@@ -40,6 +42,8 @@ async function settleCrawl(ctx: KindContext, q: Queryable, job: JobRow, crawl: C
   const facts = crawl.facts;
   if (!facts) throw new Error("a crawl result without facts");
   await ctx.store.crawlPages.setLinkStats(job, crawl.pageStats, q);
+  // The crawl knows the site's link rank: its most important pages become the watched ones.
+  if ((await ctx.store.sites.monitors(job.host, q)).length > 0) await chooseFromCrawl(ctx.store, q, job.host, facts, crawl.pageStats, ctx.config.watchPages);
   const runId = await settleAnalysis(ctx, q, job, facts);
   // The crawler's whole-crawl analysis wrote it from a CrawlReport; it is stored as it came.
   const report = JSON.parse(crawl.reportJson) as StoredCrawlReport;

@@ -79,11 +79,15 @@ describe("the analysis path", () => {
     expect(feed.some((e) => e.type === "events" && e.kind === "task.fixed" && e.data.change === "fixed")).toBe(true);
   });
 
-  it("shows the site at a glance, with the blocks of features to come as null", async () => {
+  it("shows the site at a glance, with the watchdog's pages and changes, and the blocks of features to come as null", async () => {
     const res = await gw.call("GET", `/api/v1/site/${site.host}`);
     expect(res.statusCode).toBe(200);
     const s = res.json();
-    expect(s).toMatchObject({ host: site.host, search: null, baseline: null, master_index: null, crawl: null, watchdog_changes: null, watched_pages: null });
+    expect(s).toMatchObject({ host: site.host, search: null, baseline: null, master_index: null, crawl: null });
+    // The fix of the first test added missing meta descriptions: the watchdog saw each as a change.
+    expect(s.watchdog_changes.length).toBeGreaterThan(0);
+    expect(s.watchdog_changes.every((c: { field: string; before: string; level: string }) => c.field === "description" && c.before === "" && c.level === "info")).toBe(true);
+    expect(s.watched_pages[0]).toMatchObject({ url: `http://${site.host}/`, status: 200 });
     expect(s.stats.runs).toBe(2);
     const open = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.filter((t: { status: string }) => t.status === "open");
     expect(s.tasks_open).toBe(open.length);

@@ -141,7 +141,7 @@ describe("browser metrics", () => {
           pages: { put: async () => {}, stored: async () => [] },
           node,
         };
-        return (await CRAWLER_KINDS.analyze.run({ pageSample: 0 }, ctx)).facts!;
+        return (await CRAWLER_KINDS.analyze.run({ pageSample: 0, watch: [] }, ctx)).facts!;
       };
       const facts = await run(false);
       expect(facts.browser?.error).toBe("");

@@ -239,6 +239,8 @@ export interface LeaseRequest {
 /** A site analysis: home page, robots.txt, sitemaps, a sample of pages, TLS and DNS. */
 export interface AnalyzeTask {
   pageSample: number;
+  /** The site's watched pages (besides the home page): sampled first, within page_sample. */
+  watch: string[];
 }
 
 export interface AnalyzeResult {
@@ -250,6 +252,8 @@ export interface CrawlTask {
   pageSample: number;
   maxPages: number;
   maxDepth: number;
+  /** The site's watched pages (besides the home page): the analysis alongside samples them first. */
+  watch: string[];
 }
 
 /** One page's checks (GET /full, GET /check/{tool}). */
@@ -2618,13 +2622,16 @@ export const LeaseRequest: MessageFns<LeaseRequest> = {
 };
 
 function createBaseAnalyzeTask(): AnalyzeTask {
-  return { pageSample: 0 };
+  return { pageSample: 0, watch: [] };
 }
 
 export const AnalyzeTask: MessageFns<AnalyzeTask> = {
   encode(message: AnalyzeTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.pageSample !== 0) {
       writer.uint32(8).int32(message.pageSample);
+    }
+    for (const v of message.watch) {
+      writer.uint32(18).string(v!);
     }
     return writer;
   },
@@ -2650,6 +2657,14 @@ export const AnalyzeTask: MessageFns<AnalyzeTask> = {
             message.pageSample = reader.int32();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.watch.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2669,6 +2684,7 @@ export const AnalyzeTask: MessageFns<AnalyzeTask> = {
         : isSet(object.page_sample)
         ? globalThis.Number(object.page_sample)
         : 0,
+      watch: globalThis.Array.isArray(object?.watch) ? object.watch.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -2676,6 +2692,9 @@ export const AnalyzeTask: MessageFns<AnalyzeTask> = {
     const obj: any = {};
     if (message.pageSample !== 0) {
       obj.pageSample = Math.round(message.pageSample);
+    }
+    if (message.watch?.length) {
+      obj.watch = message.watch;
     }
     return obj;
   },
@@ -2686,6 +2705,7 @@ export const AnalyzeTask: MessageFns<AnalyzeTask> = {
   fromPartial(object: DeepPartial<AnalyzeTask>): AnalyzeTask {
     const message = createBaseAnalyzeTask();
     message.pageSample = object.pageSample ?? 0;
+    message.watch = object.watch?.map((e) => e) || [];
     return message;
   },
 };
@@ -2760,7 +2780,7 @@ export const AnalyzeResult: MessageFns<AnalyzeResult> = {
 };
 
 function createBaseCrawlTask(): CrawlTask {
-  return { pageSample: 0, maxPages: 0, maxDepth: 0 };
+  return { pageSample: 0, maxPages: 0, maxDepth: 0, watch: [] };
 }
 
 export const CrawlTask: MessageFns<CrawlTask> = {
@@ -2773,6 +2793,9 @@ export const CrawlTask: MessageFns<CrawlTask> = {
     }
     if (message.maxDepth !== 0) {
       writer.uint32(24).int32(message.maxDepth);
+    }
+    for (const v of message.watch) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -2814,6 +2837,14 @@ export const CrawlTask: MessageFns<CrawlTask> = {
             message.maxDepth = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.watch.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2843,6 +2874,7 @@ export const CrawlTask: MessageFns<CrawlTask> = {
         : isSet(object.max_depth)
         ? globalThis.Number(object.max_depth)
         : 0,
+      watch: globalThis.Array.isArray(object?.watch) ? object.watch.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -2857,6 +2889,9 @@ export const CrawlTask: MessageFns<CrawlTask> = {
     if (message.maxDepth !== 0) {
       obj.maxDepth = Math.round(message.maxDepth);
     }
+    if (message.watch?.length) {
+      obj.watch = message.watch;
+    }
     return obj;
   },
 
@@ -2868,6 +2903,7 @@ export const CrawlTask: MessageFns<CrawlTask> = {
     message.pageSample = object.pageSample ?? 0;
     message.maxPages = object.maxPages ?? 0;
     message.maxDepth = object.maxDepth ?? 0;
+    message.watch = object.watch?.map((e) => e) || [];
     return message;
   },
 };
