@@ -219,6 +219,15 @@ export class UptimeRepo {
     return row ?? null;
   }
 
+  /** The timings of a host's latest probe that was not held (ms), or null before one. */
+  async lastTimings(host: string): Promise<{ dns_ms: number; connect_ms: number; tls_ms: number; ttfb_ms: number; total_ms: number } | null> {
+    const [row] = await this.db.query<{ dns_ms: number; connect_ms: number; tls_ms: number; ttfb_ms: number; total_ms: number }>(
+      "SELECT dns_ms, connect_ms, tls_ms, ttfb_ms, total_ms FROM uptime_probes WHERE host = $1 AND NOT held ORDER BY at DESC, slot DESC, confirm DESC LIMIT 1",
+      [host],
+    );
+    return row ?? null;
+  }
+
   /** Seconds a host was down (confirmed down incidents) within [from, to). */
   async downSeconds(host: string, from: number, to: number): Promise<number> {
     const [row] = await this.db.query<{ s: number | null }>(

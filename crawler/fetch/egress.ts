@@ -1,6 +1,6 @@
 import { promises as dnsPromises } from "node:dns";
-import { isIP } from "node:net";
-import { rootCertificates } from "node:tls";
+import { connect as netConnect, isIP, type Socket } from "node:net";
+import { connect as tlsConnect, rootCertificates } from "node:tls";
 import { nameRefused, refusedRange, type TargetPolicy } from "../../runtime/index.ts";
 import { Agent, buildConnector, type Dispatcher } from "undici";
 
@@ -41,9 +41,29 @@ export class EgressBlockedError extends Error {
   }
 }
 
+/** Connection timings of a dispatcher's first connection (ms), null until it connected. */
+export interface ConnectTimings {
+  /** From dialling the validated address to the TCP connection. */
+  connectMs: number | null;
+  /** From the TCP connection to the end of the TLS handshake; 0 for http://. */
+  tlsMs: number | null;
+}
+
+/** A guarded dispatcher of its own, fresh connections only, that times its first connection. */
+export interface TimedDispatcher {
+  readonly dispatcher: Dispatcher;
+  readonly timings: ConnectTimings;
+  close(): Promise<void>;
+}
+
 export interface Egress {
   /** An undici dispatcher that connects only to validated addresses. */
   readonly dispatcher: Dispatcher;
+  /**
+   * A dispatcher for one measurement (an uptime probe): the same guard, no connection shared with
+   * other requests, connect and TLS times of its first connection recorded. Close it after use.
+   */
+  timed(): TimedDispatcher;
   readonly options: EgressOptions;
   /** The CA list for node:tls (undefined = Node's defaults). */
   readonly ca: string[] | undefined;
@@ -135,6 +155,10 @@ export async function resolveTarget(host: string, resolver: Resolver, policy: Ta
   throw new EgressBlockedError(bare, first.address, first.range);
 }
 
+function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
 /** Builds the guarded egress: resolver, policy and an undici Agent that pins each connection. */
 export function createEgress(options: EgressOptions, deps: EgressDeps = {}): Egress {
   const resolver = deps.resolver ?? dnsResolver(options.dnsServers, options.connectTimeoutMs);
@@ -156,8 +180,51 @@ export function createEgress(options: EgressOptions, deps: EgressDeps = {}): Egr
     );
   };
   const agent = new Agent({ connect: connector });
+  const timed = (): TimedDispatcher => {
+    const timings: ConnectTimings = { connectMs: null, tlsMs: null };
+    // Its own dialling, so that TCP and TLS are timed apart: net.connect, then tls over that socket.
+    const timedConnector: buildConnector.connector = (opts, callback) => {
+      resolve(opts.hostname).then(
+        ({ address }) => {
+          const servername = isIP(opts.hostname) === 0 ? opts.hostname : undefined;
+          const port = Number(opts.port) || (opts.protocol === "https:" ? 443 : 80);
+          const t0 = performance.now();
+          let settled = false;
+          const finish = (err: Error | null, socket: Socket | null, tcpAt: number) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            if (err || !socket) {
+              tcp.destroy();
+              callback(err ?? new Error("connect failed"), null);
+              return;
+            }
+            if (timings.connectMs === null) {
+              timings.connectMs = round1(tcpAt - t0);
+              timings.tlsMs = opts.protocol === "https:" ? round1(performance.now() - tcpAt) : 0;
+            }
+            callback(null, socket);
+          };
+          const tcp = netConnect({ host: address, port });
+          const timer = setTimeout(() => finish(Object.assign(new Error("connect timeout"), { code: "UND_ERR_CONNECT_TIMEOUT" }), null, 0), options.connectTimeoutMs);
+          tcp.once("error", (err) => finish(err, null, 0));
+          tcp.once("connect", () => {
+            const tcpAt = performance.now();
+            if (opts.protocol !== "https:") return finish(null, tcp, tcpAt);
+            const secure = tlsConnect({ socket: tcp, host: opts.hostname, ...(servername ? { servername } : {}), ALPNProtocols: ["http/1.1"], ...(ca ? { ca } : {}) });
+            secure.once("error", (err: Error) => finish(err, null, tcpAt));
+            secure.once("secureConnect", () => finish(null, secure, tcpAt));
+          });
+        },
+        (err: Error) => callback(err, null),
+      );
+    };
+    const own = new Agent({ connect: timedConnector, pipelining: 0 });
+    return { dispatcher: own, timings, close: () => own.close() };
+  };
   return {
     dispatcher: agent,
+    timed,
     options,
     ca,
     resolve,

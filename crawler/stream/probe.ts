@@ -58,17 +58,21 @@ export async function probeOne(target: ProbeTarget, node: CrawlerNode): Promise<
     return ProbeOutcome.fromPartial({ ...base, ok: false, cause: blocked ? "blocked" : "dns", detail: (err as Error).message, dnsMs: round(performance.now() - t0) });
   }
   const dnsMs = performance.now() - t0;
+  // A connection of its own: a probe measures what a new visitor meets (connect and TLS included).
+  const timed = node.egress.timed();
   const res = await fetchUrl(target.url, {
-    dispatcher: node.egress.dispatcher,
+    dispatcher: timed.dispatcher,
     userAgent: node.settings.userAgent,
     timeoutMs: target.timeoutMs > 0 ? target.timeoutMs : 10_000,
     maxBodyBytes: 64 * 1024,
     maxRedirects: 5,
-  });
+  }).finally(() => void timed.close().catch(() => undefined));
   const r = res.response;
   const totalMs = round(performance.now() - t0);
+  const connectMs = timed.timings.connectMs ?? 0;
+  const tlsMs = timed.timings.tlsMs ?? 0;
   if (r.error) {
-    return ProbeOutcome.fromPartial({ ...base, ok: false, status: r.status, cause: CAUSES[r.error] ?? "connect", detail: r.errorDetail || r.error, dnsMs: round(dnsMs), ttfbMs: r.ttfbMs, totalMs });
+    return ProbeOutcome.fromPartial({ ...base, ok: false, status: r.status, cause: CAUSES[r.error] ?? "connect", detail: r.errorDetail || r.error, dnsMs: round(dnsMs), connectMs, tlsMs, ttfbMs: r.ttfbMs, totalMs });
   }
   // A site is up when it answers its home page with a success (after redirects): 4xx and 5xx are down.
   const ok = r.status >= 200 && r.status < 400;
@@ -79,6 +83,8 @@ export async function probeOne(target: ProbeTarget, node: CrawlerNode): Promise<
     cause: ok ? "" : "http",
     detail: ok ? "" : `http ${r.status}`,
     dnsMs: round(dnsMs),
+    connectMs,
+    tlsMs,
     ttfbMs: r.ttfbMs,
     totalMs,
   });

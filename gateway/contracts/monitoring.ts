@@ -78,6 +78,16 @@ export const getUptime = defineContract({
       interval_min: Type.Integer({ minimum: 1 }),
       last_check: Nullable(UnixSeconds),
       last_status: Nullable(Type.Integer()),
+      last_timings: Nullable(
+        Type.Object(
+          { dns_ms: Type.Number(), connect_ms: Type.Number(), tls_ms: Type.Number(), ttfb_ms: Type.Number(), total_ms: Type.Number() },
+          {
+            additionalProperties: false,
+            description:
+              "An extension: the latest probe's timings in ms, each phase apart (DNS; TCP connect; TLS handshake, 0 for http://; time to the first byte of the final answer, its connection included; total from DNS to the end of the body read) of its first connection; a probe opens a connection of its own, as a new visitor would. Null before the first probe.",
+          },
+        ),
+      ),
       uptime_24h: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
       uptime_7d: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
       uptime_30d: Nullable(Type.Number({ minimum: 0, maximum: 100 })),

@@ -63,7 +63,8 @@ export const getUptime = implement(contracts.getUptime, async ({ auth, deps, par
   if (!(await deps.store.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
   const summary = await uptimeSummary(deps, params.host, now);
   const incidents = await deps.store.uptime.incidentsOf(params.host, 20);
-  return { body: { ...summary, incidents: incidents.map((i) => incidentView(i, now)) } };
+  const timings = await deps.store.uptime.lastTimings(params.host);
+  return { body: { ...summary, last_timings: timings, incidents: incidents.map((i) => incidentView(i, now)) } };
 });
 
 export const listIncidents = implement(contracts.listIncidents, async ({ auth, deps, query, now }) => {

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockedRange, createEgress, EgressBlockedError, fetchUrl, resolveTarget } from "../../../crawler/index.ts";
-import { fixedResolver, startHttp, type TestServer } from "./servers.ts";
+import { fixedResolver, makeCerts, startHttp, startHttps, type TestServer } from "./servers.ts";
 
 const base = { dnsServers: [], extraCa: null, connectTimeoutMs: 1000 };
 // A public unicast address (example.com's former one) standing for "the internet".
@@ -191,3 +191,49 @@ async function listenOn(address: string, port: number, body: string) {
     close: () => new Promise<void>((resolve) => srv.close(() => resolve())),
   };
 }
+
+describe("a timed dispatcher (uptime probes)", () => {
+  it("times TCP connect and the TLS handshake apart, verifies the certificate, and keeps the guard", async () => {
+    const certs = makeCerts();
+    const server = await startHttps((_req, res) => res.end("ok"), certs.valid);
+    const { resolver } = fixedResolver({ "svc.test": ["127.0.0.1"], "svc.internal": ["10.0.0.1"] });
+    const trusted = createEgress({ ...base, ...OPEN, extraCa: certs.ca }, { resolver });
+    try {
+      const timed = trusted.timed();
+      const res = await fetchUrl(`https://svc.test:${server.port}/`, { dispatcher: timed.dispatcher, timeoutMs: 5000 });
+      await timed.close();
+      expect(res.response.status).toBe(200);
+      expect(timed.timings.connectMs).toBeGreaterThanOrEqual(0);
+      // A handshake is a round trip and a signature: never free, even on loopback.
+      expect(timed.timings.tlsMs).toBeGreaterThan(0);
+
+      // Plain HTTP has no handshake.
+      const plain = await startHttp((_req, r) => r.end("ok"));
+      const t2 = trusted.timed();
+      expect((await fetchUrl(`http://svc.test:${plain.port}/`, { dispatcher: t2.dispatcher, timeoutMs: 5000 })).response.status).toBe(200);
+      await t2.close();
+      expect(t2.timings.tlsMs).toBe(0);
+      await plain.close();
+
+      // A certificate the trust store does not know fails as TLS, as undici's own connector would.
+      const untrusted = createEgress({ ...base, ...OPEN }, { resolver });
+      const t3 = untrusted.timed();
+      const failed = await fetchUrl(`https://svc.test:${server.port}/`, { dispatcher: t3.dispatcher, timeoutMs: 5000 });
+      await t3.close();
+      await untrusted.close();
+      expect(failed.response.error).toBe("tls");
+
+      // The guard still decides: a private address is refused when private targets are not allowed.
+      const closed = createEgress({ ...base, ...CLOSED }, { resolver });
+      const t4 = closed.timed();
+      const blocked = await fetchUrl("http://svc.internal/", { dispatcher: t4.dispatcher, timeoutMs: 5000 });
+      await t4.close();
+      await closed.close();
+      expect(blocked.response.error).toBe("blocked_private_address");
+      expect(t4.timings.connectMs).toBeNull();
+    } finally {
+      await trusted.close();
+      await server.close();
+    }
+  });
+});
