@@ -1,0 +1,72 @@
+/**
+ * bench:uptime: how many HTTPS sites one crawler process holds at a 1-minute interval.
+ *
+ * A fleet of N distinct host names (test/bench/uptime/fleet.ts: HTTPS with a test CA, its own DNS
+ * server, every 20th site slow, every 50th failing) is probed at a fixed interval by Svc's uptime
+ * probe on a real crawler node, and in the same run by a bare undici loop doing the same work (the
+ * ceiling), each in its own process (test/bench/uptime/prober.ts). Printed per prober: probes,
+ * p50/p99/max lateness (start − slot), CPU seconds per 1,000 probes, peak RSS; and the ratios.
+ *
+ *   npm run bench:uptime                        10,000 sites, 60 s interval, 2 rounds
+ *   npm run bench:uptime -- --smoke (CI=true)   300 sites, 10 s interval, 1 round
+ *
+ * Overrides: BENCH_SITES, BENCH_INTERVAL_S, BENCH_ROUNDS, BENCH_STREAM_SLOTS (64), BENCH_SLOW_MS.
+ * A benchmark, not a test: it never fails on a number.
+ */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { REPO_ROOT } from "../harness/svc-process.ts";
+
+const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
+const env = {
+  BENCH_SITES: process.env.BENCH_SITES ?? (SMOKE ? "300" : "10000"),
+  BENCH_INTERVAL_S: process.env.BENCH_INTERVAL_S ?? (SMOKE ? "10" : "60"),
+  BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? (SMOKE ? "1" : "2"),
+  BENCH_STREAM_SLOTS: process.env.BENCH_STREAM_SLOTS ?? "64",
+  BENCH_SLOW_MS: process.env.BENCH_SLOW_MS ?? "1500",
+};
+
+function child(script: string, extra: Record<string, string>) {
+  const proc = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, env: { ...process.env, ...env, ...extra }, stdio: ["ignore", "pipe", "inherit"] });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout }).once("line", resolve);
+    proc.once("exit", (code) => reject(new Error(`${script} exited with ${code} before answering`)));
+  });
+  return { proc, firstLine };
+}
+
+interface Figures {
+  mode: string;
+  probes: number;
+  ok: number;
+  p50_late_s: number;
+  p99_late_s: number;
+  max_late_s: number;
+  cpu_s: number;
+  peak_rss_mb: number;
+}
+
+const fleet = child("test/bench/uptime/fleet.ts", {});
+const { port, dns, ca } = JSON.parse(await fleet.firstLine) as { port: number; dns: string; ca: string };
+console.log(`fleet: ${env.BENCH_SITES} HTTPS sites on 127.0.0.1:${port}, DNS ${dns}; interval ${env.BENCH_INTERVAL_S} s × ${env.BENCH_ROUNDS} round(s); ${env.BENCH_STREAM_SLOTS} probes at once`);
+const results: Figures[] = [];
+try {
+  for (const mode of ["svc", "bare"]) {
+    const run = child("test/bench/uptime/prober.ts", { MODE: mode, BENCH_PORT: String(port), BENCH_DNS: dns, BENCH_CA: ca });
+    const figures = JSON.parse(await run.firstLine) as Figures;
+    results.push(figures);
+    const f = (n: number, d = 2) => n.toFixed(d);
+    console.log(
+      `${mode.padEnd(5)} probes ${figures.probes}, up ${figures.ok}; lateness p50 ${f(figures.p50_late_s)} s, p99 ${f(figures.p99_late_s)} s, max ${f(figures.max_late_s)} s; ` +
+        `CPU ${f(figures.cpu_s)} s (${f((figures.cpu_s * 1000) / Math.max(1, figures.probes), 3)} s per 1,000 probes, ${f(figures.cpu_s / (Number(env.BENCH_INTERVAL_S) * Number(env.BENCH_ROUNDS)), 3)} cores); peak RSS ${f(figures.peak_rss_mb, 0)} MB`,
+    );
+  }
+} finally {
+  fleet.proc.kill("SIGKILL");
+}
+const [svc, bare] = results;
+if (svc && bare) {
+  console.log(`svc/bare: CPU per probe ${(svc.cpu_s / svc.probes / (bare.cpu_s / bare.probes)).toFixed(2)}×, peak RSS ${(svc.peak_rss_mb / bare.peak_rss_mb).toFixed(2)}×, p99 lateness ${svc.p99_late_s.toFixed(2)} s vs ${bare.p99_late_s.toFixed(2)} s`);
+  const held = svc.p99_late_s <= 5 && svc.cpu_s / (Number(env.BENCH_INTERVAL_S) * Number(env.BENCH_ROUNDS)) <= 1 && svc.peak_rss_mb <= 300;
+  console.log(`target (p99 lateness ≤ 5 s, ≤ 1 core, ≤ 300 MB) for ${env.BENCH_SITES} sites: ${held ? "held" : "not held"}`);
+}
