@@ -98,6 +98,7 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
     leaseMs: config.leaseMs,
     concurrency: config.workerConcurrency,
     syncConcurrency: config.workerSyncConcurrency,
+    streamConcurrency: config.workerStreamConcurrency,
     streams: crawlerStreamKinds(),
   });
   await worker.start();

@@ -69,6 +69,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
       leaseMs: config.leaseMs,
       concurrency: config.workerConcurrency,
       syncConcurrency: config.workerSyncConcurrency,
+      streamConcurrency: config.workerStreamConcurrency,
       streams: crawlerStreamKinds(probeHealth, probeMetricsOf.observe),
       worker: name,
       metrics: workerMetrics(metrics),

@@ -62,6 +62,7 @@ export class CrawlerWorker {
   private readonly jobSlots: Slots;
   private readonly syncSlots: Slots;
   private readonly streamSlots: Slots;
+  private readonly streamSlotCount: number;
   private readonly running = new Set<AbortController>();
   /** Attempts under way (from the lease on), for close() to wait for. */
   private readonly jobs = new Set<Promise<void>>();
@@ -73,13 +74,15 @@ export class CrawlerWorker {
     this.metrics = deps.metrics ?? NO_WORKER_METRICS;
     this.jobSlots = new Slots(deps.concurrency);
     this.syncSlots = new Slots(deps.syncConcurrency);
-    this.streamSlots = new Slots(deps.streamConcurrency ?? 16);
+    this.streamSlotCount = deps.streamConcurrency ?? 128;
+    this.streamSlots = new Slots(this.streamSlotCount);
   }
 
   async start(): Promise<void> {
     await this.deps.bus.subscribe(TOPICS.work, "crawler", (m) => this.handle(m, this.jobSlots));
     await this.deps.bus.subscribe(TOPICS.sync, "crawler", (m) => this.handle(m, this.syncSlots));
-    if (this.deps.streams) await this.deps.bus.subscribe(TOPICS.stream, "crawler", (m) => this.handleStream(m));
+    // Stream batches are many and short (a probe each, mostly): a bound of their own, as many as the stream slots.
+    if (this.deps.streams) await this.deps.bus.subscribe(TOPICS.stream, "crawler", (m) => this.handleStream(m), { maxInFlight: this.streamSlotCount });
   }
 
   /**

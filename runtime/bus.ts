@@ -12,10 +12,15 @@ export type BusHandler = (message: BusMessage) => Promise<void>;
  * that throws gets the message again later. Kafka implements it in the distributed mode; the
  * embedded mode uses InProcessBus.
  */
+export interface SubscribeOptions {
+  /** Messages of this subscription handled at once (Kafka: its own bound instead of the bus's). */
+  readonly maxInFlight?: number;
+}
+
 export interface Bus {
   publish(messages: readonly BusMessage[]): Promise<void>;
   /** One consumer group per role: each message of the topic reaches one handler of the group. */
-  subscribe(topic: string, group: string, handler: BusHandler): Promise<void>;
+  subscribe(topic: string, group: string, handler: BusHandler, options?: SubscribeOptions): Promise<void>;
   close(): Promise<void>;
 }
 

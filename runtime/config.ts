@@ -66,6 +66,7 @@ export interface Config {
   readonly webhookPlanMs: number;
   readonly workerConcurrency: number;
   readonly workerSyncConcurrency: number;
+  readonly workerStreamConcurrency: number;
   readonly uptimeTimeoutMs: number;
   readonly uptimeSlowMs: number;
   readonly uptimePlanEveryMs: number;
@@ -376,6 +377,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_EVERY_S", key: "planEverySeconds", default: "60", parse: integer(0, 86400), doc: "How often the scheduler looks for sites due for their periodic re-check (each site every interval_h; a new site at once); 0 turns periodic checks off." },
   { env: "SVC_WEBHOOK_PLAN_MS", key: "webhookPlanMs", default: "1000", parse: integer(0, 60_000), doc: "How often the scheduler turns new events into webhook deliveries and hands out the attempts that are due (ms); 0 turns webhook deliveries off." },
   { env: "SVC_WORKER_CONCURRENCY", key: "workerConcurrency", default: "2", parse: integer(1, 64), doc: "Jobs of the job lane (analyses, crawls) one crawler worker runs at once." },
+  { env: "SVC_WORKER_STREAM_CONCURRENCY", key: "workerStreamConcurrency", default: "128", parse: integer(1, 1024), doc: "Stream-lane batches (uptime probes) one crawler worker runs at once, on slots of their own and with their own bound on Kafka messages in flight. A probe mostly waits on the network: 10,000 sites at a 1-minute interval need about 170 probes a second, so about 85 at once at 0.5 s each (docs/benchmarks.md, bench:uptime)." },
   { env: "SVC_WORKER_SYNC_CONCURRENCY", key: "workerSyncConcurrency", default: "4", parse: integer(1, 64), doc: "Jobs of the synchronous lane (GET /analyze, /full, /check, /ssl, /dns) one crawler worker runs at once, on slots of their own: a waiting caller never queues behind analyses and crawls." },
   { env: "SVC_UPTIME_TIMEOUT_MS", key: "uptimeTimeoutMs", default: "10000", parse: integer(1000, 60_000), doc: "An uptime probe without a complete answer in this time fails with cause timeout (independent of the probing interval)." },
   { env: "SVC_UPTIME_SLOW_MS", key: "uptimeSlowMs", default: "3000", parse: integer(100, 60_000), doc: "An uptime probe answered slower than this is slow; three slow probes in a row make the site degraded (its own incident), two fast ones end it." },

@@ -3,7 +3,7 @@ export { systemClock, unixSeconds, ManualClock, type Clock } from "./clock.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { createMetricsRegistry } from "./metrics.ts";
 export { Lifecycle, type Closeable } from "./lifecycle.ts";
-export { InProcessBus, type Bus, type BusMessage, type BusHandler } from "./bus.ts";
+export { InProcessBus, type Bus, type BusMessage, type BusHandler, type SubscribeOptions } from "./bus.ts";
 export { KafkaBus, type KafkaBusOptions, type TopicSpec } from "./kafka-bus.ts";
 export { callUnary, catalogueCode, GRPC_CHANNEL_OPTIONS, GRPC_MESSAGE_OPTIONS, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";
 export { buildOpsServer, type OpsServerOptions } from "./ops-server.ts";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Kafka, logLevel, Partitioners, type Consumer, type EachBatchPayload, type IHeaders, type KafkaMessage, type logCreator, type Producer } from "kafkajs";
-import type { Bus, BusHandler, BusMessage } from "./bus.ts";
+import type { Bus, BusHandler, BusMessage, SubscribeOptions } from "./bus.ts";
 import { createLogger, type Logger } from "./logger.ts";
 
 /** A topic the bus needs, by its name before the prefix. */
@@ -151,11 +151,11 @@ export class KafkaBus implements Bus {
     await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })) });
   }
 
-  async subscribe(topic: string, group: string, handler: BusHandler): Promise<void> {
+  async subscribe(topic: string, group: string, handler: BusHandler, options: SubscribeOptions = {}): Promise<void> {
     if (this.closing) throw new Error("bus closed");
     const subscription = new GroupSubscription({
       kafka: this.kafka,
-      settings: this.settings,
+      settings: options.maxInFlight ? { ...this.settings, maxInFlight: options.maxInFlight } : this.settings,
       logger: this.logger.child({ topic, group }),
       topic,
       brokerTopic: this.brokerTopic(topic),

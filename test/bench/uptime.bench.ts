@@ -10,7 +10,7 @@
  *   npm run bench:uptime                        10,000 sites, 60 s interval, 2 rounds
  *   npm run bench:uptime -- --smoke (CI=true)   300 sites, 10 s interval, 1 round
  *
- * Overrides: BENCH_SITES, BENCH_INTERVAL_S, BENCH_ROUNDS, BENCH_STREAM_SLOTS (64), BENCH_SLOW_MS.
+ * Overrides: BENCH_SITES, BENCH_INTERVAL_S, BENCH_ROUNDS, BENCH_STREAM_SLOTS (128, as SVC_WORKER_STREAM_CONCURRENCY), BENCH_SLOW_MS.
  * A benchmark, not a test: it never fails on a number.
  */
 import { spawn } from "node:child_process";
@@ -22,7 +22,8 @@ const env = {
   BENCH_SITES: process.env.BENCH_SITES ?? (SMOKE ? "300" : "10000"),
   BENCH_INTERVAL_S: process.env.BENCH_INTERVAL_S ?? (SMOKE ? "10" : "60"),
   BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? (SMOKE ? "1" : "2"),
-  BENCH_STREAM_SLOTS: process.env.BENCH_STREAM_SLOTS ?? "64",
+  // SVC_WORKER_STREAM_CONCURRENCY's default.
+  BENCH_STREAM_SLOTS: process.env.BENCH_STREAM_SLOTS ?? "128",
   BENCH_SLOW_MS: process.env.BENCH_SLOW_MS ?? "1500",
 };
 
