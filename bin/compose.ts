@@ -6,6 +6,7 @@ import { createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
+  ClickHouseUptimeSeries,
   ClickHouseUsageSeries,
   createStore,
   dropExpiredPartitions,
@@ -66,7 +67,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
-  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock) };
+  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch) };
   return { db, store: createStore(db, series), life };
 }
 

@@ -18,6 +18,7 @@ import { WatchdogRepo } from "./watchdog-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
+import { PostgresUptimeSeries, type UptimeSeries } from "./uptime-series.ts";
 
 /**
  * The repositories over one database, plus the time-series ports and the crawl pages. No raw
@@ -43,9 +44,10 @@ export interface Store {
   readonly webhooks: WebhooksRepo;
   readonly watchdog: WatchdogRepo;
   readonly crawlPages: CrawlPages;
+  readonly uptimeSeries: UptimeSeries;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries }): Store {
   return {
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
@@ -66,5 +68,6 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
+    uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),
   };
 }

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from "./db.ts";
 import { appendEvents, type NewEvent } from "./events-repo.ts";
 import { enqueueOutbox, type OutboxMessage } from "./jobs-repo.ts";
+import type { ProbeSample } from "./uptime-series.ts";
 
 export type UptimeStateName = "unknown" | "up" | "suspect" | "down" | "degraded";
 
@@ -29,24 +30,8 @@ export interface DueProbe {
   readonly slot: number;
 }
 
-/** One probe's result as the scheduler stores it. */
-export interface ProbeRow {
-  readonly host: string;
-  readonly slot: number;
-  readonly confirm: boolean;
-  readonly at: number;
-  readonly ok: boolean;
-  readonly status: number;
-  readonly cause: string;
-  readonly dnsMs: number;
-  readonly connectMs: number;
-  readonly tlsMs: number;
-  readonly ttfbMs: number;
-  readonly totalMs: number;
-  readonly lateMs: number;
-  readonly node: string;
-  readonly held: boolean;
-}
+/** One probe's result as the scheduler settles it (the time series stores it as it is). */
+export type ProbeRow = ProbeSample;
 
 export interface IncidentRow {
   readonly id: number;
@@ -74,8 +59,8 @@ const TARGET_COLUMNS = "host, url, interval_s, next_slot, state, since, suspect_
 const INCIDENT_COLUMNS = "id, host, kind, title, cause, status, first_seen, resolved_at";
 
 /**
- * Uptime monitoring on the account database: the probing state of every monitored host, the
- * embedded mode's raw probes, incidents. (The distributed mode keeps raw probes in ClickHouse.)
+ * Uptime monitoring on the account database: the probing state of every monitored host and
+ * incidents. Raw probes live behind the UptimeSeries port (ClickHouse in the distributed mode).
  */
 export class UptimeRepo {
   constructor(private readonly db: Db) {}
@@ -125,29 +110,26 @@ export class UptimeRepo {
   }
 
   /**
-   * Stores a batch of probe results (a duplicate of a stored one changes nothing) and, for each new
-   * result in order, the state `decide` gives its host, with the incident, the events and the
-   * confirmation it asks for — all in one transaction.
+   * Applies a batch of probe results (stored in the time series before this) in order: for each
+   * result newer than the last its host applied (a duplicate or an older one changes nothing), the
+   * state `decide` gives the host, with the incident, the events and the confirmation it asks for —
+   * all in one transaction.
    */
   async settle(probes: readonly ProbeRow[], now: number, decide: (target: UptimeTargetRow, probe: ProbeRow) => ProbeSettlement): Promise<number> {
     return this.db.tx(async (q) => {
       let settled = 0;
       const events: NewEvent[] = [];
       for (const p of probes) {
-        const inserted = await q.query(
-          `INSERT INTO uptime_probes (host, slot, confirm, at, ok, status, cause, dns_ms, connect_ms, tls_ms, ttfb_ms, total_ms, late_ms, node, held)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING 1`,
-          [p.host, p.slot, p.confirm, p.at, p.ok, p.status, p.cause, p.dnsMs, p.connectMs, p.tlsMs, p.ttfbMs, p.totalMs, p.lateMs, p.node, p.held],
-        );
-        if (inserted.length === 0) continue;
-        const [target] = await q.query<UptimeTargetRow>(`SELECT ${TARGET_COLUMNS} FROM uptime_targets WHERE host = $1 FOR UPDATE`, [p.host]);
+        const [target] = await q.query<UptimeTargetRow & { last_ordinal: number }>(`SELECT ${TARGET_COLUMNS}, last_ordinal FROM uptime_targets WHERE host = $1 FOR UPDATE`, [p.host]);
         if (!target) continue; // nobody monitors it any more
+        const ordinal = p.slot * 2 + (p.confirm ? 1 : 0);
+        if (ordinal <= Number(target.last_ordinal)) continue;
         const s = decide(target, p);
         await q.query(
           `UPDATE uptime_targets SET state = $2, since = $3, suspect_at = $4, fails = $5, successes = $6, slow = $7,
-             last_check = greatest(coalesce(last_check, 0), $8), last_status = $9, last_cause = $10, first_probe = coalesce(first_probe, $8)
+             last_check = greatest(coalesce(last_check, 0), $8), last_status = $9, last_cause = $10, first_probe = coalesce(first_probe, $8), last_ordinal = $11
            WHERE host = $1`,
-          [p.host, s.target.state, s.target.since, s.target.suspect_at, s.target.fails, s.target.successes, s.target.slow, p.at, p.status, p.cause],
+          [p.host, s.target.state, s.target.since, s.target.suspect_at, s.target.fails, s.target.successes, s.target.slow, p.at, p.status, p.cause, ordinal],
         );
         if (s.confirm) await enqueueOutbox(q, s.confirm, now);
         let incidentId: number | null = null;
@@ -216,15 +198,6 @@ export class UptimeRepo {
 
   async target(host: string): Promise<UptimeTargetRow | null> {
     const [row] = await this.db.query<UptimeTargetRow>(`SELECT ${TARGET_COLUMNS} FROM uptime_targets WHERE host = $1`, [host]);
-    return row ?? null;
-  }
-
-  /** The timings of a host's latest probe that was not held (ms), or null before one. */
-  async lastTimings(host: string): Promise<{ dns_ms: number; connect_ms: number; tls_ms: number; ttfb_ms: number; total_ms: number } | null> {
-    const [row] = await this.db.query<{ dns_ms: number; connect_ms: number; tls_ms: number; ttfb_ms: number; total_ms: number }>(
-      "SELECT dns_ms, connect_ms, tls_ms, ttfb_ms, total_ms FROM uptime_probes WHERE host = $1 AND NOT held ORDER BY at DESC, slot DESC, confirm DESC LIMIT 1",
-      [host],
-    );
     return row ?? null;
   }
 

@@ -57,6 +57,11 @@ export const IncidentSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ProbeWindowSchema = Type.Object(
+  { probes: Type.Integer({ minimum: 0 }), failed: Type.Integer({ minimum: 0 }), avg_total_ms: Nullable(Type.Number({ minimum: 0 })) },
+  { additionalProperties: false },
+);
+
 export const getUptime = defineContract({
   id: "get_uptime",
   method: "GET",
@@ -91,6 +96,14 @@ export const getUptime = defineContract({
       uptime_24h: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
       uptime_7d: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
       uptime_30d: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
+      probes: Type.Object(
+        { last_24h: ProbeWindowSchema, last_7d: ProbeWindowSchema },
+        {
+          additionalProperties: false,
+          description:
+            "An extension: the probes behind the figures, in whole UTC hours (the last 24 or 168 hours before the current one; hourly and daily rollups in the distributed mode): how many ran, how many failed (a failure of a node that suspected itself is left out), and the mean total time of those that succeeded.",
+        },
+      ),
       incidents: Type.Array(IncidentSchema),
     },
     { additionalProperties: false },

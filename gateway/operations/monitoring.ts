@@ -63,8 +63,13 @@ export const getUptime = implement(contracts.getUptime, async ({ auth, deps, par
   if (!(await deps.store.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
   const summary = await uptimeSummary(deps, params.host, now);
   const incidents = await deps.store.uptime.incidentsOf(params.host, 20);
-  const timings = await deps.store.uptime.lastTimings(params.host);
-  return { body: { ...summary, last_timings: timings, incidents: incidents.map((i) => incidentView(i, now)) } };
+  const timings = await deps.store.uptimeSeries.lastTimings(params.host);
+  const window = async (seconds: number) => {
+    const s = await deps.store.uptimeSeries.summary(params.host, now - seconds, now);
+    return { probes: s.probes, failed: s.failed, avg_total_ms: s.avgTotalMs === null ? null : Math.round(s.avgTotalMs * 10) / 10 };
+  };
+  const probes = { last_24h: await window(86_400), last_7d: await window(7 * 86_400) };
+  return { body: { ...summary, last_timings: timings, probes, incidents: incidents.map((i) => incidentView(i, now)) } };
 });
 
 export const listIncidents = implement(contracts.listIncidents, async ({ auth, deps, query, now }) => {

@@ -57,6 +57,9 @@ export const probeStreamKind: SchedulerStreamKind<"probe"> = {
       // A node that suspects itself reports failures that say nothing about the sites.
       held: !o.ok && result.nodeSuspect,
     }));
+    // The series first: a crash before the state's transaction commits redelivers the result,
+    // and the series counts a probe stored twice once.
+    await ctx.store.uptimeSeries.add(rows);
     const rules = { ...DEFAULT_UPTIME_RULES, slowMs: ctx.config.uptimeSlowMs };
     await ctx.store.uptime.settle(rows, ctx.now(), (target, probe) => decide(target, probe, rules, ctx.config, ctx.clock.nowMs()));
   },

@@ -16,8 +16,15 @@ export const CRAWL_PAGES_TABLE = "crawl_pages";
 /** Inlinks and link rank of crawl pages, set when the crawl settles; joined to crawl_pages on read. */
 export const CRAWL_LINKS_TABLE = "crawl_page_links";
 
+/** Raw uptime probes; one row per (host, slot, confirm) after merges. */
+export const UPTIME_PROBES_TABLE = "uptime_probes";
+/** Probes per host and hour (held ones left out), summed by the engine; filled by a materialized view. */
+export const UPTIME_HOURLY_TABLE = "uptime_hourly";
+/** The same per host and UTC day. */
+export const UPTIME_DAILY_TABLE = "uptime_daily";
+
 /** Tables whose partitions are months (toYYYYMM), for retention. */
-export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE];
+export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE];
 
 const TABLES: readonly Sql[] = [
   sql`CREATE TABLE IF NOT EXISTS usage_daily (
@@ -86,6 +93,55 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = ReplacingMergeTree(version)
   PARTITION BY toYYYYMM(job_created)
   ORDER BY (job_id, url_hash)`,
+  // Raw probes, keyed by (host, slot, confirm): a result stored twice leaves one row after merges
+  // (both copies carry the same `at`, so the same partition). The rollups below are filled by
+  // materialized views at insert time, before merges: the series inserts only keys it has not
+  // stored (ClickHouseUptimeSeries.add), so that they count each probe once.
+  sql`CREATE TABLE IF NOT EXISTS uptime_probes (
+    host       String,
+    slot       UInt64,
+    confirm    UInt8,
+    at         DateTime('UTC'),
+    ok         UInt8,
+    status     UInt16,
+    cause      String,
+    dns_ms     Float32,
+    connect_ms Float32,
+    tls_ms     Float32,
+    ttfb_ms    Float32,
+    total_ms   Float32,
+    late_ms    Float32,
+    node       String,
+    held       UInt8
+  ) ENGINE = ReplacingMergeTree
+  PARTITION BY toYYYYMM(at)
+  ORDER BY (host, slot, confirm)`,
+  sql`CREATE TABLE IF NOT EXISTS uptime_hourly (
+    host        String,
+    hour        DateTime('UTC'),
+    probes      UInt64,
+    failed      UInt64,
+    ok_probes   UInt64,
+    ok_total_ms Float64
+  ) ENGINE = SummingMergeTree((probes, failed, ok_probes, ok_total_ms))
+  PARTITION BY toYYYYMM(hour)
+  ORDER BY (host, hour)`,
+  sql`CREATE TABLE IF NOT EXISTS uptime_daily (
+    host        String,
+    day         Date,
+    probes      UInt64,
+    failed      UInt64,
+    ok_probes   UInt64,
+    ok_total_ms Float64
+  ) ENGINE = SummingMergeTree((probes, failed, ok_probes, ok_total_ms))
+  PARTITION BY toYYYYMM(day)
+  ORDER BY (host, day)`,
+  sql`CREATE MATERIALIZED VIEW IF NOT EXISTS uptime_hourly_mv TO uptime_hourly AS
+    SELECT host, toStartOfHour(at) AS hour, count() AS probes, countIf(ok = 0) AS failed, countIf(ok = 1) AS ok_probes, sumIf(toFloat64(total_ms), ok = 1) AS ok_total_ms
+    FROM uptime_probes WHERE held = 0 GROUP BY host, hour`,
+  sql`CREATE MATERIALIZED VIEW IF NOT EXISTS uptime_daily_mv TO uptime_daily AS
+    SELECT host, toDate(at) AS day, count() AS probes, countIf(ok = 0) AS failed, countIf(ok = 1) AS ok_probes, sumIf(toFloat64(total_ms), ok = 1) AS ok_total_ms
+    FROM uptime_probes WHERE held = 0 GROUP BY host, day`,
 ];
 
 /**

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckPoint, CheckRow, CheckSeries, UsageSeries } from "../../storage/index.ts";
+import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, UptimeSeries, UsageSeries } from "../../storage/index.ts";
 
 /** The time-series ports of one store. */
 export interface SeriesHandle {
   readonly usage: UsageSeries;
   readonly checks: CheckSeries;
+  readonly uptime: UptimeSeries;
   /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
   settle?(): Promise<void>;
   close(): Promise<void>;
@@ -284,6 +285,74 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
           await expect(s.checks.write([good, bad])).rejects.toThrow(/^check row 1 /);
         }
         expect(await s.checks.count(host)).toBe(0);
+      });
+    });
+
+    describe("UptimeSeries", () => {
+      const H = 3600;
+      const D0 = 1_717_200_000 - (1_717_200_000 % 86_400); // 2024-06-01 00:00 UTC
+      const probe = (host: string, at: number, p: Partial<ProbeSample> = {}): ProbeSample => ({
+        host,
+        slot: at - 3,
+        confirm: false,
+        at,
+        ok: true,
+        status: 200,
+        cause: "",
+        dnsMs: 1.5,
+        connectMs: 0.5,
+        tlsMs: 2.5,
+        ttfbMs: 10.5,
+        totalMs: 100,
+        lateMs: 3000,
+        node: "n1",
+        held: false,
+        ...p,
+      });
+
+      it("keeps each probe once, however often it is stored, and gives the latest one's timings that was not held", async () => {
+        const host = "uptime-once.example";
+        const batch = [probe(host, D0 + 60), probe(host, D0 + 360, { totalMs: 300, ttfbMs: 20.5 }), probe(host, D0 + 360, { confirm: true, slot: D0 + 357, ok: false, status: 503, cause: "http", held: true })];
+        await s.uptime.add([]);
+        await s.uptime.add(batch);
+        await s.uptime.add(batch);
+        await s.uptime.add([batch[1]!, batch[1]!]);
+        await settle();
+        expect(await s.uptime.summary(host, D0, D0 + H)).toEqual({ probes: 2, failed: 0, avgTotalMs: 200 });
+        expect(await s.uptime.lastTimings(host)).toEqual({ dns_ms: 1.5, connect_ms: 0.5, tls_ms: 2.5, ttfb_ms: 20.5, total_ms: 300 });
+        expect(await s.uptime.lastTimings("uptime-never.example")).toBeNull();
+      });
+
+      it("sums whole UTC hours over days: failures counted, held ones left out, the mean over successes only", async () => {
+        const host = "uptime-days.example";
+        const rows: ProbeSample[] = [];
+        // Three days, a probe every 20 minutes; on day 2 from 10:00 to 12:00 the site fails.
+        for (let t = D0; t < D0 + 3 * 86_400; t += 1200) {
+          const failing = t >= D0 + 86_400 + 10 * H && t < D0 + 86_400 + 12 * H;
+          rows.push(probe(host, t, failing ? { ok: false, status: 0, cause: "timeout", totalMs: 10_000 } : { totalMs: t % 2400 === 0 ? 100 : 300 }));
+        }
+        // A suspect node's failure of another host and slot: never counted.
+        rows.push(probe(host, D0 + 86_400 + 5 * H + 7, { slot: D0 + 86_400 + 5 * H, ok: false, held: true, totalMs: 9000 }));
+        await s.uptime.add(rows);
+        await settle();
+        // Day 2 whole: 72 probes, 6 failed, 66 successes alternating 100 and 300 ms.
+        expect(await s.uptime.summary(host, D0 + 86_400, D0 + 2 * 86_400)).toEqual({ probes: 72, failed: 6, avgTotalMs: 200 });
+        // From 09:30 of day 1 to 03:10 of day 3: the whole hours from 09:00 of day 1 to 03:00 of day 3
+        // (42 hours, 3 probes each; the daily rollup for day 2, the hourly one at both edges).
+        expect(await s.uptime.summary(host, D0 + 9 * H + 1800, D0 + 2 * 86_400 + 3 * H + 600)).toEqual({ probes: 126, failed: 6, avgTotalMs: 200 });
+        // Within one hour, and an empty window.
+        expect(await s.uptime.summary(host, D0 + 86_400 + 10 * H, D0 + 86_400 + 11 * H)).toEqual({ probes: 3, failed: 3, avgTotalMs: null });
+        expect(await s.uptime.summary(host, D0 + 5 * H, D0 + 5 * H + 1800)).toEqual({ probes: 0, failed: 0, avgTotalMs: null });
+      });
+
+      it("refuses samples it cannot hold, and stores hostile host names as they are", async () => {
+        await expect(s.uptime.add([probe("", D0)])).rejects.toThrow(RangeError);
+        await expect(s.uptime.add([probe("x.example", D0, { totalMs: Number.NaN })])).rejects.toThrow(RangeError);
+        await expect(s.uptime.add([probe("x.example", -1)])).rejects.toThrow(RangeError);
+        const hostile = HOSTILE_TEXT.filter((h) => h !== "");
+        await s.uptime.add(hostile.map((h) => probe(h, D0 + 2 * 86_400 + 600)));
+        await settle();
+        for (const h of hostile) expect(await s.uptime.summary(h, D0 + 2 * 86_400, D0 + 2 * 86_400 + H)).toEqual({ probes: 1, failed: 0, avgTotalMs: 100 });
       });
     });
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   CHECKS_TABLE,
   ClickHouseCheckSeries,
+  ClickHouseUptimeSeries,
   ClickHouseUsageSeries,
   clickhouseIdent as ident,
   clickhouseSql as sql,
@@ -14,7 +15,11 @@ import {
   openPglite,
   openPostgres,
   PostgresCheckSeries,
+  PostgresUptimeSeries,
   PostgresUsageSeries,
+  UPTIME_DAILY_TABLE,
+  UPTIME_HOURLY_TABLE,
+  UPTIME_PROBES_TABLE,
   USAGE_TABLE,
   type ClickHouse,
   type Db,
@@ -45,7 +50,7 @@ async function newClickHouse(options: { insertBatchRows?: number } = {}): Promis
 }
 
 function postgresHandle(db: Db): SeriesHandle {
-  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), close: () => db.close() };
+  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), close: () => db.close() };
 }
 
 const targets: SeriesTarget[] = [
@@ -73,8 +78,9 @@ const targets: SeriesTarget[] = [
       return {
         usage: new ClickHouseUsageSeries(ch),
         checks: new ClickHouseCheckSeries(ch),
+        uptime: new ClickHouseUptimeSeries(ch),
         async settle() {
-          for (const table of [USAGE_TABLE, CHECKS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
+          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
         },
         close: () => ch.close(),
       };
@@ -181,6 +187,11 @@ describe("ClickHouse client", () => {
       { name: "check_results", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(checked_at)", sorting_key: "host, run_id, code" },
       { name: "crawl_page_links", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
       { name: "crawl_pages", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
+      { name: "uptime_daily", engine: "SummingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "host, day" },
+      { name: "uptime_daily_mv", engine: "MaterializedView", partition_key: "", sorting_key: "" },
+      { name: "uptime_hourly", engine: "SummingMergeTree", partition_key: "toYYYYMM(hour)", sorting_key: "host, hour" },
+      { name: "uptime_hourly_mv", engine: "MaterializedView", partition_key: "", sorting_key: "" },
+      { name: "uptime_probes", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(at)", sorting_key: "host, slot, confirm" },
       { name: "usage_daily", engine: "SummingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "key_id, day" },
     ]);
   });
