@@ -452,13 +452,20 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     site.pages.delete("/");
     await slotNow();
     expect(await settled("down")).toMatchObject({ up: false });
-    const probes = (await db.query<{ confirm: boolean; ok: boolean; node: string }>("SELECT confirm, ok, node FROM uptime_probes WHERE host = $1 ORDER BY at, confirm", [site.host])).rows;
+    // Raw probes live in ClickHouse in this mode (with hourly and daily rollups), none in Postgres.
+    const probes = await (
+      await series.query({ query: `SELECT confirm, ok, node FROM uptime_probes FINAL WHERE host = '${site.host}' ORDER BY at, confirm`, format: "JSONEachRow" })
+    ).json<{ confirm: number; ok: number; node: string }>();
     expect(probes.map((p) => [p.confirm, p.ok])).toEqual([
-      [false, true],
-      [false, false],
-      [true, false],
+      [0, 1],
+      [0, 0],
+      [1, 0],
     ]);
     expect(probes.every((p) => p.node.startsWith("crawler"))).toBe(true);
+    expect(await clickhouseCount(`SELECT sum(probes) AS n FROM uptime_hourly WHERE host = '${site.host}'`)).toBe(3);
+    expect((await db.query("SELECT 1 FROM uptime_probes WHERE host = $1", [site.host])).rows).toEqual([]);
+    const uptime = (await get(cluster.api, `/uptime/${site.host}`)) as { last_timings: { total_ms: number } | null };
+    expect(uptime.last_timings?.total_ms).toBeGreaterThan(0);
     const incidents = (await get(cluster.api, `/incidents?host=${site.host}`)) as { incidents: { kind: string; status: string; cause: string }[] };
     expect(incidents.incidents).toEqual([expect.objectContaining({ kind: "down", status: "open", cause: "http: http 404" })]);
     const ran = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_uptime_probes_total{outcome="down"').catch(() => 0)));
