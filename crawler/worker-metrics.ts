@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { WORK_KINDS, type WorkKind } from "../proto/index.ts";
+import { STREAM_KINDS, WORK_KINDS, type StreamKind, type WorkKind } from "../proto/index.ts";
 
 /** What a job was, for the metrics' labels: its work kind (a bounded set), or unknown for a lease without a task. */
 export type JobLabel = WorkKind | "unknown";
@@ -14,6 +14,9 @@ export type JobOutcome = "done" | "failed" | "abandoned";
 export interface WorkerMetrics {
   started(kind: JobLabel): void;
   finished(kind: JobLabel, outcome: JobOutcome, seconds: number): void;
+  /** A stream batch (uptime probes) started or ended on this node. */
+  streamStarted(kind: StreamKind): void;
+  streamFinished(kind: StreamKind): void;
 }
 
 export function workerMetrics(registry: Registry): WorkerMetrics {
@@ -31,8 +34,17 @@ export function workerMetrics(registry: Registry): WorkerMetrics {
     buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 1800],
     registers: [registry],
   });
+  const streams = new Gauge({
+    name: "svc_crawler_stream_batches_in_flight",
+    help: "Stream-lane batches (uptime probes) this crawler node runs now, on its stream slots.",
+    labelNames: ["kind"],
+    registers: [registry],
+  });
   for (const kind of WORK_KINDS) inFlight.set({ kind }, 0);
+  for (const kind of STREAM_KINDS) streams.set({ kind }, 0);
   return {
+    streamStarted: (kind) => streams.inc({ kind }),
+    streamFinished: (kind) => streams.dec({ kind }),
     started: (kind) => inFlight.inc({ kind }),
     finished: (kind, outcome, seconds) => {
       inFlight.dec({ kind });
@@ -43,4 +55,4 @@ export function workerMetrics(registry: Registry): WorkerMetrics {
 }
 
 /** Metrics that go nowhere (a worker built without a registry). */
-export const NO_WORKER_METRICS: WorkerMetrics = { started: () => undefined, finished: () => undefined };
+export const NO_WORKER_METRICS: WorkerMetrics = { started: () => undefined, finished: () => undefined, streamStarted: () => undefined, streamFinished: () => undefined };

@@ -97,11 +97,13 @@ export class CrawlerWorker {
     const kind = this.deps.streams?.[task.$case];
     if (!kind) throw new Error(`this node does not do ${task.$case} work`);
     await this.streamSlots.take(() => new WorkerClosingError());
+    this.metrics.streamStarted(task.$case);
     try {
       const value = await kind.run(task.value, { node: this.deps.node, plannedMs: item.plannedMs });
       const result = StreamResult.fromPartial({ node: this.name, result: { $case: task.$case, value } });
       await this.deps.bus.publish([{ topic: TOPICS.results, key: message.key, payload: StreamResult.encode(result).finish() }]);
     } finally {
+      this.metrics.streamFinished(task.$case);
       this.streamSlots.release();
     }
   }

@@ -472,6 +472,44 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(ran.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
   });
 
+  it("runs a probe lost with its crawler (SIGKILL mid-probe) on another node, late, and opens no incident for the kill", async () => {
+    const site = await startSmallSite();
+    extraSites.push(site);
+    expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
+    const analysed = await start(cluster.api, "analyze", site.host);
+    expect((await untilDone(cluster.api, analysed)).state).toBe("done");
+    await waitFor("the site's uptime target", 60_000, async () => ((await db.query("SELECT 1 FROM uptime_targets WHERE host = $1 AND url LIKE 'http://%'", [site.host])).rows.length > 0 ? true : undefined), 250);
+    const lastCheck = async () => Number((await db.query<{ c: string | null }>("SELECT last_check AS c FROM uptime_targets WHERE host = $1", [site.host])).rows[0]?.c ?? 0);
+    const slotNow = async () => {
+      const slot = (await db.query<{ s: string }>("UPDATE uptime_targets SET next_slot = extract(epoch from now())::bigint WHERE host = $1 RETURNING next_slot AS s", [site.host])).rows[0]?.s;
+      return Number(slot);
+    };
+    await slotNow();
+    await waitFor("the first probe", 60_000, async () => ((await lastCheck()) > 0 ? true : undefined), 250);
+
+    // The next probe finds the home page slow (8 s, under the probe's 10 s timeout): it is in flight
+    // on the node that owns the domain's partition when that node is killed.
+    site.holdNext("/", 8000);
+    const slot = await slotNow();
+    const victim = await waitFor("a crawler running the probe", 30_000, async () => {
+      for (const c of cluster.crawlers) if ((await metric(c.adminPort, 'svc_crawler_stream_batches_in_flight{kind="probe"').catch(() => 0)) > 0) return c;
+      return undefined;
+    }, 100);
+    expect(await cluster.kill(victim)).toEqual({ code: null, signal: "SIGKILL" });
+
+    // Kafka hands the unanswered batch to the other node, which probes the same slot, late.
+    const rows = await waitFor("the slot's probe, from the other node", 90_000, async () => {
+      const r = await (await series.query({ query: `SELECT node, ok, late_ms FROM uptime_probes FINAL WHERE host = '${site.host}' AND slot = ${slot}`, format: "JSONEachRow" })).json<{ node: string; ok: number; late_ms: number }>();
+      return r.length > 0 ? r : undefined;
+    }, 500);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ok: 1 });
+    expect(pidOfWorker(rows[0]?.node ?? "")).not.toBe(victim.proc.pid);
+    const uptime = (await get(cluster.api, `/uptime/${site.host}`)) as { state: string; up: boolean; incidents: unknown[] };
+    expect(uptime).toMatchObject({ state: "up", up: true, incidents: [] });
+    await cluster.restart(victim);
+  });
+
   it("delivers a subscribed event once, signed, through a crawler, while two schedulers plan", async () => {
     expect(cluster.schedulers).toHaveLength(2);
     const created = await cluster.api("/webhooks", { method: "POST", body: { url: `${receiver.origin}/cluster`, events: ["events"], hosts: [small.host] } });

@@ -6,6 +6,8 @@ export interface SmallSite {
   readonly url: string;
   /** Page bodies by path; tests edit them. */
   readonly pages: Map<string, string>;
+  /** The next request for this path is answered only after `ms` (the ones after it at once). */
+  holdNext(path: string, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -24,8 +26,15 @@ ${(opts.links ?? []).map((l) => `<a href="${l}">Read about ${l.replace(/\W/g, " 
 /** Serves pages (HTML), robots.txt and sitemap.xml; everything else is 404. */
 export async function startSmallSite(): Promise<SmallSite> {
   const pages = new Map<string, string>();
+  const holds = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const hold = holds.get(path);
+    if (hold !== undefined) {
+      holds.delete(path);
+      setTimeout(() => server.emit("request", req, res), hold);
+      return;
+    }
     const body = pages.get(path);
     if (body === undefined) {
       res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<!DOCTYPE html><title>Not found</title><h1>Not found</h1>");
@@ -50,6 +59,7 @@ export async function startSmallSite(): Promise<SmallSite> {
     host,
     url,
     pages,
+    holdNext: (path, ms) => void holds.set(path, ms),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
