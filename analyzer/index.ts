@@ -58,3 +58,17 @@ export {
   type NotifiedEvent,
   type WebhookEventType,
 } from "./webhook-events.ts";
+export {
+  browserSection,
+  comparePage,
+  jsDependency,
+  networkOf,
+  performanceScore,
+  socialCard,
+  socialReport,
+  type BrowserPageReport,
+  type BrowserSection,
+  type JsDependencyReport,
+  type JsVerdict,
+  type SocialReport,
+} from "./browser/index.ts";

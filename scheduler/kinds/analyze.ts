@@ -1,4 +1,4 @@
-import { afterAll, analyzeSite } from "../../analyzer/index.ts";
+import { afterAll, analyzeSite, browserSection } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
@@ -47,6 +47,7 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     tasks: analysis.tasks,
     origin: facts.origin,
     after: afterAll(analysis),
+    browser: browserSection(facts),
   };
   const checkedAt = facts.checkedAt > 0 ? facts.checkedAt : now;
   const previous = await store.runs.latest(job.host, q);

@@ -1,0 +1,24 @@
+// What an analysis stores for the browser's operations (GET /performance, /deep/{host}/js,
+// /social): computed once from the facts when the run is settled, read back as stored.
+import type { SiteFacts } from "../../proto/index.ts";
+import { browserNote, browserPages, type BrowserPageReport } from "./performance.ts";
+import { jsDependency, type JsDependencyReport } from "./js-dependency.ts";
+import { socialReport, type SocialReport } from "./social.ts";
+
+export interface BrowserSection {
+  /** measured, off, absent (no Chromium), sync (GET /analyze), not_html; "" in facts from before issue 16. */
+  readonly state: string;
+  readonly note: string;
+  readonly pages: BrowserPageReport[];
+  readonly js: JsDependencyReport;
+  readonly social: SocialReport;
+}
+
+export function browserSection(facts: SiteFacts): BrowserSection {
+  return { state: facts.browserState || "off", note: browserNote(facts), pages: browserPages(facts), js: jsDependency(facts), social: socialReport(facts) };
+}
+
+export { browserNote, browserPages, performanceScore, type BrowserPageReport } from "./performance.ts";
+export { comparePage, jsDependency, type JsDependencyReport, type JsPageReport, type JsVerdict } from "./js-dependency.ts";
+export { socialCard, socialReport, LARGE_ASPECT, MIN_IMAGE, MIN_LARGE_IMAGE, OG_REQUIRED, SQUARE_ASPECT, type SocialCard, type SocialReport } from "./social.ts";
+export { networkOf, SOCIAL_NETWORKS } from "./social-networks.ts";
