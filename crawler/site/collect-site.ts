@@ -224,7 +224,7 @@ function measurable(page: PageFacts): string | null {
 export function mostLinked(pages: readonly PageFacts[], homeUrl: string, n: number): string[] {
   if (n <= 0) return [];
   const inbound = new Map<string, number>();
-  for (const page of pages) for (const link of new Set(page.links.filter((l) => l.internal).map((l) => l.href))) inbound.set(link, (inbound.get(link) ?? 0) + 1);
+  for (const page of pages.filter((p) => measurable(p) !== null)) for (const link of new Set(page.links.filter((l) => l.internal).map((l) => l.href))) inbound.set(link, (inbound.get(link) ?? 0) + 1);
   const candidates = pages.slice(1).flatMap((p, i) => {
     const url = measurable(p);
     return url && url !== homeUrl ? [{ url, links: Math.max(inbound.get(url) ?? 0, inbound.get(p.response?.requestedUrl ?? "") ?? 0), i }] : [];
