@@ -63,6 +63,7 @@ export {
   comparePage,
   jsDependency,
   networkOf,
+  performanceRegressions,
   performanceScore,
   socialCard,
   socialReport,
@@ -70,5 +71,6 @@ export {
   type BrowserSection,
   type JsDependencyReport,
   type JsVerdict,
+  type PerformanceRegression,
   type SocialReport,
 } from "./browser/index.ts";

@@ -1,4 +1,4 @@
-import { afterAll, analyzeSite, browserSection } from "../../analyzer/index.ts";
+import { afterAll, analyzeSite, browserSection, performanceRegressions } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
@@ -69,7 +69,21 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
   }));
   const passing = new Set(analysis.items.filter((i) => i.status === "pass").map((i) => i.code));
   const events: NewEvent[] = [];
+  // A page measured in the same profile in both checks that got slower (issue 16).
+  const regressions = previous && previous.id !== runId && previous.report.browser && report.browser ? performanceRegressions(previous.report.browser.pages, report.browser.pages) : [];
   for (const accountId of await store.sites.monitors(job.host, q)) {
+    regressions.forEach((r, i) =>
+      events.push({
+        eventKey: `performance:${job.host}:run:${runId}:${i}:account:${accountId}`,
+        accountId,
+        host: job.host,
+        type: "page",
+        kind: "performance.regressed",
+        level: "warn",
+        text: `Performance of ${r.url} (${r.device}) regressed on ${job.host}: ${r.changes.join(", ")}`,
+        payload: { url: r.url, device: r.device, score_from: r.score_from, score_to: r.score_to, changes: r.changes, run: runId, previous_run: previous!.id },
+      }),
+    );
     const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);
     for (const t of transitions) {
       events.push({

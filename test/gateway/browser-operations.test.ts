@@ -19,6 +19,9 @@ let other: Server;
 let host = "";
 let origin = "";
 const otherHits: string[] = [];
+/** Set by the last test: the home page then holds the main thread for BUSY_MS after load. */
+let slowHome = false;
+const BUSY_MS = 900;
 
 function listen(server: Server, address: string): Promise<number> {
   return new Promise((resolve) => server.listen(0, address, () => resolve((server.address() as { port: number }).port)));
@@ -46,7 +49,8 @@ beforeAll(async () => {
     if (path === "/tiny.png") return void res.writeHead(200, { "content-type": "image/png" }).end(TINY);
     const body = pages[path];
     if (body === undefined) return void res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body.replaceAll("ORIGIN", origin));
+    const busy = slowHome && path === "/" ? `<script>addEventListener("load", () => setTimeout(() => { const end = performance.now() + ${BUSY_MS}; while (performance.now() < end); }, 100));</script>` : "";
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body.replaceAll("ORIGIN", origin).replace("</body>", `${busy}</body>`));
   });
   const port = await listen(site, "127.0.0.1");
   host = `127.0.0.1:${port}`;
@@ -138,5 +142,16 @@ describe("the browser's operations", () => {
       image_size: ["fail", "1/3"],
       image_aspect: ["fail", "1/3"],
     });
+  });
+
+  it("turns a page that got slower between two checks into a performance.regressed event", async () => {
+    slowHome = true;
+    const job = (await gw.call("POST", "/api/v1/analyze", { body: { host, fresh: true } })).json().job;
+    expect(await untilJobDone(gw, job.id as number, 90_000)).toMatchObject({ state: "done" });
+    const home = (await gw.call("GET", `/api/v1/performance/${host}`)).json().browser[0];
+    expect(home.tbt_ms).toBeGreaterThanOrEqual(BUSY_MS - 50);
+    const events = (await gw.call("GET", "/api/v1/events?type=page")).json().events;
+    expect(events.map((e: { kind: string; data: { url: string; device: string } }) => [e.kind, e.data.url, e.data.device])).toEqual([["performance.regressed", `${origin}/`, "mobile"]]);
+    expect(events[0].text).toContain(`tbt_ms`);
   });
 });

@@ -1,7 +1,7 @@
 // The pure parts of issue 16: the performance score of a lab run, the raw-against-rendered verdicts,
 // social cards and profiles, card image sizes, and which pages the browser measures.
 import { describe, expect, it } from "vitest";
-import { comparePage, networkOf, performanceScore, socialCard } from "../../../analyzer/index.ts";
+import { comparePage, networkOf, performanceRegressions, performanceScore, socialCard, type BrowserPageReport } from "../../../analyzer/index.ts";
 import { imageSize, mostLinked } from "../../../crawler/index.ts";
 import { BrowserMetrics, PageFacts, RenderedDom, SocialImage } from "../../../proto/index.ts";
 import { png } from "../../harness/lab-pages.ts";
@@ -120,5 +120,19 @@ describe("pages the browser measures", () => {
     expect(mostLinked([home, a, b, c, gone], "https://a.test/", 2)).toEqual(["https://a.test/a", "https://a.test/b"]);
     expect(mostLinked([home, a, b, c, gone], "https://a.test/", 0)).toEqual([]);
     expect(mostLinked([home, c, gone], "https://a.test/", 5)).toEqual(["https://a.test/c"]);
+  });
+});
+
+describe("performance regressions between two checks", () => {
+  const run = (p: Partial<BrowserPageReport>): BrowserPageReport => ({
+    device: "mobile", url: "https://a.test/", checked_at: 0, score: 95, lcp_ms: 1000, lcp_element: "", cls: 0, inp_ms: null, tbt_ms: 0, fcp_ms: 800, ttfb_ms: 50,
+    requests: 1, bytes: 1, bytes_by_type: {}, dom_elements: 1, render_blocking: [], error: "", abandoned: "", ...p,
+  });
+  it("reports a page of the same profile that lost 10 points or fell into a worse band, and nothing for noise or other pages", () => {
+    expect(performanceRegressions([run({})], [run({ score: 86, tbt_ms: 150 })])).toEqual([]);
+    expect(performanceRegressions([run({})], [run({ score: 85 })])).toEqual([{ device: "mobile", url: "https://a.test/", score_from: 95, score_to: 85, changes: ["score 95 → 85"] }]);
+    expect(performanceRegressions([run({})], [run({ score: 90, tbt_ms: 250 })])[0]?.changes).toEqual(["tbt_ms 0 → 250"]);
+    expect(performanceRegressions([run({})], [run({ device: "desktop", score: 10 }), run({ url: "https://a.test/x", score: 10 })])).toEqual([]);
+    expect(performanceRegressions([run({ error: "timeout" })], [run({ score: 10 })])).toEqual([]);
   });
 });
