@@ -60,6 +60,8 @@ export {
 } from "./webhook-events.ts";
 export {
   browserSection,
+  carryBrowserRun,
+  CARRY_MAX_AGE_S,
   comparePage,
   jsDependency,
   networkOf,

@@ -103,7 +103,7 @@ export interface CrawlSettings {
   readonly egressAllow: readonly string[];
   /** A crawl's findings feed later analyses of the host for this long. */
   readonly crawlFindingsDays: number;
-  /** Browser metrics of the home page: auto (when the browser binary exists) or off (the default: ranks do not depend on what the machine has installed). */
+  /** Browser measurements: auto (the default: where the browser binary exists) or off. */
   readonly browser: BrowserMode;
   readonly browserPath: string;
   /** One page's measurement, navigation to settled, at most this long. */
@@ -441,7 +441,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PARSE_WARMUP_PAGES", key: "crawl.parseWarmUpPages", default: "100", parse: integer(0, 1000), doc: "Generated pages (about 47 KB each) every parse thread parses and checks at start, before /readyz says ready (about 1 s of startup with 100): a fresh thread is two to three times slower on its first pages and compiles its hot code meanwhile, which the first crawl would otherwise pay. 0 skips it." },
   { env: "SVC_EGRESS_ALLOW", key: "crawl.egressAllow", default: "", parse: hostPatterns, doc: "External hosts a crawl may fetch to check its external links (comma-separated names, *.domain or CIDRs); others are reported as unchecked, never as broken." },
   { env: "SVC_CRAWL_FINDINGS_DAYS", key: "crawl.crawlFindingsDays", default: "30", parse: integer(1, 365), doc: "A crawl's crawl-scope findings feed the rank of later analyses of the host for this many days." },
-  { env: "SVC_BROWSER", key: "crawl.browser", default: "off", parse: browserMode, doc: "Browser metrics (FCP, LCP, CLS, TBT) of the home page, once per analysis (not GET /analyze): auto measures with headless Chromium when SVC_BROWSER_PATH exists (apt-get install chromium); off never starts a browser, and the metric checks are not applicable." },
+  { env: "SVC_BROWSER", key: "crawl.browser", default: "auto", parse: browserMode, doc: "Headless-browser measurements (performance, JavaScript dependency) of the home page and the most linked pages, once per analysis (not GET /analyze): auto measures with headless Chromium where SVC_BROWSER_PATH exists (apt-get install chromium) and reports the state where it does not; off never starts a browser. Without a run the rank carries the site's last measured run forward (7 days), then scores performance on its diagnostics alone." },
   { env: "SVC_BROWSER_PATH", key: "crawl.browserPath", default: "/usr/bin/chromium", parse: text, doc: "Chromium executable for browser metrics (Debian's chromium package); Svc never downloads a browser." },
   { env: "SVC_BROWSER_TIMEOUT_MS", key: "crawl.browserTimeoutMs", default: "30000", parse: integer(1000, 300_000), doc: "One page's browser measurement, from navigation until the page settles, at most this long (ms); past it the metrics are recorded as an error." },
   { env: "SVC_BROWSER_THIRD_PARTY", key: "crawl.browserThirdParty", default: "auto", parse: thirdParty, doc: "Requests of a measured page to other origins than the site's: auto allows the hosts in SVC_EGRESS_ALLOW, 0 none, 1 any; addresses the egress guard refuses are aborted in every case." },

@@ -1,4 +1,4 @@
-import { afterAll, analyzeSite, browserSection, performanceRegressions } from "../../analyzer/index.ts";
+import { afterAll, analyzeSite, browserSection, carryBrowserRun, performanceRegressions } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
@@ -36,6 +36,9 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     const findings = await store.crawls.findingsSince(job.host, now - ctx.config.crawl.crawlFindingsDays * 86400, q);
     if (findings !== null) facts = { ...facts, crawl: CrawlFindings.fromJSON(findings) };
   }
+  // The rank's stability rule for browser metrics: a check without a home-page run carries the last one forward.
+  const previous = await store.runs.latest(job.host, q);
+  if (previous) facts = carryBrowserRun(facts, previous.report.browser, previous.checked_at, now);
   const analysis = analyzeSite(facts);
   const report: StoredReport = {
     version: REPORT_VERSION,
@@ -50,7 +53,6 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     browser: browserSection(facts),
   };
   const checkedAt = facts.checkedAt > 0 ? facts.checkedAt : now;
-  const previous = await store.runs.latest(job.host, q);
   const runId = await store.runs.insert(q, { host: job.host, jobId: job.id, checkedAt, rank: analysis.rank, label: analysis.label, color: analysis.color, report });
   // A repeated completion of the same job returns the same run: the sites' ranks move once.
   if (!previous || previous.id !== runId) await store.sites.recordRun(q, job.host, analysis.rank, analysis.label, checkedAt);

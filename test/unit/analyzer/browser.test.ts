@@ -1,9 +1,9 @@
 // The pure parts of issue 16: the performance score of a lab run, the raw-against-rendered verdicts,
 // social cards and profiles, card image sizes, and which pages the browser measures.
 import { describe, expect, it } from "vitest";
-import { comparePage, networkOf, performanceRegressions, performanceScore, socialCard, type BrowserPageReport } from "../../../analyzer/index.ts";
+import { browserSection, carryBrowserRun, CARRY_MAX_AGE_S, comparePage, networkOf, performanceRegressions, performanceScore, socialCard, type BrowserPageReport } from "../../../analyzer/index.ts";
 import { imageSize, mostLinked } from "../../../crawler/index.ts";
-import { BrowserMetrics, PageFacts, RenderedDom, SocialImage } from "../../../proto/index.ts";
+import { BrowserMetrics, PageFacts, RenderedDom, SiteFacts, SocialImage } from "../../../proto/index.ts";
 import { png } from "../../harness/lab-pages.ts";
 
 describe("performance score", () => {
@@ -134,5 +134,36 @@ describe("performance regressions between two checks", () => {
     expect(performanceRegressions([run({})], [run({ score: 90, tbt_ms: 250 })])[0]?.changes).toEqual(["tbt_ms 0 → 250"]);
     expect(performanceRegressions([run({})], [run({ device: "desktop", score: 10 }), run({ url: "https://a.test/x", score: 10 })])).toEqual([]);
     expect(performanceRegressions([run({ error: "timeout" })], [run({ score: 10 })])).toEqual([]);
+  });
+});
+
+describe("the rank's stability rule: a check without a home-page run carries the last one forward", () => {
+  const measured = SiteFacts.fromPartial({
+    checkedAt: 1000,
+    browserState: "measured",
+    browserPages: [{ url: "https://a.test/", profile: "mobile", checkedAt: 1000, fcpMs: 900, lcpMs: 1500, cls: 0.02, tbtMs: 40 }],
+    browser: { url: "https://a.test/", profile: "mobile", checkedAt: 1000, fcpMs: 900, lcpMs: 1500, cls: 0.02, tbtMs: 40 },
+  });
+  const previous = browserSection(measured);
+
+  it("uses the previous home-page run for a check that measured none, and says so", () => {
+    const sync = SiteFacts.fromPartial({ checkedAt: 2000, browserState: "sync" });
+    const carried = carryBrowserRun(sync, previous, 1000, 2000);
+    expect(carried.browser).toMatchObject({ url: "https://a.test/", fcpMs: 900, lcpMs: 1500, cls: 0.02, tbtMs: 40 });
+    const section = browserSection(carried);
+    expect({ pages: section.pages, carried: section.carried?.lcp_ms }).toEqual({ pages: [], carried: 1500 });
+    expect(section.note).toContain("carried forward");
+    // A later check without a run carries the same run on, from the section that carried it.
+    expect(carryBrowserRun(sync, section, 2000, 3000).browser?.lcpMs).toBe(1500);
+  });
+
+  it("does not carry over a check's own run, a failed run, or past seven days", () => {
+    expect(carryBrowserRun(measured, previous, 1000, 2000)).toBe(measured);
+    expect(browserSection(measured).carried).toBeUndefined();
+    const failed = SiteFacts.fromPartial({ browserState: "measured", browserPages: [{ url: "https://a.test/", error: "timeout" }], browser: { url: "https://a.test/", error: "timeout" } });
+    expect(carryBrowserRun(failed, previous, 1000, 2000).browser?.fcpMs).toBe(900);
+    const none = SiteFacts.fromPartial({ browserState: "absent" });
+    expect(carryBrowserRun(none, previous, 1000, 1000 + CARRY_MAX_AGE_S + 1).browser).toBeUndefined();
+    expect(carryBrowserRun(none, browserSection(failed), 1000, 2000).browser).toBeUndefined();
   });
 });
