@@ -49,7 +49,7 @@ const LH_DIR = join(REPO_ROOT, "test/bench/lighthouse");
 const OUT_FILE = join(REPO_ROOT, ".tmp/bench-browser.json");
 const log = (line = ""): void => void process.stdout.write(`${line}\n`);
 
-const METRICS = ["fcp", "lcp", "cls", "tbt", "score"] as const;
+const METRICS = ["fcp", "lcp", "cls", "tbt", "score", "ttfb"] as const;
 type Metric = (typeof METRICS)[number];
 type Figures = Partial<Record<Metric, number>>;
 
@@ -151,7 +151,15 @@ async function startLighthouse(chromePath: string) {
         const value = (id: string) => result.lhr.audits[id]?.numericValue;
         const score = result.lhr.categories.performance?.score;
         return {
-          figures: { fcp: value("first-contentful-paint"), lcp: value("largest-contentful-paint"), cls: value("cumulative-layout-shift"), tbt: value("total-blocking-time"), ...(typeof score === "number" ? { score: Math.round(score * 100) } : {}) },
+          figures: {
+            fcp: value("first-contentful-paint"),
+            lcp: value("largest-contentful-paint"),
+            cls: value("cumulative-layout-shift"),
+            tbt: value("total-blocking-time"),
+            // The document's server response time (request sent to first byte), to explain FCP gaps.
+            ttfb: value("server-response-time"),
+            ...(typeof score === "number" ? { score: Math.round(score * 100) } : {}),
+          },
           wallMs,
           problem: result.lhr.runtimeError?.message ?? null,
         };
@@ -175,7 +183,7 @@ interface Lhr {
 function svcFigures(m: BrowserMetrics): Figures & { inp?: number } {
   if (m.error) return {};
   const score = performanceScore(m);
-  return { fcp: m.fcpMs, lcp: m.lcpMs, cls: m.cls, tbt: m.tbtMs, ...(score !== null ? { score } : {}), ...(m.inpMs !== undefined ? { inp: m.inpMs } : {}) };
+  return { fcp: m.fcpMs, lcp: m.lcpMs, cls: m.cls, tbt: m.tbtMs, ttfb: m.ttfbMs, ...(score !== null ? { score } : {}), ...(m.inpMs !== undefined ? { inp: m.inpMs } : {}) };
 }
 
 function median(values: readonly (number | undefined)[]): number | undefined {
