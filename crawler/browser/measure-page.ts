@@ -1,11 +1,13 @@
 // One page load in a fresh browser context: observers registered before any page script, load,
 // wait for LCP and quiet, read the metrics and the rendered DOM, then one scripted click on a real
-// input for INP. The egress rules hold for everything the page loads: each request is admitted by
-// context.route (the site's own origin; other origins only as the third-party setting allows; never
-// an address the egress guard refuses), and every connection goes through browser-proxy.ts, which
-// dials the address it admitted. The caller (browser-pool.ts) owns the deadline and the browser.
+// input for INP. The egress rules hold for everything the page loads: every connection goes through
+// browser-proxy.ts (loopback included: Playwright proxies it too), which admits the target (the
+// site's own origin; other origins only as the third-party setting allows; never an address the
+// egress guard refuses) and dials the address it admitted. No request is paused in Node on the way
+// (context.route would add a round trip to every request and inflate TTFB, FCP and LCP against
+// Lighthouse's: bench:browser). The caller (browser-pool.ts) owns the deadline and the browser.
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
 import { startEgressProxy, type AdmitTarget } from "./browser-proxy.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
@@ -157,7 +159,13 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
   if (page0.protocol !== "http:" && page0.protocol !== "https:") throw new Error(`not an http(s) URL: ${run.url}`);
   const counts = { blocked: 0, requests: 0, bytes: 0, dialogs: 0, popups: 0, navigations: 0 };
   const byType = new Map<string, { requests: number; bytes: number }>();
-  const admit = admitter(page0, run, egress);
+  const rules = admitter(page0, run, egress);
+  // The proxy is the one gate: every connection of the page is admitted here (or refused, counted).
+  const admit: AdmitTarget = (hostname, port) =>
+    rules(hostname, port).catch((err: unknown) => {
+      counts.blocked += 1;
+      throw err;
+    });
   const proxy = await startEgressProxy(admit, { connectTimeoutMs: Math.min(10_000, Math.max(1000, run.deadline - Date.now())) });
   let interrupt: (err: Error) => void = () => undefined;
   const interrupted = new Promise<Error>((resolve) => (interrupt = resolve));
@@ -209,7 +217,6 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
     if (counts.popups > run.maxPopups) interrupt(new PageAbandonedError("popups"));
   });
   const result = (async (): Promise<Partial<BrowserMetrics>> => {
-    await ctx.route("**/*", (route) => routeRequest(route, admit, counts));
     const key = `__svc_${randomBytes(8).toString("hex")}`;
     await ctx.addInitScript(observerScript(key));
     const page = await ctx.newPage();
@@ -330,17 +337,4 @@ class ThirdPartyRefused extends Error {
   constructor(host: string) {
     super(`${host} is not the site's origin`);
   }
-}
-
-async function routeRequest(route: Route, admit: AdmitTarget, counts: { blocked: number }): Promise<void> {
-  const url = new URL(route.request().url());
-  if (url.protocol !== "http:" && url.protocol !== "https:") return route.continue().catch(() => undefined);
-  try {
-    await admit(url.hostname.replace(/^\[|\]$/g, ""), Number(url.port || (url.protocol === "https:" ? 443 : 80)));
-  } catch {
-    // Refused (blocked address, third party) or unresolvable: the page sees a failed request.
-    counts.blocked += 1;
-    return route.abort("blockedbyclient").catch(() => undefined);
-  }
-  return route.continue().catch(() => undefined);
 }

@@ -4,7 +4,8 @@
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CRAWLER_KINDS, createBrowserPool, createCrawlerNode, createEgress, dnsResolver, resolveTarget, type BrowserPool, type Egress } from "../../crawler/index.ts";
+import { CRAWLER_KINDS, failureOf, createBrowserPool, createCrawlerNode, createEgress, dnsResolver, resolveTarget, type BrowserPool, type Egress } from "../../crawler/index.ts";
+import { BrowserMetrics, Retry } from "../../proto/index.ts";
 import { loadConfig, systemClock } from "../../runtime/index.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { BUILT_CLS, CLICK_HANDLER_MS, HERO_PNG, JS_HIDDEN_WORDS, JS_VISIBLE_WORDS, labPages, LONG_TASK_MS, png } from "../harness/lab-pages.ts";
@@ -190,7 +191,7 @@ describe("browser metrics", () => {
     const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock);
     try {
       const host = new URL(origin).host;
-      const run = async (sync: boolean) => {
+      const run = async (sync: boolean, on: typeof node = node) => {
         const ctx = {
           jobId: 1,
           host,
@@ -200,7 +201,7 @@ describe("browser metrics", () => {
           progress: () => {},
           checkpoint: async () => {},
           pages: { put: async () => {}, stored: async () => [] },
-          node,
+          node: on,
         };
         return (await CRAWLER_KINDS.analyze.run({ pageSample: 0 }, ctx)).facts!;
       };
@@ -216,6 +217,11 @@ describe("browser metrics", () => {
       ]);
       const sync = await run(true);
       expect({ browser: sync.browser, state: sync.browserState, pages: sync.browserPages }).toEqual({ browser: undefined, state: "sync", pages: [] });
+      // A browser that crashed (twice, as the pool reports it) queues the analysis again, uncharged:
+      // a fault this machine cannot cause on demand, so the pool is a stand-in here.
+      const crashing = { ...node, browser: { measurePage: async (url: string) => BrowserMetrics.fromPartial({ url, crashed: true, error: "the browser crashed" }), close: async () => {} } };
+      const failure = await run(false, crashing).then(() => null, (err: unknown) => failureOf(err));
+      expect(failure).toMatchObject({ error: "browser_crashed", retry: Retry.RETRY_THROTTLED });
     } finally {
       await node.close();
     }
