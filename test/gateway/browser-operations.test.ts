@@ -65,6 +65,8 @@ beforeAll(async () => {
       SVC_BROWSER_PATH: chromiumPath(),
       SVC_BROWSER_PAGES: "2",
       SVC_BROWSER_PROFILES: "mobile",
+      // untilJobDone polls every 100 ms: two analyses on a busy machine would spend the default 120 calls an hour.
+      SVC_RATE_PER_HOUR: "100000",
     },
   });
 });

@@ -180,6 +180,25 @@ describe("browser metrics", () => {
     }
   });
 
+  it("replaces the browser when its memory passes the bound, and measures on the fresh one", async () => {
+    const registry = new Registry();
+    const { browserPoolMetrics } = await import("../../crawler/index.ts");
+    const tight = createBrowserPool(
+      { executablePath: chromiumPath(), timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false, maxMemoryBytes: 1 },
+      { egress, metrics: browserPoolMetrics(registry, 1) },
+    );
+    try {
+      const runs = [await tight.measurePage(`${origin}/hero`, { interact: false }), await tight.measurePage(`${origin}/hero`, { interact: false })];
+      expect(runs.map((m) => [m.error, m.lcpElement])).toEqual([["", "IMG"], ["", "IMG"]]);
+      const text = await registry.metrics();
+      // Any browser is over one byte: each page's sample retires its browser.
+      expect(text).toMatch(/svc_browser_recycles_total\{reason="memory"\} 2/);
+      expect(Number(/svc_browser_memory_bytes (\d+)/.exec(text)?.[1])).toBeGreaterThan(50 * 1024 * 1024);
+    } finally {
+      await tight.close();
+    }
+  });
+
   it("reports an unreachable page as an error, not a throw", async () => {
     const m = await pool.measurePage("http://127.0.0.1:9/");
     expect(m.error).not.toBe("");
