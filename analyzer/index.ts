@@ -70,3 +70,21 @@ export {
   type NotifiedEvent,
   type WebhookEventType,
 } from "./webhook-events.ts";
+export {
+  browserSection,
+  carryBrowserRun,
+  CARRY_MAX_AGE_S,
+  comparePage,
+  jsDependency,
+  networkOf,
+  performanceRegressions,
+  performanceScore,
+  socialCard,
+  socialReport,
+  type BrowserPageReport,
+  type BrowserSection,
+  type JsDependencyReport,
+  type JsVerdict,
+  type PerformanceRegression,
+  type SocialReport,
+} from "./browser/index.ts";

@@ -57,7 +57,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     life.add("scheduler client", { close: async () => client.close() });
     const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
-    const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets, extraCa }, systemClock));
+    const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets, extraCa }, systemClock, metrics));
     // Work is taken once the parse threads have loaded, not paid for inside the first crawl.
     await node.ready();
     const worker = new CrawlerWorker({

@@ -26,6 +26,8 @@ export { HostLimiter, type HostLimiterOptions } from "./fetch/host-limiter.ts";
 export {
   collectSiteFacts,
   DEFAULT_COLLECT_OPTIONS,
+  mostLinked,
+  type BrowserPlan,
   type CollectDeps,
   type CollectOptions,
   type ProgressCallback,
@@ -46,18 +48,11 @@ export { CRAWLER_KINDS, signatureHeaders, type CrawlerKind, type PageStore, type
 export { createCrawlerNode, SYNC_CONFIRM_MAX_MS, type CrawlerNode, type NodeSettings } from "./node.ts";
 export { politenessFor, splitHost, type Politeness } from "./fetch/politeness.ts";
 export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
-export {
-  createBrowserPool,
-  cumulativeLayoutShift,
-  totalBlockingTime,
-  CHROMIUM_ARGS,
-  VIEWPORTS,
-  type BrowserPool,
-  type BrowserPoolOptions,
-  type MeasureOptions,
-  type ThirdPartyPolicy,
-  type ViewportName,
-} from "./browser/browser-metrics.ts";
+export { cumulativeLayoutShift, interactionToNextPaint, totalBlockingTime, CHROMIUM_ARGS, VIEWPORTS, type ThirdPartyPolicy, type ViewportName } from "./browser/browser-metrics.ts";
+export { createBrowserPool, type BrowserPool, type BrowserPoolOptions, type MeasureOptions } from "./browser/browser-pool.ts";
+export { browserPoolMetrics, type BrowserPoolMetrics } from "./browser/pool-metrics.ts";
+export { PROFILES, PROFILE_NAMES, type Profile, type ProfileName } from "./browser/profiles.ts";
+export { imageSize, socialImageUrls } from "./site/social-images.ts";
 export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl/crawl-site.ts";
 export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePool, type ThreadPoolOptions } from "./page/parse-pool.ts";
 export { crawledPage, type PageInput } from "./page/crawled-page.ts";

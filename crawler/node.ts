@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import type { Clock, CrawlSettings } from "../runtime/index.ts";
-import { createBrowserPool, type BrowserPool } from "./browser/browser-metrics.ts";
+import type { Registry } from "prom-client";
+import { unixSeconds, type Clock, type CrawlSettings } from "../runtime/index.ts";
+import { createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
+import { browserPoolMetrics } from "./browser/pool-metrics.ts";
 import type { CollectOptions } from "./site/collect-site.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./fetch/egress.ts";
 import { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
@@ -43,7 +45,8 @@ export interface CrawlerNode {
 }
 
 /** The crawler node's shared parts, configured from the operator's settings. */
-export function createCrawlerNode(settings: NodeSettings, clock: Clock): CrawlerNode {
+/** `metrics`: the process's registry, for the browser pool's gauges (none: not exported). */
+export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?: Registry): CrawlerNode {
   const egress = createEgress({
     allowPrivateTargets: settings.allowPrivateTargets,
     allowLinkLocal: settings.allowLinkLocal ?? [],
@@ -53,7 +56,7 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock): Crawler
   });
   const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages) : inlineParsePool();
   const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
-  const browser = browserPoolFor(settings, egress, externalAllowed);
+  const browser = browserPoolFor(settings, egress, externalAllowed, clock, metrics);
   return {
     settings,
     clock,
@@ -90,9 +93,9 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock): Crawler
   };
 }
 
-/** The browser of the metrics when SVC_BROWSER=auto and the executable exists (launched on first use). */
-function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed: (hostname: string) => boolean): BrowserPool | null {
-  if (settings.browser !== "auto" || !existsSync(settings.browserPath)) return null;
+/** The browser pool when SVC_BROWSER=auto and the executable exists (launched on first use). */
+function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed: (hostname: string) => boolean, clock: Clock, metrics: Registry | undefined): BrowserPool | null {
+  if (!browserAvailable(settings)) return null;
   return createBrowserPool(
     {
       executablePath: settings.browserPath,
@@ -100,7 +103,16 @@ function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed
       thirdParty: settings.browserThirdParty,
       externalAllowed,
       userAgentToken: settings.userAgent,
+      concurrency: settings.browserContexts,
+      recyclePages: settings.browserRecyclePages,
+      maxMemoryBytes: settings.browserMaxMemoryMb * 1024 * 1024,
+      throttle: settings.browserThrottling === "devtools",
     },
-    { egress },
+    { egress, now: () => unixSeconds(clock), ...(metrics ? { metrics: browserPoolMetrics(metrics, settings.browserContexts) } : {}) },
   );
+}
+
+/** Whether this node measures pages in a browser: SVC_BROWSER=auto and Chromium at SVC_BROWSER_PATH. */
+export function browserAvailable(settings: Pick<CrawlSettings, "browser" | "browserPath">): boolean {
+  return settings.browser === "auto" && existsSync(settings.browserPath);
 }

@@ -3,6 +3,9 @@
 export {
   Alternate,
   BrowserMetrics,
+  RenderedDom,
+  ResourceBytes,
+  SocialImage,
   Confirmation,
   CrawlFindings,
   CrawlSample,

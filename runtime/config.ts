@@ -106,14 +106,29 @@ export interface CrawlSettings {
   readonly egressAllow: readonly string[];
   /** A crawl's findings feed later analyses of the host for this long. */
   readonly crawlFindingsDays: number;
-  /** Browser metrics of the home page: auto (when the browser binary exists) or off (the default: ranks do not depend on what the machine has installed). */
+  /** Browser measurements: auto (the default: where the browser binary exists) or off. */
   readonly browser: BrowserMode;
   readonly browserPath: string;
   /** One page's measurement, navigation to settled, at most this long. */
   readonly browserTimeoutMs: number;
   /** Third-party requests of a measured page: auto (hosts in egressAllow), none, or any host the egress guard accepts. */
   readonly browserThirdParty: BrowserThirdParty;
+  /** Browser contexts (pages measured at once) per crawler node. */
+  readonly browserContexts: number;
+  /** The browser is replaced after this many pages… */
+  readonly browserRecyclePages: number;
+  /** …or when its memory (PSS) passes this. */
+  readonly browserMaxMemoryMb: number;
+  /** Profiles each measured page is loaded with, in order (the first one's home page feeds the rank). */
+  readonly browserProfiles: readonly BrowserProfile[];
+  /** Pages measured per analysis: the home page plus the most linked sample pages. */
+  readonly browserPages: number;
+  /** provided: no throttling (the machine as it is); devtools: Lighthouse's network and CPU throttling of the profile. */
+  readonly browserThrottling: BrowserThrottling;
 }
+
+export type BrowserProfile = "mobile" | "desktop";
+export type BrowserThrottling = "provided" | "devtools";
 
 export type BrowserMode = "auto" | "off";
 export type BrowserThirdParty = "auto" | "none" | "all";
@@ -167,6 +182,22 @@ function thirdParty(raw: string): BrowserThirdParty {
   if (v === "0") return "none";
   if (v === "1") return "all";
   throw new ConfigValueError(`must be auto, 0 or 1, got "${raw}"`);
+}
+
+function browserProfiles(raw: string): BrowserProfile[] {
+  const out: BrowserProfile[] = [];
+  for (const part of raw.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+    if (part !== "mobile" && part !== "desktop") throw new ConfigValueError(`must be mobile, desktop or both (comma-separated), got "${raw}"`);
+    if (!out.includes(part)) out.push(part);
+  }
+  if (out.length === 0) throw new ConfigValueError(`must name at least one profile (mobile, desktop), got "${raw}"`);
+  return out;
+}
+
+function browserThrottling(raw: string): BrowserThrottling {
+  const v = raw.trim().toLowerCase();
+  if (v === "provided" || v === "devtools") return v;
+  throw new ConfigValueError(`must be provided or devtools, got "${raw}"`);
 }
 
 /** A thread count, or auto: one per core, at most 4. */
@@ -415,10 +446,16 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PARSE_WARMUP_PAGES", key: "crawl.parseWarmUpPages", default: "100", parse: integer(0, 1000), doc: "Generated pages (about 47 KB each) every parse thread parses and checks at start, before /readyz says ready (about 1 s of startup with 100): a fresh thread is two to three times slower on its first pages and compiles its hot code meanwhile, which the first crawl would otherwise pay. 0 skips it." },
   { env: "SVC_EGRESS_ALLOW", key: "crawl.egressAllow", default: "", parse: hostPatterns, doc: "External hosts a crawl may fetch to check its external links (comma-separated names, *.domain or CIDRs); others are reported as unchecked, never as broken." },
   { env: "SVC_CRAWL_FINDINGS_DAYS", key: "crawl.crawlFindingsDays", default: "30", parse: integer(1, 365), doc: "A crawl's crawl-scope findings feed the rank of later analyses of the host for this many days." },
-  { env: "SVC_BROWSER", key: "crawl.browser", default: "off", parse: browserMode, doc: "Browser metrics (FCP, LCP, CLS, TBT) of the home page, once per analysis (not GET /analyze): auto measures with headless Chromium when SVC_BROWSER_PATH exists (apt-get install chromium); off never starts a browser, and the metric checks are not applicable." },
+  { env: "SVC_BROWSER", key: "crawl.browser", default: "auto", parse: browserMode, doc: "Headless-browser measurements (performance, JavaScript dependency) of the home page and the most linked pages, once per analysis (not GET /analyze): auto measures with headless Chromium where SVC_BROWSER_PATH exists (apt-get install chromium) and reports the state where it does not; off never starts a browser. Without a run the rank carries the site's last measured run forward (7 days), then scores performance on its diagnostics alone." },
   { env: "SVC_BROWSER_PATH", key: "crawl.browserPath", default: "/usr/bin/chromium", parse: text, doc: "Chromium executable for browser metrics (Debian's chromium package); Svc never downloads a browser." },
   { env: "SVC_BROWSER_TIMEOUT_MS", key: "crawl.browserTimeoutMs", default: "30000", parse: integer(1000, 300_000), doc: "One page's browser measurement, from navigation until the page settles, at most this long (ms); past it the metrics are recorded as an error." },
   { env: "SVC_BROWSER_THIRD_PARTY", key: "crawl.browserThirdParty", default: "auto", parse: thirdParty, doc: "Requests of a measured page to other origins than the site's: auto allows the hosts in SVC_EGRESS_ALLOW, 0 none, 1 any; addresses the egress guard refuses are aborted in every case." },
+  { env: "SVC_BROWSER_CONTEXTS", key: "crawl.browserContexts", default: "1", parse: integer(1, 16), doc: "Browser contexts per crawler node: pages measured at once (each in a fresh context). Metrics inflate with parallelism on a small machine: keep 1 unless the node has cores to spare." },
+  { env: "SVC_BROWSER_RECYCLE_PAGES", key: "crawl.browserRecyclePages", default: "50", parse: integer(1, 100_000), doc: "The browser is replaced by a fresh one after this many pages (the old one finishes its pages first)." },
+  { env: "SVC_BROWSER_MAX_MEMORY_MB", key: "crawl.browserMaxMemoryMb", default: "1024", parse: integer(64, 65_536), doc: "The browser is replaced when the memory of its processes (PSS, sampled after each page) passes this (MiB)." },
+  { env: "SVC_BROWSER_PROFILES", key: "crawl.browserProfiles", default: "mobile,desktop", parse: browserProfiles, doc: "Profiles each measured page is loaded with (mobile, desktop: Lighthouse's screens and user agents), comma-separated; the rank uses the home page's mobile run." },
+  { env: "SVC_BROWSER_PAGES", key: "crawl.browserPages", default: "3", parse: integer(1, 20), doc: "Pages measured in the browser per analysis: the home page plus the sample pages with the most internal links to them." },
+  { env: "SVC_BROWSER_THROTTLING", key: "crawl.browserThrottling", default: "provided", parse: browserThrottling, doc: "provided: pages load as fast as the machine and network allow (compares with Lighthouse's --throttling-method=provided); devtools: each profile's Lighthouse network and CPU throttling (slow 4G and 4× CPU on mobile) is applied." },
 ];
 
 /**

@@ -31,9 +31,33 @@ export async function syncCheckSeries(store: Store): Promise<number> {
           group: item.group,
         });
       }
+      rows.push(...browserRows(run));
     }
     await store.checks.write(rows);
     await store.runs.advanceCursor(CURSOR, (runs[runs.length - 1] as { id: number }).id);
     written += rows.length;
   }
+}
+
+/** The browser's metrics of a run, one series per page, profile and metric (issue 16): code browser:<device>:<metric>:<path>. */
+const BROWSER_SERIES = ["score", "lcp_ms", "cls", "inp_ms", "tbt_ms", "fcp_ms", "ttfb_ms"] as const;
+
+function browserRows(run: Awaited<ReturnType<Store["runs"]["after"]>>[number]): CheckRow[] {
+  const rows: CheckRow[] = [];
+  for (const page of run.report.browser?.pages ?? []) {
+    if (page.error) continue;
+    let path: string;
+    try {
+      const url = new URL(page.url);
+      path = `${url.pathname}${url.search}`;
+    } catch {
+      continue;
+    }
+    for (const metric of BROWSER_SERIES) {
+      const value = page[metric];
+      if (value === null) continue;
+      rows.push({ runId: run.id, jobId: run.job_id ?? run.id, attempt: run.attempt, host: run.host, checkedAt: run.checked_at, code: `browser:${page.device}:${metric}:${path}`, status: "measured", value: String(value), group: "browser" });
+    }
+  }
+  return rows;
 }

@@ -1,4 +1,4 @@
-import type { Analysis, CrawlReport } from "../analyzer/index.ts";
+import type { Analysis, BrowserSection, CrawlReport } from "../analyzer/index.ts";
 
 /*
  * The JSON documents Svc stores, typed once here and read back through these types (by the
@@ -21,6 +21,8 @@ export interface StoredReport {
   readonly origin: string;
   /** The rank if every task's check passed. */
   readonly after: number;
+  /** The browser's pages, JavaScript dependency and social cards (absent in reports stored before issue 16). */
+  readonly browser?: BrowserSection;
 }
 
 /**

@@ -81,7 +81,9 @@ function startAnalysis(task: { pageSample: number; watch: readonly string[] }, c
     onProgress: (p, step) => {
       if (!state.crawling) ctx.progress(Math.round(p / 10), step);
     },
-    ...(node.browser ? { browser: node.browser } : {}),
+    ...(node.browser ? { browser: node.browser, browserPlan: { pages: node.settings.browserPages, profiles: node.settings.browserProfiles } } : {}),
+    noBrowserReason: node.settings.browser === "off" ? "off" : "absent",
+    externalAllowed: node.externalAllowed,
   });
   const start: Promise<CrawlStart> = Promise.race([
     siteKnown,

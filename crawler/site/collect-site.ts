@@ -2,9 +2,11 @@ import { isIP } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getDomain } from "tldts";
 import { capTriggers, confirmationInputs } from "../../analyzer/index.ts";
-import { Confirmation, RobotsFacts, SiteFacts, type BrowserMetrics, type HttpResponse, type SecurityTxtFields, type WebManifestFacts } from "../../proto/index.ts";
+import { Confirmation, RobotsFacts, SiteFacts, type BrowserMetrics, type HttpResponse, type PageFacts, type SecurityTxtFields, type WebManifestFacts } from "../../proto/index.ts";
 import { unixSeconds, type Clock } from "../../runtime/index.ts";
-import type { BrowserPool } from "../browser/browser-metrics.ts";
+import type { BrowserPool } from "../browser/browser-pool.ts";
+import type { ProfileName } from "../browser/profiles.ts";
+import { fetchSocialImages, socialImageUrls } from "./social-images.ts";
 import { collectDnsFacts } from "./dns-facts.ts";
 import { EgressBlockedError, type Egress } from "../fetch/egress.ts";
 import { extractPage, type Extraction, type ExtractInput } from "../page/extract.ts";
@@ -67,8 +69,14 @@ export interface CollectDeps {
   readonly onProgress?: ProgressCallback;
   /** Abandons the collection (rejecting with the signal's reason). */
   readonly signal?: AbortSignal;
-  /** Measures the home page in a browser (once, after the sample); absent: no browser metrics. */
+  /** Measures pages in a browser (after the sample); absent: no browser metrics. */
   readonly browser?: Pick<BrowserPool, "measurePage">;
+  /** What to measure with it: how many pages, which profiles (the first profile's home page feeds the rank). */
+  readonly browserPlan?: BrowserPlan;
+  /** Why there is no browser (recorded as the facts' browser_state): off, absent or sync. */
+  readonly noBrowserReason?: string;
+  /** Whether another host than the site's may be fetched (a social card's image on a CDN); default: none. */
+  readonly externalAllowed?: (hostname: string) => boolean;
   /** Paces the fetches; shared with a crawl that runs alongside, so that the host's politeness holds for both. */
   readonly limiter?: HostLimiter;
   /** Called once the origin and robots.txt are known (a crawl can start from them). */
@@ -77,6 +85,11 @@ export interface CollectDeps {
   readonly onSamplePage?: (url: string, page: Promise<SampledPage>) => void;
   /** Parses a fetched page (the crawler node's parse threads); absent: on the calling thread. */
   readonly parse?: (input: ExtractInput) => Promise<Extraction>;
+}
+
+export interface BrowserPlan {
+  readonly pages: number;
+  readonly profiles: readonly ProfileName[];
 }
 
 /** A sample page as fetched and parsed by the analysis. */
@@ -151,7 +164,8 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
     onPage: (done) => site.progress(40 + Math.round((55 * done) / Math.max(1, opts.maxPages)), "pages"),
   });
   deps.signal?.throwIfAborted();
-  const browser = await measureHome(site, homePage);
+  const measured = await measurePages(site, homePage, pages);
+  const socialImages = await fetchSocialImages(socialImageUrls([homePage.facts, ...pages]), (url) => site.fetch(url), (url) => url.hostname === new URL(origin).hostname || (deps.externalAllowed?.(url.hostname) ?? false));
   const facts = SiteFacts.fromPartial({
     host,
     origin,
@@ -169,7 +183,10 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
     securityTxtFields: await prelim.securityTxtFields,
     favicon: await prelim.favicon,
     manifest: await prelim.manifest,
-    browser,
+    browser: measured.rankInput,
+    browserPages: measured.pages,
+    browserState: measured.state,
+    socialImages,
     technologies: detectTechnologies({ generator: homePage.generator, headers: home.response.headers, scriptSrcs: homePage.scriptSrcs }),
   });
   facts.confirmation = await lookAgain(site, facts, { origin, home, httpsAttempt });
@@ -177,15 +194,51 @@ export async function collectSiteFacts(host: string, options: Partial<CollectOpt
   return facts;
 }
 
-/** Browser metrics of an HTML home page that answered, alone on the machine (after the sample's fetches). */
-async function measureHome(site: Site, homePage: Extraction): Promise<BrowserMetrics | undefined> {
+/**
+ * Browser metrics of the home page and of the sample pages with the most internal links to them
+ * (HTML pages that answered 2xx), in each profile, one after another, alone on the machine (after
+ * the sample's fetches). The first profile's home page is the rank's input.
+ */
+async function measurePages(site: Site, homePage: Extraction, sample: readonly PageFacts[]): Promise<{ state: string; pages: BrowserMetrics[]; rankInput: BrowserMetrics | undefined }> {
   const { browser, signal } = site.deps;
-  const response = homePage.facts.response;
-  if (!browser || !response || response.status < 200 || response.status >= 300 || !homePage.facts.isHtml) return undefined;
+  if (!browser) return { state: site.deps.noBrowserReason ?? "off", pages: [], rankInput: undefined };
+  const homeUrl = measurable(homePage.facts);
+  if (!homeUrl) return { state: "not_html", pages: [], rankInput: undefined };
+  const plan = site.deps.browserPlan ?? { pages: 1, profiles: ["mobile"] };
+  const urls = [homeUrl, ...mostLinked([homePage.facts, ...sample], homeUrl, plan.pages - 1)];
   site.progress(95, "browser");
-  const metrics = await browser.measurePage(response.finalUrl || response.requestedUrl, signal ? { signal } : {});
-  signal?.throwIfAborted();
-  return metrics;
+  const pages: BrowserMetrics[] = [];
+  for (const url of urls) {
+    for (const profile of plan.profiles) {
+      pages.push(await browser.measurePage(url, { viewport: profile, ...(signal ? { signal } : {}) }));
+      signal?.throwIfAborted();
+    }
+  }
+  return { state: "measured", pages, rankInput: pages[0] };
+}
+
+/** The URL a browser would load for a page, when it is HTML that answered 2xx. */
+function measurable(page: PageFacts): string | null {
+  const r = page.response;
+  if (!r || r.status < 200 || r.status >= 300 || !page.isHtml) return null;
+  return r.finalUrl || r.requestedUrl;
+}
+
+/** The `n` measurable sample pages with the most internal links to them (ties: sample order). */
+export function mostLinked(pages: readonly PageFacts[], homeUrl: string, n: number): string[] {
+  if (n <= 0) return [];
+  const inbound = new Map<string, number>();
+  for (const page of pages.filter((p) => measurable(p) !== null)) for (const link of new Set(page.links.filter((l) => l.internal).map((l) => l.href))) inbound.set(link, (inbound.get(link) ?? 0) + 1);
+  const candidates = pages.slice(1).flatMap((p, i) => {
+    const url = measurable(p);
+    return url && url !== homeUrl ? [{ url, links: Math.max(inbound.get(url) ?? 0, inbound.get(p.response?.requestedUrl ?? "") ?? 0), i }] : [];
+  });
+  const seen = new Set<string>();
+  return candidates
+    .sort((a, b) => b.links - a.links || a.i - b.i)
+    .filter((c) => !seen.has(c.url) && seen.add(c.url))
+    .slice(0, n)
+    .map((c) => c.url);
 }
 
 function openSite(host: string, opts: CollectOptions, deps: CollectDeps): Site {

@@ -15,6 +15,7 @@ import { checkDns, checkPage, checkPageFull, checkSsl } from "./checks.ts";
 import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
 import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
+import { getJsDependency, getPerformance, getSocial } from "./browser.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -79,6 +80,9 @@ export {
   testWebhook,
   listWebhookDeliveries,
   resendWebhookDelivery,
+  getPerformance,
+  getJsDependency,
+  getSocial,
 };
 
 /**
@@ -134,4 +138,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   testWebhook,
   listWebhookDeliveries,
   resendWebhookDelivery,
+  getPerformance,
+  getJsDependency,
+  getSocial,
 ];

@@ -15,7 +15,7 @@ async function requireKnown(deps: GatewayDeps, accountId: number, host: string):
   if (!(await deps.store.runs.knownTo(accountId, host))) throw new ApiError("not_found", `no check of ${host} is known to your account`);
 }
 
-async function latestRun(deps: GatewayDeps, accountId: number, host: string) {
+export async function latestRun(deps: GatewayDeps, accountId: number, host: string) {
   const run = await deps.store.runs.latest(host);
   if (run) return run;
   await requireKnown(deps, accountId, host);

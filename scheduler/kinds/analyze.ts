@@ -1,4 +1,4 @@
-import { afterAll, analyzeSite } from "../../analyzer/index.ts";
+import { afterAll, analyzeSite, browserSection, carryBrowserRun, performanceRegressions } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
@@ -38,6 +38,9 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     const findings = await store.crawls.findingsSince(job.host, now - ctx.config.crawl.crawlFindingsDays * 86400, q);
     if (findings !== null) facts = { ...facts, crawl: CrawlFindings.fromJSON(findings) };
   }
+  // The rank's stability rule for browser metrics: a check without a home-page run carries the last one forward.
+  const previous = await store.runs.latest(job.host, q);
+  if (previous) facts = carryBrowserRun(facts, previous.report.browser, previous.checked_at, now);
   const analysis = analyzeSite(facts);
   const report: StoredReport = {
     version: REPORT_VERSION,
@@ -49,9 +52,9 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     tasks: analysis.tasks,
     origin: facts.origin,
     after: afterAll(analysis),
+    browser: browserSection(facts),
   };
   const checkedAt = facts.checkedAt > 0 ? facts.checkedAt : now;
-  const previous = await store.runs.latest(job.host, q);
   const runId = await store.runs.insert(q, { host: job.host, jobId: job.id, checkedAt, rank: analysis.rank, label: analysis.label, color: analysis.color, report });
   // A repeated completion of the same job returns the same run: the sites' ranks move once.
   if (!previous || previous.id !== runId) await store.sites.recordRun(q, job.host, analysis.rank, analysis.label, checkedAt);
@@ -70,8 +73,22 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
   }));
   const passing = new Set(analysis.items.filter((i) => i.status === "pass").map((i) => i.code));
   const events: NewEvent[] = [];
+  // A page measured in the same profile in both checks that got slower (issue 16).
+  const regressions = previous && previous.id !== runId && previous.report.browser && report.browser ? performanceRegressions(previous.report.browser.pages, report.browser.pages) : [];
   const accounts = await store.sites.monitors(job.host, q);
   for (const accountId of accounts) {
+    regressions.forEach((r, i) =>
+      events.push({
+        eventKey: `performance:${job.host}:run:${runId}:${i}:account:${accountId}`,
+        accountId,
+        host: job.host,
+        type: "page",
+        kind: "performance.regressed",
+        level: "warn",
+        text: `Performance of ${r.url} (${r.device}) regressed on ${job.host}: ${r.changes.join(", ")}`,
+        payload: { url: r.url, device: r.device, score_from: r.score_from, score_to: r.score_to, changes: r.changes, run: runId, previous_run: previous!.id },
+      }),
+    );
     const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);
     for (const t of transitions) {
       events.push({

@@ -75,6 +75,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     SVC_KAFKA_BROKERS: options.brokers.join(","),
     SVC_BOOTSTRAP_KEY: options.key,
     SVC_LOG_LEVEL: "info",
+    // The browser runs by default where Chromium is installed (as here); tests turn it on where they measure.
+    SVC_BROWSER: "off",
     ...options.env,
   };
 

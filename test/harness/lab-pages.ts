@@ -12,6 +12,11 @@ export const SHIFT_PX = 206;
  */
 export const BUILT_CLS = ((2 * SHIFT_PX) / MOBILE_SCREEN.height) * (SHIFT_PX / MOBILE_SCREEN.height);
 export const LONG_TASK_MS = 300;
+/** How long /click's click handler holds the main thread. */
+export const CLICK_HANDLER_MS = 250;
+/** The words /js-content's script adds (visible), and those it adds inside a closed <details>. */
+export const JS_VISIBLE_WORDS = 40;
+export const JS_HIDDEN_WORDS = 12;
 
 /** A valid RGB PNG of one colour. */
 export function png(width: number, height: number): Buffer {
@@ -56,7 +61,26 @@ export function labPages(otherOrigin: string): Record<string, string> {
     "/busy": `${head("Busy")}<body><h1>Busy</h1><p>Text first, then the main thread is held.</p>${busyScript(200)}</body></html>`,
     "/hero": `${head("Hero")}<body><img src="/hero.png" width="412" height="309" alt="A grey hero image"><p>Caption</p></body></html>`,
     "/leak": `${head("Leak")}<body><h1>Leak</h1><img src="${otherOrigin}/pixel.png" alt=""><script>fetch("${otherOrigin}/beacon").catch(() => {});</script></body></html>`,
+    "/click": `${head("Click")}<body><h1>Click</h1><button id="menu" type="button">Menu</button><script>document.getElementById("menu").addEventListener("click", () => { const end = performance.now() + ${CLICK_HANDLER_MS}; while (performance.now() < end); });</script></body></html>`,
+    "/js-content": `${head("Raw title").replace(/<meta name="description"[^>]*>/, "")}<body><div id="app"></div><script>${jsContentScript()}</script></body></html>`,
+    "/dialogs": `${head("Dialogs")}<body><h1>Dialogs</h1><script>addEventListener("load", () => { for (let i = 0; i < 100; i++) alert("again " + i); });</script></body></html>`,
+    "/popups": `${head("Popups")}<body><h1>Popups</h1><script>setInterval(() => window.open("/hero", "_blank"), 50);</script></body></html>`,
+    "/loop": `${head("Loop")}<body><h1>Loop</h1><script>while (true) {}</script></body></html>`,
+    "/reload": `${head("Reload")}<body><h1>Reload</h1><script>addEventListener("load", () => setTimeout(() => location.reload(), 20));</script></body></html>`,
     // All three at once, for the comparison with Lighthouse.
     "/lab": `${head("Lab")}<body><div id="spacer"></div><div style="height:${SHIFT_PX}px;background:#c00;color:#fff">box</div><img src="/hero.png" width="412" height="309" alt="A grey hero image">${shiftScript(700)}${busyScript(200)}</body></html>`,
   };
+}
+
+/** What /js-content's script builds: everything a search engine reads, only after JavaScript. */
+function jsContentScript(): string {
+  const visible = Array.from({ length: JS_VISIBLE_WORDS - 4 }, (_, i) => `word${i}`).join(" "); // + two words of the h1 and two of the links
+  const hidden = Array.from({ length: JS_HIDDEN_WORDS }, (_, i) => `more${i}`).join(" ");
+  return [
+    `document.title = "Rendered title";`,
+    `const m = document.createElement("meta"); m.name = "description"; m.content = "Rendered description"; document.head.append(m);`,
+    `const c = document.createElement("link"); c.rel = "canonical"; c.href = "/js-content"; document.head.append(c);`,
+    `const ld = document.createElement("script"); ld.type = "application/ld+json"; ld.textContent = JSON.stringify({ "@context": "https://schema.org", "@type": "Product", name: "Thing" }); document.head.append(ld);`,
+    `document.getElementById("app").innerHTML = '<h1>Rendered heading</h1><p>${visible}</p><a href="/hero">Hero</a> <a href="/shift">Shift</a><details><summary></summary><p>${hidden}</p></details>';`,
+  ].join("\n");
 }

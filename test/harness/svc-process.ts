@@ -108,7 +108,7 @@ export async function svcEnvFor(dataDir: string, extra: Record<string, string> =
   let adminPort = await freePort();
   while (adminPort === port) adminPort = await freePort();
   return {
-    env: { SVC_DATA_DIR: dataDir, SVC_PORT: String(port), SVC_ADMIN_PORT: String(adminPort), SVC_LOG_LEVEL: "warn", SVC_PARSE_WARMUP_PAGES: "1", ...extra },
+    env: { SVC_DATA_DIR: dataDir, SVC_PORT: String(port), SVC_ADMIN_PORT: String(adminPort), SVC_LOG_LEVEL: "warn", SVC_PARSE_WARMUP_PAGES: "1", SVC_BROWSER: "off", ...extra },
     port,
     adminPort,
   };

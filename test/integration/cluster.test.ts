@@ -14,6 +14,7 @@ import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 import { createTestCa, type TestCa } from "../harness/fixture-web/ca.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.ts";
 import { http, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer } from "../harness/svc-process.ts";
+import { chromiumPath } from "../harness/chromium.ts";
 
 // The distributed mode as deployed: one `svc gateway`, one `svc scheduler` and two `svc crawler`
 // processes on the integration tier's Postgres (a database of this file's own), a ClickHouse server
@@ -533,5 +534,25 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     const log = (await get(cluster.api, `/webhooks/${hook.id}/deliveries`)) as { deliveries: { id: number; status: string; attempts: number; code: number }[] };
     expect(log.deliveries.map((d) => d.id).sort()).toEqual([...ids].sort());
     expect(log.deliveries.every((d) => d.status === "delivered" && d.attempts === 1 && d.code === 200)).toBe(true);
+  });
+
+  // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
+  // would double its time).
+  it("measures a site in the browser on a crawler node, serves it, and keeps its metrics in ClickHouse's series", async () => {
+    // Both crawlers with the browser on: whichever takes the job measures.
+    const browserEnv = { SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_BROWSER_PAGES: "1", SVC_BROWSER_PROFILES: "mobile" };
+    const crawlers = [...cluster.crawlers];
+    await Promise.all(crawlers.map((c) => cluster.stop(c)));
+    const measuring = await Promise.all(crawlers.map((c) => cluster.restart(c, browserEnv)));
+    const id = await start(cluster.api, "analyze", small.host, true);
+    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done" });
+    const perf = (await get(cluster.api, `/performance/${small.host}`)) as { browser_state: string; browser: { device: string; url: string; error: string; fcp_ms: number }[] };
+    expect(perf.browser_state).toBe("measured");
+    expect(perf.browser.map((b) => [b.device, b.url, b.error])).toEqual([["mobile", `${small.url}/`, ""]]);
+    expect(perf.browser[0]!.fcp_ms).toBeGreaterThan(0);
+    const measured = await Promise.all(measuring.map((c) => metric(c.adminPort, 'svc_browser_pages_total{outcome="measured"').catch(() => 0)));
+    expect(measured.reduce((a, b) => a + b, 0)).toBe(1);
+    const code = "browser:mobile:fcp_ms:/";
+    await waitFor("the browser's series in ClickHouse", 20_000, async () => ((await clickhouseCount(`SELECT count() AS n FROM check_results FINAL WHERE code = '${code}'`)) === 1 ? true : undefined), 250);
   });
 });

@@ -305,7 +305,63 @@ export interface SiteFacts {
     | WebManifestFacts
     | undefined;
   /** lab metrics of the home page in headless Chromium, when a browser is configured */
-  browser: BrowserMetrics | undefined;
+  browser:
+    | BrowserMetrics
+    | undefined;
+  /**
+   * Issue 16: every page and profile the browser measured (home plus the most important sample
+   * pages, SVC_BROWSER_PAGES × SVC_BROWSER_PROFILES), with their rendered DOM; `browser` above stays
+   * the rank's input (the home page, mobile).
+   */
+  browserPages: BrowserMetrics[];
+  /** measured, off (SVC_BROWSER=off), absent (no Chromium at SVC_BROWSER_PATH), sync (GET /analyze), not_html */
+  browserState: string;
+  /** og:image / twitter:image of the sampled pages, fetched through the egress guard */
+  socialImages: SocialImage[];
+}
+
+/** An image a social card names, as fetched (first bytes only: the dimensions come from its header). */
+export interface SocialImage {
+  url: string;
+  /** 0: no answer */
+  status: number;
+  contentType: string;
+  /** 0 when the format was not recognised */
+  width: number;
+  height: number;
+  error: string;
+}
+
+/** Bytes a page load transferred for one resource type (document, script, stylesheet, image, font, other). */
+export interface ResourceBytes {
+  type: string;
+  requests: number;
+  bytes: number;
+}
+
+/**
+ * What search engines see after JavaScript ran: the rendered DOM of a measured page, read after the
+ * page settled and before the scripted interaction.
+ */
+export interface RenderedDom {
+  title: string;
+  metaDescription: string;
+  /** absolute */
+  canonical: string;
+  /** lower case */
+  metaRobots: string;
+  /** h1-h3, first 50 */
+  headings: Heading[];
+  /** <a href> http(s), absolute, fragment removed, unique, first 500 */
+  links: string[];
+  /** visible text */
+  wordCount: number;
+  /** JSON-LD @type values and microdata itemtypes */
+  schemaTypes: string[];
+  /** text in the DOM but not visible (collapsed, display:none, closed <details>) */
+  hiddenWords: number;
+  /** false: not read (the page could not be measured) */
+  present: boolean;
 }
 
 /**
@@ -358,6 +414,32 @@ export interface BrowserMetrics {
   blockedRequests: number;
   /** wall time of the measurement */
   durationMs: number;
+  /** Issue 16: the browser pool and profiles (crawler/browser/). */
+  inpMs?:
+    | number
+    | undefined;
+  /** mobile or desktop (crawler/browser/profiles.ts) */
+  profile: string;
+  /** elements in the rendered DOM */
+  domElements: number;
+  bytesByType: ResourceBytes[];
+  /** scripts and stylesheets that blocked the first render, first 20 */
+  renderBlocking: string[];
+  /** why the page was abandoned (deadline, dialogs, popups); error says it too */
+  abandoned: string;
+  /** the renderer or browser crashed (twice): the work is queued again, not charged */
+  crashed: boolean;
+  /** alert/confirm/prompt/beforeunload dialogs dismissed */
+  dialogs: number;
+  /** windows the page opened (closed at once) */
+  popups: number;
+  rendered:
+    | RenderedDom
+    | undefined;
+  /** the element clicked for INP, e.g. BUTTON#menu */
+  inpTarget: string;
+  /** Unix seconds */
+  checkedAt: number;
 }
 
 /** The RFC 9116 fields of a security.txt body (a PGP signature's armour is skipped). */
@@ -3809,6 +3891,9 @@ function createBaseSiteFacts(): SiteFacts {
     securityTxtFields: undefined,
     manifest: undefined,
     browser: undefined,
+    browserPages: [],
+    browserState: "",
+    socialImages: [],
   };
 }
 
@@ -3873,6 +3958,15 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     }
     if (message.browser !== undefined) {
       BrowserMetrics.encode(message.browser, writer.uint32(402).fork()).join();
+    }
+    for (const v of message.browserPages) {
+      BrowserMetrics.encode(v!, writer.uint32(482).fork()).join();
+    }
+    if (message.browserState !== "") {
+      writer.uint32(490).string(message.browserState);
+    }
+    for (const v of message.socialImages) {
+      SocialImage.encode(v!, writer.uint32(498).fork()).join();
     }
     return writer;
   },
@@ -4050,6 +4144,30 @@ export const SiteFacts: MessageFns<SiteFacts> = {
             message.browser = BrowserMetrics.decode(reader, reader.uint32());
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.browserPages.push(BrowserMetrics.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 61: {
+            if (tag !== 490) {
+              break;
+            }
+
+            message.browserState = reader.string();
+            continue;
+          }
+          case 62: {
+            if (tag !== 498) {
+              break;
+            }
+
+            message.socialImages.push(SocialImage.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4112,6 +4230,21 @@ export const SiteFacts: MessageFns<SiteFacts> = {
         : undefined,
       manifest: isSet(object.manifest) ? WebManifestFacts.fromJSON(object.manifest) : undefined,
       browser: isSet(object.browser) ? BrowserMetrics.fromJSON(object.browser) : undefined,
+      browserPages: globalThis.Array.isArray(object?.browserPages)
+        ? object.browserPages.map((e: any) => BrowserMetrics.fromJSON(e))
+        : globalThis.Array.isArray(object?.browser_pages)
+        ? object.browser_pages.map((e: any) => BrowserMetrics.fromJSON(e))
+        : [],
+      browserState: isSet(object.browserState)
+        ? globalThis.String(object.browserState)
+        : isSet(object.browser_state)
+        ? globalThis.String(object.browser_state)
+        : "",
+      socialImages: globalThis.Array.isArray(object?.socialImages)
+        ? object.socialImages.map((e: any) => SocialImage.fromJSON(e))
+        : globalThis.Array.isArray(object?.social_images)
+        ? object.social_images.map((e: any) => SocialImage.fromJSON(e))
+        : [],
     };
   },
 
@@ -4177,6 +4310,15 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     if (message.browser !== undefined) {
       obj.browser = BrowserMetrics.toJSON(message.browser);
     }
+    if (message.browserPages?.length) {
+      obj.browserPages = message.browserPages.map((e) => BrowserMetrics.toJSON(e));
+    }
+    if (message.browserState !== "") {
+      obj.browserState = message.browserState;
+    }
+    if (message.socialImages?.length) {
+      obj.socialImages = message.socialImages.map((e) => SocialImage.toJSON(e));
+    }
     return obj;
   },
 
@@ -4227,6 +4369,507 @@ export const SiteFacts: MessageFns<SiteFacts> = {
     message.browser = (object.browser !== undefined && object.browser !== null)
       ? BrowserMetrics.fromPartial(object.browser)
       : undefined;
+    message.browserPages = object.browserPages?.map((e) => BrowserMetrics.fromPartial(e)) || [];
+    message.browserState = object.browserState ?? "";
+    message.socialImages = object.socialImages?.map((e) => SocialImage.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSocialImage(): SocialImage {
+  return { url: "", status: 0, contentType: "", width: 0, height: 0, error: "" };
+}
+
+export const SocialImage: MessageFns<SocialImage> = {
+  encode(message: SocialImage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(26).string(message.contentType);
+    }
+    if (message.width !== 0) {
+      writer.uint32(32).int32(message.width);
+    }
+    if (message.height !== 0) {
+      writer.uint32(40).int32(message.height);
+    }
+    if (message.error !== "") {
+      writer.uint32(50).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SocialImage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSocialImage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.width = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.height = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SocialImage {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      width: isSet(object.width) ? globalThis.Number(object.width) : 0,
+      height: isSet(object.height) ? globalThis.Number(object.height) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: SocialImage): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.width !== 0) {
+      obj.width = Math.round(message.width);
+    }
+    if (message.height !== 0) {
+      obj.height = Math.round(message.height);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SocialImage>): SocialImage {
+    return SocialImage.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SocialImage>): SocialImage {
+    const message = createBaseSocialImage();
+    message.url = object.url ?? "";
+    message.status = object.status ?? 0;
+    message.contentType = object.contentType ?? "";
+    message.width = object.width ?? 0;
+    message.height = object.height ?? 0;
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBaseResourceBytes(): ResourceBytes {
+  return { type: "", requests: 0, bytes: 0 };
+}
+
+export const ResourceBytes: MessageFns<ResourceBytes> = {
+  encode(message: ResourceBytes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.requests !== 0) {
+      writer.uint32(16).uint32(message.requests);
+    }
+    if (message.bytes !== 0) {
+      writer.uint32(24).uint64(message.bytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResourceBytes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResourceBytes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.requests = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.bytes = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResourceBytes {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      requests: isSet(object.requests) ? globalThis.Number(object.requests) : 0,
+      bytes: isSet(object.bytes) ? globalThis.Number(object.bytes) : 0,
+    };
+  },
+
+  toJSON(message: ResourceBytes): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.requests !== 0) {
+      obj.requests = Math.round(message.requests);
+    }
+    if (message.bytes !== 0) {
+      obj.bytes = Math.round(message.bytes);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResourceBytes>): ResourceBytes {
+    return ResourceBytes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResourceBytes>): ResourceBytes {
+    const message = createBaseResourceBytes();
+    message.type = object.type ?? "";
+    message.requests = object.requests ?? 0;
+    message.bytes = object.bytes ?? 0;
+    return message;
+  },
+};
+
+function createBaseRenderedDom(): RenderedDom {
+  return {
+    title: "",
+    metaDescription: "",
+    canonical: "",
+    metaRobots: "",
+    headings: [],
+    links: [],
+    wordCount: 0,
+    schemaTypes: [],
+    hiddenWords: 0,
+    present: false,
+  };
+}
+
+export const RenderedDom: MessageFns<RenderedDom> = {
+  encode(message: RenderedDom, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.title !== "") {
+      writer.uint32(10).string(message.title);
+    }
+    if (message.metaDescription !== "") {
+      writer.uint32(18).string(message.metaDescription);
+    }
+    if (message.canonical !== "") {
+      writer.uint32(26).string(message.canonical);
+    }
+    if (message.metaRobots !== "") {
+      writer.uint32(34).string(message.metaRobots);
+    }
+    for (const v of message.headings) {
+      Heading.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.links) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.wordCount !== 0) {
+      writer.uint32(56).int32(message.wordCount);
+    }
+    for (const v of message.schemaTypes) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.hiddenWords !== 0) {
+      writer.uint32(72).int32(message.hiddenWords);
+    }
+    if (message.present !== false) {
+      writer.uint32(80).bool(message.present);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderedDom {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderedDom();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.metaDescription = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.canonical = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.metaRobots = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.headings.push(Heading.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.links.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.wordCount = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.schemaTypes.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.hiddenWords = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.present = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderedDom {
+    return {
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      metaDescription: isSet(object.metaDescription)
+        ? globalThis.String(object.metaDescription)
+        : isSet(object.meta_description)
+        ? globalThis.String(object.meta_description)
+        : "",
+      canonical: isSet(object.canonical) ? globalThis.String(object.canonical) : "",
+      metaRobots: isSet(object.metaRobots)
+        ? globalThis.String(object.metaRobots)
+        : isSet(object.meta_robots)
+        ? globalThis.String(object.meta_robots)
+        : "",
+      headings: globalThis.Array.isArray(object?.headings) ? object.headings.map((e: any) => Heading.fromJSON(e)) : [],
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => globalThis.String(e)) : [],
+      wordCount: isSet(object.wordCount)
+        ? globalThis.Number(object.wordCount)
+        : isSet(object.word_count)
+        ? globalThis.Number(object.word_count)
+        : 0,
+      schemaTypes: globalThis.Array.isArray(object?.schemaTypes)
+        ? object.schemaTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.schema_types)
+        ? object.schema_types.map((e: any) => globalThis.String(e))
+        : [],
+      hiddenWords: isSet(object.hiddenWords)
+        ? globalThis.Number(object.hiddenWords)
+        : isSet(object.hidden_words)
+        ? globalThis.Number(object.hidden_words)
+        : 0,
+      present: isSet(object.present) ? globalThis.Boolean(object.present) : false,
+    };
+  },
+
+  toJSON(message: RenderedDom): unknown {
+    const obj: any = {};
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.metaDescription !== "") {
+      obj.metaDescription = message.metaDescription;
+    }
+    if (message.canonical !== "") {
+      obj.canonical = message.canonical;
+    }
+    if (message.metaRobots !== "") {
+      obj.metaRobots = message.metaRobots;
+    }
+    if (message.headings?.length) {
+      obj.headings = message.headings.map((e) => Heading.toJSON(e));
+    }
+    if (message.links?.length) {
+      obj.links = message.links;
+    }
+    if (message.wordCount !== 0) {
+      obj.wordCount = Math.round(message.wordCount);
+    }
+    if (message.schemaTypes?.length) {
+      obj.schemaTypes = message.schemaTypes;
+    }
+    if (message.hiddenWords !== 0) {
+      obj.hiddenWords = Math.round(message.hiddenWords);
+    }
+    if (message.present !== false) {
+      obj.present = message.present;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RenderedDom>): RenderedDom {
+    return RenderedDom.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RenderedDom>): RenderedDom {
+    const message = createBaseRenderedDom();
+    message.title = object.title ?? "";
+    message.metaDescription = object.metaDescription ?? "";
+    message.canonical = object.canonical ?? "";
+    message.metaRobots = object.metaRobots ?? "";
+    message.headings = object.headings?.map((e) => Heading.fromPartial(e)) || [];
+    message.links = object.links?.map((e) => e) || [];
+    message.wordCount = object.wordCount ?? 0;
+    message.schemaTypes = object.schemaTypes?.map((e) => e) || [];
+    message.hiddenWords = object.hiddenWords ?? 0;
+    message.present = object.present ?? false;
     return message;
   },
 };
@@ -4248,6 +4891,18 @@ function createBaseBrowserMetrics(): BrowserMetrics {
     lcpElement: "",
     blockedRequests: 0,
     durationMs: 0,
+    inpMs: undefined,
+    profile: "",
+    domElements: 0,
+    bytesByType: [],
+    renderBlocking: [],
+    abandoned: "",
+    crashed: false,
+    dialogs: 0,
+    popups: 0,
+    rendered: undefined,
+    inpTarget: "",
+    checkedAt: 0,
   };
 }
 
@@ -4297,6 +4952,42 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
     }
     if (message.durationMs !== 0) {
       writer.uint32(120).uint32(message.durationMs);
+    }
+    if (message.inpMs !== undefined) {
+      writer.uint32(129).double(message.inpMs);
+    }
+    if (message.profile !== "") {
+      writer.uint32(138).string(message.profile);
+    }
+    if (message.domElements !== 0) {
+      writer.uint32(144).uint32(message.domElements);
+    }
+    for (const v of message.bytesByType) {
+      ResourceBytes.encode(v!, writer.uint32(154).fork()).join();
+    }
+    for (const v of message.renderBlocking) {
+      writer.uint32(162).string(v!);
+    }
+    if (message.abandoned !== "") {
+      writer.uint32(170).string(message.abandoned);
+    }
+    if (message.crashed !== false) {
+      writer.uint32(176).bool(message.crashed);
+    }
+    if (message.dialogs !== 0) {
+      writer.uint32(184).uint32(message.dialogs);
+    }
+    if (message.popups !== 0) {
+      writer.uint32(192).uint32(message.popups);
+    }
+    if (message.rendered !== undefined) {
+      RenderedDom.encode(message.rendered, writer.uint32(202).fork()).join();
+    }
+    if (message.inpTarget !== "") {
+      writer.uint32(210).string(message.inpTarget);
+    }
+    if (message.checkedAt !== 0) {
+      writer.uint32(216).int64(message.checkedAt);
     }
     return writer;
   },
@@ -4434,6 +5125,102 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
             message.durationMs = reader.uint32();
             continue;
           }
+          case 16: {
+            if (tag !== 129) {
+              break;
+            }
+
+            message.inpMs = reader.double();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.profile = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.domElements = reader.uint32();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.bytesByType.push(ResourceBytes.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.renderBlocking.push(reader.string());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.abandoned = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.crashed = reader.bool();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.dialogs = reader.uint32();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.popups = reader.uint32();
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.rendered = RenderedDom.decode(reader, reader.uint32());
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.inpTarget = reader.string();
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.checkedAt = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4503,6 +5290,42 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
         : isSet(object.duration_ms)
         ? globalThis.Number(object.duration_ms)
         : 0,
+      inpMs: isSet(object.inpMs)
+        ? globalThis.Number(object.inpMs)
+        : isSet(object.inp_ms)
+        ? globalThis.Number(object.inp_ms)
+        : undefined,
+      profile: isSet(object.profile) ? globalThis.String(object.profile) : "",
+      domElements: isSet(object.domElements)
+        ? globalThis.Number(object.domElements)
+        : isSet(object.dom_elements)
+        ? globalThis.Number(object.dom_elements)
+        : 0,
+      bytesByType: globalThis.Array.isArray(object?.bytesByType)
+        ? object.bytesByType.map((e: any) => ResourceBytes.fromJSON(e))
+        : globalThis.Array.isArray(object?.bytes_by_type)
+        ? object.bytes_by_type.map((e: any) => ResourceBytes.fromJSON(e))
+        : [],
+      renderBlocking: globalThis.Array.isArray(object?.renderBlocking)
+        ? object.renderBlocking.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.render_blocking)
+        ? object.render_blocking.map((e: any) => globalThis.String(e))
+        : [],
+      abandoned: isSet(object.abandoned) ? globalThis.String(object.abandoned) : "",
+      crashed: isSet(object.crashed) ? globalThis.Boolean(object.crashed) : false,
+      dialogs: isSet(object.dialogs) ? globalThis.Number(object.dialogs) : 0,
+      popups: isSet(object.popups) ? globalThis.Number(object.popups) : 0,
+      rendered: isSet(object.rendered) ? RenderedDom.fromJSON(object.rendered) : undefined,
+      inpTarget: isSet(object.inpTarget)
+        ? globalThis.String(object.inpTarget)
+        : isSet(object.inp_target)
+        ? globalThis.String(object.inp_target)
+        : "",
+      checkedAt: isSet(object.checkedAt)
+        ? globalThis.Number(object.checkedAt)
+        : isSet(object.checked_at)
+        ? globalThis.Number(object.checked_at)
+        : 0,
     };
   },
 
@@ -4553,6 +5376,42 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
     if (message.durationMs !== 0) {
       obj.durationMs = Math.round(message.durationMs);
     }
+    if (message.inpMs !== undefined) {
+      obj.inpMs = floatToJson(message.inpMs);
+    }
+    if (message.profile !== "") {
+      obj.profile = message.profile;
+    }
+    if (message.domElements !== 0) {
+      obj.domElements = Math.round(message.domElements);
+    }
+    if (message.bytesByType?.length) {
+      obj.bytesByType = message.bytesByType.map((e) => ResourceBytes.toJSON(e));
+    }
+    if (message.renderBlocking?.length) {
+      obj.renderBlocking = message.renderBlocking;
+    }
+    if (message.abandoned !== "") {
+      obj.abandoned = message.abandoned;
+    }
+    if (message.crashed !== false) {
+      obj.crashed = message.crashed;
+    }
+    if (message.dialogs !== 0) {
+      obj.dialogs = Math.round(message.dialogs);
+    }
+    if (message.popups !== 0) {
+      obj.popups = Math.round(message.popups);
+    }
+    if (message.rendered !== undefined) {
+      obj.rendered = RenderedDom.toJSON(message.rendered);
+    }
+    if (message.inpTarget !== "") {
+      obj.inpTarget = message.inpTarget;
+    }
+    if (message.checkedAt !== 0) {
+      obj.checkedAt = Math.round(message.checkedAt);
+    }
     return obj;
   },
 
@@ -4576,6 +5435,20 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
     message.lcpElement = object.lcpElement ?? "";
     message.blockedRequests = object.blockedRequests ?? 0;
     message.durationMs = object.durationMs ?? 0;
+    message.inpMs = object.inpMs ?? undefined;
+    message.profile = object.profile ?? "";
+    message.domElements = object.domElements ?? 0;
+    message.bytesByType = object.bytesByType?.map((e) => ResourceBytes.fromPartial(e)) || [];
+    message.renderBlocking = object.renderBlocking?.map((e) => e) || [];
+    message.abandoned = object.abandoned ?? "";
+    message.crashed = object.crashed ?? false;
+    message.dialogs = object.dialogs ?? 0;
+    message.popups = object.popups ?? 0;
+    message.rendered = (object.rendered !== undefined && object.rendered !== null)
+      ? RenderedDom.fromPartial(object.rendered)
+      : undefined;
+    message.inpTarget = object.inpTarget ?? "";
+    message.checkedAt = object.checkedAt ?? 0;
     return message;
   },
 };

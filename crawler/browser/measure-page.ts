@@ -1,0 +1,340 @@
+// One page load in a fresh browser context: observers registered before any page script, load,
+// wait for LCP and quiet, read the metrics and the rendered DOM, then one scripted click on a real
+// input for INP. The egress rules hold for everything the page loads: every connection goes through
+// browser-proxy.ts (loopback included: Playwright proxies it too), which admits the target (the
+// site's own origin; other origins only as the third-party setting allows; never an address the
+// egress guard refuses) and dials the address it admitted. No request is paused in Node on the way
+// (context.route would add a round trip to every request and inflate TTFB, FCP and LCP against
+// Lighthouse's: bench:browser). The caller (browser-pool.ts) owns the deadline and the browser.
+import { randomBytes } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
+import { startEgressProxy, type AdmitTarget } from "./browser-proxy.ts";
+import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
+import { userAgentFor, type Profile } from "./profiles.ts";
+import type { Egress, ResolvedAddress } from "../fetch/egress.ts";
+
+export interface PageRun {
+  readonly url: string;
+  readonly profile: Profile;
+  /** Apply the profile's DevTools throttling (network and CPU); false: unthrottled (Lighthouse's "provided"). */
+  readonly throttle: boolean;
+  readonly thirdParty: ThirdPartyPolicy;
+  readonly externalAllowed: (hostname: string) => boolean;
+  readonly userAgentToken: string | undefined;
+  /** Quiet time (no long task, layout shift or new LCP candidate) after load before reading. */
+  readonly settleMs: number;
+  /** Click one real input for INP. */
+  readonly interact: boolean;
+  /** Absolute deadline (ms since the epoch). */
+  readonly deadline: number;
+  /** Dialogs dismissed before the page is abandoned. */
+  readonly maxDialogs: number;
+  /** Windows the page may open before it is abandoned. */
+  readonly maxPopups: number;
+  /** Main-frame navigations (redirect or reload loops) before the page is abandoned. */
+  readonly maxNavigations: number;
+}
+
+/** The page did something that ends its measurement (too many dialogs, popups or navigations). */
+export class PageAbandonedError extends Error {
+  constructor(readonly reason: "deadline" | "dialogs" | "popups" | "navigations") {
+    super(`page abandoned: ${reason === "deadline" ? "it did not finish within the deadline" : `too many ${reason}`}`);
+    this.name = "PageAbandonedError";
+  }
+}
+
+/** The renderer or the browser crashed under the page. */
+export class BrowserCrashedError extends Error {
+  constructor(what: string) {
+    super(`${what} crashed`);
+    this.name = "BrowserCrashedError";
+  }
+}
+
+/** A measurement in progress: its result, and a way to stop it (closing its context). */
+export interface Measurement {
+  readonly result: Promise<Partial<BrowserMetrics>>;
+  /** Resolves with the abandonment or crash that ends the page early (never rejects). */
+  readonly interrupted: Promise<Error>;
+  close(): Promise<void>;
+}
+
+interface Observed {
+  fcp: number | null;
+  lcp: number | null;
+  lcpEl: string;
+  shifts: LayoutShift[];
+  longtasks: LongTask[];
+  events: InteractionEvent[];
+  last: number;
+}
+
+interface Reading extends Observed {
+  ttfb: number | null;
+  dcl: number | null;
+  load: number | null;
+  dom: number;
+  blocking: string[];
+}
+
+/** The observers, under a random global name the page cannot guess. */
+function observerScript(key: string): string {
+  return `(() => {
+  const m = { fcp: null, lcp: null, lcpEl: "", shifts: [], longtasks: [], events: [], last: 0 };
+  Object.defineProperty(window, ${JSON.stringify(key)}, { value: m, enumerable: false });
+  const po = (type, cb, extra) => { try { new PerformanceObserver((l) => l.getEntries().forEach(cb)).observe({ type, buffered: true, ...extra }); } catch {} };
+  const seen = (t) => { m.last = Math.max(m.last, t); };
+  const name = (e) => e ? e.tagName + (e.id ? "#" + e.id : "") : "";
+  po("paint", (e) => { if (e.name === "first-contentful-paint") m.fcp = e.startTime; });
+  po("largest-contentful-paint", (e) => { m.lcp = e.startTime; m.lcpEl = name(e.element); seen(e.startTime); });
+  po("layout-shift", (e) => { m.shifts.push({ t: e.startTime, v: e.value, input: e.hadRecentInput }); seen(e.startTime); });
+  po("longtask", (e) => { m.longtasks.push({ t: e.startTime, d: e.duration }); seen(e.startTime + e.duration); });
+  po("event", (e) => { if (e.interactionId) m.events.push({ id: e.interactionId, d: e.duration }); }, { durationThreshold: 16 });
+})();`;
+}
+
+/** What search engines see after JavaScript: read in the page, counted as the raw extractor counts. */
+const RENDERED_SCRIPT = `(() => {
+  const HIDDEN = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE", "SVG", "IFRAME"]);
+  const words = (t) => (t.match(/[\\p{L}\\p{N}][^\\s]*/gu) || []).length;
+  const abs = (h) => { try { const u = new URL(h, document.baseURI); u.hash = ""; return u.href; } catch { return ""; } };
+  const collapse = (t) => (t || "").replace(/\\s+/g, " ").trim();
+  const metas = (n) => [...document.querySelectorAll("meta[name]")].filter((x) => x.name.toLowerCase() === n).map((x) => x.content);
+  let all = "";
+  const walk = (node) => {
+    for (const c of node.childNodes) {
+      if (c.nodeType === 3) all += c.data + " ";
+      else if (c.nodeType === 1 && !HIDDEN.has(c.tagName.toUpperCase())) walk(c);
+    }
+  };
+  if (document.body) walk(document.body);
+  const visible = document.body ? document.body.innerText : "";
+  const types = new Set();
+  const addType = (t) => { if (typeof t === "string" && t) types.add(t.replace(/^https?:\\/\\/schema\\.org\\//, "")); else if (Array.isArray(t)) t.forEach(addType); };
+  const visit = (v) => { if (Array.isArray(v)) v.forEach(visit); else if (v && typeof v === "object") { addType(v["@type"]); if (v["@graph"]) visit(v["@graph"]); } };
+  for (const s of document.querySelectorAll('script[type="application/ld+json"]')) { try { visit(JSON.parse(s.textContent)); } catch {} }
+  for (const e of document.querySelectorAll("[itemtype]")) for (const t of e.getAttribute("itemtype").split(/\\s+/)) addType(t);
+  const canonical = document.querySelector('link[rel~="canonical" i]');
+  const total = words(collapse(all));
+  return {
+    present: true,
+    title: collapse(document.title),
+    metaDescription: collapse(metas("description")[0] || ""),
+    canonical: canonical ? abs(canonical.getAttribute("href") || "") : "",
+    metaRobots: ["robots", "googlebot", "yandex"].flatMap(metas).join(", ").toLowerCase(),
+    headings: [...document.querySelectorAll("h1,h2,h3")].slice(0, 50).map((h) => ({ level: Number(h.tagName[1]), text: collapse(h.textContent).slice(0, 200) })),
+    links: [...new Set([...document.querySelectorAll("a[href]")].map((a) => abs(a.getAttribute("href"))).filter((h) => /^https?:/.test(h)))].slice(0, 500),
+    wordCount: total,
+    schemaTypes: [...types],
+    hiddenWords: Math.max(0, total - words(collapse(visible))),
+  };
+})()`;
+
+/** Marks the first real input a user could click (no link, no form submission) and returns its name. */
+const PICK_INPUT_SCRIPT = (attr: string) => `(() => {
+  const cands = document.querySelectorAll('button, [role="button"], summary, input[type="checkbox"], input[type="radio"], [onclick]');
+  for (const el of cands) {
+    if (el.closest("a[href]") || el.disabled) continue;
+    if (el.tagName === "BUTTON" && el.form && (el.getAttribute("type") || "submit").toLowerCase() === "submit") continue;
+    el.scrollIntoView({ block: "center" });
+    const r = el.getBoundingClientRect();
+    const st = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || st.visibility === "hidden" || st.display === "none") continue;
+    el.setAttribute(${JSON.stringify(attr)}, "1");
+    return el.tagName + (el.id ? "#" + el.id : "");
+  }
+  return "";
+})()`;
+
+const LCP_WAIT_MS = 3000;
+const INP_WAIT_MS = 1500;
+
+/**
+ * Starts measuring one page in a fresh context of `browser`. The measurement ends by itself; the
+ * pool races `result` with `interrupted` and its deadline, and calls close() in every case.
+ */
+export async function startMeasurement(browser: Browser, run: PageRun, egress: Pick<Egress, "resolve">): Promise<Measurement> {
+  const page0 = new URL(run.url);
+  if (page0.protocol !== "http:" && page0.protocol !== "https:") throw new Error(`not an http(s) URL: ${run.url}`);
+  const counts = { blocked: 0, requests: 0, bytes: 0, dialogs: 0, popups: 0, navigations: 0 };
+  const byType = new Map<string, { requests: number; bytes: number }>();
+  const rules = admitter(page0, run, egress);
+  // The proxy is the one gate: every connection of the page is admitted here (or refused, counted).
+  const admit: AdmitTarget = (hostname, port) =>
+    rules(hostname, port).catch((err: unknown) => {
+      counts.blocked += 1;
+      throw err;
+    });
+  const proxy = await startEgressProxy(admit, { connectTimeoutMs: Math.min(10_000, Math.max(1000, run.deadline - Date.now())) });
+  let interrupt: (err: Error) => void = () => undefined;
+  const interrupted = new Promise<Error>((resolve) => (interrupt = resolve));
+  let context: BrowserContext | null = null;
+  const close = async () => {
+    await context?.close().catch(() => undefined);
+    await proxy.close();
+  };
+  try {
+    const p = run.profile;
+    context = await browser.newContext({
+      viewport: { width: p.width, height: p.height },
+      deviceScaleFactor: p.deviceScaleFactor,
+      isMobile: p.mobile,
+      hasTouch: p.mobile,
+      userAgent: userAgentFor(browser.version(), p, run.userAgentToken),
+      serviceWorkers: "block", // a service worker's fetches would bypass context.route
+      // Certificates are judged by the TLS checks; the metrics are measured even behind a private CA.
+      ignoreHTTPSErrors: true,
+      acceptDownloads: false,
+      proxy: { server: proxy.server, username: proxy.username, password: proxy.password },
+    });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const ctx = context;
+  const pending: Promise<unknown>[] = [];
+  ctx.on("requestfinished", (request) => {
+    counts.requests += 1;
+    const group = resourceGroup(request.resourceType());
+    pending.push(
+      request.sizes().then((s) => {
+        const n = s.responseHeadersSize + s.responseBodySize;
+        counts.bytes += n;
+        const entry = byType.get(group) ?? { requests: 0, bytes: 0 };
+        entry.requests += 1;
+        entry.bytes += n;
+        byType.set(group, entry);
+      }, () => undefined),
+    );
+  });
+  let main: Page | null = null;
+  // Popups are closed at once; a page that keeps opening them is abandoned.
+  ctx.on("page", (opened) => {
+    if (main === null || opened === main) return;
+    counts.popups += 1;
+    void opened.close().catch(() => undefined);
+    if (counts.popups > run.maxPopups) interrupt(new PageAbandonedError("popups"));
+  });
+  const result = (async (): Promise<Partial<BrowserMetrics>> => {
+    const key = `__svc_${randomBytes(8).toString("hex")}`;
+    await ctx.addInitScript(observerScript(key));
+    const page = await ctx.newPage();
+    main = page;
+    page.on("crash", () => interrupt(new BrowserCrashedError("the renderer")));
+    page.on("dialog", (dialog) => {
+      counts.dialogs += 1;
+      void dialog.dismiss().catch(() => undefined);
+      if (counts.dialogs > run.maxDialogs) interrupt(new PageAbandonedError("dialogs"));
+    });
+    page.on("framenavigated", (frame) => {
+      if (frame !== page.mainFrame()) return;
+      counts.navigations += 1;
+      if (counts.navigations > run.maxNavigations) interrupt(new PageAbandonedError("navigations"));
+    });
+    if (run.throttle) await throttle(ctx, page, run.profile);
+    const left = () => Math.max(1, run.deadline - Date.now());
+    await page.goto(run.url, { waitUntil: "load", timeout: left() });
+    const m = `window[${JSON.stringify(key)}]`;
+    // LCP is often not reported yet at load on a fast page (web-measurement-notes.md).
+    await page.waitForFunction(`${m}.lcp !== null`, undefined, { polling: "raf", timeout: Math.min(LCP_WAIT_MS, left()) }).catch(() => undefined);
+    const loadEnd = `(performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? 0)`;
+    await page
+      .waitForFunction(`performance.now() - Math.max(${m}.last, ${loadEnd}) >= ${run.settleMs}`, undefined, { polling: 100, timeout: left() })
+      .catch(() => undefined); // still busy at the deadline: read what there is
+    // TBT and the DOM are read before the click: the click's own task must not count.
+    const reading = await page.evaluate<Reading>(`(() => {
+      const nav = performance.getEntriesByType("navigation")[0];
+      const at = (x) => (x !== undefined && x > 0 ? x : null);
+      const blocking = performance.getEntriesByType("resource").filter((e) => e.renderBlockingStatus === "blocking").map((e) => e.name).slice(0, 20);
+      return { ...${m}, events: [], ttfb: at(nav?.responseStart), dcl: at(nav?.domContentLoadedEventStart), load: at(nav?.loadEventStart), dom: document.getElementsByTagName("*").length, blocking };
+    })()`);
+    const rendered = RenderedDom.fromPartial(await page.evaluate<Partial<RenderedDom>>(RENDERED_SCRIPT));
+    const interaction = run.interact ? await interact(page, m, left) : { inp: null, target: "" };
+    await Promise.all(pending);
+    const out = toMetrics(reading, counts, byType);
+    if (interaction.inp !== null) out.inpMs = Math.round(interaction.inp * 10) / 10;
+    out.inpTarget = interaction.target;
+    out.rendered = rendered;
+    return out;
+  })();
+  result.catch(() => undefined);
+  return { result, interrupted, close };
+}
+
+/** One trusted click on the first real input; INP from its Event Timing entries. */
+async function interact(page: Page, m: string, left: () => number): Promise<{ inp: number | null; target: string }> {
+  const attr = `data-svc-${randomBytes(4).toString("hex")}`;
+  const target = await page.evaluate<string>(PICK_INPUT_SCRIPT(attr)).catch(() => "");
+  if (!target) return { inp: null, target: "" };
+  await page.click(`[${attr}]`, { timeout: Math.min(2000, left()), noWaitAfter: true, force: true }).catch(() => undefined);
+  // Event Timing entries arrive after the next paint that follows the handler.
+  await page.waitForFunction(`${m}.events.length > 0`, undefined, { polling: 50, timeout: Math.min(INP_WAIT_MS, left()) }).catch(() => undefined);
+  const events = await page.evaluate<InteractionEvent[]>(`${m}.events`).catch(() => []);
+  return { inp: interactionToNextPaint(events), target };
+}
+
+/** Lighthouse's DevTools throttling of the profile (network conditions and CPU slowdown). */
+async function throttle(ctx: BrowserContext, page: Page, profile: Profile): Promise<void> {
+  const cdp = await ctx.newCDPSession(page);
+  const t = profile.throttling;
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: t.requestLatencyMs,
+    downloadThroughput: (t.downloadThroughputKbps * 1024) / 8,
+    uploadThroughput: (t.uploadThroughputKbps * 1024) / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: t.cpuSlowdownMultiplier });
+}
+
+function toMetrics(r: Reading, counts: { blocked: number; requests: number; bytes: number; dialogs: number; popups: number }, byType: Map<string, { requests: number; bytes: number }>): Partial<BrowserMetrics> {
+  const round = (x: number) => Math.round(x * 10) / 10;
+  const out: Partial<BrowserMetrics> = {
+    cls: Math.round(cumulativeLayoutShift(r.shifts) * 10_000) / 10_000,
+    requests: counts.requests,
+    transferBytes: counts.bytes,
+    blockedRequests: counts.blocked,
+    lcpElement: r.lcpEl,
+    domElements: r.dom,
+    renderBlocking: r.blocking,
+    dialogs: counts.dialogs,
+    popups: counts.popups,
+    bytesByType: [...byType].sort(([a], [b]) => a.localeCompare(b)).map(([type, v]) => ResourceBytes.fromPartial({ type, requests: v.requests, bytes: v.bytes })),
+  };
+  if (r.fcp !== null) {
+    out.fcpMs = round(r.fcp);
+    out.tbtMs = round(totalBlockingTime(r.longtasks, r.fcp));
+  }
+  if (r.lcp !== null) out.lcpMs = round(r.lcp);
+  if (r.ttfb !== null) out.ttfbMs = round(r.ttfb);
+  if (r.dcl !== null) out.domContentLoadedMs = round(r.dcl);
+  if (r.load !== null) out.loadMs = round(r.load);
+  return out;
+}
+
+/**
+ * The egress rules of one measured page, as one function that both context.route and the proxy ask:
+ * the page's own host (on its port, or on 80/443: the http and https of the same site) always, other
+ * hosts as the third-party setting allows, and in every case only addresses the egress guard
+ * accepts (resolved once per host and measurement).
+ */
+function admitter(page: URL, run: Pick<PageRun, "thirdParty" | "externalAllowed">, egress: Pick<Egress, "resolve">): AdmitTarget {
+  const own = { hostname: page.hostname.replace(/^\[|\]$/g, "").toLowerCase(), port: Number(page.port || (page.protocol === "https:" ? 443 : 80)) };
+  const resolved = new Map<string, Promise<ResolvedAddress>>();
+  return (hostname, port) => {
+    const name = hostname.toLowerCase();
+    const firstParty = name === own.hostname && (port === own.port || port === 80 || port === 443);
+    const allowed = firstParty || run.thirdParty === "all" || (run.thirdParty === "auto" && run.externalAllowed(name));
+    if (!allowed) return Promise.reject(new ThirdPartyRefused(name));
+    let address = resolved.get(name);
+    if (!address) resolved.set(name, (address = egress.resolve(name)));
+    return address;
+  };
+}
+
+class ThirdPartyRefused extends Error {
+  constructor(host: string) {
+    super(`${host} is not the site's origin`);
+  }
+}

@@ -1,0 +1,159 @@
+import { createServer, type Server } from "node:http";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPath } from "../harness/chromium.ts";
+import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
+import { png } from "../harness/lab-pages.ts";
+
+// GET /performance, /deep/{host}/js and /social after one analysis of a loopback site with the
+// browser on (Debian's Chromium): the home page with a complete card and profile links, a page
+// whose content is built by JavaScript (with a broken card), and a page whose card image is gone.
+// One analysis, one browser, measured in the mobile profile only to keep the file short.
+
+const CARD = png(1200, 630);
+const TINY = png(50, 50);
+const JS_WORDS = 30;
+
+let gw: TestGateway;
+let site: Server;
+let other: Server;
+let host = "";
+let origin = "";
+const otherHits: string[] = [];
+/** Set by the last test: the home page then holds the main thread for BUSY_MS after load. */
+let slowHome = false;
+const BUSY_MS = 900;
+
+function listen(server: Server, address: string): Promise<number> {
+  return new Promise((resolve) => server.listen(0, address, () => resolve((server.address() as { port: number }).port)));
+}
+
+beforeAll(async () => {
+  other = createServer((req, res) => {
+    otherHits.push(req.url ?? "");
+    res.writeHead(200).end("{}");
+  });
+  const otherOrigin = `http://127.0.0.2:${await listen(other, "127.0.0.2")}`;
+  const words = Array.from({ length: JS_WORDS }, (_, i) => `w${i}`).join(" ");
+  const pages: Record<string, string> = {
+    "/": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home of the test</title><meta name="description" content="A home page with a complete card.">
+<meta property="og:title" content="Home"><meta property="og:type" content="website"><meta property="og:image" content="/card.png"><meta property="og:url" content="ORIGIN/"><meta property="og:description" content="The home page">
+<meta name="twitter:card" content="summary_large_image"></head><body><h1>Home</h1><p>Plain server-rendered text of the home page.</p>
+<a href="/app">App</a> <a href="/broken">Broken</a> <a href="https://x.com/svc_test">X</a> <a href="https://www.facebook.com/svcpage">Facebook</a> <a href="https://www.facebook.com/sharer/sharer.php?u=ORIGIN/">Share</a></body></html>`,
+    "/app": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Loading</title><meta property="og:image" content="/tiny.png"></head><body><div id="root"></div>
+<script>document.title = "App"; document.getElementById("root").innerHTML = "<h1>App</h1><p>${words}</p>"; fetch("${otherOrigin}/beacon").catch(() => {});</script></body></html>`,
+    "/broken": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Broken card</title><meta property="og:title" content="Broken"><meta property="og:type" content="article"><meta property="og:url" content="ORIGIN/broken"><meta property="og:image" content="/gone.png"><meta name="twitter:card" content="summary"></head><body><h1>Broken</h1><a href="/app">App</a></body></html>`,
+  };
+  site = createServer((req, res) => {
+    const path = req.url ?? "/";
+    if (path === "/card.png") return void res.writeHead(200, { "content-type": "image/png" }).end(CARD);
+    if (path === "/tiny.png") return void res.writeHead(200, { "content-type": "image/png" }).end(TINY);
+    const body = pages[path];
+    if (body === undefined) return void res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    const busy = slowHome && path === "/" ? `<script>addEventListener("load", () => setTimeout(() => { const end = performance.now() + ${BUSY_MS}; while (performance.now() < end); }, 100));</script>` : "";
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body.replaceAll("ORIGIN", origin).replace("</body>", `${busy}</body>`));
+  });
+  const port = await listen(site, "127.0.0.1");
+  host = `127.0.0.1:${port}`;
+  origin = `http://${host}`;
+  gw = await startTestGateway({
+    env: {
+      SVC_ALLOW_PRIVATE_TARGETS: "1",
+      SVC_PAGE_SAMPLE: "2",
+      SVC_CRAWL_MIN_DELAY_MS: "0",
+      SVC_FETCH_TIMEOUT_MS: "3000",
+      SVC_BROWSER: "auto",
+      SVC_BROWSER_PATH: chromiumPath(),
+      SVC_BROWSER_PAGES: "2",
+      SVC_BROWSER_PROFILES: "mobile",
+      // untilJobDone polls every 100 ms: two analyses on a busy machine would spend the default 120 calls an hour.
+      SVC_RATE_PER_HOUR: "100000",
+    },
+  });
+});
+
+afterAll(async () => {
+  await gw?.close();
+  site?.close();
+  other?.close();
+});
+afterEach(() => expect(gw.violations).toEqual([]));
+
+describe("the browser's operations", () => {
+  it("answer not_ready before the first check and not_found for a host nobody checked", async () => {
+    expect((await gw.call("POST", "/api/v1/sites", { body: { host } })).statusCode).toBe(201);
+    for (const path of [`/performance/${host}`, `/deep/${host}/js`, `/social/${host}`]) {
+      expect((await gw.call("GET", `/api/v1${path}`)).json().code).toBe("not_ready");
+      expect((await gw.call("GET", `/api/v1${path.replace(host, "never-checked.example")}`)).json().code).toBe("not_found");
+    }
+  });
+
+  it("serve the performance, JavaScript dependency and social cards of one analysis", async () => {
+    const job = (await gw.call("POST", "/api/v1/analyze", { body: { host } })).json().job;
+    expect(await untilJobDone(gw, job.id as number, 90_000)).toMatchObject({ state: "done" });
+
+    const perf = (await gw.call("GET", `/api/v1/performance/${host}`)).json();
+    expect(perf.browser_state).toBe("measured");
+    // The home page and the most linked sample page (/app: two links to it, /broken one).
+    expect(perf.browser.map((b: { device: string; url: string }) => [b.device, b.url])).toEqual([
+      ["mobile", `${origin}/`],
+      ["mobile", `${origin}/app`],
+    ]);
+    for (const b of perf.browser) {
+      expect(b.error).toBe("");
+      expect(b.fcp_ms).toBeGreaterThan(0);
+      expect(Number.isInteger(b.score)).toBe(true);
+    }
+    expect(perf.note).toContain("2 pages mobile");
+    const codes = perf.checks.map((c: { code: string }) => c.code);
+    expect(codes).toEqual(expect.arrayContaining(["lcp", "cls", "tbt", "fcp"]));
+    expect(perf.checks.find((c: { code: string }) => c.code === "cls")).toMatchObject({ status: "pass", value: 0, group: "performance" });
+    // The beacon to another host was refused by the browser's egress rules (third parties: none allowed).
+    expect(otherHits).toEqual([]);
+
+    const js = (await gw.call("GET", `/api/v1/deep/${host}/js`)).json();
+    expect(js.verdict).toBe("high");
+    expect(js.summary).toMatchObject({ pages: 2, by_verdict: { none: 1, low: 0, medium: 0, high: 1 } });
+    const [home, app] = js.pages;
+    expect(home).toMatchObject({ url: `${origin}/`, verdict: "none", reasons: [] });
+    expect(app.url).toBe(`${origin}/app`);
+    expect(app.title).toEqual({ raw: "Loading", rendered: "App", state: "changed" });
+    expect(app.words).toEqual({ raw: 0, rendered: JS_WORDS + 1, js_only: JS_WORDS + 1, js_share: 1 });
+    expect(app.headings.js_only).toEqual(["h1: App"]);
+
+    const social = (await gw.call("GET", `/api/v1/social/${host}`)).json();
+    expect(social.profiles).toEqual([
+      { network: "facebook", urls: ["https://www.facebook.com/svcpage"] },
+      { network: "x", urls: ["https://x.com/svc_test"] },
+    ]);
+    expect(social.pages).toBe(3);
+    const byUrl = Object.fromEntries(social.cards.map((c: { url: string }) => [c.url, c]));
+    const statuses = (url: string) => Object.fromEntries(byUrl[url].checks.map((c: { code: string; status: string }) => [c.code, c.status]));
+    expect(byUrl[`${origin}/`].image).toEqual({ url: `${origin}/card.png`, status: 200, content_type: "image/png", width: 1200, height: 630, checked: true });
+    expect(byUrl[`${origin}/`].score).toBe(100);
+    // 50 × 50 for a large card (no twitter:card: X shows the large one): too small, and square.
+    expect(statuses(`${origin}/app`)).toEqual({ og_required: "fail", og_description: "warn", twitter_card: "fail", image_reachable: "pass", image_size: "fail", image_aspect: "warn" });
+    expect(statuses(`${origin}/broken`)).toEqual({ og_required: "pass", og_description: "warn", twitter_card: "pass", image_reachable: "fail", image_size: "fail", image_aspect: "fail" });
+    // 6/6, 1/6 and 2/6 passing checks.
+    expect(social.card_score).toBe(Math.round((100 + 17 + 33) / 3));
+    expect(Object.fromEntries(social.checks.map((c: { code: string; status: string; value: unknown }) => [c.code, [c.status, c.value]]))).toEqual({
+      social_profiles: ["pass", 2],
+      og_required: ["fail", "2/3"],
+      og_description: ["warn", "1/3"],
+      twitter_card: ["fail", "2/3"],
+      image_reachable: ["fail", "2/3"],
+      image_size: ["fail", "1/3"],
+      image_aspect: ["fail", "1/3"],
+    });
+  });
+
+  it("turns a page that got slower between two checks into a performance.regressed event", async () => {
+    slowHome = true;
+    const job = (await gw.call("POST", "/api/v1/analyze", { body: { host, fresh: true } })).json().job;
+    expect(await untilJobDone(gw, job.id as number, 90_000)).toMatchObject({ state: "done" });
+    const home = (await gw.call("GET", `/api/v1/performance/${host}`)).json().browser[0];
+    expect(home.tbt_ms).toBeGreaterThanOrEqual(BUSY_MS - 50);
+    const events = (await gw.call("GET", "/api/v1/events?type=page")).json().events;
+    expect(events.map((e: { kind: string; data: { url: string; device: string } }) => [e.kind, e.data.url, e.data.device])).toEqual([["performance.regressed", `${origin}/`, "mobile"]]);
+    expect(events[0].text).toContain(`tbt_ms`);
+  });
+});

@@ -1,0 +1,169 @@
+// The pure parts of issue 16: the performance score of a lab run, the raw-against-rendered verdicts,
+// social cards and profiles, card image sizes, and which pages the browser measures.
+import { describe, expect, it } from "vitest";
+import { browserSection, carryBrowserRun, CARRY_MAX_AGE_S, comparePage, networkOf, performanceRegressions, performanceScore, socialCard, type BrowserPageReport } from "../../../analyzer/index.ts";
+import { imageSize, mostLinked } from "../../../crawler/index.ts";
+import { BrowserMetrics, PageFacts, RenderedDom, SiteFacts, SocialImage } from "../../../proto/index.ts";
+import { png } from "../../harness/lab-pages.ts";
+
+describe("performance score", () => {
+  it("is Lighthouse's weighted mean without Speed Index: every metric at its p10 scores 90, on the profile's curves", () => {
+    const atMobileP10 = BrowserMetrics.fromPartial({ profile: "mobile", fcpMs: 1800, lcpMs: 2500, tbtMs: 200, cls: 0.1 });
+    expect(performanceScore(atMobileP10)).toBe(90);
+    // The same run judged on the desktop curves (p10 934/1200/150 ms) is worse: only CLS stays at 0.9.
+    expect(performanceScore({ ...atMobileP10, profile: "desktop" })).toBeLessThan(75);
+    expect(performanceScore(BrowserMetrics.fromPartial({ profile: "desktop", fcpMs: 934, lcpMs: 1200, tbtMs: 150, cls: 0.1 }))).toBe(90);
+    // A fast page: 100; TBT (weight 30 of 90) at its median alone: 100 − 30·0.5/0.9 ≈ 83.
+    expect(performanceScore(BrowserMetrics.fromPartial({ profile: "mobile", fcpMs: 100, lcpMs: 100, tbtMs: 0, cls: 0 }))).toBe(100);
+    expect(performanceScore(BrowserMetrics.fromPartial({ profile: "mobile", fcpMs: 100, lcpMs: 100, tbtMs: 600, cls: 0 }))).toBe(83);
+  });
+
+  it("is null for a page that was not measured or never painted", () => {
+    expect(performanceScore(BrowserMetrics.fromPartial({ error: "timeout", fcpMs: 100 }))).toBeNull();
+    expect(performanceScore(BrowserMetrics.fromPartial({ cls: 0 }))).toBeNull();
+  });
+});
+
+const raw = (p: Partial<PageFacts>) => PageFacts.fromPartial({ isHtml: true, title: "T", wordCount: 100, ...p });
+const rendered = (r: Partial<RenderedDom>) => RenderedDom.fromPartial({ present: true, title: "T", wordCount: 100, ...r });
+
+describe("JavaScript dependency of a page", () => {
+  it("is none when the rendered DOM says what the HTML says", () => {
+    const p = comparePage("https://a.test/", raw({ links: [{ href: "https://a.test/x", text: "x", nofollow: false, internal: true }] }), rendered({ links: ["https://a.test/x"] }));
+    expect({ verdict: p.verdict, reasons: p.reasons }).toEqual({ verdict: "none", reasons: [] });
+  });
+
+  it("is low for a few words or links added, medium for a description, structured data or a fifth of the text, high for the title or half the text", () => {
+    const nine = Array.from({ length: 9 }, (_, i) => `https://a.test/${i}`);
+    const low = comparePage("u", raw({ links: nine.map((href) => ({ href, text: "", nofollow: false, internal: true })) }), rendered({ wordCount: 110, links: [...nine, "https://a.test/late"] }));
+    expect({ verdict: low.verdict, reasons: low.reasons }).toEqual({ verdict: "low", reasons: ["10 words exist only after JavaScript", "1 links exist only after JavaScript"] });
+    expect(comparePage("u", raw({}), rendered({ metaDescription: "late" })).verdict).toBe("medium");
+    expect(comparePage("u", raw({}), rendered({ schemaTypes: ["Product"] })).reasons).toEqual(["structured data only after JavaScript: Product"]);
+    expect(comparePage("u", raw({}), rendered({ wordCount: 130 })).verdict).toBe("medium"); // 30/130 = 23 %
+    expect(comparePage("u", raw({}), rendered({ wordCount: 200 })).verdict).toBe("high"); // 50 %
+    const retitled = comparePage("u", raw({}), rendered({ title: "Other" }));
+    expect({ verdict: retitled.verdict, title: retitled.title }).toEqual({ verdict: "high", title: { raw: "T", rendered: "Other", state: "changed" } });
+    expect(comparePage("u", raw({}), rendered({ metaRobots: "noindex" })).robots.state).toBe("added");
+  });
+});
+
+describe("social cards", () => {
+  const page = (og: Record<string, string>, tw: Record<string, string> = {}) =>
+    PageFacts.fromPartial({
+      isHtml: true,
+      response: { status: 200, finalUrl: "https://a.test/p", requestedUrl: "https://a.test/p" },
+      openGraph: Object.entries(og).map(([key, content]) => ({ key, content })),
+      twitter: Object.entries(tw).map(([key, content]) => ({ key, content })),
+    });
+  const complete = { "og:title": "T", "og:type": "website", "og:image": "/i.png", "og:url": "https://a.test/p", "og:description": "D" };
+  const image = (width: number, height: number, status = 200) => new Map([["https://a.test/i.png", SocialImage.fromPartial({ url: "https://a.test/i.png", status, contentType: "image/png", width, height })]]);
+  const states = (c: ReturnType<typeof socialCard>) => Object.fromEntries(c.checks.map((x) => [x.code, x.status]));
+
+  it("passes a complete large card with a 1200 × 630 image", () => {
+    const card = socialCard(page(complete, { "twitter:card": "summary_large_image" }), image(1200, 630));
+    expect({ score: card.score, image: card.image?.url }).toEqual({ score: 100, image: "https://a.test/i.png" });
+  });
+
+  it("judges size and aspect by the card type: a 400 × 400 image suits a summary card, not a large one", () => {
+    expect(states(socialCard(page(complete, { "twitter:card": "summary" }), image(400, 400)))).toMatchObject({ image_size: "pass", image_aspect: "pass" });
+    expect(states(socialCard(page(complete, { "twitter:card": "summary_large_image" }), image(400, 400)))).toMatchObject({ image_size: "pass", image_aspect: "warn" });
+    expect(states(socialCard(page(complete, { "twitter:card": "summary_large_image" }), image(300, 157)))).toMatchObject({ image_size: "fail" }); // under 200 px high
+  });
+
+  it("fails missing properties, an unknown card type and an image that does not load", () => {
+    const card = socialCard(page({ "og:title": "T", "og:image": "/i.png" }, { "twitter:card": "big" }), image(0, 0, 404));
+    expect(states(card)).toEqual({ og_required: "fail", og_description: "warn", twitter_card: "fail", image_reachable: "fail", image_size: "fail", image_aspect: "fail" });
+    expect(card.checks[0]?.detail).toBe("missing og:type, og:url");
+    expect(card.score).toBe(0);
+  });
+});
+
+describe("social profiles", () => {
+  it("recognises profile links by network and leaves share links out", () => {
+    expect(networkOf("https://www.facebook.com/svc")).toBe("facebook");
+    expect(networkOf("https://www.facebook.com/sharer/sharer.php?u=x")).toBeNull();
+    expect(networkOf("https://twitter.com/svc")).toBe("x");
+    expect(networkOf("https://twitter.com/intent/tweet?text=x")).toBeNull();
+    expect(networkOf("https://t.me/svc")).toBe("telegram");
+    expect(networkOf("https://x.com/")).toBeNull();
+    expect(networkOf("https://example.com/facebook.com")).toBeNull();
+  });
+});
+
+describe("card image sizes", () => {
+  it("reads PNG, GIF, JPEG and WebP headers", () => {
+    expect(imageSize(png(1200, 630))).toEqual({ width: 1200, height: 630 });
+    const gif = Buffer.from("GIF89a\x20\x03\x58\x02", "latin1");
+    expect(imageSize(gif)).toEqual({ width: 800, height: 600 });
+    // SOI, an APP0 segment of 16 bytes, then SOF0: precision 8, height 630, width 1200.
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.alloc(14), Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0x02, 0x76, 0x04, 0xb0]), Buffer.alloc(12)]);
+    expect(imageSize(jpeg)).toEqual({ width: 1200, height: 630 });
+    const webp = Buffer.alloc(30);
+    webp.write("RIFF", 0, "ascii");
+    webp.write("WEBPVP8X", 8, "ascii");
+    webp.writeUIntLE(1199, 24, 3);
+    webp.writeUIntLE(629, 27, 3);
+    expect(imageSize(webp)).toEqual({ width: 1200, height: 630 });
+    expect(imageSize(Buffer.from("<svg/>"))).toBeNull();
+  });
+});
+
+describe("pages the browser measures", () => {
+  it("takes the sample pages with the most internal links to them, HTML that answered 2xx only", () => {
+    const link = (href: string) => ({ href, text: "", nofollow: false, internal: true });
+    const page = (url: string, links: string[], status = 200) => PageFacts.fromPartial({ isHtml: true, response: { status, finalUrl: url, requestedUrl: url }, links: links.map(link) });
+    const home = page("https://a.test/", ["https://a.test/a", "https://a.test/b", "https://a.test/c"]);
+    const a = page("https://a.test/a", ["https://a.test/b"]);
+    const b = page("https://a.test/b", ["https://a.test/c", "https://a.test/a", "https://a.test/gone"]);
+    const c = page("https://a.test/c", []);
+    const gone = page("https://a.test/gone", ["https://a.test/c"], 404);
+    expect(mostLinked([home, a, b, c, gone], "https://a.test/", 2)).toEqual(["https://a.test/a", "https://a.test/b"]);
+    expect(mostLinked([home, a, b, c, gone], "https://a.test/", 0)).toEqual([]);
+    expect(mostLinked([home, c, gone], "https://a.test/", 5)).toEqual(["https://a.test/c"]);
+  });
+});
+
+describe("performance regressions between two checks", () => {
+  const run = (p: Partial<BrowserPageReport>): BrowserPageReport => ({
+    device: "mobile", url: "https://a.test/", checked_at: 0, score: 95, lcp_ms: 1000, lcp_element: "", cls: 0, inp_ms: null, tbt_ms: 0, fcp_ms: 800, ttfb_ms: 50,
+    requests: 1, bytes: 1, bytes_by_type: {}, dom_elements: 1, render_blocking: [], error: "", abandoned: "", ...p,
+  });
+  it("reports a page of the same profile that lost 10 points or fell into a worse band, and nothing for noise or other pages", () => {
+    expect(performanceRegressions([run({})], [run({ score: 86, tbt_ms: 150 })])).toEqual([]);
+    expect(performanceRegressions([run({})], [run({ score: 85 })])).toEqual([{ device: "mobile", url: "https://a.test/", score_from: 95, score_to: 85, changes: ["score 95 → 85"] }]);
+    expect(performanceRegressions([run({})], [run({ score: 90, tbt_ms: 250 })])[0]?.changes).toEqual(["tbt_ms 0 → 250"]);
+    expect(performanceRegressions([run({})], [run({ device: "desktop", score: 10 }), run({ url: "https://a.test/x", score: 10 })])).toEqual([]);
+    expect(performanceRegressions([run({ error: "timeout" })], [run({ score: 10 })])).toEqual([]);
+  });
+});
+
+describe("the rank's stability rule: a check without a home-page run carries the last one forward", () => {
+  const measured = SiteFacts.fromPartial({
+    checkedAt: 1000,
+    browserState: "measured",
+    browserPages: [{ url: "https://a.test/", profile: "mobile", checkedAt: 1000, fcpMs: 900, lcpMs: 1500, cls: 0.02, tbtMs: 40 }],
+    browser: { url: "https://a.test/", profile: "mobile", checkedAt: 1000, fcpMs: 900, lcpMs: 1500, cls: 0.02, tbtMs: 40 },
+  });
+  const previous = browserSection(measured);
+
+  it("uses the previous home-page run for a check that measured none, and says so", () => {
+    const sync = SiteFacts.fromPartial({ checkedAt: 2000, browserState: "sync" });
+    const carried = carryBrowserRun(sync, previous, 1000, 2000);
+    expect(carried.browser).toMatchObject({ url: "https://a.test/", fcpMs: 900, lcpMs: 1500, cls: 0.02, tbtMs: 40 });
+    const section = browserSection(carried);
+    expect({ pages: section.pages, carried: section.carried?.lcp_ms }).toEqual({ pages: [], carried: 1500 });
+    expect(section.note).toContain("carried forward");
+    // A later check without a run carries the same run on, from the section that carried it.
+    expect(carryBrowserRun(sync, section, 2000, 3000).browser?.lcpMs).toBe(1500);
+  });
+
+  it("does not carry over a check's own run, a failed run, or past seven days", () => {
+    expect(carryBrowserRun(measured, previous, 1000, 2000)).toBe(measured);
+    expect(browserSection(measured).carried).toBeUndefined();
+    const failed = SiteFacts.fromPartial({ browserState: "measured", browserPages: [{ url: "https://a.test/", error: "timeout" }], browser: { url: "https://a.test/", error: "timeout" } });
+    expect(carryBrowserRun(failed, previous, 1000, 2000).browser?.fcpMs).toBe(900);
+    const none = SiteFacts.fromPartial({ browserState: "absent" });
+    expect(carryBrowserRun(none, previous, 1000, 1000 + CARRY_MAX_AGE_S + 1).browser).toBeUndefined();
+    expect(carryBrowserRun(none, browserSection(failed), 1000, 2000).browser).toBeUndefined();
+  });
+});
