@@ -80,9 +80,9 @@ export interface GatewayHandle {
  * The work path of one process: the scheduler's gRPC server on loopback, the bus (in process), a
  * crawler worker talking to the scheduler over gRPC, and the gateway's client of it.
  */
-export async function composeEmbeddedWork(config: Config, store: Store, life: Lifecycle, logger: Logger, clock: Clock = systemClock): Promise<SchedulerPort> {
+export async function composeEmbeddedWork(config: Config, store: Store, life: Lifecycle, logger: Logger, clock: Clock = systemClock, metrics?: Registry): Promise<SchedulerPort> {
   const bus = life.add("bus", new InProcessBus());
-  const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, "127.0.0.1:0"));
+  const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus, metrics }, "127.0.0.1:0"));
   const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
   const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets, extraCa }, clock));
   // Work is taken once the parse threads have loaded, not paid for inside the first crawl.

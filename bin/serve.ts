@@ -17,7 +17,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     const { store, db: storeDb } = await openStore(config, clock, life);
     const metrics = createMetricsRegistry("serve");
-    const scheduler = await composeEmbeddedWork(config, store, life, logger, clock);
+    const scheduler = await composeEmbeddedWork(config, store, life, logger, clock, metrics);
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, scheduler, clock);
 
     const boot = await bootstrapOwner(admin, store, config);

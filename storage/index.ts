@@ -3,7 +3,7 @@ export { openPglite } from "./pglite-db.ts";
 export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
 export { migrate, listMigrations, migrationChecksum, MigrationChangedError, type Migration } from "./migrate.ts";
 export { lockDataDir, dataDirOwner, processAlive, processIdentity, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
-export { AccountsRepo, type AccountRow, type KeyRow, type PlanRow, type NewKey, type Scope } from "./accounts-repo.ts";
+export { AccountsRepo, PLAN_NUMBERS, type AccountRow, type KeyRow, type PlanRow, type PlanNumbers, type NewKey, type Scope } from "./accounts-repo.ts";
 export { AuthRepo, KEY_CHANGES_CHANNEL, type KeyRecord, type Reservation } from "./auth-repo.ts";
 export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempotency-repo.ts";
 export { ServiceStateRepo, type ServiceState, type Switch } from "./service-state-repo.ts";
@@ -25,7 +25,7 @@ export { UptimeRepo, type DueProbe, type IncidentRow, type ProbeRow, type ProbeS
 export { OAuthRepo, type OAuthClientRow, type CodeRow, type IssuedTokens, type TokenIssue, type TokenRefusal, type Refused } from "./oauth-repo.ts";
 export { WebhooksRepo, type WebhookRow, type DeliveryRow, type DeliveryState, type DeliveryUpdate, type AttemptRow, type NewWebhook, type RoutedDelivery } from "./webhooks-repo.ts";
 export { REPORT_VERSION, type StoredReport, type StoredCrawlReport } from "./documents.ts";
-export { JobsRepo, enqueueOutbox, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
+export { JobsRepo, enqueueOutbox, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome, type StaleWhy } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";
 export { TasksRepo, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition } from "./tasks-repo.ts";
 export { EventsRepo, appendEvents, EVENT_TYPES, type NewEvent, type EventRecord, type EventFilter, type EventLevel, type EventType } from "./events-repo.ts";

@@ -374,18 +374,23 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     await cluster.restart(victim);
   });
 
-  it("finishes a crawl across a restart of the scheduler", async () => {
+  it("finishes a crawl across a restart of the scheduler: the same attempt rides it out, and a POST in the gap answers 503 with Retry-After", async () => {
     const id = await start(cluster.api, "crawl", slow.host, true);
     await crawling(id);
     const [scheduler] = cluster.schedulers;
     expect(await cluster.stop(scheduler!)).toEqual({ code: 0, signal: null });
-    await cluster.restart(scheduler!);
+    const gap = await cluster.api("/analyze", { method: "POST", body: { host: small.host, fresh: true } });
+    expect([gap.status, (gap.json as { code?: string }).code, gap.headers.get("retry-after")]).toEqual([503, "maintenance", "2"]);
+    const again = await cluster.restart(scheduler!);
 
     expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done", progress: 100 });
+    // The crawler's calls waited for the scheduler (its lease granted back at the restart): no failover.
+    expect((await progressOf(id)).attempt).toBe(1);
+    expect(again.proc.stdout()).toContain('"msg":"running jobs\' leases extended at start"');
     await expectStoredOnce(id, slow);
     // The gateway's client found the restarted scheduler again.
-    const again = await start(cluster.api, "analyze", small.host, true);
-    expect(await untilDone(cluster.api, again)).toMatchObject({ state: "done" });
+    const analysis = await start(cluster.api, "analyze", small.host, true);
+    expect(await untilDone(cluster.api, analysis)).toMatchObject({ state: "done" });
   });
 
   it("loses nothing while Kafka is away for a few seconds: work waits in the outbox and resumes", async () => {
