@@ -2,11 +2,12 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
   ClickHouseUsageSeries,
+  checkSeriesLocation,
   createStore,
   dropExpiredPartitions,
   ensureClickHouseSchema,
@@ -15,6 +16,8 @@ import {
   openClickHouse,
   openPglite,
   openPostgres,
+  SeriesLocationError,
+  seriesLocationOf,
   type Db,
   type Store,
 } from "../storage/index.ts";
@@ -55,6 +58,10 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   }
   life.add("database", db);
   await migrate(db, unixSeconds(clock));
+  // Where the time series live is fixed when the store is first set up; a role configured otherwise stops here.
+  await checkSeriesLocation(db, seriesLocationOf(config.clickhouseUrl), unixSeconds(clock)).catch((err: unknown) => {
+    throw err instanceof SeriesLocationError ? new ConfigError([err.message]) : err;
+  });
   if (!config.clickhouseUrl) return { db, store: createStore(db), life };
   // The distributed mode's time series on ClickHouse: usage, per-check results and crawl pages
   // (whose leases stay on the account database, checked by the scheduler).

@@ -50,6 +50,8 @@ export interface WorkerDeps {
 const CALL = { deadlineMs: 10_000, retries: 3 };
 const COMPLETE = { deadlineMs: 60_000, retries: 5 };
 const PROGRESS_EVERY_MS = 1000;
+/** How long past its lease an attempt waits for a scheduler that is away: a restart (a rollout, a rescheduled pod) fits. */
+const RESTART_ALLOWANCE_MS = 30_000;
 
 /**
  * A crawler node's work loop: takes work items from the bus, leases each job from the scheduler
@@ -179,8 +181,10 @@ export class CrawlerWorker {
   /**
    * The lease renewed every third of its length, and progress reported at most once a second. The
    * lease's end is tracked here (renewed by every answer that says keep going): calls that store
-   * the attempt's work ride out a scheduler away (a restart) until then, plus the one lease length
-   * a scheduler grants running jobs back when it starts (nobody could renew them while none ran).
+   * the attempt's work ride out a scheduler away (a restart) until then plus RESTART_ALLOWANCE_MS.
+   * While no scheduler runs nobody can take the job, and a scheduler that starts grants running
+   * jobs one lease length back; a scheduler that does answer meanwhile says whether the lease still
+   * holds (keepGoing), so riding out longer wastes at most this attempt's work, never stores twice.
    */
   private heartbeats(jobId: number, abort: AbortController): Heartbeats {
     const s = this.deps.scheduler;
@@ -193,7 +197,7 @@ export class CrawlerWorker {
       if (!keepGoing) abort.abort(new Error("lease lost"));
       else leaseUntil = Math.max(leaseUntil, Date.now() + leaseMs);
     };
-    const retryUntilMs = () => leaseUntil + leaseMs;
+    const retryUntilMs = () => leaseUntil + Math.max(leaseMs, RESTART_ALLOWANCE_MS);
     const call = { ...CALL, retryUntilMs };
     const heartbeat = () => {
       lastBeat = Date.now();
