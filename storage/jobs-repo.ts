@@ -100,7 +100,19 @@ export class JobsRepo {
       [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null],
     );
     await this.enqueue(q, message(row as JobRow), now);
-    return row as JobRow;
+    if (job.sync) return row as JobRow;
+    // A site's work runs in order (one bus key per registrable domain): a job posted while another
+    // of the same site is queued or running waits for it, and its step says so.
+    const [ahead] = await q.query<{ id: number; kind: string }>(
+      "SELECT id, kind FROM jobs WHERE host = $1 AND NOT sync AND state IN ('queued', 'running') AND id < $2 ORDER BY id DESC LIMIT 1",
+      [job.host, (row as JobRow).id],
+    );
+    if (!ahead) return row as JobRow;
+    const [waiting] = await q.query<JobRow>(`UPDATE jobs SET step = $2 WHERE id = $1 RETURNING ${JOB_COLUMNS}`, [
+      (row as JobRow).id,
+      `waiting for ${ahead.kind} job ${ahead.id} of this site (a site's work runs in order)`,
+    ]);
+    return waiting as JobRow;
   }
 
   /** A job answered from a fresh report: done at once, nothing to run. */
