@@ -54,7 +54,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   } else {
     const lock = lockDataDir(config.dataDir);
     life.add("data-dir lock", { close: async () => lock.release() });
-    db = await openPglite(join(config.dataDir, "pg"));
+    db = await openPglite(join(config.dataDir, "pg"), undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
   }
   life.add("database", db);
   await migrate(db, unixSeconds(clock));

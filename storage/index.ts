@@ -1,5 +1,5 @@
 export { isUniqueViolation, ping, type Db, type Queryable } from "./db.ts";
-export { openPglite } from "./pglite-db.ts";
+export { openPglite, type PgliteSettings } from "./pglite-db.ts";
 export { checkSeriesLocation, seriesLocationOf, SeriesLocationError, type SeriesLocation } from "./series-location.ts";
 export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
 export { migrate, listMigrations, migrationChecksum, MigrationChangedError, type Migration } from "./migrate.ts";
