@@ -11,7 +11,9 @@
 // setting allows; never an address the egress guard refuses), and every connection goes through
 // browser-proxy.ts, which dials the address it admitted.
 import { randomBytes } from "node:crypto";
-import { chromium, type Browser, type BrowserContext, type Route } from "playwright-core";
+// Types only here: playwright-core costs about 80 MB resident once loaded, which a node that never
+// renders (SVC_BROWSER=off, no Chromium) must not pay; it is loaded at the first launch.
+import type { Browser, BrowserContext, Route } from "playwright-core";
 import { BrowserMetrics } from "../../proto/index.ts";
 import { startEgressProxy, type AdmitTarget } from "./browser-proxy.ts";
 import type { Egress, ResolvedAddress } from "../fetch/egress.ts";
@@ -158,7 +160,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: { readonly 
 
   const launch = (): Promise<Browser> => {
     if (browser) return browser;
-    const launching: Promise<Browser> = chromium.launch({ executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: options.timeoutMs }).then((b) => {
+    const launching: Promise<Browser> = import("playwright-core").then(({ chromium }) => chromium.launch({ executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: options.timeoutMs })).then((b) => {
       // A crashed browser is launched again next time.
       b.on("disconnected", () => void (browser === launching && (browser = null)));
       return b;
