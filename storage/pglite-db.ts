@@ -1,6 +1,8 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import type { Db, Queryable } from "./db.ts";
@@ -22,7 +24,8 @@ export interface PgliteSettings {
  * its life. The child exits and the memory with it; the serving process then opens the directory.
  */
 async function initDataDir(dataDir: string, postgresqlconf: string): Promise<void> {
-  const module = import.meta.resolve("@electric-sql/pglite");
+  // Resolved here, so that the child finds the package wherever the process was started from.
+  const module = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
   const code = `const { PGlite } = await import(${JSON.stringify(module)}); const db = await PGlite.create(${JSON.stringify(dataDir)}, { postgresqlconf: ${JSON.stringify(postgresqlconf)} }); await db.close();`;
   await promisify(execFile)(process.execPath, ["--input-type=module", "-e", code], { timeout: 300_000 });
 }
