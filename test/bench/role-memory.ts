@@ -26,5 +26,6 @@ try {
     await cluster.close();
   }
 } finally {
-  await Promise.all([kafka.stop(), pg.stop()]);
+  await kafka.stop();
+  pg.stop();
 }
