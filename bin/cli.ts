@@ -5,6 +5,7 @@ import { CONTRACTS, type OperationContract } from "../gateway/contracts/index.ts
 import { RestClient, SvcApiError, SvcNetworkError } from "../gateway/client/index.ts";
 import { UsageError, commandHelp, findCommand, parseCommand } from "./cli-args.ts";
 import { progressBar, renderAnswer } from "./cli-output.ts";
+import { pollDelayMs } from "./poll-delay.ts";
 
 // The client commands of `svc`: every registered operation under its cli name (GET /capabilities
 // shows the same names), built from the contracts alone, so the CLI starts without loading the
@@ -95,19 +96,20 @@ interface JobView {
 }
 
 /**
- * Follows a job to its end, polling at its poll_after_s, with a progress bar on stderr. Ctrl-C
+ * Follows a job to its end, polling at its poll_after_s and backing off on long jobs (pollDelayMs), with a progress bar on stderr. Ctrl-C
  * stops following, not the job, and says how to look at it later.
  */
 async function follow(client: RestClient, first: JobView, json: boolean, io: CliIo): Promise<number> {
   let job = first;
   let stop = false;
+  const since = Date.now();
   void io.interrupted?.().then(() => {
     stop = true;
   });
   for (;;) {
     io.err(`\r${progressBar(job.progress, job.state)}`);
     if (job.state === "done" || job.state === "error") break;
-    const waitMs = Math.max(1, job.poll_after_s ?? 3) * 1000;
+    const waitMs = pollDelayMs(job.poll_after_s, Date.now() - since);
     for (let waited = 0; waited < waitMs && !stop; waited += 100) await new Promise((done) => setTimeout(done, 100));
     if (stop) {
       io.err(`\njob ${job.id} keeps running; follow it with: svc jobs get ${job.id}\n`);

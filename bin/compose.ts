@@ -2,12 +2,13 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
   ClickHouseUptimeSeries,
   ClickHouseUsageSeries,
+  checkSeriesLocation,
   createStore,
   dropExpiredPartitions,
   ensureClickHouseSchema,
@@ -16,6 +17,8 @@ import {
   openClickHouse,
   openPglite,
   openPostgres,
+  SeriesLocationError,
+  seriesLocationOf,
   type Db,
   type Store,
 } from "../storage/index.ts";
@@ -52,10 +55,14 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   } else {
     const lock = lockDataDir(config.dataDir);
     life.add("data-dir lock", { close: async () => lock.release() });
-    db = await openPglite(join(config.dataDir, "pg"));
+    db = await openPglite(join(config.dataDir, "pg"), undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
   }
   life.add("database", db);
   await migrate(db, unixSeconds(clock));
+  // Where the time series live is fixed when the store is first set up; a role configured otherwise stops here.
+  await checkSeriesLocation(db, seriesLocationOf(config.clickhouseUrl), unixSeconds(clock)).catch((err: unknown) => {
+    throw err instanceof SeriesLocationError ? new ConfigError([err.message]) : err;
+  });
   if (!config.clickhouseUrl) return { db, store: createStore(db), life };
   // The distributed mode's time series on ClickHouse: usage, per-check results and crawl pages
   // (whose leases stay on the account database, checked by the scheduler).
@@ -83,7 +90,7 @@ export interface GatewayHandle {
  */
 export async function composeEmbeddedWork(config: Config, store: Store, life: Lifecycle, logger: Logger, clock: Clock = systemClock, metrics?: Registry): Promise<SchedulerPort> {
   const bus = life.add("bus", new InProcessBus());
-  const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus }, "127.0.0.1:0"));
+  const scheduler = life.add("scheduler", await buildScheduler({ store, config, clock, logger, bus, metrics }, "127.0.0.1:0"));
   const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
   const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets, extraCa }, clock, metrics));
   // Work is taken once the parse threads have loaded, not paid for inside the first crawl.

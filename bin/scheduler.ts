@@ -36,7 +36,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     // Closed before the bus and the database: the gRPC server (health NOT_SERVING first), the
     // relay's pass in progress, the timers.
     // Calls in flight get the drain share of SVC_SHUTDOWN_GRACE_MS; the rest is for the bus and the database.
-    const handle = await listenOrExplain(config.grpcListen, "SVC_GRPC_LISTEN", () => buildScheduler({ store, config, clock, logger, bus }, config.grpcListen));
+    const handle = await listenOrExplain(config.grpcListen, "SVC_GRPC_LISTEN", () => buildScheduler({ store, config, clock, logger, bus, metrics }, config.grpcListen));
     life.add("scheduler", { close: () => handle.close(drainBudgetMs(config)) });
     state.started = true;
     logger.info({ grpc: handle.address, brokers: config.kafkaBrokers, adminPort: config.adminPort, planEverySeconds: config.planEverySeconds }, "svc scheduler serving");

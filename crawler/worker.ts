@@ -50,6 +50,8 @@ export interface WorkerDeps {
 const CALL = { deadlineMs: 10_000, retries: 3 };
 const COMPLETE = { deadlineMs: 60_000, retries: 5 };
 const PROGRESS_EVERY_MS = 1000;
+/** How long past its lease an attempt waits for a scheduler that is away: a restart (a rollout, a rescheduled pod) fits. */
+const RESTART_ALLOWANCE_MS = 30_000;
 
 /**
  * A crawler node's work loop: takes work items from the bus, leases each job from the scheduler
@@ -140,16 +142,17 @@ export class CrawlerWorker {
     let outcome: JobOutcome = "abandoned";
     this.metrics.started(label);
     const beat = this.heartbeats(item.jobId, abort);
+    const complete = { ...COMPLETE, retryUntilMs: beat.retryUntilMs };
     try {
       const result = await this.runTask(lease, item, beat, abort);
       if (abort.signal.aborted) return;
-      const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, result }), COMPLETE);
+      const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, result }), complete);
       if (done.accepted) outcome = "done";
     } catch (err) {
       if (abort.signal.aborted) return;
       const failure = failureOf(err);
       this.deps.logger.warn({ job: item.jobId, kind: label, error: failure.error, retry: Retry[failure.retry] }, "job attempt failed");
-      await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...failure, errorDetail: failure.detail }), COMPLETE);
+      await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...failure, errorDetail: failure.detail }), complete);
       outcome = "failed";
     } finally {
       beat.stop();
@@ -180,18 +183,31 @@ export class CrawlerWorker {
     return { $case: task.$case, value } as WorkResult;
   }
 
-  /** The lease renewed every third of its length, and progress reported at most once a second. */
+  /**
+   * The lease renewed every third of its length, and progress reported at most once a second. The
+   * lease's end is tracked here (renewed by every answer that says keep going): calls that store
+   * the attempt's work ride out a scheduler away (a restart) until then plus RESTART_ALLOWANCE_MS.
+   * While no scheduler runs nobody can take the job, and a scheduler that starts grants running
+   * jobs one lease length back; a scheduler that does answer meanwhile says whether the lease still
+   * holds (keepGoing), so riding out longer wastes at most this attempt's work, never stores twice.
+   */
   private heartbeats(jobId: number, abort: AbortController): Heartbeats {
     const s = this.deps.scheduler;
+    const leaseMs = this.deps.leaseMs;
     let progress = 0;
     let step = "starting";
     let lastBeat = Date.now();
+    let leaseUntil = Date.now() + leaseMs;
+    const answered = (keepGoing: boolean) => {
+      if (!keepGoing) abort.abort(new Error("lease lost"));
+      else leaseUntil = Math.max(leaseUntil, Date.now() + leaseMs);
+    };
+    const retryUntilMs = () => leaseUntil + Math.max(leaseMs, RESTART_ALLOWANCE_MS);
+    const call = { ...CALL, retryUntilMs };
     const heartbeat = () => {
       lastBeat = Date.now();
       void callUnary(s.heartbeat.bind(s), HeartbeatRequest.fromPartial({ jobId, worker: this.name, progress, step }), CALL)
-        .then((r) => {
-          if (!r.keepGoing) abort.abort(new Error("lease lost"));
-        })
+        .then((r) => answered(r.keepGoing))
         .catch(() => undefined);
     };
     const timer = setInterval(heartbeat, Math.max(200, Math.floor(this.deps.leaseMs / 3)));
@@ -205,9 +221,11 @@ export class CrawlerWorker {
       checkpoint: async (p, st) => {
         progress = Math.max(progress, p);
         step = st;
-        const r = await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId, worker: this.name, progress, step }), CALL);
-        if (!r.keepGoing) abort.abort(new Error("lease lost"));
+        const r = await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId, worker: this.name, progress, step }), call);
+        answered(r.keepGoing);
       },
+      renewed: answered,
+      retryUntilMs,
       current: () => ({ progress, step }),
       stop: () => clearInterval(timer),
     };
@@ -223,14 +241,14 @@ export class CrawlerWorker {
           const r = await callUnary(
             s.putPages.bind(s),
             PutPagesRequest.fromPartial({ jobId, worker: this.name, pages, progress: beat.current().progress, step: "crawling", known: p.known }),
-            CALL,
+            { ...CALL, retryUntilMs: beat.retryUntilMs },
           );
-          if (!r.keepGoing) abort(new Error("lease lost"));
+          beat.renewed(r.keepGoing);
         } catch (err) {
           // A crawl chains its stores and awaits them only at its end, so a store that threw would
-          // be an unhandled rejection meanwhile and end the process. Without the scheduler the
-          // attempt cannot checkpoint: it is abandoned, its lease lapses, and the next attempt
-          // resumes from the last batch stored.
+          // be an unhandled rejection meanwhile and end the process. Without the scheduler for
+          // longer than the lease the attempt cannot checkpoint: it is abandoned, its lease
+          // lapses, and the next attempt resumes from the last batch stored.
           this.deps.logger.warn({ job: jobId, err }, "storing crawled pages failed; attempt abandoned");
           abort(err);
         }
@@ -269,6 +287,10 @@ export class CrawlerWorker {
 interface Heartbeats {
   readonly progress: (progress: number, step: string) => void;
   readonly checkpoint: (progress: number, step: string) => Promise<void>;
+  /** An answer of the scheduler about the lease: keep going (renewed) or not (lost). */
+  readonly renewed: (keepGoing: boolean) => void;
+  /** Until when calls that store the attempt's work retry a scheduler away (epoch ms). */
+  readonly retryUntilMs: () => number;
   readonly current: () => { progress: number; step: string };
   readonly stop: () => void;
 }

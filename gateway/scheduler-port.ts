@@ -25,8 +25,13 @@ export function toApiError(err: unknown): ApiError {
       ...(code === "limit" ? { details: { policy: "checks_per_day" } } : {}),
     });
   }
-  if (e.code === grpcStatus.DEADLINE_EXCEEDED || e.code === grpcStatus.UNAVAILABLE) {
-    return new ApiError("server", "the scheduler did not answer in time; retry", { retryAfter: 2 });
+  // The scheduler away (a restart, a rollout) or too busy to answer in time is the service being
+  // briefly unavailable, not a fault of the request: 503 with Retry-After, never 500.
+  if (e.code === grpcStatus.UNAVAILABLE) {
+    return new ApiError("maintenance", "the scheduler is restarting or unreachable; retry after Retry-After", { retryAfter: 2 });
+  }
+  if (e.code === grpcStatus.DEADLINE_EXCEEDED) {
+    return new ApiError("maintenance", "the scheduler did not answer in time; retry after Retry-After", { retryAfter: 2 });
   }
   return new ApiError("server", "the scheduler failed");
 }

@@ -25,6 +25,7 @@ export interface Config {
   readonly adminHost: string;
   readonly adminPort: number;
   readonly dataDir: string;
+  readonly pgliteSharedBuffersMb: number;
   readonly postgresUrl: string | null;
   readonly postgresPoolSize: number;
   /** ClickHouse for the time series (distributed mode); null: they stay in Postgres/PGlite. */
@@ -375,6 +376,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_ADMIN_HOST", key: "adminHost", default: "127.0.0.1", parse: address, doc: "Address of /metrics, /healthz and /readyz." },
   { env: "SVC_ADMIN_PORT", key: "adminPort", default: "9464", parse: integer(0, 65535), doc: "Port of /metrics, /healthz and /readyz (0 picks a free port)." },
   { env: "SVC_DATA_DIR", key: "dataDir", default: "./data", parse: text, doc: "Embedded store (PGlite) and the admin socket live here; locked by one process at a time." },
+  { env: "SVC_PGLITE_SHARED_BUFFERS_MB", key: "pgliteSharedBuffersMb", default: "16", parse: integer(1, 4096), doc: "PGlite's shared_buffers (MB) in the embedded store's WASM heap; memory `svc serve` keeps all its life (PGlite's own default is 128)." },
   { env: "SVC_POSTGRES_URL", key: "postgresUrl", default: "", parse: postgresUrl, doc: "A Postgres server instead of the embedded store, e.g. postgres://svc:pw@db:5432/svc." },
   { env: "SVC_POSTGRES_POOL", key: "postgresPoolSize", default: "10", parse: integer(1, 200), doc: "Connections in the Postgres pool of one process." },
   { env: "SVC_CLICKHOUSE_URL", key: "clickhouseUrl", default: "", parse: clickhouseUrl, doc: "ClickHouse (HTTP interface) for the time series, with the database as path, e.g. http://svc:pw@clickhouse:8123/svc; empty keeps them in Postgres." },

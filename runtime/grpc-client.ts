@@ -11,6 +11,12 @@ export interface CallPolicy {
    * answer that carries a catalogue code, e.g. RESOURCE_EXHAUSTED meaning a user's limit.
    */
   readonly retries: number;
+  /**
+   * Keeps retrying a retryable status beyond `retries`, with the same capped backoff, until this
+   * time (epoch ms, read at each failure): a crawler rides out a scheduler restart for as long as
+   * its lease lasts rather than abandoning the attempt after a fraction of a second.
+   */
+  readonly retryUntilMs?: () => number;
 }
 
 type Unary<Req, Res> = (req: Req, metadata: Metadata, options: Partial<CallOptions>, cb: (err: ServiceError | null, res: Res) => void) => unknown;
@@ -34,10 +40,11 @@ export async function callUnary<Req, Res>(method: Unary<Req, Res>, req: Req, pol
       });
     } catch (err) {
       const e = err as ServiceError;
-      const retry = attempt < policy.retries && RETRYABLE.has(e.code) && catalogueCode(e) === null;
-      if (!retry) throw err;
       const backoff = Math.min(2000, 50 * 2 ** attempt);
-      await new Promise((r) => setTimeout(r, backoff / 2 + Math.random() * (backoff / 2)));
+      const wait = backoff / 2 + Math.random() * (backoff / 2);
+      const inTime = attempt < policy.retries || (policy.retryUntilMs !== undefined && Date.now() + wait < policy.retryUntilMs());
+      if (!(inTime && RETRYABLE.has(e.code) && catalogueCode(e) === null)) throw err;
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 }

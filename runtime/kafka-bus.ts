@@ -262,7 +262,12 @@ class GroupSubscription {
   }
 
   async start(): Promise<void> {
-    this.consumer.on(this.consumer.events.GROUP_JOIN, (e) => this.onAssignment(e.payload.memberAssignment[this.ctx.brokerTopic] ?? []));
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (e) => {
+      const partitions = e.payload.memberAssignment[this.ctx.brokerTopic] ?? [];
+      // One line per rebalance of each group (kafkajs's own lines about it are at debug level).
+      this.ctx.logger.info({ group: e.payload.groupId, topic: this.ctx.brokerTopic, partitions: partitions.length, leader: e.payload.isLeader, ms: e.payload.duration }, "consumer group joined");
+      this.onAssignment(partitions);
+    });
     this.consumer.on(this.consumer.events.CRASH, (e) => {
       this.ctx.logger.error({ err: e.payload.error, restart: e.payload.restart }, "kafka consumer crashed");
     });
@@ -469,15 +474,29 @@ class GroupSubscription {
 }
 
 /**
+ * kafkajs's lines about a rebalance under way: each member's heartbeats, fetches and commits are
+ * refused and it rejoins, about 16 lines per group per member. The bus logs one line per join
+ * ("consumer group joined"); these go to debug.
+ */
+const REBALANCE_NOISE = /rebalanc|re-?join|not the correct coordinator|coordinator (is )?(not available|loading)|not aware of this member|group generation id is not valid|unknown member|illegal generation/i;
+
+/** Whether a kafkajs log line is routine rebalance chatter. */
+export function isRebalanceNoise(message: string, extra: Record<string, unknown>): boolean {
+  return REBALANCE_NOISE.test(message) || (typeof extra.error === "string" && REBALANCE_NOISE.test(extra.error)) || extra.type === "REBALANCE_IN_PROGRESS";
+}
+
+/**
  * kafkajs's log lines on the service's logger. kafkajs reports routine events (a rebalance, a broker
- * restart) as errors, so each of its levels goes one level down; the bus logs real failures itself.
+ * restart) as errors, so each of its levels goes one level down, and rebalance chatter to debug; the
+ * bus logs real failures itself.
  */
 function kafkajsLogs(logger: Logger): logCreator {
   return () =>
     ({ namespace, level, log }) => {
       const { message, timestamp: _timestamp, ...extra } = log;
       const fields = { kafkajs: namespace, ...extra };
-      if (level === logLevel.ERROR) logger.warn(fields, message);
+      if (level <= logLevel.WARN && isRebalanceNoise(message, extra)) logger.debug(fields, message);
+      else if (level === logLevel.ERROR) logger.warn(fields, message);
       else if (level === logLevel.WARN) logger.info(fields, message);
       else if (level === logLevel.INFO) logger.debug(fields, message);
       else logger.trace(fields, message);

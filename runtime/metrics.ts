@@ -1,9 +1,17 @@
 import { Registry, collectDefaultMetrics } from "prom-client";
 
+/**
+ * prom-client's default gauges named like counters (`promtool check metrics`: "non-counter metrics
+ * should not have _total suffix"). Each is the sum of a series kept beside it, by type
+ * (nodejs_active_handles{type}, …), so nothing is lost by leaving them out.
+ */
+const GAUGES_NAMED_TOTAL = ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"];
+
 /** One registry per process; collectors register on it and it is injected wherever metrics are made. */
 export function createMetricsRegistry(role: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ role });
   collectDefaultMetrics({ register: registry });
+  for (const name of GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name);
   return registry;
 }

@@ -1,9 +1,11 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
+import type { Registry } from "prom-client";
 import { randomUUID } from "node:crypto";
 import { SchedulerServiceService, TOPICS } from "../proto/index.ts";
 import { GRPC_MESSAGE_OPTIONS, type Bus, type Clock, type Config, type Logger, type TopicSpec } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
+import { FailoverEvents } from "./failover.ts";
 import { workMessage } from "./messages.ts";
 import { defaultPlanners, PlannerRunner, type Planner } from "./planners/index.ts";
 import { ResultsConsumer, SCHEDULER_STREAM_KINDS } from "./stream/index.ts";
@@ -18,6 +20,8 @@ export interface SchedulerDeps {
   readonly bus: Bus;
   /** The periodic work (defaultPlanners() unless given). */
   readonly planners?: readonly Planner[];
+  /** The process's registry, for the failover counters (svc_scheduler_jobs_republished_total, …); none: logged only. */
+  readonly metrics?: Registry;
 }
 
 export interface SchedulerHandle {
@@ -47,8 +51,9 @@ export function busTopics(config: Config): TopicSpec[] {
 export async function buildScheduler(deps: SchedulerDeps, listen: string): Promise<SchedulerHandle> {
   const replica = `scheduler-${randomUUID().slice(0, 8)}`;
   const relay = new OutboxRelay(deps.store.jobs, deps.bus, deps.clock);
+  const failover = new FailoverEvents(deps.logger, deps.metrics);
   const server = new Server({ "grpc.max_connection_age_ms": 300_000, "grpc.keepalive_permit_without_calls": 1, ...GRPC_MESSAGE_OPTIONS });
-  server.addService(SchedulerServiceService, schedulerHandlers({ ...deps, relay, replica }));
+  server.addService(SchedulerServiceService, schedulerHandlers({ ...deps, relay, replica, failover }));
   const health = new HealthImplementation({ "": "SERVING", [SERVICE_NAME]: "SERVING" });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
@@ -56,13 +61,17 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   );
   const host = listen.slice(0, listen.lastIndexOf(":"));
 
-  // After a restart, work nobody holds is published again at once (by every scheduler: the rows
-  // are locked as they are taken), then by the planners' leader regularly.
-  await deps.store.jobs.republishStale(deps.clock.nowMs(), 0, (job) => workMessage(job, replica)).catch(() => 0);
+  // After a restart, running jobs keep their workers: no scheduler could renew their leases while
+  // none answered, so each gets one lease length from now to reconnect (the workers retry their
+  // calls meanwhile). Work nobody holds otherwise is published again at once (by every scheduler:
+  // the rows are locked as they are taken), then by the planners' leader regularly.
+  const extended = await deps.store.jobs.extendRunningLeases(deps.clock.nowMs(), deps.config.leaseMs).catch(() => 0);
+  failover.leasesExtended(extended, deps.config.leaseMs);
+  await deps.store.jobs.republishStale(deps.clock.nowMs(), 0, (job) => workMessage(job, replica), failover.stale).catch(() => 0);
   relay.start(1000);
   const planners = new PlannerRunner(
     deps.planners ?? defaultPlanners(),
-    { store: deps.store, config: deps.config, clock: deps.clock, logger: deps.logger, bus: deps.bus, message: (job) => workMessage(job, replica), kick: () => relay.kick() },
+    { store: deps.store, config: deps.config, clock: deps.clock, logger: deps.logger, bus: deps.bus, message: (job) => workMessage(job, replica), kick: () => relay.kick(), failover },
     replica,
   );
   planners.start();

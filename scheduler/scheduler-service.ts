@@ -32,6 +32,7 @@ import { grpcError, status } from "./grpc-errors.ts";
 import { jobEvent } from "./job-events.ts";
 import { schedulerKind, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
 import { workMessage } from "./messages.ts";
+import type { FailoverEvents } from "./failover.ts";
 import type { OutboxRelay } from "./relay.ts";
 import { Waiters } from "./waiters.ts";
 
@@ -43,6 +44,7 @@ export interface SchedulerCore {
   readonly relay: OutboxRelay;
   /** This replica's name: the reply address of its synchronous checks. */
   readonly replica: string;
+  readonly failover?: FailoverEvents;
 }
 
 type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => void;
@@ -206,6 +208,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
         return LeaseResponse.fromPartial({ granted: false });
       }
       const j = out.job;
+      core.failover?.granted(j);
       return LeaseResponse.fromPartial({
         granted: true,
         leaseUntilMs: j.lease_until_ms ?? 0,

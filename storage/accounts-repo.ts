@@ -55,6 +55,10 @@ export interface NewKey {
   readonly expiresAt: number | null;
 }
 
+/** A plan's numbers, the columns an operator may change. */
+export const PLAN_NUMBERS = ["sites", "checks_per_day", "rechecks_per_day", "webhooks", "api_keys", "crawl_pages", "crawl_depth", "uptime_min", "key_rate_per_hour"] as const;
+export type PlanNumbers = { readonly [K in (typeof PLAN_NUMBERS)[number]]: number };
+
 const KEY_COLUMNS =
   "id, account_id, name, kind, prefix, scopes, ARRAY(SELECT abbrev(x) FROM unnest(allowed_ips) x) AS allowed_ips, rate_limit_per_hour, created, expires_at, revoked_at";
 
@@ -78,6 +82,43 @@ export class AccountsRepo {
       [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys, p.crawl_pages ?? null, p.crawl_depth ?? null, p.uptime_min ?? null, p.key_rate_per_hour ?? null],
     );
     return (rows[0] as { id: number }).id;
+  }
+
+  /**
+   * Creates a named plan with these numbers unless it exists; returns its id. Configuration seeds
+   * plans this way, once: a process started with other SVC_PLAN_* values never rewrites a plan
+   * (changing one is an explicit `svc admin plan set`).
+   */
+  async seedPlan(name: string, p: PlanNumbers): Promise<number> {
+    return this.db.tx(async (q) => {
+      await q.query(
+        `INSERT INTO plans (name, sites, checks_per_day, rechecks_per_day, webhooks, api_keys, crawl_pages, crawl_depth, uptime_min, key_rate_per_hour)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING`,
+        [name, p.sites, p.checks_per_day, p.rechecks_per_day, p.webhooks, p.api_keys, p.crawl_pages, p.crawl_depth, p.uptime_min, p.key_rate_per_hour],
+      );
+      const [row] = await q.query<{ id: number }>("SELECT id FROM plans WHERE name = $1", [name]);
+      return (row as { id: number }).id;
+    });
+  }
+
+  /** Changes the given numbers of a named plan (every account on it); the plan after, or null when there is no such plan. */
+  async updatePlan(name: string, changes: Partial<PlanNumbers>): Promise<PlanRow | null> {
+    const set = PLAN_NUMBERS.filter((k) => changes[k] !== undefined);
+    if (set.length === 0) return this.planByName(name);
+    const rows = await this.db.query<PlanRow>(
+      `UPDATE plans SET ${set.map((k, i) => `${k} = $${i + 2}`).join(", ")} WHERE name = $1 RETURNING *`,
+      [name, ...set.map((k) => changes[k] as number)],
+    );
+    return rows[0] ?? null;
+  }
+
+  async planByName(name: string): Promise<PlanRow | null> {
+    const rows = await this.db.query<PlanRow>("SELECT * FROM plans WHERE name = $1", [name]);
+    return rows[0] ?? null;
+  }
+
+  async listPlans(): Promise<PlanRow[]> {
+    return this.db.query<PlanRow>("SELECT * FROM plans ORDER BY id");
   }
 
   async plan(id: number): Promise<PlanRow | null> {

@@ -1,9 +1,10 @@
 export { isUniqueViolation, ping, type Db, type Queryable } from "./db.ts";
-export { openPglite } from "./pglite-db.ts";
+export { openPglite, type PgliteSettings } from "./pglite-db.ts";
+export { checkSeriesLocation, seriesLocationOf, SeriesLocationError, type SeriesLocation } from "./series-location.ts";
 export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
 export { migrate, listMigrations, migrationChecksum, MigrationChangedError, type Migration } from "./migrate.ts";
 export { lockDataDir, dataDirOwner, processAlive, processIdentity, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
-export { AccountsRepo, type AccountRow, type KeyRow, type PlanRow, type NewKey, type Scope } from "./accounts-repo.ts";
+export { AccountsRepo, PLAN_NUMBERS, type AccountRow, type KeyRow, type PlanRow, type PlanNumbers, type NewKey, type Scope } from "./accounts-repo.ts";
 export { AuthRepo, KEY_CHANGES_CHANNEL, type KeyRecord, type Reservation } from "./auth-repo.ts";
 export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempotency-repo.ts";
 export { ServiceStateRepo, type ServiceState, type Switch } from "./service-state-repo.ts";
@@ -28,7 +29,7 @@ export { OAuthRepo, type OAuthClientRow, type CodeRow, type IssuedTokens, type T
 export { WebhooksRepo, type WebhookRow, type DeliveryRow, type DeliveryState, type DeliveryUpdate, type AttemptRow, type NewWebhook, type RoutedDelivery } from "./webhooks-repo.ts";
 export { WatchdogRepo, type NewWatchdogChange, type WatchdogChangeRow, type WatchedPageRow } from "./watchdog-repo.ts";
 export { REPORT_VERSION, type StoredReport, type StoredCrawlReport } from "./documents.ts";
-export { JobsRepo, enqueueOutbox, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome } from "./jobs-repo.ts";
+export { JobsRepo, enqueueOutbox, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome, type StaleWhy } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";
 export { TasksRepo, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition } from "./tasks-repo.ts";
 export { EventsRepo, appendEvents, EVENT_TYPES, type NewEvent, type EventRecord, type EventFilter, type EventLevel, type EventType } from "./events-repo.ts";

@@ -72,6 +72,9 @@ const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, e
  * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
  * in one transaction; workers hold leases that expire; attempts are capped.
  */
+/** Why republishStale took a job back: its lease lapsed, its queued message was lost, or its attempts are spent (it ended in error). */
+export type StaleWhy = "lease_lapsed" | "message_lost" | "exhausted";
+
 export class JobsRepo {
   constructor(private readonly db: Db) {}
 
@@ -97,7 +100,19 @@ export class JobsRepo {
       [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null],
     );
     await this.enqueue(q, message(row as JobRow), now);
-    return row as JobRow;
+    if (job.sync) return row as JobRow;
+    // A site's work runs in order (one bus key per registrable domain): a job posted while another
+    // of the same site is queued or running waits for it, and its step says so.
+    const [ahead] = await q.query<{ id: number; kind: string }>(
+      "SELECT id, kind FROM jobs WHERE host = $1 AND NOT sync AND state IN ('queued', 'running') AND id < $2 ORDER BY id DESC LIMIT 1",
+      [job.host, (row as JobRow).id],
+    );
+    if (!ahead) return row as JobRow;
+    const [waiting] = await q.query<JobRow>(`UPDATE jobs SET step = $2 WHERE id = $1 RETURNING ${JOB_COLUMNS}`, [
+      (row as JobRow).id,
+      `waiting for ${ahead.kind} job ${ahead.id} of this site (a site's work runs in order)`,
+    ]);
+    return waiting as JobRow;
   }
 
   /** A job answered from a fresh report: done at once, nothing to run. */
@@ -253,13 +268,26 @@ export class JobsRepo {
   }
 
   /**
+   * A scheduler starting: every running job's lease lasts at least leaseMs from now. While no
+   * scheduler answered, no worker could renew its lease; a restart must not turn into failovers of
+   * every job under way. Returns how many leases were extended.
+   */
+  async extendRunningLeases(nowMs: number, leaseMs: number): Promise<number> {
+    const rows = await this.db.query("UPDATE jobs SET lease_until_ms = $1 WHERE state = 'running' AND lease_until_ms < $1 RETURNING 1", [nowMs + leaseMs]);
+    return rows.length;
+  }
+
+  /**
    * Work that nobody holds any more: running jobs whose lease expired, and queued jobs untouched
    * for staleSeconds (their message was lost, e.g. with an in-process bus across a restart).
-   * Each is published again (or ends in error when its attempts are spent).
+   * Each is published again (or ends in error when its attempts are spent); `seen` hears of each,
+   * with why, once the transaction committed.
    */
-  async republishStale(nowMs: number, staleSeconds: number, message: (job: JobRow) => OutboxMessage): Promise<number> {
+  async republishStale(nowMs: number, staleSeconds: number, message: (job: JobRow) => OutboxMessage, seen?: (job: JobRow, why: StaleWhy) => void): Promise<number> {
     const now = Math.floor(nowMs / 1000);
-    return this.db.tx(async (q) => {
+    const found: [JobRow, StaleWhy][] = [];
+    const n = await this.db.tx(async (q) => {
+      found.length = 0;
       const stale = await q.query<JobRow>(
         `SELECT ${JOB_COLUMNS} FROM jobs
          WHERE (state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2 AND coalesce(not_before, 0) <= $3)
@@ -272,13 +300,17 @@ export class JobsRepo {
             "UPDATE jobs SET state = 'error', error = 'attempts_exhausted', error_detail = $2, updated = $3, finished = $3, worker = NULL WHERE id = $1",
             [job.id, `no worker finished it in ${job.attempt} attempts`, now],
           );
+          found.push([job, "exhausted"]);
           continue;
         }
         await q.query("UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, updated = $2 WHERE id = $1", [job.id, now]);
         await this.enqueue(q, message(job), now);
+        found.push([job, job.state === "running" ? "lease_lapsed" : "message_lost"]);
       }
       return stale.length;
     });
+    for (const [job, why] of found) seen?.(job, why);
+    return n;
   }
 
   /**

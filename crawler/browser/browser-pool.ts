@@ -5,7 +5,9 @@
 // or navigates in a loop is abandoned and reported; a crashed renderer or browser is tried once more
 // on a fresh browser, then reported as crashed (the work kind queues it again without charging).
 import { readFile } from "node:fs/promises";
-import { chromium, type Browser } from "playwright-core";
+// Types only: playwright-core costs about 80 MB resident once loaded, which a node that never
+// renders (SVC_BROWSER=off, no Chromium) must not pay; it is loaded at the first launch.
+import type { Browser } from "playwright-core";
 import { BrowserMetrics } from "../../proto/index.ts";
 import { CHROMIUM_ARGS, type ThirdPartyPolicy, type ViewportName } from "./browser-metrics.ts";
 import { BrowserCrashedError, PageAbandonedError, startMeasurement, type PageRun } from "./measure-page.ts";
@@ -97,7 +99,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
 
   const acquire = (): Promise<Instance> => {
     if (current) return current;
-    const launching = chromium.launch({ executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: options.timeoutMs }).then((browser) => {
+    const launching = import("playwright-core").then(({ chromium }) => chromium.launch({ executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: options.timeoutMs })).then((browser) => {
       const inst: Instance = { browser, pages: 0, active: 0, retiring: false, dead: false };
       all.add(inst);
       metrics.browsers(all.size);

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { isUniqueViolation, type Scope } from "../../storage/index.ts";
+import { isUniqueViolation, PLAN_NUMBERS, type PlanNumbers, type Scope } from "../../storage/index.ts";
 import { ALL_SCOPES, type AdminService } from "./admin-service.ts";
 
 /** One `svc admin` command, parsed; it travels as JSON over the admin channel. */
@@ -9,7 +9,9 @@ export type AdminCommand =
   | { readonly op: "account-create"; readonly email: string; readonly admin: boolean }
   | { readonly op: "account-block"; readonly account: string; readonly blocked: boolean }
   | { readonly op: "account-list" }
-  | { readonly op: "key-create"; readonly account: string; readonly name: string; readonly scopes: Scope[] };
+  | { readonly op: "key-create"; readonly account: string; readonly name: string; readonly scopes: Scope[] }
+  | { readonly op: "plan-list" }
+  | { readonly op: "plan-set"; readonly plan: string; readonly changes: Partial<PlanNumbers> };
 
 export const ADMIN_USAGE = `usage: svc admin <command>
   help                                     this text
@@ -19,7 +21,12 @@ export const ADMIN_USAGE = `usage: svc admin <command>
   account create <email> [--admin]         new account and its first key (printed once)
   account list
   account block|unblock <id|email>
-  key create <id|email> [--name N] [--scopes read,run,write]`;
+  key create <id|email> [--name N] [--scopes read,run,write]
+  plan list                                every plan and its numbers
+  plan set <name> [--sites N] [--checks-per-day N] [--rechecks-per-day N] [--webhooks N]
+      [--api-keys N] [--crawl-pages N] [--crawl-depth N] [--uptime-min N] [--key-rate-per-hour N]
+                                           change a plan for every account on it (SVC_PLAN_*
+                                           only seed the default plan when it does not exist)`;
 
 /** A command line that is not one of ADMIN_USAGE's (exit 2). */
 export class AdminUsageError extends Error {}
@@ -89,7 +96,27 @@ export function parseAdminArgs(args: string[]): AdminCommand | { readonly op: "h
     if (scopes.some((s) => !ALL_SCOPES.includes(s as Scope))) throw new AdminUsageError("scopes are read, run, write (comma-separated)");
     return { op: "key-create", account: p.positionals[0] as string, name: (p.values.name as string | undefined) ?? "admin-issued", scopes: scopes as Scope[] };
   }
+  if (a === "plan" && b === "list") {
+    strict(rest, 0);
+    return { op: "plan-list" };
+  }
+  if (a === "plan" && b === "set") return parsePlanSet(rest);
   throw new AdminUsageError(a === undefined ? ADMIN_USAGE : `unknown command "${args.join(" ")}"\n\n${ADMIN_USAGE}`);
+}
+
+const PLAN_FLAGS = Object.fromEntries(PLAN_NUMBERS.map((k) => [k.replaceAll("_", "-"), k])) as Record<string, (typeof PLAN_NUMBERS)[number]>;
+
+function parsePlanSet(args: string[]): AdminCommand {
+  const p = strict(args, 1, Object.fromEntries(Object.keys(PLAN_FLAGS).map((f) => [f, { type: "string" as const }])));
+  const changes: Record<string, number> = {};
+  for (const [flag, column] of Object.entries(PLAN_FLAGS)) {
+    const v = p.values[flag];
+    if (v === undefined) continue;
+    if (typeof v !== "string" || !/^\d{1,9}$/.test(v)) throw new AdminUsageError(`--${flag} takes a whole number, got "${String(v)}"`);
+    changes[column] = Number(v);
+  }
+  if (Object.keys(changes).length === 0) throw new AdminUsageError(`plan set changes at least one number\n\n${ADMIN_USAGE}`);
+  return { op: "plan-set", plan: p.positionals[0] as string, changes };
 }
 
 /** Runs a command; the result is plain JSON for printing. */
@@ -117,6 +144,13 @@ export async function executeAdmin(admin: AdminService, cmd: AdminCommand): Prom
       const issued = await admin.createKey(cmd.account, cmd.name, cmd.scopes);
       if (!issued) throw new AdminCommandError(`no account ${cmd.account}`);
       return { account: issued.accountId, key_id: issued.keyId, key: issued.key, note: "the key is shown only now" };
+    }
+    case "plan-list":
+      return { plans: await admin.plans() };
+    case "plan-set": {
+      const plan = await admin.setPlan(cmd.plan, cmd.changes);
+      if (!plan) throw new AdminCommandError(`no plan ${cmd.plan}`);
+      return { plan };
     }
   }
 }

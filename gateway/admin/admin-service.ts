@@ -1,6 +1,6 @@
 import type { Clock, Config } from "../../runtime/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
-import type { Scope, Store, Switch } from "../../storage/index.ts";
+import type { PlanNumbers, PlanRow, Scope, Store, Switch } from "../../storage/index.ts";
 import { generateKey, hashKey, keyPrefix, type RandomBytes } from "../keys/api-key.ts";
 
 export const ALL_SCOPES: readonly Scope[] = ["read", "run", "write"];
@@ -27,9 +27,14 @@ export class AdminService {
     private readonly keysChanged: (change: string) => void = () => undefined,
   ) {}
 
+  /**
+   * The default plan's id. Configuration (SVC_PLAN_*) seeds the plan when it does not exist yet;
+   * afterwards the plan is data, changed only by `svc admin plan set` — an admin command run from
+   * a shell with other (or no) SVC_PLAN_* values never rewrites it.
+   */
   async defaultPlanId(): Promise<number> {
     const p = this.config.plan;
-    return this.store.accounts.upsertPlan("default", {
+    return this.store.accounts.seedPlan("default", {
       sites: p.sites,
       checks_per_day: p.checksPerDay,
       rechecks_per_day: p.rechecksPerDay,
@@ -89,6 +94,22 @@ export class AdminService {
 
   async listAccounts(): Promise<{ id: number; email: string; blocked: boolean; admin: boolean }[]> {
     return (await this.store.accounts.listAccounts()).map((a) => ({ id: a.id, email: a.email, blocked: a.blocked, admin: a.is_admin }));
+  }
+
+  /** Every plan, or one by name (null when there is none). */
+  async plans(name?: string): Promise<PlanRow[] | null> {
+    if (name === undefined) return this.store.accounts.listPlans();
+    const plan = await this.store.accounts.planByName(name);
+    return plan ? [plan] : null;
+  }
+
+  /** Changes a plan's numbers for every account on it; the plan after, or null when there is no such plan. */
+  async setPlan(name: string, changes: Partial<PlanNumbers>): Promise<PlanRow | null> {
+    if (name === "default") await this.defaultPlanId();
+    const plan = await this.store.accounts.updatePlan(name, changes);
+    // Key rates are capped by the plan: caches of keys drop what they hold.
+    if (plan) this.keysChanged("all");
+    return plan;
   }
 
   async status(): Promise<{ maintenance: boolean; closed: boolean; accounts: number }> {

@@ -1,5 +1,6 @@
 import type { Bus, Clock, Config, Logger } from "../../runtime/index.ts";
 import type { JobRow, OutboxMessage, Store } from "../../storage/index.ts";
+import type { FailoverEvents } from "../failover.ts";
 
 /** What a planner gets: the store, the settings, and how to publish the work it writes. */
 export interface PlannerContext {
@@ -12,6 +13,8 @@ export interface PlannerContext {
   readonly message: (job: JobRow) => OutboxMessage;
   /** Publishes what was just written to the outbox. */
   readonly kick: () => void;
+  /** Told of every job taken back (logged and counted); absent in tests that do not look. */
+  readonly failover?: FailoverEvents;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminCommandError, AdminService, executeAdmin } from "../../gateway/index.ts";
+import { AdminCommandError, AdminService, executeAdmin, parseAdminArgs } from "../../gateway/index.ts";
+import { loadConfig } from "../../runtime/index.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 
 let gw: TestGateway;
@@ -16,5 +17,23 @@ describe("svc admin commands on a real store", () => {
     const again = executeAdmin(admin, { op: "account-create", email: "twice@example.com", admin: false });
     await expect(again).rejects.toThrow(new AdminCommandError("an account twice@example.com already exists"));
     await expect(executeAdmin(admin, { op: "key-create", account: "nobody@example.com", name: "k", scopes: ["read"] })).rejects.toThrow(AdminCommandError);
+  });
+
+  it("plans are data: an admin command from a shell without SVC_PLAN_* leaves the default plan as the operator set it", async () => {
+    const running = new AdminService(gw.store, gw.deps.config, gw.clock, randomBytes);
+    const run = (args: string[], admin = running) => executeAdmin(admin, parseAdminArgs(args) as Parameters<typeof executeAdmin>[1]);
+    const set = (await run(["plan", "set", "default", "--crawl-pages", "5000", "--crawl-depth", "12"])) as { plan: { name: string; crawl_pages: number; crawl_depth: number } };
+    expect(set.plan).toMatchObject({ name: "default", crawl_pages: 5000, crawl_depth: 12 });
+
+    // The operator's shell: no SVC_PLAN_* at all (the configuration's defaults are 500 pages, depth 10).
+    const shell = new AdminService(gw.store, loadConfig({ SVC_LOG_LEVEL: "silent" }), gw.clock, randomBytes);
+    expect(loadConfig({}).plan.crawlPages).toBe(500);
+    const created = (await run(["account", "create", "plans-are-data@example.com"], shell)) as { account: number };
+    const plan = await gw.store.accounts.planOfAccount(created.account);
+    expect(plan).toMatchObject({ name: "default", crawl_pages: 5000, crawl_depth: 12 });
+    // Every account on the plan keeps it, and listing shows it.
+    const { plans } = (await run(["plan", "list"], shell)) as { plans: { name: string; crawl_pages: number }[] };
+    expect(plans.find((p) => p.name === "default")?.crawl_pages).toBe(5000);
+    await expect(run(["plan", "set", "gold", "--sites", "3"])).rejects.toThrow(new AdminCommandError("no plan gold"));
   });
 });

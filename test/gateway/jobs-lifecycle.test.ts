@@ -115,3 +115,33 @@ describe("jobs", () => {
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "error", error: "token_revoked" });
   });
 });
+
+// After the others: these leave queued jobs behind, which the sweeps above would count.
+describe("jobs of one site, and a scheduler restart", () => {
+  it("a job posted while another of the same site is queued or running says it waits for it", async () => {
+    const crawl = await store.jobs.createQueued({ accountId: account, kind: "crawl", host: "order.example.com", sync: false, maxAttempts: 3 }, T / 1000, msg);
+    expect(crawl.step).toBeNull();
+    const analysis = await store.jobs.createQueued({ accountId: account, kind: "analyze", host: "order.example.com", sync: false, maxAttempts: 3 }, T / 1000, msg);
+    expect(analysis.step).toBe(`waiting for crawl job ${crawl.id} of this site (a site's work runs in order)`);
+    expect((await store.jobs.get(analysis.id))?.step).toBe(analysis.step);
+    // Another site, or the synchronous lane, waits for nothing.
+    const other = await store.jobs.createQueued({ accountId: account, kind: "analyze", host: "other-order.example.com", sync: false, maxAttempts: 3 }, T / 1000, msg);
+    const sync = await store.jobs.createQueued({ accountId: account, kind: "analyze", host: "order.example.com", sync: true, maxAttempts: 3 }, T / 1000, msg);
+    expect([other.step, sync.step]).toEqual([null, null]);
+  });
+
+  it("a starting scheduler grants running leases one lease length, so a restart is no failover; a lapse is reported", async () => {
+    const job = await store.jobs.createQueued({ accountId: account, kind: "crawl", host: "restart.example.com", sync: false, maxAttempts: 3 }, T / 1000, msg);
+    await store.jobs.lease(job.id, "A", T, LEASE);
+    // The scheduler was away past the lease's end; the one starting extends it before sweeping.
+    expect(await store.jobs.extendRunningLeases(T + 2 * LEASE, LEASE)).toBeGreaterThanOrEqual(1);
+    const seen: [number, string][] = [];
+    await store.jobs.republishStale(T + 2 * LEASE, 3600, msg, (j, why) => seen.push([j.id, why]));
+    expect(seen.filter(([id]) => id === job.id)).toEqual([]);
+    expect(await store.jobs.heartbeat(job.id, "A", T + 2 * LEASE + 1000, LEASE, 50, "pages")).toBe(true);
+    // A worker that never comes back: the lease lapses one lease after the restart, and the sweep says so.
+    await store.jobs.republishStale(T + 4 * LEASE, 3600, msg, (j, why) => seen.push([j.id, why]));
+    expect(seen.filter(([id]) => id === job.id)).toEqual([[job.id, "lease_lapsed"]]);
+    expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", attempt: 1 });
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { join } from "node:path";
 import { Kafka, logLevel } from "kafkajs";
@@ -13,8 +13,9 @@ import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 import { createTestCa, type TestCa } from "../harness/fixture-web/ca.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-receiver.ts";
-import { http, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer } from "../harness/svc-process.ts";
+import { http, REPO_ROOT, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer } from "../harness/svc-process.ts";
 import { chromiumPath } from "../harness/chromium.ts";
+import { promtool } from "../harness/promtool.ts";
 
 // The distributed mode as deployed: one `svc gateway`, one `svc scheduler` and two `svc crawler`
 // processes on the integration tier's Postgres (a database of this file's own), a ClickHouse server
@@ -345,6 +346,31 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     }
   });
 
+  it("exports every metric its dashboards and alerts use, each documented, and passes promtool check metrics and check rules", async () => {
+    const roles = { gateway: cluster.gateway, scheduler: cluster.schedulers[0]!, crawler: cluster.crawlers[0]! };
+    const exported = new Set<string>();
+    for (const [role, p] of Object.entries(roles)) {
+      const text = (await http(`http://127.0.0.1:${p.adminPort}/metrics`)).text;
+      expect(promtool(["check", "metrics"], text), role).toEqual({ code: 0, output: "" });
+      for (const m of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+        exported.add(m[1]!);
+        if (m[2] === "histogram") for (const suffix of ["_bucket", "_sum", "_count"]) exported.add(`${m[1]}${suffix}`);
+      }
+    }
+    const rulesFile = join(REPO_ROOT, "helm/svc/files/alerts.rules.yaml");
+    expect(promtool(["check", "rules", rulesFile])).toMatchObject({ code: 0 });
+    const used = new Set<string>();
+    const dashboards = readdirSync(join(REPO_ROOT, "helm/svc/files/dashboards")).map((f) => readFileSync(join(REPO_ROOT, "helm/svc/files/dashboards", f), "utf8"));
+    for (const text of [readFileSync(rulesFile, "utf8"), ...dashboards]) {
+      for (const m of text.matchAll(/\b((?:svc|process|nodejs)_[a-z0-9_]+)\b/g)) used.add(m[1]!);
+    }
+    expect(used.size).toBeGreaterThan(10);
+    expect([...used].filter((name) => !exported.has(name))).toEqual([]);
+    // docs/metrics.md names every metric of Svc's own that a role exports.
+    const docs = readFileSync(join(REPO_ROOT, "docs/metrics.md"), "utf8");
+    expect([...exported].filter((name) => name.startsWith("svc_") && !/_(bucket|sum|count)$/.test(name) && !docs.includes(`\`${name}\``))).toEqual([]);
+  });
+
   it("finishes a crawl whose crawler is killed with SIGKILL mid-way: another resumes it, every page stored once", async () => {
     const id = await start(cluster.api, "crawl", slow.host, true);
     const before = await crawling(id);
@@ -375,18 +401,23 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     await cluster.restart(victim);
   });
 
-  it("finishes a crawl across a restart of the scheduler", async () => {
+  it("finishes a crawl across a restart of the scheduler: the same attempt rides it out, and a POST in the gap answers 503 with Retry-After", async () => {
     const id = await start(cluster.api, "crawl", slow.host, true);
     await crawling(id);
     const [scheduler] = cluster.schedulers;
     expect(await cluster.stop(scheduler!)).toEqual({ code: 0, signal: null });
-    await cluster.restart(scheduler!);
+    const gap = await cluster.api("/analyze", { method: "POST", body: { host: small.host, fresh: true } });
+    expect([gap.status, (gap.json as { code?: string }).code, gap.headers.get("retry-after")]).toEqual([503, "maintenance", "2"]);
+    const again = await cluster.restart(scheduler!);
 
     expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done", progress: 100 });
+    // The crawler's calls waited for the scheduler (its lease granted back at the restart): no failover.
+    expect((await progressOf(id)).attempt).toBe(1);
+    expect(again.proc.stdout()).toContain('"msg":"running jobs\' leases extended at start"');
     await expectStoredOnce(id, slow);
     // The gateway's client found the restarted scheduler again.
-    const again = await start(cluster.api, "analyze", small.host, true);
-    expect(await untilDone(cluster.api, again)).toMatchObject({ state: "done" });
+    const analysis = await start(cluster.api, "analyze", small.host, true);
+    expect(await untilDone(cluster.api, analysis)).toMatchObject({ state: "done" });
   });
 
   it("loses nothing while Kafka is away for a few seconds: work waits in the outbox and resumes", async () => {

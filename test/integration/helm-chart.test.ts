@@ -219,11 +219,27 @@ describe("the default values", () => {
     for (const kind of ["HorizontalPodAutoscaler", "Ingress", "ServiceMonitor", "PodDisruptionBudget"]) expect(ms.filter((m) => m.kind === kind)).toEqual([]);
   });
 
-  it("run `node bin/svc.js <role>` from the image of Svc's version", () => {
+  it("spread crawlers over nodes by default; alerts and dashboards only when enabled", () => {
+    const spread = (ms: Manifest[], role: Role) => (deployment(ms, role).template.spec as { topologySpreadConstraints?: unknown }).topologySpreadConstraints;
+    const ms = render();
+    expect(spread(ms, "crawler")).toEqual([
+      { maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: deployment(ms, "crawler").selector.matchLabels } },
+    ]);
+    expect([spread(ms, "gateway"), spread(ms, "scheduler")]).toEqual([undefined, undefined]);
+    expect(spread(render({ crawler: { spreadOverNodes: false } }), "crawler")).toBeUndefined();
+    const on = render({ metrics: { prometheusRule: { enabled: true }, dashboards: { enabled: true } } });
+    const rule = on.find((m) => m.kind === "PrometheusRule") as unknown as { spec: { groups: { rules: { alert: string }[] }[] } };
+    expect(rule.spec.groups[0]!.rules.map((r) => r.alert)).toContain("SvcRoleNotReady");
+    const dashboards = on.find((m) => m.kind === "ConfigMap" && m.metadata.name.endsWith("-dashboards")) as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };
+    expect(dashboards.metadata.labels.grafana_dashboard).toBe("1");
+    expect((JSON.parse(dashboards.data["svc-overview.json"]!) as { uid: string }).uid).toBe("svc-overview");
+  });
+
+  it("run the compiled build, `node dist/bin/entry.js <role>`, from the image of Svc's version", () => {
     const ms = render();
     for (const role of ROLES) {
       const c = container(ms, role);
-      expect(c.command).toEqual(["node", "bin/svc.js", role]);
+      expect(c.command).toEqual(["node", "dist/bin/entry.js", role]);
       expect(c.args).toBeUndefined();
       expect(c.image).toBe(`svc:${PACKAGE_VERSION}`);
       expect(c.workingDir).toBe("/app");
@@ -248,8 +264,8 @@ describe("the default values", () => {
       expect(c.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "admin" });
       expect(c.readinessProbe.httpGet).toEqual({ path: "/readyz", port: "admin" });
       expect(port(c, "admin")).toBe(9464);
-      // tsx compiles the sources in a fresh pod before the admin port opens: tens of seconds on a slow node.
-      expect(c.startupProbe.periodSeconds * c.startupProbe.failureThreshold).toBeGreaterThanOrEqual(180);
+      // The compiled build opens the admin port in seconds; two minutes leave room for a slow, busy node.
+      expect(c.startupProbe.periodSeconds * c.startupProbe.failureThreshold).toBe(120);
       // /readyz checks each engine for up to 2.5 s.
       expect(c.readinessProbe.timeoutSeconds).toBeGreaterThan(2.5);
       const annotations = deployment(ms, role).template.metadata.annotations ?? {};

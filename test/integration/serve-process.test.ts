@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest, type ClientRequest } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { http, killAllSvc, runSvc, spawnSvc, svcAdmin, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer, type SvcProcess } from "../harness/svc-process.ts";
+import { http, killAllSvc, REPO_ROOT, runSvc, spawnSvc, svcAdmin, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer, type SvcProcess } from "../harness/svc-process.ts";
 
 // The real `svc` executable, run as separate processes on the embedded store (PGlite) in a
 // temporary data directory: first start and the owner's key, the data-directory lock, configuration
@@ -309,6 +310,28 @@ describe("svc serve as a process (embedded store)", () => {
     expect(answer.status).toBe(201);
     expect({ ...exit, withinGrace: ms < graceMs }).toEqual({ code: 0, signal: null, withinGrace: true });
     expect(r.proc.stdout()).not.toContain("grace period over");
+  });
+
+  it("npm start: SIGTERM to npm drains svc serve and releases the data directory (the compiled build, built first when stale)", { timeout: 120_000 }, async () => {
+    const dir = await dataDir();
+    const { env, adminPort } = await svcEnvFor(dir, { SVC_LOG_LEVEL: "info" });
+    const child = spawn("npm", ["start"], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? dir, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (t: string) => (out += t));
+    child.stderr.setEncoding("utf8").on("data", (t: string) => (out += t));
+    const exited = new Promise<number | null>((done) => child.once("close", (c) => done(c)));
+    try {
+      await waitFor("npm start ready", 100_000, async () => ((await http(`http://127.0.0.1:${adminPort}/readyz`).catch(() => null))?.status === 200 ? true : undefined), 250);
+      expect(existsSync(join(dir, "svc.lock"))).toBe(true);
+      child.kill("SIGTERM");
+      expect(await Promise.race([exited, sleep(EXIT_MS, "still running")])).toBe(0);
+      expect(out).toContain('"msg":"draining"');
+      // svc serve is gone with npm: its lock released, nothing answers on its admin port.
+      expect(existsSync(join(dir, "svc.lock"))).toBe(false);
+      await expect(http(`http://127.0.0.1:${adminPort}/healthz`)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
   });
 });
 
