@@ -3,7 +3,8 @@
 // click depth, sitemap consistency, internal link rank and the external link summary. Pure: the
 // crawler runs it (off the serving thread) over every page it stored.
 import { CrawlFindings, type CrawlSample, type CrawledPage, type ExternalLinkCheck, type PageLinkStats } from "../proto/index.ts";
-import { duplicateGroups, groupVariants, nearDuplicates, normaliseText, type DuplicateGroup, type NearDuplicate } from "./crawl-duplicates.ts";
+import { duplicateGroups, groupVariants, normaliseText, type DuplicateGroup } from "./crawl-duplicates.ts";
+import { nearDuplicateClusters, type NearCluster, type NearDuplicateResult } from "./near-clusters.ts";
 import { externalSummary, type ExternalSummary } from "./crawl-external.ts";
 import { linkRank } from "./link-rank.ts";
 
@@ -43,8 +44,11 @@ export interface CrawlReport {
       readonly titles: { title: string; urls: string[] }[];
       readonly descriptions: { description: string; urls: string[] }[];
       readonly content: { hash: string; urls: string[] }[];
+      /** Near pairs, at most MAX_PAIRS_KEPT of them (summary.near_duplicates counts them all). */
       readonly near: { a: string; b: string; similarity: number }[];
       readonly urls: { key: string; urls: string[] }[];
+      /** Pages nearly alike, as clusters (an addition to the spec's fields; absent from reports made before them). */
+      readonly clusters?: NearCluster[];
     };
     readonly top_pages: { url: string; score: number; inlinks: number; depth: number }[];
     readonly redirects: { url: string; chain: string[]; final: string; status: number; loop: boolean }[];
@@ -124,7 +128,7 @@ interface Duplicates {
   readonly titles: DuplicateGroup[];
   readonly descriptions: DuplicateGroup[];
   readonly content: DuplicateGroup[];
-  readonly near: NearDuplicate[];
+  readonly near: NearDuplicateResult;
   readonly variants: DuplicateGroup[];
 }
 
@@ -294,7 +298,7 @@ function findDuplicates({ pages, indexable }: CrawlIndex): Duplicates {
     titles: duplicateGroups(indexable, (p) => p.title, normaliseText),
     descriptions: duplicateGroups(indexable, (p) => p.description, normaliseText),
     content: duplicateGroups(indexable, (p) => (p.words > 0 ? p.contentHash : ""), (s) => s),
-    near: nearDuplicates(indexable),
+    near: nearDuplicateClusters(indexable),
     variants: groupVariants(pages),
   };
 }
@@ -366,8 +370,8 @@ function crawlFindings({ input, byUrl, fetched, pages, sitemapSet }: CrawlIndex,
     duplicateDescription: groupSamples(descriptions, "description"),
     duplicateContent: pagesInGroups(content),
     duplicate: sample(content.flatMap((g) => g.urls.map((url) => ({ url, detail: `same text as ${g.urls.filter((u) => u !== url)[0] ?? ""}` })))),
-    nearDuplicates: new Set(near.flatMap((n) => [n.a, n.b])).size,
-    nearDuplicate: sample(near.map((n) => ({ url: n.a, detail: `${Math.round(n.similarity * 100)} % like ${n.b}` }))),
+    nearDuplicates: near.pages,
+    nearDuplicate: sample(nearSamples(near.clusters)),
     deepPages: depths.deep.length,
     deep: sample(depths.deep.map((p) => ({ url: p.url, detail: `${p.depth} clicks from the home page` }))),
     maxDepth: depths.max,
@@ -399,7 +403,10 @@ function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, 
       redirect_chains: problems.chains.length,
       duplicate_titles: duplicates.titles.length,
       duplicate_content: duplicates.content.length,
-      near_duplicates: duplicates.near.length,
+      near_duplicates: duplicates.near.pairCount,
+      near_duplicate_clusters: duplicates.near.clusters.length,
+      near_duplicate_pages: duplicates.near.pages,
+      near_pairs_exact: duplicates.near.pairsExact,
       max_depth: depths.max,
       truncated_by: input.truncatedBy || null,
       traps: input.traps,
@@ -420,8 +427,9 @@ function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, 
         titles: duplicates.titles.map((g) => ({ title: g.key, urls: g.urls })),
         descriptions: duplicates.descriptions.map((g) => ({ description: g.key, urls: g.urls })),
         content: duplicates.content.map((g) => ({ hash: g.key, urls: g.urls })),
-        near: duplicates.near,
+        near: duplicates.near.pairs,
         urls: duplicates.variants,
+        clusters: duplicates.near.clusters,
       },
       top_pages: ranks.topPages,
       redirects: problems.redirects,
@@ -430,6 +438,19 @@ function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, 
     },
     external,
   };
+}
+
+/** Each cluster's members but its representative, largest clusters first: what to merge or rewrite, and like what. */
+function nearSamples(clusters: readonly NearCluster[]): CrawlSample[] {
+  const out: CrawlSample[] = [];
+  for (const c of clusters) {
+    for (const url of c.urls) {
+      if (out.length >= SAMPLES) return out;
+      if (url === c.representative) continue;
+      out.push({ url, detail: `near-duplicate cluster ${c.id} of ${c.size} pages (pairs at least ${Math.round(c.similarity * 100)} % alike), its representative ${c.representative}` });
+    }
+  }
+  return out;
 }
 
 /** Fetched URLs per status class (2xx, 3xx, …, "error" for no answer). */
