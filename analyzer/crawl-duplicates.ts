@@ -1,6 +1,5 @@
 // Duplicates among a crawl's pages: shared titles, descriptions and texts (exact), and URLs that
 // differ only in what the loose key drops. Texts nearly alike are near-clusters.ts's.
-import type { CrawledPage } from "../proto/index.ts";
 import { looseKey } from "./url-keys.ts";
 
 export interface DuplicateGroup {
@@ -12,7 +11,7 @@ export interface DuplicateGroup {
  * Pages sharing a text, grouped by its normalised form (empty ones aside); a group shows the text
  * of its first page. Largest groups first.
  */
-export function duplicateGroups(pages: readonly CrawledPage[], text: (p: CrawledPage) => string, normalise: (s: string) => string): DuplicateGroup[] {
+export function duplicateGroups<P extends { readonly url: string }>(pages: readonly P[], text: (p: P) => string, normalise: (s: string) => string): DuplicateGroup[] {
   const groups = new Map<string, { key: string; urls: string[] }>();
   for (const p of pages) {
     const t = text(p);
@@ -31,7 +30,7 @@ export function normaliseText(s: string): string {
 }
 
 /** Fetched pages whose URLs differ only in what the loose key drops, shortest URL first in each group. */
-export function groupVariants(pages: readonly CrawledPage[]): DuplicateGroup[] {
+export function groupVariants(pages: readonly { readonly url: string }[]): DuplicateGroup[] {
   const groups = new Map<string, Set<string>>();
   for (const p of pages) {
     const k = looseKey(p.url);
