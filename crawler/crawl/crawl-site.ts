@@ -2,9 +2,11 @@
 // Crawl-delay honoured, 429/503 turned into pauses (Retry-After) rather than failures, bounded by
 // page, depth and time limits and by trap rules. Every fetched URL becomes a CrawledPage (parsed on
 // the parse pool) and is handed to `store` in batches: the stored pages are the crawl's checkpoint,
-// and a crawl given them back in `resume` continues where they end.
+// and a crawl given them back in `resume` continues where they end. Of a stored page the crawl
+// keeps only its compact facts (analyzer/crawl-facts.ts) for the whole-crawl analysis.
 import { performance } from "node:perf_hooks";
 import { strictKey } from "../../analyzer/index.ts";
+import type { CrawlFacts } from "../../analyzer/index.ts";
 import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../../proto/index.ts";
 import type { SampledPage } from "../site/collect-site.ts";
 import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
@@ -85,7 +87,8 @@ export interface CrawlSiteInput {
 }
 
 export interface CrawlOutcome {
-  readonly pages: CrawledPage[];
+  /** Every URL stored (fetched or skipped), as the compact facts the whole-crawl analysis reads. */
+  readonly facts: CrawlFacts;
   readonly sitemapUrls: string[];
   readonly truncatedBy: string;
   readonly traps: { pattern: string; example: string; urls: number }[];
@@ -171,7 +174,7 @@ function seedFrontier(run: CrawlRun): void {
     if (!page.skipped) run.fetched += 1;
   }
   const homeUrl = strictKey(`${run.input.origin}/`) as string;
-  if (!run.checkpoint.stored.has(homeUrl)) run.frontier.offer(homeUrl, 0);
+  if (!run.checkpoint.facts.has(homeUrl)) run.frontier.offer(homeUrl, 0);
   for (const page of resume) offerWhatPageLeadsTo(run, page, page.depth < 0 ? UNLINKED : page.depth);
 }
 
@@ -337,7 +340,7 @@ function throwIfFailed(run: CrawlRun): void {
 function crawlOutcome(run: CrawlRun, sitemapUrls: string[], external: ExternalLinkCheck[]): CrawlOutcome {
   const { politeness } = run;
   return {
-    pages: [...run.checkpoint.stored.values()],
+    facts: run.checkpoint.facts.facts(),
     sitemapUrls,
     truncatedBy: run.frontier.truncatedBy,
     traps: [...run.frontier.traps.values()],

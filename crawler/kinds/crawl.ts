@@ -151,7 +151,7 @@ async function wholeSiteResult(ctx: WorkContext, siteFacts: SiteFacts, outcome: 
   const analysis = await ctx.node.pool.analyze({
     jobId: ctx.jobId,
     crawledAt: unixSeconds(ctx.node.clock),
-    pages: outcome.pages,
+    facts: outcome.facts,
     sitemapUrls: outcome.sitemapUrls,
     truncatedBy: outcome.truncatedBy,
     traps: outcome.traps,

@@ -1,5 +1,5 @@
 import { Worker, type ResourceLimits } from "node:worker_threads";
-import { analyzeCrawl, type CrawlAnalysis, type CrawlInput } from "../../analyzer/index.ts";
+import { analyzeCrawlFacts, type CrawlAnalysis, type CrawlFactsInput } from "../../analyzer/index.ts";
 import { CrawledPage, CrawlFindings } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type Extraction, type ExtractInput } from "./extract.ts";
@@ -10,7 +10,8 @@ export interface ParsePool {
   page(input: PageInput): Promise<CrawledPage>;
   /** One page's facts (an analysis's home and sample pages). */
   readonly extract: (input: ExtractInput) => Promise<Extraction>;
-  analyze(input: CrawlInput): Promise<CrawlAnalysis>;
+  /** The whole-crawl analysis of a crawl's compact facts. */
+  analyze(input: CrawlFactsInput): Promise<CrawlAnalysis>;
   /** Resolves once every thread has loaded its modules (a node says it is ready only after that). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -21,7 +22,7 @@ export function inlineParsePool(): ParsePool {
   return {
     page: async (input) => crawledPage(input),
     extract: async (input) => extractPage(input),
-    analyze: async (input) => analyzeCrawl(input),
+    analyze: async (input) => analyzeCrawlFacts(input),
     ready: async () => undefined,
     close: async () => undefined,
   };
