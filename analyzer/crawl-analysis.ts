@@ -160,7 +160,9 @@ interface Depths {
   /** Pages per click depth. */
   readonly histogram: ReadonlyMap<number, number>;
   readonly max: number;
-  /** Pages deeper than DEEP clicks, deepest first. */
+  /** Pages deeper than DEEP clicks. */
+  readonly deepPages: number;
+  /** The first SAMPLES of them, deepest first. */
   readonly deep: PageFacts[];
 }
 
@@ -168,7 +170,9 @@ interface SitemapConsistency {
   /** Sitemap URLs that redirect, fail or are noindex. */
   readonly bad: { url: string; problem: string }[];
   /** Indexable pages the sitemaps do not list (none when there is no sitemap). */
-  readonly notInSitemap: PageFacts[];
+  readonly notInSitemap: number;
+  /** The first SAMPLES of them by URL. */
+  readonly notInSitemapFirst: PageFacts[];
 }
 
 interface Ranks {
@@ -377,8 +381,8 @@ function clickDepths(pages: readonly PageFacts[]): Depths {
     histogram.set(p.depth, (histogram.get(p.depth) ?? 0) + 1);
     if (p.depth > max) max = p.depth;
   }
-  const deep = pages.filter((p) => p.depth > DEEP).sort((a, b) => b.depth - a.depth || a.url.localeCompare(b.url));
-  return { histogram, max, deep };
+  const deep = pages.filter((p) => p.depth > DEEP);
+  return { histogram, max, deepPages: deep.length, deep: firstSorted(deep, SAMPLES, (a, b) => b.depth - a.depth || a.url.localeCompare(b.url)) };
 }
 
 function sitemapConsistency({ input, byUrl, indexable, sitemapSet }: CrawlIndex): SitemapConsistency {
@@ -388,8 +392,8 @@ function sitemapConsistency({ input, byUrl, indexable, sitemapSet }: CrawlIndex)
     .map(({ u, p }) => ({ url: u, problem: p.redirects.length > 0 ? `redirects to ${p.finalUrl}` : p.status !== 200 ? `answers ${p.status || p.error}` : p.noindex ? "noindex" : "" }))
     .filter((x) => x.problem !== "")
     .sort((a, b) => a.url.localeCompare(b.url));
-  const notInSitemap = sitemapSet.size === 0 ? [] : indexable.filter((p) => !sitemapSet.has(p.url) && !sitemapSet.has(p.finalUrl)).sort((a, b) => a.url.localeCompare(b.url));
-  return { bad, notInSitemap };
+  const notInSitemap = sitemapSet.size === 0 ? [] : indexable.filter((p) => !sitemapSet.has(p.url) && !sitemapSet.has(p.finalUrl));
+  return { bad, notInSitemap: notInSitemap.length, notInSitemapFirst: firstSorted(notInSitemap, SAMPLES, (a, b) => a.url.localeCompare(b.url)) };
 }
 
 /** Internal link rank: every URL's inlinks and score, and the 100 best pages. */
@@ -399,10 +403,11 @@ function rankPages({ all, pages, byId, urls }: CrawlIndex, graph: LinkGraph): Ra
   for (let i = 0; i < pages.length; i++) scoreById[(pages[i] as PageFacts).id] = scores[i] as number;
   const score = (p: PageFacts) => Number((scoreById[p.id] as number).toFixed(2));
   const pageStats: PageLinkStats[] = all.map((p) => ({ url: p.url, inlinks: inlinksOf(graph, p.id), score: score(p) }));
-  const topPages = pages
-    .map((p) => ({ url: p.url, score: score(p), inlinks: inlinksOf(graph, p.id), depth: p.depth }))
-    .sort((a, b) => b.score - a.score || b.inlinks - a.inlinks || a.url.localeCompare(b.url))
-    .slice(0, 100);
+  const topPages = firstSorted(
+    pages.map((p) => ({ url: p.url, score: score(p), inlinks: inlinksOf(graph, p.id), depth: p.depth })),
+    100,
+    (a, b) => b.score - a.score || b.inlinks - a.inlinks || a.url.localeCompare(b.url),
+  );
   return { pageStats, topPages };
 }
 
@@ -467,13 +472,13 @@ function crawlFindings({ input, byUrl, fetched, pages, sitemapSet }: CrawlIndex,
     duplicate: sample(content.flatMap((g) => g.urls.map((url) => ({ url, detail: `same text as ${g.urls.filter((u) => u !== url)[0] ?? ""}` })))),
     nearDuplicates: near.pages,
     nearDuplicate: sample(nearSamples(near.clusters)),
-    deepPages: depths.deep.length,
+    deepPages: depths.deepPages,
     deep: sample(depths.deep.map((p) => ({ url: p.url, detail: `${p.depth} clicks from the home page` }))),
     maxDepth: depths.max,
     sitemapBad: sitemap.bad.length,
     sitemap: sample(sitemap.bad.map((s) => ({ url: s.url, detail: s.problem }))),
-    notInSitemap: sitemap.notInSitemap.length,
-    missingFromSitemap: sample(sitemap.notInSitemap.map((p) => ({ url: p.url, detail: "indexable, not in the sitemaps" }))),
+    notInSitemap: sitemap.notInSitemap,
+    missingFromSitemap: sample(sitemap.notInSitemapFirst.map((p) => ({ url: p.url, detail: "indexable, not in the sitemaps" }))),
     urlVariants: variants.reduce((n, g) => n + g.urls.length - 1, 0),
     urlVariant: sample(variants.flatMap((g) => g.urls.slice(1).map((url) => ({ url, detail: `same page as ${g.urls[0] ?? ""}` })))),
     sitemapListed: sitemapSet.size > 0,
@@ -560,6 +565,39 @@ function statusClasses(fetched: readonly PageFacts[]): Record<string, number> {
 }
 
 /** Skipped URLs per reason (robots, trap). */
+/**
+ * The first `k` of `items` in `order`, without sorting them all: a heap of the k best so far, its
+ * root the worst of them; most items cost one comparison with the root.
+ */
+function firstSorted<T>(items: readonly T[], k: number, order: (a: T, b: T) => number): T[] {
+  const heap: T[] = [];
+  const worse = (i: number, j: number) => order(heap[i] as T, heap[j] as T) > 0;
+  const swap = (i: number, j: number) => {
+    const t = heap[i] as T;
+    heap[i] = heap[j] as T;
+    heap[j] = t;
+  };
+  for (const item of items) {
+    if (heap.length < k) {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+    } else if (k > 0 && order(item, heap[0] as T) < 0) {
+      heap[0] = item;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let w = i;
+        if (l < k && worse(l, w)) w = l;
+        if (r < k && worse(r, w)) w = r;
+        if (w === i) break;
+        swap(i, w);
+        i = w;
+      }
+    }
+  }
+  return heap.sort(order);
+}
+
 /** Table indexes of the pages' URLs and final URLs. */
 function urlIds(pages: readonly PageFacts[]): Map<string, number> {
   const ids = new Map<string, number>();
