@@ -25,7 +25,7 @@ export interface CrawlInput {
   readonly pages: readonly CrawledPage[];
   /** URLs the sitemaps list (strict keys, this site only). */
   readonly sitemapUrls: readonly string[];
-  /** Why the crawl stopped early: "", page_limit, depth_limit, time_limit, trap. */
+  /** Why the crawl stopped early: "", page_limit, depth_limit, time_limit, trap, memory_limit. */
   readonly truncatedBy: string;
   /** URL families the crawler refused as traps, with an example each. */
   readonly traps: readonly { pattern: string; example: string; urls: number }[];

@@ -31,6 +31,8 @@ export interface CrawlLimits {
   readonly maxQueryParameters: number;
   /** A path segment repeated this many times marks a trap (/a/b/a/b/a/…). */
   readonly maxSegmentRepeats: number;
+  /** What the crawl keeps of its pages for the analysis (CrawlFactsBuilder.bytes), at most: the memory budget. */
+  readonly maxFactsBytes: number;
 }
 
 export const DEFAULT_CRAWL_LIMITS: CrawlLimits = Object.freeze({
@@ -41,6 +43,7 @@ export const DEFAULT_CRAWL_LIMITS: CrawlLimits = Object.freeze({
   maxUrlLength: 2000,
   maxQueryParameters: 10,
   maxSegmentRepeats: 3,
+  maxFactsBytes: 512 * 1024 * 1024,
 });
 
 export interface CrawlOptions {
@@ -180,7 +183,7 @@ function seedFrontier(run: CrawlRun): void {
 
 /**
  * The fetch loop: up to `connections` fetches at once, in breadth-first order, until the frontier
- * is empty or a limit (pages, time) is reached.
+ * is empty or a limit (pages, time, memory) is reached.
  */
 async function fetchAll(run: CrawlRun): Promise<void> {
   const { limits } = run.opts;
@@ -192,13 +195,16 @@ async function fetchAll(run: CrawlRun): Promise<void> {
       run.frontier.truncate("time_limit");
       break;
     }
-    const next = run.fetched + inflight.size >= limits.maxPages ? null : run.frontier.next();
+    // Past the memory budget no URL starts; those in flight finish.
+    const overMemory = run.checkpoint.facts.bytes >= limits.maxFactsBytes;
+    const next = run.fetched + inflight.size >= limits.maxPages || overMemory ? null : run.frontier.next();
     if (next && next !== "wait") {
       startFetch(run, next, inflight);
       if (inflight.size < Math.max(1, run.opts.connections)) continue;
     }
     if (inflight.size === 0) {
       if (next === null && run.fetched >= limits.maxPages && run.frontier.hasQueued()) run.frontier.truncate("page_limit");
+      else if (next === null && overMemory && run.frontier.hasQueued()) run.frontier.truncate("memory_limit");
       break;
     }
     await Promise.race(inflight);

@@ -119,6 +119,7 @@ function crawlFrom(
         maxDepth: task.maxDepth,
         maxDurationMs: settings.crawlMaxMinutes * 60_000,
         maxPerPattern: settings.crawlMaxPerPattern,
+        maxFactsBytes: settings.crawlMemoryMb * 1024 * 1024,
       },
       externalAllowed,
       maxExternalChecks: 200,

@@ -71,7 +71,7 @@ export const getCrawl = defineContract({
   cli: "crawl",
   summary: "The latest whole-site crawl: its URLs (paged), summary, link graph and external links",
   description:
-    "Crawls are shared by all users. pages[] lists every URL the crawl stored, linked pages by depth first, then URLs known only from the sitemaps; filter with status (2, 3, 4, 5, or 0: no answer) or issue (a check code). summary has the counts, politeness applied and truncated_by (page_limit, depth_limit, time_limit, trap); graph the depth histogram; external the external-link totals (GET /external for the list). not_ready while the first crawl runs.",
+    "Crawls are shared by all users. pages[] lists every URL the crawl stored, linked pages by depth first, then URLs known only from the sitemaps; filter with status (2, 3, 4, 5, or 0: no answer) or issue (a check code). summary has the counts, politeness applied and truncated_by (page_limit, depth_limit, time_limit, trap; extension: memory_limit, when what the crawl keeps of its pages reached SVC_CRAWL_MEMORY_MB); graph the depth histogram; external the external-link totals (GET /external for the list). not_ready while the first crawl runs.",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,

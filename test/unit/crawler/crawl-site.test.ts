@@ -161,6 +161,16 @@ describe("crawlSite", () => {
     expect(outcome.facts.pages).toHaveLength(ALL);
   });
 
+  it("stops at the memory budget and says so, with what it found until then", async () => {
+    // About 1 KB a page: a budget of 12 KB holds a few pages, not the 61.
+    const { outcome, stored } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxFactsBytes: 12 * 1024 } } });
+    if (outcome instanceof Error) throw outcome;
+    expect(outcome.truncatedBy).toBe("memory_limit");
+    expect(outcome.facts.pages.length).toBeGreaterThan(1);
+    expect(outcome.facts.pages.length).toBeLessThan(ALL);
+    expect(stored.map((p) => p.url).sort()).toEqual(outcome.facts.pages.map((p) => p.url).sort());
+  });
+
   it("stops at the page limit and says so", async () => {
     const { outcome } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxPages: 15 } } });
     if (outcome instanceof Error) throw outcome;
