@@ -100,7 +100,7 @@ describe("nearDuplicateClusters", () => {
     expect(r.clusters.map((c) => c.pairs)).toEqual([780, 28, 10, 3, 1]);
     expect(r.pages).toBe(58);
     for (const c of r.clusters) expect(c.urls[0]).toBe(c.representative);
-  });
+  }, 60_000);
 
   it("keeps the 7-bit edge: 7 bits apart is a pair, 8 is not; a chain is one cluster without its far pair; same text is no near pair", () => {
     const base: Hash = [0x12345678, 0x0badf00d];
@@ -153,7 +153,7 @@ describe("nearDuplicateClusters", () => {
     for (const p of r.pairs) if (distance(hashOf.get(p.a) as string, hashOf.get(p.b) as string) > NEAR_BITS) far++;
     expect(far).toBe(0);
     expect(r.comparisons / pages.length).toBeLessThan(200);
-  });
+  }, 60_000);
 
   it("past the candidate bound a crowded cluster stays whole and the pair count says it is a lower bound", () => {
     const { pages, planted } = site(3, 200, [300]);
