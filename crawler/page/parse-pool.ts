@@ -57,7 +57,16 @@ interface Slot {
   /** The one task the thread runs; the others wait in the pool's queue. */
   current: { readonly id: number; readonly job: Job } | null;
   gone: boolean;
+  /** Replace the thread once its task is done (it analysed a large crawl). */
+  retire: boolean;
 }
+
+/**
+ * Pages of a crawl above which the thread that analysed it is replaced by a fresh one: V8 keeps
+ * the heap an analysis grew (hundreds of MB at 100,000 pages) long after it is garbage, and a
+ * thread that exits gives it all back.
+ */
+export const RETIRE_AFTER_ANALYSIS_OF = 5000;
 
 export interface ThreadPoolOptions {
   /** The thread's module (tests run a thread of their own); the parse thread by default. */
@@ -87,6 +96,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       if (!job) return;
       const id = next++;
       slot.current = { id, job };
+      slot.retire = job.task.kind === "crawl" && (job.task.input as CrawlFactsInput).facts.pages.length >= RETIRE_AFTER_ANALYSIS_OF;
       slot.worker.ref();
       slot.worker.postMessage({ ...job.task, id }, job.transfer);
     }
@@ -94,7 +104,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
 
   const spawn = (): Slot => {
     const worker = new Worker(boot, { eval: true, workerData: { warmUpPages }, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
-    const slot: Slot = { worker, current: null, gone: false };
+    const slot: Slot = { worker, current: null, gone: false, retire: false };
     worker.on("message", (msg: { id: number; result?: unknown; error?: string } | "loaded") => {
       if (msg === "loaded" || slot.current?.id !== msg.id) return;
       const { job } = slot.current;
@@ -103,7 +113,9 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       worker.unref();
       if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
       else job.resolve(msg.result);
-      dispatch();
+      // Its exit makes a fresh thread take its place (see crashed), with no task lost: it has none.
+      if (slot.retire) void worker.terminate();
+      else dispatch();
     });
     const crashed = (cause: string) => {
       if (slot.gone) return;
