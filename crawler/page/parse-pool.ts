@@ -113,9 +113,14 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       worker.unref();
       if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
       else job.resolve(msg.result);
-      // Its exit makes a fresh thread take its place (see crashed), with no task lost: it has none.
-      if (slot.retire) void worker.terminate();
-      else dispatch();
+      if (slot.retire && !closed) {
+        // Out of the pool before it exits (no task goes to it), a fresh thread in its place.
+        slot.gone = true;
+        slots.splice(slots.indexOf(slot), 1);
+        void worker.terminate();
+        spawn();
+      }
+      dispatch();
     });
     const crashed = (cause: string) => {
       if (slot.gone) return;
