@@ -1,11 +1,21 @@
 // The whole-site part of a crawl: what only the full link graph tells — broken links with their
 // sources, orphans, redirect chains, canonical and hreflang targets, duplicates and near-duplicates,
 // click depth, sitemap consistency, internal link rank and the external link summary. Pure: the
-// crawler runs it (off the serving thread) over every page it stored.
+// crawler runs it (off the serving thread) over the compact facts (crawl-facts.ts) of every page
+// it stored. The link graph is integer-indexed (compressed rows of URL table indexes): distinct
+// sources are counted with a last-seen stamp per target, not a set of URLs per target.
 import { CrawlFindings, type CrawlSample, type CrawledPage, type ExternalLinkCheck, type PageLinkStats } from "../proto/index.ts";
-import { duplicateGroups, groupVariants, nearDuplicates, normaliseText, type DuplicateGroup, type NearDuplicate } from "./crawl-duplicates.ts";
+import { crawlFactsOf, type CrawlFacts, type PageFacts } from "./crawl-facts.ts";
+import { duplicateGroups, groupVariants, normaliseText, type DuplicateGroup } from "./crawl-duplicates.ts";
+import { nearDuplicateClusters, type NearCluster, type NearDuplicateResult } from "./near-clusters.ts";
 import { externalSummary, type ExternalSummary } from "./crawl-external.ts";
-import { linkRank } from "./link-rank.ts";
+import { rankGraph } from "./link-rank.ts";
+
+/** The crawl as the analysis reads it: its pages' compact facts and what the crawl itself knows. */
+export interface CrawlFactsInput extends Omit<CrawlInput, "pages"> {
+  /** Every URL the crawl stored (fetched or skipped), keyed by its strict URL. */
+  readonly facts: CrawlFacts;
+}
 
 export interface CrawlInput {
   readonly jobId: number;
@@ -15,7 +25,7 @@ export interface CrawlInput {
   readonly pages: readonly CrawledPage[];
   /** URLs the sitemaps list (strict keys, this site only). */
   readonly sitemapUrls: readonly string[];
-  /** Why the crawl stopped early: "", page_limit, depth_limit, time_limit, trap. */
+  /** Why the crawl stopped early: "", page_limit, depth_limit, time_limit, trap, memory_limit. */
   readonly truncatedBy: string;
   /** URL families the crawler refused as traps, with an example each. */
   readonly traps: readonly { pattern: string; example: string; urls: number }[];
@@ -43,8 +53,11 @@ export interface CrawlReport {
       readonly titles: { title: string; urls: string[] }[];
       readonly descriptions: { description: string; urls: string[] }[];
       readonly content: { hash: string; urls: string[] }[];
+      /** Near pairs, at most MAX_PAIRS_KEPT of them (summary.near_duplicates counts them all). */
       readonly near: { a: string; b: string; similarity: number }[];
       readonly urls: { key: string; urls: string[] }[];
+      /** Pages nearly alike, as clusters (an addition to the spec's fields; absent from reports made before them). */
+      readonly clusters?: NearCluster[];
     };
     readonly top_pages: { url: string; score: number; inlinks: number; depth: number }[];
     readonly redirects: { url: string; chain: string[]; final: string; status: number; loop: boolean }[];
@@ -65,16 +78,16 @@ const SAMPLES = 20;
 const DEEP = 3;
 
 /** Whether a stored URL is an HTML page that answered 2xx itself (a redirect is not a page). */
-function isPage(p: CrawledPage): boolean {
+function isPage(p: PageFacts): boolean {
   return p.skipped === "" && p.isHtml && p.status >= 200 && p.status < 300 && p.redirects.length === 0;
 }
 
-function isIndexable(p: CrawledPage): boolean {
+function isIndexable(p: PageFacts): boolean {
   if (!isPage(p) || p.noindex) return false;
   return p.canonical === "" || p.canonical === p.finalUrl || p.canonical === p.url;
 }
 
-function isBroken(p: CrawledPage): boolean {
+function isBroken(p: PageFacts): boolean {
   return p.skipped === "" && (p.status >= 400 || (p.status === 0 && p.error !== "" && p.error !== "too_many_redirects"));
 }
 
@@ -84,21 +97,36 @@ function sample(items: readonly CrawlSample[]): CrawlSample[] {
 
 /** The crawl's URLs sorted as the steps need them. */
 interface CrawlIndex {
-  readonly input: CrawlInput;
-  readonly byUrl: ReadonlyMap<string, CrawledPage>;
+  readonly input: CrawlFactsInput;
+  /** Every stored URL's facts. */
+  readonly all: readonly PageFacts[];
+  readonly urls: readonly string[];
+  readonly byUrl: ReadonlyMap<string, PageFacts>;
+  /** Stored facts by URL table index (undefined for a URL only linked to). */
+  readonly byId: readonly (PageFacts | undefined)[];
   /** URLs fetched (not skipped). */
-  readonly fetched: readonly CrawledPage[];
+  readonly fetched: readonly PageFacts[];
   /** Fetched URLs that are HTML pages answered 2xx themselves. */
-  readonly pages: readonly CrawledPage[];
-  readonly indexable: readonly CrawledPage[];
+  readonly pages: readonly PageFacts[];
+  readonly indexable: readonly PageFacts[];
   readonly sitemapSet: ReadonlySet<string>;
 }
 
-/** The internal link graph: for each linked URL, the distinct crawled pages linking to it (a redirect's target counts its sources too). */
+/**
+ * The internal link graph: for each URL (table index), the distinct crawled pages linking to it
+ * (a redirect's target counts its sources too), as compressed rows of indexes into `pages`.
+ */
 interface LinkGraph {
-  readonly sources: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Sources of URL t: pages[sources[offsets[t]] … sources[offsets[t + 1]]). */
+  readonly offsets: Int32Array;
+  readonly sources: Int32Array;
   /** Links between pages, self-links aside. */
   readonly edges: number;
+}
+
+/** Distinct pages linking to the URL (by table index; -1 or unknown: none). */
+function inlinksOf(graph: LinkGraph, id: number): number {
+  return id < 0 || id + 1 >= graph.offsets.length ? 0 : (graph.offsets[id + 1] as number) - (graph.offsets[id] as number);
 }
 
 type Redirect = CrawlReport["links"]["redirects"][number];
@@ -124,7 +152,7 @@ interface Duplicates {
   readonly titles: DuplicateGroup[];
   readonly descriptions: DuplicateGroup[];
   readonly content: DuplicateGroup[];
-  readonly near: NearDuplicate[];
+  readonly near: NearDuplicateResult;
   readonly variants: DuplicateGroup[];
 }
 
@@ -132,15 +160,19 @@ interface Depths {
   /** Pages per click depth. */
   readonly histogram: ReadonlyMap<number, number>;
   readonly max: number;
-  /** Pages deeper than DEEP clicks, deepest first. */
-  readonly deep: CrawledPage[];
+  /** Pages deeper than DEEP clicks. */
+  readonly deepPages: number;
+  /** The first SAMPLES of them, deepest first. */
+  readonly deep: PageFacts[];
 }
 
 interface SitemapConsistency {
   /** Sitemap URLs that redirect, fail or are noindex. */
   readonly bad: { url: string; problem: string }[];
   /** Indexable pages the sitemaps do not list (none when there is no sitemap). */
-  readonly notInSitemap: CrawledPage[];
+  readonly notInSitemap: number;
+  /** The first SAMPLES of them by URL. */
+  readonly notInSitemapFirst: PageFacts[];
 }
 
 interface Ranks {
@@ -159,8 +191,14 @@ interface CrawlResults {
   readonly external: ExternalSummary;
 }
 
-/** The whole-site analysis of a crawl: its findings, its report and each URL's link stats. */
+/** The whole-site analysis of a crawl given its pages all at once (see analyzeCrawlFacts). */
 export function analyzeCrawl(input: CrawlInput): CrawlAnalysis {
+  const { pages, ...rest } = input;
+  return analyzeCrawlFacts({ ...rest, facts: crawlFactsOf(pages) });
+}
+
+/** The whole-site analysis of a crawl: its findings, its report and each URL's link stats. */
+export function analyzeCrawlFacts(input: CrawlFactsInput): CrawlAnalysis {
   const crawl = indexCrawl(input);
   const graph = linkGraph(crawl);
   const results: CrawlResults = {
@@ -175,30 +213,58 @@ export function analyzeCrawl(input: CrawlInput): CrawlAnalysis {
   return { findings: crawlFindings(crawl, results), report: crawlReport(crawl, results), pageStats: results.ranks.pageStats };
 }
 
-function indexCrawl(input: CrawlInput): CrawlIndex {
-  const fetched = input.pages.filter((p) => p.skipped === "");
+function indexCrawl(input: CrawlFactsInput): CrawlIndex {
+  const { urls, pages: all } = input.facts;
+  const byId = new Array<PageFacts | undefined>(urls.length);
+  const byUrl = new Map<string, PageFacts>();
+  for (const p of all) {
+    byId[p.id] = p;
+    byUrl.set(p.url, p);
+  }
+  const fetched = all.filter((p) => p.skipped === "");
   const pages = fetched.filter(isPage);
-  return { input, byUrl: new Map(input.pages.map((p) => [p.url, p])), fetched, pages, indexable: pages.filter(isIndexable), sitemapSet: new Set(input.sitemapUrls) };
+  return { input, all, urls, byUrl, byId, fetched, pages, indexable: pages.filter(isIndexable), sitemapSet: new Set(input.sitemapUrls) };
 }
 
-function linkGraph({ pages, byUrl }: CrawlIndex): LinkGraph {
-  const sources = new Map<string, Set<string>>();
-  const addSource = (target: string, from: string) => {
-    let s = sources.get(target);
-    if (!s) sources.set(target, (s = new Set()));
-    s.add(from);
-  };
+/**
+ * Two passes over the pages' links: count each target's distinct sources (a stamp per target
+ * says which page counted it last), then fill the rows. A link to a crawled redirect counts for
+ * its final URL too.
+ */
+function linkGraph({ pages, urls, byId }: CrawlIndex): LinkGraph {
+  const n = urls.length;
+  const stamp = new Int32Array(n).fill(-1);
+  const counts = new Int32Array(n + 1);
   let edges = 0;
-  for (const p of pages) {
-    for (const target of p.internalLinks) {
-      if (target === p.url) continue;
-      edges += 1;
-      addSource(target, p.url);
-      const t = byUrl.get(target);
-      if (t && t.finalUrl && t.finalUrl !== target) addSource(t.finalUrl, p.url);
+  const visit = (fill: ((target: number, source: number) => void) | null) => {
+    stamp.fill(-1);
+    for (let s = 0; s < pages.length; s++) {
+      const p = pages[s] as PageFacts;
+      for (const t of p.links) {
+        if (t === p.id) continue;
+        if (!fill) edges += 1;
+        const targets = [t];
+        const r = byId[t];
+        if (r && r.finalUrl && r.finalId !== t) targets.push(r.finalId);
+        for (const x of targets) {
+          if (stamp[x] === s) continue;
+          stamp[x] = s;
+          if (fill) fill(x, s);
+          else counts[x + 1] = (counts[x + 1] as number) + 1;
+        }
+      }
     }
-  }
-  return { sources, edges };
+  };
+  visit(null);
+  for (let i = 0; i < n; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number);
+  const offsets = counts;
+  const sources = new Int32Array(offsets[n] as number);
+  const cursor = offsets.slice(0, n);
+  visit((t, s) => {
+    sources[cursor[t] as number] = s;
+    cursor[t] = (cursor[t] as number) + 1;
+  });
+  return { offsets, sources, edges };
 }
 
 function linkProblems(crawl: CrawlIndex, graph: LinkGraph): LinkProblems {
@@ -215,16 +281,20 @@ function linkProblems(crawl: CrawlIndex, graph: LinkGraph): LinkProblems {
 }
 
 /** Broken internal links, with their sources; most linked first. */
-function brokenLinks({ byUrl }: CrawlIndex, { sources }: LinkGraph): BrokenLink[] {
+function brokenLinks({ pages, urls, byId }: CrawlIndex, graph: LinkGraph): BrokenLink[] {
   const broken: BrokenLink[] = [];
-  for (const [target, from] of sources) {
-    const t = byUrl.get(target);
-    if (t && isBroken(t)) broken.push({ url: target, status: t.status, error: t.error, sources: [...from].sort(), links: from.size });
+  for (let t = 0; t < urls.length; t++) {
+    const links = inlinksOf(graph, t);
+    const p = byId[t];
+    if (links === 0 || !p || !isBroken(p)) continue;
+    const sources: string[] = [];
+    for (let k = graph.offsets[t] as number; k < (graph.offsets[t + 1] as number); k++) sources.push((pages[graph.sources[k] as number] as PageFacts).url);
+    broken.push({ url: p.url, status: p.status, error: p.error, sources: sources.sort(), links });
   }
   return broken.sort((a, b) => b.links - a.links || a.url.localeCompare(b.url));
 }
 
-function redirectsOf(fetched: readonly CrawledPage[]): Redirect[] {
+function redirectsOf(fetched: readonly PageFacts[]): Redirect[] {
   return fetched
     .filter((p) => p.redirects.length > 0 || p.error === "too_many_redirects")
     .map((p) => ({
@@ -238,20 +308,25 @@ function redirectsOf(fetched: readonly CrawledPage[]): Redirect[] {
 }
 
 /** Linked URLs that redirect (a link that should point at the target). */
-function redirectedTargets({ byUrl }: CrawlIndex, { sources }: LinkGraph): string[] {
-  return [...sources.keys()].filter((t) => {
-    const r = byUrl.get(t);
-    return r !== undefined && r.skipped === "" && r.redirects.length > 0;
-  });
+function redirectedTargets({ urls, byId }: CrawlIndex, graph: LinkGraph): string[] {
+  const out: string[] = [];
+  for (let t = 0; t < urls.length; t++) {
+    const r = byId[t];
+    if (r !== undefined && inlinksOf(graph, t) > 0 && r.skipped === "" && r.redirects.length > 0) out.push(r.url);
+  }
+  return out;
 }
 
 /** Sitemap URLs no crawled page links to (the home page is never an orphan). */
-function orphansOf({ input, byUrl }: CrawlIndex, { sources }: LinkGraph): Orphan[] {
-  const home = input.pages.find((p) => p.depth === 0);
-  const linked = (url: string) => sources.has(url) || (home !== undefined && (home.url === url || home.finalUrl === url));
+function orphansOf({ input, all, byUrl, urls }: CrawlIndex, graph: LinkGraph): Orphan[] {
+  const home = all.find((p) => p.depth === 0);
+  const ids = new Map<string, number>();
+  for (const u of input.sitemapUrls) ids.set(u, -1);
+  for (let i = 0; i < urls.length; i++) if (ids.has(urls[i] as string)) ids.set(urls[i] as string, i);
+  const linked = (url: string) => inlinksOf(graph, ids.get(url) ?? -1) > 0 || (home !== undefined && (home.url === url || home.finalUrl === url));
   // Sitemap URLs that redirect or fail are not pages: they count as sitemap problems instead.
   return input.sitemapUrls
-    .filter((u) => !linked(u) && (byUrl.get(u) === undefined || isPage(byUrl.get(u) as CrawledPage)))
+    .filter((u) => !linked(u) && (byUrl.get(u) === undefined || isPage(byUrl.get(u) as PageFacts)))
     .map((u) => ({ url: u, status: byUrl.get(u)?.status ?? 0 }))
     .sort((a, b) => a.url.localeCompare(b.url));
 }
@@ -294,44 +369,73 @@ function findDuplicates({ pages, indexable }: CrawlIndex): Duplicates {
     titles: duplicateGroups(indexable, (p) => p.title, normaliseText),
     descriptions: duplicateGroups(indexable, (p) => p.description, normaliseText),
     content: duplicateGroups(indexable, (p) => (p.words > 0 ? p.contentHash : ""), (s) => s),
-    near: nearDuplicates(indexable),
+    near: nearDuplicateClusters(indexable),
     variants: groupVariants(pages),
   };
 }
 
-function clickDepths(pages: readonly CrawledPage[]): Depths {
+function clickDepths(pages: readonly PageFacts[]): Depths {
   const histogram = new Map<number, number>();
   let max = 0;
   for (const p of pages) {
     histogram.set(p.depth, (histogram.get(p.depth) ?? 0) + 1);
     if (p.depth > max) max = p.depth;
   }
-  const deep = pages.filter((p) => p.depth > DEEP).sort((a, b) => b.depth - a.depth || a.url.localeCompare(b.url));
-  return { histogram, max, deep };
+  const deep = pages.filter((p) => p.depth > DEEP);
+  return { histogram, max, deepPages: deep.length, deep: firstSorted(deep, SAMPLES, (a, b) => b.depth - a.depth || a.url.localeCompare(b.url)) };
 }
 
 function sitemapConsistency({ input, byUrl, indexable, sitemapSet }: CrawlIndex): SitemapConsistency {
   const bad = input.sitemapUrls
     .map((u) => ({ u, p: byUrl.get(u) }))
-    .filter((x): x is { u: string; p: CrawledPage } => x.p !== undefined && x.p.skipped === "")
+    .filter((x): x is { u: string; p: PageFacts } => x.p !== undefined && x.p.skipped === "")
     .map(({ u, p }) => ({ url: u, problem: p.redirects.length > 0 ? `redirects to ${p.finalUrl}` : p.status !== 200 ? `answers ${p.status || p.error}` : p.noindex ? "noindex" : "" }))
     .filter((x) => x.problem !== "")
     .sort((a, b) => a.url.localeCompare(b.url));
-  const notInSitemap = sitemapSet.size === 0 ? [] : indexable.filter((p) => !sitemapSet.has(p.url) && !sitemapSet.has(p.finalUrl)).sort((a, b) => a.url.localeCompare(b.url));
-  return { bad, notInSitemap };
+  const notInSitemap = sitemapSet.size === 0 ? [] : indexable.filter((p) => !sitemapSet.has(p.url) && !sitemapSet.has(p.finalUrl));
+  return { bad, notInSitemap: notInSitemap.length, notInSitemapFirst: firstSorted(notInSitemap, SAMPLES, (a, b) => a.url.localeCompare(b.url)) };
 }
 
 /** Internal link rank: every URL's inlinks and score, and the 100 best pages. */
-function rankPages({ input, pages, byUrl }: CrawlIndex, { sources }: LinkGraph): Ranks {
-  const scores = linkRank(pages, byUrl);
-  const score = (url: string) => Number((scores.get(url) ?? 0).toFixed(2));
-  const inlinks = (url: string) => sources.get(url)?.size ?? 0;
-  const pageStats: PageLinkStats[] = input.pages.map((p) => ({ url: p.url, inlinks: inlinks(p.url), score: score(p.url) }));
-  const topPages = pages
-    .map((p) => ({ url: p.url, score: score(p.url), inlinks: inlinks(p.url), depth: p.depth }))
-    .sort((a, b) => b.score - a.score || b.inlinks - a.inlinks || a.url.localeCompare(b.url))
-    .slice(0, 100);
+function rankPages({ all, pages, byId, urls }: CrawlIndex, graph: LinkGraph): Ranks {
+  const scores = rankGraph(pageGraph(pages, byId, urls.length));
+  const scoreById = new Float64Array(urls.length);
+  for (let i = 0; i < pages.length; i++) scoreById[(pages[i] as PageFacts).id] = scores[i] as number;
+  const score = (p: PageFacts) => Number((scoreById[p.id] as number).toFixed(2));
+  const pageStats: PageLinkStats[] = all.map((p) => ({ url: p.url, inlinks: inlinksOf(graph, p.id), score: score(p) }));
+  const topPages = firstSorted(
+    pages.map((p) => ({ url: p.url, score: score(p), inlinks: inlinksOf(graph, p.id), depth: p.depth })),
+    100,
+    (a, b) => b.score - a.score || b.inlinks - a.inlinks || a.url.localeCompare(b.url),
+  );
   return { pageStats, topPages };
+}
+
+/** Links between pages as indexes into `pages` (a link to a redirect counts for its target), distinct, in first-link order. */
+function pageGraph(pages: readonly PageFacts[], byId: readonly (PageFacts | undefined)[], ids: number) {
+  const index = new Int32Array(ids).fill(-1);
+  for (let i = 0; i < pages.length; i++) index[(pages[i] as PageFacts).id] = i;
+  const resolve = (t: number): number => {
+    if ((index[t] as number) >= 0) return index[t] as number;
+    const r = byId[t];
+    return r && r.finalId >= 0 ? (index[r.finalId] as number) : -1;
+  };
+  const offsets = new Int32Array(pages.length + 1);
+  let total = 0;
+  for (const p of pages) total += p.links.length;
+  const targets = new Int32Array(total);
+  const stamp = new Int32Array(pages.length).fill(-1);
+  let k = 0;
+  for (let i = 0; i < pages.length; i++) {
+    for (const link of (pages[i] as PageFacts).links) {
+      const t = resolve(link);
+      if (t < 0 || stamp[t] === i) continue;
+      stamp[t] = i;
+      targets[k++] = t;
+    }
+    offsets[i + 1] = k;
+  }
+  return { n: pages.length, offsets, targets: targets.subarray(0, k) };
 }
 
 function crawlFindings({ input, byUrl, fetched, pages, sitemapSet }: CrawlIndex, { problems, duplicates, depths, sitemap }: CrawlResults): CrawlFindings {
@@ -366,30 +470,31 @@ function crawlFindings({ input, byUrl, fetched, pages, sitemapSet }: CrawlIndex,
     duplicateDescription: groupSamples(descriptions, "description"),
     duplicateContent: pagesInGroups(content),
     duplicate: sample(content.flatMap((g) => g.urls.map((url) => ({ url, detail: `same text as ${g.urls.filter((u) => u !== url)[0] ?? ""}` })))),
-    nearDuplicates: new Set(near.flatMap((n) => [n.a, n.b])).size,
-    nearDuplicate: sample(near.map((n) => ({ url: n.a, detail: `${Math.round(n.similarity * 100)} % like ${n.b}` }))),
-    deepPages: depths.deep.length,
+    nearDuplicates: near.pages,
+    nearDuplicate: sample(nearSamples(near.clusters)),
+    deepPages: depths.deepPages,
     deep: sample(depths.deep.map((p) => ({ url: p.url, detail: `${p.depth} clicks from the home page` }))),
     maxDepth: depths.max,
     sitemapBad: sitemap.bad.length,
     sitemap: sample(sitemap.bad.map((s) => ({ url: s.url, detail: s.problem }))),
-    notInSitemap: sitemap.notInSitemap.length,
-    missingFromSitemap: sample(sitemap.notInSitemap.map((p) => ({ url: p.url, detail: "indexable, not in the sitemaps" }))),
+    notInSitemap: sitemap.notInSitemap,
+    missingFromSitemap: sample(sitemap.notInSitemapFirst.map((p) => ({ url: p.url, detail: "indexable, not in the sitemaps" }))),
     urlVariants: variants.reduce((n, g) => n + g.urls.length - 1, 0),
     urlVariant: sample(variants.flatMap((g) => g.urls.slice(1).map((url) => ({ url, detail: `same page as ${g.urls[0] ?? ""}` })))),
     sitemapListed: sitemapSet.size > 0,
   });
 }
 
-function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, problems, duplicates, depths, ranks, external }: CrawlResults): CrawlReport {
-  const { sources } = graph;
+function crawlReport({ input, all, fetched, pages, indexable }: CrawlIndex, { graph, problems, duplicates, depths, ranks, external }: CrawlResults): CrawlReport {
+  const ids = urlIds(pages);
+  const linkedTo = (url: string) => inlinksOf(graph, ids.get(url) ?? -1) > 0;
   return {
     summary: {
       pages: pages.length,
       urls: fetched.length,
-      known: input.pages.length,
+      known: all.length,
       statuses: statusClasses(fetched),
-      skipped: skippedCounts(input.pages),
+      skipped: skippedCounts(all),
       indexable: indexable.length,
       noindex: pages.filter((p) => p.noindex).length,
       words_avg: pages.length > 0 ? Math.round(pages.reduce((n, p) => n + p.words, 0) / pages.length) : 0,
@@ -399,7 +504,10 @@ function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, 
       redirect_chains: problems.chains.length,
       duplicate_titles: duplicates.titles.length,
       duplicate_content: duplicates.content.length,
-      near_duplicates: duplicates.near.length,
+      near_duplicates: duplicates.near.pairCount,
+      near_duplicate_clusters: duplicates.near.clusters.length,
+      near_duplicate_pages: duplicates.near.pages,
+      near_pairs_exact: duplicates.near.pairsExact,
       max_depth: depths.max,
       truncated_by: input.truncatedBy || null,
       traps: input.traps,
@@ -410,8 +518,8 @@ function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, 
       nodes: pages.length,
       edges: graph.edges,
       depth: [...depths.histogram.entries()].sort(([a], [b]) => a - b).map(([depth, n]) => ({ depth, pages: n })),
-      inlinks_avg: pages.length > 0 ? Number((pages.reduce((n, p) => n + (sources.get(p.url)?.size ?? 0), 0) / pages.length).toFixed(1)) : 0,
-      no_inlinks: pages.filter((p) => p.depth > 0 && !sources.has(p.url) && !sources.has(p.finalUrl)).length,
+      inlinks_avg: pages.length > 0 ? Number((pages.reduce((n, p) => n + inlinksOf(graph, p.id), 0) / pages.length).toFixed(1)) : 0,
+      no_inlinks: pages.filter((p) => p.depth > 0 && !linkedTo(p.url) && !linkedTo(p.finalUrl)).length,
     },
     links: {
       orphans: problems.orphans,
@@ -420,8 +528,9 @@ function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, 
         titles: duplicates.titles.map((g) => ({ title: g.key, urls: g.urls })),
         descriptions: duplicates.descriptions.map((g) => ({ description: g.key, urls: g.urls })),
         content: duplicates.content.map((g) => ({ hash: g.key, urls: g.urls })),
-        near: duplicates.near,
+        near: duplicates.near.pairs,
         urls: duplicates.variants,
+        clusters: duplicates.near.clusters,
       },
       top_pages: ranks.topPages,
       redirects: problems.redirects,
@@ -432,8 +541,21 @@ function crawlReport({ input, fetched, pages, indexable }: CrawlIndex, { graph, 
   };
 }
 
+/** Each cluster's members but its representative, largest clusters first: what to merge or rewrite, and like what. */
+function nearSamples(clusters: readonly NearCluster[]): CrawlSample[] {
+  const out: CrawlSample[] = [];
+  for (const c of clusters) {
+    for (const url of c.urls) {
+      if (out.length >= SAMPLES) return out;
+      if (url === c.representative) continue;
+      out.push({ url, detail: `near-duplicate cluster ${c.id} of ${c.size} pages (pairs at least ${Math.round(c.similarity * 100)} % alike), its representative ${c.representative}` });
+    }
+  }
+  return out;
+}
+
 /** Fetched URLs per status class (2xx, 3xx, …, "error" for no answer). */
-function statusClasses(fetched: readonly CrawledPage[]): Record<string, number> {
+function statusClasses(fetched: readonly PageFacts[]): Record<string, number> {
   const classes: Record<string, number> = {};
   for (const p of fetched) {
     const k = p.status === 0 ? "error" : `${Math.floor(p.status / 100)}xx`;
@@ -443,7 +565,50 @@ function statusClasses(fetched: readonly CrawledPage[]): Record<string, number> 
 }
 
 /** Skipped URLs per reason (robots, trap). */
-function skippedCounts(pages: readonly CrawledPage[]): Record<string, number> {
+/**
+ * The first `k` of `items` in `order`, without sorting them all: a heap of the k best so far, its
+ * root the worst of them; most items cost one comparison with the root.
+ */
+function firstSorted<T>(items: readonly T[], k: number, order: (a: T, b: T) => number): T[] {
+  const heap: T[] = [];
+  const worse = (i: number, j: number) => order(heap[i] as T, heap[j] as T) > 0;
+  const swap = (i: number, j: number) => {
+    const t = heap[i] as T;
+    heap[i] = heap[j] as T;
+    heap[j] = t;
+  };
+  for (const item of items) {
+    if (heap.length < k) {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+    } else if (k > 0 && order(item, heap[0] as T) < 0) {
+      heap[0] = item;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let w = i;
+        if (l < k && worse(l, w)) w = l;
+        if (r < k && worse(r, w)) w = r;
+        if (w === i) break;
+        swap(i, w);
+        i = w;
+      }
+    }
+  }
+  return heap.sort(order);
+}
+
+/** Table indexes of the pages' URLs and final URLs. */
+function urlIds(pages: readonly PageFacts[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const p of pages) {
+    ids.set(p.url, p.id);
+    if (p.finalId >= 0) ids.set(p.finalUrl, p.finalId);
+  }
+  return ids;
+}
+
+function skippedCounts(pages: readonly PageFacts[]): Record<string, number> {
   const skipped: Record<string, number> = {};
   for (const p of pages) if (p.skipped) skipped[p.skipped] = (skipped[p.skipped] ?? 0) + 1;
   return skipped;

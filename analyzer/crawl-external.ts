@@ -1,7 +1,13 @@
 // The external links of a crawl: every link off the site with the pages that carry it and, for
 // those the crawl checked, whether it answers; summed per registrable domain.
 import { getDomain } from "tldts";
-import type { CrawledPage, ExternalLinkCheck } from "../proto/index.ts";
+import type { ExternalLinkCheck } from "../proto/index.ts";
+
+/** What the summary reads of a page. */
+export interface ExternalLinksOf {
+  readonly url: string;
+  readonly externalLinks: readonly { readonly href: string; readonly nofollow: boolean }[];
+}
 
 export interface ExternalSummary {
   readonly domains: { domain: string; links: number; nofollow: number; pages: number; checked: number; broken: number; unchecked: number }[];
@@ -11,7 +17,7 @@ export interface ExternalSummary {
 }
 
 /** External links by URL and by domain, with the state of those checked ("unchecked" for the rest) and the nofollow share. */
-export function externalSummary(pages: readonly CrawledPage[], checks: readonly ExternalLinkCheck[]): ExternalSummary {
+export function externalSummary(pages: readonly ExternalLinksOf[], checks: readonly ExternalLinkCheck[]): ExternalSummary {
   const checked = new Map(checks.map((c) => [c.url, c]));
   const links = new Map<string, { url: string; domain: string; sources: Set<string>; nofollow: boolean }>();
   let total = 0;

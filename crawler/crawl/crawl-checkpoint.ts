@@ -1,5 +1,8 @@
 // A whole-site crawl's checkpoint: the pages stored so far, handed to `store` in batches as they
-// come, one batch at a time. A crawl given them back resumes where they end.
+// come, one batch at a time. A crawl given them back resumes where they end. What it keeps of a
+// page once stored is the compact facts the whole-crawl analysis reads (analyzer/crawl-facts.ts),
+// not the page: a page's full facts live only until its batch is stored.
+import { CrawlFactsBuilder } from "../../analyzer/index.ts";
 import type { CrawledPage } from "../../proto/index.ts";
 
 export interface CrawlProgress {
@@ -8,8 +11,8 @@ export interface CrawlProgress {
 }
 
 export class CrawlCheckpoint {
-  /** Every URL recorded (fetched or skipped), by its strict key, in the order recorded. */
-  readonly stored = new Map<string, CrawledPage>();
+  /** Every URL recorded (fetched or skipped), by its strict key, in the order recorded: its compact facts. */
+  readonly facts = new CrawlFactsBuilder();
   private batch: CrawledPage[] = [];
   private storing: Promise<void> = Promise.resolve();
 
@@ -25,16 +28,16 @@ export class CrawlCheckpoint {
   ) {}
 
   progress(): CrawlProgress {
-    return { done: this.stored.size, known: this.known() };
+    return { done: this.facts.size, known: this.known() };
   }
 
   /** A page a previous attempt stored: counted as done, not stored again. */
   restore(page: CrawledPage): void {
-    this.stored.set(page.url, page);
+    this.facts.add(page);
   }
 
   record(page: CrawledPage): void {
-    this.stored.set(page.url, page);
+    this.facts.add(page);
     this.batch.push(page);
     this.flush(false);
   }

@@ -2,9 +2,11 @@
 // Crawl-delay honoured, 429/503 turned into pauses (Retry-After) rather than failures, bounded by
 // page, depth and time limits and by trap rules. Every fetched URL becomes a CrawledPage (parsed on
 // the parse pool) and is handed to `store` in batches: the stored pages are the crawl's checkpoint,
-// and a crawl given them back in `resume` continues where they end.
+// and a crawl given them back in `resume` continues where they end. Of a stored page the crawl
+// keeps only its compact facts (analyzer/crawl-facts.ts) for the whole-crawl analysis.
 import { performance } from "node:perf_hooks";
 import { strictKey } from "../../analyzer/index.ts";
+import type { CrawlFacts } from "../../analyzer/index.ts";
 import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../../proto/index.ts";
 import type { SampledPage } from "../site/collect-site.ts";
 import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
@@ -29,6 +31,8 @@ export interface CrawlLimits {
   readonly maxQueryParameters: number;
   /** A path segment repeated this many times marks a trap (/a/b/a/b/a/…). */
   readonly maxSegmentRepeats: number;
+  /** What the crawl keeps of its pages for the analysis (CrawlFactsBuilder.bytes), at most: the memory budget. */
+  readonly maxFactsBytes: number;
 }
 
 export const DEFAULT_CRAWL_LIMITS: CrawlLimits = Object.freeze({
@@ -39,6 +43,7 @@ export const DEFAULT_CRAWL_LIMITS: CrawlLimits = Object.freeze({
   maxUrlLength: 2000,
   maxQueryParameters: 10,
   maxSegmentRepeats: 3,
+  maxFactsBytes: 512 * 1024 * 1024,
 });
 
 export interface CrawlOptions {
@@ -85,7 +90,8 @@ export interface CrawlSiteInput {
 }
 
 export interface CrawlOutcome {
-  readonly pages: CrawledPage[];
+  /** Every URL stored (fetched or skipped), as the compact facts the whole-crawl analysis reads. */
+  readonly facts: CrawlFacts;
   readonly sitemapUrls: string[];
   readonly truncatedBy: string;
   readonly traps: { pattern: string; example: string; urls: number }[];
@@ -171,13 +177,13 @@ function seedFrontier(run: CrawlRun): void {
     if (!page.skipped) run.fetched += 1;
   }
   const homeUrl = strictKey(`${run.input.origin}/`) as string;
-  if (!run.checkpoint.stored.has(homeUrl)) run.frontier.offer(homeUrl, 0);
+  if (!run.checkpoint.facts.has(homeUrl)) run.frontier.offer(homeUrl, 0);
   for (const page of resume) offerWhatPageLeadsTo(run, page, page.depth < 0 ? UNLINKED : page.depth);
 }
 
 /**
  * The fetch loop: up to `connections` fetches at once, in breadth-first order, until the frontier
- * is empty or a limit (pages, time) is reached.
+ * is empty or a limit (pages, time, memory) is reached.
  */
 async function fetchAll(run: CrawlRun): Promise<void> {
   const { limits } = run.opts;
@@ -189,13 +195,16 @@ async function fetchAll(run: CrawlRun): Promise<void> {
       run.frontier.truncate("time_limit");
       break;
     }
-    const next = run.fetched + inflight.size >= limits.maxPages ? null : run.frontier.next();
+    // Past the memory budget no URL starts; those in flight finish.
+    const overMemory = run.checkpoint.facts.bytes >= limits.maxFactsBytes;
+    const next = run.fetched + inflight.size >= limits.maxPages || overMemory ? null : run.frontier.next();
     if (next && next !== "wait") {
       startFetch(run, next, inflight);
       if (inflight.size < Math.max(1, run.opts.connections)) continue;
     }
     if (inflight.size === 0) {
       if (next === null && run.fetched >= limits.maxPages && run.frontier.hasQueued()) run.frontier.truncate("page_limit");
+      else if (next === null && overMemory && run.frontier.hasQueued()) run.frontier.truncate("memory_limit");
       break;
     }
     await Promise.race(inflight);
@@ -337,7 +346,7 @@ function throwIfFailed(run: CrawlRun): void {
 function crawlOutcome(run: CrawlRun, sitemapUrls: string[], external: ExternalLinkCheck[]): CrawlOutcome {
   const { politeness } = run;
   return {
-    pages: [...run.checkpoint.stored.values()],
+    facts: run.checkpoint.facts.facts(),
     sitemapUrls,
     truncatedBy: run.frontier.truncatedBy,
     traps: [...run.frontier.traps.values()],

@@ -121,6 +121,7 @@ function crawlFrom(
         maxDepth: task.maxDepth,
         maxDurationMs: settings.crawlMaxMinutes * 60_000,
         maxPerPattern: settings.crawlMaxPerPattern,
+        maxFactsBytes: settings.crawlMemoryMb * 1024 * 1024,
       },
       externalAllowed,
       maxExternalChecks: 200,
@@ -153,7 +154,7 @@ async function wholeSiteResult(ctx: WorkContext, siteFacts: SiteFacts, outcome: 
   const analysis = await ctx.node.pool.analyze({
     jobId: ctx.jobId,
     crawledAt: unixSeconds(ctx.node.clock),
-    pages: outcome.pages,
+    facts: outcome.facts,
     sitemapUrls: outcome.sitemapUrls,
     truncatedBy: outcome.truncatedBy,
     traps: outcome.traps,

@@ -1,5 +1,5 @@
 import { Worker, type ResourceLimits } from "node:worker_threads";
-import { analyzeCrawl, type CrawlAnalysis, type CrawlInput } from "../../analyzer/index.ts";
+import { analyzeCrawlFacts, type CrawlAnalysis, type CrawlFactsInput } from "../../analyzer/index.ts";
 import { CrawledPage, CrawlFindings } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type Extraction, type ExtractInput } from "./extract.ts";
@@ -10,7 +10,8 @@ export interface ParsePool {
   page(input: PageInput): Promise<CrawledPage>;
   /** One page's facts (an analysis's home and sample pages). */
   readonly extract: (input: ExtractInput) => Promise<Extraction>;
-  analyze(input: CrawlInput): Promise<CrawlAnalysis>;
+  /** The whole-crawl analysis of a crawl's compact facts. */
+  analyze(input: CrawlFactsInput): Promise<CrawlAnalysis>;
   /** Resolves once every thread has loaded its modules (a node says it is ready only after that). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -21,7 +22,7 @@ export function inlineParsePool(): ParsePool {
   return {
     page: async (input) => crawledPage(input),
     extract: async (input) => extractPage(input),
-    analyze: async (input) => analyzeCrawl(input),
+    analyze: async (input) => analyzeCrawlFacts(input),
     ready: async () => undefined,
     close: async () => undefined,
   };
@@ -56,7 +57,16 @@ interface Slot {
   /** The one task the thread runs; the others wait in the pool's queue. */
   current: { readonly id: number; readonly job: Job } | null;
   gone: boolean;
+  /** Replace the thread once its task is done (it analysed a large crawl). */
+  retire: boolean;
 }
+
+/**
+ * Pages of a crawl above which the thread that analysed it is replaced by a fresh one: V8 keeps
+ * the heap an analysis grew (hundreds of MB at 100,000 pages) long after it is garbage, and a
+ * thread that exits gives it all back.
+ */
+export const RETIRE_AFTER_ANALYSIS_OF = 5000;
 
 export interface ThreadPoolOptions {
   /** The thread's module (tests run a thread of their own); the parse thread by default. */
@@ -86,6 +96,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       if (!job) return;
       const id = next++;
       slot.current = { id, job };
+      slot.retire = job.task.kind === "crawl" && (job.task.input as CrawlFactsInput).facts.pages.length >= RETIRE_AFTER_ANALYSIS_OF;
       slot.worker.ref();
       slot.worker.postMessage({ ...job.task, id }, job.transfer);
     }
@@ -93,7 +104,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
 
   const spawn = (): Slot => {
     const worker = new Worker(boot, { eval: true, workerData: { warmUpPages }, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
-    const slot: Slot = { worker, current: null, gone: false };
+    const slot: Slot = { worker, current: null, gone: false, retire: false };
     worker.on("message", (msg: { id: number; result?: unknown; error?: string } | "loaded") => {
       if (msg === "loaded" || slot.current?.id !== msg.id) return;
       const { job } = slot.current;
@@ -102,6 +113,13 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       worker.unref();
       if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
       else job.resolve(msg.result);
+      if (slot.retire && !closed) {
+        // Out of the pool before it exits (no task goes to it), a fresh thread in its place.
+        slot.gone = true;
+        slots.splice(slots.indexOf(slot), 1);
+        void worker.terminate();
+        spawn();
+      }
       dispatch();
     });
     const crashed = (cause: string) => {

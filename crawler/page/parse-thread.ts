@@ -2,7 +2,7 @@
 // stored crawl pages (crawledPage), and runs the whole-crawl analysis, off the event loop that
 // fetches and serves requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { analyzeCrawl, type CrawlInput } from "../../analyzer/index.ts";
+import { analyzeCrawlFacts, type CrawlFactsInput } from "../../analyzer/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type ExtractInput } from "./extract.ts";
 import { warmUp } from "./warm-up.ts";
@@ -10,7 +10,7 @@ import { warmUp } from "./warm-up.ts";
 export type ParseTask =
   | { readonly id: number; readonly kind: "page"; readonly input: PageInput }
   | { readonly id: number; readonly kind: "extract"; readonly input: ExtractInput }
-  | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlInput };
+  | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlFactsInput };
 
 function perform(task: ParseTask): unknown {
   switch (task.kind) {
@@ -19,7 +19,7 @@ function perform(task: ParseTask): unknown {
     case "extract":
       return extractPage(task.input);
     case "crawl":
-      return analyzeCrawl(task.input);
+      return analyzeCrawlFacts(task.input);
   }
 }
 

@@ -1,4 +1,4 @@
-import { analyzeCrawl } from "../../analyzer/index.ts";
+import { analyzeCrawlFacts, crawlFactsOf } from "../../analyzer/index.ts";
 import { HttpResponse } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 
@@ -115,10 +115,10 @@ export function warmUp(pages: number, threaded = false): number {
     return crawledPage(threaded ? received({ ...page, html: "", body: new TextEncoder().encode(page.html) }) : page);
   });
   const external = [...new Set(crawled.flatMap((p) => p.externalLinks.map((l) => l.href)))].map((url) => ({ url, status: 0, error: "" }));
-  analyzeCrawl(received({
+  analyzeCrawlFacts(received({
     jobId: 0,
     crawledAt: 1_700_000_000,
-    pages: crawled,
+    facts: crawlFactsOf(crawled),
     sitemapUrls: crawled.slice(0, 5).map((p) => p.url),
     truncatedBy: "",
     traps: [],

@@ -71,7 +71,7 @@ export const getCrawl = defineContract({
   cli: "crawl",
   summary: "The latest whole-site crawl: its URLs (paged), summary, link graph and external links",
   description:
-    "Crawls are shared by all users. pages[] lists every URL the crawl stored, linked pages by depth first, then URLs known only from the sitemaps; filter with status (2, 3, 4, 5, or 0: no answer) or issue (a check code). summary has the counts, politeness applied and truncated_by (page_limit, depth_limit, time_limit, trap); graph the depth histogram; external the external-link totals (GET /external for the list). not_ready while the first crawl runs.",
+    "Crawls are shared by all users. pages[] lists every URL the crawl stored, linked pages by depth first, then URLs known only from the sitemaps; filter with status (2, 3, 4, 5, or 0: no answer) or issue (a check code). summary has the counts, politeness applied and truncated_by (page_limit, depth_limit, time_limit, trap; extension: memory_limit, when what the crawl keeps of its pages reached SVC_CRAWL_MEMORY_MB); graph the depth histogram; external the external-link totals (GET /external for the list). not_ready while the first crawl runs.",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
@@ -109,12 +109,14 @@ export const getLinks = defineContract({
   cli: "links",
   summary: "The latest crawl's link structure: orphans, broken links, duplicates, top pages",
   description:
-    "orphans: URLs the sitemaps list that no crawled page links to; broken: internal link targets answering 4xx/5xx or nothing, with their source pages; duplicates: pages sharing a title, a description, the same text (content hash) or nearly the same text (64-bit SimHash at most 7 bits apart: about 90 % alike), and URLs that differ only by a trailing slash, parameter order or tracking parameters; top_pages: internal link rank (PageRank over the crawled graph, best = 100). Also redirects (chains and loops), canonical targets that cannot be indexed and hreflang alternates without a return link. limit and offset page every list alike; counts has their full lengths.",
+    "orphans: URLs the sitemaps list that no crawled page links to; broken: internal link targets answering 4xx/5xx or nothing, with their source pages; duplicates: pages sharing a title, a description, the same text (content hash) or nearly the same text (64-bit SimHash at most 7 bits apart: about 90 % alike), and URLs that differ only by a trailing slash, parameter order or tracking parameters; top_pages: internal link rank (PageRank over the crawled graph, best = 100). Also redirects (chains and loops), canonical targets that cannot be indexed and hreflang alternates without a return link. limit and offset page every list alike; counts has their full lengths. Extension: duplicates.clusters groups the pages nearly alike into clusters (id, size, representative: the page nearly alike to most others, similarity: the lowest of the cluster's pairs, pairs, urls: the representative first and at most 20 members); with cluster=<id> it holds that one cluster, its urls paged by limit and offset. duplicates.near lists at most 10,000 pairs; counts.near counts them all.",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
   pageMax: 200,
-  query: pagedQuery(200, {}),
+  query: pagedQuery(200, {
+    cluster: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: "Extension: only this near-duplicate cluster in duplicates.clusters, its members paged by limit and offset" })),
+  }),
   response: Type.Object(
     {
       host: Type.String(),
@@ -130,6 +132,19 @@ export const getLinks = defineContract({
           content: Type.Array(Type.Object({ hash: Type.String(), urls: UrlList }, { additionalProperties: false })),
           near: Type.Array(Type.Object({ a: Type.String(), b: Type.String(), similarity: Type.Number() }, { additionalProperties: false })),
           urls: Type.Array(Type.Object({ key: Type.String(), urls: UrlList }, { additionalProperties: false })),
+          clusters: Type.Array(
+            Type.Object(
+              {
+                id: Type.Integer({ description: "1, 2, … largest cluster first; valid for this crawl's report" }),
+                size: Type.Integer({ description: "pages in the cluster" }),
+                representative: Type.String({ description: "the member nearly alike to most others" }),
+                similarity: Type.Number({ description: "the lowest similarity of a near pair in the cluster" }),
+                pairs: Type.Integer({ description: "near pairs in the cluster" }),
+                urls: Type.Array(Type.String(), { description: "the representative first, then by URL; at most 20 unless cluster= pages them" }),
+              },
+              { additionalProperties: false, description: "Extension: pages nearly alike, as a cluster" },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -74,10 +74,18 @@ export const getCrawl = implement(contracts.getCrawl, async ({ deps, params, que
   };
 });
 
+/** Members of a near-duplicate cluster shown without cluster= (the cluster's size tells the rest). */
+const CLUSTER_MEMBERS_SHOWN = 20;
+
 export const getLinks = implement(contracts.getLinks, async ({ deps, params, query }) => {
   const crawl = await latestCrawl(deps, params.host);
   const l = crawl.report.links;
   const cut = <T>(list: readonly T[]): T[] => list.slice(query.offset, query.offset + query.limit);
+  // Reports made before clusters have none.
+  const clusters = l.duplicates.clusters ?? [];
+  const chosen = query.cluster === undefined ? undefined : clusters.find((c) => c.id === query.cluster);
+  if (query.cluster !== undefined && !chosen) throw new ApiError("not_found", `the latest crawl of ${params.host} has no near-duplicate cluster ${query.cluster}`);
+  const nearPairs = crawl.report.summary["near_duplicates"];
   const lists = {
     orphans: l.orphans,
     broken: l.broken,
@@ -86,12 +94,15 @@ export const getLinks = implement(contracts.getLinks, async ({ deps, params, que
     content: l.duplicates.content,
     near: l.duplicates.near,
     urls: l.duplicates.urls,
+    clusters,
     top_pages: l.top_pages,
     redirects: l.redirects,
     canonicals: l.canonicals,
     hreflang: l.hreflang,
   };
-  const counts = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.length]));
+  const counts: Record<string, number> = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.length]));
+  // The report keeps a bounded list of near pairs; the summary counts them all.
+  if (typeof nearPairs === "number" && nearPairs > (counts["near"] ?? 0)) counts["near"] = nearPairs;
   return {
     body: {
       host: params.host,
@@ -104,13 +115,14 @@ export const getLinks = implement(contracts.getLinks, async ({ deps, params, que
         content: cut(l.duplicates.content),
         near: cut(l.duplicates.near),
         urls: cut(l.duplicates.urls),
+        clusters: chosen ? [{ ...chosen, urls: cut(chosen.urls) }] : cut(clusters).map((c) => ({ ...c, urls: c.urls.slice(0, CLUSTER_MEMBERS_SHOWN) })),
       },
       top_pages: cut(l.top_pages),
       redirects: cut(l.redirects),
       canonicals: cut(l.canonicals),
       hreflang: cut(l.hreflang),
       counts,
-      page: page(query.limit, query.offset, Math.max(0, ...Object.values(counts))),
+      page: page(query.limit, query.offset, chosen ? chosen.size : Math.max(0, ...Object.values(counts))),
     },
   };
 });

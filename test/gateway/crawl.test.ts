@@ -74,6 +74,18 @@ describe("a whole-site crawl", () => {
     ]);
     expect(links.duplicates.urls).toEqual([{ key: u("/about"), urls: [u("/about"), u("/about/")] }]);
     expect(links.top_pages[0]).toMatchObject({ url: u("/"), score: 100 });
+    // Every page carries the same 400 words: all 7 are one near-duplicate cluster, with the home
+    // page (shortest of those alike to most) as its representative; /about and /about/ have the
+    // same text, an exact duplicate and no near pair, so 20 of the 21 pairs are near.
+    const members = [u("/"), u("/about"), u("/about/"), u("/blog"), u("/blog/one"), u("/contact"), u("/lonely")];
+    expect(links.duplicates.clusters).toEqual([{ id: 1, size: 7, representative: u("/"), similarity: 0.938, pairs: 20, urls: members }]);
+    expect(links.duplicates.near).toHaveLength(20);
+    expect(links.counts).toMatchObject({ near: 20, clusters: 1 });
+    const paged = (await gw.call("GET", `/api/v1/links/${site.host}?cluster=1&limit=2&offset=2`)).json();
+    expect(paged.duplicates.clusters).toEqual([{ id: 1, size: 7, representative: u("/"), similarity: 0.938, pairs: 20, urls: [u("/about/"), u("/blog")] }]);
+    expect(paged.page).toEqual({ limit: 2, offset: 2, total: 7, next_offset: 4 });
+    const missing = await gw.call("GET", `/api/v1/links/${site.host}?cluster=2`);
+    expect([missing.statusCode, missing.json().code]).toEqual([404, "not_found"]);
 
     const external = (await gw.call("GET", `/api/v1/external/${site.host}`)).json();
     expect(external.links).toEqual([{ url: "http://127.0.0.9:9/elsewhere", domain: "127.0.0.9", sources: 1, nofollow: false, status: null, error: null, state: "unchecked" }]);

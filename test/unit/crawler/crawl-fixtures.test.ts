@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeCrawl, type CrawlAnalysis } from "../../../analyzer/index.ts";
-import type { CrawledPage } from "../../../proto/index.ts";
+import { analyzeCrawlFacts, type CrawlAnalysis, type PageFacts } from "../../../analyzer/index.ts";
 import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, inlineParsePool, type CrawlOptions, type CrawlOutcome, type Egress } from "../../../crawler/index.ts";
 import { linkGraphSite, serveCrawlSite, throttlingSite, trapSite, violations, type CrawlSiteServer, type LinkGraphManifest } from "../../harness/crawl-sites/index.ts";
 
@@ -34,11 +33,11 @@ async function crawl(server: CrawlSiteServer, options: Partial<CrawlOptions> = {
   const robots = undefined;
   const pool = inlineParsePool();
   const outcome = await crawlSite({ site: server.host, origin: server.origin, robots, checkedAt: 1_800_000_000 }, { ...OPTIONS, ...options }, { egress, pool, store: async () => undefined });
-  const analysis = analyzeCrawl({ jobId: 1, crawledAt: 1_800_000_000, pages: outcome.pages, sitemapUrls: outcome.sitemapUrls, truncatedBy: outcome.truncatedBy, traps: outcome.traps, external: outcome.external, politeness: outcome.politeness, durationMs: outcome.durationMs });
+  const analysis = analyzeCrawlFacts({ jobId: 1, crawledAt: 1_800_000_000, facts: outcome.facts, sitemapUrls: outcome.sitemapUrls, truncatedBy: outcome.truncatedBy, traps: outcome.traps, external: outcome.external, politeness: outcome.politeness, durationMs: outcome.durationMs });
   return { outcome, analysis };
 }
 
-const isPage = (p: CrawledPage) => p.skipped === "" && p.isHtml && p.status === 200;
+const isPage = (p: PageFacts) => p.skipped === "" && p.isHtml && p.status === 200;
 
 describe("a generated site of 300 pages with known defects", () => {
   let server: CrawlSiteServer;
@@ -54,7 +53,7 @@ describe("a generated site of 300 pages with known defects", () => {
   afterAll(async () => server.close());
 
   it("fetches exactly the linked pages, with their click depths, and the orphans from the sitemaps", () => {
-    const linked = outcome.pages.filter((p) => isPage(p) && p.depth >= 0);
+    const linked = outcome.facts.pages.filter((p) => isPage(p) && p.depth >= 0);
     expect(linked.map((p) => p.url).sort()).toEqual(m.pages);
     expect(Object.fromEntries(linked.map((p) => [p.url, p.depth]))).toEqual(m.depth);
     expect(analysis.report.links.orphans.map((o) => o.url)).toEqual(m.orphans);
@@ -63,7 +62,7 @@ describe("a generated site of 300 pages with known defects", () => {
   it("never requests what robots.txt forbids, and records it as skipped", () => {
     const requested = new Set(server.requests.map((r) => `${server.origin}${r.path}`));
     expect(m.robotsDisallowed.filter((u) => requested.has(u))).toEqual([]);
-    expect(outcome.pages.filter((p) => p.skipped === "robots").map((p) => p.url).sort()).toEqual(m.robotsDisallowed);
+    expect(outcome.facts.pages.filter((p) => p.skipped === "robots").map((p) => p.url).sort()).toEqual(m.robotsDisallowed);
   });
 
   it("finds every broken internal link with its source pages", () => {
@@ -83,7 +82,7 @@ describe("a generated site of 300 pages with known defects", () => {
   });
 
   it("groups duplicate titles, descriptions and texts, and URL variants", () => {
-    const indexable = new Set(outcome.pages.filter((p) => isPage(p) && !p.noindex && (p.canonical === "" || p.canonical === p.url || p.canonical === p.finalUrl)).map((p) => p.url));
+    const indexable = new Set(outcome.facts.pages.filter((p) => isPage(p) && !p.noindex && (p.canonical === "" || p.canonical === p.url || p.canonical === p.finalUrl)).map((p) => p.url));
     const only = (groups: { urls: string[] }[]) => groups.map((g) => g.urls.filter((u) => indexable.has(u))).filter((u) => u.length > 1).sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
     const ours = (groups: { urls: string[] }[]) => groups.map((g) => g.urls).sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
     expect(ours(analysis.report.links.duplicates.titles)).toEqual(only(m.duplicates.titles));
@@ -116,10 +115,10 @@ describe("a generated site of 300 pages with known defects", () => {
   });
 
   it("survives non-HTML behind .html names, an oversized page and malformed HTML", () => {
-    const byUrl = new Map(outcome.pages.map((p) => [p.url, p]));
+    const byUrl = new Map(outcome.facts.pages.map((p) => [p.url, p]));
     for (const f of m.nonHtml) expect(byUrl.get(f.url)).toMatchObject({ isHtml: false, status: 200 });
     for (const o of m.oversized) expect(byUrl.get(o.url)).toMatchObject({ status: 200, error: "too_large" });
-    for (const url of m.malformed) expect(byUrl.get(url)?.internalLinks.length).toBeGreaterThan(0);
+    for (const url of m.malformed) expect(byUrl.get(url)?.links.length).toBeGreaterThan(0);
     for (const url of m.notLinked) expect(byUrl.has(url)).toBe(false);
   });
 });
@@ -131,7 +130,7 @@ describe("a site that asks to slow down", () => {
       const server = await serveCrawlSite(t.site);
       try {
         const { outcome } = await crawl(server, { connections: 4 });
-        const pages = outcome.pages.filter(isPage).map((p) => p.url).sort();
+        const pages = outcome.facts.pages.filter(isPage).map((p) => p.url).sort();
         expect(pages).toEqual(t.manifest(server.origin).pages);
         expect(violations(server.requests)).toEqual([]);
         expect(outcome.politeness.throttled).toBeGreaterThan(0);
@@ -149,7 +148,7 @@ describe("a crawler trap", () => {
     try {
       const { outcome, analysis } = await crawl(server, { limits: { ...OPTIONS.limits, maxPerPattern: 20, maxDepth: 10 } });
       const tm = t.manifest(server.origin);
-      const fetched = outcome.pages.filter((p) => p.skipped === "");
+      const fetched = outcome.facts.pages.filter((p) => p.skipped === "");
       for (const url of tm.normalPages) expect(fetched.map((p) => p.url)).toContain(url);
       const perFamily = new Map<string, number>();
       for (const p of fetched) {

@@ -86,11 +86,11 @@ describe("crawlSite", () => {
       server.requests.length = 0;
       const { outcome, stored } = await crawl(pool);
       if (outcome instanceof Error) throw outcome;
-      expect(outcome.pages).toHaveLength(ALL);
-      expect(stored.map((p) => p.url).sort()).toEqual(outcome.pages.map((p) => p.url).sort());
+      expect(outcome.facts.pages).toHaveLength(ALL);
+      expect(stored.map((p) => p.url).sort()).toEqual(outcome.facts.pages.map((p) => p.url).sort());
       const pages = server.requests.filter((r) => r.startsWith("GET /p") || r === "GET /");
       expect(new Set(pages).size).toBe(pages.length);
-      const depth = new Map(outcome.pages.map((p) => [new URL(p.url).pathname, p.depth]));
+      const depth = new Map(outcome.facts.pages.map((p) => [new URL(p.url).pathname, p.depth]));
       expect(depth.get("/")).toBe(0);
       expect(depth.get("/p/3")).toBe(1);
       expect(depth.get("/p/3/4")).toBe(2);
@@ -113,10 +113,10 @@ describe("crawlSite", () => {
     };
     const { outcome } = await crawl(crashing);
     if (outcome instanceof Error) throw outcome;
-    const failed = outcome.pages.find((p) => p.url.endsWith("/p/3"));
+    const failed = outcome.facts.pages.find((p) => p.url.endsWith("/p/3"));
     expect(failed).toMatchObject({ status: 200, isHtml: false, error: "parse_failed: ERR_WORKER_OUT_OF_MEMORY: out of memory" });
     // Its links were never read, so its leaves are not reached; every other page is.
-    expect(outcome.pages).toHaveLength(ALL - 5);
+    expect(outcome.facts.pages).toHaveLength(ALL - 5);
   });
 
   it("resumes from the pages a dead attempt stored: none of them is fetched again", async () => {
@@ -134,7 +134,7 @@ describe("crawlSite", () => {
     const all = [...first.stored, ...second.stored].map((p) => p.url);
     expect(new Set(all).size).toBe(ALL);
     expect(all).toHaveLength(ALL);
-    expect(second.outcome.pages).toHaveLength(ALL);
+    expect(second.outcome.facts.pages).toHaveLength(ALL);
   });
 
   it("takes the pages the analysis alongside fetched for its sample instead of fetching them again, with the same result", async () => {
@@ -151,26 +151,37 @@ describe("crawlSite", () => {
     );
     await Promise.all(sampled.values());
     server.requests.length = 0;
-    const { outcome } = await crawl(pool, { sampled: (url) => sampled.get(url) });
+    const { outcome, stored } = await crawl(pool, { sampled: (url) => sampled.get(url) });
     if (outcome instanceof Error) throw outcome;
     expect(server.requests.filter((r) => r === "GET /p/3" || r === "GET /p/7")).toEqual([]);
     // Every page as the crawl would have made it itself, timings aside.
+    // Every page stored as the crawl would have made it itself, timings aside.
     const strip = (pages: CrawledPage[]) => pages.map((p) => ({ ...p, ttfbMs: 0 })).sort((a, b) => a.url.localeCompare(b.url));
-    expect(strip(outcome.pages)).toEqual(strip(own.outcome.pages));
-    expect(outcome.pages).toHaveLength(ALL);
+    expect(strip(stored)).toEqual(strip(own.stored));
+    expect(outcome.facts.pages).toHaveLength(ALL);
+  });
+
+  it("stops at the memory budget and says so, with what it found until then", async () => {
+    // About 1 KB a page: a budget of 12 KB holds a few pages, not the 61.
+    const { outcome, stored } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxFactsBytes: 12 * 1024 } } });
+    if (outcome instanceof Error) throw outcome;
+    expect(outcome.truncatedBy).toBe("memory_limit");
+    expect(outcome.facts.pages.length).toBeGreaterThan(1);
+    expect(outcome.facts.pages.length).toBeLessThan(ALL);
+    expect(stored.map((p) => p.url).sort()).toEqual(outcome.facts.pages.map((p) => p.url).sort());
   });
 
   it("stops at the page limit and says so", async () => {
     const { outcome } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxPages: 15 } } });
     if (outcome instanceof Error) throw outcome;
-    expect(outcome.pages).toHaveLength(15);
+    expect(outcome.facts.pages).toHaveLength(15);
     expect(outcome.truncatedBy).toBe("page_limit");
   });
 
   it("stops at the depth limit and says so", async () => {
     const { outcome } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxDepth: 1 } } });
     if (outcome instanceof Error) throw outcome;
-    expect(outcome.pages).toHaveLength(11);
+    expect(outcome.facts.pages).toHaveLength(11);
     expect(outcome.truncatedBy).toBe("depth_limit");
   });
 });

@@ -103,4 +103,23 @@ describe("threadParsePool when a thread crashes", () => {
       await pool.close();
     }
   });
+
+  it("replaces a thread once it analysed a crawl of 5,000 pages or more, and keeps one that analysed a smaller crawl", async () => {
+    const pool = threadParsePool(1, 0, { entry: new URL("./threads/thread-id.ts", import.meta.url) });
+    // The stand-in thread reads no facts: only the number of pages matters to the pool.
+    const crawl = (pages: number) => ({ jobId: 1, crawledAt: 1, facts: { urls: [], pages: new Array(pages).fill(null) }, sitemapUrls: [], truncatedBy: "", traps: [], external: [], politeness: { delayMs: 0, connections: 1, throttled: 0, retryAfterWaitS: 0 }, durationMs: 1 }) as unknown as Parameters<typeof pool.analyze>[0];
+    const idOf = async (p: Promise<unknown>) => ((await p) as { threadId: number }).threadId;
+    try {
+      await pool.ready();
+      const first = await idOf(pool.page(page("http://x/1")));
+      expect(await idOf(pool.analyze(crawl(4999)))).toBe(first);
+      expect(await idOf(pool.page(page("http://x/2")))).toBe(first);
+      expect(await idOf(pool.analyze(crawl(5000)))).toBe(first);
+      const second = await idOf(pool.page(page("http://x/3")));
+      expect(second).not.toBe(first);
+      expect(await idOf(pool.page(page("http://x/4")))).toBe(second);
+    } finally {
+      await pool.close();
+    }
+  });
 });

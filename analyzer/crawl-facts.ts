@@ -1,0 +1,150 @@
+// What the whole-crawl analysis reads of a crawl, in compact form: every URL the crawl met is
+// interned once in one table (pages, link targets, redirect targets), a page's internal links are
+// an Int32Array of indexes into it, and a page keeps only the facts the analysis reads (no
+// headings, images, issues or anchor texts). A crawl builds it page by page as it stores them, so
+// what it holds until the analysis is about a tenth of the pages' full facts.
+import type { CrawledPage } from "../proto/index.ts";
+
+/** What the analysis reads of one stored URL (fetched or skipped). Strings are the table's. */
+export interface PageFacts {
+  /** Index of `url` in the URL table. */
+  readonly id: number;
+  readonly url: string;
+  readonly finalUrl: string;
+  /** Index of `finalUrl` in the URL table. */
+  readonly finalId: number;
+  readonly status: number;
+  readonly error: string;
+  readonly skipped: string;
+  readonly isHtml: boolean;
+  readonly noindex: boolean;
+  readonly depth: number;
+  readonly words: number;
+  readonly title: string;
+  readonly description: string;
+  readonly contentHash: string;
+  readonly simhash: string;
+  readonly canonical: string;
+  readonly redirects: readonly { readonly url: string; readonly location: string }[];
+  readonly hreflang: readonly { readonly href: string; readonly hreflang: string }[];
+  readonly externalLinks: readonly { readonly href: string; readonly nofollow: boolean }[];
+  /** Distinct internal link targets, as URL table indexes, in first-link order. */
+  readonly links: Int32Array;
+}
+
+/** A crawl's facts: the URL table and one entry per stored URL, in the order first stored. */
+export interface CrawlFacts {
+  readonly urls: readonly string[];
+  readonly pages: readonly PageFacts[];
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+/** Estimated bytes of a URL table entry (string header, map entry, array slot), of a page's facts object, of a small link object. */
+const URL_BYTES = 80;
+const PAGE_BYTES = 260;
+const LINK_BYTES = 60;
+
+/** Builds a crawl's facts page by page; a URL stored again replaces its facts in place. */
+export class CrawlFactsBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly urls: string[] = [];
+  private readonly pages: PageFacts[] = [];
+  /** Page index by URL table index. */
+  private readonly at = new Map<number, number>();
+  private estimate = 0;
+
+  /**
+   * What the facts take in memory, estimated: strings at 2 bytes a character plus their headers,
+   * map entries, a page's fields and its links at 4 bytes each. Within a factor of about 1.5 of
+   * the heap measured at 10,000 pages.
+   */
+  get bytes(): number {
+    return this.estimate;
+  }
+
+  /** The URL's index in the table, added when new. */
+  id(url: string): number {
+    let id = this.ids.get(url);
+    if (id === undefined) {
+      id = this.urls.length;
+      this.urls.push(url);
+      this.ids.set(url, id);
+      this.estimate += URL_BYTES + 2 * url.length;
+    }
+    return id;
+  }
+
+  /** The table's copy of a URL (one string per URL however many pages link to it). */
+  intern(url: string): string {
+    return this.urls[this.id(url)] as string;
+  }
+
+  get size(): number {
+    return this.pages.length;
+  }
+
+  has(url: string): boolean {
+    const id = this.ids.get(url);
+    return id !== undefined && this.at.has(id);
+  }
+
+  add(page: CrawledPage): void {
+    const facts = this.factsOf(page);
+    const i = this.at.get(facts.id);
+    this.estimate += PAGE_BYTES + 4 * facts.links.length + 2 * (facts.title.length + facts.description.length + facts.contentHash.length + facts.simhash.length + facts.error.length);
+    this.estimate += LINK_BYTES * (facts.redirects.length + facts.hreflang.length + facts.externalLinks.length);
+    for (const l of facts.externalLinks) this.estimate += 2 * l.href.length;
+    if (i === undefined) {
+      this.at.set(facts.id, this.pages.length);
+      this.pages.push(facts);
+    } else this.pages[i] = facts;
+  }
+
+  /** The facts so far (the arrays themselves: build once the crawl is done). */
+  facts(): CrawlFacts {
+    return { urls: this.urls, pages: this.pages };
+  }
+
+  private factsOf(p: CrawledPage): PageFacts {
+    const id = this.id(p.url);
+    const finalUrl = p.finalUrl ? this.intern(p.finalUrl) : "";
+    const links = new Int32Array(p.internalLinks.length);
+    let n = 0;
+    const seen = new Set<number>();
+    for (const link of p.internalLinks) {
+      const t = this.id(link);
+      if (seen.has(t)) continue;
+      seen.add(t);
+      links[n++] = t;
+    }
+    return {
+      id,
+      url: this.urls[id] as string,
+      finalUrl,
+      finalId: finalUrl ? this.id(finalUrl) : -1,
+      status: p.status,
+      error: p.error,
+      skipped: p.skipped,
+      isHtml: p.isHtml,
+      noindex: p.noindex,
+      depth: p.depth,
+      words: p.words,
+      title: p.title,
+      description: p.description,
+      contentHash: p.contentHash,
+      simhash: p.simhash,
+      canonical: p.canonical ? this.intern(p.canonical) : "",
+      redirects: p.redirects.length === 0 ? NONE : p.redirects.map((r) => ({ url: this.intern(r.url), location: r.location ? this.intern(r.location) : "" })),
+      hreflang: p.hreflang.length === 0 ? NONE : p.hreflang.map((h) => ({ href: this.intern(h.href), hreflang: h.hreflang })),
+      externalLinks: p.externalLinks.length === 0 ? NONE : p.externalLinks.map((l) => ({ href: l.href, nofollow: l.nofollow })),
+      links: n === links.length ? links : links.slice(0, n),
+    };
+  }
+}
+
+/** The facts of pages given all at once (tests, the warm-up, a resumed crawl's stored pages). */
+export function crawlFactsOf(pages: Iterable<CrawledPage>): CrawlFacts {
+  const b = new CrawlFactsBuilder();
+  for (const p of pages) b.add(p);
+  return b.facts();
+}
