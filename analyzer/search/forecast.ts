@@ -2,8 +2,8 @@ import { unusualDays, weekdayFit, type UnusualDay } from "./unusual-days.ts";
 
 // The 14-day traffic forecast (search-data-anchors §6.8): seasonal naive (m = 7) against additive
 // damped Holt-Winters on log1p(clicks), chosen by a rolling-origin backtest over the last 8 origins
-// by MASE; the range is the point moved by the 10th/90th percentile of the chosen model's log
-// errors at each horizon, so it is asymmetric and never below zero.
+// by MASE; the range is the point moved by the 5th/95th percentile of the chosen model's log
+// errors in the same week ahead, so it is asymmetric and never below zero.
 
 export const HORIZON = 14;
 export const SEASON = 7;
@@ -128,13 +128,16 @@ export function forecastClicks(y: readonly number[]): Forecast | null {
   const chosen = MODELS.reduce((best, m) => (mase[m.name] < mase[best.name] ? m : best), seasonalNaive);
   const point = chosen.forecast(logY, HORIZON);
   const days = point.map((lf, h) => {
-    const e = errors[chosen.name][h] as number[];
+    // 8 origins give 8 errors per horizon, too few for a tail quantile: the horizons of the same
+    // week ahead (whose seasonal-naive forecasts share their lag) pool theirs, and the cut is q05/q95.
+    const week = Math.floor(h / SEASON);
+    const e = errors[chosen.name].filter((_, i) => Math.floor(i / SEASON) === week).flat();
     const clicks = Math.max(0, Math.expm1(lf));
     return {
       ahead: h + 1,
       clicks: Math.round(clicks),
-      low: Math.max(0, Math.floor(Math.expm1(lf + Math.min(0, quantile(e, 0.1))))),
-      high: Math.max(0, Math.ceil(Math.expm1(lf + Math.max(0, quantile(e, 0.9))))),
+      low: Math.max(0, Math.floor(Math.expm1(lf + Math.min(0, quantile(e, 0.05))))),
+      high: Math.max(0, Math.ceil(Math.expm1(lf + Math.max(0, quantile(e, 0.95))))),
     };
   });
   const last = clean.slice(-MIN_DAYS);
