@@ -82,7 +82,7 @@ export interface Forecast {
   /** Each model's MASE over the backtest (lower is better; 1 = as good as last week repeated in-sample). */
   readonly mase: Readonly<Record<ModelName, number>>;
   readonly days: readonly ForecastDay[];
-  /** Slope of the last 28 days as % of their mean per week. */
+  /** Slope of the last four weekly totals as % of their mean, per week. */
   readonly trend_pct_week: number;
   readonly verdict: "growing" | "declining" | "flat";
   readonly unusual: readonly UnusualDay[];
@@ -140,17 +140,13 @@ export function forecastClicks(y: readonly number[]): Forecast | null {
       high: Math.max(0, Math.ceil(Math.expm1(lf + Math.max(0, quantile(e, 0.95))))),
     };
   });
+  // The trend is the slope of the last four weekly totals: a daily regression would read the
+  // weekday pattern itself as a slope.
   const last = clean.slice(-MIN_DAYS);
-  const mean = last.reduce((a, b) => a + b, 0) / last.length;
-  const xm = (last.length - 1) / 2;
-  let num = 0;
-  let den = 0;
-  last.forEach((v, i) => {
-    num += (i - xm) * (v - mean);
-    den += (i - xm) ** 2;
-  });
-  const slope = den === 0 ? 0 : num / den;
-  const trendPctWeek = mean === 0 ? 0 : Math.round(((slope * 7) / mean) * 1000) / 10;
-  const change28 = mean === 0 ? 0 : (slope * 28) / mean;
+  const weeks = [0, 1, 2, 3].map((w) => last.slice(w * SEASON, (w + 1) * SEASON).reduce((a, b) => a + b, 0));
+  const mean = weeks.reduce((a, b) => a + b, 0) / weeks.length;
+  const slope = weeks.reduce((a, v, i) => a + (i - 1.5) * (v - mean), 0) / 5;
+  const trendPctWeek = mean === 0 ? 0 : Math.round((slope / mean) * 1000) / 10;
+  const change28 = mean === 0 ? 0 : (slope * 4) / mean;
   return { model: chosen.name, mase, days, trend_pct_week: trendPctWeek, verdict: change28 > 0.05 ? "growing" : change28 < -0.05 ? "declining" : "flat", unusual };
 }

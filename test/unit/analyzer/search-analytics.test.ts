@@ -89,7 +89,7 @@ describe("forecast and unusual days", () => {
   it("needs 28 days; a growing series says growing", () => {
     expect(forecastClicks(Array.from({ length: 27 }, () => 10))).toBeNull();
     const f = forecastClicks(Array.from({ length: 42 }, (_, t) => 100 + 3 * t))!;
-    // Last 28 days: slope 3/day on a mean of 100 + 3 × 27.5 = 182.5 → 21/182.5 = 11.5 %/week.
+    // Weekly totals of the last 28 days rise by 3 × 49 = 147 on a mean week of 7 × 182.5 = 1277.5: 11.5 %/week.
     expect(f.trend_pct_week).toBe(11.5);
     expect(f.verdict).toBe("growing");
   });
