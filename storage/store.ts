@@ -14,6 +14,7 @@ import { LeadersRepo } from "./leaders-repo.ts";
 import { UptimeRepo } from "./uptime-repo.ts";
 import { OAuthRepo } from "./oauth-repo.ts";
 import { WebhooksRepo } from "./webhooks-repo.ts";
+import { SearchRepo } from "./search-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -40,6 +41,7 @@ export interface Store {
   readonly uptime: UptimeRepo;
   readonly oauth: OAuthRepo;
   readonly webhooks: WebhooksRepo;
+  readonly search: SearchRepo;
   readonly crawlPages: CrawlPages;
 }
 
@@ -62,6 +64,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     uptime: new UptimeRepo(db),
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
+    search: new SearchRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
   };
 }

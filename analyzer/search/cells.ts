@@ -5,7 +5,8 @@
  * run as a formula when a user re-exports our data (CSV injection). Repeated so "=+cmd" loses both.
  */
 export function cleanText(cell: string): string {
-  let s = cell.trim();
+  // NUL cannot be stored in a Postgres text column; it has no meaning in an export either.
+  let s = cell.replace(/\u0000/g, "").trim();
   while (s.length > 0 && "=+-@\t\r".includes(s[0] as string)) s = s.slice(1).trimStart();
   return s;
 }

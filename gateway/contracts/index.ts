@@ -15,6 +15,8 @@ import { checkDns, checkPage, checkPageFull, checkSsl } from "./checks.ts";
 import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
 import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
+import { importSearchData, listImports, removeImport } from "./search-imports.ts";
+import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -79,6 +81,15 @@ export {
   testWebhook,
   listWebhookDeliveries,
   resendWebhookDelivery,
+  importSearchData,
+  listImports,
+  removeImport,
+  listSearchQueries,
+  listSearchOpportunities,
+  getTrafficForecast,
+  listBacklinks,
+  getIndexing,
+  listProviders,
 };
 
 /**
@@ -134,4 +145,13 @@ export const CONTRACTS: readonly OperationContract[] = [
   testWebhook,
   listWebhookDeliveries,
   resendWebhookDelivery,
+  importSearchData,
+  listImports,
+  removeImport,
+  listSearchQueries,
+  listSearchOpportunities,
+  getTrafficForecast,
+  listBacklinks,
+  getIndexing,
+  listProviders,
 ];

@@ -12,6 +12,8 @@ import { explanationsHandlers } from "../operations/explanations.ts";
 import { crawlHandlers } from "../operations/crawl.ts";
 import { monitoringHandlers } from "../operations/monitoring.ts";
 import { webhooksHandlers } from "../operations/webhooks.ts";
+import { searchImportsHandlers } from "../operations/search-imports.ts";
+import { searchHandlers } from "../operations/search.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -33,6 +35,8 @@ export function buildOperations(): Operation[] {
       ...crawlHandlers,
       ...monitoringHandlers,
       ...webhooksHandlers,
+      ...searchImportsHandlers,
+      ...searchHandlers,
     ]),
   );
   return operations;
