@@ -232,6 +232,14 @@ export class SearchRepo {
     );
   }
 
+  /**
+   * The market's moves per day and engine over every site in the store (aggregates only: no site,
+   * keyword or account is revealed), for the volatility's market line.
+   */
+  async marketMoves(sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
+    return marketMovesOf(this.db, sinceDay);
+  }
+
   /** Rank checks since a day, one per keyword×engine×region×device×day (the newest batch's). */
   async rankChecks(accountId: number, host: string, sinceDay: string): Promise<RankRow[]> {
     return this.db.query<RankRow>(
@@ -243,3 +251,22 @@ export class SearchRepo {
 }
 
 const BATCH_COLUMNS = "id, host, provider, kind, formats, file_name, sha256, period_start, period_end, filters, rows, truncated, warnings, imported_at";
+
+/** Per day and engine, across every site in the store: tracked keywords checked on consecutive days and how many moved (≥3 places, or in/out of the tracked depth). */
+async function marketMovesOf(db: Db, sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
+  return db.query(
+    `WITH r AS (
+       SELECT DISTINCT ON (account_id, host, engine, region, device, keyword, day) account_id, host, engine, region, device, keyword, day, position
+       FROM rank_checks WHERE day >= to_char($1::text::date - 1, 'YYYY-MM-DD')
+       ORDER BY account_id, host, engine, region, device, keyword, day, import_id DESC
+     ), l AS (
+       SELECT engine, day, position, lag(position) OVER w AS prev, lag(day) OVER w AS prev_day
+       FROM r WINDOW w AS (PARTITION BY account_id, host, engine, region, device, keyword ORDER BY day)
+     )
+     SELECT engine, day, count(*)::int AS checked,
+            (count(*) FILTER (WHERE (position IS NULL) <> (prev IS NULL) OR abs(position - prev) >= 3))::int AS moved
+     FROM l WHERE prev_day IS NOT NULL AND day >= $1::text AND day::date - prev_day::date = 1
+     GROUP BY engine, day ORDER BY engine, day`,
+    [sinceDay],
+  );
+}

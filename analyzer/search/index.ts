@@ -31,3 +31,4 @@ export { cannibalization, ctrOpportunities, nearOpportunities, positionOf, type 
 export { forecastClicks, HORIZON, MIN_DAYS, SEASON, type Forecast, type ForecastDay, type ModelName } from "./forecast.ts";
 export { median, UNUSUAL_Z, unusualDays, weekdayFit, type UnusualDay } from "./unusual-days.ts";
 export { DATA_STATES, dataState, freshDays30, SLO_DAYS, SLO_TARGET, type DataState } from "./provider-freshness.ts";
+export { keywordPositions, movedShareByDay, positionPages, rankSeries, TRACKED_DEPTH, urlFlips, type KeywordPosition, type PositionPage, type RankPoint, type Trend, type UrlFlip } from "./positions.ts";

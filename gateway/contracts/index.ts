@@ -16,6 +16,7 @@ import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
 import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
 import { importSearchData, listImports, removeImport } from "./search-imports.ts";
+import { getPositionPages, getSerpVolatility, listPositions } from "./search-positions.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
@@ -90,6 +91,9 @@ export {
   listBacklinks,
   getIndexing,
   listProviders,
+  listPositions,
+  getPositionPages,
+  getSerpVolatility,
 };
 
 /**
@@ -154,4 +158,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   listBacklinks,
   getIndexing,
   listProviders,
+  listPositions,
+  getPositionPages,
+  getSerpVolatility,
 ];

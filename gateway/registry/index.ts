@@ -14,6 +14,7 @@ import { monitoringHandlers } from "../operations/monitoring.ts";
 import { webhooksHandlers } from "../operations/webhooks.ts";
 import { searchImportsHandlers } from "../operations/search-imports.ts";
 import { searchHandlers } from "../operations/search.ts";
+import { searchPositionsHandlers } from "../operations/search-positions.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -37,6 +38,7 @@ export function buildOperations(): Operation[] {
       ...webhooksHandlers,
       ...searchImportsHandlers,
       ...searchHandlers,
+      ...searchPositionsHandlers,
     ]),
   );
   return operations;

@@ -180,3 +180,32 @@ describe("indexing from both engines", () => {
     expect((await get(`/imports/${site.host}`, other.key)).imports).toEqual([]);
   });
 });
+
+describe("tracked positions from a Topvisor export", () => {
+  it("answers positions, pages and volatility from the rank checks", async () => {
+    const days = Array.from({ length: 8 }, (_, i) => `2026-11-0${i + 1}`);
+    const tv = {
+      regions: { "1": { searcher: "yandex", region: 213, device: "desktop" } },
+      result: {
+        keywords: [
+          { name: "диван", group_name: "Диваны", positionsData: Object.fromEntries(days.map((d, i) => [`${d}:9:1`, { position: i === 7 ? "12" : "5", relevant_url: `https://${site.host}/d` }])) },
+          { name: "кровать", group_name: "Кровати", positionsData: Object.fromEntries(days.map((d) => [`${d}:9:1`, { position: "3", relevant_url: `https://${site.host}/k` }])) },
+        ],
+      },
+    };
+    expect((await upload(JSON.stringify(tv), "positions.json")).statusCode).toBe(201);
+    const down = await get(`/positions/${site.host}?trend=down`);
+    expect(down.keywords).toEqual([
+      { query: "диван", engine: "yandex", device: "desktop", region: 213, group: "Диваны", position: 12, previous: 5, week_ago: 5, change_week: -7, best: 5, page: `https://${site.host}/d`, checked: "2026-11-08", trend: "down", volume: null },
+    ]);
+    expect((await get(`/positions/${site.host}`)).page.total).toBe(2);
+    const pages = await get(`/positions/${site.host}/pages`);
+    expect(pages.pages.map((x: { url: string; top3: number; top10: number }) => [x.url, x.top3, x.top10])).toEqual([[`https://${site.host}/k`, 1, 1], [`https://${site.host}/d`, 0, 0]]);
+    const vol = await get(`/positions/${site.host}/volatility?days=7`);
+    // One of two keywords moved on 11-08 (5 → 12); nothing moved on the days before. This is the only
+    // site with rank checks, so the market is the site.
+    expect(vol.series).toEqual(days.slice(1).map((date) => ({ date, site_pct: date === "2026-11-08" ? 50 : 0, market_pct: date === "2026-11-08" ? 50 : 0 })));
+    expect(vol.market_median_pct).toBe(0);
+    expect(vol.shakes).toEqual([{ date: "2026-11-08", market_pct: 50, keywords: [{ query: "диван", from: 5, to: 12 }] }]);
+  });
+});
