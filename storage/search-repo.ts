@@ -181,6 +181,27 @@ export class SearchRepo {
     );
   }
 
+  /** One page of the newest query rows (per engine), most clicks first, and their total. */
+  async queriesPage(accountId: number, host: string, engine: Engine | null, limit: number, offset: number): Promise<{ rows: PeriodRow[]; total: number; periodStart: string | null; periodEnd: string | null }> {
+    const newest = `WITH newest AS (
+        SELECT engine, max(import_id) AS import_id FROM search_period
+        WHERE account_id = $1 AND host = $2 AND dim = 'query' AND ($3::text IS NULL OR engine = $3::text) GROUP BY engine
+      ) `;
+    const rows = await this.db.query<PeriodRow>(
+      `${newest}SELECT p.engine, p.dim, p.key, p.key2, p.clicks, p.impressions, p.pos_x_impr, p.prev_clicks, p.prev_impressions, p.prev_pos_x_impr, NULL AS period_start, NULL AS period_end
+       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine WHERE p.dim = 'query'
+       ORDER BY p.clicks DESC, p.impressions DESC, p.key, p.engine LIMIT $4 OFFSET $5`,
+      [accountId, host, engine, limit, offset],
+    );
+    const meta = await this.db.query<{ n: number; start: string | null; end: string | null }>(
+      `${newest}SELECT (SELECT count(*)::int FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine WHERE p.dim = 'query') AS n,
+         (SELECT min(b.period_start) FROM import_batches b JOIN newest n ON n.import_id = b.id) AS start,
+         (SELECT max(b.period_end) FROM import_batches b JOIN newest n ON n.import_id = b.id) AS end`,
+      [accountId, host, engine],
+    );
+    return { rows, total: meta[0]?.n ?? 0, periodStart: meta[0]?.start ?? null, periodEnd: meta[0]?.end ?? null };
+  }
+
   /** Daily total clicks per engine (the newest batch's row for each day), oldest first. */
   async dailyTotals(accountId: number, host: string): Promise<{ engine: Engine; day: string; clicks: number; impressions: number }[]> {
     return this.db.query(

@@ -48,17 +48,14 @@ async function periodRows(deps: GatewayDeps, accountId: number, host: string, di
 
 export const listSearchQueries = implement(contracts.listSearchQueries, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
-  const rows = (await periodRows(deps, auth!.accountId, params.host, ["query"], query.engine)).sort((a, b) => b.clicks - a.clicks || b.impressions - a.impressions || a.key.localeCompare(b.key));
-  const slice = rows.slice(query.offset, query.offset + query.limit);
-  const starts = rows.map((r) => r.period_start).filter((d): d is string => d !== null);
-  const ends = rows.map((r) => r.period_end).filter((d): d is string => d !== null);
+  const { rows, total, periodStart, periodEnd } = await deps.store.search.queriesPage(auth!.accountId, params.host, query.engine ?? null, query.limit, query.offset);
   return {
     body: {
       host: params.host,
-      data_state: rows.length > 0 ? "fresh" : "missing",
-      note: rows.length > 0 ? null : NEEDS_QUERIES,
-      period: starts.length > 0 ? { start: starts.sort()[0] ?? null, end: ends.sort().at(-1) ?? null } : null,
-      queries: slice.map((r) => ({
+      data_state: total > 0 ? "fresh" : "missing",
+      note: total > 0 ? null : NEEDS_QUERIES,
+      period: total > 0 && (periodStart !== null || periodEnd !== null) ? { start: periodStart, end: periodEnd } : null,
+      queries: rows.map((r) => ({
         engine: r.engine,
         query: r.key,
         clicks: r.clicks,
@@ -68,7 +65,7 @@ export const listSearchQueries = implement(contracts.listSearchQueries, async ({
         position: r.impressions > 0 && r.pos_x_impr > 0 ? round1(r.pos_x_impr / r.impressions) : null,
         position_prev: r.prev_impressions && r.prev_pos_x_impr ? round1(r.prev_pos_x_impr / r.prev_impressions) : null,
       })),
-      page: page(query.limit, query.offset, rows.length),
+      page: page(query.limit, query.offset, total),
     },
   };
 });
