@@ -85,24 +85,27 @@ export interface RankRow {
   readonly volume: number | null;
 }
 
-/** Postgres caps a statement at 65,535 parameters: rows go in chunks under it. */
-const MAX_PARAMS = 60_000;
+/** Rows per INSERT: each column travels as one array parameter (unnest), so a chunk costs one statement. */
+const CHUNK_ROWS = 20_000;
 
-async function insertRows(q: Queryable, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
-  const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-  for (let start = 0; start < rows.length; start += per) {
-    const chunk = rows.slice(start, start + per);
-    const params: unknown[] = [];
-    const tuples = chunk.map((row) => {
-      const marks = row.map((v) => {
-        params.push(v);
-        return `$${params.length}`;
-      });
-      return `(${marks.join(",")})`;
-    });
-    await q.query(`INSERT INTO ${table} (${columns.join(",")}) VALUES ${tuples.join(",")}`, params);
+/** A column and its SQL type (the type of its unnest array). */
+type Column = readonly [name: string, type: "bigint" | "integer" | "text" | "double precision" | "boolean"];
+
+async function insertRows(q: Queryable, table: string, columns: readonly Column[], rows: readonly (readonly unknown[])[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+    const chunk = rows.slice(start, start + CHUNK_ROWS);
+    const arrays = columns.map((_, i) => chunk.map((row) => row[i] ?? null));
+    const unnest = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
+    await q.query(`INSERT INTO ${table} (${columns.map(([name]) => name).join(",")}) SELECT * FROM unnest(${unnest})`, arrays);
   }
 }
+
+const OWN: readonly Column[] = [["import_id", "bigint"], ["account_id", "bigint"], ["host", "text"]];
+const t = (name: string): Column => [name, "text"];
+const big = (name: string): Column => [name, "bigint"];
+const int = (name: string): Column => [name, "integer"];
+const dbl = (name: string): Column => [name, "double precision"];
+const bool = (name: string): Column => [name, "boolean"];
 
 export class SearchRepo {
   constructor(private readonly db: Db) {}
@@ -135,13 +138,13 @@ export class SearchRepo {
         return { batch: existing[0] as ImportBatchRow, created: false };
       }
       const own = [batch.id, b.accountId, b.host] as const;
-      await insertRows(q, "search_period", ["import_id", "account_id", "host", "engine", "dim", "key", "key2", "clicks", "impressions", "pos_x_impr", "prev_clicks", "prev_impressions", "prev_pos_x_impr"], f.period.map((r) => [...own, r.engine, r.dim, r.key, r.key2, r.clicks, r.impressions, r.posXImpr, r.prevClicks, r.prevImpressions, r.prevPosXImpr]));
-      await insertRows(q, "search_daily", ["import_id", "account_id", "host", "engine", "day", "query", "page", "country", "device", "clicks", "impressions", "pos_x_impr"], f.daily.map((r) => [...own, r.engine, r.date, r.query, r.page, r.country, r.device, r.clicks, r.impressions, r.posXImpr]));
-      await insertRows(q, "index_status", ["import_id", "account_id", "host", "engine", "day", "indexed", "not_indexed"], f.indexStatus.map((r) => [...own, r.engine, r.date, r.indexed, r.notIndexed]));
-      await insertRows(q, "index_issues", ["import_id", "account_id", "host", "engine", "reason", "source", "validation", "pages"], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
-      await insertRows(q, "index_urls", ["import_id", "account_id", "host", "engine", "url", "status", "reason", "http_code", "last_crawled", "event", "event_date", "target"], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
-      await insertRows(q, "backlinks", ["import_id", "account_id", "host", "provider", "source_url", "target_url", "anchor", "source_domain", "nofollow", "source_rating", "rating_scale", "first_seen", "last_seen", "lost_at"], f.backlinks.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
-      await insertRows(q, "rank_checks", ["import_id", "account_id", "host", "provider", "engine", "region", "device", "keyword", "day", "position", "url", "grp", "volume"], f.ranks.map((r) => [...own, b.provider, r.engine, r.region, r.device, r.keyword, r.date, r.position, r.url, r.group, r.volume]));
+      await insertRows(q, "search_period", [...OWN, t("engine"), t("dim"), t("key"), t("key2"), big("clicks"), big("impressions"), dbl("pos_x_impr"), big("prev_clicks"), big("prev_impressions"), dbl("prev_pos_x_impr")], f.period.map((r) => [...own, r.engine, r.dim, r.key, r.key2, r.clicks, r.impressions, r.posXImpr, r.prevClicks, r.prevImpressions, r.prevPosXImpr]));
+      await insertRows(q, "search_daily", [...OWN, t("engine"), t("day"), t("query"), t("page"), t("country"), t("device"), big("clicks"), big("impressions"), dbl("pos_x_impr")], f.daily.map((r) => [...own, r.engine, r.date, r.query, r.page, r.country, r.device, r.clicks, r.impressions, r.posXImpr]));
+      await insertRows(q, "index_status", [...OWN, t("engine"), t("day"), big("indexed"), big("not_indexed")], f.indexStatus.map((r) => [...own, r.engine, r.date, r.indexed, r.notIndexed]));
+      await insertRows(q, "index_issues", [...OWN, t("engine"), t("reason"), t("source"), t("validation"), big("pages")], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
+      await insertRows(q, "index_urls", [...OWN, t("engine"), t("url"), t("status"), t("reason"), int("http_code"), t("last_crawled"), t("event"), t("event_date"), t("target")], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
+      await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], f.backlinks.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
+      await insertRows(q, "rank_checks", [...OWN, t("provider"), t("engine"), int("region"), t("device"), t("keyword"), t("day"), int("position"), t("url"), t("grp"), big("volume")], f.ranks.map((r) => [...own, b.provider, r.engine, r.region, r.device, r.keyword, r.date, r.position, r.url, r.group, r.volume]));
       return { batch, created: true };
     });
   }
