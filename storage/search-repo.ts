@@ -73,6 +73,24 @@ export interface IndexUrlRow {
   readonly last_crawled: string | null;
 }
 
+export interface MarketDomainRow {
+  readonly domain: string;
+  readonly common_keywords: number | null;
+  readonly similarity_pct: number | null;
+  readonly visibility: number | null;
+  readonly top10: number | null;
+  readonly pages_in_index: number | null;
+  readonly imported_at: number;
+}
+
+export interface MarketKeywordRow {
+  readonly domain: string;
+  readonly keyword: string;
+  readonly position: number;
+  readonly url: string;
+  readonly volume: number | null;
+}
+
 export interface RankRow {
   readonly engine: Engine;
   readonly region: number;
@@ -145,6 +163,8 @@ export class SearchRepo {
       await insertRows(q, "index_urls", [...OWN, t("engine"), t("url"), t("status"), t("reason"), int("http_code"), t("last_crawled"), t("event"), t("event_date"), t("target")], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
       await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], f.backlinks.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
       await insertRows(q, "rank_checks", [...OWN, t("provider"), t("engine"), int("region"), t("device"), t("keyword"), t("day"), int("position"), t("url"), t("grp"), big("volume")], f.ranks.map((r) => [...own, b.provider, r.engine, r.region, r.device, r.keyword, r.date, r.position, r.url, r.group, r.volume]));
+      await insertRows(q, "market_domains", [...OWN, t("provider"), t("base"), t("domain"), big("common_keywords"), dbl("similarity_pct"), dbl("visibility"), big("top10"), big("pages_in_index")], f.marketDomains.map((r) => [...own, b.provider, r.base, r.domain, r.commonKeywords, r.similarityPct, r.visibility, r.top10, r.pagesInIndex]));
+      await insertRows(q, "market_keywords", [...OWN, t("provider"), t("base"), t("domain"), t("keyword"), int("position"), t("url"), big("volume")], f.marketKeywords.map((r) => [...own, b.provider, r.base, r.domain, r.keyword, Math.round(r.position), r.url, r.volume]));
       return { batch, created: true };
     });
   }
@@ -262,6 +282,37 @@ export class SearchRepo {
    */
   async marketMoves(sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
     return marketMovesOf(this.db, sinceDay);
+  }
+
+  /** The providers and bases the site has market data of, newest first. */
+  async marketSources(accountId: number, host: string): Promise<{ provider: string; base: string; imported_at: number }[]> {
+    return this.db.query(
+      `SELECT m.provider, m.base, max(b.imported_at) AS imported_at FROM (
+         SELECT provider, base, import_id FROM market_domains WHERE account_id = $1 AND host = $2
+         UNION ALL SELECT provider, base, import_id FROM market_keywords WHERE account_id = $1 AND host = $2
+       ) m JOIN import_batches b ON b.id = m.import_id GROUP BY m.provider, m.base ORDER BY max(b.imported_at) DESC, m.provider, m.base`,
+      [accountId, host],
+    );
+  }
+
+  /** The competitor domains of the newest competitor report of a provider and base. */
+  async marketDomains(accountId: number, host: string, provider: string, base: string): Promise<MarketDomainRow[]> {
+    return this.db.query<MarketDomainRow>(
+      `SELECT m.domain, m.common_keywords, m.similarity_pct, m.visibility, m.top10, m.pages_in_index, b.imported_at
+       FROM market_domains m JOIN import_batches b ON b.id = m.import_id
+       WHERE m.account_id = $1 AND m.host = $2 AND m.provider = $3 AND m.base = $4
+         AND m.import_id = (SELECT max(import_id) FROM market_domains WHERE account_id = $1 AND host = $2 AND provider = $3 AND base = $4)`,
+      [accountId, host, provider, base],
+    );
+  }
+
+  /** Each domain's keywords in a provider's base, one row per domain × keyword from the newest batch that has it. */
+  async marketKeywords(accountId: number, host: string, provider: string, base: string): Promise<MarketKeywordRow[]> {
+    return this.db.query<MarketKeywordRow>(
+      `SELECT DISTINCT ON (domain, keyword) domain, keyword, position, url, volume FROM market_keywords
+       WHERE account_id = $1 AND host = $2 AND provider = $3 AND base = $4 ORDER BY domain, keyword, import_id DESC`,
+      [accountId, host, provider, base],
+    );
   }
 
   /** Rank checks since a day, one per keyword×engine×region×device×day (the newest batch's). */

@@ -95,6 +95,31 @@ export interface RankFact {
   readonly volume: number | null;
 }
 
+/** A domain of a market source's competitor report (Keys.so concurents), in its regional base. */
+export interface MarketDomainFact {
+  readonly base: string;
+  readonly domain: string;
+  /** Keywords shared with the site (Keys.so cnt). */
+  readonly commonKeywords: number | null;
+  /** Share of the site's keywords the domain shares (Keys.so perc, %). */
+  readonly similarityPct: number | null;
+  /** Daily organic visitors the source estimates (Keys.so vis). */
+  readonly visibility: number | null;
+  readonly top10: number | null;
+  readonly pagesInIndex: number | null;
+}
+
+/** A keyword a domain ranks for in a market source's base (Keys.so organic keywords). */
+export interface MarketKeywordFact {
+  readonly base: string;
+  readonly domain: string;
+  readonly keyword: string;
+  readonly position: number;
+  readonly url: string;
+  /** The "!exact" frequency (Keys.so wsk). */
+  readonly volume: number | null;
+}
+
 /** Everything one import file yields. */
 export interface ImportFacts {
   readonly period: PeriodFact[];
@@ -104,6 +129,8 @@ export interface ImportFacts {
   readonly indexUrls: IndexUrlFact[];
   readonly backlinks: BacklinkFact[];
   readonly ranks: RankFact[];
+  readonly marketDomains: MarketDomainFact[];
+  readonly marketKeywords: MarketKeywordFact[];
   readonly warnings: string[];
   /** Scope rows of the export (GSC Filters.csv: Search type, Date, Country, …). */
   readonly filters: Record<string, string>;
@@ -115,7 +142,7 @@ export interface ImportFacts {
 }
 
 export function emptyFacts(): ImportFacts {
-  return { period: [], daily: [], indexStatus: [], indexIssues: [], indexUrls: [], backlinks: [], ranks: [], warnings: [], filters: {}, truncated: false, periodStart: null, periodEnd: null };
+  return { period: [], daily: [], indexStatus: [], indexIssues: [], indexUrls: [], backlinks: [], ranks: [], marketDomains: [], marketKeywords: [], warnings: [], filters: {}, truncated: false, periodStart: null, periodEnd: null };
 }
 
 /** Widens the facts' period to cover day. */
@@ -126,5 +153,5 @@ export function coverDay(facts: ImportFacts, day: string): void {
 
 /** The count of facts of every sort (the batch's `rows`). */
 export function factCount(f: ImportFacts): number {
-  return f.period.length + f.daily.length + f.indexStatus.length + f.indexIssues.length + f.indexUrls.length + f.backlinks.length + f.ranks.length;
+  return f.period.length + f.daily.length + f.indexStatus.length + f.indexIssues.length + f.indexUrls.length + f.backlinks.length + f.ranks.length + f.marketDomains.length + f.marketKeywords.length;
 }

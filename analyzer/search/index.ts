@@ -17,6 +17,8 @@ export {
   type IndexIssueFact,
   type IndexStatusFact,
   type IndexUrlFact,
+  type MarketDomainFact,
+  type MarketKeywordFact,
   type PeriodDim,
   type PeriodFact,
   type Provider,
@@ -32,3 +34,4 @@ export { forecastClicks, HORIZON, MIN_DAYS, SEASON, type Forecast, type Forecast
 export { median, UNUSUAL_Z, unusualDays, weekdayFit, type UnusualDay } from "./unusual-days.ts";
 export { DATA_STATES, dataState, freshDays30, SLO_DAYS, SLO_TARGET, type DataState } from "./provider-freshness.ts";
 export { keywordPositions, movedShareByDay, positionPages, rankSeries, TRACKED_DEPTH, urlFlips, type KeywordPosition, type PositionPage, type RankPoint, type Trend, type UrlFlip } from "./positions.ts";
+export { filterCounts, gapKeywords, keywordGap, MARKET_FILTERS, RANKS_DEPTH, type DomainKeyword, type GapKeyword, type MarketFilter } from "./market.ts";

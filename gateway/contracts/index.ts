@@ -17,6 +17,7 @@ import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
 import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
 import { importSearchData, listImports, removeImport } from "./search-imports.ts";
 import { getPositionPages, getSerpVolatility, listPositions } from "./search-positions.ts";
+import { getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
@@ -94,6 +95,9 @@ export {
   listPositions,
   getPositionPages,
   getSerpVolatility,
+  getCompetitors,
+  getKeywordGap,
+  getMarket,
 };
 
 /**
@@ -161,4 +165,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   listPositions,
   getPositionPages,
   getSerpVolatility,
+  getCompetitors,
+  getKeywordGap,
+  getMarket,
 ];

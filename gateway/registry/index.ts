@@ -15,6 +15,7 @@ import { webhooksHandlers } from "../operations/webhooks.ts";
 import { searchImportsHandlers } from "../operations/search-imports.ts";
 import { searchHandlers } from "../operations/search.ts";
 import { searchPositionsHandlers } from "../operations/search-positions.ts";
+import { searchMarketHandlers } from "../operations/search-market.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -39,6 +40,7 @@ export function buildOperations(): Operation[] {
       ...searchImportsHandlers,
       ...searchHandlers,
       ...searchPositionsHandlers,
+      ...searchMarketHandlers,
     ]),
   );
   return operations;

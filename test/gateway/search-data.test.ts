@@ -209,3 +209,31 @@ describe("tracked positions from a Topvisor export", () => {
     expect(vol.shakes).toEqual([{ date: "2026-11-08", market_pct: 50, keywords: [{ query: "диван", from: 5, to: 12 }] }]);
   });
 });
+
+describe("competitors, keyword gap and market from Keys.so reports", () => {
+  it("classifies keywords by the gap filters with gains at the best rival's position", async () => {
+    const self = site.host.replace(/:\d+$/, "");
+    const kw = (domain: string, rows: [string, number, number][]) => JSON.stringify({ base: "msk", data: rows.map(([word, pos, wsk]) => ({ word, pos, wsk, ws: wsk * 3, url: `https://${domain}/${wsk}` })) });
+    const uploads: [string, string][] = [
+      [JSON.stringify({ base: "msk", data: [{ name: "rival-a.ru", cnt: 120, perc: 30, vis: 500 }, { name: "rival-b.ru", cnt: 80, perc: 50, vis: 300 }, { name: self, cnt: 999, perc: 100 }] }), "concurents.json"],
+      [kw(self, [["диван", 8, 1000], ["кресло", 2, 500]]), "mine.json"],
+      [kw("rival-a.ru", [["диван", 2, 1000], ["кровать", 5, 2000], ["кресло", 5, 500]]), "a.json"],
+      [kw("rival-b.ru", [["диван", 4, 1000], ["кровать", 60, 2000], ["кресло", 9, 500]]), "b.json"],
+    ];
+    for (const [file, name] of uploads) expect((await upload(file, name)).statusCode).toBe(201);
+    const c = await get(`/competitors/${site.host}`);
+    expect(c.competitors.map((x: { domain: string }) => x.domain)).toEqual(["rival-b.ru", "rival-a.ru"]);
+    expect(c).toMatchObject({ source: "keysso", base: "msk", ts: NOW });
+    const missing = await get(`/keyword-gap/${site.host}`);
+    // кровать: rival-a at 5, rival-b beyond 50; 2000 × CTR(5) 7.2 % = 144.
+    expect(missing).toMatchObject({ kind: "missing", total: 1, rows: [{ keyword: "кровать", volume: 2000, my_pos: null, my_url: null, rival: "rival-a.ru", rival_pos: 5, url: "https://rival-a.ru/2000", rivals: 1, gain: 144 }] });
+    const behind = await get(`/keyword-gap/${site.host}?kind=behind`);
+    // диван: 8 against 2 and 4; 1000 × (15.7 % − 3.2 %) = 125.
+    expect(behind.rows.map((r: { keyword: string; rival: string; gain: number }) => [r.keyword, r.rival, r.gain])).toEqual([["диван", "rival-a.ru", 125]]);
+    const m = await get(`/market/${site.host}`);
+    expect(m).toMatchObject({ source: "keysso", filter: "all", rivals: ["rival-a.ru", "rival-b.ru"], overlap: 0.667, counts: { all: 3, missing: 0, behind: 1, strong: 1, shared: 2, unique: 0, theirs: 1 }, mine: { domain: self, keywords: 2, top10: 2 }, country: { base: "msk", engine: "yandex", country: "ru" } });
+    expect(m.opportunities.map((o: { keyword: string; gain: number }) => [o.keyword, o.gain])).toEqual([["кровать", 144], ["диван", 125], ["кресло", 0]]);
+    expect((await get(`/market/${site.host}?filter=strong`)).opportunities.map((o: { keyword: string }) => o.keyword)).toEqual(["кресло"]);
+    expect(await get(`/market/${site.host}?src=serpstat`)).toMatchObject({ data_state: "missing", opportunities: [], notes: [expect.stringContaining("Serpstat")] });
+  });
+});

@@ -3,6 +3,7 @@ import { ahrefsBacklinks } from "./ahrefs-backlinks.ts";
 import { gscIndexingChart, gscIndexingIssues, gscIndexingMetadata, gscIndexingTable } from "./gsc-indexing.ts";
 import { gscLinks } from "./gsc-links.ts";
 import { gscFilters, gscPerformance } from "./gsc-performance.ts";
+import { keyssoCompetitors, keyssoKeywords } from "./keysso-market.ts";
 import { keyssoMonitoring } from "./keysso-monitoring.ts";
 import { semrushBacklinks } from "./semrush-backlinks.ts";
 import { topvisorPositions } from "./topvisor-positions.ts";
@@ -28,4 +29,4 @@ export const TABLE_FORMATS: readonly TableFormat[] = [
 ];
 
 /** Every JSON document the importer knows (provider API answers saved to a file). */
-export const JSON_FORMATS: readonly JsonFormat[] = [topvisorPositions, keyssoMonitoring];
+export const JSON_FORMATS: readonly JsonFormat[] = [topvisorPositions, keyssoMonitoring, keyssoCompetitors, keyssoKeywords];
