@@ -80,6 +80,7 @@ export const getKeywordGap = defineContract({
   tags: ["Search data"],
   errors: ["bad_host", "not_found"],
   params: HostParams,
+  pageMax: 500,
   query: Type.Object(
     { kind: StringEnum(["missing", "behind"], { default: "missing" }), limit: Type.Integer({ minimum: 1, maximum: 500, default: 100, description: "Rows, 1-500" }) },
     { additionalProperties: false },
