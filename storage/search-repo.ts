@@ -190,7 +190,7 @@ export class SearchRepo {
    * The period rows of the newest batch holding dims for each engine (a UI export is a whole:
    * its rows are not mixed with an older export's).
    */
-  async latestPeriod(accountId: number, host: string, dims: readonly string[]): Promise<PeriodRow[]> {
+  async latestPeriod(accountId: number, host: string, dims: readonly string[], minQueryImpressions = 0): Promise<PeriodRow[]> {
     return this.db.query<PeriodRow>(
       `WITH newest AS (
          SELECT engine, max(import_id) AS import_id FROM search_period
@@ -199,8 +199,21 @@ export class SearchRepo {
        SELECT p.engine, p.dim, p.key, p.key2, p.clicks, p.impressions, p.pos_x_impr, p.prev_clicks, p.prev_impressions, p.prev_pos_x_impr, b.period_start, b.period_end
        FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
        JOIN import_batches b ON b.id = p.import_id
-       WHERE p.dim = ANY($3::text[])`,
-      [accountId, host, dims],
+       WHERE p.dim = ANY($3::text[]) AND (p.dim <> 'query' OR p.impressions >= $4)`,
+      [accountId, host, dims, minQueryImpressions],
+    );
+  }
+
+  /** Σ clicks and Σ impressions per engine and rounded position over the newest query rows (the site's CTR curve). */
+  async ctrByRank(accountId: number, host: string): Promise<{ engine: Engine; rank: number; clicks: number; impressions: number }[]> {
+    return this.db.query(
+      `WITH newest AS (
+         SELECT engine, max(import_id) AS import_id FROM search_period WHERE account_id = $1 AND host = $2 AND dim = 'query' GROUP BY engine
+       )
+       SELECT p.engine, round(p.pos_x_impr / p.impressions)::int AS rank, sum(p.clicks)::bigint AS clicks, sum(p.impressions)::bigint AS impressions
+       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
+       WHERE p.dim = 'query' AND p.impressions > 0 AND p.pos_x_impr > 0 GROUP BY 1, 2`,
+      [accountId, host],
     );
   }
 

@@ -59,7 +59,7 @@ export function gapKeywords(rows: readonly DomainKeyword[], self: string, rivals
     const gain = best !== null ? Math.round(volume * Math.max(0, studyCtr(best.position) - (mine ? studyCtr(mine.position) : 0))) : 0;
     out.push({ keyword, volume, myPos: mine?.position ?? null, myUrl: mine?.url ?? null, rivals: theirs.map((r) => ({ domain: r.domain, position: r.position, url: r.url })), filters, gain });
   }
-  return out.sort((a, b) => b.gain - a.gain || b.volume - a.volume || a.keyword.localeCompare(b.keyword));
+  return out.sort((a, b) => b.gain - a.gain || b.volume - a.volume || (a.keyword < b.keyword ? -1 : a.keyword > b.keyword ? 1 : 0));
 }
 
 /** How many keywords fall in each filter. */
