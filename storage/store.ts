@@ -15,6 +15,7 @@ import { UptimeRepo } from "./uptime-repo.ts";
 import { OAuthRepo } from "./oauth-repo.ts";
 import { WebhooksRepo } from "./webhooks-repo.ts";
 import { WatchdogRepo } from "./watchdog-repo.ts";
+import { SearchRepo } from "./search-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -43,6 +44,7 @@ export interface Store {
   readonly oauth: OAuthRepo;
   readonly webhooks: WebhooksRepo;
   readonly watchdog: WatchdogRepo;
+  readonly search: SearchRepo;
   readonly crawlPages: CrawlPages;
   readonly uptimeSeries: UptimeSeries;
 }
@@ -67,6 +69,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
+    search: new SearchRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
     uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),
   };

@@ -16,6 +16,10 @@ import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
 import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
 import { getJsDependency, getPerformance, getSocial } from "./browser.ts";
+import { importSearchData, listImports, removeImport } from "./search-imports.ts";
+import { getPositionPages, getSerpVolatility, listPositions } from "./search-positions.ts";
+import { getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
+import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -83,6 +87,21 @@ export {
   getPerformance,
   getJsDependency,
   getSocial,
+  importSearchData,
+  listImports,
+  removeImport,
+  listSearchQueries,
+  listSearchOpportunities,
+  getTrafficForecast,
+  listBacklinks,
+  getIndexing,
+  listProviders,
+  listPositions,
+  getPositionPages,
+  getSerpVolatility,
+  getCompetitors,
+  getKeywordGap,
+  getMarket,
 };
 
 /**
@@ -141,4 +160,19 @@ export const CONTRACTS: readonly OperationContract[] = [
   getPerformance,
   getJsDependency,
   getSocial,
+  importSearchData,
+  listImports,
+  removeImport,
+  listSearchQueries,
+  listSearchOpportunities,
+  getTrafficForecast,
+  listBacklinks,
+  getIndexing,
+  listProviders,
+  listPositions,
+  getPositionPages,
+  getSerpVolatility,
+  getCompetitors,
+  getKeywordGap,
+  getMarket,
 ];

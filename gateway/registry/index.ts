@@ -13,6 +13,10 @@ import { crawlHandlers } from "../operations/crawl.ts";
 import { monitoringHandlers } from "../operations/monitoring.ts";
 import { webhooksHandlers } from "../operations/webhooks.ts";
 import { browserHandlers } from "../operations/browser.ts";
+import { searchImportsHandlers } from "../operations/search-imports.ts";
+import { searchHandlers } from "../operations/search.ts";
+import { searchPositionsHandlers } from "../operations/search-positions.ts";
+import { searchMarketHandlers } from "../operations/search-market.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -35,6 +39,10 @@ export function buildOperations(): Operation[] {
       ...monitoringHandlers,
       ...webhooksHandlers,
       ...browserHandlers,
+      ...searchImportsHandlers,
+      ...searchHandlers,
+      ...searchPositionsHandlers,
+      ...searchMarketHandlers,
     ]),
   );
   return operations;

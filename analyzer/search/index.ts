@@ -1,0 +1,37 @@
+// Search data: parsers of the user's exports and the analytics derived from them. Pure code.
+export { decodeText, type TextEncoding } from "./text-decode.ts";
+export { csvRecords, sniffDelimiter, type Delimiter } from "./csv.ts";
+export { cleanText, headerKey, normalizeQuery, parseCount, parseDay, parseFlag, parseLocaleNumber } from "./cells.ts";
+export { isZip, readZip, ZipError, type ZipCaps, type ZipEntry } from "./zip-reader.ts";
+export {
+  coverDay,
+  emptyFacts,
+  factCount,
+  IMPORT_KINDS,
+  PROVIDERS,
+  type BacklinkFact,
+  type DailyFact,
+  type Engine,
+  type ImportFacts,
+  type ImportKind,
+  type IndexIssueFact,
+  type IndexStatusFact,
+  type IndexUrlFact,
+  type MarketDomainFact,
+  type MarketKeywordFact,
+  type PeriodDim,
+  type PeriodFact,
+  type Provider,
+  type RankFact,
+} from "./facts.ts";
+export { ImportFormatError, type JsonFormat, type TableFormat } from "./format.ts";
+export { JSON_FORMATS, TABLE_FORMATS } from "./formats/index.ts";
+export { GSC_UI_ROW_CAP } from "./formats/gsc-performance.ts";
+export { DEFAULT_ZIP_CAPS, expectedFormats, parseImport, PARSER_VERSION, type ParsedImport, type ParseOptions } from "./import-file.ts";
+export { ctrCurve, MEASURED_MIN_IMPRESSIONS, STUDY_CTR, studyCtr, type CtrCurve } from "./ctr-curve.ts";
+export { cannibalization, ctrOpportunities, nearOpportunities, positionOf, type Opportunity, type OpportunityKind, type QueryPageSums, type QuerySums } from "./opportunities.ts";
+export { forecastClicks, HORIZON, MIN_DAYS, SEASON, type Forecast, type ForecastDay, type ModelName } from "./forecast.ts";
+export { median, UNUSUAL_Z, unusualDays, weekdayFit, type UnusualDay } from "./unusual-days.ts";
+export { DATA_STATES, dataState, freshDays30, SLO_DAYS, SLO_TARGET, type DataState } from "./provider-freshness.ts";
+export { keywordPositions, movedShareByDay, positionPages, rankSeries, TRACKED_DEPTH, urlFlips, type KeywordPosition, type PositionPage, type RankPoint, type Trend, type UrlFlip } from "./positions.ts";
+export { filterCounts, gapKeywords, keywordGap, MARKET_FILTERS, RANKS_DEPTH, type DomainKeyword, type GapKeyword, type MarketFilter } from "./market.ts";

@@ -1,0 +1,127 @@
+import { filterCounts, gapKeywords, keywordGap, type GapKeyword, type MarketFilter } from "../../analyzer/index.ts";
+import type { MarketDomainRow } from "../../storage/index.ts";
+import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { implement } from "../registry/operation.ts";
+import { page } from "../schemas.ts";
+import { ownSite } from "./search-imports.ts";
+
+const NEEDS_MARKET = "No market reports imported: upload Keys.so organic/concurents and organic/keywords reports (JSON; the site's and its rivals') with POST /imports/{host}.";
+
+/** Keys.so bases → their engine and market (search-data-anchors §5.2). */
+const BASES: Readonly<Record<string, { engine: "yandex" | "google"; country: string; region: string }>> = {
+  msk: { engine: "yandex", country: "ru", region: "Moscow" },
+  spb: { engine: "yandex", country: "ru", region: "Saint Petersburg" },
+  ekb: { engine: "yandex", country: "ru", region: "Yekaterinburg" },
+  nsk: { engine: "yandex", country: "ru", region: "Novosibirsk" },
+  kzn: { engine: "yandex", country: "ru", region: "Kazan" },
+  krr: { engine: "yandex", country: "ru", region: "Krasnodar" },
+  gru: { engine: "google", country: "ru", region: "Moscow" },
+  mns: { engine: "yandex", country: "by", region: "Minsk" },
+  gmns: { engine: "google", country: "by", region: "Minsk" },
+  gkv: { engine: "google", country: "ua", region: "Kyiv" },
+  gny: { engine: "google", country: "us", region: "New York" },
+};
+
+const bare = (host: string) => host.toLowerCase().replace(/:\d+$/, "").replace(/^www\./, "");
+
+interface MarketView {
+  readonly provider: string;
+  readonly base: string;
+  readonly ts: number;
+  readonly self: string;
+  readonly domains: MarketDomainRow[];
+  readonly rivals: string[];
+  readonly keywords: GapKeyword[];
+}
+
+/** The site's market in the newest (or the chosen) source: its competitor report, rivals and classified keywords. */
+async function marketOf(deps: GatewayDeps, accountId: number, host: string, src?: string): Promise<{ view: MarketView | null; sources: { source: string; base: string; imported_at: number }[] }> {
+  const sources = (await deps.store.search.marketSources(accountId, host)).map((s) => ({ source: s.provider, base: s.base, imported_at: s.imported_at }));
+  const chosen = sources.find((s) => src === undefined || s.source === src);
+  if (!chosen) return { view: null, sources };
+  const self = bare(host);
+  const domains = (await deps.store.search.marketDomains(accountId, host, chosen.source, chosen.base)).filter((d) => bare(d.domain) !== self);
+  const rows = (await deps.store.search.marketKeywords(accountId, host, chosen.source, chosen.base)).map((r) => ({ ...r, domain: bare(r.domain) }));
+  // Rivals: the competitor report's domains that have keyword data, else every other domain with keyword data.
+  const withKeywords = new Set(rows.map((r) => r.domain).filter((d) => d !== self));
+  const reported = domains.map((d) => bare(d.domain)).filter((d) => withKeywords.has(d));
+  const rivals = reported.length > 0 ? reported : [...withKeywords].sort();
+  return { view: { provider: chosen.source, base: chosen.base, ts: chosen.imported_at, self, domains, rivals, keywords: gapKeywords(rows, self, rivals) }, sources };
+}
+
+function gapRow(k: GapKeyword) {
+  const best = k.rivals[0] ?? null;
+  return { keyword: k.keyword, volume: k.volume, my_pos: k.myPos, my_url: k.myUrl, rival: best?.domain ?? null, rival_pos: best?.position ?? null, url: best?.url ?? null, rivals: k.rivals.length, gain: k.gain };
+}
+
+function competitorView(d: MarketDomainRow) {
+  return { domain: d.domain, common_keywords: d.common_keywords, similarity_pct: d.similarity_pct, visibility: d.visibility, top10: d.top10, pages_in_index: d.pages_in_index };
+}
+
+export const getCompetitors = implement(contracts.getCompetitors, async ({ auth, deps, params }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const { view } = await marketOf(deps, auth!.accountId, params.host);
+  const list = (view?.domains ?? []).sort((a, b) => (b.similarity_pct ?? 0) * (b.common_keywords ?? 0) - (a.similarity_pct ?? 0) * (a.common_keywords ?? 0) || a.domain.localeCompare(b.domain));
+  const has = list.length > 0;
+  return {
+    body: {
+      host: params.host,
+      data_state: has ? "fresh" : "missing",
+      note: has ? null : NEEDS_MARKET,
+      source: has ? view!.provider : null,
+      base: has ? view!.base : null,
+      ts: has ? view!.ts : null,
+      competitors: list.map(competitorView),
+    },
+  };
+});
+
+export const getKeywordGap = implement(contracts.getKeywordGap, async ({ auth, deps, params, query }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const { view } = await marketOf(deps, auth!.accountId, params.host);
+  const rows = view ? keywordGap(view.keywords, query.kind, view.rivals.length) : [];
+  const has = (view?.keywords.length ?? 0) > 0;
+  return { body: { host: params.host, kind: query.kind, data_state: has ? "fresh" : "missing", note: has ? null : NEEDS_MARKET, total: rows.length, rows: rows.slice(0, query.limit).map(gapRow) } };
+});
+
+export const getMarket = implement(contracts.getMarket, async ({ auth, deps, params, query }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const { view, sources } = await marketOf(deps, auth!.accountId, params.host, query.src);
+  const filter: MarketFilter = query.filter;
+  if (view === null) {
+    const note = query.src === "serpstat" ? "No Serpstat data: Svc has no Serpstat importer yet; Keys.so reports are imported." : NEEDS_MARKET;
+    return {
+      body: { host: params.host, data_state: "missing" as const, source: query.src ?? null, sources, filter, mine: null, country: null, ts: null, domains: [], rivals: [], overlap: null, counts: {}, notes: [note], opportunities: [], page: page(query.limit, query.offset, 0) },
+    };
+  }
+  const chosen = view.keywords.filter((k) => k.filters.includes(filter));
+  const counts = filterCounts(view.keywords);
+  const mineKeywords = view.keywords.filter((k) => k.myPos !== null);
+  const notes: string[] = [];
+  if (mineKeywords.length === 0) notes.push(`No keyword report of ${view.self} itself in base ${view.base}: every keyword counts as the rivals' only.`);
+  if (view.rivals.length === 0) notes.push("No rival keyword reports: only the site's own keywords are known.");
+  const base = BASES[view.base];
+  if (!base) notes.push(`Base ${view.base} is not one Svc knows the market of.`);
+  return {
+    body: {
+      host: params.host,
+      data_state: "fresh" as const,
+      source: view.provider as "keysso",
+      sources,
+      filter,
+      mine: { domain: view.self, keywords: mineKeywords.length, top10: mineKeywords.filter((k) => (k.myPos as number) <= 10).length, visibility: null },
+      country: base ? { base: view.base, ...base } : { base: view.base, engine: "yandex" as const, country: null, region: null },
+      ts: view.ts,
+      domains: view.domains.map(competitorView),
+      rivals: view.rivals,
+      overlap: view.keywords.length > 0 ? Math.round((counts.shared / view.keywords.length) * 1000) / 1000 : null,
+      counts,
+      notes,
+      opportunities: chosen.slice(query.offset, query.offset + query.limit).map(gapRow),
+      page: page(query.limit, query.offset, chosen.length),
+    },
+  };
+});
+
+export const searchMarketHandlers = [getCompetitors, getKeywordGap, getMarket];

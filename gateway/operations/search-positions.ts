@@ -1,0 +1,92 @@
+import { keywordPositions, median, movedShareByDay, positionPages, urlFlips, type RankPoint } from "../../analyzer/index.ts";
+import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { implement } from "../registry/operation.ts";
+import { page } from "../schemas.ts";
+import { opportunitiesOf } from "./search.ts";
+import { ownSite } from "./search-imports.ts";
+
+const NEEDS_RANKS = "No rank checks imported: upload a Topvisor positions history or a Keys.so monitoring report (JSON) with POST /imports/{host}.";
+const DAY_MS = 86_400_000;
+const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Every rank check of the site (the newest import's row per keyword and day). */
+async function rankPoints(deps: GatewayDeps, accountId: number, host: string): Promise<RankPoint[]> {
+  return deps.store.search.rankChecks(accountId, host, "0000-00-00");
+}
+
+export const listPositions = implement(contracts.listPositions, async ({ auth, deps, params, query }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const points = await rankPoints(deps, auth!.accountId, params.host);
+  const all = keywordPositions(points).sort((a, b) => (a.position ?? 1e9) - (b.position ?? 1e9) || a.query.localeCompare(b.query) || a.engine.localeCompare(b.engine) || a.region - b.region);
+  const chosen = query.trend ? all.filter((k) => k.trend === query.trend) : all;
+  return {
+    body: {
+      host: params.host,
+      trend: query.trend ?? null,
+      data_state: points.length > 0 ? "fresh" : "missing",
+      note: points.length > 0 ? null : NEEDS_RANKS,
+      keywords: chosen.slice(query.offset, query.offset + query.limit),
+      page: page(query.limit, query.offset, chosen.length),
+    },
+  };
+});
+
+export const getPositionPages = implement(contracts.getPositionPages, async ({ auth, deps, params }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const points = await rankPoints(deps, auth!.accountId, params.host);
+  const { list } = await opportunitiesOf(deps, auth!.accountId, params.host);
+  const shares = list.filter((o) => o.kind === "cannibalization");
+  const has = points.length > 0 || shares.length > 0;
+  return {
+    body: {
+      host: params.host,
+      data_state: has ? "fresh" : "missing",
+      note: has ? null : `${NEEDS_RANKS} Query×URL data (Yandex query analytics) adds cannibalization by impression shares.`,
+      pages: positionPages(keywordPositions(points)),
+      cannibalization: [
+        ...urlFlips(points).map((f) => ({ query: f.query, engine: f.engine, source: "flips" as const, urls: [...f.urls], changes: f.changes, expected_gain_clicks: null })),
+        ...shares.map((o) => ({ query: o.query, engine: o.engine, source: "shares" as const, urls: (o.pages ?? []).map((p) => p.url), changes: null, expected_gain_clicks: o.expected_gain_clicks })),
+      ],
+    },
+  };
+});
+
+const pct = (moved: number, checked: number) => Math.round((1000 * moved) / checked) / 10;
+
+export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({ auth, deps, params, query }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const points = await rankPoints(deps, auth!.accountId, params.host);
+  const empty = { host: params.host, days: query.days, method: "moved_share" as const };
+  if (points.length === 0) return { body: { ...empty, data_state: "missing" as const, note: NEEDS_RANKS, market_median_pct: null, series: [], shakes: [] } };
+  const lastDay = points.reduce((a, p) => (p.day > a ? p.day : a), points[0]!.day);
+  const firstDay = shiftDay(lastDay, -(query.days - 1));
+  // The site's main engine: the one most of its checks are from.
+  const engine = points.filter((p) => p.engine === "google").length > points.length / 2 ? "google" : "yandex";
+  const site = movedShareByDay(points.filter((p) => p.day >= shiftDay(firstDay, -1)));
+  const market = new Map((await deps.store.search.marketMoves(firstDay)).filter((m) => m.engine === engine).map((m) => [m.day, m]));
+  const series = Array.from({ length: query.days }, (_, i) => shiftDay(firstDay, i)).map((date) => {
+    const s = site.get(date);
+    const m = market.get(date);
+    return { date, site_pct: s ? pct(s.moved, s.checked) : null, market_pct: m && m.checked > 0 ? pct(m.moved, m.checked) : null };
+  });
+  const marketValues = series.map((s) => s.market_pct).filter((v): v is number => v !== null);
+  const med = marketValues.length > 0 ? median(marketValues) : null;
+  const sorted = [...marketValues].sort((a, b) => a - b);
+  const p90 = sorted.length > 0 ? (sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)] as number) : 0;
+  const byKeyDay = new Map(points.map((p) => [`${p.engine}|${p.region}|${p.device}|${p.keyword}|${p.day}`, p]));
+  const shakes = series
+    .filter((s) => s.market_pct !== null && med !== null && s.market_pct > 2 * med && s.market_pct > p90 - 1e-9 && s.market_pct > 0)
+    .map((s) => ({
+      date: s.date,
+      market_pct: s.market_pct as number,
+      keywords: points
+        .filter((p) => p.day === s.date)
+        .map((p) => ({ p, before: byKeyDay.get(`${p.engine}|${p.region}|${p.device}|${p.keyword}|${shiftDay(s.date, -1)}`) }))
+        .filter(({ p, before }) => before !== undefined && Math.abs((p.position ?? 101) - (before.position ?? 101)) >= 5)
+        .map(({ p, before }) => ({ query: p.keyword, from: before!.position, to: p.position })),
+    }));
+  return { body: { ...empty, data_state: "fresh" as const, note: null, market_median_pct: med, series, shakes } };
+});
+
+export const searchPositionsHandlers = [listPositions, getPositionPages, getSerpVolatility];

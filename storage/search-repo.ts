@@ -1,0 +1,360 @@
+import type { Engine, ImportFacts, ImportKind, Provider } from "../analyzer/index.ts";
+import type { Db, Queryable } from "./db.ts";
+
+// Imported search data (issue 19) on Postgres/PGlite: the batches and the facts they brought.
+// Reads take, for each fact's key, the row of the newest batch that has it, so re-importing an
+// overlapping export replaces rather than doubles; deleting a batch reveals the older rows again.
+
+/** An import batch as GET /imports lists it. */
+export interface ImportBatchRow {
+  readonly id: number;
+  readonly host: string;
+  readonly provider: Provider;
+  readonly kind: ImportKind;
+  readonly formats: string[];
+  readonly file_name: string;
+  readonly sha256: string;
+  readonly period_start: string | null;
+  readonly period_end: string | null;
+  readonly filters: Record<string, string>;
+  readonly rows: number;
+  readonly truncated: boolean;
+  readonly warnings: string[];
+  readonly imported_at: number;
+}
+
+export interface NewImportBatch {
+  readonly accountId: number;
+  readonly host: string;
+  readonly provider: Provider;
+  readonly kind: ImportKind;
+  readonly formats: readonly string[];
+  readonly fileName: string;
+  readonly sha256: string;
+  readonly parserVersion: number;
+  readonly rows: number;
+  readonly importedAt: number;
+}
+
+export interface PeriodRow {
+  readonly engine: Engine;
+  readonly dim: string;
+  readonly key: string;
+  readonly key2: string;
+  readonly clicks: number;
+  readonly impressions: number;
+  readonly pos_x_impr: number;
+  readonly prev_clicks: number | null;
+  readonly prev_impressions: number | null;
+  readonly prev_pos_x_impr: number | null;
+  readonly period_start: string | null;
+  readonly period_end: string | null;
+}
+
+export interface BacklinkRow {
+  readonly source_url: string;
+  readonly target_url: string;
+  readonly anchor: string;
+  readonly nofollow: boolean;
+  readonly source_rating: number | null;
+  readonly rating_scale: string | null;
+  readonly first_seen: string | null;
+  readonly last_seen: string | null;
+  readonly lost_at: string | null;
+  readonly provider: string;
+}
+
+export interface IndexUrlRow {
+  readonly engine: Engine;
+  readonly url: string;
+  readonly status: string;
+  readonly reason: string;
+  readonly http_code: number | null;
+  readonly last_crawled: string | null;
+}
+
+export interface MarketDomainRow {
+  readonly domain: string;
+  readonly common_keywords: number | null;
+  readonly similarity_pct: number | null;
+  readonly visibility: number | null;
+  readonly top10: number | null;
+  readonly pages_in_index: number | null;
+  readonly imported_at: number;
+}
+
+export interface MarketKeywordRow {
+  readonly domain: string;
+  readonly keyword: string;
+  readonly position: number;
+  readonly url: string;
+  readonly volume: number | null;
+}
+
+export interface RankRow {
+  readonly engine: Engine;
+  readonly region: number;
+  readonly device: string;
+  readonly keyword: string;
+  readonly day: string;
+  readonly position: number | null;
+  readonly url: string | null;
+  readonly grp: string;
+  readonly volume: number | null;
+}
+
+/** Rows per INSERT: each column travels as one array parameter (unnest), so a chunk costs one statement. */
+const CHUNK_ROWS = 20_000;
+
+/** A column and its SQL type (the type of its unnest array). */
+type Column = readonly [name: string, type: "bigint" | "integer" | "text" | "double precision" | "boolean"];
+
+async function insertRows(q: Queryable, table: string, columns: readonly Column[], rows: readonly (readonly unknown[])[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+    const chunk = rows.slice(start, start + CHUNK_ROWS);
+    const arrays = columns.map((_, i) => chunk.map((row) => row[i] ?? null));
+    const unnest = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
+    await q.query(`INSERT INTO ${table} (${columns.map(([name]) => name).join(",")}) SELECT * FROM unnest(${unnest})`, arrays);
+  }
+}
+
+const OWN: readonly Column[] = [["import_id", "bigint"], ["account_id", "bigint"], ["host", "text"]];
+const t = (name: string): Column => [name, "text"];
+const big = (name: string): Column => [name, "bigint"];
+const int = (name: string): Column => [name, "integer"];
+const dbl = (name: string): Column => [name, "double precision"];
+const bool = (name: string): Column => [name, "boolean"];
+
+export class SearchRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The batch the same file (sha256 + site + parser version) already made, if any. */
+  async findBatch(accountId: number, host: string, sha256: string, parserVersion: number): Promise<ImportBatchRow | null> {
+    const rows = await this.db.query<ImportBatchRow>(
+      `SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND sha256 = $3 AND parser_version = $4`,
+      [accountId, host, sha256, parserVersion],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Stores a batch and all its facts in one transaction: a failure leaves no row. Answers the
+   * batch, or the existing one when the same file was imported meanwhile (created false).
+   */
+  async importBatch(b: NewImportBatch, f: ImportFacts): Promise<{ batch: ImportBatchRow; created: boolean }> {
+    return this.db.tx(async (q) => {
+      const inserted = await q.query<ImportBatchRow>(
+        `INSERT INTO import_batches (account_id, host, provider, kind, formats, file_name, sha256, parser_version, period_start, period_end, filters, rows, truncated, warnings, imported_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         ON CONFLICT (account_id, host, sha256, parser_version) DO NOTHING
+         RETURNING ${BATCH_COLUMNS}`,
+        [b.accountId, b.host, b.provider, b.kind, JSON.stringify(b.formats), b.fileName, b.sha256, b.parserVersion, f.periodStart, f.periodEnd, JSON.stringify(f.filters), b.rows, f.truncated, JSON.stringify(f.warnings), b.importedAt],
+      );
+      const batch = inserted[0];
+      if (!batch) {
+        const existing = await q.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND sha256 = $3 AND parser_version = $4`, [b.accountId, b.host, b.sha256, b.parserVersion]);
+        return { batch: existing[0] as ImportBatchRow, created: false };
+      }
+      const own = [batch.id, b.accountId, b.host] as const;
+      await insertRows(q, "search_period", [...OWN, t("engine"), t("dim"), t("key"), t("key2"), big("clicks"), big("impressions"), dbl("pos_x_impr"), big("prev_clicks"), big("prev_impressions"), dbl("prev_pos_x_impr")], f.period.map((r) => [...own, r.engine, r.dim, r.key, r.key2, r.clicks, r.impressions, r.posXImpr, r.prevClicks, r.prevImpressions, r.prevPosXImpr]));
+      await insertRows(q, "search_daily", [...OWN, t("engine"), t("day"), t("query"), t("page"), t("country"), t("device"), big("clicks"), big("impressions"), dbl("pos_x_impr")], f.daily.map((r) => [...own, r.engine, r.date, r.query, r.page, r.country, r.device, r.clicks, r.impressions, r.posXImpr]));
+      await insertRows(q, "index_status", [...OWN, t("engine"), t("day"), big("indexed"), big("not_indexed")], f.indexStatus.map((r) => [...own, r.engine, r.date, r.indexed, r.notIndexed]));
+      await insertRows(q, "index_issues", [...OWN, t("engine"), t("reason"), t("source"), t("validation"), big("pages")], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
+      await insertRows(q, "index_urls", [...OWN, t("engine"), t("url"), t("status"), t("reason"), int("http_code"), t("last_crawled"), t("event"), t("event_date"), t("target")], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
+      await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], f.backlinks.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
+      await insertRows(q, "rank_checks", [...OWN, t("provider"), t("engine"), int("region"), t("device"), t("keyword"), t("day"), int("position"), t("url"), t("grp"), big("volume")], f.ranks.map((r) => [...own, b.provider, r.engine, r.region, r.device, r.keyword, r.date, r.position, r.url, r.group, r.volume]));
+      await insertRows(q, "market_domains", [...OWN, t("provider"), t("base"), t("domain"), big("common_keywords"), dbl("similarity_pct"), dbl("visibility"), big("top10"), big("pages_in_index")], f.marketDomains.map((r) => [...own, b.provider, r.base, r.domain, r.commonKeywords, r.similarityPct, r.visibility, r.top10, r.pagesInIndex]));
+      await insertRows(q, "market_keywords", [...OWN, t("provider"), t("base"), t("domain"), t("keyword"), int("position"), t("url"), big("volume")], f.marketKeywords.map((r) => [...own, b.provider, r.base, r.domain, r.keyword, Math.round(r.position), r.url, r.volume]));
+      return { batch, created: true };
+    });
+  }
+
+  async listBatches(accountId: number, host: string, limit: number, offset: number): Promise<{ rows: ImportBatchRow[]; total: number }> {
+    const rows = await this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 ORDER BY imported_at DESC, id DESC LIMIT $3 OFFSET $4`, [accountId, host, limit, offset]);
+    const total = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM import_batches WHERE account_id = $1 AND host = $2", [accountId, host]);
+    return { rows, total: total[0]?.n ?? 0 };
+  }
+
+  /** Deletes a batch of the account and everything it brought; answers its host, or null when not the account's. */
+  async deleteBatch(accountId: number, id: number): Promise<string | null> {
+    const rows = await this.db.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+    return rows[0]?.host ?? null;
+  }
+
+  /** Every batch of the account, oldest first (for /providers). */
+  async batchesOfAccount(accountId: number): Promise<ImportBatchRow[]> {
+    return this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 ORDER BY imported_at, id`, [accountId]);
+  }
+
+  /**
+   * The period rows of the newest batch holding dims for each engine (a UI export is a whole:
+   * its rows are not mixed with an older export's).
+   */
+  async latestPeriod(accountId: number, host: string, dims: readonly string[], minQueryImpressions = 0): Promise<PeriodRow[]> {
+    return this.db.query<PeriodRow>(
+      `WITH newest AS (
+         SELECT engine, max(import_id) AS import_id FROM search_period
+         WHERE account_id = $1 AND host = $2 AND dim = ANY($3::text[]) GROUP BY engine
+       )
+       SELECT p.engine, p.dim, p.key, p.key2, p.clicks, p.impressions, p.pos_x_impr, p.prev_clicks, p.prev_impressions, p.prev_pos_x_impr, b.period_start, b.period_end
+       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
+       JOIN import_batches b ON b.id = p.import_id
+       WHERE p.dim = ANY($3::text[]) AND (p.dim <> 'query' OR p.impressions >= $4)`,
+      [accountId, host, dims, minQueryImpressions],
+    );
+  }
+
+  /** Σ clicks and Σ impressions per engine and rounded position over the newest query rows (the site's CTR curve). */
+  async ctrByRank(accountId: number, host: string): Promise<{ engine: Engine; rank: number; clicks: number; impressions: number }[]> {
+    return this.db.query(
+      `WITH newest AS (
+         SELECT engine, max(import_id) AS import_id FROM search_period WHERE account_id = $1 AND host = $2 AND dim = 'query' GROUP BY engine
+       )
+       SELECT p.engine, round(p.pos_x_impr / p.impressions)::int AS rank, sum(p.clicks)::bigint AS clicks, sum(p.impressions)::bigint AS impressions
+       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
+       WHERE p.dim = 'query' AND p.impressions > 0 AND p.pos_x_impr > 0 GROUP BY 1, 2`,
+      [accountId, host],
+    );
+  }
+
+  /** One page of the newest query rows (per engine), most clicks first, and their total. */
+  async queriesPage(accountId: number, host: string, engine: Engine | null, limit: number, offset: number): Promise<{ rows: PeriodRow[]; total: number; periodStart: string | null; periodEnd: string | null }> {
+    const newest = `WITH newest AS (
+        SELECT engine, max(import_id) AS import_id FROM search_period
+        WHERE account_id = $1 AND host = $2 AND dim = 'query' AND ($3::text IS NULL OR engine = $3::text) GROUP BY engine
+      ) `;
+    const rows = await this.db.query<PeriodRow>(
+      `${newest}SELECT p.engine, p.dim, p.key, p.key2, p.clicks, p.impressions, p.pos_x_impr, p.prev_clicks, p.prev_impressions, p.prev_pos_x_impr, NULL AS period_start, NULL AS period_end
+       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine WHERE p.dim = 'query'
+       ORDER BY p.clicks DESC, p.impressions DESC, p.key, p.engine LIMIT $4 OFFSET $5`,
+      [accountId, host, engine, limit, offset],
+    );
+    const meta = await this.db.query<{ n: number; start: string | null; end: string | null }>(
+      `${newest}SELECT (SELECT count(*)::int FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine WHERE p.dim = 'query') AS n,
+         (SELECT min(b.period_start) FROM import_batches b JOIN newest n ON n.import_id = b.id) AS start,
+         (SELECT max(b.period_end) FROM import_batches b JOIN newest n ON n.import_id = b.id) AS end`,
+      [accountId, host, engine],
+    );
+    return { rows, total: meta[0]?.n ?? 0, periodStart: meta[0]?.start ?? null, periodEnd: meta[0]?.end ?? null };
+  }
+
+  /** Daily total clicks per engine (the newest batch's row for each day), oldest first. */
+  async dailyTotals(accountId: number, host: string): Promise<{ engine: Engine; day: string; clicks: number; impressions: number }[]> {
+    return this.db.query(
+      `SELECT DISTINCT ON (engine, day) engine, day, clicks, impressions FROM search_daily
+       WHERE account_id = $1 AND host = $2 AND query = '' AND page = '' AND country = '' AND device = ''
+       ORDER BY engine, day, import_id DESC`,
+      [accountId, host],
+    );
+  }
+
+  /** Backlinks, one per (source, target, anchor) from the newest batch that has it; live = not lost. */
+  async backlinks(accountId: number, host: string, state: "live" | "lost", limit: number, offset: number): Promise<{ rows: BacklinkRow[]; total: number }> {
+    const base = `WITH latest AS (
+        SELECT DISTINCT ON (source_url, target_url, anchor) source_url, target_url, anchor, nofollow, source_rating, rating_scale, first_seen, last_seen, lost_at, provider
+        FROM backlinks WHERE account_id = $1 AND host = $2 ORDER BY source_url, target_url, anchor, import_id DESC
+      ) `;
+    const where = state === "live" ? "lost_at IS NULL" : "lost_at IS NOT NULL";
+    const rows = await this.db.query<BacklinkRow>(
+      `${base}SELECT * FROM latest WHERE ${where} ORDER BY ${state === "live" ? "source_rating DESC NULLS LAST, first_seen DESC NULLS LAST" : "lost_at DESC"}, source_url, target_url, anchor LIMIT $3 OFFSET $4`,
+      [accountId, host, limit, offset],
+    );
+    const total = await this.db.query<{ n: number }>(`${base}SELECT count(*)::int AS n FROM latest WHERE ${where}`, [accountId, host]);
+    return { rows, total: total[0]?.n ?? 0 };
+  }
+
+  /** Index status points per engine (newest batch's row per day), oldest first. */
+  async indexPoints(accountId: number, host: string): Promise<{ engine: Engine; day: string; indexed: number | null; not_indexed: number | null }[]> {
+    return this.db.query(
+      `SELECT DISTINCT ON (engine, day) engine, day, indexed, not_indexed FROM index_status WHERE account_id = $1 AND host = $2 ORDER BY engine, day, import_id DESC`,
+      [accountId, host],
+    );
+  }
+
+  /** The issues of the newest batch that has issues, per engine. */
+  async indexIssues(accountId: number, host: string): Promise<{ engine: Engine; reason: string; source: string; validation: string; pages: number }[]> {
+    return this.db.query(
+      `WITH newest AS (SELECT engine, max(import_id) AS import_id FROM index_issues WHERE account_id = $1 AND host = $2 GROUP BY engine)
+       SELECT i.engine, i.reason, i.source, i.validation, i.pages FROM index_issues i JOIN newest n ON n.import_id = i.import_id AND n.engine = i.engine
+       ORDER BY i.pages DESC, i.reason`,
+      [accountId, host],
+    );
+  }
+
+  /** Each URL's newest status per engine. */
+  async indexUrls(accountId: number, host: string): Promise<IndexUrlRow[]> {
+    return this.db.query<IndexUrlRow>(
+      `SELECT DISTINCT ON (engine, url) engine, url, status, reason, http_code, last_crawled FROM index_urls WHERE account_id = $1 AND host = $2 ORDER BY engine, url, import_id DESC`,
+      [accountId, host],
+    );
+  }
+
+  /**
+   * The market's moves per day and engine over every site in the store (aggregates only: no site,
+   * keyword or account is revealed), for the volatility's market line.
+   */
+  async marketMoves(sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
+    return marketMovesOf(this.db, sinceDay);
+  }
+
+  /** The providers and bases the site has market data of, newest first. */
+  async marketSources(accountId: number, host: string): Promise<{ provider: string; base: string; imported_at: number }[]> {
+    return this.db.query(
+      `SELECT m.provider, m.base, max(b.imported_at) AS imported_at FROM (
+         SELECT provider, base, import_id FROM market_domains WHERE account_id = $1 AND host = $2
+         UNION ALL SELECT provider, base, import_id FROM market_keywords WHERE account_id = $1 AND host = $2
+       ) m JOIN import_batches b ON b.id = m.import_id GROUP BY m.provider, m.base ORDER BY max(b.imported_at) DESC, m.provider, m.base`,
+      [accountId, host],
+    );
+  }
+
+  /** The competitor domains of the newest competitor report of a provider and base. */
+  async marketDomains(accountId: number, host: string, provider: string, base: string): Promise<MarketDomainRow[]> {
+    return this.db.query<MarketDomainRow>(
+      `SELECT m.domain, m.common_keywords, m.similarity_pct, m.visibility, m.top10, m.pages_in_index, b.imported_at
+       FROM market_domains m JOIN import_batches b ON b.id = m.import_id
+       WHERE m.account_id = $1 AND m.host = $2 AND m.provider = $3 AND m.base = $4
+         AND m.import_id = (SELECT max(import_id) FROM market_domains WHERE account_id = $1 AND host = $2 AND provider = $3 AND base = $4)`,
+      [accountId, host, provider, base],
+    );
+  }
+
+  /** Each domain's keywords in a provider's base, one row per domain × keyword from the newest batch that has it. */
+  async marketKeywords(accountId: number, host: string, provider: string, base: string): Promise<MarketKeywordRow[]> {
+    return this.db.query<MarketKeywordRow>(
+      `SELECT DISTINCT ON (domain, keyword) domain, keyword, position, url, volume FROM market_keywords
+       WHERE account_id = $1 AND host = $2 AND provider = $3 AND base = $4 ORDER BY domain, keyword, import_id DESC`,
+      [accountId, host, provider, base],
+    );
+  }
+
+  /** Rank checks since a day, one per keyword×engine×region×device×day (the newest batch's). */
+  async rankChecks(accountId: number, host: string, sinceDay: string): Promise<RankRow[]> {
+    return this.db.query<RankRow>(
+      `SELECT DISTINCT ON (engine, region, device, keyword, day) engine, region, device, keyword, day, position, url, grp, volume FROM rank_checks
+       WHERE account_id = $1 AND host = $2 AND day >= $3 ORDER BY engine, region, device, keyword, day, import_id DESC`,
+      [accountId, host, sinceDay],
+    );
+  }
+}
+
+const BATCH_COLUMNS = "id, host, provider, kind, formats, file_name, sha256, period_start, period_end, filters, rows, truncated, warnings, imported_at";
+
+/** Per day and engine, across every site in the store: tracked keywords checked on consecutive days and how many moved (≥3 places, or in/out of the tracked depth). */
+async function marketMovesOf(db: Db, sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
+  return db.query(
+    `WITH r AS (
+       SELECT DISTINCT ON (account_id, host, engine, region, device, keyword, day) account_id, host, engine, region, device, keyword, day, position
+       FROM rank_checks WHERE day >= to_char($1::text::date - 1, 'YYYY-MM-DD')
+       ORDER BY account_id, host, engine, region, device, keyword, day, import_id DESC
+     ), l AS (
+       SELECT engine, day, position, lag(position) OVER w AS prev, lag(day) OVER w AS prev_day
+       FROM r WINDOW w AS (PARTITION BY account_id, host, engine, region, device, keyword ORDER BY day)
+     )
+     SELECT engine, day, count(*)::int AS checked,
+            (count(*) FILTER (WHERE (position IS NULL) <> (prev IS NULL) OR abs(position - prev) >= 3))::int AS moved
+     FROM l WHERE prev_day IS NOT NULL AND day >= $1::text AND day::date - prev_day::date = 1
+     GROUP BY engine, day ORDER BY engine, day`,
+    [sinceDay],
+  );
+}

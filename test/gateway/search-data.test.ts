@@ -1,0 +1,239 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { emptyFacts } from "../../analyzer/index.ts";
+import { startTestGateway, T0_MS, type TestGateway } from "../harness/gateway.ts";
+import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
+import { buildZip, utf16le } from "../harness/zip-writer.ts";
+
+// Imports of the user's exports and the search operations over them (issue 19), end to end
+// through the REST pipeline, with figures computed by hand.
+
+let gw: TestGateway;
+let site: SmallSite;
+const NOW = Math.floor(T0_MS / 1000);
+beforeAll(async () => {
+  site = await startSmallSite();
+  gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1" } });
+  expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
+});
+afterAll(async () => {
+  await gw.close();
+  await site.close();
+});
+afterEach(() => expect(gw.violations).toEqual([]));
+
+const b64 = (x: Buffer | string) => Buffer.from(x).toString("base64");
+const upload = (file: Buffer | string, file_name: string, key?: string) => gw.call("POST", `/api/v1/imports/${site.host}`, { body: { file: b64(file), file_name }, ...(key ? { key } : {}) });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const get = async (path: string, key?: string): Promise<any> => {
+  const res = await gw.call("GET", `/api/v1${path}`, key ? { key } : {});
+  expect(res.statusCode).toBe(200);
+  return res.json();
+};
+
+const WEEK = [100, 120, 130, 125, 110, 60, 50];
+/** 42 days from 2026-10-01 with a weekly pattern and an outage planted on day 20 (2026-10-21). */
+const chartRows = Array.from({ length: 42 }, (_, i) => {
+  const day = new Date(Date.UTC(2026, 9, 1 + i)).toISOString().slice(0, 10);
+  const clicks = i === 20 ? 5 : WEEK[i % 7]!;
+  return `${day},${clicks},${clicks * 20},5%,7.5`;
+});
+const gscZip = buildZip([
+  {
+    name: "Queries.csv",
+    data:
+      "Top queries,Last 28 days Clicks,Previous 28 days Clicks,Last 28 days Impressions,Previous 28 days Impressions,Last 28 days CTR,Previous 28 days CTR,Last 28 days Position,Previous 28 days Position\n" +
+      "купить диван,134,118,4120,3987,3.25%,2.96%,6.4,7.1\nдиван кровать,20,,1000,,2%,,8,\n",
+  },
+  { name: "Chart.csv", data: `Date,Clicks,Impressions,CTR,Position\n${chartRows.join("\n")}\n` },
+  { name: "Filters.csv", data: "Filter,Value\nSearch type,Web\n" },
+]);
+
+describe("before anything is imported", () => {
+  it("answers empty, explained results, never invented numbers", async () => {
+    const q = await get(`/queries/${site.host}`);
+    expect(q).toMatchObject({ host: site.host, data_state: "missing", queries: [], period: null });
+    expect(q.note).toContain("POST /imports/{host}");
+    const t = await get(`/traffic/${site.host}`);
+    expect(t).toMatchObject({ data_state: "missing", source: null, days: 0, real_monthly_organic: null, verdict: "insufficient_data", forecast: null, estimate: null, potential: null });
+    expect((await get(`/providers`)).providers).toEqual([]);
+  });
+});
+
+describe("a GSC Performance ZIP", () => {
+  let batchId = 0;
+  it("is imported once: the same file again answers its batch", async () => {
+    const first = await upload(gscZip, "site-Performance-on-Search-2026-11-12.zip");
+    expect(first.statusCode).toBe(201);
+    const body = first.json();
+    batchId = body.import.id;
+    expect(body.import).toMatchObject({ provider: "gsc", kind: "performance", formats: ["gsc_performance", "gsc_filters"], period: { start: "2026-10-01", end: "2026-11-11" }, rows: 2 + 42, truncated: false, filters: { "Search type": "Web" }, imported_at: NOW });
+    const again = await upload(gscZip, "renamed.zip");
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ created: false, import: { id: batchId, file_name: "site-Performance-on-Search-2026-11-12.zip" } });
+    expect((await get(`/imports/${site.host}`)).imports.map((b: { id: number }) => b.id)).toEqual([batchId]);
+  });
+
+  it("gives queries with CTR and position recomputed from sums, and Compare-mode previous values", async () => {
+    const q = await get(`/queries/${site.host}`);
+    expect(q.period).toEqual({ start: "2026-10-01", end: "2026-11-11" });
+    expect(q.queries).toEqual([
+      { engine: "google", query: "купить диван", clicks: 134, clicks_prev: 118, impressions: 4120, ctr: 3.25, position: 6.4, position_prev: 7.1 },
+      { engine: "google", query: "диван кровать", clicks: 20, clicks_prev: null, impressions: 1000, ctr: 2, position: 8, position_prev: null },
+    ]);
+  });
+
+  it("gives near opportunities at the site's own CTR curve: 4120 × (11 % − 134/4120) = 319 and 1000 × (11 % − 2 %) = 90", async () => {
+    const o = await get(`/opportunities/${site.host}`);
+    expect(o.ctr_source).toBe("measured");
+    expect(o.opportunities.map((x: { kind: string; query: string; expected_gain_clicks: number }) => [x.kind, x.query, x.expected_gain_clicks])).toEqual([
+      ["near", "купить диван", 319],
+      ["near", "диван кровать", 90],
+    ]);
+    expect((await get(`/opportunities/${site.host}?kind=ctr`)).opportunities).toEqual([]);
+  });
+
+  it("forecasts traffic from the Chart: the outage is an unusual day and the weekly model wins", async () => {
+    const t = await get(`/traffic/${site.host}`);
+    // The last 28 days: four weeks of 695 clicks, less the outage's 45 missing clicks: 2735 × 30/28.
+    expect(t).toMatchObject({ data_state: "fresh", source: "gsc", days: 42, real_monthly_organic: 2930, verdict: "flat", potential: 409, estimate: null });
+    expect(t.forecast.model).toBe("seasonal_naive");
+    expect(t.forecast.unusual_days).toEqual([{ date: "2026-10-21", clicks: 5, expected: 50, z: expect.any(Number), direction: "drop" }]);
+    expect(t.forecast.days.map((d: { date: string; clicks: number }) => [d.date, d.clicks]).slice(0, 7)).toEqual([
+      ["2026-11-12", 100], ["2026-11-13", 120], ["2026-11-14", 130], ["2026-11-15", 125], ["2026-11-16", 110], ["2026-11-17", 60], ["2026-11-18", 50],
+    ]);
+  });
+
+  it("lists the provider as stale: its newest day is 11 days old, past gsc's 4", async () => {
+    const p = await get(`/providers`);
+    // Data until 2026-11-11, now 2026-11-22: 11 days old, over gsc's 4 and within 3 × 4 = 12: stale.
+    expect(p.providers).toEqual([{ provider: "gsc", state: "stale", slo_days: 4, sites: [site.host], imports: 1, last_import_at: NOW, data_until: "2026-11-11", rows: 44, fresh_days_30: 0, slo_met: false }]);
+    expect((await get(`/providers?all=1`)).providers).toHaveLength(7);
+  });
+
+  it("is removed with everything it brought", async () => {
+    const other = await gw.newAccount("other@example.com");
+    expect((await gw.call("DELETE", `/api/v1/imports/${batchId}`, { key: other.key })).json().code).toBe("not_found");
+    const res = await gw.call("DELETE", `/api/v1/imports/${batchId}`);
+    expect(res.json()).toEqual({ id: batchId, host: site.host, removed: true });
+    expect((await get(`/queries/${site.host}`)).queries).toEqual([]);
+    expect((await get(`/traffic/${site.host}`)).days).toBe(0);
+  });
+});
+
+describe("hostile and wrong files", () => {
+  it("refuses an unknown format with bad_param naming what was expected, and stores nothing", async () => {
+    const res = await upload("name,age\nann,3\n", "Queries.csv");
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "bad_param", param: "file" });
+    expect(res.json().error).toContain("expected one of: Google Search Console Performance");
+    expect((await get(`/imports/${site.host}`)).imports).toEqual([]);
+  });
+
+  it("leaves nothing when storing fails halfway (one transaction)", async () => {
+    const facts = emptyFacts();
+    facts.period.push({ engine: "google", dim: "query", key: "a", key2: "", clicks: 1, impressions: 1, posXImpr: 1, prevClicks: null, prevImpressions: null, prevPosXImpr: null });
+    facts.ranks.push({ engine: "google", region: Number.NaN, device: "desktop", keyword: "a", date: "2026-01-01", position: 1, url: null, group: "", volume: null });
+    const account = (await get("/me")).user.id as number;
+    expect(await gw.store.sites.get(account, site.host)).not.toBeNull();
+    await expect(gw.store.search.importBatch({ accountId: account, host: site.host, provider: "gsc", kind: "performance", formats: [], fileName: "x", sha256: "f".repeat(64), parserVersion: 1, rows: 2, importedAt: NOW }, facts)).rejects.toThrow();
+    expect((await get(`/imports/${site.host}`)).imports).toEqual([]);
+    expect((await get(`/queries/${site.host}`)).queries).toEqual([]);
+  });
+
+  it("stores Ahrefs UTF-16 links without formula characters; live and lost apart", async () => {
+    const header = ["Referring page URL", "Domain rating", "Target URL", "Anchor", "Nofollow", "First seen", "Lost"].join("\t");
+    const rows = [`https://blog.example.com/p\t54\thttps://${site.host}/\t=HYPERLINK("x")\tfalse\t2026-05-01 10:00:00\t`, `https://b.example.org/\t12\thttps://${site.host}/a\t@cmd\ttrue\t2026-06-01 10:00:00\t2026-10-05 00:00:00`];
+    expect((await upload(utf16le([header, ...rows].join("\n")), "links.csv")).statusCode).toBe(201);
+    expect((await get(`/backlinks/${site.host}`)).links).toEqual([
+      { source: "https://blog.example.com/p", target: `https://${site.host}/`, anchor: 'HYPERLINK("x")', nofollow: false, source_rating: 54, rating_scale: "ahrefs_dr", first_seen: Date.UTC(2026, 4, 1) / 1000, lost_at: null, provider: "ahrefs" },
+    ]);
+    const lost = await get(`/backlinks/${site.host}?state=lost`);
+    expect(lost.links.map((l: { anchor: string; nofollow: boolean; lost_at: number }) => [l.anchor, l.nofollow, l.lost_at])).toEqual([["cmd", true, Date.UTC(2026, 9, 5) / 1000]]);
+  });
+});
+
+describe("indexing from both engines", () => {
+  it("joins GSC Page indexing and Yandex pages in search, with the gaps between them", async () => {
+    const zip = buildZip([
+      { name: "Chart.csv", data: "Date,Not indexed,Indexed,Impressions\n2026-11-01,40,200,900\n2026-11-08,35,210,950\n" },
+      { name: "Critical issues.csv", data: "Reason,Source,Validation,Pages\nSoft 404,Website,Not Started,2\nCrawled - currently not indexed,Google systems,Not Started,33\n" },
+      { name: "Soft 404/Table.csv", data: `URL,Last crawled\nhttps://${site.host}/a,2026-11-01\nhttps://${site.host}/b,2026-11-02\n` },
+    ]);
+    expect((await upload(zip, "Coverage.zip")).statusCode).toBe(201);
+    const yandex = `updateDate,url,httpCode,status,target,lastAccess,title,event\n2026-11-10,https://${site.host}/a,200,SEARCHABLE,,2026-11-09,A,\n2026-11-10,https://${site.host}/b,404,HTTP_ERROR,,2026-11-09,,DELETE\n2026-11-10,https://${site.host}/c,200,SEARCHABLE,,2026-11-09,C,\n`;
+    expect((await upload(yandex, "pages.csv")).statusCode).toBe(201);
+    const ix = await get(`/indexing/${site.host}`);
+    expect(ix).toMatchObject({
+      data_state: "fresh",
+      google: { indexed: 210, not_indexed: 35, updated: "2026-11-08", urls_not_indexed: 2 },
+      yandex: { searchable: 2, excluded: 1, reasons: [{ reason: "HTTP_ERROR", pages: 1 }] },
+      gaps: { not_in_google: [`https://${site.host}/a`], in_neither: [`https://${site.host}/b`] },
+      summary: "Google: 210 indexed, 35 not indexed (2026-11-08); Yandex: 2 in search, 1 excluded.",
+    });
+    expect(ix.actions[0]).toEqual({ engine: "google", reason: "Crawled - currently not indexed", pages: 33 });
+  });
+
+  it("is the caller's own: another account monitoring the host sees none of it", async () => {
+    const other = await gw.newAccount("third@example.com");
+    expect((await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } })).statusCode).toBe(201);
+    expect(await get(`/indexing/${site.host}`, other.key)).toMatchObject({ data_state: "missing", google: null, yandex: null });
+    expect((await get(`/imports/${site.host}`, other.key)).imports).toEqual([]);
+  });
+});
+
+describe("tracked positions from a Topvisor export", () => {
+  it("answers positions, pages and volatility from the rank checks", async () => {
+    const days = Array.from({ length: 8 }, (_, i) => `2026-11-0${i + 1}`);
+    const tv = {
+      regions: { "1": { searcher: "yandex", region: 213, device: "desktop" } },
+      result: {
+        keywords: [
+          { name: "диван", group_name: "Диваны", positionsData: Object.fromEntries(days.map((d, i) => [`${d}:9:1`, { position: i === 7 ? "12" : "5", relevant_url: `https://${site.host}/d` }])) },
+          { name: "кровать", group_name: "Кровати", positionsData: Object.fromEntries(days.map((d) => [`${d}:9:1`, { position: "3", relevant_url: `https://${site.host}/k` }])) },
+        ],
+      },
+    };
+    expect((await upload(JSON.stringify(tv), "positions.json")).statusCode).toBe(201);
+    const down = await get(`/positions/${site.host}?trend=down`);
+    expect(down.keywords).toEqual([
+      { query: "диван", engine: "yandex", device: "desktop", region: 213, group: "Диваны", position: 12, previous: 5, week_ago: 5, change_week: -7, best: 5, page: `https://${site.host}/d`, checked: "2026-11-08", trend: "down", volume: null },
+    ]);
+    expect((await get(`/positions/${site.host}`)).page.total).toBe(2);
+    const pages = await get(`/positions/${site.host}/pages`);
+    expect(pages.pages.map((x: { url: string; top3: number; top10: number }) => [x.url, x.top3, x.top10])).toEqual([[`https://${site.host}/k`, 1, 1], [`https://${site.host}/d`, 0, 0]]);
+    const vol = await get(`/positions/${site.host}/volatility?days=7`);
+    // One of two keywords moved on 11-08 (5 → 12); nothing moved on the days before. This is the only
+    // site with rank checks, so the market is the site.
+    expect(vol.series).toEqual(days.slice(1).map((date) => ({ date, site_pct: date === "2026-11-08" ? 50 : 0, market_pct: date === "2026-11-08" ? 50 : 0 })));
+    expect(vol.market_median_pct).toBe(0);
+    expect(vol.shakes).toEqual([{ date: "2026-11-08", market_pct: 50, keywords: [{ query: "диван", from: 5, to: 12 }] }]);
+  });
+});
+
+describe("competitors, keyword gap and market from Keys.so reports", () => {
+  it("classifies keywords by the gap filters with gains at the best rival's position", async () => {
+    const self = site.host.replace(/:\d+$/, "");
+    const kw = (domain: string, rows: [string, number, number][]) => JSON.stringify({ base: "msk", data: rows.map(([word, pos, wsk]) => ({ word, pos, wsk, ws: wsk * 3, url: `https://${domain}/${wsk}` })) });
+    const uploads: [string, string][] = [
+      [JSON.stringify({ base: "msk", data: [{ name: "rival-a.ru", cnt: 120, perc: 30, vis: 500 }, { name: "rival-b.ru", cnt: 80, perc: 50, vis: 300 }, { name: self, cnt: 999, perc: 100 }] }), "concurents.json"],
+      [kw(self, [["диван", 8, 1000], ["кресло", 2, 500]]), "mine.json"],
+      [kw("rival-a.ru", [["диван", 2, 1000], ["кровать", 5, 2000], ["кресло", 5, 500]]), "a.json"],
+      [kw("rival-b.ru", [["диван", 4, 1000], ["кровать", 60, 2000], ["кресло", 9, 500]]), "b.json"],
+    ];
+    for (const [file, name] of uploads) expect((await upload(file, name)).statusCode).toBe(201);
+    const c = await get(`/competitors/${site.host}`);
+    expect(c.competitors.map((x: { domain: string }) => x.domain)).toEqual(["rival-b.ru", "rival-a.ru"]);
+    expect(c).toMatchObject({ source: "keysso", base: "msk", ts: NOW });
+    const missing = await get(`/keyword-gap/${site.host}`);
+    // кровать: rival-a at 5, rival-b beyond 50; 2000 × CTR(5) 7.2 % = 144.
+    expect(missing).toMatchObject({ kind: "missing", total: 1, rows: [{ keyword: "кровать", volume: 2000, my_pos: null, my_url: null, rival: "rival-a.ru", rival_pos: 5, url: "https://rival-a.ru/2000", rivals: 1, gain: 144 }] });
+    const behind = await get(`/keyword-gap/${site.host}?kind=behind`);
+    // диван: 8 against 2 and 4; 1000 × (15.7 % − 3.2 %) = 125.
+    expect(behind.rows.map((r: { keyword: string; rival: string; gain: number }) => [r.keyword, r.rival, r.gain])).toEqual([["диван", "rival-a.ru", 125]]);
+    const m = await get(`/market/${site.host}`);
+    expect(m).toMatchObject({ source: "keysso", filter: "all", rivals: ["rival-a.ru", "rival-b.ru"], overlap: 0.667, counts: { all: 3, missing: 0, behind: 1, strong: 1, shared: 2, unique: 0, theirs: 1 }, mine: { domain: self, keywords: 2, top10: 2 }, country: { base: "msk", engine: "yandex", country: "ru" } });
+    expect(m.opportunities.map((o: { keyword: string; gain: number }) => [o.keyword, o.gain])).toEqual([["кровать", 144], ["диван", 125], ["кресло", 0]]);
+    expect((await get(`/market/${site.host}?filter=strong`)).opportunities.map((o: { keyword: string }) => o.keyword)).toEqual(["кресло"]);
+    expect(await get(`/market/${site.host}?src=serpstat`)).toMatchObject({ data_state: "missing", opportunities: [], notes: [expect.stringContaining("Serpstat")] });
+  });
+});
