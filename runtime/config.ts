@@ -75,6 +75,19 @@ export interface Config {
   readonly kafkaTopicPrefix: string;
   readonly kafkaSessionTimeoutMs: number;
   readonly crawl: CrawlSettings;
+  readonly utilities: UtilitySettings;
+}
+
+/** The offline utilities' worker pool in the gateway, and the utilities an administrator turned off. */
+export interface UtilitySettings {
+  /** Worker threads of the pool (started on first use). */
+  readonly threads: number;
+  /** Time limit of one run (ms). */
+  readonly cpuMs: number;
+  /** Heap of each pool thread (MB). */
+  readonly memoryMb: number;
+  /** Utility ids that answer tool_off. */
+  readonly off: readonly string[];
 }
 
 export interface CrawlSettings {
@@ -167,6 +180,19 @@ function thirdParty(raw: string): BrowserThirdParty {
 }
 
 /** A thread count, or auto: one per core, at most 4. */
+/** Cores less one (the serving thread keeps a core), at least 1, at most 4. */
+function utilityThreads(raw: string): number {
+  if (raw.trim().toLowerCase() === "auto") return Math.max(1, Math.min(4, availableParallelism() - 1));
+  return integer(1, 64)(raw);
+}
+
+/** Comma-separated utility ids. */
+function idList(raw: string): string[] {
+  const items = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const item of items) if (!/^[a-z0-9_]{1,64}$/.test(item)) throw new ConfigValueError(`"${item}" is not a utility id`);
+  return items;
+}
+
 function threadCount(raw: string): number {
   if (raw.trim().toLowerCase() === "auto") return Math.max(1, Math.min(4, availableParallelism()));
   return integer(0, 64)(raw);
@@ -414,6 +440,10 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_BROWSER_PATH", key: "crawl.browserPath", default: "/usr/bin/chromium", parse: text, doc: "Chromium executable for browser metrics (Debian's chromium package); Svc never downloads a browser." },
   { env: "SVC_BROWSER_TIMEOUT_MS", key: "crawl.browserTimeoutMs", default: "30000", parse: integer(1000, 300_000), doc: "One page's browser measurement, from navigation until the page settles, at most this long (ms); past it the metrics are recorded as an error." },
   { env: "SVC_BROWSER_THIRD_PARTY", key: "crawl.browserThirdParty", default: "auto", parse: thirdParty, doc: "Requests of a measured page to other origins than the site's: auto allows the hosts in SVC_EGRESS_ALLOW, 0 none, 1 any; addresses the egress guard refuses are aborted in every case." },
+  { env: "SVC_UTILITY_THREADS", key: "utilities.threads", default: "auto", parse: utilityThreads, doc: "Worker threads of the gateway that run the offline utilities (POST /utilities/{id}), started on first use; auto: one per core less one, 1-4." },
+  { env: "SVC_UTILITY_CPU_MS", key: "utilities.cpuMs", default: "10000", parse: integer(100, 600_000), doc: "Time limit of one offline utility run (ms); past it the run's thread is terminated and the run answers tool_failed (regex_test has 1 s)." },
+  { env: "SVC_UTILITY_MEMORY_MB", key: "utilities.memoryMb", default: "256", parse: integer(32, 16_384), doc: "Heap of each utility thread (MB); a run that needs more is stopped and answers tool_failed, and a fresh thread takes its place." },
+  { env: "SVC_UTILITIES_OFF", key: "utilities.off", default: "", parse: idList, doc: "Comma-separated utility ids the administrator disabled: they stay listed with enabled false and answer tool_off." },
 ];
 
 /**

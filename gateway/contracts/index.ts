@@ -15,6 +15,7 @@ import { checkDns, checkPage, checkPageFull, checkSsl } from "./checks.ts";
 import { explainCheck, listExplanations } from "./explanations.ts";
 import { getCrawl, getExternalLinks, getLinks, startCrawl } from "./crawl.ts";
 import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
+import { getUtility, listUtilities, runUtility, UTILITY_BODY_LIMIT_BYTES } from "./utilities.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -22,6 +23,7 @@ export {
   DEFAULT_BODY_LIMIT_BYTES,
   type Contract,
   type ContractSpec,
+  type CliParse,
   type IdempotencyPolicy,
   type InputOf,
   type Method,
@@ -31,6 +33,7 @@ export {
 } from "./contract.ts";
 export { SCOPES, WEBHOOK_EVENT_TYPES } from "./service.ts";
 export { PAGE_CHECK_GROUPS, PAGE_CHECK_TOOLS, type PageCheckTool } from "./checks.ts";
+export { UTILITY_BODY_LIMIT_BYTES };
 export {
   getCapabilities,
   getOpenapiSpec,
@@ -79,6 +82,9 @@ export {
   testWebhook,
   listWebhookDeliveries,
   resendWebhookDelivery,
+  listUtilities,
+  getUtility,
+  runUtility,
 };
 
 /**
@@ -134,4 +140,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   testWebhook,
   listWebhookDeliveries,
   resendWebhookDelivery,
+  listUtilities,
+  getUtility,
+  runUtility,
 ];

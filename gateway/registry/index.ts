@@ -12,6 +12,7 @@ import { explanationsHandlers } from "../operations/explanations.ts";
 import { crawlHandlers } from "../operations/crawl.ts";
 import { monitoringHandlers } from "../operations/monitoring.ts";
 import { webhooksHandlers } from "../operations/webhooks.ts";
+import { utilitiesHandlers } from "../operations/utilities.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -33,6 +34,7 @@ export function buildOperations(): Operation[] {
       ...crawlHandlers,
       ...monitoringHandlers,
       ...webhooksHandlers,
+      ...utilitiesHandlers,
     ]),
   );
   return operations;

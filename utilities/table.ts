@@ -1,0 +1,18 @@
+import type { Utility } from "./utility.ts";
+import { textStats } from "./text/text-stats.ts";
+import { docxToText } from "./text/docx-to-text.ts";
+import { hash } from "./dev/hash.ts";
+import { base64 } from "./dev/base64.ts";
+import { regexTest } from "./dev/regex-test.ts";
+
+// The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
+// (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
+export const UTILITIES: readonly Utility<never>[] = [
+  // text
+  textStats,
+  docxToText,
+  // dev
+  base64,
+  hash,
+  regexTest,
+];
