@@ -4,6 +4,16 @@ import { docxToText } from "./text/docx-to-text.ts";
 import { hash } from "./dev/hash.ts";
 import { base64 } from "./dev/base64.ts";
 import { regexTest } from "./dev/regex-test.ts";
+import { ppcMetrics } from "./calc/ppc-metrics.ts";
+import { budgetForecast } from "./calc/budget-forecast.ts";
+import { maxCpc } from "./calc/max-cpc.ts";
+import { unitEconomics } from "./calc/unit-economics.ts";
+import { seoTrafficForecast } from "./calc/seo-traffic-forecast.ts";
+import { abSignificance } from "./calc/ab-significance.ts";
+import { abSampleSize } from "./calc/ab-sample-size.ts";
+import { slaUptime } from "./calc/sla-uptime.ts";
+import { downloadTime } from "./calc/download-time.ts";
+import { contrastRatio } from "./calc/contrast-ratio.ts";
 
 // The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
 // (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
@@ -15,4 +25,15 @@ export const UTILITIES: readonly Utility<never>[] = [
   base64,
   hash,
   regexTest,
+  // calc
+  ppcMetrics,
+  budgetForecast,
+  maxCpc,
+  unitEconomics,
+  seoTrafficForecast,
+  abSignificance,
+  abSampleSize,
+  slaUptime,
+  downloadTime,
+  contrastRatio,
 ];
