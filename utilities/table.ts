@@ -1,6 +1,16 @@
 import type { Utility } from "./utility.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
+import { textAnalysis } from "./text/text-analysis.ts";
+import { readability } from "./text/readability.ts";
+import { textCompare } from "./text/text-compare.ts";
+import { caseConvert } from "./text/case-convert.ts";
+import { linesTool } from "./text/lines-tool.ts";
+import { textCleaner } from "./text/text-cleaner.ts";
+import { typograf } from "./text/typograf.ts";
+import { transliterateUtility } from "./text/transliterate.ts";
+import { loremIpsum } from "./text/lorem-ipsum.ts";
+import { extractData } from "./text/extract-data.ts";
 import { hash } from "./dev/hash.ts";
 import { base64 } from "./dev/base64.ts";
 import { regexTest } from "./dev/regex-test.ts";
@@ -20,6 +30,16 @@ import { contrastRatio } from "./calc/contrast-ratio.ts";
 export const UTILITIES: readonly Utility<never>[] = [
   // text
   textStats,
+  textAnalysis,
+  readability,
+  textCompare,
+  caseConvert,
+  linesTool,
+  textCleaner,
+  typograf,
+  transliterateUtility,
+  loremIpsum,
+  extractData,
   docxToText,
   // dev
   base64,
