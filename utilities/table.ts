@@ -14,6 +14,17 @@ import { extractData } from "./text/extract-data.ts";
 import { hash } from "./dev/hash.ts";
 import { base64 } from "./dev/base64.ts";
 import { regexTest } from "./dev/regex-test.ts";
+import { certDecode } from "./dev/cert-decode.ts";
+import { userAgentParse } from "./dev/user-agent-parse.ts";
+import { jwtDecode } from "./dev/jwt-decode.ts";
+import { timestampConvert } from "./dev/timestamp-convert.ts";
+import { idGenerator } from "./dev/id-generator.ts";
+import { passwordGenerator } from "./dev/password-generator.ts";
+import { htmlEntities } from "./dev/html-entities.ts";
+import { urlCodec } from "./dev/url-codec.ts";
+import { codeFormat } from "./dev/code-format.ts";
+import { dataConvert } from "./dev/data-convert.ts";
+import { jsonFormat } from "./dev/json-format.ts";
 import { ppcMetrics } from "./calc/ppc-metrics.ts";
 import { budgetForecast } from "./calc/budget-forecast.ts";
 import { maxCpc } from "./calc/max-cpc.ts";
@@ -42,9 +53,20 @@ export const UTILITIES: readonly Utility<never>[] = [
   extractData,
   docxToText,
   // dev
+  jsonFormat,
+  dataConvert,
+  codeFormat,
   base64,
+  urlCodec,
+  htmlEntities,
   hash,
+  passwordGenerator,
+  idGenerator,
+  timestampConvert,
   regexTest,
+  jwtDecode,
+  userAgentParse,
+  certDecode,
   // calc
   ppcMetrics,
   budgetForecast,

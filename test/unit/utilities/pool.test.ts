@@ -4,7 +4,7 @@ import { createUtilityPool } from "../../../gateway/utility-pool/utility-pool.ts
 // The pool's limits with a stand-in thread: a run that exhausts its heap or never ends is stopped
 // with tool_failed, and the pool goes on serving the runs queued behind it.
 
-const pool = createUtilityPool({ size: 1, cpuMs: 2000, memoryMb: 48, entry: new URL("./threads/hog-thread.ts", import.meta.url) });
+const pool = createUtilityPool({ size: 1, cpuMs: 20_000, memoryMb: 48, entry: new URL("./threads/hog-thread.ts", import.meta.url) });
 afterAll(() => pool.close());
 
 const task = (utility: string, cpuMs?: number) => ({ utility, input: {}, nowMs: 0, seed: new Uint8Array(1), ...(cpuMs ? { cpuMs } : {}) });
