@@ -36,6 +36,18 @@ import { slaUptime } from "./calc/sla-uptime.ts";
 import { downloadTime } from "./calc/download-time.ts";
 import { contrastRatio } from "./calc/contrast-ratio.ts";
 
+import { serpPreview } from "./seo/serp-preview.ts";
+import { metaTagsGenerator } from "./seo/meta-tags-generator.ts";
+import { robotsTxtGenerator } from "./seo/robots-txt-generator.ts";
+import { sitemapGenerator } from "./seo/sitemap-generator.ts";
+import { schemaGenerator } from "./seo/schema-generator.ts";
+import { hreflangGenerator } from "./seo/hreflang-generator.ts";
+import { utmBuilder } from "./seo/utm-builder.ts";
+import { redirectRules } from "./seo/redirect-rules.ts";
+import { keywordCombiner } from "./seo/keyword-combiner.ts";
+import { keywordGrouping } from "./seo/keyword-grouping.ts";
+import { llmsTxtGenerator } from "./seo/llms-txt-generator.ts";
+import { securityTxtGenerator } from "./seo/security-txt-generator.ts";
 // The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
 // (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
 export const UTILITIES: readonly Utility<never>[] = [
@@ -78,4 +90,17 @@ export const UTILITIES: readonly Utility<never>[] = [
   slaUptime,
   downloadTime,
   contrastRatio,
+  // seo
+  serpPreview,
+  metaTagsGenerator,
+  robotsTxtGenerator,
+  sitemapGenerator,
+  schemaGenerator,
+  hreflangGenerator,
+  utmBuilder,
+  redirectRules,
+  keywordCombiner,
+  keywordGrouping,
+  llmsTxtGenerator,
+  securityTxtGenerator,
 ];

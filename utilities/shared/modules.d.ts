@@ -47,3 +47,12 @@ declare module "ua-parser-js" {
   }
   export function UAParser(ua: string): Result;
 }
+
+declare module "fontkit" {
+  export interface Font {
+    readonly unitsPerEm: number;
+    hasGlyphForCodePoint(cp: number): boolean;
+    glyphForCodePoint(cp: number): { readonly advanceWidth: number };
+  }
+  export function openSync(path: string): Font;
+}
