@@ -28,7 +28,8 @@ function validate(text: string, nowMs: number): { name: string; value: string; s
       out.push({ name: "(line)", value: line.slice(0, 100), status: "bad", note: "not a Field: value line" });
       continue;
     }
-    const name = FIELDS.find((f) => f.toLowerCase() === (m[1] as string).toLowerCase()) ?? (m[1]);
+    const given = m[1] ?? "";
+    const name = FIELDS.find((f) => f.toLowerCase() === given.toLowerCase()) ?? given;
     const value = (m[2] as string).trim();
     let status: "good" | "warn" | "bad" = "good";
     let note = "";
