@@ -1,10 +1,4 @@
 import { gzipSync } from "node:zlib";
-import { minify as minifyJs } from "terser";
-import { minify as minifyCss } from "csso";
-import { minify as minifyHtml } from "html-minifier-terser";
-import beautify from "js-beautify";
-import { format as formatSql } from "sql-formatter";
-import xmlFormatModule from "xml-formatter";
 import { UtilityError, defineUtility } from "../utility.ts";
 
 interface Input {
@@ -41,12 +35,28 @@ function minifySql(sql: string): string {
   return out.trim();
 }
 
-// CommonJS packages whose types declare a default export: at run time the function is module.exports.
 type XmlFormat = ((xml: string, options?: Record<string, unknown>) => string) & { minify(xml: string, options?: Record<string, unknown>): string };
-const xmlFormat = ((xmlFormatModule as unknown as { default?: unknown }).default ?? xmlFormatModule) as unknown as XmlFormat;
-const js = typeof beautify.js === "function" ? beautify : (beautify as unknown as { default: typeof beautify }).default;
+
+/** Default exports of CommonJS packages: at run time module.exports itself. */
+function cjs<T>(mod: unknown): T {
+  return ((mod as { default?: unknown }).default ?? mod) as T;
+}
+
+/** The formatters, loaded on first use (the catalogue, and so the CLI, loads without them). */
+async function libraries() {
+  const [terser, csso, htmlMinifier, beautify, sql, xml] = await Promise.all([import("terser"), import("csso"), import("html-minifier-terser"), import("js-beautify"), import("sql-formatter"), import("xml-formatter")]);
+  return {
+    minifyJs: terser.minify,
+    minifyCss: csso.minify,
+    minifyHtml: htmlMinifier.minify,
+    js: cjs<typeof import("js-beautify")>(beautify),
+    formatSql: sql.format,
+    xmlFormat: cjs<XmlFormat>(xml.default),
+  };
+}
 
 async function transform(i: Input): Promise<string> {
+  const { minifyJs, minifyCss, minifyHtml, js, formatSql, xmlFormat } = await libraries();
   const opts = { indent_size: i.indent, indent_char: " ", end_with_newline: false };
   if (i.mode === "minify") {
     switch (i.language) {

@@ -1,6 +1,3 @@
-import * as yaml from "js-yaml";
-import { XMLBuilder, XMLParser } from "fast-xml-parser";
-import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { UtilityError, defineUtility, type Warning } from "../utility.ts";
 import { detectDelimiter, parseCsv, toCsv } from "../shared/csv.ts";
 
@@ -17,7 +14,14 @@ interface Input {
 const DELIMS = { comma: ",", semicolon: ";", tab: "\t" } as const;
 const ATTR = "@_";
 
-function read(i: Input): unknown {
+/** The parsers, loaded on first use (the catalogue loads without them). */
+async function libraries() {
+  const [yaml, xml, toml] = await Promise.all([import("js-yaml"), import("fast-xml-parser"), import("smol-toml")]);
+  return { yaml, XMLBuilder: xml.XMLBuilder, XMLParser: xml.XMLParser, parseToml: toml.parse, stringifyToml: toml.stringify };
+}
+type Libraries = Awaited<ReturnType<typeof libraries>>;
+
+function read(i: Input, { yaml, XMLParser, parseToml }: Libraries): unknown {
   switch (i.from) {
     case "json":
       return JSON.parse(i.data);
@@ -50,7 +54,7 @@ function scalar(v: unknown): string {
   return v === null || v === undefined ? "" : JSON.stringify(v);
 }
 
-function write(value: unknown, to: Format, i: Input, warnings: Warning[]): string {
+function write(value: unknown, to: Format, i: Input, warnings: Warning[], { yaml, XMLBuilder, stringifyToml }: Libraries): string {
   switch (to) {
     case "json":
       return JSON.stringify(value, null, 2);
@@ -121,10 +125,11 @@ export const dataConvert = defineUtility<Input>({
     { name: "delimiter", type: "sel", label: "CSV delimiter", options: ["auto", "comma", "semicolon", "tab"], default: "auto" },
   ],
   example: { data: "name;price;tags\nДиван;25000;sale\nКресло;9900;", from: "csv", to: "yaml", delimiter: "auto" },
-  run(i) {
+  async run(i) {
+    const libs = await libraries();
     let value: unknown;
     try {
-      value = read(i);
+      value = read(i, libs);
     } catch (err) {
       throw new UtilityError("tool_failed", `the data is not valid ${i.from.toUpperCase()}: ${(err as Error).message.split("\n")[0]}`);
     }
@@ -132,7 +137,7 @@ export const dataConvert = defineUtility<Input>({
     if (i.from === "csv" || i.from === "query") warnings.push({ code: "strings", text: `${i.from.toUpperCase()} values are all text: numbers stay strings` });
     let text: string;
     try {
-      text = write(value, i.to, i, warnings);
+      text = write(value, i.to, i, warnings, libs);
     } catch (err) {
       if (err instanceof UtilityError) throw err;
       throw new UtilityError("tool_failed", `the data cannot be written as ${i.to.toUpperCase()}: ${(err as Error).message}`);

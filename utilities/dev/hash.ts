@@ -1,6 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
 import { crc32 } from "node:zlib";
-import bcrypt from "bcryptjs";
 import { UtilityError, defineUtility } from "../utility.ts";
 
 const ALGORITHMS = ["md5", "sha1", "sha256", "sha384", "sha512", "sha3-256", "sha3-512", "crc32", "bcrypt"] as const;
@@ -35,7 +34,8 @@ export const hash = defineUtility<Input>({
   ],
   oneOf: [["text", "file"]],
   example: { text: "hello", algorithms: ["md5", "sha256", "crc32"] },
-  run(input, ports) {
+  async run(input, ports) {
+    const bcrypt = (await import("bcryptjs")).default;
     const data = input.file ? Buffer.from(input.file) : Buffer.from(input.text ?? "", "utf8");
     const enc = input.encoding;
     const hashes: { alg: string; value: string }[] = [];

@@ -1,8 +1,4 @@
-import bcrypt from "bcryptjs";
-import apacheMd5Module from "apache-md5";
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as common from "@zxcvbn-ts/language-common";
-import * as english from "@zxcvbn-ts/language-en";
+import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { UtilityError, defineUtility, type UtilityPorts } from "../utility.ts";
 
 interface Input {
@@ -21,13 +17,13 @@ const SETS = { lower: "abcdefghijklmnopqrstuvwxyz", upper: "ABCDEFGHIJKLMNOPQRST
 const SIMILAR = new Set([..."Il1O0o|`'\""]);
 const B64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-// A CommonJS package whose types declare a default export: at run time the function is module.exports.
-const apacheMd5 = ((apacheMd5Module as unknown as { default?: unknown }).default ?? apacheMd5Module) as (password: string, salt?: string) => string;
-
 let zxcvbn: ZxcvbnFactory | null = null;
-function strength(password: string) {
-  // Built once per thread: the dictionaries are large.
-  zxcvbn ??= new ZxcvbnFactory({ translations: english.translations, graphs: common.adjacencyGraphs, dictionary: { ...common.dictionary, ...english.dictionary } });
+async function strength(password: string) {
+  // Loaded and built once per thread, on first use: the dictionaries are large.
+  if (!zxcvbn) {
+    const [{ ZxcvbnFactory: Factory }, common, english] = await Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common"), import("@zxcvbn-ts/language-en")]);
+    zxcvbn = new Factory({ translations: english.translations, graphs: common.adjacencyGraphs, dictionary: { ...common.dictionary, ...english.dictionary } });
+  }
   return zxcvbn.check(password);
 }
 
@@ -71,12 +67,13 @@ export const passwordGenerator = defineUtility<Input>({
     { name: "htpasswd_alg", type: "sel", label: "htpasswd hash", options: ["bcrypt", "apr1"], default: "bcrypt" },
   ],
   example: { mode: "check", password: "P@ssw0rd2024" },
-  run(i, ports) {
+  async run(i, ports) {
     if (i.mode === "generate") {
-      const passwords = Array.from({ length: i.count }, () => {
+      const passwords: { value: string; entropy_bits: number; score: number }[] = [];
+      for (let n = 0; n < i.count; n++) {
         const { value, alphabet } = generate(i, ports);
-        return { value, entropy_bits: Math.round(i.length * Math.log2(alphabet) * 10) / 10, score: strength(value).score };
-      });
+        passwords.push({ value, entropy_bits: Math.round(i.length * Math.log2(alphabet) * 10) / 10, score: (await strength(value)).score });
+      }
       return {
         result: { passwords },
         blocks: { tables: [{ title: "Passwords", columns: ["password", "entropy, bits", "score 0-4"], rows: passwords.map((p) => [p.value, p.entropy_bits, p.score]) }] },
@@ -85,11 +82,15 @@ export const passwordGenerator = defineUtility<Input>({
     if (i.password === undefined) throw new UtilityError("bad_param", `input.password is required in ${i.mode} mode`, "input.password");
     if (i.mode === "htpasswd") {
       if (!i.username || /[:\n]/.test(i.username)) throw new UtilityError("bad_param", "input.username is required and may not contain : or a line break", "input.username");
+      const bcrypt = (await import("bcryptjs")).default;
+      // A CommonJS package whose types declare a default export: at run time the function is module.exports.
+      const md5Module = (await import("apache-md5")).default;
+      const apacheMd5 = ((md5Module as unknown as { default?: unknown }).default ?? md5Module) as (password: string, salt?: string) => string;
       const hash = i.htpasswd_alg === "bcrypt" ? bcrypt.hashSync(i.password, `$2y$10$${salt(ports, 22)}`) : apacheMd5(i.password, `$apr1$${salt(ports, 8)}$`);
       const line = `${i.username}:${hash}`;
       return { result: { line }, blocks: { code: [{ lang: "text", text: line, filename: ".htpasswd" }] } };
     }
-    const r = strength(i.password);
+    const r = await strength(i.password);
     const crack: Record<string, string> = Object.fromEntries(Object.entries(r.crackTimes as unknown as Record<string, { display: string }>).map(([k, v]) => [k, v.display]));
     return {
       result: { score: r.score, guesses: r.guesses, guesses_log10: Math.round(r.guessesLog10 * 100) / 100, crack_times: crack, warning: r.feedback.warning ?? null, suggestions: r.feedback.suggestions },

@@ -1,5 +1,3 @@
-import { UAParser } from "ua-parser-js";
-import { isbot, isbotMatch } from "isbot";
 import { defineUtility } from "../utility.ts";
 
 interface Input {
@@ -24,7 +22,8 @@ export const userAgentParse = defineUtility<Input>({
       "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
     ],
   },
-  run(i) {
+  async run(i) {
+    const [{ UAParser }, { isbot, isbotMatch }] = await Promise.all([import("ua-parser-js"), import("isbot")]);
     const rows = i.user_agents.map((ua) => {
       const r = UAParser(ua);
       const bot = isbot(ua);

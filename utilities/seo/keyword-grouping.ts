@@ -12,14 +12,11 @@ interface Input {
  * Words that qualify a search rather than name its subject (buying, price, place, shop): they never
  * head a group, so "купить кресло мешок" joins "кресло мешок" rather than every other purchase.
  */
-const MODIFIERS = new Set(
-  (
+let modifiers: ReadonlySet<string> | null = null;
+const MODIFIER_WORDS = (
     "купить заказать цена цены стоимость недорого дешево дёшево недорогой дешевый отзывы отзыв москва москве спб петербург интернет магазин онлайн бесплатно скидка акция доставка лучший " +
     "buy order price prices cost cheap best review reviews online shop store free sale near"
-  )
-    .split(" ")
-    .map(stemOf),
-);
+).split(" ");
 
 interface Keyword {
   readonly text: string;
@@ -65,7 +62,9 @@ export const keywordGrouping = defineUtility<Input>({
     for (const k of list) for (const s of k.stems) freq.set(s, (freq.get(s) ?? 0) + 1);
     const groups = new Map<string, Keyword[]>();
     for (const k of list) {
-      const subject = k.stems.filter((s) => !MODIFIERS.has(s));
+      modifiers ??= new Set(MODIFIER_WORDS.map(stemOf));
+      const mods = modifiers;
+      const subject = k.stems.filter((s) => !mods.has(s));
       const head = [...(subject.length > 0 ? subject : k.stems)].sort((a, b) => (freq.get(b) ?? 0) - (freq.get(a) ?? 0) || (a < b ? -1 : 1))[0] ?? "";
       groups.set(head, [...(groups.get(head) ?? []), k]);
     }

@@ -1,5 +1,5 @@
-import stopwords from "stopwords-iso";
-import { newStemmer, type Stemmer } from "snowball-stemmers";
+import { createRequire } from "node:module";
+import type { Stemmer } from "snowball-stemmers";
 import { detectLanguage, wordsOf } from "./words.ts";
 
 // Word forms reduced to a shared stem (Snowball, Russian and English), and the stop words of each
@@ -7,8 +7,20 @@ import { detectLanguage, wordsOf } from "./words.ts";
 
 export type Lang = "ru" | "en";
 
-const STEMMERS: Record<Lang, Stemmer> = { ru: newStemmer("russian"), en: newStemmer("english") };
-const STOP: Record<Lang, ReadonlySet<string>> = { ru: new Set(stopwords.ru), en: new Set(stopwords.en) };
+let loaded: { stemmers: Record<Lang, Stemmer>; stop: Record<Lang, ReadonlySet<string>> } | null = null;
+
+/** The stemmers and stop lists, required on first use (the catalogue loads without them). */
+function data() {
+  if (loaded) return loaded;
+  const require = createRequire(import.meta.url);
+  const { newStemmer } = require("snowball-stemmers") as typeof import("snowball-stemmers");
+  const stopwords = require("stopwords-iso") as Record<string, string[]>;
+  loaded = {
+    stemmers: { ru: newStemmer("russian"), en: newStemmer("english") },
+    stop: { ru: new Set(stopwords.ru), en: new Set(stopwords.en) },
+  };
+  return loaded;
+}
 
 /** Lower case with ё read as е (how Russian text is searched and counted). */
 export function normalizeWord(word: string): string {
@@ -18,12 +30,14 @@ export function normalizeWord(word: string): string {
 /** The stem of a word: Cyrillic words by the Russian stemmer, others by the English one. */
 export function stemOf(word: string): string {
   const w = normalizeWord(word);
-  return (/[\u0400-\u04ff]/.test(w) ? STEMMERS.ru : STEMMERS.en).stem(w);
+  const { stemmers } = data();
+  return (/[\u0400-\u04ff]/.test(w) ? stemmers.ru : stemmers.en).stem(w);
 }
 
 export function isStopWord(word: string): boolean {
   const w = normalizeWord(word);
-  return STOP.ru.has(w) || STOP.en.has(w);
+  const { stop } = data();
+  return stop.ru.has(w) || stop.en.has(w);
 }
 
 /** "auto" resolved by the script of the text. */

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { openSync, type Font } from "fontkit";
+import type { Font } from "fontkit";
 
 // Text width in pixels as Google and Yandex draw snippets (Arial). Arimo has Arial's metrics, so
 // its advance widths give Arial's for Latin and Cyrillic alike (a character-count estimate is
@@ -11,6 +11,8 @@ const cache = new Map<string, number>();
 
 function load(): { regular: Font[]; bold: Font[] } {
   const require = createRequire(import.meta.url);
+  // Required on first use: the catalogue (and so the CLI) loads this file without measuring anything.
+  const { openSync } = require("fontkit") as typeof import("fontkit");
   const dir = require.resolve("@fontsource/arimo/package.json").replace(/package\.json$/, "files/");
   const open = (weight: number) => SUBSETS.map((s) => openSync(`${dir}arimo-${s}-${weight}-normal.woff`));
   return { regular: open(400), bold: open(700) };

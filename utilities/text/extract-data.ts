@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { findNumbers, type CountryCode } from "libphonenumber-js";
+import type { CountryCode, findNumbers as FindNumbers } from "libphonenumber-js";
 import { parse as parseDomain } from "tldts";
 import { UtilityError, defineUtility } from "../utility.ts";
 
@@ -26,7 +26,7 @@ function all(text: string, re: RegExp): string[] {
 }
 
 /** Values of a kind found in the text, normalised so that duplicates compare equal. */
-function extract(kind: Kind, text: string, region: CountryCode): string[] {
+function extract(kind: Kind, text: string, region: CountryCode, findNumbers: typeof FindNumbers): string[] {
   switch (kind) {
     case "emails":
       return all(text, EMAIL).map((e) => e.toLowerCase());
@@ -67,12 +67,13 @@ export const extractData = defineUtility<Input>({
     text: 'Пишите на Sales@Example.com или sales@example.com, звоните +7 (495) 123-45-67 или 8 800 555-35-35. Сайт: https://example.com/contacts и <a href="mailto:help@example.org">помощь</a>.',
     kinds: ["emails", "urls", "phones"],
   },
-  run(i) {
+  async run(i) {
+    const { findNumbers } = await import("libphonenumber-js");
     const region = i.region.toUpperCase();
     if (!/^[A-Z]{2}$/.test(region)) throw new UtilityError("bad_param", "input.region takes a two-letter country code such as RU", "input.region");
     const items: { kind: Kind; value: string; count: number }[] = [];
     for (const kind of i.kinds) {
-      const found = extract(kind, i.text, region as CountryCode);
+      const found = extract(kind, i.text, region as CountryCode, findNumbers);
       if (!i.unique) {
         for (const value of found) items.push({ kind, value, count: 1 });
         continue;

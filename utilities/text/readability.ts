@@ -1,4 +1,3 @@
-import { syllable } from "syllable";
 import { defineUtility } from "../utility.ts";
 import { languageOf } from "../shared/lemmas.ts";
 import { sentencesOf, wordsOf } from "../shared/words.ts";
@@ -30,7 +29,8 @@ export const readability = defineUtility<Input>({
     text: "The cat sat on the mat. It was a sunny day, and the cat was happy. Readability formulas estimate how difficult a passage is to understand.",
     language: "en",
   },
-  run(i) {
+  async run(i) {
+    const { syllable } = await import("syllable");
     const lang = languageOf(i.language, i.text);
     const sentences = sentencesOf(i.text);
     const words = wordsOf(i.text).filter((w) => /\p{L}/u.test(w));

@@ -1,4 +1,4 @@
-import { diffChars, diffLines, diffWords, type Change } from "diff";
+import type { Change } from "diff";
 import { defineUtility } from "../utility.ts";
 import { normalizeWord } from "../shared/lemmas.ts";
 import { wordsOf } from "../shared/words.ts";
@@ -37,7 +37,8 @@ export const textCompare = defineUtility<Input>({
     { name: "shingle", type: "int", label: "Shingle length, words", default: 4, min: 3, max: 10 },
   ],
   example: { text_a: "The quick brown fox jumps over the lazy dog today", text_b: "The quick brown fox leaps over the lazy dog today", unit: "words", shingle: 3 },
-  run(i) {
+  async run(i) {
+    const { diffChars, diffLines, diffWords } = await import("diff");
     const a = shingles(i.text_a, i.shingle);
     const b = shingles(i.text_b, i.shingle);
     let shared = 0;

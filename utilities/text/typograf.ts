@@ -1,5 +1,3 @@
-import TypografModule from "typograf";
-import { diffChars } from "diff";
 import { defineUtility } from "../utility.ts";
 
 interface Input {
@@ -7,9 +5,6 @@ interface Input {
   locale: "ru" | "en-US";
   entities: "chars" | "named" | "digits";
 }
-
-// A CommonJS package whose types declare a default export: at run time the class is module.exports.
-const Typograf = ((TypografModule as unknown as { default?: unknown }).default ?? TypografModule) as typeof TypografModule.default;
 
 const ENTITY_TYPE = { chars: "default", named: "name", digits: "digit" } as const;
 
@@ -27,7 +22,12 @@ export const typograf = defineUtility<Input>({
     { name: "entities", type: "sel", label: "Special characters as", options: ["chars", "named", "digits"], default: "chars" },
   ],
   example: { text: '"Привет" - сказал он... В 1990-2000 гг. (c) ООО "Ромашка"', locale: "ru", entities: "chars" },
-  run(i) {
+  async run(i) {
+    // Loaded on first use (the catalogue loads without it). A CommonJS package whose types declare
+    // a default export: at run time the class is module.exports.
+    const TypografModule = (await import("typograf")).default;
+    const Typograf = ((TypografModule as unknown as { default?: unknown }).default ?? TypografModule) as typeof TypografModule.default;
+    const { diffChars } = await import("diff");
     const tp = new Typograf({ locale: i.locale === "ru" ? ["ru", "en-US"] : ["en-US"], htmlEntity: { type: ENTITY_TYPE[i.entities] } });
     const text = tp.execute(i.text);
     const changes = diffChars(i.text, text).filter((p) => p.added).length;
