@@ -1,4 +1,3 @@
-import { decodeHTML, encodeHTML, escapeUTF8 } from "entities";
 import { UtilityError, defineUtility } from "../utility.ts";
 
 interface Input {
@@ -51,7 +50,8 @@ export const htmlEntities = defineUtility<Input>({
     { name: "mode", type: "sel", label: "Mode", required: true, options: ["encode_min", "encode_named", "encode_numeric", "decode", "js_escape", "js_unescape"] },
   ],
   example: { text: '<a title="Цена">5 € & «скидка»</a>', mode: "encode_min" },
-  run(i) {
+  async run(i) {
+    const { decodeHTML, encodeHTML, escapeUTF8 } = await import("entities");
     const text =
       i.mode === "encode_min"
         ? escapeUTF8(i.text)

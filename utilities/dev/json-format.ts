@@ -1,4 +1,4 @@
-import JSON5 from "json5";
+import type JSON5Type from "json5";
 import { UtilityError, defineUtility } from "../utility.ts";
 
 interface Input {
@@ -28,7 +28,7 @@ function lineCol(text: string, pos: number): { line: number; col: number } {
   return { line, col: pos - before.lastIndexOf("\n") };
 }
 
-function parseError(text: string, err: Error, json5: boolean): { line: number; col: number; msg: string } {
+function parseError(text: string, err: Error, json5: boolean, JSON5: typeof JSON5Type): { line: number; col: number; msg: string } {
   if (json5) {
     const e = err as Error & { lineNumber?: number; columnNumber?: number };
     return { line: e.lineNumber ?? 1, col: e.columnNumber ?? 1, msg: err.message.replace(/^JSON5: /, "") };
@@ -62,7 +62,8 @@ export const jsonFormat = defineUtility<Input>({
     { name: "json5", type: "bool", label: "Read JSON5 (comments, trailing commas, single quotes)", default: false },
   ],
   example: { json: '{"b":1,"a":[true,null,{"c":"x"}]}', mode: "beautify", indent: "2", sort_keys: true },
-  run(i) {
+  async run(i) {
+    const JSON5 = (await import("json5")).default;
     if (i.mode === "escape") {
       const text = JSON.stringify(i.json);
       return { result: { valid: true, error: null, text, bytes: Buffer.byteLength(text), depth: 0 }, blocks: { code: [{ lang: "json", text }] } };
@@ -80,7 +81,7 @@ export const jsonFormat = defineUtility<Input>({
     try {
       value = i.json5 ? JSON5.parse(i.json) : JSON.parse(i.json);
     } catch (err) {
-      const error = parseError(i.json, err as Error, i.json5);
+      const error = parseError(i.json, err as Error, i.json5, JSON5);
       return {
         result: { valid: false, error, text: null, bytes: Buffer.byteLength(i.json), depth: null },
         blocks: { pairs: [{ label: "Valid", value: "no", status: "bad" }, { label: "Error", value: `line ${error.line}, column ${error.col}: ${error.msg}` }] },

@@ -1,4 +1,4 @@
-import { Parser } from "htmlparser2";
+import { createRequire } from "node:module";
 
 // HTML to plain text that keeps the paragraphs: block elements become line breaks, scripts and
 // styles are dropped, entities decoded.
@@ -7,6 +7,8 @@ const BLOCK = new Set(["p", "div", "section", "article", "header", "footer", "ma
 const SKIP = new Set(["script", "style", "noscript", "template", "head"]);
 
 export function htmlToText(html: string): string {
+  // Required on first use: the catalogue loads without the parser.
+  const { Parser } = createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2");
   let out = "";
   let skip = 0;
   const parser = new Parser(

@@ -1,4 +1,4 @@
-import { Parser } from "htmlparser2";
+import { createRequire } from "node:module";
 import { UtilityError, defineUtility } from "../utility.ts";
 import { readZipEntry, zipEntries } from "../shared/zip.ts";
 import { wordsOf } from "../shared/words.ts";
@@ -45,6 +45,8 @@ function relationships(xml: string): Map<string, string> {
 
 /** The blocks of word/document.xml, read as a stream of tags. */
 export function docxBlocks(documentXml: string, rels: Map<string, string>): { blocks: Block[]; images: number } {
+  // Required on first use: the catalogue loads without the parser.
+  const { Parser } = createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2");
   const blocks: Block[] = [];
   const tables: { rows: string[][] }[] = [];
   let para: Para | null = null;
