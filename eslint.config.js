@@ -3,16 +3,17 @@
 import tseslint from "typescript-eslint";
 import importX, { createNodeResolver } from "eslint-plugin-import-x";
 
-const FOLDERS = ["proto", "analyzer", "runtime", "storage", "crawler", "scheduler", "gateway", "bin", "test"];
+const FOLDERS = ["proto", "analyzer", "utilities", "runtime", "storage", "crawler", "scheduler", "gateway", "bin", "test"];
 // DESIGN.md: folder → folders it may import (besides itself).
 const MAY_IMPORT = {
   proto: [],
   analyzer: ["proto"],
+  utilities: ["analyzer", "proto"],
   runtime: ["proto"],
   storage: ["analyzer", "proto", "runtime"],
-  crawler: ["analyzer", "proto", "runtime"],
+  crawler: ["analyzer", "utilities", "proto", "runtime"],
   scheduler: ["analyzer", "storage", "proto", "runtime"],
-  gateway: ["analyzer", "storage", "proto", "runtime"],
+  gateway: ["analyzer", "utilities", "storage", "proto", "runtime"],
   bin: FOLDERS.filter((f) => f !== "bin" && f !== "test"),
 };
 
@@ -48,7 +49,7 @@ export default tseslint.config(
     settings: { "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js", ".json"] })] },
   },
   {
-    files: ["runtime/**", "storage/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "proto/**"],
+    files: ["runtime/**", "storage/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "utilities/**", "proto/**"],
     rules: { "no-restricted-imports": ["error", { patterns: indexOnly }] },
   },
   {
@@ -67,8 +68,8 @@ export default tseslint.config(
           })),
           patterns: [
             {
-              regex: "^\\.\\./(?!errors\\.ts$|schemas\\.ts$|\\.\\./analyzer/index\\.ts$|operations/report-view\\.ts$)",
-              message: "a contract imports only other contracts, ../errors.ts, ../schemas.ts and ../../analyzer/index.ts",
+              regex: "^\\.\\./(?!errors\\.ts$|schemas\\.ts$|\\.\\./analyzer/index\\.ts$|\\.\\./utilities/index\\.ts$|operations/report-view\\.ts$)",
+              message: "a contract imports only other contracts, ../errors.ts, ../schemas.ts, ../../analyzer/index.ts and ../../utilities/index.ts (the catalogue)",
             },
           ],
         },
@@ -101,7 +102,7 @@ export default tseslint.config(
   {
     // DESIGN.md: SQL lives only in storage/. A string that starts like a statement (keywords in
     // capitals, as all of Svc's SQL is written) is one.
-    files: ["runtime/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "proto/**", "bin/**"],
+    files: ["runtime/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "utilities/**", "proto/**", "bin/**"],
     rules: {
       "no-restricted-syntax": [
         "error",

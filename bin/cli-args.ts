@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { OperationContract } from "../gateway/contracts/index.ts";
 
 // The command line of a client command, read against its operation's contract: the words of its
@@ -85,8 +86,71 @@ function convert(name: string, schema: FieldSchema, raw: string, previous: unkno
   }
 }
 
+/** A file named on the command line, as base64 (a utility's file field). */
+function readFileBase64(path: string): string {
+  try {
+    return readFileSync(path).toString("base64");
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** An operation that reads its own command line (contract.cliParse): the global flags are taken out first. */
+function parseOwn(op: OperationContract, rest: readonly string[], readFile: (path: string) => string): ParsedCommand {
+  const globals: Record<string, string | boolean> = {};
+  const positional: string[] = [];
+  const flags: [string, string][] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i] as string;
+    if (token === "-h") {
+      globals.help = true;
+      continue;
+    }
+    if (!token.startsWith("--")) {
+      positional.push(token);
+      continue;
+    }
+    const eq = token.indexOf("=");
+    const name = (eq === -1 ? token.slice(2) : token.slice(2, eq)).replace(/-/g, "_");
+    let raw = eq === -1 ? undefined : token.slice(eq + 1);
+    if (GLOBAL_BOOLEAN_FLAGS.has(name)) {
+      globals[name] = raw === undefined ? true : raw !== "false";
+      continue;
+    }
+    if (raw === undefined) {
+      const next = rest[i + 1];
+      if (next === undefined || next.startsWith("--")) raw = "true";
+      else {
+        raw = next;
+        i++;
+      }
+    }
+    if (GLOBAL_VALUE_FLAGS.has(name)) globals[name] = raw;
+    else flags.push([name, raw]);
+  }
+  let fields: Record<string, unknown> = {};
+  if (globals.help !== true) {
+    try {
+      fields = (op.cliParse as NonNullable<OperationContract["cliParse"]>)(positional, flags, readFile);
+    } catch (err) {
+      throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+    }
+  }
+  return {
+    op,
+    fields,
+    json: globals.json === true,
+    wait: globals.wait === true,
+    help: globals.help === true,
+    ...(typeof globals.api_url === "string" ? { apiUrl: globals.api_url } : {}),
+    ...(typeof globals.api_key === "string" ? { apiKey: globals.api_key } : {}),
+    ...(typeof globals.idempotency_key === "string" ? { idempotencyKey: globals.idempotency_key } : {}),
+  };
+}
+
 /** Reads the arguments after the command's words. */
-export function parseCommand(op: OperationContract, rest: readonly string[]): ParsedCommand {
+export function parseCommand(op: OperationContract, rest: readonly string[], readFile: (path: string) => string = readFileBase64): ParsedCommand {
+  if (op.cliParse) return parseOwn(op, rest, readFile);
   const fields = fieldsOf(op);
   const byName = new Map(fields.map((f) => [f.name, f]));
   const values: Record<string, unknown> = {};

@@ -7,6 +7,7 @@ import type { UsageMeter } from "./keys/usage-meter.ts";
 import type { KeyCache } from "./keys/key-cache.ts";
 import type { Quota } from "./pipeline/quota.ts";
 import type { SchedulerPort } from "./scheduler-port.ts";
+import type { UtilityRunner } from "./utility-pool/utility-runner.ts";
 
 /** What the gateway's operations and pipeline are built from; the composition root supplies it. */
 export interface GatewayDeps {
@@ -24,6 +25,8 @@ export interface GatewayDeps {
   readonly quota: Quota;
   /** The scheduler, over gRPC: every operation that runs work goes through it. */
   readonly scheduler: SchedulerPort;
+  /** Runs the utilities: offline ones in the gateway's bounded thread pool. */
+  readonly utilities: UtilityRunner;
   /** The package version, reported as x-service-version. */
   readonly serviceVersion: string;
 }

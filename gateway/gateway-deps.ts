@@ -9,6 +9,8 @@ import { Quota } from "./pipeline/quota.ts";
 import { ServiceSwitches } from "./admin/service-switches.ts";
 import { UsageMeter } from "./keys/usage-meter.ts";
 import type { SchedulerPort } from "./scheduler-port.ts";
+import { createUtilityPool } from "./utility-pool/utility-pool.ts";
+import { UtilityRunner } from "./utility-pool/utility-runner.ts";
 
 export interface GatewayParts {
   readonly deps: GatewayDeps;
@@ -33,6 +35,8 @@ export function createGatewayParts(options: {
   const switches = new ServiceSwitches(store.serviceState, config.maintenance);
   const usage = new UsageMeter(store.usage);
   const keys = new KeyCache(store.auth, clock, config.keyCacheMs);
+  const utilityPool = createUtilityPool({ size: config.utilities.threads, cpuMs: config.utilities.cpuMs, memoryMb: config.utilities.memoryMb });
+  const utilities = new UtilityRunner({ pool: utilityPool, clock, random: randomBytes, logger: options.logger, metrics: options.metrics, off: config.utilities.off });
   const deps: GatewayDeps = {
     config,
     store,
@@ -45,6 +49,7 @@ export function createGatewayParts(options: {
     keys,
     quota: new Quota(store.auth),
     scheduler: options.scheduler,
+    utilities,
     serviceVersion: options.serviceVersion,
   };
   const admin = new AdminService(store, config, clock, randomBytes, (change) => keys.onChange(change));
@@ -61,6 +66,7 @@ export function createGatewayParts(options: {
       await keys.close();
       await usage.close().catch(() => undefined);
       await switches.close();
+      await utilityPool.close();
     },
   };
 }

@@ -79,6 +79,19 @@ export interface Config {
   readonly kafkaTopicPrefix: string;
   readonly kafkaSessionTimeoutMs: number;
   readonly crawl: CrawlSettings;
+  readonly utilities: UtilitySettings;
+}
+
+/** The offline utilities' worker pool in the gateway, and the utilities an administrator turned off. */
+export interface UtilitySettings {
+  /** Worker threads of the pool (started on first use). */
+  readonly threads: number;
+  /** Time limit of one run (ms). */
+  readonly cpuMs: number;
+  /** Heap of each pool thread (MB). */
+  readonly memoryMb: number;
+  /** Utility ids that answer tool_off. */
+  readonly off: readonly string[];
 }
 
 export interface CrawlSettings {
@@ -204,6 +217,19 @@ function browserThrottling(raw: string): BrowserThrottling {
 }
 
 /** A thread count, or auto: one per core, at most 4. */
+/** Cores less one (the serving thread keeps a core), at least 1, at most 4. */
+function utilityThreads(raw: string): number {
+  if (raw.trim().toLowerCase() === "auto") return Math.max(1, Math.min(4, availableParallelism() - 1));
+  return integer(1, 64)(raw);
+}
+
+/** Comma-separated utility ids. */
+function idList(raw: string): string[] {
+  const items = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const item of items) if (!/^[a-z0-9_]{1,64}$/.test(item)) throw new ConfigValueError(`"${item}" is not a utility id`);
+  return items;
+}
+
 function threadCount(raw: string): number {
   if (raw.trim().toLowerCase() === "auto") return Math.max(1, Math.min(4, availableParallelism()));
   return integer(0, 64)(raw);
@@ -461,6 +487,10 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_BROWSER_PROFILES", key: "crawl.browserProfiles", default: "mobile,desktop", parse: browserProfiles, doc: "Profiles each measured page is loaded with (mobile, desktop: Lighthouse's screens and user agents), comma-separated; the rank uses the home page's mobile run." },
   { env: "SVC_BROWSER_PAGES", key: "crawl.browserPages", default: "3", parse: integer(1, 20), doc: "Pages measured in the browser per analysis: the home page plus the sample pages with the most internal links to them." },
   { env: "SVC_BROWSER_THROTTLING", key: "crawl.browserThrottling", default: "provided", parse: browserThrottling, doc: "provided: pages load as fast as the machine and network allow (compares with Lighthouse's --throttling-method=provided); devtools: each profile's Lighthouse network and CPU throttling (slow 4G and 4× CPU on mobile) is applied." },
+  { env: "SVC_UTILITY_THREADS", key: "utilities.threads", default: "auto", parse: utilityThreads, doc: "Worker threads of the gateway that run the offline utilities (POST /utilities/{id}), started on first use; auto: one per core less one, 1-4." },
+  { env: "SVC_UTILITY_CPU_MS", key: "utilities.cpuMs", default: "10000", parse: integer(100, 600_000), doc: "Time limit of one offline utility run (ms); past it the run's thread is terminated and the run answers tool_failed (regex_test has 1 s)." },
+  { env: "SVC_UTILITY_MEMORY_MB", key: "utilities.memoryMb", default: "256", parse: integer(32, 16_384), doc: "Heap of each utility thread (MB); a run that needs more is stopped and answers tool_failed, and a fresh thread takes its place." },
+  { env: "SVC_UTILITIES_OFF", key: "utilities.off", default: "", parse: idList, doc: "Comma-separated utility ids the administrator disabled: they stay listed with enabled false and answer tool_off." },
 ];
 
 /**

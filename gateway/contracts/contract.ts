@@ -8,6 +8,13 @@ import type { ErrorCode } from "../errors.ts";
 export type Scope = "read" | "run" | "write";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/**
+ * A command line's positional values and --name value flags (in order, repeats kept) turned into
+ * the operation's fields. readFile gives a file's bytes as base64 (the CLI reads it; a contract
+ * loads no I/O). Throws Error with a usage message.
+ */
+export type CliParse = (positional: readonly string[], flags: readonly (readonly [string, string])[], readFile: (path: string) => string) => Record<string, unknown>;
+
 /** How a repeated Idempotency-Key is answered. */
 export type IdempotencyPolicy =
   /** The first answer is stored and replayed. */
@@ -40,6 +47,8 @@ export interface ContractSpec<P extends TObject | undefined, Q extends TObject |
   readonly scopeRule?: string;
   /** CLI command, e.g. "sites add". */
   readonly cli: string;
+  /** Reads the command line (after the command's words and the global flags) when the generic reading does not fit (`svc util <id> <primary>`). */
+  readonly cliParse?: CliParse;
   readonly summary: string;
   readonly description?: string;
   readonly tags: readonly string[];
@@ -76,6 +85,7 @@ export interface OperationContract {
   readonly scopeFor?: (input: OperationInput<unknown, unknown, unknown>) => Scope;
   readonly scopeRule?: string;
   readonly cli: string;
+  readonly cliParse?: CliParse;
   readonly mcp: string;
   readonly summary: string;
   readonly description?: string;
@@ -131,6 +141,7 @@ export function defineContract<
     ...(spec.scopeFor ? { scopeFor: spec.scopeFor as OperationContract["scopeFor"] } : {}),
     ...(spec.scopeRule ? { scopeRule: spec.scopeRule } : {}),
     cli: spec.cli,
+    ...(spec.cliParse ? { cliParse: spec.cliParse } : {}),
     mcp: spec.id,
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),

@@ -20,6 +20,7 @@ import { importSearchData, listImports, removeImport } from "./search-imports.ts
 import { getPositionPages, getSerpVolatility, listPositions } from "./search-positions.ts";
 import { getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
+import { getUtility, listUtilities, runUtility, UTILITY_BODY_LIMIT_BYTES } from "./utilities.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -27,6 +28,7 @@ export {
   DEFAULT_BODY_LIMIT_BYTES,
   type Contract,
   type ContractSpec,
+  type CliParse,
   type IdempotencyPolicy,
   type InputOf,
   type Method,
@@ -36,6 +38,7 @@ export {
 } from "./contract.ts";
 export { SCOPES, WEBHOOK_EVENT_TYPES } from "./service.ts";
 export { PAGE_CHECK_GROUPS, PAGE_CHECK_TOOLS, type PageCheckTool } from "./checks.ts";
+export { UTILITY_BODY_LIMIT_BYTES };
 export {
   getCapabilities,
   getOpenapiSpec,
@@ -102,6 +105,9 @@ export {
   getCompetitors,
   getKeywordGap,
   getMarket,
+  listUtilities,
+  getUtility,
+  runUtility,
 };
 
 /**
@@ -175,4 +181,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   getCompetitors,
   getKeywordGap,
   getMarket,
+  listUtilities,
+  getUtility,
+  runUtility,
 ];

@@ -17,6 +17,7 @@ import { searchImportsHandlers } from "../operations/search-imports.ts";
 import { searchHandlers } from "../operations/search.ts";
 import { searchPositionsHandlers } from "../operations/search-positions.ts";
 import { searchMarketHandlers } from "../operations/search-market.ts";
+import { utilitiesHandlers } from "../operations/utilities.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -43,6 +44,7 @@ export function buildOperations(): Operation[] {
       ...searchHandlers,
       ...searchPositionsHandlers,
       ...searchMarketHandlers,
+      ...utilitiesHandlers,
     ]),
   );
   return operations;

@@ -1,0 +1,172 @@
+import { Type } from "@sinclair/typebox";
+import { GROUPS, NET_UTILITY_IDS, utilityById } from "../../utilities/index.ts";
+import { PageEnvelope, StringEnum, pagedQuery } from "../schemas.ts";
+import { defineContract, type CliParse } from "./contract.ts";
+
+// The spec's three utility operations. The utilities themselves (their fields, examples and
+// code) are the catalogue in utilities/; these contracts describe the envelope around them.
+
+/** The spec's body limit of a utility run: 7.6 MB (a 5 MB file is 6,990,508 base64 characters). */
+export const UTILITY_BODY_LIMIT_BYTES = 7_600_000;
+
+const Group = StringEnum(GROUPS, { description: "site, text, dev, calc, net, seo or img" });
+const UtilityId = Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9_]+$", description: "A utility code (GET /utilities lists them)" });
+
+const Entry = {
+  id: Type.String(),
+  group: Group,
+  group_title: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  net: Type.Boolean({ description: "Contacts third-party sites (needs the run scope)" }),
+  file: Type.Boolean({ description: "Takes a file (input.file, base64)" }),
+  available: Type.Boolean({ description: "Works through the API on this server (false: a browser, dictionary or crawler node it needs is missing)" }),
+  enabled: Type.Boolean({ description: "Not disabled by the administrator (SVC_UTILITIES_OFF)" }),
+};
+
+export const listUtilities = defineContract({
+  id: "list_utilities",
+  method: "GET",
+  path: "/utilities",
+  scope: "read",
+  cli: "util list",
+  summary: "The utilities, by group, with whether each contacts other sites and is available here",
+  description:
+    "q matches the code, title and description (case-insensitive). net=1 lists only the utilities that contact other sites (they need the run scope), net=0 only the local ones. groups counts the utilities of each group that match q and net (whatever group asks for), so a client can show every group's count beside one group's list.",
+  tags: ["Utilities"],
+  pageMax: 200,
+  query: pagedQuery(200, {
+    group: Type.Optional(Group),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Words of the code, title or description" })),
+    net: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: "1: only those contacting other sites; 0: only local ones" })),
+  }),
+  response: Type.Object(
+    {
+      utilities: Type.Array(Type.Object(Entry, { additionalProperties: false })),
+      page: PageEnvelope,
+      groups: Type.Array(Type.Object({ id: Group, title: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),
+    },
+    { additionalProperties: false },
+  ),
+});
+
+const FieldDescriptor = Type.Object(
+  {
+    name: Type.String(),
+    type: StringEnum(["url", "host", "str", "text", "int", "num", "bool", "sel", "multi", "list", "json", "color", "file"]),
+    label: Type.String(),
+    required: Type.Boolean(),
+    options: Type.Optional(Type.Array(Type.String())),
+    default: Type.Optional(Type.Unknown()),
+    max: Type.Optional(Type.Number({ description: "Characters for str/text, items for list/multi, the largest value for int/num, bytes for file" })),
+    min: Type.Optional(Type.Number({ description: "The smallest value of an int/num field (an extension)" })),
+  },
+  { additionalProperties: false },
+);
+
+export const getUtility = defineContract({
+  id: "get_utility",
+  method: "GET",
+  path: "/utilities/{id}",
+  scope: "read",
+  cli: "util get",
+  summary: "One utility's input fields, scope, primary field and a ready input example",
+  description:
+    "fields lists the input fields in order; the first is primary (what `svc util <id> <value>` and a single search box fill). scope is run for utilities that contact other sites, else read. input_example is a complete input that runs as is.",
+  tags: ["Utilities"],
+  errors: ["not_found"],
+  params: Type.Object({ id: UtilityId }, { additionalProperties: false }),
+  response: Type.Object(
+    {
+      ...Entry,
+      fields: Type.Array(FieldDescriptor),
+      scope: StringEnum(["read", "run"]),
+      primary: Type.String(),
+      input_example: Type.Record(Type.String(), Type.Unknown()),
+    },
+    { additionalProperties: false },
+  ),
+});
+
+const Status = StringEnum(["good", "warn", "bad", "info"]);
+const Cell = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+const Blocks = Type.Object(
+  {
+    pairs: Type.Array(Type.Object({ label: Type.String(), value: Type.String(), status: Type.Optional(Status) }, { additionalProperties: false })),
+    tables: Type.Array(Type.Object({ title: Type.String(), columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Cell)) }, { additionalProperties: false })),
+    code: Type.Array(Type.Object({ lang: Type.String(), text: Type.String(), filename: Type.Optional(Type.String()) }, { additionalProperties: false })),
+    comparison: Type.Array(Type.Object({ before: Type.String(), after: Type.String(), mode: StringEnum(["text", "diff"]) }, { additionalProperties: false })),
+    images: Type.Array(
+      Type.Object({ mime: Type.String(), data_base64: Type.String(), width: Type.Integer(), height: Type.Integer(), alt: Type.String() }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false, description: "Presentation only: ready blocks a client shows as they are" },
+);
+
+/**
+ * `svc util <id> [<primary>] [--field value]…`: the primary field from the second positional
+ * value, the others from flags named as the fields; a file field takes a path (@path or path).
+ * Values go as text: the API converts them by the field's type, as it does for any client.
+ */
+export const utilityCommandLine: CliParse = (positional, flags, readFile) => {
+  const [id, primary, ...extra] = positional;
+  if (id === undefined) throw new Error("svc util takes <id> [<primary value>]; svc util list shows the ids");
+  const u = utilityById(id);
+  if (!u) throw new Error(`no utility has the id ${id}; svc util list shows them`);
+  if (extra.length > 0) throw new Error(`svc util ${id} takes one positional value (its ${u.fields[0]?.name}); give the others as --name value`);
+  const input: Record<string, unknown> = {};
+  const put = (name: string, raw: string) => {
+    const field = u.fields.find((f) => f.name === name);
+    if (!field && !(u.file && name === "file_name")) throw new Error(`${id} has no field ${name} (its fields: ${u.fields.map((f) => f.name).join(", ")})`);
+    let value: unknown = raw;
+    if (field?.type === "file") value = readFile(raw.replace(/^@/, ""));
+    else if (field?.type === "json") {
+      try {
+        value = JSON.parse(raw) as unknown;
+      } catch {
+        throw new Error(`--${name} takes a JSON object`);
+      }
+    }
+    const prev = input[name];
+    // A repeated flag of a list field adds an item.
+    input[name] = prev !== undefined && field?.type === "list" ? [...(Array.isArray(prev) ? (prev as unknown[]) : [prev]), value] : value;
+  };
+  if (primary !== undefined) put((u.fields[0] as { name: string }).name, primary);
+  for (const [name, raw] of flags) put(name, raw);
+  return { id, input };
+};
+
+export const runUtility = defineContract({
+  id: "run_utility",
+  method: "POST",
+  path: "/utilities/{id}",
+  scope: "read",
+  scopeFor: ({ params }) => (NET_UTILITY_IDS.has((params).id) ? "run" : "read"),
+  scopeRule: "read; run when the utility has net true",
+  cli: "util",
+  cliParse: utilityCommandLine,
+  summary: "Runs a utility on an input and answers its result, ready blocks and warnings",
+  description:
+    "input holds the utility's fields (GET /utilities/{id}); files are base64 in input.file (a data: prefix is tolerated; input.file_name is a hint). " +
+    "A wrong field is bad_param naming it (input.<field>); an input the utility cannot process is tool_failed saying why; a utility the administrator disabled, or one this server cannot run, is tool_off. " +
+    "Local utilities run in a bounded pool of worker threads (a CPU time and memory limit per run). Nothing of the input or result is stored or logged (byte counts and outcome only): " +
+    "an Idempotency-Key keeps only the request's fingerprint, so a replay runs the utility again. " +
+    "Limits: body 7.6 MB, texts 200,000 characters, files 5 MB.",
+  tags: ["Utilities"],
+  errors: ["not_found", "tool_failed", "tool_off", "limit"],
+  bodyLimitBytes: UTILITY_BODY_LIMIT_BYTES,
+  idempotency: "fingerprint",
+  params: Type.Object({ id: UtilityId }, { additionalProperties: false }),
+  body: Type.Object(
+    { input: Type.Record(Type.String(), Type.Unknown(), { description: "The utility's input fields" }) },
+    { additionalProperties: false },
+  ),
+  response: Type.Object(
+    {
+      result: Type.Record(Type.String(), Type.Unknown(), { description: "Machine data: stable snake_case keys, units in the names" }),
+      blocks: Blocks,
+      warnings: Type.Array(Type.Object({ code: Type.String(), text: Type.String() }, { additionalProperties: false })),
+    },
+    { additionalProperties: false },
+  ),
+});

@@ -1,0 +1,101 @@
+import { Counter, Histogram, type Registry } from "prom-client";
+import type { Clock, Logger } from "../../runtime/index.ts";
+import { UtilityError, UTILITIES, utilityById, validateInput, type Utility } from "../../utilities/index.ts";
+import { ApiError } from "../errors.ts";
+import type { RandomBytes } from "../keys/api-key.ts";
+import type { UtilityPool } from "./utility-pool.ts";
+
+// What POST /utilities/{id} runs through: the catalogue's checks (exists, enabled, available,
+// valid input), then the pool for offline utilities or the network lane for the others. Nothing
+// of the input or the result is kept: the log line and the metrics carry the utility's id, the
+// key's id, byte counts, the duration and the outcome only.
+
+/**
+ * The seam of network utilities: a `sync`-lane work kind that runs the utility on a crawler node
+ * behind the egress guard (docs/utilities.md). Absent until that kind exists; net utilities are
+ * then listed with available:false and answer tool_off.
+ */
+export interface NetUtilityLane {
+  run(utility: string, input: Record<string, unknown>, nowMs: number): Promise<unknown>;
+}
+
+export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off";
+
+export interface UtilityRunnerOptions {
+  readonly pool: UtilityPool;
+  readonly clock: Clock;
+  readonly random: RandomBytes;
+  readonly logger: Logger;
+  readonly metrics: Registry;
+  /** Ids the administrator disabled (SVC_UTILITIES_OFF). */
+  readonly off: readonly string[];
+  readonly net?: NetUtilityLane;
+}
+
+export class UtilityRunner {
+  private readonly off: ReadonlySet<string>;
+  private readonly runs: Counter<"utility" | "outcome">;
+  private readonly seconds: Histogram<"utility">;
+
+  constructor(private readonly options: UtilityRunnerOptions) {
+    this.off = new Set(options.off);
+    this.runs = new Counter({ name: "svc_utility_runs_total", help: "Utility runs by utility and outcome", labelNames: ["utility", "outcome"], registers: [options.metrics] });
+    this.seconds = new Histogram({
+      name: "svc_utility_run_seconds",
+      help: "Duration of successful utility runs",
+      labelNames: ["utility"],
+      buckets: [0.001, 0.005, 0.02, 0.1, 0.5, 2, 10, 30],
+      registers: [options.metrics],
+    });
+  }
+
+  enabled(u: Utility): boolean {
+    return !this.off.has(u.id);
+  }
+
+  /** Whether this server can run it: network utilities need the crawler nodes' lane. */
+  available(u: Utility): boolean {
+    return !u.net || this.options.net !== undefined;
+  }
+
+  /** The catalogue as this server offers it. */
+  list(): readonly Utility[] {
+    return UTILITIES;
+  }
+
+  async run(id: string, input: unknown, keyId: number | null): Promise<unknown> {
+    const u = utilityById(id);
+    if (!u) throw new ApiError("not_found", `no utility has the id ${id}; GET /utilities lists them`);
+    const started = this.options.clock.nowMs();
+    const inBytes = Buffer.byteLength(JSON.stringify(input) ?? "");
+    const log = (outcome: UtilityOutcome, outBytes: number) => {
+      this.runs.inc({ utility: u.id, outcome });
+      const ms = this.options.clock.nowMs() - started;
+      if (outcome === "ok") this.seconds.observe({ utility: u.id }, ms / 1000);
+      this.options.logger.info({ utility: u.id, key_id: keyId, in_bytes: inBytes, out_bytes: outBytes, ms, outcome }, "utility run");
+    };
+    if (!this.enabled(u)) {
+      log("tool_off", 0);
+      throw new ApiError("tool_off", `the utility ${u.id} is disabled by the administrator`);
+    }
+    if (!this.available(u)) {
+      log("tool_off", 0);
+      throw new ApiError("tool_off", `the utility ${u.id} is not available on this server`);
+    }
+    try {
+      const valid = validateInput(u, input);
+      const nowMs = this.options.clock.nowMs();
+      const output = u.net
+        ? await (this.options.net as NetUtilityLane).run(u.id, valid, nowMs)
+        : await this.options.pool.run({ utility: u.id, input: valid, nowMs, seed: new Uint8Array(this.options.random(32)), ...(u.cpuMs ? { cpuMs: u.cpuMs } : {}) });
+      log("ok", Buffer.byteLength(JSON.stringify(output)));
+      return output;
+    } catch (err) {
+      if (err instanceof UtilityError) {
+        log(err.code, 0);
+        throw new ApiError(err.code, err.message, err.field ? { param: err.field } : {});
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UTILITIES } from "../../utilities/index.ts";
+import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { bombDocx } from "../unit/utilities/docx.ts";
+import { runSvc } from "../harness/svc-process.ts";
+
+// The utilities as a user meets them: GET /utilities, GET /utilities/{id} and POST /utilities/{id}
+// through the whole pipeline, the offline ones in the gateway's real thread pool.
+
+const logLines: string[] = [];
+const sink = new Writable({
+  write(chunk: Buffer, _enc, done) {
+    logLines.push(chunk.toString("utf8"));
+    done();
+  },
+});
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway({
+    logStream: sink,
+    env: { SVC_UTILITIES_OFF: "text_stats", SVC_UTILITY_THREADS: "1", SVC_UTILITY_CPU_MS: "5000", SVC_RATE_PER_HOUR: "100000" },
+  });
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+const post = (id: string, input: unknown, headers: Record<string, string> = {}) => gw.call("POST", `/api/v1/utilities/${id}`, { body: { input }, headers });
+
+describe("the utilities endpoints", () => {
+  it("lists the catalogue with group counts and filters by group, q and net", async () => {
+    const all = await gw.call("GET", "/api/v1/utilities?limit=200");
+    expect(all.statusCode).toBe(200);
+    const body = all.json<{ utilities: { id: string; enabled: boolean; available: boolean }[]; page: { total: number }; groups: { id: string; count: number }[] }>();
+    expect(body.utilities.map((u) => u.id)).toEqual(UTILITIES.map((u) => u.id));
+    expect(body.page.total).toBe(UTILITIES.length);
+    expect(body.utilities.find((u) => u.id === "text_stats")).toMatchObject({ enabled: false, available: true });
+    expect(body.utilities.find((u) => u.id === "hash")).toMatchObject({ enabled: true, available: true });
+    expect(body.groups.map((g) => g.id)).toEqual(["site", "text", "dev", "calc", "net", "seo", "img"]);
+    expect(body.groups.reduce((n, g) => n + g.count, 0)).toBe(UTILITIES.length);
+
+    const dev = (await gw.call("GET", "/api/v1/utilities?group=dev&q=base64")).json<{ utilities: { id: string }[]; groups: { id: string; count: number }[] }>();
+    expect(dev.utilities.map((u) => u.id)).toEqual(["base64"]);
+    expect(dev.groups.find((g) => g.id === "dev")?.count).toBe(1);
+    const local = (await gw.call("GET", "/api/v1/utilities?net=0&limit=200")).json<{ page: { total: number } }>();
+    expect(local.page.total).toBe(UTILITIES.filter((u) => !u.net).length);
+    expect((await gw.call("GET", "/api/v1/utilities?group=fun")).json()).toMatchObject({ code: "bad_param" });
+  });
+
+  it("describes one utility: fields, scope, primary and a runnable example", async () => {
+    const res = await gw.call("GET", "/api/v1/utilities/hash");
+    expect(res.statusCode).toBe(200);
+    const body = res.json<Record<string, unknown>>();
+    expect(body).toMatchObject({ id: "hash", group: "dev", group_title: "Developer tools", net: false, file: true, scope: "read", primary: "text", input_example: { text: "hello" } });
+    expect((body.fields as unknown[])[2]).toEqual({
+      name: "algorithms",
+      type: "multi",
+      label: "Algorithms",
+      required: false,
+      options: ["md5", "sha1", "sha256", "sha384", "sha512", "sha3-256", "sha3-512", "crc32", "bcrypt"],
+      default: ["md5", "sha256"],
+    });
+    expect((await gw.call("GET", "/api/v1/utilities/nope")).json()).toMatchObject({ code: "not_found" });
+  });
+
+  it("runs a utility with read scope and refuses bad input naming the field", async () => {
+    const reader = await gw.newAccount("util-reader@example.com", ["read"]);
+    const res = await gw.call("POST", "/api/v1/utilities/hash", { key: reader.key, body: { input: { text: "hello", algorithms: ["md5"] } } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ result: { hashes: [{ alg: "md5", value: "5d41402abc4b2a76b9719d911017c592" }] }, warnings: [] });
+    const unknown = await post("hash", { text: "x", colour: "red" });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ code: "bad_param", param: "input.colour" });
+    const bad = await post("hash", { text: "x", algorithms: ["md7"] });
+    expect(bad.json()).toMatchObject({ code: "bad_param", param: "input.algorithms" });
+    const failed = await post("regex_test", { pattern: "(", text: "x" });
+    expect(failed.statusCode).toBe(422);
+    expect(failed.json()).toMatchObject({ code: "tool_failed", error: expect.stringMatching(/^the pattern does not compile/) as unknown });
+    const off = await post("text_stats", { text: "x" });
+    expect(off.statusCode).toBe(503);
+    expect(off.json()).toMatchObject({ code: "tool_off", error: "the utility text_stats is disabled by the administrator" });
+    expect((await post("nope", { text: "x" })).statusCode).toBe(404);
+    expect(gw.violations).toEqual([]);
+  }, 60_000);
+
+  it("stops a catastrophic regular expression and a decompression bomb, and the pool keeps serving", async () => {
+    const redos = await post("regex_test", { pattern: "^(a+)+$", text: `${"a".repeat(40)}!` });
+    expect(redos.statusCode).toBe(422);
+    expect(redos.json()).toMatchObject({ code: "tool_failed", error: "the run was stopped after 1000 ms (the time limit of a utility run)" });
+    const bomb = await post("docx_to_text", { file: bombDocx(20 * 1024 * 1024, 1000).toString("base64") });
+    expect(bomb.json()).toMatchObject({ code: "tool_failed", error: expect.stringContaining("decompression bomb") as unknown });
+    const after = await post("regex_test", { pattern: "b+", text: "abba" });
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({ result: { count: 1, matches: [{ match: "bb", index: 1 }] } });
+  }, 60_000);
+
+  it("an Idempotency-Key keeps only the fingerprint: a replay runs again and a different input conflicts", async () => {
+    const first = await post("hash", { text: "idem", algorithms: ["sha1"] }, { "idempotency-key": "util-1" });
+    const again = await post("hash", { text: "idem", algorithms: ["sha1"] }, { "idempotency-key": "util-1" });
+    expect(again.headers["idempotent-replay"]).toBe("true");
+    expect(again.json()).toEqual(first.json());
+    const other = await post("hash", { text: "other", algorithms: ["sha1"] }, { "idempotency-key": "util-1" });
+    expect(other.json()).toMatchObject({ code: "idem_conflict" });
+  }, 60_000);
+
+  it("runs from the same catalogue as the MCP tool run_utility and as `svc util <id> <primary>`", async () => {
+    const rpc = await gw.call("POST", "/api/v1/mcp", {
+      body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "run_utility", arguments: { id: "hash", input: { text: "hello", algorithms: ["sha1"] } } } },
+    });
+    const result = rpc.json<{ result: { isError: boolean; structuredContent: { result: unknown } } }>().result;
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent.result).toMatchObject({ hashes: [{ alg: "sha1", value: "aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d" }] });
+    const bad = (await gw.call("POST", "/api/v1/mcp", { body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "run_utility", arguments: { id: "hash", input: { txt: "x" } } } } })).json<{
+      result: { isError: boolean; content: { text: string }[] };
+    }>().result;
+    expect(bad.content[0]?.text).toMatch(/^bad_param: input.txt is not a field of hash/);
+
+    await gw.app.listen({ host: "127.0.0.1", port: 0 });
+    const url = `http://127.0.0.1:${(gw.app.server.address() as { port: number }).port}`;
+    const env = { SVC_API_URL: url, SVC_API_KEY: gw.ownerKey, SVC_CONFIG: "/nonexistent/svc.json" };
+    const cli = await runSvc(["util", "hash", "hello", "--algorithms", "md5,crc32", "--json"], env);
+    expect(cli.stderr).toBe("");
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ result: { hashes: [{ alg: "md5", value: "5d41402abc4b2a76b9719d911017c592" }, { alg: "crc32", value: "3610a686" }] } });
+  }, 60_000);
+
+  it("runs every enabled utility's input_example, and neither logs nor the database keep inputs or results", async () => {
+    const secrets: string[] = [];
+    for (const u of UTILITIES) {
+      if (u.id === "text_stats") continue;
+      const res = await post(u.id, u.example);
+      expect(res.statusCode, `${u.id}: ${res.body.slice(0, 300)}`).toBe(200);
+      // Long enough pieces of what went in and came out to be unmistakable in a dump.
+      for (const f of u.fields) {
+        const v = u.example[f.name];
+        const items = Array.isArray(v) ? v : [v];
+        // Free text only (option values such as "chars" are words any table may hold).
+        if (f.type !== "sel" && f.type !== "multi") for (const x of items) if (typeof x === "string" && x.length >= 12) secrets.push(x.slice(0, 40));
+      }
+      const text = JSON.stringify(res.json<{ result: unknown }>().result);
+      for (const m of text.matchAll(/"([^"\\]{16,})"/g)) secrets.push((m[1] as string).slice(0, 40));
+    }
+    expect(gw.violations).toEqual([]);
+    const logs = logLines.join("");
+    expect(logs).toContain('"utility":"hash"');
+    const tables = await gw.db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
+    let dump = "";
+    for (const { table_name } of tables) dump += JSON.stringify(await gw.db.query(`SELECT * FROM "${table_name}"`));
+    expect(dump.length).toBeGreaterThan(100);
+    for (const s of secrets) {
+      expect(logs.includes(s), `log holds ${s}`).toBe(false);
+      expect(dump.includes(s), `database holds ${s}`).toBe(false);
+    }
+  }, 120_000);
+});

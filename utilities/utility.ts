@@ -1,0 +1,152 @@
+// What a utility is: its catalogue entry (id, group, fields, net, file, example) and a run
+// function over its validated input and injected ports. The gateway, the CLI, the MCP tool list and
+// GET /utilities all read the same entries (one file per utility, listed in table.ts).
+
+export type UtilityGroup = "site" | "text" | "dev" | "calc" | "net" | "seo" | "img";
+
+export const GROUP_TITLES: Readonly<Record<UtilityGroup, string>> = {
+  site: "Site checks",
+  text: "Text",
+  dev: "Developer tools",
+  calc: "Calculators",
+  net: "Network and IP",
+  seo: "Hints and previews",
+  img: "Images",
+};
+
+export const GROUPS = Object.keys(GROUP_TITLES) as UtilityGroup[];
+
+/** The catalogue's field types (utilities-catalogue.md §3). */
+export type FieldType = "url" | "host" | "str" | "text" | "int" | "num" | "bool" | "sel" | "multi" | "list" | "json" | "color" | "file";
+
+/** One input field as GET /utilities/{id} describes it. */
+export interface FieldSpec {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly label: string;
+  readonly required?: boolean;
+  /** The values of a sel or multi field. */
+  readonly options?: readonly string[];
+  readonly default?: unknown;
+  /** Characters for str/text, items for list/multi, the largest value for int/num, bytes for file. */
+  readonly max?: number;
+  /** The smallest value of an int/num field. */
+  readonly min?: number;
+  /** An empty string is a value here (regex flags), not a missing one. Not shown in the catalogue. */
+  readonly allowEmpty?: boolean;
+}
+
+/** File types a file field accepts, sniffed from the bytes (file_name is only a hint). */
+export type FileKind = "docx" | "zip" | "text" | "pem" | "der" | "png" | "jpeg" | "gif" | "webp" | "pdf" | "any";
+
+export interface Pair {
+  readonly label: string;
+  readonly value: string;
+  readonly status?: "good" | "warn" | "bad" | "info";
+}
+export interface Table {
+  readonly title: string;
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly (string | number | boolean | null)[])[];
+}
+export interface CodeBlock {
+  readonly lang: string;
+  readonly text: string;
+  readonly filename?: string;
+}
+export interface Comparison {
+  readonly before: string;
+  readonly after: string;
+  readonly mode: "text" | "diff";
+}
+export interface ImageBlock {
+  readonly mime: string;
+  readonly data_base64: string;
+  readonly width: number;
+  readonly height: number;
+  readonly alt: string;
+}
+export interface Blocks {
+  readonly pairs?: readonly Pair[];
+  readonly tables?: readonly Table[];
+  readonly code?: readonly CodeBlock[];
+  readonly comparison?: readonly Comparison[];
+  readonly images?: readonly ImageBlock[];
+}
+export interface Warning {
+  readonly code: string;
+  readonly text: string;
+}
+
+/** What a run answers: machine data, presentation blocks and non-fatal notes. */
+export interface UtilityOutput {
+  readonly result: Record<string, unknown>;
+  readonly blocks?: Blocks;
+  readonly warnings?: readonly Warning[];
+}
+
+/**
+ * What a utility may use besides its input. Offline utilities get a clock and randomness (both
+ * injected, so a test fixes ids, passwords and "now"). Network utilities also get `net`, supplied
+ * only on a crawler node, where every connection passes the egress guard (docs/utilities.md).
+ */
+export interface UtilityPorts {
+  /** Unix milliseconds of the request. */
+  readonly nowMs: number;
+  /** n random bytes. */
+  randomBytes(n: number): Uint8Array;
+  /** A uniform integer in [0, max). */
+  randomInt(max: number): number;
+  /** The guarded network of a crawler node; absent in the gateway's offline pool. */
+  readonly net?: UtilityNet;
+}
+
+/**
+ * The network seam of `net: true` utilities (the network-utility work kind implements it on a
+ * crawler node). Kept minimal here: the engineer building the net group grows it.
+ */
+export interface UtilityNet {
+  fetch(url: string, init?: { method?: string; headers?: Record<string, string>; maxBytes?: number }): Promise<{ status: number; url: string; headers: Record<string, string>; body: Uint8Array }>;
+  resolve(name: string, type: string): Promise<unknown[]>;
+}
+
+/** A refusal of the input (bad_param, naming the field) or of the job (tool_failed, saying why). */
+export class UtilityError extends Error {
+  constructor(
+    readonly code: "bad_param" | "tool_failed",
+    message: string,
+    /** The input field at fault (bad_param). */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "UtilityError";
+  }
+}
+
+/** A utility as its file declares it; I is its validated input. */
+export interface Utility<I = Record<string, unknown>> {
+  readonly id: string;
+  readonly group: UtilityGroup;
+  readonly title: string;
+  readonly description: string;
+  /** Contacts third parties (scope run, runs on a crawler node). */
+  readonly net: boolean;
+  /** Takes a file (input.file, base64). */
+  readonly file: boolean;
+  /** The first is the primary field (a CLI positional argument fills it). */
+  readonly fields: readonly FieldSpec[];
+  /** Pairs of fields of which at least one is required (text or file, url or html). */
+  readonly oneOf?: readonly (readonly [string, string])[];
+  /** File types input.file may hold. */
+  readonly fileKinds?: readonly FileKind[];
+  readonly example: Readonly<Record<string, unknown>>;
+  /** CPU time allowed in the pool, when it is not the configured default (regex_test: 1 s). */
+  readonly cpuMs?: number;
+  /** Method syntax on purpose: the table holds utilities of every input type. */
+  run(input: I, ports: UtilityPorts): UtilityOutput | Promise<UtilityOutput>;
+}
+
+/** Declares a utility; I is the shape its fields validate to. */
+export function defineUtility<I>(utility: Utility<I>): Utility<I> {
+  return utility;
+}
