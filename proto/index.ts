@@ -43,6 +43,8 @@ export {
   TlsTask,
   WebhookResult,
   WebhookTask,
+  UtilityResult,
+  UtilityTask,
   CheckpointRequest,
   CheckpointResponse,
   CompleteRequest,

@@ -1,4 +1,5 @@
 import type { Utility } from "./utility.ts";
+import { httpHeaders } from "./site/http-headers.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
 import { hash } from "./dev/hash.ts";
@@ -8,6 +9,8 @@ import { regexTest } from "./dev/regex-test.ts";
 // The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
 // (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
 export const UTILITIES: readonly Utility<never>[] = [
+  // site
+  httpHeaders,
   // text
   textStats,
   docxToText,
