@@ -1,5 +1,8 @@
 import type { Utility } from "./utility.ts";
 import { httpHeaders } from "./site/http-headers.ts";
+import { redirectChain } from "./site/redirect-chain.ts";
+import { dnsLookup } from "./net/dns-lookup.ts";
+import { portCheck } from "./net/port-check.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
 import { hash } from "./dev/hash.ts";
@@ -11,6 +14,10 @@ import { regexTest } from "./dev/regex-test.ts";
 export const UTILITIES: readonly Utility<never>[] = [
   // site
   httpHeaders,
+  redirectChain,
+  // net
+  dnsLookup,
+  portCheck,
   // text
   textStats,
   docxToText,

@@ -2,6 +2,8 @@ import { Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { utilityById } from "../../utilities/index.ts";
+import { startDnsServer, type FixtureDnsServer } from "../harness/fixture-web/dns-server.ts";
+import { freePort } from "../harness/free-port.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { startUtilitySite, type UtilitySite } from "../harness/sites/utility-site.ts";
 
@@ -24,6 +26,11 @@ const HOME = "<!DOCTYPE html><html><head><title>Fixture home</title></head><body
 
 let gw: TestGateway;
 let site: UtilitySite;
+let dns: FixtureDnsServer;
+let closedPort: number;
+let accounts = 0;
+/** A key of its own for each test: the hourly limit of network utilities is per key. */
+const freshKey = async () => (await gw.newAccount(`net-user-${++accounts}@example.com`)).key;
 
 beforeAll(async () => {
   site = await startUtilitySite();
@@ -45,23 +52,48 @@ beforeAll(async () => {
     res.end(body);
   });
   site.routes.set("/old", (_req, res) => res.writeHead(301, { location: MARK_PATH }).end());
+  site.routes.set("/r1", (_req, res) => res.writeHead(302, { location: "/r2" }).end());
+  site.routes.set("/r2", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end('<html><head><meta http-equiv="refresh" content="0; url=/final"></head></html>'));
+  site.routes.set("/final", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<title>Final</title>"));
+  site.routes.set("/loop-a", (_req, res) => res.writeHead(301, { location: "/loop-b" }).end());
+  site.routes.set("/loop-b", (_req, res) => res.writeHead(301, { location: "/loop-a" }).end());
+  dns = await startDnsServer([
+    {
+      origin: "utilnet.example",
+      names: {
+        "@": { A: ["127.0.0.1"], MX: [{ preference: 10, exchange: "mail.utilnet.example" }], TXT: ["v=spf1 -all"], NS: ["ns1.utilnet.example"] },
+        www: { A: ["127.0.0.1"] },
+      },
+    },
+  ]);
+  closedPort = await freePort();
   gw = await startTestGateway({
     logStream: sink,
-    env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_UTILITY_NET_PER_HOUR: "6", SVC_RATE_PER_HOUR: "100000", SVC_SYNC_WAIT_MS: "15000" },
+    env: {
+      SVC_ALLOW_PRIVATE_TARGETS: "1",
+      SVC_UTILITY_NET_PER_HOUR: "6",
+      SVC_RATE_PER_HOUR: "100000",
+      SVC_SYNC_WAIT_MS: "15000",
+      SVC_DNS_SERVERS: dns.address,
+      SVC_UTILITY_RESOLVERS: `google=${dns.address}`,
+      SVC_UTILITY_PORTS: `80,443,${site.port},${closedPort}`,
+    },
   });
 });
 
 afterAll(async () => {
   await gw?.close();
   await site?.close();
+  await dns?.close();
 });
 
-const post = (id: string, input: unknown, key?: string) => gw.call("POST", `/api/v1/utilities/${id}`, { body: { input }, ...(key ? { key } : {}) });
+const post = async (id: string, input: unknown, key?: string) => gw.call("POST", `/api/v1/utilities/${id}`, { body: { input }, key: key ?? (await freshKey()) });
 
 describe("network utilities through the sync lane", () => {
   it("http_headers: the example's fields on a fixture answer status, every header, the decoded size and a 304", async () => {
+    const key = await freshKey();
     const example = utilityById("http_headers")!.example;
-    const res = await post("http_headers", { ...example, url: `${site.origin}${MARK_PATH}` });
+    const res = await post("http_headers", { ...example, url: `${site.origin}${MARK_PATH}` }, key);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<{ result: Record<string, unknown>; blocks: { pairs: { label: string; value: string }[] } }>();
     expect(body.result).toMatchObject({
@@ -87,7 +119,7 @@ describe("network utilities through the sync lane", () => {
     ]);
     expect(body.blocks.pairs[0]).toEqual({ label: "Status", value: "HTTP/1.1 200 OK", status: "good" });
 
-    const moved = (await post("http_headers", { url: `${site.origin}/old`, method: "HEAD" })).json<{ result: Record<string, unknown> }>();
+    const moved = (await post("http_headers", { url: `${site.origin}/old`, method: "HEAD" }, key)).json<{ result: Record<string, unknown> }>();
     expect(moved.result).toMatchObject({ status: 301, location: `${site.origin}${MARK_PATH}`, bytes: 0 });
   }, 60_000);
 
@@ -101,6 +133,73 @@ describe("network utilities through the sync lane", () => {
     expect(down.json()).toMatchObject({ result: { reachable: false, error: `127.0.0.1:${closed.port} did not answer: connection refused` } });
     const reader = await gw.newAccount("net-reader@example.com", ["read"]);
     expect((await post("http_headers", { url: site.origin }, reader.key)).json()).toMatchObject({ code: "scope" });
+  }, 60_000);
+
+  it("redirect_chain: hop by hop through a 302 and a meta refresh, and a loop in bulk mode", async () => {
+    const example = utilityById("redirect_chain")!.example;
+    const res = await post("redirect_chain", { ...example, url: `${site.origin}/r1` });
+    expect(res.statusCode, res.body).toBe(200);
+    const chain = res.json<{ result: { chains: Record<string, unknown>[] } }>().result.chains[0]!;
+    expect((chain.hops as Record<string, unknown>[]).map(({ ms: _ms, ...h }) => h)).toEqual([
+      { url: `${site.origin}/r1`, status: 302, location: `${site.origin}/r2`, kind: "http" },
+      { url: `${site.origin}/r2`, status: 200, location: `${site.origin}/final`, kind: "meta_refresh" },
+      { url: `${site.origin}/final`, status: 200, location: null, kind: "final" },
+    ]);
+    expect(chain).toMatchObject({ final_url: `${site.origin}/final`, final_status: 200, redirects: 2, verdict: "warn" });
+    expect(chain.problems).toEqual([
+      `302 (temporary) from ${site.origin}/r1: a permanent move should be 301 or 308`,
+      `a meta refresh at ${site.origin}/r2: search engines prefer a 301`,
+      `2 redirects in a row: link to ${site.origin}/final directly`,
+    ]);
+    const bulk = (await post("redirect_chain", { urls: [`${site.origin}/loop-a`, `${site.origin}/old`] })).json<{ result: { chains: Record<string, unknown>[] } }>();
+    expect(bulk.result.chains.map((c) => [c.verdict, c.redirects, c.final_status])).toEqual([
+      ["bad", 2, 301],
+      ["ok", 1, 200],
+    ]);
+    expect(bulk.result.chains[0]!.problems).toEqual([`redirect loop: ${site.origin}/loop-a is reached again`, `2 redirects in a row: link to ${site.origin}/loop-b directly`]);
+    expect((await post("redirect_chain", { ua: "googlebot" })).json()).toMatchObject({ code: "bad_param" });
+    expect((await post("redirect_chain", { url: site.origin, max_hops: 50 })).json()).toMatchObject({ code: "bad_param", param: "input.max_hops" });
+  }, 60_000);
+
+  it("dns_lookup: records with TTLs from the fixture DNS server, through two resolvers that agree", async () => {
+    const example = utilityById("dns_lookup")!.example;
+    const res = await post("dns_lookup", { ...example, name: "utilnet.example" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      result: {
+        name: "utilnet.example",
+        answers: [
+          { resolver: "system", type: "A", value: "127.0.0.1", ttl: 300 },
+          { resolver: "system", type: "MX", value: "10 mail.utilnet.example", ttl: null },
+          { resolver: "system", type: "TXT", value: "v=spf1 -all", ttl: null },
+        ],
+        consistent: true,
+        empty_types: [],
+      },
+    });
+    const two = (await post("dns_lookup", { name: "www.utilnet.example", types: ["A", "AAAA"], resolvers: ["system", "google"] })).json<{ result: Record<string, unknown> }>();
+    expect(two.result).toMatchObject({ consistent: true, empty_types: ["AAAA"] });
+    expect((two.result.answers as { resolver: string }[]).map((a) => a.resolver)).toEqual(["system", "google"]);
+    expect((await post("dns_lookup", { name: "utilnet.example", types: ["XYZ"] })).json()).toMatchObject({ code: "bad_param", param: "input.types" });
+    expect((await post("dns_lookup", { name: "https://utilnet.example/" })).json()).toMatchObject({ code: "bad_param", param: "input.name" });
+  }, 60_000);
+
+  it("port_check: an open port with its connect times, a closed one, and a port off the allow-list refused", async () => {
+    const example = utilityById("port_check")!.example;
+    const res = await post("port_check", { ...example, host: "127.0.0.1", ports: [String(site.port), String(closedPort)], count: 2 });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{ result: { ip: string; ports: { port: number; state: string; tries: number; rtt_ms: { min: number; avg: number; max: number } | null }[] } }>();
+    expect(body.result.ip).toBe("127.0.0.1");
+    expect(body.result.ports.map((p) => [p.port, p.state, p.tries])).toEqual([
+      [site.port, "open", 2],
+      [closedPort, "closed", 1],
+    ]);
+    const rtt = body.result.ports[0]!.rtt_ms!;
+    expect(rtt.min).toBeLessThanOrEqual(rtt.avg);
+    expect(rtt.avg).toBeLessThanOrEqual(rtt.max);
+    expect(body.result.ports[1]!.rtt_ms).toBeNull();
+    expect((await post("port_check", { host: "127.0.0.1", ports: ["23"] })).json()).toMatchObject({ code: "bad_param", param: "input.ports" });
+    expect((await post("port_check", { host: "www.utilnet.example", ports: ["http"] })).json()).toMatchObject({ code: "bad_param", param: "input.ports" });
   }, 60_000);
 
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
@@ -122,7 +221,7 @@ describe("network utilities through the sync lane", () => {
     let dump = "";
     for (const { table_name } of tables) dump += JSON.stringify(await gw.db.query(`SELECT * FROM "${table_name}"`));
     const jobs = await gw.db.query<{ kind: string; host: string; target: string | null; result: unknown }>("SELECT kind, host, target, result FROM jobs WHERE kind = 'utility'");
-    expect(jobs.length).toBeGreaterThan(3);
+    expect(jobs.length).toBeGreaterThan(10);
     expect(jobs.every((j) => j.host === "utilities.invalid" && j.target === null && j.result === null)).toBe(true);
     for (const s of [MARK_PATH, MARK_HEADER, "Fixture home", "HttpOnly"]) {
       expect(logs.includes(s), `log holds ${s}`).toBe(false);
