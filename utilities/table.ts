@@ -3,6 +3,7 @@ import { httpHeaders } from "./site/http-headers.ts";
 import { redirectChain } from "./site/redirect-chain.ts";
 import { dnsLookup } from "./net/dns-lookup.ts";
 import { portCheck } from "./net/port-check.ts";
+import { whois } from "./net/whois.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
 import { hash } from "./dev/hash.ts";
@@ -17,6 +18,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   redirectChain,
   // net
   dnsLookup,
+  whois,
   portCheck,
   // text
   textStats,

@@ -1,3 +1,4 @@
+import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,7 @@ import { startDnsServer, type FixtureDnsServer } from "../harness/fixture-web/dn
 import { freePort } from "../harness/free-port.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { startUtilitySite, type UtilitySite } from "../harness/sites/utility-site.ts";
+import { RU_RECORD } from "../unit/utilities/whois-records.ts";
 
 // The network utilities as a user meets them: POST /utilities/{id} in embedded mode, the run
 // travelling the scheduler's synchronous lane as a `utility` job to the in-process crawler node,
@@ -28,6 +30,8 @@ let gw: TestGateway;
 let site: UtilitySite;
 let dns: FixtureDnsServer;
 let closedPort: number;
+let whoisServer: TcpServer;
+const whoisQueries: string[] = [];
 let accounts = 0;
 /** A key of its own for each test: the hourly limit of network utilities is per key. */
 const freshKey = async () => (await gw.newAccount(`net-user-${++accounts}@example.com`)).key;
@@ -67,6 +71,18 @@ beforeAll(async () => {
     },
   ]);
   closedPort = await freePort();
+  // A port-43 service on loopback: IANA's referral for .ru, then the registry's record.
+  whoisServer = createTcpServer((socket) => {
+    let got = "";
+    socket.on("data", (chunk: Buffer) => {
+      got += chunk.toString("utf8");
+      if (!got.includes("\r\n")) return;
+      const query = got.trim();
+      whoisQueries.push(query);
+      socket.end(query === "ru" ? "% IANA WHOIS server\ndomain:       RU\nrefer:        127.0.0.1\n" : query === "example.ru" ? RU_RECORD : "No entries found for the selected source(s).\n");
+    });
+  });
+  await new Promise<void>((resolve) => whoisServer.listen(0, "127.0.0.1", resolve));
   gw = await startTestGateway({
     logStream: sink,
     env: {
@@ -77,6 +93,8 @@ beforeAll(async () => {
       SVC_DNS_SERVERS: dns.address,
       SVC_UTILITY_RESOLVERS: `google=${dns.address}`,
       SVC_UTILITY_PORTS: `80,443,${site.port},${closedPort}`,
+      SVC_UTILITY_WHOIS_ROOT: "127.0.0.1",
+      SVC_UTILITY_WHOIS_PORT: String((whoisServer.address() as { port: number }).port),
     },
   });
 });
@@ -85,6 +103,7 @@ afterAll(async () => {
   await gw?.close();
   await site?.close();
   await dns?.close();
+  await new Promise<void>((resolve) => (whoisServer ? whoisServer.close(() => resolve()) : resolve()));
 });
 
 const post = async (id: string, input: unknown, key?: string) => gw.call("POST", `/api/v1/utilities/${id}`, { body: { input }, key: key ?? (await freshKey()) });
@@ -202,6 +221,34 @@ describe("network utilities through the sync lane", () => {
     expect((await post("port_check", { host: "www.utilnet.example", ports: ["http"] })).json()).toMatchObject({ code: "bad_param", param: "input.ports" });
   }, 60_000);
 
+  it("whois: IANA's referral, then the registry's record, read into dates, age and days left", async () => {
+    const example = utilityById("whois")!.example;
+    const res = await post("whois", { ...example, domain: "www.example.ru" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ result: unknown }>().result).toEqual({
+      domain: "example.ru",
+      registered: true,
+      registrar: "RU-CENTER-RU",
+      created: "2004-05-07T20:00:00.000Z",
+      updated: null,
+      expires: "2027-05-07T21:00:00.000Z",
+      // The gateway's clock is 2026-11-22 10:00 UTC.
+      age_days: 8233,
+      days_left: 166,
+      status: ["REGISTERED", "DELEGATED", "VERIFIED"],
+      ns: ["ns1.example.ru", "ns2.example.net"],
+      servers: ["127.0.0.1"],
+      source: "whois",
+      raw: RU_RECORD,
+    });
+    expect(whoisQueries.slice(0, 2)).toEqual(["ru", "example.ru"]);
+    const free = (await post("whois", { domain: "free-name.ru", raw: false })).json<{ result: Record<string, unknown>; blocks: { code: unknown[] } }>();
+    expect(free.result).toMatchObject({ domain: "free-name.ru", registered: false, registrar: null, age_days: null });
+    expect(free.result).not.toHaveProperty("raw");
+    expect(free.blocks.code).toEqual([]);
+    expect((await post("whois", { domain: "example.ru/path" })).json()).toMatchObject({ code: "bad_param", param: "input.domain" });
+  }, 60_000);
+
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
     const caps = (await gw.call("GET", "/api/v1/capabilities")).json<{ limits: Record<string, number> }>();
     expect(caps.limits.net_utilities_per_hour).toBe(6);
@@ -223,7 +270,7 @@ describe("network utilities through the sync lane", () => {
     const jobs = await gw.db.query<{ kind: string; host: string; target: string | null; result: unknown }>("SELECT kind, host, target, result FROM jobs WHERE kind = 'utility'");
     expect(jobs.length).toBeGreaterThan(10);
     expect(jobs.every((j) => j.host === "utilities.invalid" && j.target === null && j.result === null)).toBe(true);
-    for (const s of [MARK_PATH, MARK_HEADER, "Fixture home", "HttpOnly"]) {
+    for (const s of [MARK_PATH, MARK_HEADER, "Fixture home", "HttpOnly", "RU-CENTER-RU", "utilnet.example", "v=spf1"]) {
       expect(logs.includes(s), `log holds ${s}`).toBe(false);
       expect(dump.includes(s), `database holds ${s}`).toBe(false);
     }

@@ -491,11 +491,12 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
   });
 
   it("runs a network utility on a crawler node through the sync lane and keeps neither its input nor its output", async () => {
-    small.pages.set("/utility-probe-5d1c", "<!DOCTYPE html><title>Utility probe</title>");
+    const probe = "<!DOCTYPE html><title>Utility probe</title>";
+    small.pages.set("/utility-probe-5d1c", probe);
     const res = await cluster.api("/utilities/http_headers", { method: "POST", body: { input: { url: `${small.url}/utility-probe-5d1c`, ua: "yandexbot" } }, timeoutMs: 30_000 });
     expect(res.status, res.text).toBe(200);
     const body = res.json as { result: { headers: { name: string; value: string }[] } };
-    expect(body).toMatchObject({ result: { url: `${small.url}/utility-probe-5d1c`, reachable: true, status: 200, http_version: "1.1", ip: "127.0.0.1", bytes: 42 } });
+    expect(body).toMatchObject({ result: { url: `${small.url}/utility-probe-5d1c`, reachable: true, status: 200, http_version: "1.1", ip: "127.0.0.1", bytes: Buffer.byteLength(probe) } });
     expect(body.result.headers.find((h) => h.name === "content-type")?.value).toBe("text/html; charset=utf-8");
     // One of the crawler processes ran it as a utility job.
     const ran = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="utility",outcome="done"').catch(() => 0)));
