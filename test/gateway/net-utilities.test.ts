@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { utilityById } from "../../utilities/index.ts";
+import { createTestCa, type TestCa } from "../harness/fixture-web/ca.ts";
 import { startDnsServer, type FixtureDnsServer } from "../harness/fixture-web/dns-server.ts";
 import { freePort } from "../harness/free-port.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
@@ -30,6 +31,8 @@ let gw: TestGateway;
 let site: UtilitySite;
 let dns: FixtureDnsServer;
 let closedPort: number;
+let ca: TestCa;
+let secure: UtilitySite;
 let whoisServer: TcpServer;
 const whoisQueries: string[] = [];
 let accounts = 0;
@@ -70,6 +73,18 @@ beforeAll(async () => {
       },
     },
   ]);
+  ca = await createTestCa();
+  secure = await startUtilitySite({ cert: ca.issue("valid", ["localhost"]), host: "localhost" });
+  secure.routes.set("/", (_req, res) => {
+    res.writeHead(200, [
+      ["Content-Type", "text/html; charset=utf-8"],
+      ["Strict-Transport-Security", "max-age=300"],
+      ["Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'"],
+      ["X-Content-Type-Options", "nosniff"],
+      ["Set-Cookie", "sid=1; Path=/; Secure; HttpOnly"],
+    ]);
+    res.end('<!DOCTYPE html><title>Secure</title><script src="/app.js"></script><img src="http://img.utilnet.example/a.png"><form action="/search"></form>');
+  });
   closedPort = await freePort();
   // A port-43 service on loopback: IANA's referral for .ru, then the registry's record.
   whoisServer = createTcpServer((socket) => {
@@ -93,6 +108,7 @@ beforeAll(async () => {
       SVC_DNS_SERVERS: dns.address,
       SVC_UTILITY_RESOLVERS: `google=${dns.address}`,
       SVC_UTILITY_PORTS: `80,443,${site.port},${closedPort}`,
+      SVC_EXTRA_CA_FILE: ca.caFile,
       SVC_UTILITY_WHOIS_ROOT: "127.0.0.1",
       SVC_UTILITY_WHOIS_PORT: String((whoisServer.address() as { port: number }).port),
     },
@@ -103,6 +119,8 @@ afterAll(async () => {
   await gw?.close();
   await site?.close();
   await dns?.close();
+  await secure?.close();
+  await ca?.close();
   await new Promise<void>((resolve) => (whoisServer ? whoisServer.close(() => resolve()) : resolve()));
 });
 
@@ -247,6 +265,32 @@ describe("network utilities through the sync lane", () => {
     expect(free.result).not.toHaveProperty("raw");
     expect(free.blocks.code).toEqual([]);
     expect((await post("whois", { domain: "example.ru/path" })).json()).toMatchObject({ code: "bad_param", param: "input.domain" });
+  }, 60_000);
+
+  it("security_headers: an HTTPS page over the test CA graded Observatory-style, finding by finding", async () => {
+    const example = utilityById("security_headers")!.example;
+    const res = await post("security_headers", { ...example, url: `${secure.origin}/` });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json<{ result: Record<string, unknown> }>().result;
+    // 100 − 10 (short HSTS) − 25 (CSP: unsafe-inline 20, object-src 5) − 20 (no framing limit) − 5 (no Referrer-Policy) − 5 (a cookie without SameSite) − 10 (a passive http: image) = 25.
+    expect(result).toMatchObject({ url: `${secure.origin}/`, status: 200, score: 25, grade: "D-" });
+    expect((result.headers as { name: string; status: string; points: number }[]).map((h) => [h.name, h.status, h.points])).toEqual([
+      ["Strict-Transport-Security", "warn", 10],
+      ["Content-Security-Policy", "bad", 25],
+      ["X-Frame-Options", "bad", 20],
+      ["X-Content-Type-Options", "good", 0],
+      ["Referrer-Policy", "warn", 5],
+      ["Permissions-Policy", "info", 0],
+    ]);
+    expect(result.csp_findings).toEqual([
+      "script-src allows 'unsafe-inline' (no nonce or hash): XSS is not contained",
+      "object-src is not 'none': plugins may run",
+      "no base-uri: an injected <base> can redirect relative scripts",
+    ]);
+    expect(result.cookies).toEqual([{ name: "sid", secure: true, http_only: true, same_site: null, problems: ["no SameSite: cross-site requests carry it (browsers assume Lax)"] }]);
+    expect(result.mixed).toEqual([{ url: "http://img.utilnet.example/a.png", kind: "img", active: false }]);
+    expect(result.insecure_forms).toEqual([]);
+    expect((await post("security_headers", {})).json()).toMatchObject({ code: "bad_param", param: "input.url" });
   }, 60_000);
 
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
