@@ -5,6 +5,7 @@ import { securityHeaders } from "./site/security-headers.ts";
 import { dnsLookup } from "./net/dns-lookup.ts";
 import { portCheck } from "./net/port-check.ts";
 import { whois } from "./net/whois.ts";
+import { mailDnsCheck } from "./net/mail-dns-check.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
 import { hash } from "./dev/hash.ts";
@@ -22,6 +23,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   dnsLookup,
   whois,
   portCheck,
+  mailDnsCheck,
   // text
   textStats,
   docxToText,

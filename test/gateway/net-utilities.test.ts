@@ -1,4 +1,5 @@
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
+import { generateKeyPairSync } from "node:crypto";
 import { Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +27,9 @@ const MARK_PATH = "/landing-7f3a9c";
 const MARK_HEADER = "fixture-9b2c1d5e";
 const ETAG = '"v1-4b1e"';
 const HOME = "<!DOCTYPE html><html><head><title>Fixture home</title></head><body><h1>Hello</h1></body></html>";
+
+const SPF = "v=spf1 mx include:_spf.utilnet.example ~all";
+const DKIM_KEY = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
 
 let gw: TestGateway;
 let site: UtilitySite;
@@ -68,8 +72,14 @@ beforeAll(async () => {
     {
       origin: "utilnet.example",
       names: {
-        "@": { A: ["127.0.0.1"], MX: [{ preference: 10, exchange: "mail.utilnet.example" }], TXT: ["v=spf1 -all"], NS: ["ns1.utilnet.example"] },
+        "@": { A: ["127.0.0.1"], MX: [{ preference: 10, exchange: "mail.utilnet.example" }], TXT: [SPF], NS: ["ns1.utilnet.example"] },
         www: { A: ["127.0.0.1"] },
+        mail: { A: ["127.0.0.1"] },
+        relay: { A: ["127.0.0.2"] },
+        _spf: { TXT: ["v=spf1 ip4:192.0.2.0/24 a:relay.utilnet.example include:gone.utilnet.example -all"] },
+        _dmarc: { TXT: ["v=DMARC1; p=none; rua=mailto:dmarc@utilnet.example"] },
+        "mail._domainkey": { TXT: [`v=DKIM1; k=rsa; p=${DKIM_KEY}`] },
+        "_smtp._tls": { TXT: ["v=TLSRPTv1; rua=mailto:tls@utilnet.example"] },
       },
     },
   ]);
@@ -208,7 +218,7 @@ describe("network utilities through the sync lane", () => {
         answers: [
           { resolver: "system", type: "A", value: "127.0.0.1", ttl: 300 },
           { resolver: "system", type: "MX", value: "10 mail.utilnet.example", ttl: null },
-          { resolver: "system", type: "TXT", value: "v=spf1 -all", ttl: null },
+          { resolver: "system", type: "TXT", value: SPF, ttl: null },
         ],
         consistent: true,
         empty_types: [],
@@ -291,6 +301,35 @@ describe("network utilities through the sync lane", () => {
     expect(result.mixed).toEqual([{ url: "http://img.utilnet.example/a.png", kind: "img", active: false }]);
     expect(result.insecure_forms).toEqual([]);
     expect((await post("security_headers", {})).json()).toMatchObject({ code: "bad_param", param: "input.url" });
+  }, 60_000);
+
+  it("mail_dns_check: MX, SPF expanded through its includes, DMARC, DKIM key size and TLS-RPT from the fixture zone", async () => {
+    const example = utilityById("mail_dns_check")!.example;
+    const res = await post("mail_dns_check", { ...example, domain: "utilnet.example" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ result: unknown }>().result).toEqual({
+      domain: "utilnet.example",
+      mx: [{ preference: 10, exchange: "mail.utilnet.example", addresses: 1, cname: false }],
+      // mx, include:_spf, then inside it a:relay and include:gone (which has no SPF: a void lookup).
+      spf: { record: SPF, lookups: 4, void_lookups: 1, all: "~all", includes: ["_spf.utilnet.example"] },
+      dmarc: { record: "v=DMARC1; p=none; rua=mailto:dmarc@utilnet.example", p: "none", sp: null, pct: 100, rua: "mailto:dmarc@utilnet.example", ruf: null, adkim: "r", aspf: "r" },
+      dkim: [
+        { selector: "mail", found: true, key_type: "rsa", bits: 2048, revoked: false },
+        { selector: "default", found: false, key_type: null, bits: null, revoked: false },
+      ],
+      mta_sts: null,
+      tls_rpt: "v=TLSRPTv1; rua=mailto:tls@utilnet.example",
+      bimi: null,
+      problems: ["include:gone.utilnet.example has no SPF record", "DMARC p=none only monitors: spoofed mail is still delivered"],
+    });
+    const bare = (await post("mail_dns_check", { domain: "www.utilnet.example", dkim_selectors: ["mail"] })).json<{ result: { problems: string[] } }>();
+    expect(bare.result.problems).toEqual([
+      "no MX record: mail goes to the domain's A record, if any",
+      "no SPF record: anyone may send as this domain",
+      "no DMARC record at _dmarc: receivers get no policy and you get no reports",
+      "no DKIM key under the selectors tried (mail)",
+    ]);
+    expect((await post("mail_dns_check", { domain: "utilnet.example", dkim_selectors: Array.from({ length: 11 }, (_, i) => `s${i}`) })).json()).toMatchObject({ code: "bad_param", param: "input.dkim_selectors" });
   }, 60_000);
 
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
