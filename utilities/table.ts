@@ -6,6 +6,8 @@ import { dnsLookup } from "./net/dns-lookup.ts";
 import { portCheck } from "./net/port-check.ts";
 import { whois } from "./net/whois.ts";
 import { mailDnsCheck } from "./net/mail-dns-check.ts";
+import { subnetCalc } from "./net/subnet-calc.ts";
+import { idnConvert } from "./net/idn-convert.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
 import { hash } from "./dev/hash.ts";
@@ -24,6 +26,8 @@ export const UTILITIES: readonly Utility<never>[] = [
   whois,
   portCheck,
   mailDnsCheck,
+  subnetCalc,
+  idnConvert,
   // text
   textStats,
   docxToText,
