@@ -6,6 +6,7 @@ import { dnsLookup } from "./net/dns-lookup.ts";
 import { portCheck } from "./net/port-check.ts";
 import { whois } from "./net/whois.ts";
 import { mailDnsCheck } from "./net/mail-dns-check.ts";
+import { botVerify } from "./net/bot-verify.ts";
 import { subnetCalc } from "./net/subnet-calc.ts";
 import { idnConvert } from "./net/idn-convert.ts";
 import { textStats } from "./text/text-stats.ts";
@@ -26,6 +27,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   whois,
   portCheck,
   mailDnsCheck,
+  botVerify,
   subnetCalc,
   idnConvert,
   // text

@@ -82,6 +82,12 @@ beforeAll(async () => {
         "_smtp._tls": { TXT: ["v=TLSRPTv1; rua=mailto:tls@utilnet.example"] },
       },
     },
+    // Reverse DNS of loopback addresses posing as crawlers, and the forward names they claim.
+    { origin: "googlebot.com", names: { "crawl-1": { A: ["127.0.0.1"] }, "crawl-2": { A: ["127.0.0.9"] } } },
+    {
+      origin: "in-addr.arpa",
+      names: { "1.0.0.127": { PTR: ["crawl-1.googlebot.com"] }, "2.0.0.127": { PTR: ["crawl-2.googlebot.com"] }, "3.0.0.127": { PTR: ["www.utilnet.example"] } },
+    },
   ]);
   ca = await createTestCa();
   secure = await startUtilitySite({ cert: ca.issue("valid", ["localhost"]), host: "localhost" });
@@ -330,6 +336,22 @@ describe("network utilities through the sync lane", () => {
       "no DKIM key under the selectors tried (mail)",
     ]);
     expect((await post("mail_dns_check", { domain: "utilnet.example", dkim_selectors: Array.from({ length: 11 }, (_, i) => `s${i}`) })).json()).toMatchObject({ code: "bad_param", param: "input.dkim_selectors" });
+  }, 60_000);
+
+  it("bot_verify: reverse DNS, the bot's host suffix and forward DNS back to the IP, from whole log lines", async () => {
+    const example = utilityById("bot_verify")!.example as { ips: string[] };
+    const lines = [example.ips[0]!.replace("66.249.66.1", "127.0.0.1"), "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.1"];
+    const res = await post("bot_verify", { ips: lines });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ result: unknown }>().result).toEqual({
+      rows: [
+        { ip: "127.0.0.1", ptr: "crawl-1.googlebot.com", claimed: "Googlebot", forward_ok: true, verdict: "verified" },
+        { ip: "127.0.0.2", ptr: "crawl-2.googlebot.com", claimed: "Googlebot", forward_ok: false, verdict: "forward_mismatch" },
+        { ip: "127.0.0.3", ptr: "www.utilnet.example", claimed: null, forward_ok: false, verdict: "not_a_bot_host" },
+        { ip: "127.0.0.4", ptr: null, claimed: null, forward_ok: false, verdict: "no_ptr" },
+      ],
+    });
+    expect((await post("bot_verify", { ips: ["GET / HTTP/1.1"] })).json()).toMatchObject({ code: "bad_param", param: "input.ips" });
   }, 60_000);
 
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
