@@ -1,6 +1,7 @@
 import type { Utility } from "./utility.ts";
 import { httpHeaders } from "./site/http-headers.ts";
 import { redirectChain } from "./site/redirect-chain.ts";
+import { robotsTxtCheck } from "./site/robots-txt-check.ts";
 import { securityHeaders } from "./site/security-headers.ts";
 import { dnsLookup } from "./net/dns-lookup.ts";
 import { portCheck } from "./net/port-check.ts";
@@ -21,6 +22,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   // site
   httpHeaders,
   redirectChain,
+  robotsTxtCheck,
   securityHeaders,
   // net
   dnsLookup,

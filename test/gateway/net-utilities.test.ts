@@ -31,6 +31,24 @@ const HOME = "<!DOCTYPE html><html><head><title>Fixture home</title></head><body
 const SPF = "v=spf1 mx include:_spf.utilnet.example ~all";
 const DKIM_KEY = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ format: "der", type: "spki" }).toString("base64");
 
+const robotsTxt = (origin: string) =>
+  [
+    "User-agent: *",
+    "Disallow: /admin/",
+    "Allow: /admin/public$",
+    "",
+    "User-agent: Yandex",
+    "Disallow: /search",
+    "Clean-param: utm_source /",
+    "Crawl-delay: 2",
+    "",
+    "User-agent: GPTBot",
+    "Disallow: /",
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    "Noindex: /x",
+  ].join("\n");
+
 let gw: TestGateway;
 let site: UtilitySite;
 let dns: FixtureDnsServer;
@@ -101,6 +119,7 @@ beforeAll(async () => {
     ]);
     res.end('<!DOCTYPE html><title>Secure</title><script src="/app.js"></script><img src="http://img.utilnet.example/a.png"><form action="/search"></form>');
   });
+  site.routes.set("/robots.txt", (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(robotsTxt(site.origin)));
   closedPort = await freePort();
   // A port-43 service on loopback: IANA's referral for .ru, then the registry's record.
   whoisServer = createTcpServer((socket) => {
@@ -352,6 +371,49 @@ describe("network utilities through the sync lane", () => {
       ],
     });
     expect((await post("bot_verify", { ips: ["GET / HTTP/1.1"] })).json()).toMatchObject({ code: "bad_param", param: "input.ips" });
+  }, 60_000);
+
+  it("robots_txt_check: groups, problems and each bot's verdict with the rule and line that decided it", async () => {
+    const example = utilityById("robots_txt_check")!.example;
+    const res = await post("robots_txt_check", { ...example, url: `${site.origin}/` });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json<{ result: Record<string, unknown> }>().result;
+    expect(result).toMatchObject({
+      status: 200,
+      source: "fetched",
+      errors: [{ line: 14, text: "Noindex: /x", problem: "unknown field Noindex" }],
+      groups: [
+        { agents: ["*"], line: 1, allow: 1, disallow: 1, crawl_delay: null },
+        { agents: ["Yandex"], line: 5, allow: 0, disallow: 1, crawl_delay: 2 },
+        { agents: ["GPTBot"], line: 10, allow: 0, disallow: 1, crawl_delay: null },
+      ],
+      sitemaps: [`${site.origin}/sitemap.xml`],
+      clean_params: ["utm_source /"],
+    });
+    expect((result.verdicts as { url: string; bot: string; allowed: boolean; line: number | null }[]).map((v) => [v.url, v.bot, v.allowed, v.line])).toEqual([
+      ["/", "Googlebot", true, null],
+      ["/", "YandexBot", true, null],
+      ["/", "GPTBot", false, 11],
+      ["/admin/", "Googlebot", false, 2],
+      ["/admin/", "YandexBot", true, null],
+      ["/admin/", "GPTBot", false, 11],
+      ["/search?q=1", "Googlebot", true, null],
+      ["/search?q=1", "YandexBot", false, 6],
+      ["/search?q=1", "GPTBot", false, 11],
+    ]);
+    // Pasted text, the longest rule wins ($ anchors the end), and Googlebot-Image falls back to the * group.
+    const pasted = (await post("robots_txt_check", { url: site.origin, robots_text: robotsTxt(site.origin), test_urls: ["/admin/public", "/admin/public/x"], bots: ["Googlebot-Image"] })).json<{
+      result: Record<string, unknown>;
+    }>();
+    expect(pasted.result).toMatchObject({
+      status: null,
+      source: "pasted",
+      verdicts: [
+        { url: "/admin/public", bot: "Googlebot-Image", allowed: true, line: 3, rule: "Allow: /admin/public$" },
+        { url: "/admin/public/x", bot: "Googlebot-Image", allowed: false, line: 2, rule: "Disallow: /admin/" },
+      ],
+    });
+    expect((await post("robots_txt_check", { url: site.origin, bots: ["Slurp"] })).json()).toMatchObject({ code: "bad_param", param: "input.bots" });
   }, 60_000);
 
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
