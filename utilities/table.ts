@@ -3,6 +3,7 @@ import { httpHeaders } from "./site/http-headers.ts";
 import { redirectChain } from "./site/redirect-chain.ts";
 import { robotsTxtCheck } from "./site/robots-txt-check.ts";
 import { securityHeaders } from "./site/security-headers.ts";
+import { botAccess } from "./site/bot-access.ts";
 import { dnsLookup } from "./net/dns-lookup.ts";
 import { portCheck } from "./net/port-check.ts";
 import { whois } from "./net/whois.ts";
@@ -23,6 +24,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   httpHeaders,
   redirectChain,
   robotsTxtCheck,
+  botAccess,
   securityHeaders,
   // net
   dnsLookup,

@@ -49,6 +49,8 @@ const robotsTxt = (origin: string) =>
     "Noindex: /x",
   ].join("\n");
 
+const ARTICLE = `<title>Article</title><p>${"text ".repeat(400)}</p>`;
+
 let gw: TestGateway;
 let site: UtilitySite;
 let dns: FixtureDnsServer;
@@ -120,6 +122,13 @@ beforeAll(async () => {
     res.end('<!DOCTYPE html><title>Secure</title><script src="/app.js"></script><img src="http://img.utilnet.example/a.png"><form action="/search"></form>');
   });
   site.routes.set("/robots.txt", (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(robotsTxt(site.origin)));
+  // A page a WAF rule serves only to browsers and search bots: GPTBot gets 403, ClaudeBot a challenge.
+  site.routes.set("/article", (req, res) => {
+    const ua = req.headers["user-agent"] ?? "";
+    if (ua.includes("GPTBot")) res.writeHead(403, { "content-type": "text/html" }).end("<title>Forbidden</title>");
+    else if (ua.includes("ClaudeBot")) res.writeHead(200, { "content-type": "text/html" }).end("<title>Just a moment...</title><div class=cf-chl>challenge-platform</div>");
+    else res.writeHead(200, { "content-type": "text/html" }).end(ARTICLE);
+  });
   closedPort = await freePort();
   // A port-43 service on loopback: IANA's referral for .ru, then the registry's record.
   whoisServer = createTcpServer((socket) => {
@@ -414,6 +423,23 @@ describe("network utilities through the sync lane", () => {
       ],
     });
     expect((await post("robots_txt_check", { url: site.origin, bots: ["Slurp"] })).json()).toMatchObject({ code: "bad_param", param: "input.bots" });
+  }, 60_000);
+
+  it("bot_access: the page as a browser and as each bot, with the robots.txt verdict and WAF blocks", async () => {
+    const example = utilityById("bot_access")!.example;
+    const res = await post("bot_access", { ...example, url: `${site.origin}/article`, bots: ["googlebot", "yandexbot", "gptbot", "claudebot"] });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json<{ result: { browser: unknown; rows: Record<string, unknown>[] } }>().result;
+    expect(result.browser).toEqual({ status: 200, bytes: Buffer.byteLength(ARTICLE), title: "Article" });
+    expect(result.rows.map((r) => [r.bot, r.robots_allowed, r.status, r.same_as_browser, r.verdict])).toEqual([
+      ["googlebot", true, 200, true, "ok"],
+      ["yandexbot", true, 200, true, "ok"],
+      ["gptbot", false, 403, false, "blocked"],
+      ["claudebot", true, 200, false, "blocked"],
+    ]);
+    expect(result.rows[2]!.problems).toEqual(["answers 403 to this bot but not to a browser: a WAF or CDN rule blocks it", "robots.txt disallows this URL for GPTBot"]);
+    expect(result.rows[3]!.problems).toEqual(["gets a challenge page instead of the content"]);
+    expect((await post("bot_access", { url: site.origin, bots: ["slurp"] })).json()).toMatchObject({ code: "bad_param", param: "input.bots" });
   }, 60_000);
 
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
