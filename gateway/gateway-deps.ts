@@ -10,6 +10,7 @@ import { ServiceSwitches } from "./admin/service-switches.ts";
 import { UsageMeter } from "./keys/usage-meter.ts";
 import type { SchedulerPort } from "./scheduler-port.ts";
 import { createUtilityPool } from "./utility-pool/utility-pool.ts";
+import { SchedulerNetLane } from "./utility-pool/net-lane.ts";
 import { UtilityRunner } from "./utility-pool/utility-runner.ts";
 
 export interface GatewayParts {
@@ -36,7 +37,10 @@ export function createGatewayParts(options: {
   const usage = new UsageMeter(store.usage);
   const keys = new KeyCache(store.auth, clock, config.keyCacheMs);
   const utilityPool = createUtilityPool({ size: config.utilities.threads, cpuMs: config.utilities.cpuMs, memoryMb: config.utilities.memoryMb });
-  const utilities = new UtilityRunner({ pool: utilityPool, clock, random: randomBytes, logger: options.logger, metrics: options.metrics, off: config.utilities.off });
+  const utilities = new UtilityRunner({ pool: utilityPool, clock, random: randomBytes, logger: options.logger, metrics: options.metrics, off: config.utilities.off,
+    // Network utilities run as `utility` jobs on the crawler nodes, through the scheduler.
+    net: new SchedulerNetLane({ scheduler: options.scheduler, store, config, clock, random: randomBytes }),
+  });
   const deps: GatewayDeps = {
     config,
     store,

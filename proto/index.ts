@@ -46,6 +46,8 @@ export {
   TlsTask,
   WebhookResult,
   WebhookTask,
+  UtilityResult,
+  UtilityTask,
   CheckpointRequest,
   CheckpointResponse,
   CompleteRequest,

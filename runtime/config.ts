@@ -92,6 +92,8 @@ export interface UtilitySettings {
   readonly memoryMb: number;
   /** Utility ids that answer tool_off. */
   readonly off: readonly string[];
+  /** Runs of network utilities one key may start per hour (utilities-catalogue.md §9.3). */
+  readonly netPerHour: number;
 }
 
 export interface CrawlSettings {
@@ -141,6 +143,13 @@ export interface CrawlSettings {
   readonly browserPages: number;
   /** provided: no throttling (the machine as it is); devtools: Lighthouse's network and CPU throttling of the profile. */
   readonly browserThrottling: BrowserThrottling;
+  /** Public DNS resolvers a network utility may name (name → address[:port]). */
+  readonly utilityResolvers: Readonly<Record<string, string>>;
+  /** Ports a network utility may connect to (port_check, TLS probes). */
+  readonly utilityPorts: readonly number[];
+  /** The WHOIS server asked first (IANA), and the port of every WHOIS query. */
+  readonly whoisRoot: string;
+  readonly whoisPort: number;
 }
 
 export type BrowserProfile = "mobile" | "desktop";
@@ -331,6 +340,21 @@ function originList(raw: string): string[] {
 }
 
 /** DNS servers: IPv4[:port], [IPv6]:port or a bare IPv6 address. */
+/** name=address[:port], comma-separated (the public resolvers of network utilities). */
+function resolverMap(raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of raw.split(",").map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([a-z][a-z0-9_]{0,31})=(.+)$/.exec(item);
+    if (!m) throw new ConfigValueError(`"${item}" is not name=address[:port]`);
+    out[m[1] as string] = serverList(m[2] as string)[0] as string;
+  }
+  return out;
+}
+
+function portList(raw: string): number[] {
+  return raw.split(",").map((x) => x.trim()).filter(Boolean).map((x) => integer(1, 65_535)(x));
+}
+
 function serverList(raw: string): string[] {
   const items = raw.split(",").map((x) => x.trim()).filter((x) => x !== "");
   for (const item of items) {
@@ -491,6 +515,11 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_UTILITY_CPU_MS", key: "utilities.cpuMs", default: "10000", parse: integer(100, 600_000), doc: "Time limit of one offline utility run (ms); past it the run's thread is terminated and the run answers tool_failed (regex_test has 1 s)." },
   { env: "SVC_UTILITY_MEMORY_MB", key: "utilities.memoryMb", default: "256", parse: integer(32, 16_384), doc: "Heap of each utility thread (MB); a run that needs more is stopped and answers tool_failed, and a fresh thread takes its place." },
   { env: "SVC_UTILITIES_OFF", key: "utilities.off", default: "", parse: idList, doc: "Comma-separated utility ids the administrator disabled: they stay listed with enabled false and answer tool_off." },
+  { env: "SVC_UTILITY_NET_PER_HOUR", key: "utilities.netPerHour", default: "60", parse: integer(1, 1_000_000), doc: "Runs of network utilities (net: true) one key may start per hour; a bulk run counts 1 plus 1 for every 10 targets after the first; past it POST /utilities/{id} answers 429 limit." },
+  { env: "SVC_UTILITY_RESOLVERS", key: "crawl.utilityResolvers", default: "google=8.8.8.8,cloudflare=1.1.1.1,quad9=9.9.9.9,yandex=77.88.8.8", parse: resolverMap, doc: "Public DNS resolvers network utilities may ask besides the crawler's own (dns_lookup's resolvers), comma-separated name=address[:port]." },
+  { env: "SVC_UTILITY_PORTS", key: "crawl.utilityPorts", default: "21,22,25,53,80,110,143,443,465,587,993,995,3306,5432,8080,8443", parse: portList, doc: "Ports network utilities may connect to (port_check, tls_http_versions), comma-separated." },
+  { env: "SVC_UTILITY_WHOIS_ROOT", key: "crawl.whoisRoot", default: "whois.iana.org", parse: text, doc: "The WHOIS server the whois utility asks first for a domain's registry (it follows the referrals from there)." },
+  { env: "SVC_UTILITY_WHOIS_PORT", key: "crawl.whoisPort", default: "43", parse: integer(1, 65_535), doc: "Port of every WHOIS query (43; another only for test servers)." },
 ];
 
 /**

@@ -215,6 +215,24 @@ export class JobsRepo {
     });
   }
 
+  /**
+   * Takes a single check's result and clears it from the row: a network utility's output is handed
+   * to its caller once and kept nowhere (docs/utilities.md, "not stored").
+   */
+  async takeResult(accountId: number, jobId: number): Promise<unknown> {
+    const [row] = await this.db.query<{ result: unknown }>(
+      `WITH old AS (SELECT id, result FROM jobs WHERE id = $1 AND account_id = $2 FOR UPDATE)
+       UPDATE jobs SET result = NULL FROM old WHERE jobs.id = old.id RETURNING old.result`,
+      [jobId, accountId],
+    );
+    return row?.result ?? null;
+  }
+
+  /** Clears a job's target (a network utility's input, once its run is over), in the caller's transaction. */
+  async forgetTarget(q: Queryable, jobId: number): Promise<void> {
+    await q.query("UPDATE jobs SET target = NULL WHERE id = $1", [jobId]);
+  }
+
   /** The facts a single check found (null until done). */
   async result(accountId: number, jobId: number): Promise<unknown> {
     const [row] = await this.db.query<{ result: unknown }>("SELECT result FROM jobs WHERE id = $1 AND account_id = $2", [jobId, accountId]);

@@ -3,6 +3,7 @@
 export {
   GROUPS,
   GROUP_TITLES,
+  UnreachableError,
   UtilityError,
   defineUtility,
   type Blocks,
@@ -11,6 +12,10 @@ export {
   type FileKind,
   type Utility,
   type UtilityGroup,
+  type NetConnect,
+  type NetFetchInit,
+  type NetRecord,
+  type NetResponse,
   type UtilityNet,
   type UtilityOutput,
   type UtilityPorts,

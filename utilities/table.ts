@@ -1,4 +1,16 @@
 import type { Utility } from "./utility.ts";
+import { httpHeaders } from "./site/http-headers.ts";
+import { redirectChain } from "./site/redirect-chain.ts";
+import { robotsTxtCheck } from "./site/robots-txt-check.ts";
+import { securityHeaders } from "./site/security-headers.ts";
+import { botAccess } from "./site/bot-access.ts";
+import { dnsLookup } from "./net/dns-lookup.ts";
+import { portCheck } from "./net/port-check.ts";
+import { whois } from "./net/whois.ts";
+import { mailDnsCheck } from "./net/mail-dns-check.ts";
+import { botVerify } from "./net/bot-verify.ts";
+import { subnetCalc } from "./net/subnet-calc.ts";
+import { idnConvert } from "./net/idn-convert.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
 import { textAnalysis } from "./text/text-analysis.ts";
@@ -51,6 +63,20 @@ import { securityTxtGenerator } from "./seo/security-txt-generator.ts";
 // The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
 // (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
 export const UTILITIES: readonly Utility<never>[] = [
+  // site
+  httpHeaders,
+  redirectChain,
+  robotsTxtCheck,
+  botAccess,
+  securityHeaders,
+  // net
+  dnsLookup,
+  whois,
+  portCheck,
+  mailDnsCheck,
+  botVerify,
+  subnetCalc,
+  idnConvert,
   // text
   textStats,
   textAnalysis,

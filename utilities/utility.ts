@@ -101,13 +101,69 @@ export interface UtilityPorts {
   readonly net?: UtilityNet;
 }
 
+/** One HTTP request of a network utility (redirects are never followed: a utility takes them hop by hop). */
+export interface NetFetchInit {
+  readonly method?: "GET" | "HEAD";
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Body bytes kept after decoding (the rest is dropped and `truncated` set); default 5 MB, never more. */
+  readonly maxBytes?: number;
+}
+
+/** What one request met, as a person inspecting it would want to see it. */
+export interface NetResponse {
+  readonly url: string;
+  readonly status: number;
+  readonly status_text: string;
+  /** "1.1" or "1.0": the protocol of the answer. */
+  readonly http_version: string;
+  /** The address connected to (after the egress check). */
+  readonly ip: string;
+  /** Every header in the order sent, names lower-cased, repeated ones kept apart. */
+  readonly headers: readonly (readonly [string, string])[];
+  /** The body after Content-Encoding was undone (empty for HEAD). */
+  readonly body: Uint8Array;
+  /** Bytes on the wire (before decoding). */
+  readonly encoded_bytes: number;
+  readonly truncated: boolean;
+  readonly timings_ms: { readonly dns: number; readonly connect: number; readonly tls: number; readonly ttfb: number; readonly total: number };
+}
+
+/** One DNS record as a resolver returned it. */
+export interface NetRecord {
+  readonly type: string;
+  readonly value: string;
+  readonly ttl: number | null;
+}
+
+/** The outcome of one TCP connect. */
+export interface NetConnect {
+  readonly state: "open" | "closed" | "filtered";
+  readonly ms: number;
+}
+
 /**
- * The network seam of `net: true` utilities (the network-utility work kind implements it on a
- * crawler node). Kept minimal here: the engineer building the net group grows it.
+ * The network seam of `net: true` utilities, implemented on a crawler node (crawler/utility-net/)
+ * over the node's egress guard: every address is checked as the fetcher checks it (public unicast
+ * only, pinned at connect), and a run has budgets of time, requests and bytes
+ * (utilities-catalogue.md §5, §6). A refused address rejects with a UtilityError (tool_failed).
  */
 export interface UtilityNet {
-  fetch(url: string, init?: { method?: string; headers?: Record<string, string>; maxBytes?: number }): Promise<{ status: number; url: string; headers: Record<string, string>; body: Uint8Array }>;
-  resolve(name: string, type: string): Promise<unknown[]>;
+  /** One HTTP(S) request; redirects are answered, not followed. */
+  fetch(url: string, init?: NetFetchInit): Promise<NetResponse>;
+  /** The addresses of a host the egress policy allows (an IP literal is checked as is). */
+  addresses(host: string): Promise<string[]>;
+  /**
+   * DNS records of a name and type through a resolver: "system" (the node's configured servers) or
+   * a named public one (google, cloudflare, quad9, yandex; their addresses are settings). Types:
+   * A, AAAA, CNAME, MX, NS, TXT, SOA, CAA, SRV, PTR. NXDOMAIN and "no data" are an empty list.
+   */
+  resolve(name: string, type: string, resolver?: string): Promise<NetRecord[]>;
+  /** A TCP connect to a checked address and an allow-listed port (no data sent). */
+  connect(ip: string, port: number, timeoutMs: number): Promise<NetConnect>;
+  /** A WHOIS query over port 43 to a server (a name or an address, checked like any target); the reply as text. */
+  whois(server: string, query: string): Promise<string>;
+  /** Where a TLD's WHOIS service is asked first (IANA by default; a setting in tests). */
+  readonly whoisRoot: string;
 }
 
 /** A refusal of the input (bad_param, naming the field) or of the job (tool_failed, saying why). */
@@ -120,6 +176,19 @@ export class UtilityError extends Error {
   ) {
     super(message);
     this.name = "UtilityError";
+  }
+}
+
+/**
+ * A target that could not be reached (no DNS answer, refused or timed-out connection, no reply):
+ * tool_failed for most utilities, a result for those where reachability is the question
+ * (http_headers, port_check, mirror_check). An address the egress policy refuses is a plain
+ * UtilityError, never this.
+ */
+export class UnreachableError extends UtilityError {
+  constructor(message: string) {
+    super("tool_failed", message);
+    this.name = "UnreachableError";
   }
 }
 

@@ -5,6 +5,7 @@ import { dnsKind } from "./dns.ts";
 import type { CrawlerKind } from "./kind.ts";
 import { pageKind } from "./page.ts";
 import { tlsKind } from "./tls.ts";
+import { utilityKind } from "./utility.ts";
 import { webhookKind } from "./webhook.ts";
 
 export type { CrawlerKind, PageStore, WorkContext } from "./kind.ts";
@@ -18,4 +19,5 @@ export const CRAWLER_KINDS: { readonly [K in WorkKind]: CrawlerKind<K> } = {
   tls: tlsKind,
   dns: dnsKind,
   webhook: webhookKind,
+  utility: utilityKind,
 };

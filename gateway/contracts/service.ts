@@ -29,6 +29,7 @@ export const getCapabilities = defineContract({
           idempotency_ttl_s: Type.Integer(),
           idempotency_key_pattern: Type.String(),
           address_rate_per_hour: Type.Integer(),
+          net_utilities_per_hour: Type.Integer({ description: "Extension: runs of network utilities (net: true) one key may start per hour (a bulk run counts 1 plus 1 for every 10 targets after the first)" }),
         },
         { additionalProperties: false },
       ),

@@ -29,6 +29,7 @@ export function serviceHandlers(all: () => readonly contracts.OperationContract[
           idempotency_ttl_s: deps.config.idempotencyTtlSeconds,
           idempotency_key_pattern: "^[A-Za-z0-9._:-]{1,64}$",
           address_rate_per_hour: deps.config.addressRatePerHour,
+          net_utilities_per_hour: deps.config.utilities.netPerHour,
         },
         errors: ERROR_CODES.map((code) => ({ code, http: ERROR_CATALOGUE[code].http, retry: ERROR_CATALOGUE[code].retry })),
         endpoints: all().map((op) => ({

@@ -36,7 +36,7 @@ export const getUtility = implement(contracts.getUtility, async ({ params, deps 
 });
 
 export const runUtility = implement(contracts.runUtility, async ({ params, body, deps, auth }) => {
-  const output = await deps.utilities.run(params.id, body.input, auth?.keyId ?? null);
+  const output = await deps.utilities.run(params.id, body.input, auth?.keyId ?? null, auth?.accountId ?? 0);
   return { body: output };
 });
 

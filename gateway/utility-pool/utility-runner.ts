@@ -16,10 +16,16 @@ import type { UtilityPool } from "./utility-pool.ts";
  * then listed with available:false and answer tool_off.
  */
 export interface NetUtilityLane {
-  run(utility: string, input: Record<string, unknown>, nowMs: number): Promise<unknown>;
+  run(utility: string, input: Record<string, unknown>, nowMs: number, caller: NetUtilityCaller): Promise<unknown>;
 }
 
-export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off";
+/** Whose run it is: the account its job belongs to, the key its hourly limit is charged to. */
+export interface NetUtilityCaller {
+  readonly accountId: number;
+  readonly keyId: number | null;
+}
+
+export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off" | "limit" | "not_ready";
 
 export interface UtilityRunnerOptions {
   readonly pool: UtilityPool;
@@ -63,7 +69,7 @@ export class UtilityRunner {
     return UTILITIES;
   }
 
-  async run(id: string, input: unknown, keyId: number | null): Promise<unknown> {
+  async run(id: string, input: unknown, keyId: number | null, accountId = 0): Promise<unknown> {
     const u = utilityById(id);
     if (!u) throw new ApiError("not_found", `no utility has the id ${id}; GET /utilities lists them`);
     const started = this.options.clock.nowMs();
@@ -86,7 +92,7 @@ export class UtilityRunner {
       const valid = validateInput(u, input);
       const nowMs = this.options.clock.nowMs();
       const output = u.net
-        ? await (this.options.net as NetUtilityLane).run(u.id, valid, nowMs)
+        ? await (this.options.net as NetUtilityLane).run(u.id, valid, nowMs, { accountId, keyId })
         : await this.options.pool.run({ utility: u.id, input: valid, nowMs, seed: new Uint8Array(this.options.random(32)), ...(u.cpuMs ? { cpuMs: u.cpuMs } : {}) });
       log("ok", Buffer.byteLength(JSON.stringify(output)));
       return output;
@@ -95,6 +101,7 @@ export class UtilityRunner {
         log(err.code, 0);
         throw new ApiError(err.code, err.message, err.field ? { param: err.field } : {});
       }
+      if (err instanceof ApiError && (err.code === "limit" || err.code === "not_ready")) log(err.code, 0);
       throw err;
     }
   }

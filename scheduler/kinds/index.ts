@@ -5,10 +5,12 @@ import { dnsKind } from "./dns.ts";
 import type { SchedulerKind } from "./kind.ts";
 import { pageKind } from "./page.ts";
 import { tlsKind } from "./tls.ts";
+import { utilityKind } from "./utility.ts";
 import { webhookKind } from "./webhook.ts";
 
 export { CRAWL_COST } from "./crawl.ts";
 export { DELIVERY_TIMEOUT_MS, webhookTarget } from "./webhook.ts";
+export { UTILITY_JOB_HOST, type UtilityTarget } from "./utility.ts";
 export type { KindContext, Lane, SchedulerKind } from "./kind.ts";
 
 /** Every kind of work the scheduler plans, costs and settles, by name: its service dispatches through this table. */
@@ -19,6 +21,7 @@ export const SCHEDULER_KINDS: { readonly [K in WorkKind]: SchedulerKind<K> } = {
   tls: tlsKind,
   dns: dnsKind,
   webhook: webhookKind,
+  utility: utilityKind,
 };
 
 /** The kind of a name, or null for a name no kind has. */

@@ -567,6 +567,21 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(log.deliveries.every((d) => d.status === "delivered" && d.attempts === 1 && d.code === 200)).toBe(true);
   });
 
+  it("runs a network utility on a crawler node through the sync lane and keeps neither its input nor its output", async () => {
+    const probe = "<!DOCTYPE html><title>Utility probe</title>";
+    small.pages.set("/utility-probe-5d1c", probe);
+    const res = await cluster.api("/utilities/http_headers", { method: "POST", body: { input: { url: `${small.url}/utility-probe-5d1c`, ua: "yandexbot" } }, timeoutMs: 30_000 });
+    expect(res.status, res.text).toBe(200);
+    const body = res.json as { result: { headers: { name: string; value: string }[] } };
+    expect(body).toMatchObject({ result: { url: `${small.url}/utility-probe-5d1c`, reachable: true, status: 200, http_version: "1.1", ip: "127.0.0.1", bytes: Buffer.byteLength(probe) } });
+    expect(body.result.headers.find((h) => h.name === "content-type")?.value).toBe("text/html; charset=utf-8");
+    // One of the crawler processes ran it as a utility job.
+    const ran = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="utility",outcome="done"').catch(() => 0)));
+    expect(ran.reduce((a, b) => a + b, 0)).toBe(1);
+    const jobs = (await db.query<{ host: string; target: string | null; result: unknown }>("SELECT host, target, result FROM jobs WHERE kind = 'utility'")).rows;
+    expect(jobs).toEqual([{ host: "utilities.invalid", target: null, result: null }]);
+  });
+
   // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
   // would double its time).
   it("measures a site in the browser on a crawler node, serves it, and keeps its metrics in ClickHouse's series", async () => {

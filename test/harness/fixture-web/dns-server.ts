@@ -16,6 +16,8 @@ export interface RecordSet {
   readonly MX?: readonly { readonly preference: number; readonly exchange: string }[];
   readonly TXT?: readonly (string | readonly string[])[];
   readonly CAA?: readonly { readonly flags?: number; readonly tag: "issue" | "issuewild" | "iodef"; readonly value: string }[];
+  /** Reverse names (in an in-addr.arpa zone): the host names of an address. */
+  readonly PTR?: readonly string[];
 }
 
 /** A zone: its origin and its names relative to it ("@" for the apex, "www", "_dmarc", …). */
@@ -156,6 +158,8 @@ function recordsOf(q: Question, r: RecordSet): Answer[] {
       return (r.TXT ?? []).map((t) => ({ ...base, type: "TXT" as const, data: typeof t === "string" ? chunks(t) : [...t] }));
     case "CAA":
       return (r.CAA ?? []).map((c) => ({ ...base, type: "CAA" as const, data: { flags: c.flags ?? 0, tag: c.tag, value: c.value } }));
+    case "PTR":
+      return (r.PTR ?? []).map((data) => ({ ...base, type: "PTR" as const, data }));
     default:
       return [];
   }

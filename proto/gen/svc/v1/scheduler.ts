@@ -312,6 +312,31 @@ export interface WebhookResult {
   sentAt: number;
 }
 
+/**
+ * A network utility (POST /utilities/{id} for a net: true utility, docs/utilities.md): the utility's
+ * id and its input as validateInput left it, run on a crawler node behind the egress guard.
+ */
+export interface UtilityTask {
+  utility: string;
+  /** the validated input, a JSON object */
+  inputJson: string;
+  /** the request's clock (Unix ms) */
+  nowMs: number;
+  /** seeds the run's randomness (utilities/ports.ts) */
+  seed: Buffer;
+}
+
+/** What the run gave: the output ({result, blocks, warnings}) as JSON, or why the utility refused. */
+export interface UtilityResult {
+  /** empty when failed is set */
+  outputJson: string;
+  /** empty on success; tool_failed or bad_param */
+  failed: string;
+  failedMessage: string;
+  /** bad_param: the input field at fault (input.<name>) */
+  failedField: string;
+}
+
 export interface LeaseResponse {
   /** false: done, cancelled or leased to another worker */
   granted: boolean;
@@ -329,6 +354,7 @@ export interface LeaseResponse {
     | //
     /** 25 is the uptime probe's (another branch). */
     { $case: "webhook"; value: WebhookTask }
+    | { $case: "utility"; value: UtilityTask }
     | undefined;
 }
 
@@ -378,6 +404,7 @@ export interface CompleteRequest {
     | //
     /** 25 is the uptime probe's (another branch). */
     { $case: "webhook"; value: WebhookResult }
+    | { $case: "utility"; value: UtilityResult }
     | undefined;
 }
 
@@ -3598,6 +3625,260 @@ export const WebhookResult: MessageFns<WebhookResult> = {
   },
 };
 
+function createBaseUtilityTask(): UtilityTask {
+  return { utility: "", inputJson: "", nowMs: 0, seed: Buffer.alloc(0) };
+}
+
+export const UtilityTask: MessageFns<UtilityTask> = {
+  encode(message: UtilityTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.utility !== "") {
+      writer.uint32(10).string(message.utility);
+    }
+    if (message.inputJson !== "") {
+      writer.uint32(18).string(message.inputJson);
+    }
+    if (message.nowMs !== 0) {
+      writer.uint32(24).int64(message.nowMs);
+    }
+    if (message.seed.length !== 0) {
+      writer.uint32(34).bytes(message.seed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UtilityTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUtilityTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.utility = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.inputJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.nowMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.seed = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UtilityTask {
+    return {
+      utility: isSet(object.utility) ? globalThis.String(object.utility) : "",
+      inputJson: isSet(object.inputJson)
+        ? globalThis.String(object.inputJson)
+        : isSet(object.input_json)
+        ? globalThis.String(object.input_json)
+        : "",
+      nowMs: isSet(object.nowMs)
+        ? globalThis.Number(object.nowMs)
+        : isSet(object.now_ms)
+        ? globalThis.Number(object.now_ms)
+        : 0,
+      seed: isSet(object.seed) ? Buffer.from(bytesFromBase64(object.seed)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: UtilityTask): unknown {
+    const obj: any = {};
+    if (message.utility !== "") {
+      obj.utility = message.utility;
+    }
+    if (message.inputJson !== "") {
+      obj.inputJson = message.inputJson;
+    }
+    if (message.nowMs !== 0) {
+      obj.nowMs = Math.round(message.nowMs);
+    }
+    if (message.seed.length !== 0) {
+      obj.seed = base64FromBytes(message.seed);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UtilityTask>): UtilityTask {
+    return UtilityTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UtilityTask>): UtilityTask {
+    const message = createBaseUtilityTask();
+    message.utility = object.utility ?? "";
+    message.inputJson = object.inputJson ?? "";
+    message.nowMs = object.nowMs ?? 0;
+    message.seed = object.seed ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseUtilityResult(): UtilityResult {
+  return { outputJson: "", failed: "", failedMessage: "", failedField: "" };
+}
+
+export const UtilityResult: MessageFns<UtilityResult> = {
+  encode(message: UtilityResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outputJson !== "") {
+      writer.uint32(10).string(message.outputJson);
+    }
+    if (message.failed !== "") {
+      writer.uint32(18).string(message.failed);
+    }
+    if (message.failedMessage !== "") {
+      writer.uint32(26).string(message.failedMessage);
+    }
+    if (message.failedField !== "") {
+      writer.uint32(34).string(message.failedField);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UtilityResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUtilityResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outputJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.failed = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.failedMessage = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.failedField = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UtilityResult {
+    return {
+      outputJson: isSet(object.outputJson)
+        ? globalThis.String(object.outputJson)
+        : isSet(object.output_json)
+        ? globalThis.String(object.output_json)
+        : "",
+      failed: isSet(object.failed) ? globalThis.String(object.failed) : "",
+      failedMessage: isSet(object.failedMessage)
+        ? globalThis.String(object.failedMessage)
+        : isSet(object.failed_message)
+        ? globalThis.String(object.failed_message)
+        : "",
+      failedField: isSet(object.failedField)
+        ? globalThis.String(object.failedField)
+        : isSet(object.failed_field)
+        ? globalThis.String(object.failed_field)
+        : "",
+    };
+  },
+
+  toJSON(message: UtilityResult): unknown {
+    const obj: any = {};
+    if (message.outputJson !== "") {
+      obj.outputJson = message.outputJson;
+    }
+    if (message.failed !== "") {
+      obj.failed = message.failed;
+    }
+    if (message.failedMessage !== "") {
+      obj.failedMessage = message.failedMessage;
+    }
+    if (message.failedField !== "") {
+      obj.failedField = message.failedField;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UtilityResult>): UtilityResult {
+    return UtilityResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UtilityResult>): UtilityResult {
+    const message = createBaseUtilityResult();
+    message.outputJson = object.outputJson ?? "";
+    message.failed = object.failed ?? "";
+    message.failedMessage = object.failedMessage ?? "";
+    message.failedField = object.failedField ?? "";
+    return message;
+  },
+};
+
 function createBaseLeaseResponse(): LeaseResponse {
   return { granted: false, leaseUntilMs: 0, attempt: 0, checkpoint: Buffer.alloc(0), host: "", task: undefined };
 }
@@ -3637,6 +3918,9 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         break;
       case "webhook":
         WebhookTask.encode(message.task.value, writer.uint32(210).fork()).join();
+        break;
+      case "utility":
+        UtilityTask.encode(message.task.value, writer.uint32(218).fork()).join();
         break;
     }
     return writer;
@@ -3743,6 +4027,14 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
             message.task = { $case: "webhook", value: WebhookTask.decode(reader, reader.uint32()) };
             continue;
           }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.task = { $case: "utility", value: UtilityTask.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3778,6 +4070,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         ? { $case: "dns", value: DnsTask.fromJSON(object.dns) }
         : isSet(object.webhook)
         ? { $case: "webhook", value: WebhookTask.fromJSON(object.webhook) }
+        : isSet(object.utility)
+        ? { $case: "utility", value: UtilityTask.fromJSON(object.utility) }
         : undefined,
     };
   },
@@ -3811,6 +4105,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
       obj.dns = DnsTask.toJSON(message.task.value);
     } else if (message.task?.$case === "webhook") {
       obj.webhook = WebhookTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "utility") {
+      obj.utility = UtilityTask.toJSON(message.task.value);
     }
     return obj;
   },
@@ -3859,6 +4155,12 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
       case "webhook": {
         if (object.task?.value !== undefined && object.task?.value !== null) {
           message.task = { $case: "webhook", value: WebhookTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "utility": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "utility", value: UtilityTask.fromPartial(object.task.value) };
         }
         break;
       }
@@ -4334,6 +4636,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       case "webhook":
         WebhookResult.encode(message.result.value, writer.uint32(210).fork()).join();
         break;
+      case "utility":
+        UtilityResult.encode(message.result.value, writer.uint32(218).fork()).join();
+        break;
     }
     return writer;
   },
@@ -4447,6 +4752,14 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
             message.result = { $case: "webhook", value: WebhookResult.decode(reader, reader.uint32()) };
             continue;
           }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.result = { $case: "utility", value: UtilityResult.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4491,6 +4804,8 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
         ? { $case: "dns", value: DnsResult.fromJSON(object.dns) }
         : isSet(object.webhook)
         ? { $case: "webhook", value: WebhookResult.fromJSON(object.webhook) }
+        : isSet(object.utility)
+        ? { $case: "utility", value: UtilityResult.fromJSON(object.utility) }
         : undefined,
     };
   },
@@ -4527,6 +4842,8 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       obj.dns = DnsResult.toJSON(message.result.value);
     } else if (message.result?.$case === "webhook") {
       obj.webhook = WebhookResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "utility") {
+      obj.utility = UtilityResult.toJSON(message.result.value);
     }
     return obj;
   },
@@ -4576,6 +4893,12 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       case "webhook": {
         if (object.result?.value !== undefined && object.result?.value !== null) {
           message.result = { $case: "webhook", value: WebhookResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "utility": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "utility", value: UtilityResult.fromPartial(object.result.value) };
         }
         break;
       }
