@@ -4,6 +4,11 @@ import { docxToText } from "./text/docx-to-text.ts";
 import { hash } from "./dev/hash.ts";
 import { base64 } from "./dev/base64.ts";
 import { regexTest } from "./dev/regex-test.ts";
+import { imageCompress } from "./img/image-compress.ts";
+import { imageResize } from "./img/image-resize.ts";
+import { imageConvert } from "./img/image-convert.ts";
+import { imageMetadata } from "./img/image-metadata.ts";
+import { faviconGenerator } from "./img/favicon-generator.ts";
 
 // The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
 // (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
@@ -15,4 +20,10 @@ export const UTILITIES: readonly Utility<never>[] = [
   base64,
   hash,
   regexTest,
+  // img
+  imageCompress,
+  imageResize,
+  imageConvert,
+  imageMetadata,
+  faviconGenerator,
 ];

@@ -37,7 +37,7 @@ export interface FieldSpec {
 }
 
 /** File types a file field accepts, sniffed from the bytes (file_name is only a hint). */
-export type FileKind = "docx" | "zip" | "text" | "pem" | "der" | "png" | "jpeg" | "gif" | "webp" | "pdf" | "any";
+export type FileKind = "docx" | "zip" | "text" | "pem" | "der" | "png" | "jpeg" | "gif" | "webp" | "pdf" | "avif" | "heic" | "tiff" | "svg" | "any";
 
 export interface Pair {
   readonly label: string;
@@ -108,6 +108,12 @@ export interface UtilityPorts {
 export interface UtilityNet {
   fetch(url: string, init?: { method?: string; headers?: Record<string, string>; maxBytes?: number }): Promise<{ status: number; url: string; headers: Record<string, string>; body: Uint8Array }>;
   resolve(name: string, type: string): Promise<unknown[]>;
+  /**
+   * The node's guarded egress proxy for a headless browser (http://host:port): every request of
+   * the browser goes through it, so it passes the same address checks as fetch. Absent where the
+   * node has none; page_screenshot refuses to run without it.
+   */
+  readonly browserProxy?: string;
 }
 
 /** A refusal of the input (bad_param, naming the field) or of the job (tool_failed, saying why). */
@@ -142,6 +148,8 @@ export interface Utility<I = Record<string, unknown>> {
   readonly example: Readonly<Record<string, unknown>>;
   /** CPU time allowed in the pool, when it is not the configured default (regex_test: 1 s). */
   readonly cpuMs?: number;
+  /** Whether this machine can run it (page_screenshot needs Chromium); available when absent. */
+  available?(): boolean;
   /** Method syntax on purpose: the table holds utilities of every input type. */
   run(input: I, ports: UtilityPorts): UtilityOutput | Promise<UtilityOutput>;
 }
