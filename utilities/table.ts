@@ -9,6 +9,10 @@ import { imageResize } from "./img/image-resize.ts";
 import { imageConvert } from "./img/image-convert.ts";
 import { imageMetadata } from "./img/image-metadata.ts";
 import { faviconGenerator } from "./img/favicon-generator.ts";
+import { qrCode } from "./img/qr-code.ts";
+import { svgOptimize } from "./img/svg-optimize.ts";
+import { ogImageGenerator } from "./img/og-image-generator.ts";
+import { colorPalette } from "./img/color-palette.ts";
 
 // The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
 // (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
@@ -26,4 +30,8 @@ export const UTILITIES: readonly Utility<never>[] = [
   imageConvert,
   imageMetadata,
   faviconGenerator,
+  qrCode,
+  svgOptimize,
+  ogImageGenerator,
+  colorPalette,
 ];

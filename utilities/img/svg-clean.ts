@@ -45,7 +45,7 @@ export interface CleanOptions {
 export function cleanSvg(svg: string, options: CleanOptions): string {
   const plugins: PluginConfig[] = [];
   if (!options.minimal) {
-    plugins.push({ name: "preset-default", params: { floatPrecision: options.precision, overrides: { removeViewBox: false } } } as PluginConfig);
+    plugins.push({ name: "preset-default", params: { floatPrecision: options.precision } } as PluginConfig);
   } else plugins.push("removeDoctype", "removeXMLProcInst", "removeComments");
   if (options.sanitize) plugins.push("removeScripts", removeExternalRefs);
   try {
