@@ -13,6 +13,8 @@ import { qrCode } from "./img/qr-code.ts";
 import { svgOptimize } from "./img/svg-optimize.ts";
 import { ogImageGenerator } from "./img/og-image-generator.ts";
 import { colorPalette } from "./img/color-palette.ts";
+import { pageImagesAudit } from "./img/page-images-audit.ts";
+import { pageScreenshot } from "./img/page-screenshot.ts";
 
 // The one table of utilities: a new utility is a file and a line here. Order is the catalogue's
 // (utilities-catalogue.md §2), which is the order GET /utilities lists them in.
@@ -34,4 +36,6 @@ export const UTILITIES: readonly Utility<never>[] = [
   svgOptimize,
   ogImageGenerator,
   colorPalette,
+  pageImagesAudit,
+  pageScreenshot,
 ];

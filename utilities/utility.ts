@@ -109,11 +109,11 @@ export interface UtilityNet {
   fetch(url: string, init?: { method?: string; headers?: Record<string, string>; maxBytes?: number }): Promise<{ status: number; url: string; headers: Record<string, string>; body: Uint8Array }>;
   resolve(name: string, type: string): Promise<unknown[]>;
   /**
-   * The node's guarded egress proxy for a headless browser (http://host:port): every request of
-   * the browser goes through it, so it passes the same address checks as fetch. Absent where the
-   * node has none; page_screenshot refuses to run without it.
+   * A headless browser the node can start: its executable (SVC_BROWSER_PATH) and the node's guarded
+   * egress proxy, through which every request of the browser goes, so it passes the same address
+   * checks as fetch. Absent where the node has none; page_screenshot refuses to run without it.
    */
-  readonly browserProxy?: string;
+  readonly browser?: { readonly executablePath: string; readonly proxy: { readonly server: string; readonly username?: string; readonly password?: string } };
 }
 
 /** A refusal of the input (bad_param, naming the field) or of the job (tool_failed, saying why). */

@@ -36,11 +36,12 @@ export function examplePng(): Buffer {
   return pngOf(EXAMPLE_WIDTH, EXAMPLE_HEIGHT, (x, y) => (x < half ? EXAMPLE_COLORS.left : y < EXAMPLE_HEIGHT / 2 ? EXAMPLE_COLORS.topRight : EXAMPLE_COLORS.bottomRight));
 }
 
-/** A 64×64 logo: a rounded blue square with a white "S"-like path, plus editor cruft for svg_optimize. */
+/** A 64×64 logo: a rounded blue square with a white "S"-like path, plus Inkscape's cruft for svg_optimize. */
 export const EXAMPLE_SVG = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- Generator: Example Editor 1.0 -->
-<svg xmlns="http://www.w3.org/2000/svg" xmlns:editor="http://example.com/editor" width="64" height="64" viewBox="0 0 64 64" editor:version="1.0">
-  <metadata><editor:info>made with an editor</editor:info></metadata>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" width="64" height="64" viewBox="0 0 64 64" inkscape:version="1.3">
+  <sodipodi:namedview id="view" pagecolor="#ffffff" inkscape:zoom="8"/>
+  <metadata><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></metadata>
   <title>Logo</title>
   <g>
     <rect x="0" y="0" width="64" height="64" rx="12.000000" fill="#1e40af"/>

@@ -29,12 +29,12 @@ async function once(img: OpenedImage, format: OutputFormat, quality: number, kee
   return { data, width: info.width, height: info.pageHeight ?? info.height };
 }
 
-/** The highest quality whose file fits target bytes (binary search over 5..95, six encodes at most). */
+/** The highest quality whose file fits target bytes (binary search over 5..95, seven encodes at most). */
 async function toTarget(img: OpenedImage, format: OutputFormat, target: number, keep: boolean) {
   let lo = 5;
   let hi = 95;
   let best: { data: Buffer; width: number; height: number; quality: number } | null = null;
-  for (let i = 0; i < 6 && lo <= hi; i++) {
+  for (let i = 0; i < 7 && lo <= hi; i++) {
     const q = Math.round((lo + hi) / 2);
     const out = await once(img, format, q, keep);
     if (out.data.length <= target) {
