@@ -82,7 +82,7 @@ export const ogImageGenerator = defineUtility<Input>({
     { name: "file_role", type: "sel", label: "The upload is a", options: ["logo", "background"], default: "logo" },
     { name: "format", type: "sel", label: "Format", options: ["png", "jpeg"], default: "png" },
   ],
-  example: { title: "Как ускорить сайт: 12 проверок", subtitle: "Core Web Vitals, images and caching", site: "example.com", size: "1200x630" },
+  example: { title: "Как ускорить сайт: 12 проверок", subtitle: "Core Web Vitals, images and caching", site: "speedlab.dev", size: "1200x630" },
   async run(input) {
     const [width, height] = input.size.split("x").map(Number) as [number, number];
     const warnings: Warning[] = [];

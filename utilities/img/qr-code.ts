@@ -111,7 +111,7 @@ export const qrCode = defineUtility<Input>({
     { name: "bg", type: "color", label: "Background", default: "#ffffff" },
   ],
   oneOf: [["content", "file"]],
-  example: { content: "https://example.com/", kind: "url", size: 256 },
+  example: { content: "https://qr.example.org/menu?table=12", kind: "url", size: 256 },
   run(input) {
     // A file and no content means decode, whatever mode says by default.
     return input.mode === "decode" || (input.file && input.content === undefined) ? decode(input) : generate(input);

@@ -167,9 +167,9 @@ describe("favicon_generator", () => {
 describe("qr_code", () => {
   it("generates its example and reads it back; Wi-Fi and vCard payloads round-trip", async () => {
     const gen = await runExample("qr_code");
-    expect(gen.result).toMatchObject({ payload: "https://example.com/", mime: "image/png", width: 256, height: 256, ecc: "M" });
+    expect(gen.result).toMatchObject({ payload: "https://qr.example.org/menu?table=12", mime: "image/png", width: 256, height: 256, ecc: "M" });
     const back = await run("qr_code", { file: gen.result.data_base64 });
-    expect(back.result).toMatchObject({ text: "https://example.com/", kind: "url" });
+    expect(back.result).toMatchObject({ text: "https://qr.example.org/menu?table=12", kind: "url" });
     const wifi = await run("qr_code", { content: "ssid: My;Net\npassword: pa:ss\ntype: WPA", kind: "wifi", ecc: "H" });
     expect(wifi.result.payload).toBe("WIFI:T:WPA;S:My\\;Net;P:pa\\:ss;;");
     // A printed code photographed small inside a larger JPEG.
