@@ -82,6 +82,7 @@ async function main(): Promise<void> {
         t.api.push(await time(() => gw.call("POST", `/api/v1/utilities/${op.id}`, { body: { input: { file, ...op.input } } })));
       }
       for (const k of ["sharp", "direct", "api"] as const) t[k].sort((a, b) => a - b);
+      process.stdout.write(`  ${op.name} done\n`);
       const ratio = pct(t.api, 50) / pct(t.sharp, 50);
       const verdict = pct(t.sharp, 50) < 10 ? "(under 10 ms: not judged)" : ratio <= 1.2 ? "≤ 1.2× ok" : "over 1.2×";
       rows.push(
