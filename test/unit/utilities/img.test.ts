@@ -40,6 +40,16 @@ describe("image_compress", () => {
     expect(above.result.bytes_after as number).toBeGreaterThan(40 * 1024);
   });
 
+  it("keeps a GIF's frames and recompresses AVIF as AVIF", async () => {
+    const gif = await run("image_compress", { file: b64(await animatedGif(4, 40, 20)) });
+    expect(gif.result).toMatchObject({ format: "gif", width: 40, height: 20 });
+    expect((await sharp(unb64(gif.result.data_base64), { animated: true }).metadata()).pages).toBe(4);
+    const avif = await sharp(await photo(200, 100)).avif({ quality: 90 }).toBuffer();
+    const out = await run("image_compress", { file: b64(avif), quality: 40 });
+    expect(out.result).toMatchObject({ format: "avif", mime: "image/avif", width: 200, height: 100, bytes_before: avif.length });
+    expect(out.result.bytes_after as number).toBeLessThan(avif.length);
+  });
+
   it("refuses a wrong type, a decompression bomb and a truncated file", async () => {
     expect(await refusal("image_compress", { file: b64(Buffer.from("%PDF-1.4\n%…")) })).toMatchObject({ code: "bad_param", field: "input.file", message: expect.stringContaining("the bytes look like pdf") as unknown });
     expect(await refusal("image_compress", { file: b64(bombPng(20_000)) })).toEqual({
