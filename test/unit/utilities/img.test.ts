@@ -119,6 +119,7 @@ describe("image_convert", () => {
     const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypheic"), Buffer.alloc(12), Buffer.alloc(64, 1)]);
     expect(await refusal("image_convert", { file: b64(heic), to: "jpeg" })).toMatchObject({ code: "tool_failed", message: expect.stringMatching(/not a readable image|HEVC/) as unknown });
     expect(await refusal("image_convert", { file: b64(examplePng()), to: "bmp" })).toMatchObject({ code: "bad_param", field: "input.to" });
+    expect(await refusal("image_convert", { file: b64(await animatedGif(201, 4, 4)), to: "webp" })).toEqual({ code: "tool_failed", message: "the file has 201 frames; at most 200 are decoded" });
     const broken = Buffer.concat([examplePng().subarray(0, 40), Buffer.alloc(40, 7)]);
     expect(await refusal("image_convert", { file: b64(broken), to: "webp" })).toMatchObject({ code: "tool_failed" });
   });
@@ -225,6 +226,10 @@ describe("svg_optimize", () => {
   it("refuses text that is not SVG and a missing input", async () => {
     expect(await refusal("svg_optimize", { svg: "<html><body/></html>" })).toMatchObject({ code: "tool_failed", message: expect.stringContaining("not an SVG") as unknown });
     expect(await refusal("svg_optimize", { precision: 2 })).toMatchObject({ code: "bad_param", field: "input.svg" });
+    // An external entity is never expanded: the document is refused, before anything rasterises it.
+    const xxe = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/hostname">]><svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><text>&x;</text></svg>';
+    expect(await refusal("svg_optimize", { svg: xxe })).toMatchObject({ code: "tool_failed", message: expect.stringContaining("Invalid character entity") as unknown });
+    expect(await refusal("image_convert", { file: b64(Buffer.from(xxe)), to: "png" })).toMatchObject({ code: "tool_failed", message: expect.stringContaining("could not be parsed") as unknown });
     expect(await refusal("svg_optimize", { svg: "<svg><g></svg>" })).toMatchObject({ code: "tool_failed", message: expect.stringContaining("could not be parsed") as unknown });
   });
 });
