@@ -1,10 +1,9 @@
-import sharp from "sharp";
 import { defineUtility, type Warning } from "../utility.ts";
 import { parseColor, toHex } from "../shared/color.ts";
 import { zipFiles } from "../shared/zip.ts";
 import { EXAMPLE_SVG } from "./example-image.ts";
 import { encodeIco } from "./ico.ts";
-import { encode, MAX_INPUT_PIXELS, openImage, type OpenedImage } from "./image-input.ts";
+import { encode, loadSharp, MAX_INPUT_PIXELS, openImage, type OpenedImage } from "./image-input.ts";
 
 interface Input {
   file: Uint8Array;
@@ -19,6 +18,7 @@ const TRANSPARENT = { r: 0, g: 0, b: 0, alpha: 0 };
 
 /** One square PNG: the source fitted inside size less padding, on the background (or transparent). */
 async function square(master: Buffer, size: number, paddingPct: number, background: string | null): Promise<Buffer> {
+  const sharp = await loadSharp();
   const inner = Math.max(1, Math.round(size * (1 - (2 * paddingPct) / 100)));
   const { data: icon } = await encode(sharp(master, { limitInputPixels: MAX_INPUT_PIXELS }).resize(inner, inner, { fit: "contain", background: TRANSPARENT }).png());
   const canvas = sharp({ create: { width: size, height: size, channels: 4, background: background ?? TRANSPARENT } }).composite([{ input: icon, gravity: "centre" }]);

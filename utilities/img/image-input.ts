@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type OutputInfo, type Sharp } from "sharp";
+import type { Metadata, OutputInfo, Sharp } from "sharp";
 import { UtilityError } from "../utility.ts";
 import { FILE_MAX_BYTES } from "../validate.ts";
 import { isSvgText } from "../shared/sniff.ts";
@@ -9,14 +9,28 @@ import { safeSvg } from "./svg-clean.ts";
 // (a decompression bomb: a few KB of PNG that would inflate to gigabytes), more than 200 frames,
 // or animated frames that add up past 100 MP. sharp's own limitInputPixels stays as the backstop,
 // libvips' cache is off and it uses one thread (the pool's threads are the parallelism).
+//
+// The image libraries are imported on first use, not with the module: the catalogue (and so the
+// contracts, the CLI and every gateway process) loads utilities/table.ts, and sharp, satori, SVGO
+// and playwright-core would add seconds to each start.
 
 export const MAX_INPUT_PIXELS = 40_000_000;
 export const MAX_FRAMES = 200;
 export const MAX_ANIMATION_PIXELS = 100_000_000;
 export const MAX_OUTPUT_SIDE = 8000;
 
-sharp.cache(false);
-sharp.concurrency(1);
+type SharpFn = (typeof import("sharp"))["default"];
+let loading: Promise<SharpFn> | null = null;
+
+/** sharp, loaded and configured once per thread. */
+export function loadSharp(): Promise<SharpFn> {
+  loading ??= import("sharp").then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loading;
+}
 
 export type ImageFormat = "jpeg" | "png" | "webp" | "avif" | "gif" | "tiff" | "svg" | "heif";
 
@@ -52,7 +66,8 @@ const fmt = (n: number) => n.toLocaleString("en-US");
 /** Reads the header of an uploaded image and applies the guards; tool_failed saying why. */
 export async function openImage(data: Uint8Array, what = "the file"): Promise<OpenedImage> {
   // An SVG is sanitised before the rasteriser sees it (no scripts, no external references).
-  const bytes = isSvgText(data) ? safeSvg(Buffer.from(data).toString("utf8")) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const sharp = await loadSharp();
+  const bytes = isSvgText(data) ? await safeSvg(Buffer.from(data).toString("utf8")) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -130,6 +145,7 @@ export function checkOutputSides(width: number, height: number): void {
 /** A preview block: the image itself when small, else a PNG/JPEG scaled to at most 512 px. */
 export async function previewOf(data: Buffer, mime: string, width: number, height: number, alt: string): Promise<{ mime: string; data_base64: string; width: number; height: number; alt: string }> {
   if (data.length <= 200_000 && width <= 1024 && height <= 1024 && mime !== "image/tiff" && mime !== "image/x-icon") return { mime, data_base64: data.toString("base64"), width, height, alt };
+  const sharp = await loadSharp();
   const { data: small, info } = await encode(sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).resize(512, 512, { fit: "inside", withoutEnlargement: true }).webp({ quality: 70 }));
   return { mime: "image/webp", data_base64: small.toString("base64"), width: info.width, height: info.height, alt };
 }

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import exifr from "exifr";
 import { defineUtility, type Pair, type Warning } from "../utility.ts";
 import { examplePng } from "./example-image.ts";
 import { encodeAs, type OutputFormat } from "./encoders.ts";
@@ -28,6 +27,7 @@ function scalars(block: unknown): Record<string, Scalar> {
 
 async function readTags(bytes: Buffer): Promise<{ groups: Record<string, Record<string, Scalar>>; gps: { latitude: number; longitude: number; altitude_m?: number } | null }> {
   let parsed: Record<string, unknown> | undefined;
+  const { default: exifr } = await import("exifr");
   try {
     parsed = (await exifr.parse(bytes, { tiff: true, exif: true, gps: true, interop: false, iptc: true, xmp: true, icc: true, jfif: false, ihdr: false, reviveValues: false, translateValues: true, mergeOutput: false })) as Record<string, unknown> | undefined;
   } catch {

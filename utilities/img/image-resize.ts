@@ -1,9 +1,8 @@
-import sharp from "sharp";
 import { UtilityError, defineUtility, type Warning } from "../utility.ts";
 import { parseColor, toHex } from "../shared/color.ts";
 import { examplePng } from "./example-image.ts";
 import { encodeAs, type OutputFormat } from "./encoders.ts";
-import { baseName, checkOutputSides, checkOutputSize, encode, EXT_OF, MIME_OF, openImage, previewOf, type OpenedImage } from "./image-input.ts";
+import { baseName, checkOutputSides, checkOutputSize, encode, EXT_OF, loadSharp, MIME_OF, openImage, previewOf, type OpenedImage } from "./image-input.ts";
 
 interface Input {
   file: Uint8Array;
@@ -52,6 +51,7 @@ function plannedSize(t: { width?: number; height?: number }, w: number, h: numbe
 }
 
 async function render(img: OpenedImage, input: Input, t: { width?: number; height?: number }, scale: number, format: OutputFormat) {
+  const sharp = await loadSharp();
   const bg = toHex(parseColor(input.background) ?? { r: 255, g: 255, b: 255, a: 1 });
   let p = img.pipeline({ animated: format === "gif" || format === "webp" }).rotate();
   if (input.rotate !== undefined && input.rotate % 360 !== 0) p = sharp(await encode(p.png()).then((r) => r.data), { limitInputPixels: 40_000_000 }).rotate(input.rotate, { background: bg });

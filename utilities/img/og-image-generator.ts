@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import satori from "satori";
-import sharp from "sharp";
 import { defineUtility, type Warning } from "../utility.ts";
 import { contrast, parseColor, toHex, type Rgba } from "../shared/color.ts";
-import { checkOutputSize, encode, MAX_INPUT_PIXELS, openImage } from "./image-input.ts";
+import { checkOutputSize, encode, loadSharp, MAX_INPUT_PIXELS, openImage } from "./image-input.ts";
 
 // A sharing image drawn by satori (HTML/CSS layout → SVG with the text as paths, so no system
 // fonts are needed) and rasterised by sharp. Roboto's Latin and Cyrillic subsets are registered as
@@ -108,7 +106,9 @@ export const ogImageGenerator = defineUtility<Input>({
     if (input.subtitle) body.push(el("div", { width: room, fontSize: Math.max(28, Math.round(size * 0.45)), fontWeight: 400, marginTop: 24, opacity: 0.85, lineClamp: 2 }, input.subtitle));
     children.push(el("div", { display: "flex", flexDirection: "column", justifyContent: "center", flexGrow: 1, width: room }, body));
     const root = el("div", { display: "flex", flexDirection: "column", width, height, padding: pad, backgroundColor: toHex(bg), color: toHex(fg), fontFamily: "Roboto latin, Roboto cyrillic", position: "relative" }, children);
+    const { default: satori } = await import("satori");
     const svg = await satori(root, { width, height, fonts: fontsOnce() });
+    const sharp = await loadSharp();
     const p = sharp(Buffer.from(svg), { limitInputPixels: MAX_INPUT_PIXELS });
     const { data } = await encode(input.format === "png" ? p.png({ compressionLevel: 9, palette: !background, quality: 90 }) : p.flatten({ background: toHex(bg) }).jpeg({ quality: 88, mozjpeg: true }));
     checkOutputSize(data, "choose JPEG");

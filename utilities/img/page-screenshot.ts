@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { UtilityError, defineUtility, type UtilityNet, type Warning } from "../utility.ts";
-import { checkOutputSize, encode, MAX_OUTPUT_SIDE, reason } from "./image-input.ts";
-import sharp from "sharp";
+import { checkOutputSize, encode, loadSharp, MAX_OUTPUT_SIDE, reason } from "./image-input.ts";
 
 // A page in headless Chromium (playwright-core driving the node's own browser, never a download).
 // Every request of the browser goes through the node's guarded egress proxy (catalogue §6: the
@@ -53,6 +52,7 @@ export const pageScreenshot = defineUtility<Input>({
     const warnings: Warning[] = [];
     let browser: Browser | null = null;
     try {
+      const { chromium } = await import("playwright-core");
       browser = await chromium.launch({ executablePath: browserPort.executablePath, headless: true, args: ARGS, timeout: NAV_TIMEOUT_MS });
       const context = await browser.newContext({
         ...device,
@@ -89,6 +89,7 @@ export const pageScreenshot = defineUtility<Input>({
         type: "png",
         ...(input.full_page ? { clip: { x: 0, y: 0, width: device.viewport.width, height: cssHeight }, fullPage: true } : {}),
       });
+      const sharp = await loadSharp();
       const p = sharp(shot, { limitInputPixels: false });
       const { data, info } = await encode(input.format === "png" ? p.png({ compressionLevel: 9 }) : p.jpeg({ quality: 80, mozjpeg: true }));
       checkOutputSize(data, "choose JPEG or leave full_page off");

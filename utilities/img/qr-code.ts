@@ -1,5 +1,4 @@
-import jsQRModule from "jsqr";
-import QRCode from "qrcode";
+import type QRCodeLib from "qrcode";
 import { UtilityError, defineUtility, type UtilityOutput } from "../utility.ts";
 import { contrast, parseColor, toHex, type Rgba } from "../shared/color.ts";
 import { encode, openImage, reason } from "./image-input.ts";
@@ -19,12 +18,13 @@ interface Input {
   bg: string;
 }
 
-// jsqr is CommonJS with exports.default: under NodeNext its default import is the module object.
-const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ?? jsQRModule) as unknown as (data: Uint8ClampedArray, w: number, h: number, o?: { inversionAttempts?: "attemptBoth" }) => {
-  data: string;
-  version: number;
-  binaryData: number[];
-} | null;
+type JsQr = (data: Uint8ClampedArray, w: number, h: number, o?: { inversionAttempts?: "attemptBoth" }) => { data: string; version: number; binaryData: number[] } | null;
+
+/** jsqr is CommonJS with exports.default: under NodeNext its default import is the module object. */
+async function loadJsQr(): Promise<JsQr> {
+  const m = (await import("jsqr")) as unknown as { default: { default?: unknown } };
+  return (m.default.default ?? m.default) as JsQr;
+}
 
 /** The longest side a QR image is scanned at: enough for any printable code, bounded in CPU. */
 const DECODE_SIDE = 1200;
@@ -39,7 +39,8 @@ async function generate(input: Input): Promise<UtilityOutput> {
   const bg = rgba(input.bg);
   const ratio = Math.round(contrast(fg, { ...bg, a: 1 }) * 100) / 100;
   const warnings = ratio < 4 ? [{ code: "low_contrast", text: `foreground and background contrast is ${ratio}:1; scanners need about 4:1 or more` }] : [];
-  let qr: QRCode.QRCode;
+  const { default: QRCode } = await import("qrcode");
+  let qr: QRCodeLib.QRCode;
   try {
     qr = QRCode.create(payload, { errorCorrectionLevel: input.ecc });
   } catch (err) {
@@ -78,6 +79,7 @@ async function decode(input: Input): Promise<UtilityOutput> {
   let p = img.pipeline().rotate().flatten({ background: "#ffffff" });
   if (scale < 1) p = p.resize(Math.max(1, Math.round(img.width * scale)), Math.max(1, Math.round(img.height * scale)), { fit: "fill" });
   const { data, info } = await encode(p.ensureAlpha().raw());
+  const jsQR = await loadJsQr();
   const found = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height, { inversionAttempts: "attemptBoth" });
   if (!found) throw new UtilityError("tool_failed", "no QR code was found in the image (a sharper, straighter photo with a quiet margin around the code helps)");
   const kind = /^WIFI:/i.test(found.data) ? "wifi" : /^BEGIN:VCARD/i.test(found.data) ? "vcard" : /^mailto:/i.test(found.data) ? "email" : /^SMSTO:/i.test(found.data) ? "sms" : /^geo:/i.test(found.data) ? "geo" : /^https?:\/\//i.test(found.data) ? "url" : "text";

@@ -1,4 +1,4 @@
-import { optimize, type CustomPlugin, type PluginConfig } from "svgo";
+import type { CustomPlugin, PluginConfig } from "svgo";
 import { UtilityError } from "../utility.ts";
 
 // SVG is untrusted (utilities-catalogue.md §4): before anything rasterises an uploaded SVG, its
@@ -42,7 +42,8 @@ export interface CleanOptions {
 }
 
 /** The SVG optimised (and sanitised) by SVGO; tool_failed when it is not well-formed SVG. */
-export function cleanSvg(svg: string, options: CleanOptions): string {
+export async function cleanSvg(svg: string, options: CleanOptions): Promise<string> {
+  const { optimize } = await import("svgo");
   const plugins: PluginConfig[] = [];
   if (!options.minimal) {
     plugins.push({ name: "preset-default", params: { floatPrecision: options.precision } } as PluginConfig);
@@ -59,6 +60,6 @@ export function cleanSvg(svg: string, options: CleanOptions): string {
 }
 
 /** An uploaded SVG made safe to rasterise. */
-export function safeSvg(svg: string): Buffer {
-  return Buffer.from(cleanSvg(svg, { precision: 3, multipass: false, sanitize: true, minimal: true }), "utf8");
+export async function safeSvg(svg: string): Promise<Buffer> {
+  return Buffer.from(await cleanSvg(svg, { precision: 3, multipass: false, sanitize: true, minimal: true }), "utf8");
 }

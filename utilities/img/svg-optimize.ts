@@ -39,7 +39,7 @@ export const svgOptimize = defineUtility<Input>({
     const warnings: Warning[] = [];
     const risky = [...new Set([...source.matchAll(RISKY)].map((m) => m[0].trim().slice(0, 30)))];
     if (risky.length && !input.sanitize) warnings.push({ code: "unsafe_content", text: `the SVG has active or external content (${risky.slice(0, 5).join(", ")}); sanitize removes it` });
-    const svg = cleanSvg(source, { precision: input.precision, multipass: input.multipass, sanitize: input.sanitize });
+    const svg = await cleanSvg(source, { precision: input.precision, multipass: input.multipass, sanitize: input.sanitize });
     const before = Buffer.byteLength(source);
     const after = Buffer.byteLength(svg);
     // The preview rasterises a sanitised copy whatever was asked (openImage sanitises SVG).
