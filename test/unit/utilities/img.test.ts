@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import exifr from "exifr";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -277,4 +280,15 @@ describe("color_palette", () => {
     expect(await refusal("color_palette", { file: b64(await flat(8, 8, "#123456", "png", 0)) })).toMatchObject({ code: "tool_failed", message: expect.stringContaining("fully transparent") as unknown });
     expect(await refusal("color_palette", { file: b64(examplePng()), count: 20 })).toMatchObject({ code: "bad_param", field: "input.count" });
   });
+});
+
+describe("the catalogue without the image libraries", () => {
+  it("loading the contracts (CLI, gateway start) imports no image library: they load on first use", async () => {
+    const root = new URL("../../../", import.meta.url);
+    const script = fileURLToPath(new URL("../../harness/loaded-modules.ts", import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, fileURLToPath(new URL("gateway/contracts/index.ts", root))], { cwd: fileURLToPath(root) });
+    const loaded = JSON.parse(stdout) as string[];
+    expect(loaded).toContain(new URL("utilities/img/image-compress.ts", root).href);
+    expect(loaded.filter((u) => /\/node_modules\/(sharp|@img|satori|svgo|exifr|qrcode|jsqr|playwright-core)\//.test(u))).toEqual([]);
+  }, 30_000);
 });
