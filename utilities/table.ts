@@ -47,6 +47,17 @@ import { abSampleSize } from "./calc/ab-sample-size.ts";
 import { slaUptime } from "./calc/sla-uptime.ts";
 import { downloadTime } from "./calc/download-time.ts";
 import { contrastRatio } from "./calc/contrast-ratio.ts";
+import { imageCompress } from "./img/image-compress.ts";
+import { imageResize } from "./img/image-resize.ts";
+import { imageConvert } from "./img/image-convert.ts";
+import { imageMetadata } from "./img/image-metadata.ts";
+import { faviconGenerator } from "./img/favicon-generator.ts";
+import { qrCode } from "./img/qr-code.ts";
+import { svgOptimize } from "./img/svg-optimize.ts";
+import { ogImageGenerator } from "./img/og-image-generator.ts";
+import { colorPalette } from "./img/color-palette.ts";
+import { pageImagesAudit } from "./img/page-images-audit.ts";
+import { pageScreenshot } from "./img/page-screenshot.ts";
 
 import { serpPreview } from "./seo/serp-preview.ts";
 import { metaTagsGenerator } from "./seo/meta-tags-generator.ts";
@@ -129,4 +140,16 @@ export const UTILITIES: readonly Utility<never>[] = [
   keywordGrouping,
   llmsTxtGenerator,
   securityTxtGenerator,
+  // img
+  imageCompress,
+  imageResize,
+  imageConvert,
+  imageMetadata,
+  faviconGenerator,
+  qrCode,
+  svgOptimize,
+  ogImageGenerator,
+  colorPalette,
+  pageImagesAudit,
+  pageScreenshot,
 ];

@@ -37,7 +37,7 @@ export interface FieldSpec {
 }
 
 /** File types a file field accepts, sniffed from the bytes (file_name is only a hint). */
-export type FileKind = "docx" | "zip" | "text" | "pem" | "der" | "png" | "jpeg" | "gif" | "webp" | "pdf" | "any";
+export type FileKind = "docx" | "zip" | "text" | "pem" | "der" | "png" | "jpeg" | "gif" | "webp" | "pdf" | "avif" | "heic" | "tiff" | "svg" | "any";
 
 export interface Pair {
   readonly label: string;
@@ -164,6 +164,12 @@ export interface UtilityNet {
   whois(server: string, query: string): Promise<string>;
   /** Where a TLD's WHOIS service is asked first (IANA by default; a setting in tests). */
   readonly whoisRoot: string;
+  /**
+   * A headless browser the node can start: its executable (SVC_BROWSER_PATH) and the node's guarded
+   * egress proxy, through which every request of the browser goes, so it passes the same address
+   * checks as fetch. Absent where the node has none; page_screenshot refuses to run without it.
+   */
+  readonly browser?: { readonly executablePath: string; readonly proxy: { readonly server: string; readonly username?: string; readonly password?: string } };
 }
 
 /** A refusal of the input (bad_param, naming the field) or of the job (tool_failed, saying why). */
@@ -211,6 +217,8 @@ export interface Utility<I = Record<string, unknown>> {
   readonly example: Readonly<Record<string, unknown>>;
   /** CPU time allowed in the pool, when it is not the configured default (regex_test: 1 s). */
   readonly cpuMs?: number;
+  /** Whether this machine can run it (page_screenshot needs Chromium); available when absent. */
+  available?(): boolean;
   /** Method syntax on purpose: the table holds utilities of every input type. */
   run(input: I, ports: UtilityPorts): UtilityOutput | Promise<UtilityOutput>;
 }

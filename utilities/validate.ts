@@ -93,7 +93,8 @@ function file(field: FieldSpec, value: unknown, utility: Utility): Uint8Array {
   const kinds = utility.fileKinds ?? ["any"];
   if (!kinds.includes("any")) {
     const kind = sniffFile(bytes);
-    if (!kind || !kinds.includes(kind)) throw bad(field.name, `must be ${kinds.join(" or ")}; the bytes look like ${kind ?? "an unknown type"}`);
+    // An SVG is text too: a utility that takes text files takes it.
+    if (!kind || !(kinds.includes(kind) || (kind === "svg" && kinds.includes("text")))) throw bad(field.name, `must be ${kinds.join(" or ")}; the bytes look like ${kind ?? "an unknown type"}`);
   }
   return bytes;
 }

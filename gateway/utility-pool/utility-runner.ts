@@ -59,9 +59,9 @@ export class UtilityRunner {
     return !this.off.has(u.id);
   }
 
-  /** Whether this server can run it: network utilities need the crawler nodes' lane. */
+  /** Whether this server can run it: network utilities need the crawler nodes' lane, some a browser. */
   available(u: Utility): boolean {
-    return !u.net || this.options.net !== undefined;
+    return (!u.net || this.options.net !== undefined) && (u.available?.() ?? true);
   }
 
   /** The catalogue as this server offers it. */

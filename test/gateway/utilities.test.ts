@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UTILITIES } from "../../utilities/index.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { bombDocx } from "../unit/utilities/docx.ts";
+import { bombPng, photo } from "../unit/utilities/img-fixtures.ts";
 import { runSvc } from "../harness/svc-process.ts";
 
 // The utilities as a user meets them: GET /utilities, GET /utilities/{id} and POST /utilities/{id}
@@ -94,6 +95,23 @@ describe("the utilities endpoints", () => {
     const after = await post("regex_test", { pattern: "b+", text: "abba" });
     expect(after.statusCode).toBe(200);
     expect(after.json()).toMatchObject({ result: { count: 1, matches: [{ match: "bb", index: 1 }] } });
+  }, 60_000);
+
+  it("runs image utilities in the pool, refuses an image bomb before decoding, and lists the net img utilities as unavailable", async () => {
+    const bomb = await post("image_convert", { file: bombPng(30_000).toString("base64"), to: "webp" });
+    expect(bomb.statusCode).toBe(422);
+    expect(bomb.json()).toMatchObject({ code: "tool_failed", error: expect.stringContaining("decompression bomb guard") as unknown });
+    const jpg = await photo(640, 480);
+    const resized = await post("image_resize", { file: jpg.toString("base64"), width: 320, srcset: true });
+    expect(resized.statusCode).toBe(200);
+    expect(resized.json<{ result: { files: { width: number; height: number }[] } }>().result.files.map((f) => [f.width, f.height])).toEqual([
+      [320, 240],
+      [640, 480],
+      [960, 720],
+    ]);
+    const list = (await gw.call("GET", "/api/v1/utilities?group=img&limit=50")).json<{ utilities: { id: string; available: boolean; net: boolean }[] }>();
+    expect(list.utilities.filter((u) => !u.available).map((u) => u.id)).toEqual(["page_images_audit", "page_screenshot"]);
+    expect((await post("page_screenshot", { url: "https://example.com/" })).json()).toMatchObject({ code: "tool_off", error: "the utility page_screenshot is not available on this server" });
   }, 60_000);
 
   it("an Idempotency-Key keeps only the fingerprint: a replay runs again and a different input conflicts", async () => {

@@ -22,6 +22,7 @@ const MIME: Record<string, string> = {
   zip: "application/zip",
   text: "text/plain",
   pem: "application/x-pem-file",
+  svg: "image/svg+xml",
 };
 
 function mimeOf(bytes: Uint8Array, name?: string): string {
@@ -74,7 +75,7 @@ export const base64 = defineUtility<Input>({
     if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(raw) || raw.length % 4 === 1) throw new UtilityError("tool_failed", "the text is not base64: only A-Z, a-z, 0-9, +, /, - and _ with up to two = at the end");
     const bytes = Buffer.from(raw, raw.includes("-") || raw.includes("_") ? "base64url" : "base64");
     const kind = sniffFile(bytes);
-    if (kind === "text" || kind === "pem") {
+    if (kind === "text" || kind === "pem" || kind === "svg") {
       const text = input.charset === "windows-1251" ? decodeCp1251(bytes) : bytes.toString("utf8");
       return { result: { text, mime: "text/plain", bytes: bytes.length }, blocks: { code: [{ lang: "text", text }], pairs: [{ label: "Bytes", value: String(bytes.length) }] } };
     }

@@ -23,6 +23,13 @@ export function sniffFile(bytes: Uint8Array): FileKind | null {
   if (starts(bytes, [0x47, 0x49, 0x46, 0x38])) return "gif";
   if (starts(bytes, [0x52, 0x49, 0x46, 0x46]) && starts(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return "webp";
   if (starts(bytes, [0x25, 0x50, 0x44, 0x46])) return "pdf";
+  // ISO BMFF: "ftyp" at 4, then the brand (AVIF stills and sequences, HEIF/HEIC photos).
+  if (starts(bytes, [0x66, 0x74, 0x79, 0x70], 4)) {
+    const brand = Buffer.from(bytes.subarray(8, 12)).toString("latin1");
+    if (brand === "avif" || brand === "avis") return "avif";
+    if (["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].includes(brand)) return "heic";
+  }
+  if (starts(bytes, [0x49, 0x49, 0x2a, 0x00]) || starts(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return "tiff";
   if (starts(bytes, [0x50, 0x4b, 0x03, 0x04])) {
     // A Word document is a ZIP whose entries include word/document.xml.
     const head = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 65536))).toString("latin1");
@@ -30,6 +37,14 @@ export function sniffFile(bytes: Uint8Array): FileKind | null {
   }
   // DER: a SEQUENCE with a long-form length.
   if (bytes[0] === 0x30 && (bytes[1] === 0x82 || bytes[1] === 0x81 || bytes[1] === 0x83)) return "der";
+  if (looksLikeText(bytes) && isSvgText(bytes)) return "svg";
   if (looksLikeText(bytes)) return Buffer.from(bytes.subarray(0, 200)).toString("latin1").includes("-----BEGIN ") ? "pem" : "text";
   return null;
+}
+
+/** An SVG document: text whose first element (after a BOM, an XML declaration, comments or a doctype) is <svg. */
+export function isSvgText(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString("utf8").replace(/^\uFEFF/, "");
+  const rest = head.replace(/^(\s+|<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)*/i, "");
+  return /^<svg[\s>]/i.test(rest);
 }

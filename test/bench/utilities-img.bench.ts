@@ -1,0 +1,103 @@
+/**
+ * bench:utilities-img: the image utilities on a ~5 MB photo, three ways, interleaved per iteration
+ * so that drift of the machine hits every way alike:
+ *
+ *   sharp   the sharp call the utility makes, straight (what `sharp` on the command line does)
+ *   direct  runUtility in this thread: validation, base64 decode, the header guards, the result
+ *   api     POST /api/v1/utilities/{id} through the gateway (app.inject): auth, the body schema,
+ *           validation, the worker-thread pool (the 5 MB travels to the thread and back), logging
+ *
+ * Operations: image_compress (JPEG q80, mozjpeg), image_convert to WebP and to AVIF, image_resize to
+ * 1200 px wide. It prints p50/p99 of each way and the API's overhead against the sharp call; the
+ * issue's target is ≤ 1.2× for anything over 10 ms.
+ *
+ * A benchmark, not a test: it prints figures and never fails on a number.
+ *
+ *   npm run bench:utilities-img               full: a ~5 MB 4000×2667 photo, 5 iterations per way
+ *   npm run bench:utilities-img -- --smoke    smoke: a 480×320 photo, 2 iterations (also when CI=true)
+ *
+ * Overrides (environment): BENCH_ITERATIONS.
+ */
+import { availableParallelism, cpus } from "node:os";
+import sharp, { type Sharp } from "sharp";
+import { runUtility, seededPorts } from "../../utilities/index.ts";
+import { startTestGateway } from "../harness/gateway.ts";
+import { photo } from "../unit/utilities/img-fixtures.ts";
+
+const smoke = process.argv.includes("--smoke") || process.env.CI === "true";
+const iterations = Number(process.env.BENCH_ITERATIONS ?? (smoke ? 2 : 5));
+
+interface Op {
+  readonly name: string;
+  readonly id: string;
+  readonly input: Record<string, unknown>;
+  /** The same work as a bare sharp pipeline. */
+  readonly sharp: (buf: Buffer) => Sharp;
+}
+
+const OPS: readonly Op[] = [
+  { name: "compress jpeg q80", id: "image_compress", input: { quality: 80 }, sharp: (b) => sharp(b).rotate().flatten({ background: "#ffffff" }).jpeg({ quality: 80, mozjpeg: true, progressive: true }) },
+  { name: "convert → webp", id: "image_convert", input: { to: "webp" }, sharp: (b) => sharp(b).rotate().webp({ quality: 80, effort: 4, smartSubsample: true }) },
+  { name: "convert → avif", id: "image_convert", input: { to: "avif" }, sharp: (b) => sharp(b).rotate().avif({ quality: 80, effort: 2 }) },
+  { name: "resize 1200w", id: "image_resize", input: { width: 1200 }, sharp: (b) => sharp(b).rotate().resize({ width: 1200, fit: "inside" }).flatten({ background: "#ffffff" }).jpeg({ quality: 82, mozjpeg: true, progressive: true }) },
+];
+
+function pct(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1)).padStart(7);
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  const [w, h, q] = smoke ? [480, 320, 90] : [4000, 2667, 95];
+  const img = await photo(w, h, q);
+  const file = img.toString("base64");
+  process.stdout.write(
+    `bench:utilities-img: ${smoke ? "smoke" : "full"}, photo ${w}×${h} JPEG ${(img.length / 1024 / 1024).toFixed(2)} MB, ${iterations} iterations per way, ` +
+      `${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}\n`,
+  );
+  // One pool thread: a run is timed alone, as the sharp and direct calls are.
+  const gw = await startTestGateway({ validateResponses: false, env: { SVC_UTILITY_THREADS: "1", SVC_UTILITY_CPU_MS: "120000", SVC_UTILITY_MEMORY_MB: "512", SVC_RATE_PER_HOUR: "1000000" } });
+  const ports = () => seededPorts(0, new Uint8Array([1]));
+  const rows: string[] = [];
+  try {
+    // Warm-up: the pool thread's modules, libvips' first use.
+    for (const op of OPS) {
+      await op.sharp(img).toBuffer();
+      await runUtility(op.id, { file, ...op.input }, ports());
+      const res = await gw.call("POST", `/api/v1/utilities/${op.id}`, { body: { input: { file, ...op.input } } });
+      if (res.statusCode !== 200) throw new Error(`${op.id}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    for (const op of OPS) {
+      const t = { sharp: [] as number[], direct: [] as number[], api: [] as number[] };
+      for (let i = 0; i < iterations; i++) {
+        t.sharp.push(await time(() => op.sharp(img).toBuffer()));
+        t.direct.push(await time(() => runUtility(op.id, { file, ...op.input }, ports())));
+        t.api.push(await time(() => gw.call("POST", `/api/v1/utilities/${op.id}`, { body: { input: { file, ...op.input } } })));
+      }
+      for (const k of ["sharp", "direct", "api"] as const) t[k].sort((a, b) => a - b);
+      process.stdout.write(`  ${op.name} done\n`);
+      const ratio = pct(t.api, 50) / pct(t.sharp, 50);
+      const verdict = pct(t.sharp, 50) < 10 ? "(under 10 ms: not judged)" : ratio <= 1.2 ? "≤ 1.2× ok" : "over 1.2×";
+      rows.push(
+        `${op.name.padEnd(18)} ${ms(pct(t.sharp, 50))} ${ms(pct(t.sharp, 99))}   ${ms(pct(t.direct, 50))} ${ms(pct(t.direct, 99))}   ${ms(pct(t.api, 50))} ${ms(pct(t.api, 99))}   ${ratio.toFixed(2).padStart(5)}× ${verdict}`,
+      );
+    }
+  } finally {
+    await gw.close();
+  }
+  process.stdout.write(`\n${"operation".padEnd(18)} ${"sharp p50".padStart(7)} ${"p99".padStart(7)}   ${"direct p50".padStart(7)} ${"p99".padStart(6)}   ${"api p50".padStart(7)} ${"p99".padStart(7)}   api/sharp (p50)\n`);
+  for (const r of rows) process.stdout.write(`${r}\n`);
+  process.stdout.write("\n(ms; direct = runUtility in this thread; api = POST /utilities/{id} with app.inject through the pool)\n");
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench:utilities-img: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

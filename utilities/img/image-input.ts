@@ -1,0 +1,163 @@
+import type { Metadata, OutputInfo, Sharp } from "sharp";
+import { UtilityError } from "../utility.ts";
+import { FILE_MAX_BYTES } from "../validate.ts";
+import { isSvgText } from "../shared/sniff.ts";
+import { safeSvg } from "./svg-clean.ts";
+
+// How the img group opens and writes images (utilities-catalogue.md §4): the header is read
+// first and an image is refused before any pixel is decoded when it declares more than 40 MP
+// (a decompression bomb: a few KB of PNG that would inflate to gigabytes), more than 200 frames,
+// or animated frames that add up past 100 MP. sharp's own limitInputPixels stays as the backstop,
+// libvips' cache is off and it uses one thread (the pool's threads are the parallelism).
+//
+// The image libraries are imported on first use, not with the module: the catalogue (and so the
+// contracts, the CLI and every gateway process) loads utilities/table.ts, and sharp, satori, SVGO
+// and playwright-core would add seconds to each start.
+
+export const MAX_INPUT_PIXELS = 40_000_000;
+export const MAX_FRAMES = 200;
+export const MAX_ANIMATION_PIXELS = 100_000_000;
+export const MAX_OUTPUT_SIDE = 8000;
+
+type SharpFn = (typeof import("sharp"))["default"];
+let loading: Promise<SharpFn> | null = null;
+
+/** sharp, loaded and configured once per thread. */
+export function loadSharp(): Promise<SharpFn> {
+  loading ??= import("sharp").then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loading;
+}
+
+export type ImageFormat = "jpeg" | "png" | "webp" | "avif" | "gif" | "tiff" | "svg" | "heif";
+
+export const MIME_OF: Readonly<Record<string, string>> = {
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  avif: "image/avif",
+  gif: "image/gif",
+  tiff: "image/tiff",
+  svg: "image/svg+xml",
+  heif: "image/heif",
+  ico: "image/x-icon",
+};
+
+export const EXT_OF: Readonly<Record<string, string>> = { jpeg: "jpg", png: "png", webp: "webp", avif: "avif", gif: "gif", tiff: "tif", svg: "svg", heif: "heic", ico: "ico" };
+
+export interface OpenedImage {
+  readonly bytes: Buffer;
+  readonly meta: Metadata;
+  /** The format as sharp reads it (avif for AVIF files, which libvips calls heif). */
+  readonly format: ImageFormat;
+  readonly width: number;
+  /** Of one frame. */
+  readonly height: number;
+  readonly frames: number;
+  /** A new pipeline over the bytes (all frames when animated is asked and the image has them). */
+  pipeline(options?: { animated?: boolean; density?: number }): Sharp;
+}
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+/** Reads the header of an uploaded image and applies the guards; tool_failed saying why. */
+export async function openImage(data: Uint8Array, what = "the file"): Promise<OpenedImage> {
+  // An SVG is sanitised before the rasteriser sees it (no scripts, no external references).
+  const sharp = await loadSharp();
+  const bytes = isSvgText(data) ? await safeSvg(Buffer.from(data).toString("utf8")) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (err) {
+    throw new UtilityError("tool_failed", `${what} is not a readable image (${reason(err)})`);
+  }
+  const width = meta.width ?? 0;
+  const frames = meta.pages ?? 1;
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  if (!width || !height) throw new UtilityError("tool_failed", `${what} declares no dimensions`);
+  const pixels = width * height;
+  if (pixels > MAX_INPUT_PIXELS) {
+    throw new UtilityError(
+      "tool_failed",
+      `${what} declares ${width}×${height} = ${fmt(pixels)} pixels; images over ${fmt(MAX_INPUT_PIXELS)} pixels are refused before decoding (a decompression bomb guard)`,
+    );
+  }
+  if (frames > MAX_FRAMES) throw new UtilityError("tool_failed", `${what} has ${fmt(frames)} frames; at most ${MAX_FRAMES} are decoded`);
+  if (frames > 1 && pixels * frames > MAX_ANIMATION_PIXELS) {
+    throw new UtilityError("tool_failed", `${what} has ${frames} frames of ${width}×${height}: ${fmt(pixels * frames)} pixels in all, over the ${fmt(MAX_ANIMATION_PIXELS)} decoded for an animation`);
+  }
+  const format = formatOf(meta);
+  if (format === "heif") throw new UtilityError("tool_failed", `${what} is HEIC/HEVC: this server's image library has no HEVC decoder (AVIF, also HEIF, is read); export the photo as JPEG on the phone`);
+  return {
+    bytes,
+    meta,
+    format,
+    width,
+    height,
+    frames,
+    pipeline: (options = {}) =>
+      sharp(bytes, {
+        limitInputPixels: frames > 1 && options.animated ? MAX_ANIMATION_PIXELS : MAX_INPUT_PIXELS,
+        ...(frames > 1 && options.animated ? { animated: true } : {}),
+        ...(options.density ? { density: options.density } : {}),
+        failOn: "error",
+      }),
+  };
+}
+
+function formatOf(meta: Metadata): ImageFormat {
+  const f = meta.format as string;
+  if (f === "heif") return meta.compression === "av1" ? "avif" : "heif";
+  if (f === "jpeg" || f === "png" || f === "webp" || f === "gif" || f === "tiff" || f === "svg") return f;
+  if (f === "jpg") return "jpeg";
+  throw new UtilityError("tool_failed", `the image format ${f} is not supported here (JPEG, PNG, WebP, AVIF, GIF, TIFF and SVG are)`);
+}
+
+/** The message of a library error, without paths or stacks. */
+export function reason(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.replace(/\s+/g, " ").trim().slice(0, 200) || "unknown error";
+}
+
+/** Runs a sharp pipeline's output step; a libvips failure (a truncated file) is tool_failed. */
+export async function encode(p: Sharp, what = "the image"): Promise<{ data: Buffer; info: OutputInfo }> {
+  try {
+    return await p.toBuffer({ resolveWithObject: true });
+  } catch (err) {
+    if (err instanceof UtilityError) throw err;
+    throw new UtilityError("tool_failed", `${what} could not be decoded or encoded (${reason(err)}); the file may be truncated or corrupt`);
+  }
+}
+
+/** A result file must fit the 5 MB a response carries. */
+export function checkOutputSize(data: Uint8Array, hint: string): void {
+  if (data.length > FILE_MAX_BYTES) throw new UtilityError("tool_failed", `the result is ${fmt(data.length)} bytes, over the ${fmt(FILE_MAX_BYTES)} a result file may have; ${hint}`);
+}
+
+/** Output sides stay within 8000 px. */
+export function checkOutputSides(width: number, height: number): void {
+  if (width > MAX_OUTPUT_SIDE || height > MAX_OUTPUT_SIDE) throw new UtilityError("tool_failed", `the result would be ${width}×${height}; output sides are at most ${MAX_OUTPUT_SIDE} px`);
+}
+
+/** A preview block: the image itself when small, else a PNG/JPEG scaled to at most 512 px. */
+export async function previewOf(data: Buffer, mime: string, width: number, height: number, alt: string): Promise<{ mime: string; data_base64: string; width: number; height: number; alt: string }> {
+  if (data.length <= 200_000 && width <= 1024 && height <= 1024 && mime !== "image/tiff" && mime !== "image/x-icon") return { mime, data_base64: data.toString("base64"), width, height, alt };
+  const sharp = await loadSharp();
+  const { data: small, info } = await encode(sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).resize(512, 512, { fit: "inside", withoutEnlargement: true }).webp({ quality: 70 }));
+  return { mime: "image/webp", data_base64: small.toString("base64"), width: info.width, height: info.height, alt };
+}
+
+export function savedPct(before: number, after: number): number {
+  return before > 0 ? Math.round(((before - after) / before) * 1000) / 10 : 0;
+}
+
+export function baseName(fileName: string | undefined, fallback: string): string {
+  const n = (fileName ?? "").split(/[\\/]/).pop() ?? "";
+  const stem = n.replace(/\.[A-Za-z0-9]{1,5}$/, "").replace(/[^\p{L}\p{N}._-]+/gu, "-").slice(0, 80);
+  return stem || fallback;
+}
+
+export { fmt as formatCount };
