@@ -219,6 +219,8 @@ export interface Utility<I = Record<string, unknown>> {
   readonly cpuMs?: number;
   /** Whether this machine can run it (page_screenshot needs Chromium); available when absent. */
   available?(): boolean;
+  /** It drives a headless browser: the crawler node gives it its Chromium behind a guarded proxy (UtilityNet.browser). */
+  readonly browser?: boolean;
   /** Method syntax on purpose: the table holds utilities of every input type. */
   run(input: I, ports: UtilityPorts): UtilityOutput | Promise<UtilityOutput>;
 }

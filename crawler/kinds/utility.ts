@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { UtilityResult } from "../../proto/index.ts";
+import { startEgressProxy, type EgressProxy } from "../browser/browser-proxy.ts";
 import { UtilityError, runValidated, seededPorts, utilityById } from "../../utilities/index.ts";
 import { createUtilityNet, NET_BUDGET } from "../utility-net/utility-net.ts";
 import type { CrawlerKind } from "./kind.ts";
@@ -36,15 +38,24 @@ export const utilityKind: CrawlerKind<"utility"> = {
       userAgent: node.settings.userAgent,
       signal: deadline.signal,
     });
+    // A utility that drives a browser gets the node's Chromium behind a guarded proxy of its own
+    // (every request of the page admitted by the egress guard), for this run only.
+    let proxy: EgressProxy | null = null;
     try {
+      const browserPath = node.settings.browserPath;
+      if (u.browser && existsSync(browserPath)) {
+        proxy = await startEgressProxy((hostname) => node.egress.resolve(hostname), { connectTimeoutMs: NET_BUDGET.connectMs });
+      }
+      const browser = proxy ? { executablePath: browserPath, proxy: { server: proxy.server, username: proxy.username, password: proxy.password } } : undefined;
       const input = JSON.parse(task.inputJson) as Record<string, unknown>;
-      const output = await Promise.race([runValidated(u, input, { ...seededPorts(task.nowMs, task.seed), net }), overrun]);
+      const output = await Promise.race([runValidated(u, input, { ...seededPorts(task.nowMs, task.seed), net: browser ? { ...net, browser } : net }), overrun]);
       return UtilityResult.fromPartial({ outputJson: JSON.stringify(output) });
     } catch (err) {
       if (err instanceof UtilityError) return failed(err);
       if (ctx.signal.aborted) throw err;
       return failed(new UtilityError("tool_failed", `the run failed: ${(err as Error).message}`));
     } finally {
+      await proxy?.close().catch(() => undefined);
       clearTimeout(timer);
       deadline.abort();
       ctx.signal.removeEventListener("abort", stop);

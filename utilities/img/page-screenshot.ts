@@ -45,6 +45,7 @@ export const pageScreenshot = defineUtility<Input>({
   ],
   example: { url: "https://example.com/", device: "mobile" },
   available: () => BROWSER_PATHS.some((p) => existsSync(p)),
+  browser: true,
   async run(input, ports) {
     const browserPort = (ports.net as UtilityNet).browser;
     if (!browserPort) throw new UtilityError("tool_failed", "this node has no browser with a guarded proxy: screenshots are not available here");
