@@ -46,7 +46,8 @@ export class SitesRepo {
    * Adds a site unless the account's plan is full. The account row is locked, so concurrent
    * additions cannot exceed the plan; adding a site already present changes nothing.
    */
-  async add(accountId: number, host: string, intervalH: number, now: number): Promise<AddSiteOutcome> {
+  /** Adds a site; `keyword` (undefined: unchanged) sets its uptime keyword, also of a site already monitored ("" clears it). */
+  async add(accountId: number, host: string, intervalH: number, now: number, keyword?: string): Promise<AddSiteOutcome> {
     return this.db.tx(async (q) => {
       const [plan] = await q.query<{ sites: number }>(
         "SELECT p.sites FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
@@ -56,21 +57,24 @@ export class SitesRepo {
         `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE s.account_id = $1 AND s.host = $2`,
         [accountId, host],
       );
-      if (existing[0]) return { kind: "exists", site: existing[0] };
+      if (existing[0]) {
+        if (keyword !== undefined) await q.query("UPDATE sites SET uptime_keyword = nullif($3, '') WHERE account_id = $1 AND host = $2", [accountId, host, keyword]);
+        return { kind: "exists", site: existing[0] };
+      }
       const [count] = await q.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
       const max = plan?.sites ?? 0;
       if ((count?.n ?? 0) >= max) return { kind: "limit", max };
       // A host analysed before (reports are shared) brings its last ranks along.
       const [site] = await q.query<SiteRow>(
-        `INSERT INTO sites (account_id, host, added, interval_h, rank, prev_rank, label, last_run)
-         SELECT $1, $2, $3, $4, r.rank, r.prev_rank, r.label, r.checked_at
+        `INSERT INTO sites (account_id, host, added, interval_h, rank, prev_rank, label, last_run, uptime_keyword)
+         SELECT $1, $2, $3, $4, r.rank, r.prev_rank, r.label, r.checked_at, nullif($5, '')
          FROM (SELECT 1) one LEFT JOIN LATERAL (
            SELECT r1.rank, r1.label, r1.checked_at,
                   (SELECT r2.rank FROM runs r2 WHERE r2.host = $2 AND r2.id < r1.id ORDER BY r2.id DESC LIMIT 1) AS prev_rank
            FROM runs r1 WHERE r1.host = $2 ORDER BY r1.id DESC LIMIT 1
          ) r ON true
          RETURNING id, host, added, interval_h, importance, project_id, NULL::text AS project`,
-        [accountId, host, now, intervalH],
+        [accountId, host, now, intervalH, keyword ?? ""],
       );
       return { kind: "added", site: site as SiteRow };
     });

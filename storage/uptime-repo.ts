@@ -21,6 +21,8 @@ export interface UptimeTargetRow {
   readonly last_check: number | null;
   readonly last_status: number | null;
   readonly last_cause: string | null;
+  /** The text a probe's answer must contain; empty: none. */
+  readonly keyword: string;
 }
 
 /** A probe due in a slot. */
@@ -28,6 +30,7 @@ export interface DueProbe {
   readonly host: string;
   readonly url: string;
   readonly slot: number;
+  readonly keyword: string;
 }
 
 /** One probe's result as the scheduler settles it (the time series stores it as it is). */
@@ -55,7 +58,7 @@ export interface ProbeSettlement {
   readonly events?: (incidentId: number | null, accounts: readonly number[]) => NewEvent[];
 }
 
-const TARGET_COLUMNS = "host, url, interval_s, next_slot, state, since, suspect_at, first_probe, fails, successes, slow, last_check, last_status, last_cause";
+const TARGET_COLUMNS = "host, url, interval_s, next_slot, state, since, suspect_at, first_probe, fails, successes, slow, last_check, last_status, last_cause, keyword";
 const INCIDENT_COLUMNS = "id, host, kind, title, cause, status, first_seen, resolved_at";
 
 /**
@@ -73,14 +76,15 @@ export class UptimeRepo {
   async syncTargets(now: number): Promise<void> {
     await this.db.tx(async (q) => {
       await q.query(
-        `INSERT INTO uptime_targets (host, url, interval_s, next_slot)
+        `INSERT INTO uptime_targets (host, url, interval_s, next_slot, keyword)
          SELECT s.host,
                 coalesce((SELECT r.report->>'origin' FROM runs r WHERE r.host = s.host ORDER BY r.id DESC LIMIT 1), 'https://' || s.host) || '/',
                 min(p.uptime_min) * 60,
-                $1 + abs(hashtext(s.host)) % (min(p.uptime_min) * 60)
+                $1 + abs(hashtext(s.host)) % (min(p.uptime_min) * 60),
+                coalesce((SELECT k.uptime_keyword FROM sites k WHERE k.host = s.host AND coalesce(k.uptime_keyword, '') <> '' ORDER BY k.added, k.account_id LIMIT 1), '')
          FROM sites s JOIN accounts a ON a.id = s.account_id JOIN plans p ON p.id = a.plan_id
          GROUP BY s.host
-         ON CONFLICT (host) DO UPDATE SET interval_s = EXCLUDED.interval_s, url = EXCLUDED.url`,
+         ON CONFLICT (host) DO UPDATE SET interval_s = EXCLUDED.interval_s, url = EXCLUDED.url, keyword = EXCLUDED.keyword`,
         [now],
       );
       await q.query("DELETE FROM uptime_targets t WHERE NOT EXISTS (SELECT 1 FROM sites s WHERE s.host = t.host)");
@@ -94,12 +98,12 @@ export class UptimeRepo {
    */
   async planDue(now: number, limit: number, plan: (due: DueProbe[]) => OutboxMessage[]): Promise<number> {
     return this.db.tx(async (q) => {
-      const rows = await q.query<{ host: string; url: string; interval_s: number; next_slot: number }>(
-        "SELECT host, url, interval_s, next_slot FROM uptime_targets WHERE next_slot <= $1 ORDER BY next_slot LIMIT $2 FOR UPDATE SKIP LOCKED",
+      const rows = await q.query<{ host: string; url: string; interval_s: number; next_slot: number; keyword: string }>(
+        "SELECT host, url, interval_s, next_slot, keyword FROM uptime_targets WHERE next_slot <= $1 ORDER BY next_slot LIMIT $2 FOR UPDATE SKIP LOCKED",
         [now, limit],
       );
       if (rows.length === 0) return 0;
-      const due = rows.map((r) => ({ host: r.host, url: r.url, slot: r.next_slot + Math.floor((now - r.next_slot) / r.interval_s) * r.interval_s }));
+      const due = rows.map((r) => ({ host: r.host, url: r.url, keyword: r.keyword, slot: r.next_slot + Math.floor((now - r.next_slot) / r.interval_s) * r.interval_s }));
       await q.query(
         `UPDATE uptime_targets t SET next_slot = d.slot + t.interval_s FROM unnest($1::text[], $2::bigint[]) AS d(host, slot) WHERE t.host = d.host`,
         [due.map((d) => d.host), due.map((d) => d.slot)],

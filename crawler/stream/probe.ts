@@ -74,14 +74,17 @@ export async function probeOne(target: ProbeTarget, node: CrawlerNode): Promise<
   if (r.error) {
     return ProbeOutcome.fromPartial({ ...base, ok: false, status: r.status, cause: CAUSES[r.error] ?? "connect", detail: r.errorDetail || r.error, dnsMs: round(dnsMs), connectMs, tlsMs, ttfbMs: r.ttfbMs, totalMs });
   }
-  // A site is up when it answers its home page with a success (after redirects): 4xx and 5xx are down.
-  const ok = r.status >= 200 && r.status < 400;
+  // A site is up when it answers its home page with a success (after redirects): 4xx and 5xx are
+  // down; so is an answer without the site's keyword, when it has one.
+  const answered = r.status >= 200 && r.status < 400;
+  const keywordMissing = answered && target.keyword !== "" && !res.text.includes(target.keyword);
+  const ok = answered && !keywordMissing;
   return ProbeOutcome.fromPartial({
     ...base,
     ok,
     status: r.status,
-    cause: ok ? "" : "http",
-    detail: ok ? "" : `http ${r.status}`,
+    cause: ok ? "" : keywordMissing ? "keyword" : "http",
+    detail: ok ? "" : keywordMissing ? `"${target.keyword}" not found in the first 64 KB` : `http ${r.status}`,
     dnsMs: round(dnsMs),
     connectMs,
     tlsMs,

@@ -46,7 +46,20 @@ export const addSite = defineContract({
   status: 201,
   otherStatuses: { 200: "The site was already monitored (added false)" },
   errors: ["bad_host", "limit"],
-  body: Type.Object({ host: HostString, interval: Type.Optional(IntervalHours) }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      host: HostString,
+      interval: Type.Optional(IntervalHours),
+      keyword: Type.Optional(
+        Type.String({
+          maxLength: 200,
+          description:
+            "An extension: the site's uptime keyword. A probe whose answer (its first 64 KB, after redirects) does not contain this text fails with cause keyword, like an error status; an empty string removes it. Given for a site already monitored, it replaces that site's keyword. A host several accounts monitor is probed for the keyword of the account that set one first.",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   response: Type.Object({ host: Type.String(), added: Type.Boolean(), interval_h: Type.Integer() }, { additionalProperties: false }),
 });
 

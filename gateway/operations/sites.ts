@@ -38,7 +38,7 @@ export const listSites = implement(contracts.listSites, async ({ auth, deps, que
 });
 
 export const addSite = implement(contracts.addSite, async ({ auth, deps, body, now }) => {
-  const outcome = await deps.store.sites.add(auth!.accountId, body.host, body.interval ?? 24, now);
+  const outcome = await deps.store.sites.add(auth!.accountId, body.host, body.interval ?? 24, now, body.keyword);
   if (outcome.kind === "limit") {
     throw new ApiError("limit", `your plan allows ${outcome.max} sites; remove one first`, { retryAfter: 3600, details: { policy: "sites", max: outcome.max } });
   }

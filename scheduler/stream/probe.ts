@@ -22,7 +22,7 @@ function probeMessage(key: string, due: readonly DueProbe[], confirm: boolean, c
     plannedMs: nowMs,
     task: {
       $case: "probe",
-      value: { targets: due.map((d) => ProbeTarget.fromPartial({ host: d.host, url: d.url, slot: d.slot, confirm, timeoutMs: config.uptimeTimeoutMs })) },
+      value: { targets: due.map((d) => ProbeTarget.fromPartial({ host: d.host, url: d.url, slot: d.slot, confirm, timeoutMs: config.uptimeTimeoutMs, keyword: d.keyword })) },
     },
   });
   return { topic: TOPICS.stream, key, payload: StreamItem.encode(item).finish() };
@@ -76,7 +76,7 @@ function decide(target: UptimeTargetRow, probe: ProbeRow, rules: typeof DEFAULT_
     target: { state: t.state, since: t.since, suspect_at: t.suspectAt, fails: t.fails, successes: t.successes, slow: t.slow },
     // The confirmation goes under another key than the domain's, so that with several crawler
     // nodes it is likely another node's partition that runs it.
-    ...(d.confirm ? { confirm: probeMessage(`${domainKey(target.host)}#confirm`, [{ host: target.host, url: target.url, slot: probe.slot }], true, config, nowMs) } : {}),
+    ...(d.confirm ? { confirm: probeMessage(`${domainKey(target.host)}#confirm`, [{ host: target.host, url: target.url, slot: probe.slot, keyword: target.keyword }], true, config, nowMs) } : {}),
   };
   if (!d.transition) return settlement;
   const incident = INCIDENT_OF[d.transition];

@@ -163,3 +163,47 @@ describe("uptime probes and incidents", () => {
     expect((await gw.call("GET", "/api/v1/incidents?status=open")).json().incidents).toEqual([]);
   });
 });
+
+describe("the uptime keyword (an extension of POST /sites)", () => {
+  it("fails a probe whose answer lacks the site's keyword, confirms it, and opens a down incident saying why", async () => {
+    let page = "<!DOCTYPE html><html lang=en><title>Shop</title><h1>Welcome to the shop</h1></html>";
+    const shop = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(page));
+    await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+    const shopHost = `127.0.0.1:${(shop.address() as { port: number }).port}`;
+    try {
+      expect((await gw.call("POST", "/api/v1/sites", { body: { host: shopHost, keyword: "Welcome to the shop" } })).statusCode).toBe(201);
+      expect((await gw.call("GET", `/api/v1/analyze?d=${shopHost}`)).statusCode).toBe(200);
+      const settled = async (at: number, state: string) => {
+        for (let i = 0; i < 400; i++) {
+          const t = await gw.store.uptime.target(shopHost);
+          if (t && t.last_check === at && t.state === state) return t;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        throw new Error(`${shopHost} not ${state} at ${at}: ${JSON.stringify(await gw.store.uptime.target(shopHost))}`);
+      };
+      gw.clock.advance(SLOT * 1000);
+      expect(await settled(Math.floor(gw.clock.nowMs() / 1000), "up")).toMatchObject({ keyword: "Welcome to the shop", last_status: 200 });
+
+      // The shop answers 200, but with a maintenance page: down, confirmed, the cause named.
+      page = "<!DOCTYPE html><html lang=en><title>Shop</title><h1>Back soon</h1></html>";
+      gw.clock.advance(SLOT * 1000);
+      const t2 = Math.floor(gw.clock.nowMs() / 1000);
+      expect(await settled(t2, "down")).toMatchObject({ last_status: 200, last_cause: 'keyword: "Welcome to the shop" not found in the first 64 KB' });
+      const u = (await gw.call("GET", `/api/v1/uptime/${shopHost}`)).json<Uptime>();
+      expect(u.incidents).toEqual([
+        { id: expect.any(Number), host: shopHost, kind: "down", title: `${shopHost} is down`, cause: 'keyword: "Welcome to the shop" not found in the first 64 KB', status: "open", first_seen: t2, resolved_at: null, duration: 0 },
+      ]);
+
+      // The keyword removed (an empty string): the same page is up again after two probes.
+      expect((await gw.call("POST", "/api/v1/sites", { body: { host: shopHost, keyword: "" } })).json()).toMatchObject({ added: false });
+      // The planner's next pass gives the target the site's new keyword.
+      for (let i = 0; i < 400 && (await gw.store.uptime.target(shopHost))?.keyword !== ""; i++) await new Promise((r) => setTimeout(r, 25));
+      gw.clock.advance(SLOT * 1000);
+      await settled(Math.floor(gw.clock.nowMs() / 1000), "down");
+      gw.clock.advance(SLOT * 1000);
+      expect(await settled(Math.floor(gw.clock.nowMs() / 1000), "up")).toMatchObject({ keyword: "" });
+    } finally {
+      await new Promise<void>((resolve) => shop.close(() => resolve()));
+    }
+  });
+});

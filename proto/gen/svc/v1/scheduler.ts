@@ -445,6 +445,8 @@ export interface ProbeTarget {
   /** a confirmation of a failed probe */
   confirm: boolean;
   timeoutMs: number;
+  /** the answer must contain it (the site's uptime keyword); empty: no check */
+  keyword: string;
 }
 
 export interface ProbeResult {
@@ -5236,7 +5238,7 @@ export const ProbeTask: MessageFns<ProbeTask> = {
 };
 
 function createBaseProbeTarget(): ProbeTarget {
-  return { host: "", url: "", slot: 0, confirm: false, timeoutMs: 0 };
+  return { host: "", url: "", slot: 0, confirm: false, timeoutMs: 0, keyword: "" };
 }
 
 export const ProbeTarget: MessageFns<ProbeTarget> = {
@@ -5255,6 +5257,9 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
     }
     if (message.timeoutMs !== 0) {
       writer.uint32(40).int32(message.timeoutMs);
+    }
+    if (message.keyword !== "") {
+      writer.uint32(50).string(message.keyword);
     }
     return writer;
   },
@@ -5312,6 +5317,14 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
             message.timeoutMs = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.keyword = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5335,6 +5348,7 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
         : isSet(object.timeout_ms)
         ? globalThis.Number(object.timeout_ms)
         : 0,
+      keyword: isSet(object.keyword) ? globalThis.String(object.keyword) : "",
     };
   },
 
@@ -5355,6 +5369,9 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
     if (message.timeoutMs !== 0) {
       obj.timeoutMs = Math.round(message.timeoutMs);
     }
+    if (message.keyword !== "") {
+      obj.keyword = message.keyword;
+    }
     return obj;
   },
 
@@ -5368,6 +5385,7 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
     message.slot = object.slot ?? 0;
     message.confirm = object.confirm ?? false;
     message.timeoutMs = object.timeoutMs ?? 0;
+    message.keyword = object.keyword ?? "";
     return message;
   },
 };
