@@ -45,7 +45,7 @@ describe("the MCP tool server", () => {
     expect(tools.map((t) => t.name)).toEqual(CONTRACTS.map((c) => c.mcp));
     const addSite = tools.find((t) => t.name === "add_site")!;
     expect(addSite.inputSchema).toMatchObject({ type: "object", additionalProperties: false, required: ["host"] });
-    expect(Object.keys(addSite.inputSchema.properties)).toEqual(["host", "interval", "idempotency_key"]);
+    expect(Object.keys(addSite.inputSchema.properties)).toEqual(["host", "interval", "keyword", "idempotency_key"]);
     expect(addSite.inputSchema.properties.host?.format).toBeUndefined();
     expect(addSite.outputSchema).toMatchObject({ type: "object", properties: { host: { type: "string" }, added: { type: "boolean" } } });
     expect(addSite.annotations).toEqual({ title: expect.any(String), readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
