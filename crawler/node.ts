@@ -56,7 +56,7 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?
   });
   // A young generation of 8 MB per parse thread (V8's default grows to 3 x 16 MB): about 20 MB less
   // resident per thread, measured with no loss of pages per second (docs/operations.md, Memory).
-  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages, { resourceLimits: { maxYoungGenerationSizeMb: 8 } }) : inlineParsePool();
+  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages, { resourceLimits: { maxYoungGenerationSizeMb: 8 }, idleMs: settings.parseIdleSeconds * 1000 }) : inlineParsePool();
   const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
   const browser = browserPoolFor(settings, egress, externalAllowed, clock, metrics);
   return {

@@ -120,6 +120,7 @@ export interface CrawlSettings {
   readonly parseThreads: number;
   /** Generated pages each parse thread runs through the page path before the node takes work. */
   readonly parseWarmUpPages: number;
+  readonly parseIdleSeconds: number;
   /** External hosts whose links a crawl may fetch to tell whether they are broken (names, *.domain, CIDRs). */
   readonly egressAllow: readonly string[];
   /** A crawl's findings feed later analyses of the host for this long. */
@@ -499,6 +500,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_CRAWL_MAX_PER_PATTERN", key: "crawl.crawlMaxPerPattern", default: "100", parse: integer(1, 1_000_000), doc: "Crawler traps: URLs sharing a path pattern (numbers collapsed) and parameter names beyond this many are skipped and reported as a trap." },
   { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "auto", parse: threadCount, doc: "Worker threads that parse and check crawled pages off the serving thread; auto: one per core, at most 4; 0 parses on the serving thread (tests)." },
   { env: "SVC_PARSE_WARMUP_PAGES", key: "crawl.parseWarmUpPages", default: "100", parse: integer(0, 1000), doc: "Generated pages (about 47 KB each) every parse thread parses and checks at start, before /readyz says ready (about 1 s of startup with 100): a fresh thread is two to three times slower on its first pages and compiles its hot code meanwhile, which the first crawl would otherwise pay. 0 skips it." },
+  { env: "SVC_PARSE_IDLE_S", key: "crawl.parseIdleSeconds", default: "300", parse: integer(0, 86_400), doc: "Parse threads that had no page for this many seconds exit (about 38 MB resident each) and start again, without warm-up pages, with the next crawl or page check: a crawler node that only probes uptime holds none. 0 keeps them for good." },
   { env: "SVC_EGRESS_ALLOW", key: "crawl.egressAllow", default: "", parse: hostPatterns, doc: "External hosts a crawl may fetch to check its external links (comma-separated names, *.domain or CIDRs); others are reported as unchecked, never as broken." },
   { env: "SVC_CRAWL_FINDINGS_DAYS", key: "crawl.crawlFindingsDays", default: "30", parse: integer(1, 365), doc: "A crawl's crawl-scope findings feed the rank of later analyses of the host for this many days." },
   { env: "SVC_BROWSER", key: "crawl.browser", default: "auto", parse: browserMode, doc: "Headless-browser measurements (performance, JavaScript dependency) of the home page and the most linked pages, once per analysis (not GET /analyze): auto measures with headless Chromium where SVC_BROWSER_PATH exists (apt-get install chromium) and reports the state where it does not; off never starts a browser. Without a run the rank carries the site's last measured run forward (7 days), then scores performance on its diagnostics alone." },

@@ -14,6 +14,8 @@ export interface ParsePool {
   analyze(input: CrawlFactsInput): Promise<CrawlAnalysis>;
   /** Resolves once every thread has loaded its modules (a node says it is ready only after that). */
   ready(): Promise<void>;
+  /** Threads running now (0 inline, and while an idle pool has let its threads go). */
+  threads(): number;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export function inlineParsePool(): ParsePool {
     extract: async (input) => extractPage(input),
     analyze: async (input) => analyzeCrawlFacts(input),
     ready: async () => undefined,
+    threads: () => 0,
     close: async () => undefined,
   };
 }
@@ -72,6 +75,12 @@ export interface ThreadPoolOptions {
   /** The thread's module (tests run a thread of their own); the parse thread by default. */
   readonly entry?: URL;
   readonly resourceLimits?: ResourceLimits;
+  /**
+   * Let every thread go after this long without a task (0: never), and start them again, without
+   * warm-up pages, when the next task comes. Each thread holds its own V8 heap and compiled code
+   * (about 38 MB resident): a crawler node that only probes for a while gives that back.
+   */
+  readonly idleMs?: number;
 }
 
 /**
@@ -88,8 +97,15 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
   let next = 1;
   let closed = false;
   const boot = options.entry ? bootOf(options.entry) : BOOT;
+  const idleMs = options.idleMs ?? 0;
+  let asleep = false;
+  let lastBusy = Date.now();
 
   const dispatch = () => {
+    if (asleep && queue.length > 0) {
+      asleep = false;
+      for (let i = 0; i < Math.max(1, size); i++) spawn(0);
+    }
     for (const slot of slots) {
       if (slot.current !== null || slot.gone) continue;
       const job = queue.shift();
@@ -98,17 +114,19 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       slot.current = { id, job };
       slot.retire = job.task.kind === "crawl" && (job.task.input as CrawlFactsInput).facts.pages.length >= RETIRE_AFTER_ANALYSIS_OF;
       slot.worker.ref();
+      lastBusy = Date.now();
       slot.worker.postMessage({ ...job.task, id }, job.transfer);
     }
   };
 
-  const spawn = (): Slot => {
-    const worker = new Worker(boot, { eval: true, workerData: { warmUpPages }, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
+  const spawn = (warmUp = warmUpPages): Slot => {
+    const worker = new Worker(boot, { eval: true, workerData: { warmUpPages: warmUp }, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
     const slot: Slot = { worker, current: null, gone: false, retire: false };
     worker.on("message", (msg: { id: number; result?: unknown; error?: string } | "loaded") => {
       if (msg === "loaded" || slot.current?.id !== msg.id) return;
       const { job } = slot.current;
       slot.current = null;
+      lastBusy = Date.now();
       // An idle thread does not keep the process alive; a busy one does (its caller waits on it).
       worker.unref();
       if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
@@ -159,6 +177,24 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
   ).then(() => undefined);
   // Observed here too: a caller that never asks must not see an unhandled rejection.
   loaded.catch(() => undefined);
+  let started = false;
+  void loaded.then(() => (started = true), () => undefined);
+  const sleeper =
+    idleMs > 0
+      ? setInterval(
+          () => {
+            if (!started || asleep || closed || queue.length > 0 || slots.some((s) => s.current !== null)) return;
+            if (Date.now() - lastBusy < idleMs) return;
+            asleep = true;
+            for (const slot of slots.splice(0)) {
+              slot.gone = true;
+              void slot.worker.terminate();
+            }
+          },
+          Math.max(10, Math.min(60_000, idleMs / 4)),
+        )
+      : null;
+  sleeper?.unref();
   const run = <T>(task: Omit<ParseTask, "id">, transfer: ArrayBuffer[] = []): Promise<T> => {
     if (closed) return Promise.reject(new Error("parse pool closed"));
     return new Promise<T>((resolve, reject) => {
@@ -178,6 +214,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
     // ts-proto messages are plain objects: the clone is the same facts.
     extract: (input) => run<Extraction>({ kind: "extract", input }),
     ready: () => loaded,
+    threads: () => slots.length,
     analyze: async (input) => {
       const out = await run<CrawlAnalysis>({ kind: "crawl", input });
       // Cloned across threads, the findings are a plain object of the same shape.
@@ -185,6 +222,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
     },
     close: async () => {
       closed = true;
+      if (sleeper) clearInterval(sleeper);
       for (const job of queue.splice(0)) job.reject(new Error("parse pool closed"));
       await Promise.all(slots.map((t) => t.worker.terminate()));
     },

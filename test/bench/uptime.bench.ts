@@ -10,10 +10,18 @@
  *   npm run bench:uptime                        10,000 sites, 60 s interval, 2 rounds
  *   npm run bench:uptime -- --smoke (CI=true)   300 sites, 10 s interval, 1 round
  *
- * Overrides: BENCH_SITES, BENCH_INTERVAL_S, BENCH_ROUNDS, BENCH_STREAM_SLOTS (128, as SVC_WORKER_STREAM_CONCURRENCY), BENCH_SLOW_MS.
+ * Overrides: BENCH_SITES, BENCH_INTERVAL_S, BENCH_ROUNDS, BENCH_STREAM_SLOTS (128, as SVC_WORKER_STREAM_CONCURRENCY), BENCH_SLOW_MS,
+ * BENCH_SOURCES=1 (Svc's probe from the TypeScript sources through tsx instead of the compiled dist/),
+ * BENCH_PARSE_IDLE_S (10: SVC_PARSE_IDLE_S of Svc's node, so that the run shows the steady state of a
+ * node that has only probed for longer than the default 300 s: its parse threads gone).
+ *
+ * Svc's prober runs the compiled build (dist/, built first when stale), as `svc crawler` runs in
+ * production: under tsx every parse thread registers the loader and compiles its modules, which
+ * costs memory a deployed crawler never pays. Both probers' processes register tsx for their own
+ * script only (not through --import, which every worker thread would inherit).
  * A benchmark, not a test: it never fails on a number.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { REPO_ROOT } from "../harness/svc-process.ts";
 
@@ -25,10 +33,19 @@ const env = {
   // SVC_WORKER_STREAM_CONCURRENCY's default.
   BENCH_STREAM_SLOTS: process.env.BENCH_STREAM_SLOTS ?? "128",
   BENCH_SLOW_MS: process.env.BENCH_SLOW_MS ?? "1500",
+  SVC_PARSE_IDLE_S: process.env.BENCH_PARSE_IDLE_S ?? "10",
 };
 
+const SOURCES = process.env.BENCH_SOURCES === "1";
+if (!SOURCES && !SMOKE) {
+  const build = spawnSync(process.execPath, ["bin/build.js", "--if-stale"], { cwd: REPO_ROOT, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("npm run build failed");
+}
+
+/** Runs a TypeScript script with tsx registered in its main thread only (worker threads start plain). */
 function child(script: string, extra: Record<string, string>) {
-  const proc = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, env: { ...process.env, ...env, ...extra }, stdio: ["ignore", "pipe", "inherit"] });
+  const boot = `const { register } = await import("tsx/esm/api"); register(); await import(${JSON.stringify(`./${script}`)});`;
+  const proc = spawn(process.execPath, ["--input-type=module", "-e", boot], { cwd: REPO_ROOT, env: { ...process.env, ...env, ...extra }, stdio: ["ignore", "pipe", "inherit"] });
   const firstLine = new Promise<string>((resolve, reject) => {
     createInterface({ input: proc.stdout }).once("line", resolve);
     proc.once("exit", (code) => reject(new Error(`${script} exited with ${code} before answering`)));
@@ -45,21 +62,24 @@ interface Figures {
   max_late_s: number;
   cpu_s: number;
   peak_rss_mb: number;
+  at_peak_mb: { heap_total: number; heap_used: number; external: number; array_buffers: number };
 }
 
 const fleet = child("test/bench/uptime/fleet.ts", {});
 const { port, dns, ca } = JSON.parse(await fleet.firstLine) as { port: number; dns: string; ca: string };
+console.log(`svc's probe from ${!SOURCES && !SMOKE ? "the compiled dist/" : "the sources (tsx)"}; its parse threads exit after ${env.SVC_PARSE_IDLE_S} s without a page (SVC_PARSE_IDLE_S)`);
 console.log(`fleet: ${env.BENCH_SITES} HTTPS sites on 127.0.0.1:${port}, DNS ${dns}; interval ${env.BENCH_INTERVAL_S} s × ${env.BENCH_ROUNDS} round(s); ${env.BENCH_STREAM_SLOTS} probes at once`);
 const results: Figures[] = [];
 try {
   for (const mode of ["svc", "bare"]) {
-    const run = child("test/bench/uptime/prober.ts", { MODE: mode, BENCH_PORT: String(port), BENCH_DNS: dns, BENCH_CA: ca });
+    const run = child("test/bench/uptime/prober.ts", { MODE: mode, BENCH_PORT: String(port), BENCH_DNS: dns, BENCH_CA: ca, BENCH_DIST: !SOURCES && !SMOKE ? "1" : "0" });
     const figures = JSON.parse(await run.firstLine) as Figures;
     results.push(figures);
     const f = (n: number, d = 2) => n.toFixed(d);
     console.log(
       `${mode.padEnd(5)} probes ${figures.probes}, up ${figures.ok}; lateness p50 ${f(figures.p50_late_s)} s, p99 ${f(figures.p99_late_s)} s, max ${f(figures.max_late_s)} s; ` +
-        `CPU ${f(figures.cpu_s)} s (${f((figures.cpu_s * 1000) / Math.max(1, figures.probes), 3)} s per 1,000 probes, ${f(figures.cpu_s / (Number(env.BENCH_INTERVAL_S) * Number(env.BENCH_ROUNDS)), 3)} cores); peak RSS ${f(figures.peak_rss_mb, 0)} MB`,
+        `CPU ${f(figures.cpu_s)} s (${f((figures.cpu_s * 1000) / Math.max(1, figures.probes), 3)} s per 1,000 probes, ${f(figures.cpu_s / (Number(env.BENCH_INTERVAL_S) * Number(env.BENCH_ROUNDS)), 3)} cores); peak RSS ${f(figures.peak_rss_mb, 0)} MB ` +
+        `(main heap ${f(figures.at_peak_mb.heap_total, 0)} MB, ${f(figures.at_peak_mb.heap_used, 0)} used; external ${f(figures.at_peak_mb.external, 0)} MB)`,
     );
   }
 } finally {

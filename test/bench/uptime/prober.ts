@@ -15,8 +15,11 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
-import { createCrawlerNode, crawlerStreamKinds, ProbeHealth } from "../../../crawler/index.ts";
-import { loadConfig, systemClock } from "../../../runtime/index.ts";
+
+// BENCH_DIST=1: Svc's code from the compiled build, as a deployed crawler runs it.
+const DIST = process.env.BENCH_DIST === "1";
+const crawler = (await import(DIST ? "../../../dist/crawler/index.js" : "../../../crawler/index.ts")) as typeof import("../../../crawler/index.ts");
+const runtime = (await import(DIST ? "../../../dist/runtime/index.js" : "../../../runtime/index.ts")) as typeof import("../../../runtime/index.ts");
 
 const MODE = process.env.MODE ?? "svc";
 const SITES = Number(process.env.BENCH_SITES ?? 1000);
@@ -32,6 +35,8 @@ type Probe = (host: string, url: string, slot: number) => Promise<boolean>;
 async function svcProbe(): Promise<Probe> {
   const caFile = join(tmpdir(), `svc-fleet-ca-${process.pid}.pem`);
   writeFileSync(caFile, CA);
+  const { createCrawlerNode, crawlerStreamKinds, ProbeHealth } = crawler;
+  const { loadConfig, systemClock } = runtime;
   const config = loadConfig({ ...process.env, SVC_DNS_SERVERS: DNS, SVC_EXTRA_CA_FILE: caFile, SVC_ALLOW_PRIVATE_TARGETS: "1" });
   const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, allowLinkLocal: [], extraCa: CA }, systemClock);
   await node.ready();
@@ -63,8 +68,12 @@ async function bareProbe(): Promise<Probe> {
 }
 
 let peakRss = 0;
+let atPeak = process.memoryUsage();
 // Also keeps the process alive while the node's parse threads load (idle threads are unref'd).
-const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
+const rssTimer = setInterval(() => {
+  const m = process.memoryUsage();
+  if (m.rss > peakRss) [peakRss, atPeak] = [m.rss, m];
+}, 250);
 const probe = MODE === "bare" ? await bareProbe() : await svcProbe();
 
 // The schedule: site i's slots at start + offset(i) + k × interval.
@@ -117,6 +126,8 @@ process.stdout.write(
     cpu_s: (cpu.user + cpu.system) / 1e6,
     peak_rss_mb: Math.max(peakRss, process.memoryUsage().rss) / 1048576,
     max_rss_mb: process.resourceUsage().maxRSS / 1024,
+    // Where the peak was (MB): the main thread's V8 heap, and memory outside it (TLS, buffers).
+    at_peak_mb: { heap_total: atPeak.heapTotal / 1048576, heap_used: atPeak.heapUsed / 1048576, external: atPeak.external / 1048576, array_buffers: atPeak.arrayBuffers / 1048576 },
   })}\n`,
 );
 process.exit(0);

@@ -123,3 +123,43 @@ describe("threadParsePool when a thread crashes", () => {
     }
   });
 });
+
+describe("threadParsePool with an idle limit", () => {
+  it("lets its threads go when idle and starts them again, on fresh threads, for the next task", async () => {
+    const pool = threadParsePool(2, 0, { entry: new URL("./threads/thread-id.ts", import.meta.url), idleMs: 50 });
+    const idOf = async (p: Promise<unknown>) => ((await p) as { threadId: number }).threadId;
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 10));
+    };
+    try {
+      await pool.ready();
+      expect(pool.threads()).toBe(2);
+      const before = await idOf(pool.page(page("http://x/1")));
+      await until(() => pool.threads() === 0);
+      const after = await Promise.all(["http://x/2", "http://x/3", "http://x/4"].map((url) => idOf(pool.page(page(url)))));
+      expect(pool.threads()).toBe(2);
+      expect(after).not.toContain(before);
+      expect(new Set(after).size).toBeLessThanOrEqual(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("keeps its threads while tasks keep coming", async () => {
+    const pool = threadParsePool(1, 0, { entry: new URL("./threads/thread-id.ts", import.meta.url), idleMs: 200 });
+    const idOf = async (p: Promise<unknown>) => ((await p) as { threadId: number }).threadId;
+    try {
+      await pool.ready();
+      const first = await idOf(pool.page(page("http://x/0")));
+      // Ten tasks 50 ms apart: never 200 ms without one.
+      for (let i = 1; i <= 10; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        expect(await idOf(pool.page(page(`http://x/${i}`)))).toBe(first);
+      }
+      expect(pool.threads()).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
