@@ -17,6 +17,8 @@ export interface WorkerMetrics {
   /** A stream batch (uptime probes) started or ended on this node. */
   streamStarted(kind: StreamKind): void;
   streamFinished(kind: StreamKind): void;
+  /** A stream item this node passed on for another node to run (the confirmation of its own failure). */
+  streamPassedOn(kind: StreamKind): void;
 }
 
 export function workerMetrics(registry: Registry): WorkerMetrics {
@@ -40,11 +42,21 @@ export function workerMetrics(registry: Registry): WorkerMetrics {
     labelNames: ["kind"],
     registers: [registry],
   });
+  const passedOn = new Counter({
+    name: "svc_crawler_stream_passed_on_total",
+    help: "Stream items this crawler node passed on for another node to run (confirmations of its own failed probes).",
+    labelNames: ["kind"],
+    registers: [registry],
+  });
   for (const kind of WORK_KINDS) inFlight.set({ kind }, 0);
-  for (const kind of STREAM_KINDS) streams.set({ kind }, 0);
+  for (const kind of STREAM_KINDS) {
+    streams.set({ kind }, 0);
+    passedOn.inc({ kind }, 0);
+  }
   return {
     streamStarted: (kind) => streams.inc({ kind }),
     streamFinished: (kind) => streams.dec({ kind }),
+    streamPassedOn: (kind) => passedOn.inc({ kind }),
     started: (kind) => inFlight.inc({ kind }),
     finished: (kind, outcome, seconds) => {
       inFlight.dec({ kind });
@@ -55,4 +67,4 @@ export function workerMetrics(registry: Registry): WorkerMetrics {
 }
 
 /** Metrics that go nowhere (a worker built without a registry). */
-export const NO_WORKER_METRICS: WorkerMetrics = { started: () => undefined, finished: () => undefined, streamStarted: () => undefined, streamFinished: () => undefined };
+export const NO_WORKER_METRICS: WorkerMetrics = { started: () => undefined, finished: () => undefined, streamStarted: () => undefined, streamFinished: () => undefined, streamPassedOn: () => undefined };

@@ -50,6 +50,8 @@ export interface WorkerDeps {
 const CALL = { deadlineMs: 10_000, retries: 3 };
 const COMPLETE = { deadlineMs: 60_000, retries: 5 };
 const PROGRESS_EVERY_MS = 1000;
+/** A stream item meant for another node is passed on at most this many times (then run here). */
+export const STREAM_MAX_HOPS = 10;
 /** How long past its lease an attempt waits for a scheduler that is away: a restart (a rollout, a rescheduled pod) fits. */
 const RESTART_ALLOWANCE_MS = 30_000;
 
@@ -98,6 +100,16 @@ export class CrawlerWorker {
     if (!task) throw new UndecodableWorkItemError(new Error("a stream item without a task"));
     const kind = this.deps.streams?.[task.$case];
     if (!kind) throw new Error(`this node does not do ${task.$case} work`);
+    if (item.avoidNode === this.name && item.hops < STREAM_MAX_HOPS) {
+      // Another node should run it (the confirmation of this node's own failure): passed on under
+      // another key, which lands on another partition and, with several nodes, most likely another
+      // node; alone (or unlucky STREAM_MAX_HOPS times), this node runs it.
+      const hops = item.hops + 1;
+      const payload = StreamItem.encode({ ...item, hops }).finish();
+      await this.deps.bus.publish([{ topic: TOPICS.stream, key: `${message.key}#${hops}`, payload }]);
+      this.metrics.streamPassedOn(task.$case);
+      return;
+    }
     await this.streamSlots.take(() => new WorkerClosingError());
     this.metrics.streamStarted(task.$case);
     try {

@@ -17,9 +17,10 @@ export function probeMessages(due: readonly DueProbe[], config: Config, nowMs: n
   return [...byDomain].map(([domain, list]) => probeMessage(domain, list, false, config, nowMs));
 }
 
-function probeMessage(key: string, due: readonly DueProbe[], confirm: boolean, config: Config, nowMs: number): OutboxMessage {
+function probeMessage(key: string, due: readonly DueProbe[], confirm: boolean, config: Config, nowMs: number, avoidNode = ""): OutboxMessage {
   const item = StreamItem.fromPartial({
     plannedMs: nowMs,
+    avoidNode,
     task: {
       $case: "probe",
       value: { targets: due.map((d) => ProbeTarget.fromPartial({ host: d.host, url: d.url, slot: d.slot, confirm, timeoutMs: config.uptimeTimeoutMs, keyword: d.keyword })) },
@@ -74,9 +75,10 @@ function decide(target: UptimeTargetRow, probe: ProbeRow, rules: typeof DEFAULT_
   const t = d.target;
   const settlement: ProbeSettlement = {
     target: { state: t.state, since: t.since, suspect_at: t.suspectAt, fails: t.fails, successes: t.successes, slow: t.slow },
-    // The confirmation goes under another key than the domain's, so that with several crawler
-    // nodes it is likely another node's partition that runs it.
-    ...(d.confirm ? { confirm: probeMessage(`${domainKey(target.host)}#confirm`, [{ host: target.host, url: target.url, slot: probe.slot, keyword: target.keyword }], true, config, nowMs) } : {}),
+    // The confirmation goes under another key than the domain's and names the node whose probe
+    // failed: that node passes it on (crawler/worker.ts), so with several crawler nodes another
+    // one confirms, as a second location would.
+    ...(d.confirm ? { confirm: probeMessage(`${domainKey(target.host)}#confirm`, [{ host: target.host, url: target.url, slot: probe.slot, keyword: target.keyword }], true, config, nowMs, probe.node) } : {}),
   };
   if (!d.transition) return settlement;
   const incident = INCIDENT_OF[d.transition];

@@ -494,6 +494,8 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
       [1, 0],
     ]);
     expect(probes.every((p) => p.node.startsWith("crawler"))).toBe(true);
+    // The confirmation ran on the other crawler node, as a second location would confirm.
+    expect(probes[2]?.node).not.toBe(probes[1]?.node);
     expect(await clickhouseCount(`SELECT sum(probes) AS n FROM uptime_hourly WHERE host = '${site.host}'`)).toBe(3);
     expect((await db.query("SELECT 1 FROM uptime_probes WHERE host = $1", [site.host])).rows).toEqual([]);
     const uptime = (await get(cluster.api, `/uptime/${site.host}`)) as { last_timings: { total_ms: number } | null };

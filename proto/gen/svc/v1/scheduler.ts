@@ -422,6 +422,13 @@ export interface CompleteResponse {
 export interface StreamItem {
   /** when the scheduler planned it */
   plannedMs: number;
+  /**
+   * Run on another node than this one when another takes it (a confirmation of this node's failed
+   * probe): the node named here passes the item on under another key, at most a few hops.
+   */
+  avoidNode: string;
+  /** how many times the item was passed on */
+  hops: number;
   task: { $case: "probe"; value: ProbeTask } | undefined;
 }
 
@@ -4977,13 +4984,19 @@ export const CompleteResponse: MessageFns<CompleteResponse> = {
 };
 
 function createBaseStreamItem(): StreamItem {
-  return { plannedMs: 0, task: undefined };
+  return { plannedMs: 0, avoidNode: "", hops: 0, task: undefined };
 }
 
 export const StreamItem: MessageFns<StreamItem> = {
   encode(message: StreamItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.plannedMs !== 0) {
       writer.uint32(8).int64(message.plannedMs);
+    }
+    if (message.avoidNode !== "") {
+      writer.uint32(18).string(message.avoidNode);
+    }
+    if (message.hops !== 0) {
+      writer.uint32(24).int32(message.hops);
     }
     switch (message.task?.$case) {
       case "probe":
@@ -5014,6 +5027,22 @@ export const StreamItem: MessageFns<StreamItem> = {
             message.plannedMs = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.avoidNode = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.hops = reader.int32();
+            continue;
+          }
           case 25: {
             if (tag !== 202) {
               break;
@@ -5041,6 +5070,12 @@ export const StreamItem: MessageFns<StreamItem> = {
         : isSet(object.planned_ms)
         ? globalThis.Number(object.planned_ms)
         : 0,
+      avoidNode: isSet(object.avoidNode)
+        ? globalThis.String(object.avoidNode)
+        : isSet(object.avoid_node)
+        ? globalThis.String(object.avoid_node)
+        : "",
+      hops: isSet(object.hops) ? globalThis.Number(object.hops) : 0,
       task: isSet(object.probe) ? { $case: "probe", value: ProbeTask.fromJSON(object.probe) } : undefined,
     };
   },
@@ -5049,6 +5084,12 @@ export const StreamItem: MessageFns<StreamItem> = {
     const obj: any = {};
     if (message.plannedMs !== 0) {
       obj.plannedMs = Math.round(message.plannedMs);
+    }
+    if (message.avoidNode !== "") {
+      obj.avoidNode = message.avoidNode;
+    }
+    if (message.hops !== 0) {
+      obj.hops = Math.round(message.hops);
     }
     if (message.task?.$case === "probe") {
       obj.probe = ProbeTask.toJSON(message.task.value);
@@ -5062,6 +5103,8 @@ export const StreamItem: MessageFns<StreamItem> = {
   fromPartial(object: DeepPartial<StreamItem>): StreamItem {
     const message = createBaseStreamItem();
     message.plannedMs = object.plannedMs ?? 0;
+    message.avoidNode = object.avoidNode ?? "";
+    message.hops = object.hops ?? 0;
     switch (object.task?.$case) {
       case "probe": {
         if (object.task?.value !== undefined && object.task?.value !== null) {
