@@ -25,8 +25,6 @@
  *   npm run bench:cluster                 full: 16 sites of 201 pages, a warm-up and 3 rounds per setting, interleaved (about 2 min)
  *   npm run bench:cluster -- --smoke      smoke: 8 sites of 31 pages, one round per setting (also when CI=true; < 1 min)
  */
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Kafka, logLevel } from "kafkajs";
@@ -35,6 +33,7 @@ import { fanSite, serveFanSite, startCluster, type Cluster, type RoleProcess, ty
 import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
 import { http } from "../harness/svc-process.ts";
+import { CLK_TCK, cpuByName, cpuDelta, machineCpu, processCpuS } from "./proc.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const SITES = SMOKE ? 8 : 16;
@@ -66,57 +65,6 @@ const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : "n/a");
 // ---------------------------------------------------------------------------------------------
 // CPU from /proc
 
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** User + system CPU seconds of a process so far (all its threads). */
-function processCpuS(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // After the command: state is field 3, utime field 14, stime field 15 (1-based, whole line).
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU seconds so far of every process whose command name is one of `names` (by pid). */
-function cpuByName(names: readonly string[]): Map<number, { name: string; cpuS: number }> {
-  const out = new Map<number, { name: string; cpuS: number }>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      if (names.includes(name)) out.set(Number(entry), { name, cpuS: processCpuS(Number(entry)) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-/** CPU seconds per command name between two snapshots (processes started meanwhile count from 0). */
-function cpuDelta(before: Map<number, { name: string; cpuS: number }>, after: Map<number, { name: string; cpuS: number }>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [pid, a] of after) out[a.name] = (out[a.name] ?? 0) + a.cpuS - (before.get(pid)?.cpuS ?? 0);
-  return out;
-}
-
-/** The machine's busy and total CPU time so far (every core), from /proc/stat. */
-function machineCpu(): { busy: number; total: number } {
-  const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
-  const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
-  const total = v.reduce((a, b) => a + b, 0);
-  const idle = (v[3] ?? 0) + (v[4] ?? 0);
-  return { busy: total - idle, total };
-}
 
 // ---------------------------------------------------------------------------------------------
 // One round

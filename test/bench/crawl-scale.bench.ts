@@ -25,9 +25,9 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { memMb, processCpuS } from "./proc.ts";
 import { http, REPO_ROOT, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../harness/svc-process.ts";
 import { manifest } from "./sites/scale-site.ts";
 
@@ -39,17 +39,6 @@ const KEY = "svc_GdsceXh7HUZbYlpmTxKCpMo8mzuplp5iB4IqHppZ";
 const OUT_FILE = join(REPO_ROOT, ".tmp/bench-crawl-scale.json");
 const SETTLE_MS = 10_000;
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
-
-const TICKS_PER_S = 100;
-function processCpuS(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
-}
-function memMb(pid: number, field: "VmRSS"): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : 0;
-}
 
 /** The generated site in its own process; resolves once it listens. */
 async function startSite(pages: number): Promise<{ port: number; child: ChildProcess }> {

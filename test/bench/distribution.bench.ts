@@ -1,0 +1,184 @@
+/**
+ * bench:distribution: what the distributed mode costs against the embedded one, in one run
+ * (issue 20 §8): the CPU an idle installation burns per second, and the CPU per crawled page.
+ *
+ * Embedded: one `svc serve` process (PGlite, the in-process bus). Distributed: `svc gateway`, one
+ * `svc scheduler` and one `svc crawler` on a Postgres server and a Kafka broker the harness starts.
+ * Both from the same build (dist/ when fresh, as `svc` picks), the same settings, the same sites:
+ * fan sites of 201 pages, each on its own loopback address, crawled (POST /crawl/{host}?fresh=true,
+ * all at once, polled through GET /jobs/{id}) in each round.
+ *
+ * Figures: idle CPU-seconds per second of Svc's processes (the embedded process holds its database
+ * and bus; the distributed roles' Postgres and Kafka are printed beside them), measured after the
+ * start has settled; CPU-ms per crawled page of Svc's processes, and with the engines; the ratios
+ * (distributed over embedded). Modes run one after the other (never both at once).
+ *
+ *   npm run bench:distribution               8 sites × 201 pages, 3 rounds per mode, 30 s idle
+ *   npm run bench:distribution -- --smoke    4 sites × 31 pages, 1 round, 10 s idle (also CI=true)
+ *
+ * A benchmark, not a test: it prints figures and never fails on a number.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { fanSite, serveFanSite, startCluster, type Cluster, type ServedSite } from "../harness/cluster.ts";
+import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
+import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
+import { http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../harness/svc-process.ts";
+import { dirname } from "node:path";
+import { engineProcesses, memMb, processCpuS } from "./proc.ts";
+
+const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
+const SITES = SMOKE ? 4 : 8;
+const SITE = SMOKE ? fanSite({ sections: 5, leaves: 5 }) : fanSite({ sections: 10, leaves: 19 });
+const ROUNDS = SMOKE ? 1 : 3;
+const IDLE_S = Number(process.env.BENCH_IDLE_S ?? (SMOKE ? 10 : 30));
+/** Time after /readyz before the idle measurement: joins, first planner passes, warm-up leftovers. */
+const SETTLE_S = SMOKE ? 5 : 15;
+const KEY = "svc_Dx7kq2VbN9pLr4TtY6hWm3cZs8Gf1JeA5uQiRoEn";
+const ENV = {
+  SVC_ALLOW_PRIVATE_TARGETS: "1",
+  SVC_CONFIRM_DELAY_MS: "0",
+  SVC_CRAWL_MIN_DELAY_MS: "0",
+  SVC_RATE_PER_HOUR: "10000000",
+  SVC_PLAN_CHECKS_PER_DAY: "1000000",
+  SVC_KAFKA_TOPIC_PREFIX: "dist.",
+  SVC_LOG_LEVEL: "warn",
+  SVC_BROWSER: "off",
+};
+
+const out = (line = "") => process.stdout.write(`${line}\n`);
+const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : "n/a");
+const f3 = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : "n/a");
+
+interface Mode {
+  readonly name: string;
+  /** Svc's processes, labelled. */
+  readonly processes: () => { pid: number; label: string }[];
+  readonly api: (path: string, method?: string) => Promise<Answer>;
+  /** The engines' processes (Postgres and its backends, the Kafka broker); none embedded. */
+  readonly engines: () => number[];
+}
+
+interface Figures {
+  idleCpuPerS: number;
+  /** Per process: label and idle CPU-s/s. */
+  idleBy: string[];
+  idleEnginesPerS: number;
+  /** Per round: CPU-ms per page of Svc's processes, and with the engines. */
+  perPage: number[];
+  perPageWithEngines: number[];
+  pages: number;
+  rssMb: number;
+}
+
+const cpuOf = (procs: { pid: number }[]) => procs.reduce((sum, p) => sum + processCpuS(p.pid), 0);
+/** CPU seconds of processes so far, by pid, to subtract later (a process started meanwhile counts from 0). */
+const snapshot = (pids: number[]) => new Map(pids.map((pid) => [pid, processCpuS(pid)]));
+const since = (before: Map<number, number>, pids: number[]) => pids.reduce((sum, pid) => sum + Math.max(0, (processCpuS(pid) || 0) - (before.get(pid) ?? 0)), 0);
+
+async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figures> {
+  await sleep(SETTLE_S * 1000);
+  const procs = mode.processes();
+  const each0 = procs.map((p) => processCpuS(p.pid));
+  const engines0 = snapshot(mode.engines());
+  const t0 = performance.now();
+  await sleep(IDLE_S * 1000);
+  const idleS = (performance.now() - t0) / 1000;
+  const each = procs.map((p, i) => (processCpuS(p.pid) - (each0[i] ?? 0)) / idleS);
+  const figures: Figures = {
+    idleCpuPerS: each.reduce((a, b) => a + b, 0),
+    idleBy: procs.map((p, i) => `${p.label} ${f3(each[i] ?? NaN)}`),
+    idleEnginesPerS: since(engines0, mode.engines()) / idleS,
+    perPage: [],
+    perPageWithEngines: [],
+    pages: 0,
+    rssMb: 0,
+  };
+  for (let r = 0; r < ROUNDS; r++) {
+    const pages0 = sites.reduce((n, s) => n + s.served.pages, 0);
+    const cpu0 = cpuOf(mode.processes());
+    const e0 = snapshot(mode.engines());
+    const ids = await Promise.all(
+      sites.map(async (s) => {
+        const a = await mode.api(`/crawl/${s.host}?fresh=true`, "POST");
+        if (a.status !== 202) throw new Error(`${mode.name}: POST /crawl answered ${a.status}: ${a.text}`);
+        return (a.json as { job: { id: number } }).job.id;
+      }),
+    );
+    for (const id of ids) {
+      for (;;) {
+        const { job } = (await mode.api(`/jobs/${id}`)).json as { job: { state: string; error: string | null } };
+        if (job.state === "done") break;
+        if (job.state === "error") throw new Error(`${mode.name}: crawl job ${id} failed: ${job.error}`);
+        await sleep(250);
+      }
+    }
+    const pages = sites.reduce((n, s) => n + s.served.pages, 0) - pages0;
+    const cpu = cpuOf(mode.processes()) - cpu0;
+    figures.pages = pages;
+    figures.perPage.push((1000 * cpu) / pages);
+    figures.perPageWithEngines.push((1000 * (cpu + since(e0, mode.engines()))) / pages);
+  }
+  figures.rssMb = mode.processes().reduce((sum, p) => sum + memMb(p.pid, "VmRSS"), 0);
+  return figures;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function print(name: string, f: Figures): void {
+  out(
+    `${name.padEnd(12)} idle ${f3(f.idleCpuPerS)} CPU-s/s (${f.idleBy.join(", ")}; engines ${f3(f.idleEnginesPerS)}); ` +
+      `crawl ${f.pages} pages a round: ${f.perPage.map(f2).join(" / ")} CPU-ms/page (with engines ${f.perPageWithEngines.map(f2).join(" / ")}); RSS after ${Math.round(f.rssMb)} MB`,
+  );
+}
+
+async function main(): Promise<void> {
+  out(`bench:distribution (${SMOKE ? "smoke" : "full"}): ${SITES} sites × ${SITE.paths.length} pages, ${ROUNDS} round(s) per mode, ${IDLE_S} s idle after ${SETTLE_S} s settling; node ${process.version}`);
+  const sites: ServedSite[] = [];
+  for (let i = 0; i < SITES; i++) sites.push(await serveFanSite(SITE, `127.0.0.${41 + i}`));
+  let embedded: Figures;
+  let distributed: Figures;
+
+  // Embedded: svc serve.
+  const dir = await tempDataDir();
+  const { env, port, adminPort } = await svcEnvFor(dir.dir, { ...ENV, SVC_BOOTSTRAP_KEY: KEY });
+  const serve = spawnSvc(["serve"], env);
+  try {
+    await waitReady(serve, adminPort, 120_000);
+    embedded = await measure({ name: "embedded", processes: () => [{ pid: serve.pid, label: "serve" }], engines: () => [], api: (path, method) => http(`http://127.0.0.1:${port}/api/v1${path}`, { key: KEY, ...(method ? { method } : {}), timeoutMs: 30_000 }) }, sites);
+    print("embedded", embedded);
+  } finally {
+    serve.child.kill("SIGTERM");
+    await serve.exited;
+    await dir.remove();
+  }
+
+  // Distributed: gateway, scheduler, crawler on Postgres and Kafka.
+  let pgServer: PostgresServer | null = null;
+  let kafka: KafkaBroker | null = null;
+  let cluster: Cluster | null = null;
+  try {
+    [pgServer, kafka] = await Promise.all([startPostgres(), startKafka()]);
+    const url = await pgServer.createDatabase("bench_distribution");
+    cluster = await startCluster({ postgresUrl: url, brokers: kafka.brokers, key: KEY, env: ENV, crawlers: 1, readyTimeoutMs: 120_000 });
+    const c = cluster;
+    const engines = [pgServer.port, dirname(kafka.logFile)] as const;
+    distributed = await measure({ name: "distributed", engines: () => engineProcesses([engines[0]], [engines[1]]), processes: () => [c.gateway, ...c.schedulers, ...c.crawlers].map((p) => ({ pid: p.proc.pid, label: p.label })), api: (path, method) => c.api(path, { ...(method ? { method } : {}), timeoutMs: 30_000 }) }, sites);
+    print("distributed", distributed);
+  } finally {
+    await cluster?.close();
+    await kafka?.stop();
+    pgServer?.stop();
+    await Promise.all(sites.map((s) => s.close()));
+  }
+
+  out();
+  out(`distributed/embedded: idle CPU ${f2(distributed.idleCpuPerS / embedded.idleCpuPerS)}× (${f3(distributed.idleCpuPerS)} against ${f3(embedded.idleCpuPerS)} CPU-s/s; target ≤ 0.05 for the cluster), ` +
+    `CPU per crawled page ${f2(median(distributed.perPage) / median(embedded.perPage))}× (medians; target ≤ 1.2×), with the engines ${f2(median(distributed.perPageWithEngines) / median(embedded.perPageWithEngines))}×`);
+}
+
+await main();
+process.exit(0);

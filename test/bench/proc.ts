@@ -1,0 +1,97 @@
+/**
+ * What benches read from /proc: a process's CPU seconds (all its threads) and resident memory,
+ * and the machine's busy CPU.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+export const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU seconds of a process so far (all its threads); NaN once it is gone. */
+export function processCpuS(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the command: utime and stime are the 12th and 13th fields.
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+/** A field of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak). */
+export function memMb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds so far of every process whose command name is one of `names` (by pid). */
+export function cpuByName(names: readonly string[]): Map<number, { name: string; cpuS: number }> {
+  const out = new Map<number, { name: string; cpuS: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (names.includes(name)) out.set(Number(entry), { name, cpuS: processCpuS(Number(entry)) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU seconds per command name between two snapshots (processes started meanwhile count from 0). */
+export function cpuDelta(before: Map<number, { name: string; cpuS: number }>, after: Map<number, { name: string; cpuS: number }>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [pid, a] of after) out[a.name] = (out[a.name] ?? 0) + a.cpuS - (before.get(pid)?.cpuS ?? 0);
+  return out;
+}
+
+/** The machine's busy and total CPU time so far (every core), from /proc/stat. */
+export function machineCpu(): { busy: number; total: number } {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+  const v = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = v.reduce((a, b) => a + b, 0);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+/** Every process: pid, parent pid, command line. */
+function processTable(): { pid: number; ppid: number; cmdline: string }[] {
+  const rows: { pid: number; ppid: number; cmdline: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      rows.push({ pid: Number(entry), ppid, cmdline: readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ") });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return rows;
+}
+
+/**
+ * The processes of the engines a bench started (not another Postgres or JVM on the machine): the
+ * postmaster listening on one of `postgresPorts` with its backends, and the JVM whose command line
+ * names one of `jvmArgs` (the Kafka broker's properties file).
+ */
+export function engineProcesses(postgresPorts: readonly number[], jvmArgs: readonly string[]): number[] {
+  const table = processTable();
+  const postmasters = table.filter((p) => postgresPorts.some((port) => p.cmdline.includes(`-p ${port} `) || p.cmdline.endsWith(`-p ${port}`))).map((p) => p.pid);
+  const backends = table.filter((p) => postmasters.includes(p.ppid)).map((p) => p.pid);
+  const jvms = table.filter((p) => p.cmdline.startsWith("java ") && jvmArgs.some((a) => p.cmdline.includes(a))).map((p) => p.pid);
+  return [...postmasters, ...backends, ...jvms];
+}
