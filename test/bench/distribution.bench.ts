@@ -15,6 +15,8 @@
  *
  *   npm run bench:distribution               8 sites × 201 pages, 3 rounds per mode, 30 s idle
  *   npm run bench:distribution -- --smoke    4 sites × 31 pages, 1 round, 10 s idle (also CI=true)
+ *   BENCH_IDLE_S=…  BENCH_SETTLE_S=…  BENCH_MODES=embedded|distributed (one mode only: to profile it, say)
+ *   BENCH_NODE_OPTIONS=… (reaches Svc's processes: --import a profiler, say)
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
  */
@@ -31,8 +33,12 @@ const SITES = SMOKE ? 4 : 8;
 const SITE = SMOKE ? fanSite({ sections: 5, leaves: 5 }) : fanSite({ sections: 10, leaves: 19 });
 const ROUNDS = SMOKE ? 1 : 3;
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? (SMOKE ? 10 : 30));
-/** Time after /readyz before the idle measurement: joins, first planner passes, warm-up leftovers. */
-const SETTLE_S = SMOKE ? 5 : 15;
+/**
+ * Time after /readyz before the idle measurement: consumer-group joins, the planners' first passes
+ * and V8's compilation of what the start ran keep the roles busy for about a minute (measured per
+ * process: 0.03 CPU-s/s in the first minute, 0.004-0.006 after).
+ */
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? (SMOKE ? 20 : 60));
 const KEY = "svc_Dx7kq2VbN9pLr4TtY6hWm3cZs8Gf1JeA5uQiRoEn";
 const ENV = {
   SVC_ALLOW_PRIVATE_TARGETS: "1",
@@ -43,6 +49,8 @@ const ENV = {
   SVC_KAFKA_TOPIC_PREFIX: "dist.",
   SVC_LOG_LEVEL: "warn",
   SVC_BROWSER: "off",
+  // BENCH_NODE_OPTIONS reaches Svc's processes (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
 };
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
@@ -139,10 +147,12 @@ async function main(): Promise<void> {
   out(`bench:distribution (${SMOKE ? "smoke" : "full"}): ${SITES} sites × ${SITE.paths.length} pages, ${ROUNDS} round(s) per mode, ${IDLE_S} s idle after ${SETTLE_S} s settling; node ${process.version}`);
   const sites: ServedSite[] = [];
   for (let i = 0; i < SITES; i++) sites.push(await serveFanSite(SITE, `127.0.0.${41 + i}`));
-  let embedded: Figures;
-  let distributed: Figures;
+  const modes = (process.env.BENCH_MODES ?? "embedded,distributed").split(",");
+  let embedded: Figures | null = null;
+  let distributed: Figures | null = null;
 
   // Embedded: svc serve.
+  if (modes.includes("embedded")) {
   const dir = await tempDataDir();
   const { env, port, adminPort } = await svcEnvFor(dir.dir, { ...ENV, SVC_BOOTSTRAP_KEY: KEY });
   const serve = spawnSvc(["serve"], env);
@@ -155,12 +165,14 @@ async function main(): Promise<void> {
     await serve.exited;
     await dir.remove();
   }
+  }
 
   // Distributed: gateway, scheduler, crawler on Postgres and Kafka.
   let pgServer: PostgresServer | null = null;
   let kafka: KafkaBroker | null = null;
   let cluster: Cluster | null = null;
   try {
+    if (!modes.includes("distributed")) return;
     [pgServer, kafka] = await Promise.all([startPostgres(), startKafka()]);
     const url = await pgServer.createDatabase("bench_distribution");
     cluster = await startCluster({ postgresUrl: url, brokers: kafka.brokers, key: KEY, env: ENV, crawlers: 1, readyTimeoutMs: 120_000 });
@@ -175,6 +187,7 @@ async function main(): Promise<void> {
     await Promise.all(sites.map((s) => s.close()));
   }
 
+  if (!embedded || !distributed) return;
   out();
   out(`distributed/embedded: idle CPU ${f2(distributed.idleCpuPerS / embedded.idleCpuPerS)}× (${f3(distributed.idleCpuPerS)} against ${f3(embedded.idleCpuPerS)} CPU-s/s; target ≤ 0.05 for the cluster), ` +
     `CPU per crawled page ${f2(median(distributed.perPage) / median(embedded.perPage))}× (medians; target ≤ 1.2×), with the engines ${f2(median(distributed.perPageWithEngines) / median(embedded.perPageWithEngines))}×`);
