@@ -26,6 +26,7 @@ const ANSWER_MAX_BYTES = 64 * 1024;
  */
 export const webhookKind: CrawlerKind<"webhook"> = {
   name: "webhook",
+  slots: "webhook",
   async run(task, ctx) {
     const { node } = ctx;
     let url: URL;
