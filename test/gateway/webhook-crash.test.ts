@@ -53,7 +53,7 @@ describe("webhook deliveries across crashes", () => {
     await expect(webhooksPlanner.run(ctx(dying))).rejects.toThrow("crash mid-plan");
     expect(await log()).toEqual([]);
     // It dies again after planning, while it hands the attempt out: the delivery waits.
-    await expect(webhooksPlanner.run(ctx(crashing("jobs", "insertQueued")))).rejects.toThrow("crash in insertQueued");
+    await expect(webhooksPlanner.run(ctx(crashing("jobs", "insertQueuedMany")))).rejects.toThrow("crash in insertQueuedMany");
     expect((await log()).map((d) => [d.state, d.job_id])).toEqual([["pending", null]]);
     expect(published).toEqual([]);
     // A planner that lives: one delivery, one job, one message.
