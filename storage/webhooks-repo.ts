@@ -311,19 +311,18 @@ export class WebhooksRepo {
    */
   async recordAttempt(q: Queryable, delivery: DeliveryRow, jobId: number, sentAt: number | null, now: number, u: DeliveryUpdate): Promise<boolean> {
     const n = delivery.attempts + 1;
-    const inserted = await q.query(
-      `INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT DO NOTHING RETURNING n`,
-      [delivery.id, n, jobId, sentAt, now, u.code, u.error, u.durationMs],
-    );
-    if (inserted.length === 0) return false;
-    await q.query(
-      `UPDATE webhook_deliveries SET state = $2, attempts = $3, failures = $4, next_attempt_at = $5, job_id = NULL, last_code = $6, last_error = $7,
+    // One statement (a completion is on every delivery's path): the delivery moves only when the attempt's row is new.
+    const updated = await q.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms) VALUES ($1, $3, $11, $12, $13, $6, $7, $8)
+         ON CONFLICT DO NOTHING RETURNING n
+       )
+       UPDATE webhook_deliveries SET state = $2, attempts = $3, failures = $4, next_attempt_at = $5, job_id = NULL, last_code = $6, last_error = $7,
          last_duration_ms = $8, last_attempt_at = $9, delivered_at = coalesce($10, delivered_at)
-       WHERE id = $1`,
-      [delivery.id, u.state, n, u.failures, u.nextAttemptAt, u.code, u.error, u.durationMs, sentAt ?? now, u.deliveredAt],
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM attempt) RETURNING id`,
+      [delivery.id, u.state, n, u.failures, u.nextAttemptAt, u.code, u.error, u.durationMs, sentAt ?? now, u.deliveredAt, jobId, sentAt, now],
     );
-    return true;
+    return updated.length > 0;
   }
 
   /** A delivered delivery: the address's count of lost deliveries starts again (a successful test send also re-activates it). */
