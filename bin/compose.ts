@@ -107,6 +107,7 @@ export async function composeEmbeddedWork(config: Config, store: Store, life: Li
     concurrency: config.workerConcurrency,
     syncConcurrency: config.workerSyncConcurrency,
     streamConcurrency: config.workerStreamConcurrency,
+    webhookConcurrency: config.workerWebhookConcurrency,
     streams: crawlerStreamKinds(),
   });
   await worker.start();

@@ -45,7 +45,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
       retryMaxMs: 10_000,
       drainTimeoutMs: drainMs,
     });
-    const topics = [TOPICS.work, TOPICS.sync, TOPICS.stream].map((t) => bus.brokerTopic(t));
+    const topics = [TOPICS.work, TOPICS.sync, TOPICS.stream, TOPICS.webhooks].map((t) => bus.brokerTopic(t));
     for (let logged = false; ; ) {
       const missing = await kafka.missingTopics(topics).catch((err: Error) => [`(Kafka: ${err.message})`]);
       if (missing.length === 0) break;
@@ -70,6 +70,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
       concurrency: config.workerConcurrency,
       syncConcurrency: config.workerSyncConcurrency,
       streamConcurrency: config.workerStreamConcurrency,
+      webhookConcurrency: config.workerWebhookConcurrency,
       streams: crawlerStreamKinds(probeHealth, probeMetricsOf.observe),
       worker: name,
       metrics: workerMetrics(metrics),

@@ -45,6 +45,11 @@ export interface WorkerDeps {
   readonly streams?: { readonly [K in StreamKind]?: CrawlerStreamKind<K> };
   /** Stream batches run at once, on slots of their own. */
   readonly streamConcurrency?: number;
+  /**
+   * Job-lane jobs of the kinds that say so (webhook deliveries) run at once, on slots of their
+   * own: slow receivers never fill the job slots, nor analyses and crawls the delivery slots.
+   */
+  readonly webhookConcurrency?: number;
 }
 
 const CALL = { deadlineMs: 10_000, retries: 3 };
@@ -67,6 +72,8 @@ export class CrawlerWorker {
   private readonly syncSlots: Slots;
   private readonly streamSlots: Slots;
   private readonly streamSlotCount: number;
+  private readonly webhookSlots: Slots;
+  private readonly webhookSlotCount: number;
   private readonly running = new Set<AbortController>();
   /** Attempts under way (from the lease on), for close() to wait for. */
   private readonly jobs = new Set<Promise<void>>();
@@ -80,11 +87,15 @@ export class CrawlerWorker {
     this.syncSlots = new Slots(deps.syncConcurrency);
     this.streamSlotCount = deps.streamConcurrency ?? 128;
     this.streamSlots = new Slots(this.streamSlotCount);
+    this.webhookSlotCount = deps.webhookConcurrency ?? 32;
+    this.webhookSlots = new Slots(this.webhookSlotCount);
   }
 
   async start(): Promise<void> {
     await this.deps.bus.subscribe(TOPICS.work, "crawler", (m) => this.handle(m, this.jobSlots));
     await this.deps.bus.subscribe(TOPICS.sync, "crawler", (m) => this.handle(m, this.syncSlots));
+    // Deliveries wait on receivers: a bound of their own on messages in flight too, as many as their slots.
+    await this.deps.bus.subscribe(TOPICS.webhooks, "crawler", (m) => this.handle(m, this.webhookSlots), { maxInFlight: this.webhookSlotCount });
     // Stream batches are many and short (a probe each, mostly): a bound of their own, as many as the stream slots.
     if (this.deps.streams) await this.deps.bus.subscribe(TOPICS.stream, "crawler", (m) => this.handleStream(m), { maxInFlight: this.streamSlotCount });
   }
@@ -122,9 +133,12 @@ export class CrawlerWorker {
     }
   }
 
-  private async handle(message: BusMessage, slots: Slots): Promise<void> {
+  private async handle(message: BusMessage, lane: Slots): Promise<void> {
     if (this.closed) throw new WorkerClosingError();
     const item = decodeWorkItem(message.payload);
+    // A kind with slots of its own takes them wherever its message came from (a delivery planned
+    // before its topic existed still arrives on the work topic).
+    const slots = !item.sync && this.deps.kinds[item.kind as WorkKind]?.slots === "webhook" ? this.webhookSlots : lane;
     // Rejects with WorkerClosingError should the worker close while this waits.
     await slots.take(() => new WorkerClosingError());
     if (this.closed) {
@@ -287,6 +301,7 @@ export class CrawlerWorker {
     this.jobSlots.refuseWaiting();
     this.syncSlots.refuseWaiting();
     this.streamSlots.refuseWaiting();
+    this.webhookSlots.refuseWaiting();
     if (graceMs > 0 && this.jobs.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...this.jobs]), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);

@@ -95,6 +95,8 @@ export const TOPICS = {
   work: "svc.work.v1",
   sync: "svc.sync.v1",
   stream: "svc.stream.v1",
+  /** Webhook delivery attempts: a topic of their own, so that slow receivers never hold the work topic's messages in flight. */
+  webhooks: "svc.webhooks.v1",
   results: "svc.results.v1",
   deadLetters: "svc.dead.v1",
 } as const;

@@ -68,6 +68,7 @@ export interface Config {
   readonly workerConcurrency: number;
   readonly workerSyncConcurrency: number;
   readonly workerStreamConcurrency: number;
+  readonly workerWebhookConcurrency: number;
   readonly uptimeTimeoutMs: number;
   readonly uptimeSlowMs: number;
   readonly uptimePlanEveryMs: number;
@@ -464,6 +465,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_WEBHOOK_PLAN_MS", key: "webhookPlanMs", default: "1000", parse: integer(0, 60_000), doc: "How often the scheduler turns new events into webhook deliveries and hands out the attempts that are due (ms); 0 turns webhook deliveries off." },
   { env: "SVC_WORKER_CONCURRENCY", key: "workerConcurrency", default: "2", parse: integer(1, 64), doc: "Jobs of the job lane (analyses, crawls) one crawler worker runs at once." },
   { env: "SVC_WORKER_STREAM_CONCURRENCY", key: "workerStreamConcurrency", default: "128", parse: integer(1, 1024), doc: "Stream-lane batches (uptime probes) one crawler worker runs at once, on slots of their own and with their own bound on Kafka messages in flight. A probe mostly waits on the network: 10,000 sites at a 1-minute interval need about 170 probes a second, so about 85 at once at 0.5 s each (docs/benchmarks.md, bench:uptime)." },
+  { env: "SVC_WORKER_WEBHOOK_CONCURRENCY", key: "workerWebhookConcurrency", default: "32", parse: integer(1, 1024), doc: "Webhook delivery attempts one crawler worker sends at once, on slots of their own (and, on Kafka, their own topic and bound on messages in flight): slow receivers never hold the job lane's slots, nor analyses and crawls the deliveries'. A delivery costs about 8 CPU-ms in the embedded mode (bench:webhooks), so a core sends about 125 a second: 32 slots keep it busy while receivers answer within 250 ms, and 32 receivers that never answer (8 s each) still leave 4 attempts a second (docs/webhooks.md)." },
   { env: "SVC_WORKER_SYNC_CONCURRENCY", key: "workerSyncConcurrency", default: "4", parse: integer(1, 64), doc: "Jobs of the synchronous lane (GET /analyze, /full, /check, /ssl, /dns) one crawler worker runs at once, on slots of their own: a waiting caller never queues behind analyses and crawls." },
   { env: "SVC_UPTIME_TIMEOUT_MS", key: "uptimeTimeoutMs", default: "10000", parse: integer(1000, 60_000), doc: "An uptime probe without a complete answer in this time fails with cause timeout (independent of the probing interval)." },
   { env: "SVC_UPTIME_SLOW_MS", key: "uptimeSlowMs", default: "3000", parse: integer(100, 60_000), doc: "An uptime probe answered slower than this is slow; three slow probes in a row make the site degraded (its own incident), two fast ones end it." },
@@ -472,7 +474,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_KAFKA_BROKERS", key: "kafkaBrokers", default: "", parse: brokerList, doc: "Kafka bootstrap servers (host:port, comma-separated) of the distributed mode's bus; empty: the in-process bus of `svc serve`." },
   { env: "SVC_KAFKA_PARTITIONS", key: "kafkaPartitions", default: "16", parse: integer(1, 10_000), doc: "Partitions of a bus topic created by Svc; at least 4x the largest crawler replica count you expect (adding partitions later moves domains between crawlers)." },
   { env: "SVC_KAFKA_RETENTION_H", key: "kafkaRetentionHours", default: "72", parse: integer(1, 8760), doc: "Retention of a bus topic created by Svc (hours)." },
-  { env: "SVC_KAFKA_TOPIC_PREFIX", key: "kafkaTopicPrefix", default: "", parse: topicPrefix, doc: "Put before the name of every bus topic (svc.work.v1, svc.sync.v1, svc.stream.v1, svc.results.v1, svc.dead.v1), so that several installations can share one Kafka cluster." },
+  { env: "SVC_KAFKA_TOPIC_PREFIX", key: "kafkaTopicPrefix", default: "", parse: topicPrefix, doc: "Put before the name of every bus topic (svc.work.v1, svc.sync.v1, svc.stream.v1, svc.webhooks.v1, svc.results.v1, svc.dead.v1), so that several installations can share one Kafka cluster." },
   { env: "SVC_KAFKA_SESSION_TIMEOUT_MS", key: "kafkaSessionTimeoutMs", default: "30000", parse: integer(1000, 300_000), doc: "Kafka consumer session timeout: a crawler that dies holds its partitions this long before the others take them over (heartbeats every sixth of it, at most 3 s); the broker's group.min.session.timeout.ms (6 s by default) is the floor." },
   { env: "SVC_PAGE_SAMPLE", key: "crawl.pageSample", default: "20", parse: integer(0, 500), doc: "Internal pages sampled by an analysis besides the home page." },
   { env: "SVC_DNS_SERVERS", key: "crawl.dnsServers", default: "", parse: serverList, doc: "DNS servers the crawler asks (address or address:port, comma-separated); empty: the system's." },

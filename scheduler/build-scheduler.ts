@@ -35,12 +35,12 @@ const SERVICE_NAME = "svc.v1.SchedulerService";
 
 /**
  * The bus topics of the distributed mode, which `svc scheduler` creates at start: work, the
- * synchronous lane, the stream lane, its results and the dead letters of them all, each with the configured partitions
+ * synchronous lane, the stream lane, webhook deliveries, the stream's results and the dead letters of them all, each with the configured partitions
  * and retention (names before SVC_KAFKA_TOPIC_PREFIX).
  */
 export function busTopics(config: Config): TopicSpec[] {
   const retentionMs = config.kafkaRetentionHours * 3_600_000;
-  return [TOPICS.work, TOPICS.sync, TOPICS.stream, TOPICS.results, TOPICS.deadLetters].map((topic) => ({ topic, partitions: config.kafkaPartitions, retentionMs }));
+  return [TOPICS.work, TOPICS.sync, TOPICS.stream, TOPICS.webhooks, TOPICS.results, TOPICS.deadLetters].map((topic) => ({ topic, partitions: config.kafkaPartitions, retentionMs }));
 }
 
 /**

@@ -21,5 +21,6 @@ export function workMessage(job: JobRow, replyTo: string): OutboxMessage {
     attempt: job.attempt,
   });
   const key = schedulerKind(job.kind)?.busKey?.(job) ?? item.domain;
-  return { topic: job.sync ? TOPICS.sync : TOPICS.work, key, payload: WorkItem.encode(item).finish() };
+  const topic = job.sync ? TOPICS.sync : (schedulerKind(job.kind)?.jobTopic ?? TOPICS.work);
+  return { topic, key, payload: WorkItem.encode(item).finish() };
 }

@@ -115,6 +115,35 @@ export class JobsRepo {
     return waiting as JobRow;
   }
 
+  /**
+   * Many queued jobs and their outbox messages in three statements, inside the caller's
+   * transaction, in the order given. For work that does not wait for its site's other jobs (webhook
+   * attempts run in their webhook's order on the bus, not their receiver host's): no step says
+   * "waiting for …".
+   */
+  async insertQueuedMany(
+    q: Queryable,
+    jobs: readonly { accountId: number; kind: JobKindName; host: string; maxAttempts: number; target: string | null }[],
+    now: number,
+    message: (job: JobRow) => OutboxMessage,
+  ): Promise<JobRow[]> {
+    if (jobs.length === 0) return [];
+    const rows = await q.query<JobRow>(
+      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target)
+       SELECT a, k, h, 'queued', false, m, $6, $6, t FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS u(a, k, h, m, t, o) ORDER BY o
+       RETURNING ${JOB_COLUMNS}`,
+      [jobs.map((j) => j.accountId), jobs.map((j) => j.kind), jobs.map((j) => j.host), jobs.map((j) => j.maxAttempts), jobs.map((j) => j.target), now],
+    );
+    rows.sort((a, b) => a.id - b.id);
+    const messages = rows.map(message);
+    await q.query(
+      `INSERT INTO outbox (topic, key, payload, created, not_before)
+       SELECT t, k, decode(p, 'hex'), $4, NULL FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(t, k, p, o) ORDER BY o`,
+      [messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => Buffer.from(m.payload).toString("hex")), now],
+    );
+    return rows;
+  }
+
   /** A job answered from a fresh report: done at once, nothing to run. */
   async createCached(accountId: number, kind: JobKindName, host: string, runId: number, now: number): Promise<JobRow> {
     const [row] = await this.db.query<JobRow>(

@@ -209,19 +209,28 @@ export class WebhooksRepo {
       if (events.length === 0) return 0;
       const accounts = [...new Set(events.flatMap((e) => (e.account_id === null ? [] : [e.account_id])))];
       const hooks = accounts.length === 0 ? [] : await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE active AND account_id = ANY ($1::bigint[])`, [accounts]);
-      let written = 0;
+      const routed: { r: RoutedDelivery; event: EventRecord }[] = [];
       for (const event of events) {
         const mine = hooks.filter((h) => h.account_id === event.account_id);
-        if (mine.length === 0) continue;
-        for (const r of route(event, mine)) {
-          const rows = await q.query(
-            `INSERT INTO webhook_deliveries (webhook_id, account_id, event_id, event, host, notification, state, next_attempt_at, created)
-             VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7) ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
-            [r.webhook.id, r.webhook.account_id, event.id, r.event, event.host, JSON.stringify(r.notification), now],
-          );
-          written += rows.length;
-        }
+        if (mine.length > 0) for (const r of route(event, mine)) routed.push({ r, event });
       }
+      // One statement for the batch, in the events' order (a webhook's deliveries go out in id order).
+      const written = routed.length === 0 ? 0 : (
+        await q.query(
+          `INSERT INTO webhook_deliveries (webhook_id, account_id, event_id, event, host, notification, state, next_attempt_at, created)
+           SELECT w, a, e, t, h, n::jsonb, 'pending', $7, $7 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u(w, a, e, t, h, n, o)
+           ORDER BY o ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
+          [
+            routed.map((x) => x.r.webhook.id),
+            routed.map((x) => x.r.webhook.account_id),
+            routed.map((x) => x.event.id),
+            routed.map((x) => x.r.event),
+            routed.map((x) => x.event.host),
+            routed.map((x) => JSON.stringify(x.r.notification)),
+            now,
+          ],
+        )
+      ).length;
       await q.query("UPDATE series_cursors SET last_id = $2 WHERE name = $1", [cursor, (events[events.length - 1] as EventRecord).id]);
       return written;
     });
@@ -232,7 +241,7 @@ export class WebhooksRepo {
    * active webhooks. Each gets its attempt's job (`start`, in this transaction) and becomes sending;
    * rows are taken with SKIP LOCKED, so two schedulers never start the same attempt.
    */
-  async dispatchDue(now: number, limit: number, start: (q: Queryable, delivery: DeliveryRow, hook: WebhookRow) => Promise<JobRow>): Promise<number> {
+  async dispatchDue(now: number, limit: number, start: (q: Queryable, due: readonly { delivery: DeliveryRow; hook: WebhookRow }[]) => Promise<JobRow[]>): Promise<number> {
     return this.db.tx(async (q) => {
       const due = await q.query<DeliveryRow>(
         `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
@@ -242,11 +251,11 @@ export class WebhooksRepo {
       );
       if (due.length === 0) return 0;
       const hooks = await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
-      for (const delivery of due) {
-        const hook = hooks.find((h) => h.id === delivery.webhook_id) as WebhookRow;
-        const job = await start(q, delivery, hook);
-        await q.query("UPDATE webhook_deliveries SET state = 'sending', job_id = $2, next_attempt_at = NULL WHERE id = $1", [delivery.id, job.id]);
-      }
+      const jobs = await start(q, due.map((delivery) => ({ delivery, hook: hooks.find((h) => h.id === delivery.webhook_id) as WebhookRow })));
+      await q.query(
+        "UPDATE webhook_deliveries d SET state = 'sending', job_id = u.j, next_attempt_at = NULL FROM unnest($1::bigint[], $2::bigint[]) AS u(id, j) WHERE d.id = u.id",
+        [due.map((x) => x.id), jobs.map((j) => j.id)],
+      );
       return due.length;
     });
   }
@@ -275,10 +284,16 @@ export class WebhooksRepo {
 
   /** What a lease of a delivery's attempt carries: the delivery and its webhook (url and secret as they are now). */
   async forAttempt(deliveryId: number): Promise<{ delivery: DeliveryRow; hook: WebhookRow } | null> {
-    const [delivery] = await this.db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1`, [deliveryId]);
-    if (!delivery) return null;
-    const [hook] = await this.db.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1`, [delivery.webhook_id]);
-    return hook ? { delivery, hook } : null;
+    // One statement: a lease is on every delivery's path.
+    const [row] = await this.db.query<Record<string, unknown>>(
+      `SELECT ${d(DELIVERY_COLUMNS)}, ${WEBHOOK_COLUMNS.split(", ").map((c) => `w.${c} AS w_${c}`).join(", ")}
+       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = $1`,
+      [deliveryId],
+    );
+    if (!row) return null;
+    const hook = Object.fromEntries(WEBHOOK_COLUMNS.split(", ").map((c) => [c, row[`w_${c}`]])) as unknown as WebhookRow;
+    const delivery = Object.fromEntries(DELIVERY_COLUMNS.split(", ").map((c) => [c, row[c]])) as unknown as DeliveryRow;
+    return { delivery, hook };
   }
 
   /** The delivery an attempt's job was for, locked, while it is still sending under that job (a test send has no job yet). */
@@ -296,19 +311,18 @@ export class WebhooksRepo {
    */
   async recordAttempt(q: Queryable, delivery: DeliveryRow, jobId: number, sentAt: number | null, now: number, u: DeliveryUpdate): Promise<boolean> {
     const n = delivery.attempts + 1;
-    const inserted = await q.query(
-      `INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT DO NOTHING RETURNING n`,
-      [delivery.id, n, jobId, sentAt, now, u.code, u.error, u.durationMs],
-    );
-    if (inserted.length === 0) return false;
-    await q.query(
-      `UPDATE webhook_deliveries SET state = $2, attempts = $3, failures = $4, next_attempt_at = $5, job_id = NULL, last_code = $6, last_error = $7,
+    // One statement (a completion is on every delivery's path): the delivery moves only when the attempt's row is new.
+    const updated = await q.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms) VALUES ($1, $3, $11, $12, $13, $6, $7, $8)
+         ON CONFLICT DO NOTHING RETURNING n
+       )
+       UPDATE webhook_deliveries SET state = $2, attempts = $3, failures = $4, next_attempt_at = $5, job_id = NULL, last_code = $6, last_error = $7,
          last_duration_ms = $8, last_attempt_at = $9, delivered_at = coalesce($10, delivered_at)
-       WHERE id = $1`,
-      [delivery.id, u.state, n, u.failures, u.nextAttemptAt, u.code, u.error, u.durationMs, sentAt ?? now, u.deliveredAt],
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM attempt) RETURNING id`,
+      [delivery.id, u.state, n, u.failures, u.nextAttemptAt, u.code, u.error, u.durationMs, sentAt ?? now, u.deliveredAt, jobId, sentAt, now],
     );
-    return true;
+    return updated.length > 0;
   }
 
   /** A delivered delivery: the address's count of lost deliveries starts again (a successful test send also re-activates it). */

@@ -33,5 +33,11 @@ export interface WorkContext {
  */
 export interface CrawlerKind<K extends WorkKind> {
   readonly name: K;
+  /**
+   * Its job-lane jobs run on a pool of slots of their own instead of the job lane's: "webhook",
+   * the delivery slots (SVC_WORKER_WEBHOOK_CONCURRENCY), for work that mostly waits on somebody
+   * else's server and must neither hold nor wait for the slots analyses and crawls need.
+   */
+  readonly slots?: "webhook";
   run(task: TaskOf<K>, ctx: WorkContext): Promise<ResultOf<K>>;
 }

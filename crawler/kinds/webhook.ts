@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import { request } from "undici";
 import { WebhookResult } from "../../proto/index.ts";
 import { classifyFetchError } from "../fetch/fetch-errors.ts";
+import { NO_WEBHOOK_METRICS, webhookOutcomeOf } from "../webhook-metrics.ts";
 import { NonRetryableWorkError } from "../work-errors.ts";
 import type { CrawlerKind } from "./kind.ts";
 
@@ -26,8 +27,10 @@ const ANSWER_MAX_BYTES = 64 * 1024;
  */
 export const webhookKind: CrawlerKind<"webhook"> = {
   name: "webhook",
+  slots: "webhook",
   async run(task, ctx) {
     const { node } = ctx;
+    const metrics = node.webhookMetrics ?? NO_WEBHOOK_METRICS;
     let url: URL;
     try {
       url = new URL(task.url);
@@ -36,7 +39,10 @@ export const webhookKind: CrawlerKind<"webhook"> = {
     }
     if (url.protocol !== "https:") throw new NonRetryableWorkError("not_https", `webhook addresses must be https, not ${url.protocol}`);
     // Checked on every send; the dispatcher resolves again when it opens a connection and dials that address.
-    await node.egress.resolve(url.hostname);
+    await node.egress.resolve(url.hostname).catch((err: unknown) => {
+      if ((err as { reason?: string }).reason === "blocked_private_address") metrics.attempt("blocked", null);
+      throw err;
+    });
     const t = Math.floor(node.clock.nowMs() / 1000);
     const notification = JSON.parse(task.notificationJson || "{}") as Record<string, unknown>;
     const body = Buffer.from(JSON.stringify({ ...notification, event: task.event, delivery: task.delivery, sent_at: t }));
@@ -63,15 +69,28 @@ export const webhookKind: CrawlerKind<"webhook"> = {
       });
       await drain(res.body);
       const ok = res.statusCode >= 200 && res.statusCode < 300;
-      return WebhookResult.fromPartial({ code: res.statusCode, error: ok ? "" : `http_${res.statusCode}`, durationMs: duration(), sentAt: t });
+      const ms = duration();
+      metrics.attempt(webhookOutcomeOf(res.statusCode, ""), ms / 1000);
+      const committed = ok ? eventsCommittedAt(notification) : null;
+      if (committed !== null) metrics.delivered(Math.max(0, Math.floor(node.clock.nowMs() / 1000) - committed));
+      return WebhookResult.fromPartial({ code: res.statusCode, error: ok ? "" : `http_${res.statusCode}`, durationMs: ms, sentAt: t });
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       const { code } = classifyFetchError(err, deadline.aborted);
+      const ms = duration();
+      metrics.attempt(webhookOutcomeOf(0, code), code === "blocked_private_address" ? null : ms / 1000);
       if (code === "blocked_private_address") throw (err as { cause?: unknown }).cause ?? err;
-      return WebhookResult.fromPartial({ code: 0, error: code, durationMs: duration(), sentAt: t });
+      return WebhookResult.fromPartial({ code: 0, error: code, durationMs: ms, sentAt: t });
     }
   },
 };
+
+/** When the oldest event of a notification was committed (its `at`, unix seconds); null for a test send. */
+function eventsCommittedAt(notification: Record<string, unknown>): number | null {
+  const events = Array.isArray(notification.events) ? (notification.events as { at?: unknown }[]) : [];
+  const at = events.map((e) => e.at).filter((a): a is number => typeof a === "number");
+  return at.length === 0 ? null : Math.min(...at);
+}
 
 /** Reads a little of the answer so the connection can be reused, and lets the rest go. */
 async function drain(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<void> {

@@ -38,6 +38,11 @@ export interface SchedulerKind<K extends WorkKind> {
    * slow receiver holds up only its own deliveries, not those of others on its domain).
    */
   busKey?(job: JobRow): string;
+  /**
+   * The bus topic of its job-lane jobs when not the shared work topic (TOPICS.work): webhook
+   * attempts travel on one of their own, which crawler nodes take on slots of their own.
+   */
+  readonly jobTopic?: string;
   /** A fresh earlier result that answers a start without running (its run's id), or null. */
   reuse?(ctx: KindContext, host: string): Promise<number | null>;
   /** The lease's task for a job of this kind. */

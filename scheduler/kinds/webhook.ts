@@ -1,4 +1,4 @@
-import { WebhookTask } from "../../proto/index.ts";
+import { TOPICS, WebhookTask } from "../../proto/index.ts";
 import { recordOutcome } from "../webhook-outcome.ts";
 import type { SchedulerKind } from "./kind.ts";
 
@@ -36,6 +36,8 @@ export const webhookKind: SchedulerKind<"webhook"> = {
   name: "webhook",
   lanes: ["job", "sync"],
   cost: 0,
+  // Planned attempts on a topic of their own: crawler nodes send them on the webhook slots (SVC_WORKER_WEBHOOK_CONCURRENCY).
+  jobTopic: TOPICS.webhooks,
   // One webhook's deliveries one at a time (in order); other webhooks, even on the same domain, apart.
   busKey: (job) => {
     const webhook = idsOf(job.target).webhook;

@@ -11,7 +11,9 @@ import {
 } from "../../../crawler/index.ts";
 import { Retry, WebhookTask } from "../../../proto/index.ts";
 import { ManualClock } from "../../../runtime/index.ts";
-import { fixedResolver } from "../crawler/servers.ts";
+import { Registry } from "prom-client";
+import { webhookMetrics } from "../../../crawler/webhook-metrics.ts";
+import { fixedResolver, makeCerts, startHttps } from "../crawler/servers.ts";
 import { verifyLegacySignature, verifySignature } from "../../harness/webhook-receiver.ts";
 
 // What a receiver can check of a send, and what the sender refuses before it sends anything.
@@ -95,5 +97,40 @@ describe("a send refuses", () => {
     const gone = await CRAWLER_KINDS.webhook.run(task(""), ctx).catch((e: unknown) => e);
     expect(failureOf(gone)).toMatchObject({ error: "webhook_gone", retry: Retry.RETRY_NEVER });
     await close();
+  });
+});
+
+describe("the webhook metrics of a crawler node", () => {
+  it("count attempts by outcome and observe an event's commit-to-2xx delay on the node's clock", async () => {
+    const certs = makeCerts();
+    let status = 204;
+    const server = await startHttps((_req, res) => void res.writeHead(status).end(), certs.valid);
+    const registry = new Registry();
+    const clock = new ManualClock(1_700_000_100_000);
+    const { resolver } = fixedResolver({ "svc.test": ["127.0.0.1"], "inside.example.com": ["10.0.0.8"] });
+    const guarded = createEgress({ allowPrivateTargets: false, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 }, { resolver });
+    const open = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: certs.ca, connectTimeoutMs: 1000 }, { resolver });
+    const metrics = webhookMetrics(registry);
+    const ctxOf = (egress: typeof open) => ({ node: { egress, clock, settings: { userAgent: "svc-test" }, webhookMetrics: metrics }, signal: new AbortController().signal }) as unknown as WorkContext;
+    const url = `https://svc.test:${server.port}/in`;
+    // An event committed 40 s before the node's clock: delivered now.
+    const notification = JSON.stringify({ type: "rank", host: "shop.example.com", events: [{ id: 1, at: 1_700_000_060 }] });
+    const send = (egress: typeof open, to = url) => CRAWLER_KINDS.webhook.run(WebhookTask.fromPartial({ delivery: 7, url: to, secret: "whsec_test", event: "rank", notificationJson: notification, timeoutMs: 2000 }), ctxOf(egress));
+    expect((await send(open)).code).toBe(204);
+    status = 503;
+    expect((await send(open)).code).toBe(503);
+    status = 410;
+    await send(open);
+    await send(guarded, "https://inside.example.com/in").catch(() => undefined);
+    const text = await registry.metrics();
+    const count = (outcome: string) => Number(new RegExp(`svc_webhook_attempts_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    expect([count("delivered"), count("http_5xx"), count("http_4xx"), count("blocked")]).toEqual([1, 1, 1, 1]);
+    // One delivered event, 40 s after its commit: in the 60 s bucket, not the 30 s one.
+    expect(text).toContain("svc_webhook_delivery_delay_seconds_bucket{le=\"30\"} 0");
+    expect(text).toContain("svc_webhook_delivery_delay_seconds_bucket{le=\"60\"} 1");
+    expect(text).toContain("svc_webhook_delivery_delay_seconds_sum 40");
+    await server.close();
+    await guarded.close();
+    await open.close();
   });
 });
