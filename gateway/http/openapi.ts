@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../errors.ts";
 import type { OperationContract } from "../contracts/index.ts";
-import { ErrorBody } from "../schemas.ts";
+import { callerRequired, callerSchema, ErrorBody } from "../schemas.ts";
 
 export const API_VERSION = "1.3";
 
@@ -33,9 +33,10 @@ function parameters(op: OperationContract): unknown[] {
   const out: unknown[] = [];
   for (const [where, schema] of [["path", op.params], ["query", op.query]] as const) {
     const props = (schema?.properties ?? {}) as Record<string, TSchema>;
-    const required = new Set<string>((schema?.required) ?? []);
+    // Required only where a caller must send it: a field with a default is filled in by the gateway.
+    const required = new Set<string>(callerRequired(schema));
     for (const [name, prop] of Object.entries(props)) {
-      const plain = plainSchema(prop);
+      const plain = callerSchema(prop);
       out.push({
         name,
         in: where,
@@ -108,7 +109,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       security: op.scope === "none" ? [] : [{ apiKey: [] }, { bearer: [] }],
       parameters: parameters(op),
       ...(op.body
-        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: plainSchema(op.body) } } } }
+        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: callerSchema(op.body) } } } }
         : {}),
       responses: responses(op),
       "x-scope": op.scope,
