@@ -10,10 +10,26 @@ const KEYED_ERRORS: ErrorCode[] = ["missing", "invalid", "revoked", "expired", "
 const KEYLESS_ERRORS: ErrorCode[] = ["limit", "bad_request", "bad_param", "server"];
 const MUTATING_ERRORS: ErrorCode[] = ["idem_conflict", "idem_busy"];
 
+/** The codes a validation failure of the operation's input can answer with (`x-error` of its fields, e.g. bad_host). */
+function inputErrorCodes(op: OperationContract): ErrorCode[] {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "x-error" && typeof value === "string") found.add(value);
+      else walk(value);
+    }
+  };
+  for (const part of [op.params, op.query, op.body]) walk(part);
+  return ERROR_CODES.filter((c) => found.has(c));
+}
+
 export function errorCodesOf(op: OperationContract): ErrorCode[] {
   const base = op.scope === "none" ? KEYLESS_ERRORS : KEYED_ERRORS;
   const extra = op.method === "GET" ? [] : MUTATING_ERRORS;
-  return ERROR_CODES.filter((c) => base.includes(c) || extra.includes(c) || op.errors.includes(c));
+  const input = inputErrorCodes(op);
+  return ERROR_CODES.filter((c) => base.includes(c) || extra.includes(c) || op.errors.includes(c) || input.includes(c));
 }
 
 /** A TypeBox schema as plain JSON Schema (2020-12, what OpenAPI 3.1 uses). */

@@ -111,6 +111,16 @@ describe("the OpenAPI document as a client uses it", () => {
     expect(check.errors).toEqual([]);
   });
 
+  it("documents the code a field's own validation answers with (schemathesis: GET /events?host=0 answered an undocumented bad_host)", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    const res = await gw.call("GET", "/api/v1/events?host=0");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe("bad_host");
+    for (const path of ["/events", "/incidents"]) {
+      expect(doc.paths[path].get.responses["400"].content["application/json"].schema.allOf[1].properties.code.enum).toEqual(["bad_request", "bad_host", "bad_param"]);
+    }
+  });
+
   it("passes Redocly's recommended lint but for the identical paths the spec's own routes make", async () => {
     const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
     // GET /tasks/{host} and PATCH /tasks/{id} are the spec's; /imports/{host} and /imports/{id} are
