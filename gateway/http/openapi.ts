@@ -137,6 +137,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       "x-destructive": op.destructive,
       "x-idempotent": op.idempotent,
       "x-additive": op.additive,
+      ...(op.shared ? { "x-shared": true } : {}),
       "x-body-limit-bytes": op.bodyLimitBytes,
       ...(op.pageMax !== null ? { "x-page-max": op.pageMax } : {}),
       ...(op.method !== "GET" ? { "x-idempotency": op.idempotency } : {}),

@@ -121,6 +121,17 @@ describe("the OpenAPI document as a client uses it", () => {
     }
   });
 
+  it("marks what any key may read as x-shared (schemathesis took bob's read of alice's /issues for a bypass)", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    const shared = Object.values(doc.paths as Record<string, Record<string, { operationId: string; "x-shared"?: boolean }>>)
+      .flatMap((item) => Object.values(item))
+      .filter((op) => op["x-shared"] === true)
+      .map((op) => op.operationId)
+      .sort();
+    // Spec, "Ownership": reports, check history and crawls by domain are shared among all users.
+    expect(shared).toEqual(["get_changes", "get_crawl", "get_external_links", "get_history", "get_links", "get_report", "get_top_issues"]);
+  });
+
   it("passes Redocly's recommended lint but for the identical paths the spec's own routes make", async () => {
     const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
     // GET /tasks/{host} and PATCH /tasks/{id} are the spec's; /imports/{host} and /imports/{id} are
