@@ -223,6 +223,8 @@ export async function runSchemathesis(target: FuzzTarget, options: FuzzOptions):
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         HOME: dir,
         PYTHONPATH: HOOKS_DIR,
+        // No __pycache__ next to the hooks in the work tree.
+        PYTHONDONTWRITEBYTECODE: "1",
         SCHEMATHESIS_HOOKS: "svc_fuzz_hooks",
         SVC_FUZZ_PROTECTED_KEY_IDS: target.accounts.map((a) => a.keyId).join(","),
       },
