@@ -18,6 +18,34 @@ export const HostString = withError(
   "bad_host",
 );
 
+/**
+ * A request schema (query or body) as a caller sees it, as plain JSON Schema: a property with a
+ * default is never required, at any depth, because the gateway fills defaults in before it
+ * validates. The handlers' types keep such fields required; OpenAPI, MCP and /capabilities use this.
+ */
+export function callerSchema(schema: TSchema): Record<string, unknown> {
+  const relax = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(relax);
+    if (node === null || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = k === "required" && Array.isArray(v) ? v : relax(v);
+    const props = out.properties as Record<string, { default?: unknown }> | undefined;
+    if (Array.isArray(out.required) && props && typeof props === "object") {
+      const required = (out.required as string[]).filter((name) => props[name]?.default === undefined);
+      if (required.length > 0) out.required = required;
+      else delete out.required;
+    }
+    return out;
+  };
+  return relax(JSON.parse(JSON.stringify(schema))) as Record<string, unknown>;
+}
+
+/** The fields of a request object schema a caller must send (required and without a default). */
+export function callerRequired(schema: TSchema | undefined): string[] {
+  if (!schema) return [];
+  return (callerSchema(schema).required as string[] | undefined) ?? [];
+}
+
 export const HostParams = Type.Object({ host: HostString }, { additionalProperties: false });
 
 export const UnixSeconds = Type.Integer({ minimum: 0, description: "Unix seconds" });

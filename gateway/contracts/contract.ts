@@ -55,6 +55,8 @@ export interface ContractSpec<P extends TObject | undefined, Q extends TObject |
   readonly flags?: { readonly async?: boolean; readonly destructive?: boolean };
   /** Added to v1 by Svc (not in the spec's tables). */
   readonly additive?: boolean;
+  /** Reads what the spec shares among all users (reports, check history, crawls by domain): any key may read it. */
+  readonly shared?: boolean;
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;
@@ -95,6 +97,7 @@ export interface OperationContract {
   readonly destructive: boolean;
   readonly idempotent: boolean;
   readonly additive: boolean;
+  readonly shared: boolean;
   readonly params?: TObject;
   readonly query?: TObject;
   readonly body?: TSchema;
@@ -151,6 +154,7 @@ export function defineContract<
     destructive: spec.flags?.destructive ?? spec.method === "DELETE",
     idempotent: spec.method === "GET" || spec.method === "PUT" || spec.method === "DELETE",
     additive: spec.additive ?? false,
+    shared: spec.shared ?? false,
     ...(spec.params ? { params: spec.params } : {}),
     ...(spec.query ? { query: spec.query } : {}),
     ...(spec.body ? { body: spec.body } : {}),

@@ -68,6 +68,7 @@ export const getCrawl = defineContract({
   method: "GET",
   path: "/crawl/{host}",
   scope: "read",
+  shared: true,
   cli: "crawl",
   summary: "The latest whole-site crawl: its URLs (paged), summary, link graph and external links",
   description:
@@ -106,6 +107,7 @@ export const getLinks = defineContract({
   method: "GET",
   path: "/links/{host}",
   scope: "read",
+  shared: true,
   cli: "links",
   summary: "The latest crawl's link structure: orphans, broken links, duplicates, top pages",
   description:
@@ -166,6 +168,7 @@ export const getExternalLinks = defineContract({
   method: "GET",
   path: "/external/{host}",
   scope: "read",
+  shared: true,
   cli: "external",
   summary: "The latest crawl's external links: domains, counts, nofollow share, broken ones",
   description:

@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../errors.ts";
 import type { OperationContract } from "../contracts/index.ts";
-import { ErrorBody } from "../schemas.ts";
+import { callerRequired, callerSchema, ErrorBody } from "../schemas.ts";
 
 export const API_VERSION = "1.3";
 
@@ -10,10 +10,26 @@ const KEYED_ERRORS: ErrorCode[] = ["missing", "invalid", "revoked", "expired", "
 const KEYLESS_ERRORS: ErrorCode[] = ["limit", "bad_request", "bad_param", "server"];
 const MUTATING_ERRORS: ErrorCode[] = ["idem_conflict", "idem_busy"];
 
+/** The codes a validation failure of the operation's input can answer with (`x-error` of its fields, e.g. bad_host). */
+function inputErrorCodes(op: OperationContract): ErrorCode[] {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "x-error" && typeof value === "string") found.add(value);
+      else walk(value);
+    }
+  };
+  for (const part of [op.params, op.query, op.body]) walk(part);
+  return ERROR_CODES.filter((c) => found.has(c));
+}
+
 export function errorCodesOf(op: OperationContract): ErrorCode[] {
   const base = op.scope === "none" ? KEYLESS_ERRORS : KEYED_ERRORS;
   const extra = op.method === "GET" ? [] : MUTATING_ERRORS;
-  return ERROR_CODES.filter((c) => base.includes(c) || extra.includes(c) || op.errors.includes(c));
+  const input = inputErrorCodes(op);
+  return ERROR_CODES.filter((c) => base.includes(c) || extra.includes(c) || op.errors.includes(c) || input.includes(c));
 }
 
 /** A TypeBox schema as plain JSON Schema (2020-12, what OpenAPI 3.1 uses). */
@@ -33,9 +49,10 @@ function parameters(op: OperationContract): unknown[] {
   const out: unknown[] = [];
   for (const [where, schema] of [["path", op.params], ["query", op.query]] as const) {
     const props = (schema?.properties ?? {}) as Record<string, TSchema>;
-    const required = new Set<string>((schema?.required) ?? []);
+    // Required only where a caller must send it: a field with a default is filled in by the gateway.
+    const required = new Set<string>(callerRequired(schema));
     for (const [name, prop] of Object.entries(props)) {
-      const plain = plainSchema(prop);
+      const plain = callerSchema(prop);
       out.push({
         name,
         in: where,
@@ -108,7 +125,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       security: op.scope === "none" ? [] : [{ apiKey: [] }, { bearer: [] }],
       parameters: parameters(op),
       ...(op.body
-        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: plainSchema(op.body) } } } }
+        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: callerSchema(op.body) } } } }
         : {}),
       responses: responses(op),
       "x-scope": op.scope,
@@ -120,6 +137,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       "x-destructive": op.destructive,
       "x-idempotent": op.idempotent,
       "x-additive": op.additive,
+      ...(op.shared ? { "x-shared": true } : {}),
       "x-body-limit-bytes": op.bodyLimitBytes,
       ...(op.pageMax !== null ? { "x-page-max": op.pageMax } : {}),
       ...(op.method !== "GET" ? { "x-idempotency": op.idempotency } : {}),

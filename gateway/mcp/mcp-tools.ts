@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { OperationContract, Scope } from "../contracts/index.ts";
+import { callerRequired, callerSchema } from "../schemas.ts";
 
 // The MCP tools are the operation contracts seen by a model: one tool per operation, named as the
 // spec's tool name, its input the operation's path, query and body fields side by side. Built from
@@ -40,10 +41,6 @@ function propertiesOf(schema: TSchema | undefined): Record<string, TSchema> {
   return ((schema as TObject | undefined)?.properties ?? {});
 }
 
-function requiredOf(schema: TSchema | undefined): string[] {
-  return ((schema as TObject | undefined)?.required ?? []);
-}
-
 /**
  * Whether an operation reaches beyond Svc's own data: the run-scoped operations are the ones that
  * contact the sites a user names (checks, analyses, crawls), and a scope rule (utilities) raises to
@@ -58,8 +55,9 @@ export function toolOf(op: OperationContract): McpTool {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const part of [op.params, op.query, op.body]) {
-    for (const [name, schema] of Object.entries(propertiesOf(part))) properties[name] = portableSchema(schema);
-    required.push(...requiredOf(part));
+    // A field with a default is optional to the caller: the gateway fills it in.
+    for (const [name, schema] of Object.entries(propertiesOf(part))) properties[name] = portableSchema(callerSchema(schema) as TSchema);
+    required.push(...callerRequired(part));
   }
   if (!op.readOnly) {
     properties[IDEMPOTENCY_ARGUMENT] = {

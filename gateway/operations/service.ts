@@ -1,15 +1,16 @@
 import * as contracts from "../contracts/index.ts";
 import { ERROR_CATALOGUE, ERROR_CODES } from "../errors.ts";
-import { API_VERSION, buildOpenApi, plainSchema } from "../http/openapi.ts";
+import { API_VERSION, buildOpenApi } from "../http/openapi.ts";
 import { implement, type Implementation } from "../registry/operation.ts";
 import { publicOrigin } from "../http/public-origin.ts";
+import { callerRequired, callerSchema } from "../schemas.ts";
 
 function describeParams(op: contracts.OperationContract) {
   const out: unknown[] = [];
   for (const [where, schema] of [["path", op.params], ["query", op.query]] as const) {
-    const required = new Set<string>((schema?.required) ?? []);
+    const required = new Set<string>(callerRequired(schema));
     for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
-      out.push({ name, in: where, required: where === "path" || required.has(name), schema: plainSchema(prop) });
+      out.push({ name, in: where, required: where === "path" || required.has(name), schema: callerSchema(prop) });
     }
   }
   return out;
@@ -46,7 +47,7 @@ export function serviceHandlers(all: () => readonly contracts.OperationContract[
           idempotent: op.idempotent,
           page_max: op.pageMax,
           params: describeParams(op),
-          body: op.body ? plainSchema(op.body) : null,
+          body: op.body ? callerSchema(op.body) : null,
         })),
         webhook_events: [...contracts.WEBHOOK_EVENT_TYPES],
         conventions: {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { freePort } from "../harness/free-port.ts";
 import { runSvc } from "../harness/svc-process.ts";
+import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 
 // The `svc` client commands as a user runs them: the real executable (node bin/svc.js) in its
 // own process against a listening gateway, one case per exit code.
@@ -12,14 +13,18 @@ import { runSvc } from "../harness/svc-process.ts";
 let gw: TestGateway;
 let url: string;
 let dir: string;
+let site: SmallSite;
 beforeAll(async () => {
-  gw = await startTestGateway();
+  // A site on loopback for `analyze start --wait`: private targets allowed, the one-page sample fast.
+  site = await startSmallSite();
+  gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "1", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000" } });
   await gw.app.listen({ host: "127.0.0.1", port: 0 });
   url = `http://127.0.0.1:${(gw.app.server.address() as { port: number }).port}`;
   dir = await mkdtemp(join(tmpdir(), "svc-cli-"));
 });
 afterAll(async () => {
   await gw.close();
+  await site.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -48,6 +53,19 @@ describe("the svc client commands", () => {
     const r = await runSvc(["me", "--json"], { SVC_CONFIG: config });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { user: { email: string } }).user.email).toBe("owner@example.com");
+  }, 60_000);
+
+  it("follows a job with --wait: a progress bar on stderr until it ends, the finished job on stdout (exit 0)", async () => {
+    const r = await svc(["analyze", "start", site.host, "--wait", "--json"]);
+    expect(r.stderr).not.toMatch(/^svc: /m);
+    expect(r.code).toBe(0);
+    const job = JSON.parse(r.stdout).job;
+    expect(job).toMatchObject({ kind: "analyze", host: site.host, state: "done", progress: 100, poll_after_s: null });
+    // The bar is redrawn in place (\r) from the queued job's 0 % to the finished job's 100 %.
+    const frames = r.stderr.split("\r").map((f) => f.trim()).filter(Boolean);
+    expect(frames[0]).toMatch(/^\[\.{30}\]\s+0% (queued|running)$/);
+    expect(frames.at(-1)).toBe(`[${"#".repeat(30)}] 100% done`);
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).statusCode).toBe(200);
   }, 60_000);
 
   it("exits 1 on a request error and on a command-line mistake", async () => {

@@ -1,6 +1,14 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../gateway/index.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { startHeaderProxy } from "../harness/header-proxy.ts";
+import { REPO_ROOT } from "../harness/svc-process.ts";
 
 // The tool server as an MCP client meets it: JSON-RPC over POST /api/v1/mcp, one message per
 // request, JSON answers, no session.
@@ -127,3 +135,88 @@ describe("the MCP tool server", () => {
     expect((await rpc("ping", {}, { headers: { "mcp-protocol-version": "1999-01-01" } })).statusCode).toBe(400);
   });
 });
+
+// Issue 15 §5: real clients against the listening tool server: the official SDK's client, the MCP
+// Inspector's CLI mode and the conformance suite's server scenarios.
+describe("MCP clients of others", () => {
+  let url: string;
+  beforeAll(async () => {
+    await gw.app.listen({ host: "127.0.0.1", port: 0 });
+    url = `http://127.0.0.1:${(gw.app.server.address() as { port: number }).port}/api/v1/mcp`;
+  });
+
+  it("the official SDK client (Streamable HTTP) initializes, lists the tools and calls them", async () => {
+    const client = new Client({ name: "svc-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${gw.ownerKey}` } } });
+    await client.connect(transport);
+    try {
+      expect(client.getServerCapabilities()?.tools).toBeDefined();
+      expect(transport.protocolVersion).toBe("2025-11-25");
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(CONTRACTS.map((c) => c.mcp).sort());
+      // The SDK checks structuredContent against the tool's outputSchema.
+      const added = await client.callTool({ name: "add_site", arguments: { host: "sdk.example.com", idempotency_key: "sdk-add-1" } });
+      expect(added.isError).toBe(false);
+      expect(added.structuredContent).toEqual({ host: "sdk.example.com", added: true, interval_h: 24 });
+      const listed = await client.callTool({ name: "list_sites", arguments: {} });
+      expect((listed.structuredContent as { sites: { host: string }[] }).sites.map((s) => s.host)).toContain("sdk.example.com");
+      const refused = await client.callTool({ name: "get_job", arguments: { id: 987654 } });
+      expect(refused.isError).toBe(true);
+      expect((refused.content as { type: string; text: string }[])[0]?.text).toMatch(/^not_found: /);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the MCP Inspector CLI lists the tools and calls one", async () => {
+    const auth = `Authorization: Bearer ${gw.ownerKey}`;
+    const list = await inspector([url, "--transport", "http", "--header", auth, "--method", "tools/list"]);
+    expect(list.code, list.stderr).toBe(0);
+    expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["add_site", "list_sites", "get_job"]));
+    const call = await inspector([url, "--transport", "http", "--header", auth, "--method", "tools/call", "--tool-name", "add_site", "--tool-arg", "host=inspector.example.com"]);
+    expect(call.code, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout)).toMatchObject({ isError: false, structuredContent: { host: "inspector.example.com", added: true, interval_h: 24 } });
+  }, 60_000);
+
+  it("passes the conformance suite's server-initialize, ping and tools-list scenarios", async () => {
+    // The runner sends no credentials: a loopback proxy adds the key.
+    const proxy = await startHeaderProxy(new URL(url).origin, { authorization: `Bearer ${gw.ownerKey}` });
+    const out = mkdtempSync(join(tmpdir(), "svc-mcp-conformance-"));
+    try {
+      const runs = await Promise.all(["server-initialize", "ping", "tools-list"].map((scenario) => conformance(["server", "--url", `${proxy.origin}/api/v1/mcp`, "--scenario", scenario, "-o", out])));
+      for (const r of runs) {
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/Passed: 1\/1, 0 failed, 0 warnings/);
+      }
+    } finally {
+      await proxy.close();
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+const MCP_PACKAGES = join(REPO_ROOT, "node_modules", "@modelcontextprotocol");
+
+/** The Inspector's CLI mode; it reads its own package.json relative to the working directory, so it runs from its build directory. */
+function inspector(args: string[]) {
+  return runNode(join(MCP_PACKAGES, "inspector-cli", "build", "index.js"), args, join(MCP_PACKAGES, "inspector-cli", "build"));
+}
+
+function conformance(args: string[]) {
+  return runNode(join(MCP_PACKAGES, "conformance", "dist", "index.js"), args, REPO_ROOT);
+}
+
+function runNode(script: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir(), NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 50_000);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}

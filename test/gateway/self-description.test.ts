@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildOperations, ERROR_CATALOGUE } from "../../gateway/index.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { checkGeneratedClient, redoclyLint } from "../harness/openapi-client.ts";
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -82,5 +83,62 @@ describe("GET /capabilities", () => {
     const remove = c.endpoints.find((e: { operation_id: string }) => e.operation_id === "remove_site");
     expect(remove).toMatchObject({ destructive: true, idempotent: true, params: [{ name: "host", in: "path", required: true, schema: expect.any(Object) }] });
     expect(c.endpoints).toHaveLength(buildOperations().length);
+  });
+});
+
+// Issue 15 §4: the served document as a client generator and a linter read it.
+describe("the OpenAPI document as a client uses it", () => {
+  it("marks as required only what the spec marks *: paging, days, sort and optional body fields are optional", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    const paths = doc.paths as Record<string, Record<string, { parameters: { name: string; required: boolean }[]; requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>>;
+    const requiredQuery = (path: string, method = "get") => paths[path]![method]!.parameters.filter((p) => p.required && (p as { in?: string }).in === "query").map((p) => p.name);
+    expect(requiredQuery("/sites")).toEqual([]);
+    expect(requiredQuery("/overview")).toEqual([]);
+    expect(requiredQuery("/usage")).toEqual([]);
+    expect(requiredQuery("/incidents")).toEqual([]);
+    expect(requiredQuery("/analyze")).toEqual(["d"]);
+    expect(requiredQuery("/full")).toEqual(["url"]);
+    const bodyRequired = (path: string, method: string) => paths[path]![method]!.requestBody!.content["application/json"]!.schema.required ?? [];
+    expect(bodyRequired("/keys", "post")).toEqual(["name", "scopes"]);
+    expect(bodyRequired("/webhooks", "post")).toEqual(["url"]);
+    expect(bodyRequired("/sites", "post")).toEqual(["host"]);
+  });
+
+  it("generates with openapi-typescript into a client that typechecks the README's calls", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    const check = await checkGeneratedClient(doc);
+    expect(check.generated).toContain('"/sites": {');
+    expect(check.errors).toEqual([]);
+  });
+
+  it("documents the code a field's own validation answers with (schemathesis: GET /events?host=0 answered an undocumented bad_host)", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    const res = await gw.call("GET", "/api/v1/events?host=0");
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe("bad_host");
+    for (const path of ["/events", "/incidents"]) {
+      expect(doc.paths[path].get.responses["400"].content["application/json"].schema.allOf[1].properties.code.enum).toEqual(["bad_request", "bad_host", "bad_param"]);
+    }
+  });
+
+  it("marks what any key may read as x-shared (schemathesis took bob's read of alice's /issues for a bypass)", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    const shared = Object.values(doc.paths as Record<string, Record<string, { operationId: string; "x-shared"?: boolean }>>)
+      .flatMap((item) => Object.values(item))
+      .filter((op) => op["x-shared"] === true)
+      .map((op) => op.operationId)
+      .sort();
+    // Spec, "Ownership": reports, check history and crawls by domain are shared among all users.
+    expect(shared).toEqual(["get_changes", "get_crawl", "get_external_links", "get_history", "get_links", "get_report", "get_top_issues"]);
+  });
+
+  it("passes Redocly's recommended lint but for the identical paths the spec's own routes make", async () => {
+    const doc = (await gw.call("GET", "/api/v1/openapi.json", { key: null })).json();
+    // GET /tasks/{host} and PATCH /tasks/{id} are the spec's; /imports/{host} and /imports/{id} are
+    // Svc's search-data extension (docs/clients.md, "The OpenAPI document", says why).
+    expect(redoclyLint(doc).errors).toEqual([
+      "no-identical-paths: The path already exists which differs only by path parameter name(s): `/imports/{host}` and `/imports/{id}`.",
+      "no-identical-paths: The path already exists which differs only by path parameter name(s): `/tasks/{host}` and `/tasks/{id}`.",
+    ]);
   });
 });
