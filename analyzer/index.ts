@@ -191,6 +191,7 @@ export {
 } from "./search/index.ts";
 export {
   asOf,
+  dayOf as utcDayOf,
   diagnose,
   DIAGNOSIS_RULES,
   EVIDENCE_SOURCES,

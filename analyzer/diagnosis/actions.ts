@@ -34,11 +34,12 @@ export function recommendedActions(tasks: readonly TaskEvidence[], causes: reado
   const used = new Set<number>();
   const out: Omit<Action, "order">[] = [];
   for (const cause of causes) {
-    const fixing = open.filter((t) => cause.fixedBy.includes(t.code) && !used.has(t.id));
+    const fixing = open.filter((t) => cause.fixedBy.includes(t.code));
+    // A cause no open task fixes brings its own action (an earlier cause may already list its tasks).
     if (fixing.length === 0) {
       out.push({ task_id: null, code: null, title: cause.action, level: cause.severity === "warn" ? "warn" : "bad", gain: null, effort: null, time_min: null, cause: cause.code });
     }
-    for (const t of fixing) {
+    for (const t of fixing.filter((f) => !used.has(f.id))) {
       used.add(t.id);
       out.push(taskAction(t, cause.code));
     }

@@ -21,6 +21,7 @@ import { getPositionPages, getSerpVolatility, listPositions } from "./search-pos
 import { getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { getUtility, listUtilities, runUtility, UTILITY_BODY_LIMIT_BYTES } from "./utilities.ts";
+import { getDiagnosis, getDiagnosisAll, getDiagnosisHistory } from "./diagnosis.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -108,6 +109,9 @@ export {
   listUtilities,
   getUtility,
   runUtility,
+  getDiagnosisAll,
+  getDiagnosis,
+  getDiagnosisHistory,
 };
 
 /**
@@ -184,4 +188,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   listUtilities,
   getUtility,
   runUtility,
+  getDiagnosisAll,
+  getDiagnosis,
+  getDiagnosisHistory,
 ];

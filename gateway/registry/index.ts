@@ -18,6 +18,7 @@ import { searchHandlers } from "../operations/search.ts";
 import { searchPositionsHandlers } from "../operations/search-positions.ts";
 import { searchMarketHandlers } from "../operations/search-market.ts";
 import { utilitiesHandlers } from "../operations/utilities.ts";
+import { diagnosisHandlers } from "../operations/diagnosis.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -45,6 +46,7 @@ export function buildOperations(): Operation[] {
       ...searchPositionsHandlers,
       ...searchMarketHandlers,
       ...utilitiesHandlers,
+      ...diagnosisHandlers,
     ]),
   );
   return operations;
