@@ -189,3 +189,17 @@ export {
   type GapKeyword,
   type MarketFilter,
 } from "./search/index.ts";
+export {
+  EFFECT_METRICS,
+  measureEffect,
+  measureEffects,
+  metricsFor,
+  noiseBand,
+  VERDICTS_LEGEND,
+  type EffectInput,
+  type EffectMetric,
+  type EffectSource,
+  type EffectVerdict,
+  type FixEffect,
+  type SeriesPoint,
+} from "./followup/index.ts";
