@@ -190,6 +190,20 @@ export {
   type MarketFilter,
 } from "./search/index.ts";
 export {
+  EFFECT_METRICS,
+  measureEffect,
+  measureEffects,
+  metricsFor,
+  noiseBand,
+  VERDICTS_LEGEND,
+  type EffectInput,
+  type EffectMetric,
+  type EffectSource,
+  type EffectVerdict,
+  type FixEffect,
+  type SeriesPoint,
+} from "./followup/index.ts";
+export {
   asOf,
   dayOf as utcDayOf,
   diagnose,

@@ -37,3 +37,4 @@ export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";
 export { CrawlsRepo, type CrawlRow } from "./crawls-repo.ts";
 export { PostgresCrawlPages, type CrawlPages, type CrawlPageRow, type CrawlPagesFilter, type NewCrawlPage, type CrawlLinkStats, type CrawlLease, type CrawlJobRef } from "./crawl-pages.ts";
 export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, type MarketDomainRow, type MarketKeywordRow, type NewImportBatch, type PeriodRow, type RankRow } from "./search-repo.ts";
+export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";
