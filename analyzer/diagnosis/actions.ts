@@ -51,3 +51,11 @@ export function recommendedActions(tasks: readonly TaskEvidence[], causes: reado
 function taskAction(t: TaskEvidence, cause: string | null): Omit<Action, "order"> {
   return { task_id: t.id, code: t.code, title: t.title, level: t.level, gain: t.impact, effort: t.effort, time_min: EFFORT_MINUTES[t.effort] ?? null, cause };
 }
+
+/** Task actions by gain per effort (then gain, level, task id): byValue for actions of several sites. */
+export function byActionValue(a: Action, b: Action): number {
+  const lv = { bad: 0, warn: 1, info: 2 } as const;
+  const ga = a.gain ?? 0;
+  const gb = b.gain ?? 0;
+  return gb / Math.max(1, b.effort ?? 1) - ga / Math.max(1, a.effort ?? 1) || gb - ga || lv[a.level] - lv[b.level] || (a.task_id ?? 0) - (b.task_id ?? 0);
+}

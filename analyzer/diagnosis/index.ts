@@ -5,6 +5,7 @@ export { asOf, dayOf, DAY_S, EVIDENCE_SOURCES, presentSources, type BacklinkEvid
 export { confidence, SEVERITIES, type Cause, type CauseEvidence, type DiagnosisRule, type RuleContext, type Severity } from "./rule.ts";
 export { DIAGNOSIS_RULES } from "./rules/index.ts";
 export { diagnose, findCauses, healthAt, levelOf, LEVEL_ORDER, type Diagnosis, type DiagnosisLevel, type Dynamics, type Trend } from "./diagnose.ts";
-export { byValue, EFFORT_MINUTES, recommendedActions, type Action } from "./actions.ts";
+export { byActionValue, byValue, EFFORT_MINUTES, recommendedActions, type Action } from "./actions.ts";
 export { completeness, HEALTH_WEIGHTS, healthScore, healthZones, zoneState, type Completeness, type Zone, type ZoneState } from "./zones.ts";
 export { historyPoints, stability, STABLE_POINTS, weekSummary, type DiagnosisWeek, type HistoryPoint } from "./history.ts";
+export { changesSince, type SiteChange } from "./changes.ts";

@@ -22,6 +22,7 @@ import { getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { getUtility, listUtilities, runUtility, UTILITY_BODY_LIMIT_BYTES } from "./utilities.ts";
 import { getDiagnosis, getDiagnosisAll, getDiagnosisHistory } from "./diagnosis.ts";
+import { getToday } from "./today.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -112,6 +113,7 @@ export {
   getDiagnosisAll,
   getDiagnosis,
   getDiagnosisHistory,
+  getToday,
 };
 
 /**
@@ -191,4 +193,5 @@ export const CONTRACTS: readonly OperationContract[] = [
   getDiagnosisAll,
   getDiagnosis,
   getDiagnosisHistory,
+  getToday,
 ];

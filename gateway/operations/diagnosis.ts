@@ -1,4 +1,4 @@
-import { diagnose, historyPoints, LEVEL_ORDER, stability, weekSummary, type Cause, type Diagnosis } from "../../analyzer/index.ts";
+import { diagnose, historyPoints, LEVEL_ORDER, stability, weekSummary, type Cause, type Diagnosis, type SiteEvidence } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -7,6 +7,9 @@ import { loadEvidence } from "./diagnosis-evidence.ts";
 
 /** Sites a summary reads at most (more than any plan's site limit). */
 export const SUMMARY_SITES_MAX = 1000;
+
+/** Actions kept per site for the account's summaries (every open task, in practice). */
+const ACCOUNT_ACTIONS = 10_000;
 
 /** Days of history the current diagnosis reads (rank deltas look 30 days back). */
 const CURRENT_DAYS = 1;
@@ -23,6 +26,7 @@ export interface SiteDiagnosis {
   readonly host: string;
   readonly checkedAt: number | null;
   readonly diagnosis: Diagnosis;
+  readonly evidence: SiteEvidence;
 }
 
 /** The diagnosis of every site of the account, most severe first (level, then health, then host). */
@@ -31,7 +35,7 @@ export async function diagnoseAccount(deps: GatewayDeps, accountId: number, now:
   const out: SiteDiagnosis[] = [];
   for (const site of rows) {
     const ev = await loadEvidence(deps, accountId, site.host, now, CURRENT_DAYS);
-    out.push({ host: site.host, checkedAt: ev.runs.at(-1)?.checkedAt ?? null, diagnosis: diagnose(ev, now) });
+    out.push({ host: site.host, checkedAt: ev.runs.at(-1)?.checkedAt ?? null, diagnosis: diagnose(ev, now, ACCOUNT_ACTIONS), evidence: ev });
   }
   return out.sort(
     (a, b) =>

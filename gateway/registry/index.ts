@@ -19,6 +19,7 @@ import { searchPositionsHandlers } from "../operations/search-positions.ts";
 import { searchMarketHandlers } from "../operations/search-market.ts";
 import { utilitiesHandlers } from "../operations/utilities.ts";
 import { diagnosisHandlers } from "../operations/diagnosis.ts";
+import { todayHandlers } from "../operations/today.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -47,6 +48,7 @@ export function buildOperations(): Operation[] {
       ...searchMarketHandlers,
       ...utilitiesHandlers,
       ...diagnosisHandlers,
+      ...todayHandlers,
     ]),
   );
   return operations;
