@@ -27,7 +27,6 @@ interface Item {
   level: "bad" | "warn" | "info";
 }
 
-let runJob = 0;
 /** A finished run of host at `at` with these failing checks, rank groups and home-page browser score. */
 async function storeRun(host: string, at: number, rank: number, failing: Item[], groups: [string, number][] = [], browser?: { score: number; lcp_ms: number }) {
   const report = {
@@ -41,7 +40,6 @@ async function storeRun(host: string, at: number, rank: number, failing: Item[],
     after: 100,
     ...(browser ? { browser: { state: "measured", note: "", pages: [{ device: "mobile", url: `https://${host}/`, checked_at: at, error: "", ...browser }] } } : {}),
   };
-  runJob += 1;
   await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, $3, 'x', '#000', $4)", [host, at, rank, JSON.stringify(report)]);
   await gw.store.sites.recordRun(gw.db, host, rank, "x", at);
 }
