@@ -582,6 +582,17 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(jobs).toEqual([{ host: "utilities.invalid", target: null, result: null }]);
   });
 
+  it("diagnoses the analysed site on the Postgres server and shows it in /today", async () => {
+    const report = (await get(cluster.api, `/report/${small.host}`)) as { checked_at: number; rank: { value: number } };
+    const { diagnosis } = (await get(cluster.api, `/diagnosis/${small.host}`)) as {
+      diagnosis: { host: string; checked_at: number; level: string; health: number; dynamics: { rank: { value: number } }; completeness: { sources: { source: string; present: boolean }[] } };
+    };
+    expect(diagnosis).toMatchObject({ host: small.host, checked_at: report.checked_at, dynamics: { rank: { value: report.rank.value } } });
+    expect(diagnosis.completeness.sources[0]).toEqual({ source: "report", present: true });
+    const today = (await get(cluster.api, "/today")) as { sites: { host: string; level: string; health: number; rank: number }[] };
+    expect(today.sites.find((s) => s.host === small.host)).toMatchObject({ level: diagnosis.level, health: diagnosis.health, rank: report.rank.value });
+  });
+
   // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
   // would double its time).
   it("measures a site in the browser on a crawler node, serves it, and keeps its metrics in ClickHouse's series", async () => {
