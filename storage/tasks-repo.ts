@@ -201,9 +201,12 @@ export class TasksRepo {
     });
   }
 
-  /** An account's done tasks, newest done first (one host, or all its sites), with their total. */
+  /**
+   * An account's done tasks of the sites it monitors, newest done first (one host, or all its
+   * sites), with their total. Tasks of a site the account removed stay stored but are left out.
+   */
   async done(accountId: number, filter: { host?: string; since?: number }, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }> {
-    const where = ["account_id = $1", "status = 'done'"];
+    const where = ["account_id = $1", "status = 'done'", "host IN (SELECT s.host FROM sites s WHERE s.account_id = $1)"];
     const params: unknown[] = [accountId];
     if (filter.host !== undefined) {
       params.push(filter.host);
@@ -220,11 +223,5 @@ export class TasksRepo {
     );
     const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE ${cond}`, params);
     return { rows, total: count?.n ?? 0 };
-  }
-
-  /** Tasks of a host first seen at or after `since` (a re-check's new tasks). */
-  async countNewSince(accountId: number, host: string, since: number): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM tasks WHERE account_id = $1 AND host = $2 AND first_seen >= $3", [accountId, host, since]);
-    return row?.n ?? 0;
   }
 }

@@ -5,6 +5,7 @@ import { sitesHandlers } from "../operations/sites.ts";
 import { jobsHandlers } from "../operations/jobs.ts";
 import { reportsHandlers } from "../operations/reports.ts";
 import { tasksHandlers } from "../operations/tasks.ts";
+import { followupHandlers } from "../operations/followup.ts";
 import { siteHandlers } from "../operations/site.ts";
 import { profilesHandlers } from "../operations/profiles.ts";
 import { checksHandlers } from "../operations/checks.ts";
@@ -34,6 +35,7 @@ export function buildOperations(): Operation[] {
       ...jobsHandlers,
       ...reportsHandlers,
       ...tasksHandlers,
+      ...followupHandlers,
       ...siteHandlers,
       ...profilesHandlers,
       ...checksHandlers,
