@@ -1,6 +1,6 @@
 // The diagnosis's one loader: a site's evidence from the stores (runs, uptime incidents, the
 // account's tasks and imported search data), shaped for the pure analyzer/diagnosis.
-import { utcDayOf as dayOf, type SiteEvidence } from "../../analyzer/index.ts";
+import { FAMILY_CHECKS, utcDayOf as dayOf, type SiteEvidence } from "../../analyzer/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 
 const DAY_S = 86_400;
@@ -12,7 +12,7 @@ export async function loadEvidence(deps: GatewayDeps, accountId: number, host: s
   const since = now - (days + 31) * DAY_S;
   const sinceDay = dayOf(since);
   const { store } = deps;
-  const [runs, target, incidents, tasks, daily, index, backlinks, ranks] = await Promise.all([
+  const [runs, target, incidents, allTasks, daily, index, backlinks, ranks, profile] = await Promise.all([
     store.runs.diagnosisRuns(host, since, MAX_RUNS),
     store.uptime.target(host),
     store.uptime.incidentsSince(host, since),
@@ -21,7 +21,11 @@ export async function loadEvidence(deps: GatewayDeps, accountId: number, host: s
     store.search.indexPoints(accountId, host),
     store.search.backlinkDates(accountId, host),
     store.search.rankChecks(accountId, host, sinceDay),
+    store.profiles.get(accountId, host),
   ]);
+  // As GET /plan: the checks the account's profile of the site excludes bring no task.
+  const excluded = new Set((profile?.exclude ?? []).flatMap((family) => FAMILY_CHECKS[family as keyof typeof FAMILY_CHECKS] ?? []));
+  const tasks = allTasks.filter((t) => !excluded.has(t.code));
   return {
     host,
     runs: runs.map((r) => ({

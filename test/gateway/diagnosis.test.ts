@@ -72,7 +72,9 @@ beforeAll(async () => {
   await storeRun("blocked.example", NOW - 10 * DAY, 85, [], [["indexing", 90]]);
   const noindex = { code: "noindex", title: "Pages are not blocked by noindex", level: "bad" as const };
   await storeRun("blocked.example", NOW - 5 * DAY, 60, [noindex, { code: "title_length", title: "Title length", level: "warn" }], [["indexing", 40], ["content", 90]]);
-  await gw.store.tasks.applyRun(gw.db, alice.accountId, "blocked.example", NOW - 5 * DAY, [draft("noindex", "Remove the noindex", "bad", 20, 1), draft("title_length", "Shorten titles", "warn", 2, 1)], new Set());
+  await gw.store.tasks.applyRun(gw.db, alice.accountId, "blocked.example", NOW - 5 * DAY, [draft("noindex", "Remove the noindex", "bad", 20, 1), draft("title_length", "Shorten titles", "warn", 2, 1), draft("text_length", "Write more text", "warn", 5, 1)], new Set());
+  // Alice's profile of the site excludes the text checks: their task counts nowhere (as in GET /plan).
+  await gw.store.profiles.set(alice.accountId, "blocked.example", "general", ["text"], NOW - 5 * DAY);
   const facts = emptyFacts();
   const clicks = [...days("2026-10-20", 26).map((d) => [d, 100] as const), ...days("2026-11-15", 7).map((d) => [d, 50] as const)];
   facts.daily.push(...clicks.map(([date, c]) => ({ engine: "google" as const, date, query: "", page: "", country: "", device: "", clicks: c, impressions: c * 10, posXImpr: c * 50 })));
