@@ -5,7 +5,8 @@ import { ApiError, ERROR_CODES, type ErrorCode } from "./errors.ts";
 
 /** What the gateway asks of the scheduler: everything that runs work goes this way, over gRPC. */
 export interface SchedulerPort {
-  startAnalysis(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
+  /** charge false: not counted against the plan's daily checks (a task re-check counts against its own limit). */
+  startAnalysis(accountId: number, host: string, fresh: boolean, charge?: boolean): Promise<{ jobId: number; cached: boolean }>;
   startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
   runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
   /** A single live check (page URL, certificate or DNS of a host, a network utility's run) in the synchronous lane; kind is the work kind's name. */
@@ -38,9 +39,9 @@ export function toApiError(err: unknown): ApiError {
 
 export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort {
   return {
-    async startAnalysis(accountId, host, fresh) {
+    async startAnalysis(accountId, host, fresh, charge = true) {
       try {
-        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge: true }), { deadlineMs: 5000, retries: 2 });
+        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge }), { deadlineMs: 5000, retries: 2 });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);

@@ -30,10 +30,11 @@ export { WebhooksRepo, type WebhookRow, type DeliveryRow, type DeliveryState, ty
 export { WatchdogRepo, type NewWatchdogChange, type WatchdogChangeRow, type WatchedPageRow } from "./watchdog-repo.ts";
 export { REPORT_VERSION, type StoredReport, type StoredCrawlReport } from "./documents.ts";
 export { JobsRepo, enqueueOutbox, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome, type StaleWhy } from "./jobs-repo.ts";
-export { RunsRepo, type RunRow, type NewRun } from "./runs-repo.ts";
+export { RunsRepo, type RunRow, type NewRun, type DiagnosisRunRow } from "./runs-repo.ts";
 export { TasksRepo, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition } from "./tasks-repo.ts";
 export { EventsRepo, appendEvents, EVENT_TYPES, type NewEvent, type EventRecord, type EventFilter, type EventLevel, type EventType } from "./events-repo.ts";
 export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";
 export { CrawlsRepo, type CrawlRow } from "./crawls-repo.ts";
 export { PostgresCrawlPages, type CrawlPages, type CrawlPageRow, type CrawlPagesFilter, type NewCrawlPage, type CrawlLinkStats, type CrawlLease, type CrawlJobRef } from "./crawl-pages.ts";
 export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, type MarketDomainRow, type MarketKeywordRow, type NewImportBatch, type PeriodRow, type RankRow } from "./search-repo.ts";
+export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";

@@ -22,6 +22,16 @@ export interface NewRun {
   readonly report: StoredReport;
 }
 
+/** A run as the diagnosis reads it (RunsRepo.diagnosisRuns). */
+export interface DiagnosisRunRow {
+  readonly id: number;
+  readonly checked_at: number;
+  readonly rank: number;
+  readonly groups: { id: string; score: number | null }[];
+  readonly failing: { code: string; title: string; level: "bad" | "warn" | "info" }[];
+  readonly browser: { score: number | null; lcp_ms: number | null } | null;
+}
+
 const RUN_COLUMNS = "id, host, job_id, checked_at, rank, label, color, report";
 
 /**
@@ -120,6 +130,26 @@ export class RunsRepo {
     );
   }
 
+  /**
+   * The host's runs checked from `since` on, plus the last one before it (what stood at `since`),
+   * oldest first and at most `limit` (the newest kept), reduced in SQL to what the diagnosis reads:
+   * the rank groups, the failing or warning checks and the home page's mobile browser measurement.
+   */
+  async diagnosisRuns(host: string, since: number, limit: number): Promise<DiagnosisRunRow[]> {
+    const rows = await this.db.query<DiagnosisRunRow>(
+      `SELECT id, checked_at, rank, COALESCE(report->'groups', '[]'::jsonb) AS groups,
+         COALESCE((SELECT jsonb_agg(jsonb_build_object('code', i->>'code', 'title', i->>'title', 'level', i->>'level') ORDER BY n)
+                   FROM jsonb_array_elements(report->'items') WITH ORDINALITY AS x(i, n) WHERE i->>'status' IN ('fail', 'warn')), '[]'::jsonb) AS failing,
+         (SELECT jsonb_build_object('score', p->'score', 'lcp_ms', p->'lcp_ms')
+            FROM jsonb_array_elements(COALESCE(report->'browser'->'pages', '[]'::jsonb)) WITH ORDINALITY AS y(p, n)
+           WHERE p->>'device' = 'mobile' AND COALESCE(p->>'error', '') = '' ORDER BY n LIMIT 1) AS browser
+       FROM runs WHERE host = $1 AND id >= COALESCE((SELECT max(id) FROM runs WHERE host = $1 AND checked_at < $2), 0)
+       ORDER BY id DESC LIMIT $3`,
+      [host, since, limit],
+    );
+    return rows.reverse();
+  }
+
   /** Whether anyone ever analysed the host (shared data). */
   /**
    * Whether the host has a run (shared by every account), or the account itself monitors it or
@@ -135,5 +165,13 @@ export class RunsRepo {
       [accountId, host],
     );
     return rows.length > 0;
+  }
+
+  /** The rank groups' scores of the host's runs checked in [from, to), oldest first (the fix effects' series). */
+  async groupScores(host: string, from: number, to: number): Promise<{ checked_at: number; groups: StoredReport["groups"] }[]> {
+    return this.db.query<{ checked_at: number; groups: StoredReport["groups"] }>(
+      "SELECT checked_at, report -> 'groups' AS groups FROM runs WHERE host = $1 AND checked_at >= $2 AND checked_at < $3 ORDER BY id LIMIT 1000",
+      [host, from, to],
+    );
   }
 }

@@ -263,6 +263,15 @@ export class SearchRepo {
     return { rows, total: total[0]?.n ?? 0 };
   }
 
+  /** Each backlink's first-seen and lost days (the newest batch's row per link), for the diagnosis. */
+  async backlinkDates(accountId: number, host: string): Promise<{ first_seen: string | null; lost_at: string | null }[]> {
+    return this.db.query(
+      `SELECT DISTINCT ON (source_url, target_url, anchor) first_seen, lost_at FROM backlinks
+       WHERE account_id = $1 AND host = $2 ORDER BY source_url, target_url, anchor, import_id DESC`,
+      [accountId, host],
+    );
+  }
+
   /** Index status points per engine (newest batch's row per day), oldest first. */
   async indexPoints(accountId: number, host: string): Promise<{ engine: Engine; day: string; indexed: number | null; not_indexed: number | null }[]> {
     return this.db.query(

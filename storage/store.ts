@@ -16,6 +16,7 @@ import { OAuthRepo } from "./oauth-repo.ts";
 import { WebhooksRepo } from "./webhooks-repo.ts";
 import { WatchdogRepo } from "./watchdog-repo.ts";
 import { SearchRepo } from "./search-repo.ts";
+import { WorkNotesRepo } from "./work-notes-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -45,6 +46,7 @@ export interface Store {
   readonly webhooks: WebhooksRepo;
   readonly watchdog: WatchdogRepo;
   readonly search: SearchRepo;
+  readonly workNotes: WorkNotesRepo;
   readonly crawlPages: CrawlPages;
   readonly uptimeSeries: UptimeSeries;
 }
@@ -70,6 +72,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
     search: new SearchRepo(db),
+    workNotes: new WorkNotesRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
     uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),
   };

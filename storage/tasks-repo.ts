@@ -21,6 +21,8 @@ export interface TaskRow {
   readonly first_seen: number;
   readonly last_seen: number;
   readonly updated: number;
+  /** When the task last became done (null: never, or done before migration 029 kept it). */
+  readonly done_at: number | null;
 }
 
 /** A failing check as a task to be (re)opened. */
@@ -44,7 +46,7 @@ export interface TaskTransition {
   readonly kind: "new" | "returned" | "fixed";
 }
 
-const TASK_COLUMNS = "id, account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated";
+const TASK_COLUMNS = "id, account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated, done_at";
 
 /** Tasks belong to an account and keep their id across runs. */
 export class TasksRepo {
@@ -78,7 +80,7 @@ export class TasksRepo {
     }
     for (const t of existing) {
       if (t.status !== "open" || !passing.has(t.code)) continue;
-      await q.query("UPDATE tasks SET status = 'done', updated = $2 WHERE id = $1", [t.id, now]);
+      await q.query("UPDATE tasks SET status = 'done', updated = $2, done_at = $2 WHERE id = $1", [t.id, now]);
       transitions.push({ taskId: t.id, code: t.code, title: t.title, kind: "fixed" });
     }
     return transitions;
@@ -129,7 +131,10 @@ export class TasksRepo {
   async setStatus(accountId: number, id: number, status: TaskStatus, now: number): Promise<TaskRow | null> {
     return this.db.tx(async (q) => {
       const [row] = await q.query<TaskRow>(
-        `UPDATE tasks SET status = $3, updated = $4 WHERE id = $1 AND account_id = $2 RETURNING ${TASK_COLUMNS}`,
+        // done_at keeps the first day of a done streak: marking a done task done again is no new fix.
+        `UPDATE tasks SET status = $3, updated = $4,
+           done_at = CASE WHEN $3 <> 'done' THEN done_at WHEN status = 'done' AND done_at IS NOT NULL THEN done_at ELSE $4::bigint END
+         WHERE id = $1 AND account_id = $2 RETURNING ${TASK_COLUMNS}`,
         [id, accountId, status, now],
       );
       if (!row) return null;
@@ -157,5 +162,66 @@ export class TasksRepo {
       [accountId],
     );
     return new Map(rows.map((r) => [r.host, { open: Number(r.open), crit: Number(r.crit), gain: Number(r.gain) }]));
+  }
+
+  /** One task of an account (null: none, or another account's). */
+  async get(accountId: number, id: number): Promise<TaskRow | null> {
+    const rows = await this.db.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * A re-check found the task's check passing: an open task becomes done with the re-check's event,
+   * in one transaction. A task that is no longer open (the run that answered the re-check closed it,
+   * or the user changed it meanwhile) is returned as it is.
+   */
+  async markFixed(accountId: number, id: number, now: number): Promise<TaskRow | null> {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query<TaskRow>(
+        `UPDATE tasks SET status = 'done', updated = $3, done_at = $3 WHERE id = $1 AND account_id = $2 AND status = 'open' RETURNING ${TASK_COLUMNS}`,
+        [id, accountId, now],
+      );
+      if (!row) {
+        const [same] = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = $1 AND account_id = $2`, [id, accountId]);
+        return same ?? null;
+      }
+      await appendEvents(q, [
+        {
+          eventKey: `task:${id}:recheck:done:${now}`,
+          accountId,
+          host: row.host,
+          type: "events",
+          kind: "task.done",
+          level: "good",
+          text: `Task "${row.title}" on ${row.host} re-checked: fixed`,
+          payload: { task: id, code: row.code, status: "done", by: "recheck" },
+        },
+      ], now);
+      return row;
+    });
+  }
+
+  /**
+   * An account's done tasks of the sites it monitors, newest done first (one host, or all its
+   * sites), with their total. Tasks of a site the account removed stay stored but are left out.
+   */
+  async done(accountId: number, filter: { host?: string; since?: number }, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }> {
+    const where = ["account_id = $1", "status = 'done'", "host IN (SELECT s.host FROM sites s WHERE s.account_id = $1)"];
+    const params: unknown[] = [accountId];
+    if (filter.host !== undefined) {
+      params.push(filter.host);
+      where.push(`host = $${params.length}`);
+    }
+    if (filter.since !== undefined) {
+      params.push(filter.since);
+      where.push(`coalesce(done_at, updated) >= $${params.length}`);
+    }
+    const cond = where.join(" AND ");
+    const rows = await this.db.query<TaskRow>(
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE ${cond} ORDER BY coalesce(done_at, updated) DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE ${cond}`, params);
+    return { rows, total: count?.n ?? 0 };
   }
 }

@@ -220,6 +220,14 @@ export class UptimeRepo {
     return this.db.query<IncidentRow>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE host = $1 ORDER BY first_seen DESC, id DESC LIMIT $2`, [host, limit]);
   }
 
+  /** A host's incidents that began, or were still open, after `since`; oldest first. */
+  async incidentsSince(host: string, since: number): Promise<IncidentRow[]> {
+    return this.db.query<IncidentRow>(
+      `SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE host = $1 AND coalesce(resolved_at, first_seen, $2) >= $2 ORDER BY first_seen, id`,
+      [host, since],
+    );
+  }
+
   /** Incidents of the sites of an account that began or were open after `since`, newest first. */
   async incidents(
     accountId: number,

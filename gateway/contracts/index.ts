@@ -9,6 +9,7 @@ import { addSite, getOverview, listSites, removeSite, updateSite } from "./sites
 import { analyzeSiteSync, getJob, listJobs, startAnalysis } from "./jobs.ts";
 import { getChanges, getHistory, getReport, getTopIssues } from "./reports.ts";
 import { getPlan, listSiteTasks, setTaskStatus } from "./tasks.ts";
+import { addWorkNote, getFixEffects, getWorkHistory, recheckTask } from "./followup.ts";
 import { getSite } from "./site.ts";
 import { getSiteProfile, resetSiteProfile, setSiteProfile } from "./profiles.ts";
 import { checkDns, checkPage, checkPageFull, checkSsl } from "./checks.ts";
@@ -21,6 +22,8 @@ import { getPositionPages, getSerpVolatility, listPositions } from "./search-pos
 import { getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { getUtility, listUtilities, runUtility, UTILITY_BODY_LIMIT_BYTES } from "./utilities.ts";
+import { getDiagnosis, getDiagnosisAll, getDiagnosisHistory } from "./diagnosis.ts";
+import { getToday } from "./today.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
 
 export {
@@ -39,6 +42,7 @@ export {
 export { SCOPES, WEBHOOK_EVENT_TYPES } from "./service.ts";
 export { PAGE_CHECK_GROUPS, PAGE_CHECK_TOOLS, type PageCheckTool } from "./checks.ts";
 export { UTILITY_BODY_LIMIT_BYTES };
+export { WORK_LIST_MAX, WORK_NOTE_MAX_CHARS } from "./followup.ts";
 export {
   getCapabilities,
   getOpenapiSpec,
@@ -67,6 +71,10 @@ export {
   listSiteTasks,
   setTaskStatus,
   getPlan,
+  recheckTask,
+  getFixEffects,
+  getWorkHistory,
+  addWorkNote,
   getSite,
   checkPageFull,
   checkPage,
@@ -108,6 +116,10 @@ export {
   listUtilities,
   getUtility,
   runUtility,
+  getDiagnosisAll,
+  getDiagnosis,
+  getDiagnosisHistory,
+  getToday,
 };
 
 /**
@@ -143,6 +155,10 @@ export const CONTRACTS: readonly OperationContract[] = [
   listSiteTasks,
   setTaskStatus,
   getPlan,
+  recheckTask,
+  getFixEffects,
+  getWorkHistory,
+  addWorkNote,
   getSite,
   checkPageFull,
   checkPage,
@@ -184,4 +200,8 @@ export const CONTRACTS: readonly OperationContract[] = [
   listUtilities,
   getUtility,
   runUtility,
+  getDiagnosisAll,
+  getDiagnosis,
+  getDiagnosisHistory,
+  getToday,
 ];

@@ -5,6 +5,7 @@ import { sitesHandlers } from "../operations/sites.ts";
 import { jobsHandlers } from "../operations/jobs.ts";
 import { reportsHandlers } from "../operations/reports.ts";
 import { tasksHandlers } from "../operations/tasks.ts";
+import { followupHandlers } from "../operations/followup.ts";
 import { siteHandlers } from "../operations/site.ts";
 import { profilesHandlers } from "../operations/profiles.ts";
 import { checksHandlers } from "../operations/checks.ts";
@@ -18,6 +19,8 @@ import { searchHandlers } from "../operations/search.ts";
 import { searchPositionsHandlers } from "../operations/search-positions.ts";
 import { searchMarketHandlers } from "../operations/search-market.ts";
 import { utilitiesHandlers } from "../operations/utilities.ts";
+import { diagnosisHandlers } from "../operations/diagnosis.ts";
+import { todayHandlers } from "../operations/today.ts";
 import { joinOperations } from "./join.ts";
 import type { Operation } from "./operation.ts";
 
@@ -32,6 +35,7 @@ export function buildOperations(): Operation[] {
       ...jobsHandlers,
       ...reportsHandlers,
       ...tasksHandlers,
+      ...followupHandlers,
       ...siteHandlers,
       ...profilesHandlers,
       ...checksHandlers,
@@ -45,6 +49,8 @@ export function buildOperations(): Operation[] {
       ...searchPositionsHandlers,
       ...searchMarketHandlers,
       ...utilitiesHandlers,
+      ...diagnosisHandlers,
+      ...todayHandlers,
     ]),
   );
   return operations;

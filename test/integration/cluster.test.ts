@@ -584,6 +584,33 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(jobs).toEqual([{ host: "utilities.invalid", target: null, result: null }]);
   });
 
+  it("diagnoses the analysed site on the Postgres server and shows it in /today", async () => {
+    const report = (await get(cluster.api, `/report/${small.host}`)) as { checked_at: number; rank: { value: number } };
+    const { diagnosis } = (await get(cluster.api, `/diagnosis/${small.host}`)) as {
+      diagnosis: { host: string; checked_at: number; level: string; health: number; dynamics: { rank: { value: number } }; completeness: { sources: { source: string; present: boolean }[] } };
+    };
+    expect(diagnosis).toMatchObject({ host: small.host, checked_at: report.checked_at, dynamics: { rank: { value: report.rank.value } } });
+    expect(diagnosis.completeness.sources[0]).toEqual({ source: "report", present: true });
+    const today = (await get(cluster.api, "/today")) as { sites: { host: string; level: string; health: number; rank: number }[] };
+    expect(today.sites.find((s) => s.host === small.host)).toMatchObject({ level: diagnosis.level, health: diagnosis.health, rank: report.rank.value });
+  });
+
+  it("re-checks a task of the analysed site through the distributed path, then answers the next from the fresh report", async () => {
+    const tasks = (await get(cluster.api, `/tasks/${small.host}`)) as { tasks: { id: number; code: string; status: string }[] };
+    const task = tasks.tasks.find((t) => t.code === "description_present");
+    expect(task?.status).toBe("open");
+    const recheck = async () => {
+      const res = await cluster.api(`/tasks/${task!.id}/recheck`, { method: "POST", timeoutMs: 60_000 });
+      expect(res.status, res.text).toBe(200);
+      return res.json as { task: { id: number; status: string }; outcome: string; reused_fresh_report: boolean; rank_from: number; rank_to: number };
+    };
+    // The site is unchanged: still failing, whether its report was fresh enough or a run answered.
+    const first = await recheck();
+    expect(first).toMatchObject({ task: { id: task!.id, status: "open" }, outcome: "still" });
+    const second = await recheck();
+    expect(second).toMatchObject({ outcome: "still", reused_fresh_report: true, rank_to: first.rank_to });
+  });
+
   // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
   // would double its time).
   it("measures a site in the browser on a crawler node, serves it, and keeps its metrics in ClickHouse's series", async () => {

@@ -1,0 +1,98 @@
+import { diagnose, historyPoints, LEVEL_ORDER, stability, weekSummary, type Cause, type Diagnosis, type SiteEvidence } from "../../analyzer/index.ts";
+import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { ApiError } from "../errors.ts";
+import { implement } from "../registry/operation.ts";
+import { loadEvidence } from "./diagnosis-evidence.ts";
+
+/** Sites a summary reads at most (more than any plan's site limit). */
+export const SUMMARY_SITES_MAX = 1000;
+
+/** Actions kept per site for the account's summaries (every open task, in practice). */
+const ACCOUNT_ACTIONS = 10_000;
+
+/** Days of history the current diagnosis reads (rank deltas look 30 days back). */
+const CURRENT_DAYS = 1;
+
+export function causeView(c: Cause) {
+  return { code: c.code, title: c.title, text: c.text, severity: c.severity, confidence: c.confidence, since: c.since, evidence: c.evidence, fixed_by: c.fixedBy, action: c.action };
+}
+
+export function causeBrief(c: Cause | null) {
+  return c ? { code: c.code, title: c.title, text: c.text, severity: c.severity, confidence: c.confidence } : null;
+}
+
+export interface SiteDiagnosis {
+  readonly host: string;
+  readonly checkedAt: number | null;
+  readonly diagnosis: Diagnosis;
+  readonly evidence: SiteEvidence;
+}
+
+/** The diagnosis of every site of the account, most severe first (level, then health, then host). */
+export async function diagnoseAccount(deps: GatewayDeps, accountId: number, now: number): Promise<SiteDiagnosis[]> {
+  const { rows } = await deps.store.sites.list(accountId, SUMMARY_SITES_MAX, 0);
+  const out: SiteDiagnosis[] = [];
+  for (const site of rows) {
+    const ev = await loadEvidence(deps, accountId, site.host, now, CURRENT_DAYS);
+    out.push({ host: site.host, checkedAt: ev.runs.at(-1)?.checkedAt ?? null, diagnosis: diagnose(ev, now, ACCOUNT_ACTIONS), evidence: ev });
+  }
+  return out.sort(
+    (a, b) =>
+      LEVEL_ORDER[a.diagnosis.level] - LEVEL_ORDER[b.diagnosis.level] ||
+      (a.diagnosis.health ?? 101) - (b.diagnosis.health ?? 101) ||
+      a.host.localeCompare(b.host),
+  );
+}
+
+async function ownedSite(deps: GatewayDeps, accountId: number, host: string): Promise<void> {
+  if (!(await deps.store.sites.get(accountId, host))) throw new ApiError("not_found", `you do not monitor ${host}`);
+}
+
+export const getDiagnosisAll = implement(contracts.getDiagnosisAll, async ({ auth, deps, now }) => {
+  const sites = await diagnoseAccount(deps, auth!.accountId, now);
+  return {
+    body: {
+      sites: sites.map((s) => ({
+        host: s.host,
+        level: s.diagnosis.level,
+        health: s.diagnosis.health,
+        root_cause: causeBrief(s.diagnosis.root_cause),
+        rank: s.diagnosis.dynamics.rank?.value ?? null,
+        checked_at: s.checkedAt,
+        completeness: s.diagnosis.completeness.score,
+      })),
+    },
+  };
+});
+
+export const getDiagnosis = implement(contracts.getDiagnosis, async ({ auth, deps, params, now }) => {
+  await ownedSite(deps, auth!.accountId, params.host);
+  const ev = await loadEvidence(deps, auth!.accountId, params.host, now, CURRENT_DAYS);
+  const d = diagnose(ev, now);
+  return {
+    body: {
+      diagnosis: {
+        host: params.host,
+        checked_at: ev.runs.at(-1)?.checkedAt ?? null,
+        level: d.level,
+        health: d.health,
+        root_cause: d.root_cause ? causeView(d.root_cause) : null,
+        causes: d.causes.map(causeView),
+        zones: d.zones,
+        dynamics: d.dynamics,
+        completeness: d.completeness,
+        actions: d.actions,
+      },
+    },
+  };
+});
+
+export const getDiagnosisHistory = implement(contracts.getDiagnosisHistory, async ({ auth, deps, params, query, now }) => {
+  await ownedSite(deps, auth!.accountId, params.host);
+  const ev = await loadEvidence(deps, auth!.accountId, params.host, now, Math.max(query.days, 8));
+  const points = historyPoints(ev, now, query.days);
+  return { body: { host: params.host, days: query.days, stability: stability(points), points, week: weekSummary(ev, now) } };
+});
+
+export const diagnosisHandlers = [getDiagnosisAll, getDiagnosis, getDiagnosisHistory];

@@ -1,0 +1,158 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { VERDICTS_LEGEND, type ReportItem } from "../../analyzer/index.ts";
+import type { RunRow, TaskRow } from "../../storage/index.ts";
+import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
+import { ApiError } from "../errors.ts";
+import { implement } from "../registry/operation.ts";
+import { page } from "../schemas.ts";
+import { fixEffects } from "./fix-effects.ts";
+
+/** Spec, Limits: a report younger than this answers a re-check instead of a new run. */
+export const RECHECK_REUSE_S = 120;
+/** How often a re-check looks whether its run is done while it waits (real time, not the clock: it paces a wait). */
+const POLL_MS = 100;
+const DAY_S = 86400;
+
+async function ownSite(deps: GatewayDeps, accountId: number, host: string): Promise<void> {
+  if (!(await deps.store.sites.get(accountId, host))) throw new ApiError("not_found", `you do not monitor ${host}`);
+}
+
+/** Counts one re-check against the plan's daily re-checks, or answers 429 limit until the next UTC day. */
+async function chargeRecheck(deps: GatewayDeps, accountId: number, now: number): Promise<void> {
+  const plan = await deps.store.accounts.planOfAccount(accountId);
+  const perDay = plan?.rechecks_per_day ?? 0;
+  const day = Math.floor(now / DAY_S);
+  if ((await deps.store.auth.charge(`d:rechecks:${accountId}`, day, 1, perDay)) === null) {
+    throw new ApiError("limit", `your plan allows ${perDay} task re-checks a day`, { retryAfter: (day + 1) * DAY_S - now, details: { policy: "rechecks_per_day" } });
+  }
+}
+
+/** Starts a fresh analysis (uncharged: the re-check was) and waits for its run within the synchronous wait. */
+async function freshRun(deps: GatewayDeps, accountId: number, host: string): Promise<RunRow> {
+  const { jobId } = await deps.scheduler.startAnalysis(accountId, host, true, false);
+  const deadline = performance.now() + deps.config.syncWaitMs;
+  for (;;) {
+    const job = await deps.store.jobs.getOwned(accountId, jobId);
+    if (job?.state === "done" && job.run_id !== null) {
+      const run = await deps.store.runs.byId(job.run_id);
+      if (run) return run;
+    }
+    if (job?.state === "error") throw new ApiError("not_ready", `the re-check's run failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: jobId, reason: job.error } });
+    if (performance.now() >= deadline) throw new ApiError("not_ready", "the re-check's run is still going; poll the job, then re-check again (its report will be reused)", { retryAfter: 3, details: { job: jobId, self: `/api/v1/jobs/${jobId}` } });
+    await sleep(POLL_MS);
+  }
+}
+
+const FAILING = new Set(["warn", "fail"]);
+
+function itemOf(run: RunRow, code: string): ReportItem | undefined {
+  return run.report.items.find((i) => i.code === code);
+}
+
+/** A check's result in its own terms: status and what it measured. */
+function inOwnTerms(item: ReportItem | undefined): string {
+  if (!item) return "not measured in this check";
+  const said = item.detail || (item.value === null ? "" : String(item.value));
+  return said ? `${item.status}: ${said.length > 300 ? `${said.slice(0, 299)}…` : said}` : item.status;
+}
+
+function newFailures(before: RunRow, after: RunRow): number {
+  if (before.id === after.id) return 0;
+  const failedBefore = new Set(before.report.items.filter((i) => FAILING.has(i.status)).map((i) => i.code));
+  return after.report.items.filter((i) => FAILING.has(i.status) && !failedBefore.has(i.code)).length;
+}
+
+export const recheckTask = implement(contracts.recheckTask, async ({ auth, deps, params, now }) => {
+  const accountId = auth!.accountId;
+  const task = await deps.store.tasks.get(accountId, params.id);
+  if (!task) throw new ApiError("not_found", `no task ${params.id} in your account`);
+  if (!task.recheck) throw new ApiError("unsupported", `task ${task.id} (${task.code}) is judged over the whole crawled site; re-check it with POST /crawl/${task.host}`, { details: { code: task.code } });
+  await chargeRecheck(deps, accountId, now);
+
+  const latest = await deps.store.runs.latest(task.host);
+  const reused = latest !== null && now - latest.checked_at < RECHECK_REUSE_S;
+  const after = reused ? latest : await freshRun(deps, accountId, task.host);
+  const before = (reused ? await deps.store.runs.previous(task.host, after.id) : latest) ?? after;
+
+  const item = itemOf(after, task.code);
+  const fixed = item?.status === "pass";
+  let row: TaskRow | null = task;
+  if (fixed) row = await deps.store.tasks.markFixed(accountId, task.id, now);
+  if (!row) throw new ApiError("not_found", `no task ${params.id} in your account`);
+  const label = fixed
+    ? "Fixed: the check passes now"
+    : item && item.status !== "na"
+      ? "Still failing: the check does not pass yet"
+      : "Not confirmed: the check could not be measured this time; the task stays as it was";
+  return {
+    body: {
+      task: { id: row.id, status: row.status },
+      outcome: fixed ? ("fixed" as const) : ("still" as const),
+      outcome_label: label,
+      before: inOwnTerms(itemOf(before, task.code)),
+      after: inOwnTerms(item),
+      reused_fresh_report: reused,
+      rank_from: before.rank,
+      rank_to: after.rank,
+      new_tasks: newFailures(before, after),
+    },
+  };
+});
+
+export const getFixEffects = implement(contracts.getFixEffects, async ({ auth, deps, params, query, now }) => {
+  const accountId = auth!.accountId;
+  await ownSite(deps, accountId, params.host);
+  const { rows, total } = await fixEffects(deps.store, accountId, { host: params.host, limit: query.limit, offset: query.offset }, now);
+  return {
+    body: {
+      host: params.host,
+      effects: rows.map((e) => ({
+        task: e.task,
+        task_id: e.taskId,
+        done_at: e.doneAt,
+        metric: e.metric,
+        verdict: e.verdict,
+        before: e.before,
+        after: e.after,
+        change_pct: e.changePct,
+        band: e.band,
+        wait_until: e.waitUntil,
+        note: e.note,
+      })),
+      page: page(query.limit, query.offset, total),
+      verdicts: VERDICTS_LEGEND,
+    },
+  };
+});
+
+export const getWorkHistory = implement(contracts.getWorkHistory, async ({ auth, deps, params, query, now }) => {
+  const accountId = auth!.accountId;
+  await ownSite(deps, accountId, params.host);
+  const since = now - query.days * DAY_S;
+  const [fixed, incidents, notes] = await Promise.all([
+    deps.store.tasks.done(accountId, { host: params.host, since }, contracts.WORK_LIST_MAX, 0),
+    deps.store.uptime.incidents(accountId, { host: params.host, since, status: "all", limit: contracts.WORK_LIST_MAX, offset: 0 }),
+    deps.store.workNotes.since(accountId, params.host, since, contracts.WORK_LIST_MAX),
+  ]);
+  return {
+    body: {
+      host: params.host,
+      days: query.days,
+      fixed: fixed.rows.map((t) => ({ title: t.title, closed_at: t.done_at ?? t.updated, task_id: t.id, code: t.code })),
+      incidents: incidents.rows.map((i) => ({ title: i.title, first_seen: i.first_seen, status: i.status, kind: i.kind, resolved_at: i.resolved_at })),
+      notes: notes.map((n) => ({ id: n.id, at: n.at, text: n.text })),
+    },
+  };
+});
+
+export const addWorkNote = implement(contracts.addWorkNote, async ({ auth, deps, params, body, now }) => {
+  const accountId = auth!.accountId;
+  await ownSite(deps, accountId, params.host);
+  const text = body.text.trim();
+  if (text === "") throw new ApiError("bad_param", "text must not be blank", { param: "text" });
+  const note = await deps.store.workNotes.add(accountId, params.host, text, now);
+  return { status: 201, body: { host: params.host, note: { id: note.id, at: note.at, text: note.text } } };
+});
+
+export const followupHandlers = [recheckTask, getFixEffects, getWorkHistory, addWorkNote];

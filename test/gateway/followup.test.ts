@@ -1,0 +1,199 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ProbeSample, TaskDraftRow } from "../../storage/index.ts";
+import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
+import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
+
+// Issue 18 §1–3: re-check of one task (on a loopback site, through the real analysis path), fix
+// effects over series built so each verdict is certain, and the work history with notes.
+
+const DAY = 86400;
+let gw: TestGateway;
+let site: SmallSite;
+beforeAll(async () => {
+  site = await startSmallSite();
+  gw = await startTestGateway({
+    env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "5", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000", SVC_PLAN_RECHECKS_PER_DAY: "3" },
+  });
+});
+afterAll(async () => {
+  await gw.close();
+  await site.close();
+});
+afterEach(() => expect(gw.violations).toEqual([]));
+
+const nowS = () => Math.floor(gw.clock.nowMs() / 1000);
+
+function draft(code: string, recheck = true): TaskDraftRow {
+  return { code, title: `Fix ${code}`, level: "warn", group: "technical", impact: 2, hint: "", detail: "", source: "report", recheck, effort: 1 };
+}
+
+/** Opens tasks of these codes for an account's host, then (when doneAt is given) closes them at doneAt. */
+async function seedTasks(accountId: number, host: string, codes: readonly string[], openAt: number, doneAt?: number): Promise<void> {
+  await gw.db.tx((q) => gw.store.tasks.applyRun(q, accountId, host, openAt, codes.map((c) => draft(c)), new Set()));
+  if (doneAt !== undefined) await gw.db.tx((q) => gw.store.tasks.applyRun(q, accountId, host, doneAt, [], new Set(codes)));
+}
+
+describe("POST /tasks/{id}/recheck", () => {
+  it("re-checks a task: the fresh report is reused, a fixed site closes it, the daily limit applies", async () => {
+    expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
+    const job = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } })).json().job;
+    expect((await untilJobDone(gw, job.id as number)).state).toBe("done");
+    const report = (await gw.call("GET", `/api/v1/report/${site.host}`)).json();
+    const gain = report.items.find((i: { code: string }) => i.code === "description_present").gain as number;
+    const task = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "description_present");
+    expect(task).toMatchObject({ status: "open", recheck: true });
+
+    // Another account's key: the task is not theirs (and nothing is charged).
+    const other = await gw.newAccount("recheck-other@example.com");
+    expect((await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: other.key })).json()).toMatchObject({ code: "not_found" });
+    const reader = await gw.newAccount("recheck-reader@example.com", ["read"]);
+    expect((await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: reader.key })).json()).toMatchObject({ code: "scope" });
+
+    // The report is seconds old: it answers, nothing runs; the check still fails.
+    const runsBefore = (await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length;
+    const reused = await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`);
+    expect(reused.statusCode).toBe(200);
+    const still = reused.json();
+    expect(still).toMatchObject({ task: { id: task.id, status: "open" }, outcome: "still", reused_fresh_report: true, rank_from: report.rank.value, rank_to: report.rank.value, new_tasks: 0 });
+    expect(still.before).toBe(still.after);
+    expect(still.after).toMatch(/^fail: /);
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore);
+
+    // Fixed, and the report is now over two minutes old: the re-check runs the site's checks.
+    site.pages.set("/contact", page({ title: "Contact the small test site", description: "How to reach the people behind the small test site.", links: ["/"] }));
+    gw.clock.advance(121_000);
+    const fixed = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`)).json();
+    const changes = (await gw.call("GET", `/api/v1/changes/${site.host}`)).json();
+    expect(fixed).toMatchObject({
+      task: { id: task.id, status: "done" },
+      outcome: "fixed",
+      outcome_label: "Fixed: the check passes now",
+      reused_fresh_report: false,
+      rank_from: report.rank.value,
+      rank_to: report.rank.value + Math.round(gain),
+      new_tasks: changes.new.length + changes.returned.length,
+    });
+    expect(fixed.before).toBe(still.after);
+    expect(fixed.after).toMatch(/^pass/);
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore + 1);
+    const after = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { id: number }) => t.id === task.id);
+    expect(after.status).toBe("done");
+    // Its fix date is the re-check's. The only check before it ran in the hour before the fix, which
+    // the before-window leaves out (the check that closes a task runs then): nothing to compare yet.
+    const effect = (await gw.call("GET", `/api/v1/effects/${site.host}`)).json().effects.find((e: { task_id: number }) => e.task_id === task.id);
+    expect(effect).toMatchObject({ done_at: nowS(), metric: "rank_group.content", verdict: "nodata", note: "Score of the task's rank group: no measurement in the 7 days before the fix" });
+
+    // A task judged over the whole crawl cannot be re-checked alone: 422, not charged.
+    const me = (await gw.call("GET", "/api/v1/me")).json();
+    await seedTasks(me.user.id as number, site.host, [], nowS());
+    await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id as number, site.host, nowS(), [draft("broken_internal", false)], new Set()));
+    const crawlTask = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "broken_internal");
+    const unsupported = await gw.call("POST", `/api/v1/tasks/${crawlTask.id}/recheck`);
+    expect(unsupported.statusCode).toBe(422);
+    expect(unsupported.json()).toMatchObject({ code: "unsupported" });
+
+    // The third charged re-check of the day is the plan's last (SVC_PLAN_RECHECKS_PER_DAY=3).
+    expect((await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`)).json()).toMatchObject({ outcome: "fixed", reused_fresh_report: true, task: { status: "done" } });
+    const limited = await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: "limit" });
+    expect(Number(limited.headers["retry-after"])).toBe((Math.floor(nowS() / DAY) + 1) * DAY - nowS());
+  });
+});
+
+describe("GET /effects/{host} and GET /work/{host}", () => {
+  const host = "effects.example";
+  let account: { accountId: number; key: string };
+  let D: number;
+
+  beforeAll(async () => {
+    account = await gw.newAccount("effects@example.com");
+    expect((await gw.call("POST", "/api/v1/sites", { key: account.key, body: { host } })).statusCode).toBe(201);
+    const now = nowS();
+    D = Math.floor(now / DAY) * DAY - 20 * DAY; // the fixes: midnight 20 days ago
+    await seedTasks(account.accountId, host, ["lcp", "hsts", "compression", "noindex"], D - 10 * DAY, D);
+    await seedTasks(account.accountId, host, ["h1_present"], D - 10 * DAY, now - 5 * 3600);
+    await seedTasks(account.accountId, host, ["mx"], D - 10 * DAY); // still open: no effect
+
+    // LCP from the browser check: median 3000 (MAD 50) before, 2450 after the 2-day wait.
+    const lcp = [[-6, 3000], [-5, 3100], [-4, 2900], [-3, 3050], [-2, 2950], [-1, 3000], [2.1, 2400], [3, 2500], [4, 2450]];
+    await gw.store.checks.write(lcp.map(([d, v], i) => ({ runId: 900_000 + i, jobId: 900_000 + i, attempt: 1, host, checkedAt: D + Math.round((d as number) * DAY), code: "lcp", status: "fail", value: String(v), group: "performance" })));
+    // Rank groups from the checks (one a day): security 78..82 before (median 80, band 4.448), 70 after; content steady at 50.
+    const security = [80, 82, 78, 80, 81, 79];
+    await gw.db.tx(async (q) => {
+      for (let d = -6; d * DAY <= now - D - DAY; d++) {
+        const score = d < 0 ? (security[d + 6] as number) : 70;
+        const groups = [{ id: "security", weight: 10, score, checks: 5 }, { id: "content", weight: 20, score: 50, checks: 8 }];
+        await gw.store.runs.insert(q, { host, jobId: 800_000 + d + 6, checkedAt: D + d * DAY + 600, rank: 60, label: "ok", color: "yellow", report: { version: 1, items: [], groups, caps: [], tech: [], tasks: [], origin: `http://${host}`, after: 60 } });
+      }
+    });
+    // Uptime probes at noon: 200 ms before (MAD 5: band is the floor, 30 ms), 202 after.
+    const probe = (at: number, totalMs: number): ProbeSample => ({ host, slot: at, confirm: false, at, ok: true, status: 200, cause: "", dnsMs: 1, connectMs: 1, tlsMs: 0, ttfbMs: totalMs - 10, totalMs, lateMs: 0, node: "n1", held: false });
+    const response = [[-6, 200], [-5, 210], [-4, 190], [-3, 205], [-2, 195], [-1, 200], [1, 205], [2, 198], [3, 202]];
+    await gw.store.uptimeSeries.add(response.map(([d, ms]) => probe(D + (d as number) * DAY + 12 * 3600, ms as number)));
+  });
+
+  it("gives each done task its metric and a certain verdict", async () => {
+    const res = await gw.call("GET", `/api/v1/effects/${host}`, { key: account.key });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.page).toEqual({ limit: 50, offset: 0, total: 5, next_offset: null });
+    expect(body.verdicts).toContain("flat: the change stays within the band");
+    const by = Object.fromEntries(body.effects.map((e: { task: string }) => [e.task, e]));
+    expect(body.effects[0].task).toBe("Fix h1_present"); // newest fix first
+    expect(by["Fix lcp"]).toMatchObject({ done_at: D, metric: "lcp_ms", verdict: "improved", before: 3000, after: 2450, change_pct: -18.3, band: 222.39, wait_until: null });
+    expect(by["Fix hsts"]).toMatchObject({ metric: "rank_group.security", verdict: "worse", before: 80, after: 70, change_pct: -12.5, band: 4.448 });
+    expect(by["Fix compression"]).toMatchObject({ metric: "response_ms", verdict: "flat", before: 200, after: 202, change_pct: 1, band: 30 });
+    // No indexing data imported and no score of its rank group (indexing) in the checks: nodata.
+    expect(by["Fix noindex"]).toMatchObject({ metric: "indexed_pages", verdict: "nodata", before: null, after: null, change_pct: null });
+    const h1 = by["Fix h1_present"];
+    expect(h1).toMatchObject({ metric: "rank_group.content", verdict: "wait", before: 50, after: null, band: 1, wait_until: nowS() - 5 * 3600 + DAY });
+
+    const paged = (await gw.call("GET", `/api/v1/effects/${host}?limit=2&offset=2`, { key: account.key })).json();
+    expect(paged.page).toEqual({ limit: 2, offset: 2, total: 5, next_offset: 4 });
+    expect(paged.effects.map((e: { task: string }) => e.task)).toEqual(body.effects.slice(2, 4).map((e: { task: string }) => e.task));
+  });
+
+  it("is the owner's only: another account gets 404, or its own (empty) list for the same host", async () => {
+    const other = await gw.newAccount("effects-other@example.com");
+    expect((await gw.call("GET", `/api/v1/effects/${host}`, { key: other.key })).json()).toMatchObject({ code: "not_found" });
+    expect((await gw.call("GET", `/api/v1/work/${host}`, { key: other.key })).json()).toMatchObject({ code: "not_found" });
+    expect((await gw.call("POST", `/api/v1/work/${host}/notes`, { key: other.key, body: { text: "not mine" } })).json()).toMatchObject({ code: "not_found" });
+    await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host } });
+    const own = (await gw.call("GET", `/api/v1/effects/${host}`, { key: other.key })).json();
+    expect(own.effects).toEqual([]);
+    expect(own.page.total).toBe(0);
+    expect((await gw.call("GET", `/api/v1/work/${host}`, { key: other.key })).json()).toMatchObject({ fixed: [], incidents: [], notes: [] });
+  });
+
+  it("lists the work of the last days: fixed tasks, incidents and notes written through the API", async () => {
+    const now = nowS();
+    await gw.db.tx((q) => gw.store.uptime.openIncident(q, { host, kind: "down", title: "Site down", cause: "timeout", at: now - 2 * DAY }));
+    await gw.db.tx((q) => gw.store.uptime.closeIncident(q, host, "down", now - 2 * DAY + 3600));
+    const first = await gw.call("POST", `/api/v1/work/${host}/notes`, { key: account.key, body: { text: "  Moved images to the CDN  " }, headers: { "idempotency-key": "note-1" } });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ host, note: { at: now, text: "Moved images to the CDN" } });
+    const replay = await gw.call("POST", `/api/v1/work/${host}/notes`, { key: account.key, body: { text: "  Moved images to the CDN  " }, headers: { "idempotency-key": "note-1" } });
+    expect(replay.headers["idempotent-replay"]).toBe("true");
+    expect((await gw.call("POST", `/api/v1/work/${host}/notes`, { key: account.key, body: { text: "" } })).statusCode).toBe(400);
+    expect((await gw.call("POST", `/api/v1/work/${host}/notes`, { key: account.key, body: { text: "x".repeat(2001) } })).statusCode).toBe(400);
+    expect((await gw.call("POST", `/api/v1/work/${host}/notes`, { key: account.key, body: { text: "   " } })).json()).toMatchObject({ code: "bad_param" });
+
+    const month = (await gw.call("GET", `/api/v1/work/${host}`, { key: account.key })).json();
+    expect(month).toMatchObject({ host, days: 30 });
+    expect(month.fixed.map((f: { title: string; closed_at: number }) => [f.title, f.closed_at])).toEqual([
+      ["Fix h1_present", now - 5 * 3600],
+      ...["noindex", "compression", "hsts", "lcp"].map((c) => [`Fix ${c}`, D]),
+    ]);
+    expect(month.incidents).toEqual([{ title: "Site down", first_seen: now - 2 * DAY, status: "closed", kind: "down", resolved_at: now - 2 * DAY + 3600 }]);
+    expect(month.notes.map((n: { at: number; text: string }) => [n.at, n.text])).toEqual([[now, "Moved images to the CDN"]]);
+
+    const week = (await gw.call("GET", `/api/v1/work/${host}?days=7`, { key: account.key })).json();
+    expect(week.fixed.map((f: { title: string }) => f.title)).toEqual(["Fix h1_present"]);
+    // Closed two days ago: not in the last day's work.
+    const day = (await gw.call("GET", `/api/v1/work/${host}?days=1`, { key: account.key })).json();
+    expect(day.incidents).toEqual([]);
+    expect((await gw.call("GET", `/api/v1/work/${host}?days=0`, { key: account.key })).json()).toMatchObject({ code: "bad_param" });
+    expect((await gw.call("GET", `/api/v1/work/${host}?days=91`, { key: account.key })).json()).toMatchObject({ code: "bad_param" });
+  });
+});

@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { DIAGNOSIS_RULES, type Cause, type DiagnosisRule, type SiteEvidence } from "../../../analyzer/index.ts";
+import { DAY, NOW, daily, fail, repeat, run, site } from "./diagnosis-builder.ts";
+
+// One history built to trigger each rule and one built not to, with the exact cause expected.
+
+const rule = (code: string): DiagnosisRule => {
+  const r = DIAGNOSIS_RULES.find((x) => x.code === code);
+  if (!r) throw new Error(`no rule ${code}`);
+  return r;
+};
+const ask = (code: string, ev: SiteEvidence, internal: Cause[] = []) => rule(code).evaluate({ ev, now: NOW, internal });
+
+// A noindex appears in the check of 2026-11-17; the index held 200 pages to 2026-11-16 and 80 from 2026-11-19;
+// clicks were 100 a day to 2026-11-14 and 50 a day from 2026-11-15 to 2026-11-21 (the export's last day).
+const NOINDEX = fail("noindex", "Pages are not blocked by noindex");
+const blockedRuns = [run(1, 10, 85), run(2, 5, 60, [NOINDEX])];
+const INDEX_DROP = [...daily("2026-11-02", repeat(200, 15)), ...daily("2026-11-19", repeat(80, 3))];
+const CLICKS_DROP = [...daily("2026-10-20", repeat(100, 26)), ...daily("2026-11-15", repeat(50, 7))];
+
+describe("the rule table", () => {
+  it("has one rule per code, each naming the evidence it needs", () => {
+    expect(DIAGNOSIS_RULES.map((r) => [r.code, [...r.needs], r.kind])).toEqual([
+      ["site_down", ["uptime"], "internal"],
+      ["index_drop_after_block", ["report", "indexing"], "internal"],
+      ["certificate", ["report"], "internal"],
+      ["new_critical_problems", ["report"], "internal"],
+      ["performance_regression", ["browser"], "internal"],
+      ["position_drop", ["positions"], "internal"],
+      ["lost_backlinks", ["backlinks"], "internal"],
+      ["external_traffic_drop", ["search"], "external"],
+    ]);
+  });
+});
+
+describe("index_drop_after_block", () => {
+  it("explains a traffic fall by pages dropping out of the index after a noindex", () => {
+    expect(ask("index_drop_after_block", site({ runs: blockedRuns, indexed: INDEX_DROP, clicks: CLICKS_DROP }))).toEqual({
+      code: "index_drop_after_block",
+      title: "Pages dropped out of the index after they were blocked",
+      text: "Traffic fell 50% because pages dropped out of the index (200 → 80) after a noindex on 2026-11-17.",
+      severity: "critical",
+      confidence: 0.95,
+      since: NOW - 5 * DAY,
+      evidence: [
+        { source: "report", fact: "noindex fails since the check of 2026-11-17 (Pages are not blocked by noindex)" },
+        { source: "indexing", fact: "indexed pages 200 (2026-11-02) → 80 (2026-11-21), -60%" },
+        { source: "search", fact: "clicks per day 100 → 50, -50%" },
+      ],
+      fixedBy: ["noindex"],
+      action: "Lift the block (robots.txt or the noindex directive), then ask the search engines to recrawl.",
+    });
+  });
+
+  it("says less, less surely, without search data; a robots.txt block reads as one", () => {
+    const robots = [run(1, 10, 85), run(2, 5, 60, [fail("robots_blocks_all", "robots.txt does not block the whole site")])];
+    const c = ask("index_drop_after_block", site({ runs: robots, indexed: INDEX_DROP }))!;
+    expect([c.text, c.confidence, c.evidence.length]).toEqual(["Pages dropped out of the index (200 → 80) after a robots.txt change on 2026-11-17.", 0.8, 2]);
+  });
+
+  it("does not fire when the index held, or when nothing blocks", () => {
+    expect(ask("index_drop_after_block", site({ runs: blockedRuns, indexed: daily("2026-11-02", repeat(200, 20)), clicks: CLICKS_DROP }))).toBeNull();
+    expect(ask("index_drop_after_block", site({ runs: [run(1, 10, 85), run(2, 5, 84)], indexed: INDEX_DROP, clicks: CLICKS_DROP }))).toBeNull();
+  });
+
+  it("does not blame a block for a drop that came before it", () => {
+    const late = [run(1, 10, 85), run(2, 0.1, 60, [NOINDEX])];
+    expect(ask("index_drop_after_block", site({ runs: late, indexed: [...daily("2026-11-02", repeat(200, 10)), ...daily("2026-11-12", repeat(80, 3))] }))).toBeNull();
+  });
+});
+
+describe("site_down", () => {
+  const uptime = (incidents: { firstSeen: number; resolvedAt: number | null }[]) => ({
+    firstProbe: NOW - 20 * DAY,
+    incidents: incidents.map((i) => ({ kind: "down", title: "Site down", cause: "http 503", ...i })),
+  });
+
+  it("names an open outage, with its cause", () => {
+    const c = ask("site_down", site({ uptime: uptime([{ firstSeen: NOW - 7200, resolvedAt: null }]) }))!;
+    expect([c.text, c.severity, c.confidence, c.since]).toEqual(["The site has been down since 2026-11-22 08:00 UTC (http 503).", "critical", 0.95, NOW - 7200]);
+  });
+
+  it("counts outages of the last 7 days from 30 minutes on", () => {
+    const twice = uptime([
+      { firstSeen: NOW - 3 * DAY, resolvedAt: NOW - 3 * DAY + 1500 },
+      { firstSeen: NOW - DAY, resolvedAt: NOW - DAY + 1200 },
+    ]);
+    const c = ask("site_down", site({ uptime: twice }))!;
+    expect([c.text, c.severity, c.confidence]).toEqual(["The site was down 45 min in the last 7 days (2 incidents).", "bad", 0.6]);
+  });
+
+  it("does not fire for short or old outages", () => {
+    expect(ask("site_down", site({ uptime: uptime([{ firstSeen: NOW - DAY, resolvedAt: NOW - DAY + 600 }, { firstSeen: NOW - 9 * DAY, resolvedAt: NOW - 8 * DAY }]) }))).toBeNull();
+  });
+});
+
+describe("certificate", () => {
+  it("fires on an expiring certificate with the check's level, and on an invalid one as critical", () => {
+    const expiring = ask("certificate", site({ runs: [run(1, 0, 80, [fail("tls_cert_expiry", "TLS certificate is not about to expire", "warn")])] }))!;
+    expect([expiring.severity, expiring.text, expiring.evidence]).toEqual([
+      "warn",
+      "The certificate expires soon: once it does, browsers will refuse the site.",
+      [{ source: "report", fact: "tls_cert_expiry fails: TLS certificate is not about to expire" }],
+    ]);
+    const invalid = ask("certificate", site({ runs: [run(1, 0, 40, [fail("tls_cert_valid", "TLS certificate is valid")])] }))!;
+    expect([invalid.severity, invalid.text]).toEqual(["critical", "Browsers refuse the site's certificate: visitors see a warning and leave."]);
+  });
+
+  it("does not fire when the latest check's certificate is fine (an earlier failure is history)", () => {
+    expect(ask("certificate", site({ runs: [run(1, 3, 80, [fail("tls_cert_valid", "TLS certificate is valid")]), run(2, 0, 90)] }))).toBeNull();
+  });
+});
+
+describe("new_critical_problems", () => {
+  const before = run(1, 3, 80, [fail("title_length", "Title length", "warn")]);
+
+  it("links a rank fall to the critical checks that are new in the latest run", () => {
+    const c = ask("new_critical_problems", site({ runs: [before, run(2, 0, 70, [fail("title_length", "Title length", "warn"), fail("home_status", "Home page answers 200")])] }))!;
+    expect([c.text, c.severity, c.confidence, c.fixedBy]).toEqual(["The rank fell from 80 to 70 on 2026-11-22 with new critical problems: Home page answers 200.", "bad", 0.85, ["home_status"]]);
+  });
+
+  it("does not fire for a small fall, for new warnings only, or with one run", () => {
+    expect(ask("new_critical_problems", site({ runs: [before, run(2, 0, 78, [fail("home_status", "Home page answers 200")])] }))).toBeNull();
+    expect(ask("new_critical_problems", site({ runs: [before, run(2, 0, 70, [fail("h1_present", "H1", "warn")])] }))).toBeNull();
+    expect(ask("new_critical_problems", site({ runs: [run(2, 0, 20, [fail("home_status", "Home page answers 200")])] }))).toBeNull();
+  });
+});
+
+describe("performance_regression", () => {
+  it("fires when the home page's score fell by 10 points or more", () => {
+    const c = ask("performance_regression", site({ runs: [run(1, 3, 80, [], { score: 90, lcpMs: 1800 }), run(2, 0, 78, [], { score: 72, lcpMs: 3900 })] }))!;
+    expect([c.text, c.severity]).toEqual(["The home page's performance score fell from 90 to 72 between the checks of 2026-11-19 and 2026-11-22, LCP 1800 → 3900 ms.", "warn"]);
+  });
+
+  it("does not fire within the noise, or with one measurement", () => {
+    expect(ask("performance_regression", site({ runs: [run(1, 3, 80, [], { score: 90, lcpMs: 1800 }), run(2, 0, 78, [], { score: 81, lcpMs: 2000 })] }))).toBeNull();
+    expect(ask("performance_regression", site({ runs: [run(1, 3, 80), run(2, 0, 78, [], { score: 40, lcpMs: 9000 })] }))).toBeNull();
+  });
+});
+
+describe("position_drop", () => {
+  const checks = (now: (number | null)[]) =>
+    [3, 5, 2, 10].flatMap((then, i) => [
+      { keyword: `q${i}`, day: "2026-11-14", position: then },
+      { keyword: `q${i}`, day: "2026-11-21", position: now[i] ?? null },
+    ]);
+
+  it("fires when at least 30% of the tracked queries (and two) lost 3 places or the results", () => {
+    const c = ask("position_drop", site({ positions: checks([8, null, 2, 11]) }))!;
+    expect([c.text, c.evidence]).toEqual(["2 of 4 tracked queries lost 3+ places or fell out of the results in the week to 2026-11-21.", [{ source: "positions", fact: "2 of 4 queries dropped since 2026-11-14" }]]);
+  });
+
+  it("does not fire for one query", () => {
+    expect(ask("position_drop", site({ positions: checks([8, 5, 2, 11]) }))).toBeNull();
+  });
+});
+
+describe("lost_backlinks", () => {
+  const links = (live: number, lost: number, lostAt: string) => [
+    ...Array.from({ length: live }, () => ({ firstSeen: "2026-01-01", lostAt: null })),
+    ...Array.from({ length: lost }, () => ({ firstSeen: "2026-01-01", lostAt })),
+  ];
+
+  it("fires for 3+ links and 10%+ of them lost in 30 days", () => {
+    expect(ask("lost_backlinks", site({ backlinks: links(20, 5, "2026-11-10") }))!.text).toBe("5 backlinks were lost in the last 30 days (20% of the links the site had); 20 remain.");
+  });
+
+  it("does not fire for few links, a small share, or old losses", () => {
+    expect(ask("lost_backlinks", site({ backlinks: links(20, 2, "2026-11-10") }))).toBeNull();
+    expect(ask("lost_backlinks", site({ backlinks: links(50, 4, "2026-11-10") }))).toBeNull();
+    expect(ask("lost_backlinks", site({ backlinks: links(20, 5, "2026-10-01") }))).toBeNull();
+  });
+});
+
+describe("external_traffic_drop", () => {
+  it("fires for a traffic fall with no internal cause", () => {
+    const c = ask("external_traffic_drop", site({ clicks: CLICKS_DROP }))!;
+    expect([c.text, c.confidence, c.severity]).toEqual(["Traffic fell 50% (100 → 50 clicks a day) with no cause found on the site: a seasonal dip or a change in the market.", 0.5, "warn"]);
+  });
+
+  it("is more certain when the fall shows as unusual days", () => {
+    // Three days at 5 after 100 a day: (4·100 + 3·5) ÷ 7 = 59.3 a day, -40.7%; each of the three is far from its weekday.
+    const sudden = [...daily("2026-10-20", repeat(100, 30)), ...daily("2026-11-19", repeat(5, 3))];
+    const c = ask("external_traffic_drop", site({ clicks: sudden }))!;
+    expect([c.text, c.confidence, c.evidence.at(-1)]).toEqual([
+      "Traffic fell 40.7% (100 → 59.3 clicks a day) with no cause found on the site: a seasonal dip or a change in the market.",
+      0.65,
+      { source: "search", fact: "unusual drops on 2026-11-19, 2026-11-20, 2026-11-21" },
+    ]);
+  });
+
+  it("does not fire when an internal cause explains it, or when traffic held", () => {
+    const internal = ask("index_drop_after_block", site({ runs: blockedRuns, indexed: INDEX_DROP, clicks: CLICKS_DROP }))!;
+    expect(ask("external_traffic_drop", site({ clicks: CLICKS_DROP }), [internal])).toBeNull();
+    expect(ask("external_traffic_drop", site({ clicks: daily("2026-10-20", repeat(100, 33)) }))).toBeNull();
+  });
+});
