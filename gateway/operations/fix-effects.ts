@@ -91,6 +91,13 @@ const LOADERS: Readonly<Record<EffectSource, SeriesLoader>> = {
       return rows.map((r) => ({ t: dayStart(r.day), v: Number(r.clicks) })).filter((p) => p.t >= q.from && p.t < q.to);
     },
   },
+  search_position: {
+    span: "page",
+    async load(q) {
+      const rows = richestEngine(await q.store.search.dailyPositions(q.accountId, q.host));
+      return rows.map((r) => ({ t: dayStart(r.day), v: Number(r.position) })).filter((p) => p.t >= q.from && p.t < q.to);
+    },
+  },
   search_indexed: {
     span: "page",
     async load(q) {
