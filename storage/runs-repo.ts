@@ -167,10 +167,13 @@ export class RunsRepo {
     return rows.length > 0;
   }
 
-  /** The rank groups' scores of the host's runs checked in [from, to), oldest first (the fix effects' series). */
+  /**
+   * The rank groups' scores of the host's runs checked in [from, to), newest first, at most 5000
+   * (hourly checks for half a year): the fix effects' series.
+   */
   async groupScores(host: string, from: number, to: number): Promise<{ checked_at: number; groups: StoredReport["groups"] }[]> {
     return this.db.query<{ checked_at: number; groups: StoredReport["groups"] }>(
-      "SELECT checked_at, report -> 'groups' AS groups FROM runs WHERE host = $1 AND checked_at >= $2 AND checked_at < $3 ORDER BY id LIMIT 1000",
+      "SELECT checked_at, report -> 'groups' AS groups FROM runs WHERE host = $1 AND checked_at >= $2 AND checked_at < $3 ORDER BY id DESC LIMIT 5000",
       [host, from, to],
     );
   }

@@ -248,6 +248,21 @@ export class SearchRepo {
     );
   }
 
+  /**
+   * Daily mean search position per engine (the newest batch's totals row of each day: Σ position ×
+   * impressions / impressions), oldest first; days without impressions or positions are left out.
+   */
+  async dailyPositions(accountId: number, host: string): Promise<{ engine: Engine; day: string; position: number }[]> {
+    return this.db.query(
+      `SELECT engine, day, pos_x_impr / impressions AS position FROM (
+         SELECT DISTINCT ON (engine, day) engine, day, impressions, pos_x_impr FROM search_daily
+         WHERE account_id = $1 AND host = $2 AND query = '' AND page = '' AND country = '' AND device = ''
+         ORDER BY engine, day, import_id DESC
+       ) d WHERE impressions > 0 AND pos_x_impr > 0 ORDER BY engine, day`,
+      [accountId, host],
+    );
+  }
+
   /** Backlinks, one per (source, target, anchor) from the newest batch that has it; live = not lost. */
   async backlinks(accountId: number, host: string, state: "live" | "lost", limit: number, offset: number): Promise<{ rows: BacklinkRow[]; total: number }> {
     const base = `WITH latest AS (

@@ -3,7 +3,7 @@
  * better, how long to wait after the fix before judging, how wide the windows are and the floor of
  * the noise band. docs/followup.md has the same table for readers; a test holds the two together.
  */
-export type EffectSource = "rank_group" | "check" | "uptime_response" | "uptime_pct" | "search_clicks" | "search_indexed";
+export type EffectSource = "rank_group" | "check" | "uptime_response" | "uptime_pct" | "search_clicks" | "search_position" | "search_indexed";
 
 export interface EffectMetric {
   /** The metric's name as GET /effects/{host} shows it (a rank group's is completed with the group: rank_group.content). */
@@ -86,7 +86,20 @@ export const EFFECT_METRICS: readonly EffectMetric[] = Object.freeze([
     minAfter: 7,
     k: 3,
     floor: 1,
-    codes: ["title_present", "title_length", "title_multiple", "description_present", "description_length", "description_multiple", "h1_present", "nosnippet"],
+    codes: ["title_present", "title_length", "title_multiple", "description_present", "description_length", "description_multiple", "nosnippet"],
+  },
+  {
+    id: "position",
+    title: "Mean search position per day",
+    source: "search_position",
+    unit: "",
+    better: "lower",
+    waitDays: 14,
+    windowDays: 14,
+    minAfter: 7,
+    k: 3,
+    floor: 0.5,
+    codes: ["h1_present", "h1_multiple", "headings_order", "headings_empty", "text_length"],
   },
   { id: "rank_group", title: "Score of the task's rank group", source: "rank_group", unit: "points", better: "higher", waitDays: 1, windowDays: 7, minAfter: 1, k: 3, floor: 1, codes: "any" },
 ] satisfies EffectMetric[]);

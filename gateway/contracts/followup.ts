@@ -48,7 +48,7 @@ const FixEffectSchema = Type.Object(
     task: Type.String({ description: "The task's title" }),
     task_id: Type.Integer({ description: "Extension: the task's id" }),
     done_at: UnixSeconds,
-    metric: Type.String({ description: "What was measured: lcp_ms, fcp_ms, tbt_ms, cls, response_ms, uptime_pct, indexed_pages, clicks, or rank_group.<group> (docs/followup.md)" }),
+    metric: Type.String({ description: "What was measured: lcp_ms, fcp_ms, tbt_ms, cls, response_ms, uptime_pct, indexed_pages, clicks, position, or rank_group.<group> (docs/followup.md)" }),
     verdict: Verdict,
     before: Nullable(Type.Number({ description: "Median of the window before done_at; null without a measurement there" })),
     after: Nullable(Type.Number({ description: "Median of the window after the metric's wait; null until it has its measurements" })),
@@ -68,7 +68,7 @@ export const getFixEffects = defineContract({
   cli: "effects",
   summary: "Whether your fixes helped: for each done task, the metric it should move, before and after",
   description:
-    "Done tasks of the site, newest done_at first. Each is measured on the first metric of its check that has measurements (browser metrics, uptime, indexed pages, search clicks), else on the score of its rank group; " +
+    "Done tasks of the site, newest done_at first. Each is measured on the first metric of its check that has measurements (browser metrics, uptime, indexed pages, search clicks or positions), else on the score of its rank group; " +
     "each metric has its own wait after the fix and windows (docs/followup.md). The verdict compares the medians against a noise band estimated from the metric's own history before the fix (k × 1.4826 × MAD, with a floor). " +
     "wait_until (extension) is when a `wait` ends, null otherwise.",
   tags: ["Tasks"],

@@ -1,4 +1,4 @@
-import { CHECKS, measureEffect, metricsFor, type EffectInput, type EffectMetric, type EffectSource, type FixEffect, type SeriesPoint } from "../../analyzer/index.ts";
+import { CHECKS, EFFECT_METRICS, measureEffect, metricsFor, type EffectInput, type EffectMetric, type EffectSource, type FixEffect, type SeriesPoint } from "../../analyzer/index.ts";
 import type { ProbeSummary, Store, TaskRow } from "../../storage/index.ts";
 
 const DAY_S = 86400;
@@ -22,7 +22,15 @@ interface SeriesQuery {
   readonly days: Map<string, Promise<ProbeSummary>>;
 }
 
-type SeriesLoader = (q: SeriesQuery) => Promise<SeriesPoint[]>;
+interface SeriesLoader {
+  /**
+   * page: read once per host for the span of the whole page of tasks and cut per task in memory
+   * (one query serves every task); task: read per task's windows (the uptime summaries, whose days
+   * are cached instead).
+   */
+  readonly span: "page" | "task";
+  load(q: SeriesQuery): Promise<SeriesPoint[]>;
+}
 
 const dayStart = (day: unknown) => Date.parse(`${String(day).slice(0, 10)}T00:00:00Z`) / 1000;
 
@@ -54,31 +62,63 @@ async function uptimeDays(q: SeriesQuery, value: (s: ProbeSummary) => number | n
 
 /** How each source's series is read: one loader per source of the metric table. */
 const LOADERS: Readonly<Record<EffectSource, SeriesLoader>> = {
-  async rank_group(q) {
-    const runs = await q.store.runs.groupScores(q.host, q.from, q.to);
-    return runs.flatMap((r) => {
-      const score = (r.groups ?? []).find((g) => g.id === q.group)?.score;
-      return typeof score === "number" ? [{ t: r.checked_at, v: score }] : [];
-    });
+  rank_group: {
+    span: "page",
+    async load(q) {
+      const runs = await q.store.runs.groupScores(q.host, q.from, q.to);
+      return runs.flatMap((r) => {
+        const score = (r.groups ?? []).find((g) => g.id === q.group)?.score;
+        return typeof score === "number" ? [{ t: r.checked_at, v: score }] : [];
+      });
+    },
   },
-  async check(q) {
-    const points = await q.store.checks.history(q.host, q.metric.check ?? "", CHECK_POINTS);
-    return points
-      .filter((p) => p.checkedAt >= q.from && p.checkedAt < q.to && p.value !== null && p.value !== "" && Number.isFinite(Number(p.value)))
-      .map((p) => ({ t: p.checkedAt, v: Number(p.value) }))
-      .reverse();
+  check: {
+    span: "page",
+    async load(q) {
+      const points = await q.store.checks.history(q.host, q.metric.check ?? "", CHECK_POINTS);
+      return points
+        .filter((p) => p.checkedAt >= q.from && p.checkedAt < q.to && p.value !== null && p.value !== "" && Number.isFinite(Number(p.value)))
+        .map((p) => ({ t: p.checkedAt, v: Number(p.value) }))
+        .reverse();
+    },
   },
-  uptime_response: (q) => uptimeDays(q, (s) => s.avgTotalMs),
-  uptime_pct: (q) => uptimeDays(q, (s) => (100 * (s.probes - s.failed)) / s.probes),
-  async search_clicks(q) {
-    const rows = richestEngine(await q.store.search.dailyTotals(q.accountId, q.host));
-    return rows.map((r) => ({ t: dayStart(r.day), v: Number(r.clicks) })).filter((p) => p.t >= q.from && p.t < q.to);
+  uptime_response: { span: "task", load: (q) => uptimeDays(q, (s) => s.avgTotalMs) },
+  uptime_pct: { span: "task", load: (q) => uptimeDays(q, (s) => (100 * (s.probes - s.failed)) / s.probes) },
+  search_clicks: {
+    span: "page",
+    async load(q) {
+      const rows = richestEngine(await q.store.search.dailyTotals(q.accountId, q.host));
+      return rows.map((r) => ({ t: dayStart(r.day), v: Number(r.clicks) })).filter((p) => p.t >= q.from && p.t < q.to);
+    },
   },
-  async search_indexed(q) {
-    const rows = richestEngine((await q.store.search.indexPoints(q.accountId, q.host)).filter((r) => r.indexed !== null));
-    return rows.map((r) => ({ t: dayStart(r.day), v: Number(r.indexed) })).filter((p) => p.t >= q.from && p.t < q.to);
+  search_position: {
+    span: "page",
+    async load(q) {
+      const rows = richestEngine(await q.store.search.dailyPositions(q.accountId, q.host));
+      return rows.map((r) => ({ t: dayStart(r.day), v: Number(r.position) })).filter((p) => p.t >= q.from && p.t < q.to);
+    },
+  },
+  search_indexed: {
+    span: "page",
+    async load(q) {
+      const rows = richestEngine((await q.store.search.indexPoints(q.accountId, q.host)).filter((r) => r.indexed !== null));
+      return rows.map((r) => ({ t: dayStart(r.day), v: Number(r.indexed) })).filter((p) => p.t >= q.from && p.t < q.to);
+    },
   },
 };
+
+/** What the tasks of one page share: their series, read once. */
+interface PageContext {
+  readonly store: Store;
+  readonly accountId: number;
+  readonly now: number;
+  readonly cache: Map<string, Promise<SeriesPoint[]>>;
+  readonly days: SeriesQuery["days"];
+  /** From the earliest before-window of the page's tasks to now. */
+  readonly span: { readonly from: number; readonly to: number };
+}
+
+const LONGEST_WINDOW_S = Math.max(...EFFECT_METRICS.map((m) => m.windowDays)) * DAY_S;
 
 /** When a task became done: done_at, or its last change for tasks done before it was kept. */
 export function doneAtOf(t: TaskRow): number {
@@ -89,20 +129,23 @@ export function doneAtOf(t: TaskRow): number {
  * Picks a done task's metric — the first of its check's metrics with measurements around the fix,
  * else the first one (nodata) — and its series. Series are cached per host, metric and group.
  */
-async function effectInput(store: Store, accountId: number, t: TaskRow, now: number, cache: Map<string, Promise<SeriesPoint[]>>, days: SeriesQuery["days"]): Promise<EffectInput> {
+async function effectInput(page: PageContext, t: TaskRow): Promise<EffectInput> {
+  const { store, accountId, now, cache, days } = page;
   const doneAt = doneAtOf(t);
   const group = RANK_GROUP_OF.get(t.code) ?? t.grp;
   const candidates = metricsFor(t.code);
   for (const metric of candidates) {
     const from = doneAt - metric.windowDays * DAY_S;
     const to = Math.min(now + 1, doneAt + (metric.waitDays + metric.windowDays) * DAY_S);
-    const key = `${t.host}|${metric.id}|${group}|${from}|${to}`;
+    const loader = LOADERS[metric.source];
+    const span = loader.span === "page" ? page.span : { from, to };
+    const key = `${t.host}|${metric.id}|${group}|${span.from}|${span.to}`;
     let series = cache.get(key);
     if (!series) {
-      series = LOADERS[metric.source]({ store, accountId, host: t.host, metric, group, from, to, days });
+      series = loader.load({ store, accountId, host: t.host, metric, group, from: span.from, to: span.to, days });
       cache.set(key, series);
     }
-    const points = await series;
+    const points = (await series).filter((p) => p.t >= from && p.t < to);
     if (points.length > 0) return { taskId: t.id, host: t.host, title: t.title, doneAt, metric, metricName: nameOf(metric, group), series: points };
   }
   const first = candidates[0] as EffectMetric;
@@ -118,9 +161,9 @@ const nameOf = (m: EffectMetric, group: string) => (m.source === "rank_group" ? 
  */
 export async function fixEffects(store: Store, accountId: number, o: { host?: string; limit: number; offset: number }, now: number): Promise<{ rows: FixEffect[]; total: number }> {
   const { rows, total } = await store.tasks.done(accountId, o.host === undefined ? {} : { host: o.host }, o.limit, o.offset);
-  const cache = new Map<string, Promise<SeriesPoint[]>>();
-  const days: SeriesQuery["days"] = new Map();
+  const earliest = Math.min(...rows.map(doneAtOf));
+  const page: PageContext = { store, accountId, now, cache: new Map(), days: new Map(), span: { from: earliest - LONGEST_WINDOW_S, to: now + 1 } };
   const inputs: EffectInput[] = [];
-  for (const t of rows) inputs.push(await effectInput(store, accountId, t, now, cache, days));
+  for (const t of rows) inputs.push(await effectInput(page, t));
   return { rows: inputs.map((i) => measureEffect(i, now)), total };
 }

@@ -111,7 +111,7 @@ describe("GET /effects/{host} and GET /work/{host}", () => {
     expect((await gw.call("POST", "/api/v1/sites", { key: account.key, body: { host } })).statusCode).toBe(201);
     const now = nowS();
     D = Math.floor(now / DAY) * DAY - 20 * DAY; // the fixes: midnight 20 days ago
-    await seedTasks(account.accountId, host, ["lcp", "hsts", "compression", "noindex"], D - 10 * DAY, D);
+    await seedTasks(account.accountId, host, ["lcp", "hsts", "compression", "noindex", "text_length"], D - 10 * DAY, D);
     await seedTasks(account.accountId, host, ["h1_present"], D - 10 * DAY, now - 5 * 3600);
     await seedTasks(account.accountId, host, ["mx"], D - 10 * DAY); // still open: no effect
 
@@ -131,26 +131,41 @@ describe("GET /effects/{host} and GET /work/{host}", () => {
     const probe = (at: number, totalMs: number): ProbeSample => ({ host, slot: at, confirm: false, at, ok: true, status: 200, cause: "", dnsMs: 1, connectMs: 1, tlsMs: 0, ttfbMs: totalMs - 10, totalMs, lateMs: 0, node: "n1", held: false });
     const response = [[-6, 200], [-5, 210], [-4, 190], [-3, 205], [-2, 195], [-1, 200], [1, 205], [2, 198], [3, 202]];
     await gw.store.uptimeSeries.add(response.map(([d, ms]) => probe(D + (d as number) * DAY + 12 * 3600, ms as number)));
+    // Imported daily search totals (100 impressions a day): mean position 12.0 before, 9.2 after the 14-day wait.
+    const [batch] = await gw.db.query<{ id: number }>(
+      `INSERT INTO import_batches (account_id, host, provider, kind, formats, file_name, sha256, parser_version, filters, rows, truncated, warnings, imported_at)
+       VALUES ($1, $2, 'gsc', 'performance', '[]', 'chart.csv', 'x', 1, '{}', 14, false, '[]', $3) RETURNING id`,
+      [account.accountId, host, now],
+    );
+    const positions = [...[12.0, 12.4, 11.8, 12.2, 11.6, 12.0, 12.1].map((p, i) => [i - 7, p]), ...[9.0, 9.5, 9.2, 9.1, 9.4, 9.3, 9.0].map((p, i) => [14 + i, p])];
+    for (const [d, p] of positions) {
+      await gw.db.query(
+        `INSERT INTO search_daily (import_id, account_id, host, engine, day, query, page, country, device, clicks, impressions, pos_x_impr) VALUES ($1, $2, $3, 'google', $4, '', '', '', '', 5, 100, $5)`,
+        [batch!.id, account.accountId, host, new Date((D + (d as number) * DAY) * 1000).toISOString().slice(0, 10), (p as number) * 100],
+      );
+    }
   });
 
   it("gives each done task its metric and a certain verdict", async () => {
     const res = await gw.call("GET", `/api/v1/effects/${host}`, { key: account.key });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.page).toEqual({ limit: 50, offset: 0, total: 5, next_offset: null });
+    expect(body.page).toEqual({ limit: 50, offset: 0, total: 6, next_offset: null });
     expect(body.verdicts).toContain("flat: the change stays within the band");
     const by = Object.fromEntries(body.effects.map((e: { task: string }) => [e.task, e]));
     expect(body.effects[0].task).toBe("Fix h1_present"); // newest fix first
     expect(by["Fix lcp"]).toMatchObject({ done_at: D, metric: "lcp_ms", verdict: "improved", before: 3000, after: 2450, change_pct: -18.3, band: 222.39, wait_until: null });
     expect(by["Fix hsts"]).toMatchObject({ metric: "rank_group.security", verdict: "worse", before: 80, after: 70, change_pct: -12.5, band: 4.448 });
     expect(by["Fix compression"]).toMatchObject({ metric: "response_ms", verdict: "flat", before: 200, after: 202, change_pct: 1, band: 30 });
+    expect(by["Fix text_length"]).toMatchObject({ metric: "position", verdict: "improved", before: 12, after: 9.2, change_pct: -23.3, band: 0.89 });
     // No indexing data imported and no score of its rank group (indexing) in the checks: nodata.
     expect(by["Fix noindex"]).toMatchObject({ metric: "indexed_pages", verdict: "nodata", before: null, after: null, change_pct: null });
     const h1 = by["Fix h1_present"];
-    expect(h1).toMatchObject({ metric: "rank_group.content", verdict: "wait", before: 50, after: null, band: 1, wait_until: nowS() - 5 * 3600 + DAY });
+    // Its check moves search positions, which this site has (the last 7 days': median 9.2): 14 days to wait.
+    expect(h1).toMatchObject({ metric: "position", verdict: "wait", before: 9.2, after: null, band: 0.89, wait_until: nowS() - 5 * 3600 + 14 * DAY });
 
     const paged = (await gw.call("GET", `/api/v1/effects/${host}?limit=2&offset=2`, { key: account.key })).json();
-    expect(paged.page).toEqual({ limit: 2, offset: 2, total: 5, next_offset: 4 });
+    expect(paged.page).toEqual({ limit: 2, offset: 2, total: 6, next_offset: 4 });
     expect(paged.effects.map((e: { task: string }) => e.task)).toEqual(body.effects.slice(2, 4).map((e: { task: string }) => e.task));
   });
 
@@ -183,7 +198,7 @@ describe("GET /effects/{host} and GET /work/{host}", () => {
     expect(month).toMatchObject({ host, days: 30 });
     expect(month.fixed.map((f: { title: string; closed_at: number }) => [f.title, f.closed_at])).toEqual([
       ["Fix h1_present", now - 5 * 3600],
-      ...["noindex", "compression", "hsts", "lcp"].map((c) => [`Fix ${c}`, D]),
+      ...["text_length", "noindex", "compression", "hsts", "lcp"].map((c) => [`Fix ${c}`, D]),
     ]);
     expect(month.incidents).toEqual([{ title: "Site down", first_seen: now - 2 * DAY, status: "closed", kind: "down", resolved_at: now - 2 * DAY + 3600 }]);
     expect(month.notes.map((n: { at: number; text: string }) => [n.at, n.text])).toEqual([[now, "Moved images to the CDN"]]);

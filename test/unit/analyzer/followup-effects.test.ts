@@ -51,6 +51,15 @@ describe("measureEffect", () => {
     expect(e).toMatchObject({ verdict: "flat", band: 1, before: 50, after: 51 });
   });
 
+  it("improved when a lower-is-better metric falls past its band: search position 12.0 → 9.2", () => {
+    // Before: median 12.0, MAD 0.2 → band 3 × 1.4826 × 0.2 = 0.89 (above the floor of 0.5).
+    const series = [...pts(D - 7 * DAY, [12.0, 12.4, 11.8, 12.2, 11.6, 12.0, 12.1]), ...pts(D + 14 * DAY, [9.0, 9.5, 9.2, 9.1, 9.4, 9.3, 9.0])];
+    const input: EffectInput = { taskId: 3, host: "h.test", title: "t", doneAt: D, metric: metric("position"), metricName: "position", series };
+    expect(measureEffect(input, D + 21 * DAY)).toMatchObject({ verdict: "improved", before: 12, after: 9.2, changePct: -23.3, band: 0.89 });
+    // Six days after the wait: one day short of the seven it needs.
+    expect(measureEffect({ ...input, series: series.slice(0, 13) }, D + 20 * DAY)).toMatchObject({ verdict: "wait", after: null });
+  });
+
   it("wait: until the metric's waiting period has passed, with the day it ends", () => {
     const e = measureEffect(lcp([2400]), D + DAY);
     expect(e).toMatchObject({ verdict: "wait", before: 3000, after: null, changePct: null, waitUntil: D + 2 * DAY });
@@ -81,6 +90,7 @@ describe("the metric table", () => {
   it("measures a task by its own metric first and falls back to its rank group", () => {
     expect(metricsFor("lcp").map((m) => m.id)).toEqual(["lcp_ms", "rank_group"]);
     expect(metricsFor("description_present").map((m) => m.id)).toEqual(["clicks", "rank_group"]);
+    expect(metricsFor("h1_present").map((m) => m.id)).toEqual(["position", "rank_group"]);
     expect(metricsFor("hsts").map((m) => m.id)).toEqual(["rank_group"]);
   });
 
