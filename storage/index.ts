@@ -36,4 +36,5 @@ export { EventsRepo, appendEvents, EVENT_TYPES, type NewEvent, type EventRecord,
 export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";
 export { CrawlsRepo, type CrawlRow } from "./crawls-repo.ts";
 export { PostgresCrawlPages, type CrawlPages, type CrawlPageRow, type CrawlPagesFilter, type NewCrawlPage, type CrawlLinkStats, type CrawlLease, type CrawlJobRef } from "./crawl-pages.ts";
+export { PostgresSerpSeries, assertSerpRow, type SerpSeries, type SerpBatch } from "./serp-series.ts";
 export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, type MarketDomainRow, type MarketKeywordRow, type NewImportBatch, type PeriodRow, type RankRow } from "./search-repo.ts";

@@ -1,5 +1,6 @@
-import type { Engine, ImportFacts, ImportKind, Provider } from "../analyzer/index.ts";
+import type { Engine, ImportFacts, ImportKind, Provider, SerpResult } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
+import { PostgresSerpSeries, type SerpSeries } from "./serp-series.ts";
 
 // Imported search data (issue 19) on Postgres/PGlite: the batches and the facts they brought.
 // Reads take, for each fact's key, the row of the newest batch that has it, so re-importing an
@@ -126,7 +127,15 @@ const dbl = (name: string): Column => [name, "double precision"];
 const bool = (name: string): Column => [name, "boolean"];
 
 export class SearchRepo {
-  constructor(private readonly db: Db) {}
+  /** SERP snapshots go through their time-series port: Postgres here, ClickHouse in the distributed mode. */
+  private readonly serp: SerpSeries;
+
+  constructor(
+    private readonly db: Db,
+    serp?: SerpSeries,
+  ) {
+    this.serp = serp ?? new PostgresSerpSeries(db);
+  }
 
   /** The batch the same file (sha256 + site + parser version) already made, if any. */
   async findBatch(accountId: number, host: string, sha256: string, parserVersion: number): Promise<ImportBatchRow | null> {
@@ -165,6 +174,7 @@ export class SearchRepo {
       await insertRows(q, "rank_checks", [...OWN, t("provider"), t("engine"), int("region"), t("device"), t("keyword"), t("day"), int("position"), t("url"), t("grp"), big("volume")], f.ranks.map((r) => [...own, b.provider, r.engine, r.region, r.device, r.keyword, r.date, r.position, r.url, r.group, r.volume]));
       await insertRows(q, "market_domains", [...OWN, t("provider"), t("base"), t("domain"), big("common_keywords"), dbl("similarity_pct"), dbl("visibility"), big("top10"), big("pages_in_index")], f.marketDomains.map((r) => [...own, b.provider, r.base, r.domain, r.commonKeywords, r.similarityPct, r.visibility, r.top10, r.pagesInIndex]));
       await insertRows(q, "market_keywords", [...OWN, t("provider"), t("base"), t("domain"), t("keyword"), int("position"), t("url"), big("volume")], f.marketKeywords.map((r) => [...own, b.provider, r.base, r.domain, r.keyword, Math.round(r.position), r.url, r.volume]));
+      if (f.serp.length > 0) await this.serp.add({ importId: batch.id, accountId: b.accountId, host: b.host }, f.serp, q);
       return { batch, created: true };
     });
   }
@@ -178,6 +188,7 @@ export class SearchRepo {
   /** Deletes a batch of the account and everything it brought; answers its host, or null when not the account's. */
   async deleteBatch(accountId: number, id: number): Promise<string | null> {
     const rows = await this.db.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+    if (rows[0]) await this.serp.drop(id);
     return rows[0]?.host ?? null;
   }
 
@@ -326,6 +337,30 @@ export class SearchRepo {
        WHERE account_id = $1 AND host = $2 AND provider = $3 AND base = $4 ORDER BY domain, keyword, import_id DESC`,
       [accountId, host, provider, base],
     );
+  }
+
+  /** The site's SERP snapshot results since a day (the newest live batch's list per query and day). */
+  async serpResults(accountId: number, host: string, sinceDay: string): Promise<SerpResult[]> {
+    return this.serp.read(accountId, host, sinceDay, await this.liveImports(accountId, host));
+  }
+
+  /** The newest day of the site's SERP snapshots, null without any. */
+  async serpLatestDay(accountId: number, host: string): Promise<string | null> {
+    return this.serp.latestDay(accountId, host, await this.liveImports(accountId, host));
+  }
+
+  private async liveImports(accountId: number, host: string): Promise<number[]> {
+    const rows = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE account_id = $1 AND host = $2", [accountId, host]);
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Each tracked keyword's newest known volume (rank checks that carry one). */
+  async keywordVolumes(accountId: number, host: string): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ keyword: string; volume: string | number }>(
+      `SELECT DISTINCT ON (keyword) keyword, volume FROM rank_checks WHERE account_id = $1 AND host = $2 AND volume IS NOT NULL ORDER BY keyword, day DESC, import_id DESC`,
+      [accountId, host],
+    );
+    return new Map(rows.map((r) => [r.keyword, Number(r.volume)]));
   }
 
   /** Rank checks since a day, one per keyword×engine×region×device×day (the newest batch's). */

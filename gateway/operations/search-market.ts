@@ -1,4 +1,4 @@
-import { filterCounts, gapKeywords, keywordGap, type GapKeyword, type MarketFilter } from "../../analyzer/index.ts";
+import { filterCounts, gapKeywords, keywordGap, shareHistory, type GapKeyword, type MarketFilter, type ShareLine } from "../../analyzer/index.ts";
 import type { MarketDomainRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -124,4 +124,35 @@ export const getMarket = implement(contracts.getMarket, async ({ auth, deps, par
   };
 });
 
-export const searchMarketHandlers = [getCompetitors, getKeywordGap, getMarket];
+const NEEDS_SNAPSHOTS = "No SERP snapshots imported: upload a Topvisor snapshots_2/history export (JSON) with POST /imports/{host}; rank checks with volumes (Topvisor, Keys.so monitoring) weigh the queries.";
+const DAY_MS = 86_400_000;
+
+const shareLine = (l: ShareLine) => ({ domain: l.domain, shares: l.shares, mean: l.mean, last: l.last });
+
+export const getCompetitorHistory = implement(contracts.getCompetitorHistory, async ({ auth, deps, params, query }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const accountId = auth!.accountId;
+  // The span ends at the newest snapshot; read the newest one first, then only the span's days.
+  const end = await deps.store.search.serpLatestDay(accountId, params.host);
+  const since = end === null ? end : new Date(Date.parse(`${end}T00:00:00Z`) - (query.points * query.step - 1) * DAY_MS).toISOString().slice(0, 10);
+  const rows = since === null ? [] : await deps.store.search.serpResults(accountId, params.host, since);
+  const h = shareHistory(rows, bare(params.host), query.points, query.step, await deps.store.search.keywordVolumes(accountId, params.host));
+  return {
+    body: {
+      host: params.host,
+      data_state: rows.length > 0 ? ("fresh" as const) : ("missing" as const),
+      note: rows.length > 0 ? (h.validPoints === 0 ? "No point has snapshots of at least 80 % of the tracked queries: import snapshots for more dates." : null) : NEEDS_SNAPSHOTS,
+      step_days: h.stepDays,
+      days: h.days,
+      valid_points: h.validPoints,
+      checked_queries: h.checkedQueries,
+      weights: h.weights,
+      timeline: h.timeline,
+      my_share: shareLine(h.mine),
+      rivals: h.rivals.map(shareLine),
+      movers: h.movers,
+    },
+  };
+});
+
+export const searchMarketHandlers = [getCompetitors, getCompetitorHistory, getKeywordGap, getMarket];

@@ -210,6 +210,60 @@ describe("tracked positions from a Topvisor export", () => {
   });
 });
 
+describe("competitor history from Topvisor SERP snapshots", () => {
+  it("answers share of voice per point with rivals and movers, the caller's own only", async () => {
+    expect((await get(`/competitors/${site.host}/history`)).note).toContain("snapshots_2/history");
+    const self = site.host.replace(/:\d+$/, "");
+    const list = (day: string, domains: string[]) => Object.fromEntries(domains.map((d, i) => [`${day}:${i + 1}:1`, { url: `https://${d}/p`, domain: d }]));
+    const snap = {
+      regions: { "1": { searcher: "yandex", region: 213, device: "desktop" } },
+      result: {
+        keywords: [
+          { name: "диван", snapshotsData: { ...list("2026-11-01", [self, "rival.ru"]), ...list("2026-11-08", ["rival.ru", self]) } },
+          { name: "кровать", snapshotsData: { ...list("2026-11-01", ["rival.ru"]), ...list("2026-11-08", ["www.rival.ru", "other.ru", self]) } },
+        ],
+      },
+    };
+    const res = await upload(JSON.stringify(snap), "snapshots.json");
+    expect(res.statusCode).toBe(201);
+    expect(res.json().import).toMatchObject({ provider: "topvisor", formats: ["topvisor_snapshots"], rows: 8, period: { start: "2026-11-01", end: "2026-11-08" } });
+    const h = await get(`/competitors/${site.host}/history?points=2&step=7`);
+    // Rank checks of these queries carry no volume: equal weights. 11-01: self 28.5/57 = 50 %, rival
+    // (15.7 + 28.5)/57 = 77.54 %; 11-08: self (15.7 + 11.0)/57 = 46.84 %, rival 100 %, other 15.7/57 = 27.54 %.
+    expect(h).toEqual({
+      host: site.host,
+      data_state: "fresh",
+      note: null,
+      step_days: 7,
+      days: 14,
+      valid_points: 2,
+      checked_queries: 2,
+      weights: "equal",
+      timeline: [
+        { date: "2026-11-01", checked: 2, valid: true },
+        { date: "2026-11-08", checked: 2, valid: true },
+      ],
+      my_share: { domain: self, shares: [50, 46.84], mean: 48.42, last: 46.84 },
+      rivals: [
+        { domain: "rival.ru", shares: [77.54, 100], mean: 88.77, last: 100 },
+        { domain: "other.ru", shares: [0, 27.54], mean: 13.77, last: 27.54 },
+      ],
+      movers: [
+        { domain: "other.ru", first: 0, last: 27.54, change: 27.54 },
+        { domain: "rival.ru", first: 77.54, last: 100, change: 22.46 },
+      ],
+    });
+    const bad = await gw.call("GET", `/api/v1/competitors/${site.host}/history?step=14`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: "bad_param" });
+    const other = await gw.newAccount("serp-other@example.com");
+    expect((await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } })).statusCode).toBe(201);
+    expect(await get(`/competitors/${site.host}/history`, other.key)).toMatchObject({ data_state: "missing", checked_queries: 0, rivals: [], my_share: { shares: [] } });
+    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect(await get(`/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", valid_points: 0, rivals: [] });
+  });
+});
+
 describe("competitors, keyword gap and market from Keys.so reports", () => {
   it("classifies keywords by the gap filters with gains at the best rival's position", async () => {
     const self = site.host.replace(/:\d+$/, "");
