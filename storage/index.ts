@@ -15,10 +15,11 @@ export { openClickHouse, type ClickHouse, type ClickHouseOptions } from "./click
 export { parseServerVersion, serverFeatures, type ClickHouseFeatures, type ServerVersion } from "./clickhouse/server-features.ts";
 export { sqlLiteral, sqlIdentifier, type SqlValue } from "./clickhouse/sql-literal.ts";
 export { sql as clickhouseSql, ident as clickhouseIdent, inline as clickhouseInline, inList as clickhouseInList, renderLiterals, renderParams, type Sql } from "./clickhouse/sql-template.ts";
-export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE } from "./clickhouse/clickhouse-schema.ts";
+export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE } from "./clickhouse/clickhouse-schema.ts";
 export { dropExpiredPartitions, type DroppedPartition } from "./clickhouse/drop-expired-partitions.ts";
 export { ClickHouseUsageSeries } from "./clickhouse/clickhouse-usage-series.ts";
 export { ClickHouseUptimeSeries } from "./clickhouse/clickhouse-uptime-series.ts";
+export { ClickHouseSerpSeries } from "./clickhouse/clickhouse-serp-series.ts";
 export { PostgresUptimeSeries, type ProbeSample, type ProbeSummary, type ProbeTimings, type UptimeSeries } from "./uptime-series.ts";
 export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
 export { ClickHouseCrawlPages } from "./clickhouse/clickhouse-crawl-pages.ts";

@@ -4,9 +4,9 @@ import type { Db, Queryable } from "./db.ts";
 /**
  * The time-series port for SERP snapshots (issue 19): the domains ranking per tracked query and
  * day, as imported rank-tracker snapshots bring them. The embedded mode keeps them in Postgres
- * (serp_snapshots, deleted with their batch by cascade); the distributed mode in ClickHouse, where
- * a deleted batch's rows are dropped by a mutation and, until it has run, left out of every read
- * because reads name the batches that still exist (import_batches stays in Postgres).
+ * (serp_snapshots), the distributed mode in ClickHouse. The batches stay in Postgres either way:
+ * reads name the batches that still exist, so rows of a batch that never committed or was deleted
+ * (drop() removes them; on ClickHouse a mutation that runs later) are never read.
  */
 export interface SerpSeries {
   /**
@@ -23,7 +23,7 @@ export interface SerpSeries {
   read(accountId: number, host: string, sinceDay: string, liveImports: readonly number[]): Promise<SerpResult[]>;
   /** The newest day with a snapshot of the site in the live batches, null without one. */
   latestDay(accountId: number, host: string, liveImports: readonly number[]): Promise<string | null>;
-  /** Removes the rows of a deleted batch. */
+  /** Removes the rows of a deleted batch (SearchRepo.deleteBatch calls it). */
   drop(importId: number): Promise<void>;
 }
 
@@ -61,7 +61,8 @@ export class PostgresSerpSeries implements SerpSeries {
   async read(accountId: number, host: string, sinceDay: string, liveImports: readonly number[]): Promise<SerpResult[]> {
     if (liveImports.length === 0) return [];
     return this.db.query<SerpResult>(
-      `SELECT engine, region, device, keyword, day, rank, domain FROM (
+      // DISTINCT: a batch stored twice (a retried add) is read once, as on ClickHouse.
+      `SELECT DISTINCT engine, region, device, keyword, day, rank, domain FROM (
          SELECT engine, region, device, keyword, day, rank, domain, import_id,
                 max(import_id) OVER (PARTITION BY engine, region, device, keyword, day) AS newest
          FROM serp_snapshots WHERE account_id = $1 AND host = $2 AND day >= $3 AND import_id = ANY($4::bigint[])

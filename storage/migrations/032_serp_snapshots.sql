@@ -1,9 +1,11 @@
 -- SERP snapshots imported from a rank tracker (issue 19; Topvisor snapshots_2/history): the
 -- domains ranking per tracked query and day, for share of voice over time (/competitors/{host}/history).
--- Rows belong to their import batch like every search fact; in the distributed mode they live in
--- ClickHouse instead (storage/clickhouse/clickhouse-serp-series.ts) and this table stays empty.
+-- Read and written only through the SerpSeries port (storage/serp-series.ts), whose other store is
+-- ClickHouse: so, as there, no foreign key to import_batches. Rows are written in the import's
+-- transaction, reads name the live batches, and deleting a batch deletes its rows (SerpSeries.drop).
+-- In the distributed mode this table stays empty.
 CREATE TABLE serp_snapshots (
-  import_id  bigint NOT NULL REFERENCES import_batches (id) ON DELETE CASCADE,
+  import_id  bigint NOT NULL,
   account_id bigint NOT NULL,
   host       text NOT NULL,
   engine     text NOT NULL,

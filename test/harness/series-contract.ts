@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, UptimeSeries, UsageSeries } from "../../storage/index.ts";
+import type { SerpFact, SerpResult } from "../../analyzer/index.ts";
+import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
 
 /** The time-series ports of one store. */
 export interface SeriesHandle {
   readonly usage: UsageSeries;
   readonly checks: CheckSeries;
   readonly uptime: UptimeSeries;
+  readonly serp: SerpSeries;
   /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
   settle?(): Promise<void>;
   close(): Promise<void>;
@@ -353,6 +355,56 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         await s.uptime.add(hostile.map((h) => probe(h, D0 + 2 * 86_400 + 600)));
         await settle();
         for (const h of hostile) expect(await s.uptime.summary(h, D0 + 2 * 86_400, D0 + 2 * 86_400 + H)).toEqual({ probes: 1, failed: 0, avgTotalMs: 100 });
+      });
+    });
+
+    describe("SerpSeries", () => {
+      const fact = (keyword: string, date: string, rank: number, domain: string): SerpFact => ({ engine: "yandex", region: 213, device: "desktop", keyword, date, rank, domain, url: `https://${domain}/${rank}` });
+      const result = (keyword: string, day: string, rank: number, domain: string): SerpResult => ({ engine: "yandex", region: 213, device: "desktop", keyword, day, rank, domain });
+      const sorted = (rows: SerpResult[]) => [...rows].sort((a, b) => a.day.localeCompare(b.day) || a.keyword.localeCompare(b.keyword) || a.rank - b.rank);
+      const host = "serp.example";
+      const [acc, other] = [2 ** 40 + 1, 2 ** 40 + 2];
+
+      it("reads each query's day from the newest live batch that has it, whole, within the account and host", async () => {
+        await s.serp.add({ importId: 11, accountId: acc, host }, []);
+        await s.serp.add({ importId: 11, accountId: acc, host }, [fact("диван", "2024-03-01", 1, "a.ru"), fact("диван", "2024-03-01", 2, "b.ru"), fact("диван", "2024-03-02", 1, "a.ru"), fact("диван", "2024-03-02", 2, "b.ru")]);
+        await s.serp.add({ importId: 12, accountId: acc, host }, [fact("диван", "2024-03-02", 1, "c.ru"), fact("кровать", "2024-03-02", 1, "a.ru")]);
+        await s.serp.add({ importId: 13, accountId: other, host }, [fact("диван", "2024-03-05", 1, "z.ru")]);
+        await s.serp.add({ importId: 14, accountId: acc, host: "other.example" }, [fact("диван", "2024-03-05", 1, "z.ru")]);
+        // A batch stored twice (a retry) is read once.
+        await s.serp.add({ importId: 12, accountId: acc, host }, [fact("диван", "2024-03-02", 1, "c.ru"), fact("кровать", "2024-03-02", 1, "a.ru")]);
+        const expectAll = async () => {
+          // 03-02 of диван: batch 12's list replaces batch 11's whole (b.ru at 2 is not kept).
+          expect(sorted(await s.serp.read(acc, host, "2024-01-01", [11, 12, 13, 14]))).toEqual([
+            result("диван", "2024-03-01", 1, "a.ru"),
+            result("диван", "2024-03-01", 2, "b.ru"),
+            result("диван", "2024-03-02", 1, "c.ru"),
+            result("кровать", "2024-03-02", 1, "a.ru"),
+          ]);
+          // Batch 12 deleted (not live): batch 11's lists again.
+          expect(sorted(await s.serp.read(acc, host, "2024-03-02", [11]))).toEqual([result("диван", "2024-03-02", 1, "a.ru"), result("диван", "2024-03-02", 2, "b.ru")]);
+          expect(await s.serp.read(acc, host, "2024-03-03", [11, 12])).toEqual([]);
+          expect(await s.serp.read(acc, host, "2024-01-01", [])).toEqual([]);
+          expect(await s.serp.read(other, host, "2024-01-01", [11, 12, 13])).toEqual([result("диван", "2024-03-05", 1, "z.ru")]);
+          expect(await s.serp.latestDay(acc, host, [11, 12, 13, 14])).toBe("2024-03-02");
+          expect(await s.serp.latestDay(acc, host, [11])).toBe("2024-03-02");
+          expect(await s.serp.latestDay(acc, host, [99])).toBeNull();
+          expect(await s.serp.latestDay(acc, host, [])).toBeNull();
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.serp.drop(12);
+        expect(sorted(await s.serp.read(acc, host, "2024-03-02", [11]))).toEqual([result("диван", "2024-03-02", 1, "a.ru"), result("диван", "2024-03-02", 2, "b.ru")]);
+      });
+
+      it("refuses rows it cannot hold, and keeps hostile keywords, domains and hosts as they are", async () => {
+        await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "2024-03-01", 0, "a.ru")])).rejects.toThrow(RangeError);
+        await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "1.3.2024", 1, "a.ru")])).rejects.toThrow(RangeError);
+        const hostile = HOSTILE_TEXT.filter((h) => h !== "");
+        for (const [i, h] of hostile.entries()) await s.serp.add({ importId: 100 + i, accountId: acc, host: h }, [fact(h, "2024-04-01", 1, h)]);
+        await settle();
+        for (const [i, h] of hostile.entries()) expect(await s.serp.read(acc, h, "2024-04-01", [100 + i])).toEqual([result(h, "2024-04-01", 1, h)]);
       });
     });
   });
