@@ -8,6 +8,7 @@ import {
   ClickHouseCrawlPages,
   ClickHouseUptimeSeries,
   ClickHouseSerpSeries,
+  ClickHouseSearchDailySeries,
   ClickHouseUsageSeries,
   checkSeriesLocation,
   createStore,
@@ -75,7 +76,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
-  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch) };
+  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch) };
   return { db, store: createStore(db, series), life };
 }
 

@@ -1,5 +1,6 @@
 import type { Engine, ImportFacts, ImportKind, Provider, SerpResult } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
+import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } from "./search-daily-series.ts";
 import { PostgresSerpSeries, type SerpSeries } from "./serp-series.ts";
 
 // Imported search data (issue 19) on Postgres/PGlite: the batches and the facts they brought.
@@ -127,14 +128,16 @@ const dbl = (name: string): Column => [name, "double precision"];
 const bool = (name: string): Column => [name, "boolean"];
 
 export class SearchRepo {
-  /** SERP snapshots go through their time-series port: Postgres here, ClickHouse in the distributed mode. */
+  /** SERP snapshots and dated facts go through their time-series ports: Postgres here, ClickHouse in the distributed mode. */
   private readonly serp: SerpSeries;
+  private readonly daily: SearchDailySeries;
 
   constructor(
     private readonly db: Db,
-    serp?: SerpSeries,
+    series: { serp?: SerpSeries; daily?: SearchDailySeries } = {},
   ) {
-    this.serp = serp ?? new PostgresSerpSeries(db);
+    this.serp = series.serp ?? new PostgresSerpSeries(db);
+    this.daily = series.daily ?? new PostgresSearchDailySeries(db);
   }
 
   /** The batch the same file (sha256 + site + parser version) already made, if any. */
@@ -166,7 +169,7 @@ export class SearchRepo {
       }
       const own = [batch.id, b.accountId, b.host] as const;
       await insertRows(q, "search_period", [...OWN, t("engine"), t("dim"), t("key"), t("key2"), big("clicks"), big("impressions"), dbl("pos_x_impr"), big("prev_clicks"), big("prev_impressions"), dbl("prev_pos_x_impr")], f.period.map((r) => [...own, r.engine, r.dim, r.key, r.key2, r.clicks, r.impressions, r.posXImpr, r.prevClicks, r.prevImpressions, r.prevPosXImpr]));
-      await insertRows(q, "search_daily", [...OWN, t("engine"), t("day"), t("query"), t("page"), t("country"), t("device"), big("clicks"), big("impressions"), dbl("pos_x_impr")], f.daily.map((r) => [...own, r.engine, r.date, r.query, r.page, r.country, r.device, r.clicks, r.impressions, r.posXImpr]));
+      if (f.daily.length > 0) await this.daily.add({ importId: batch.id, accountId: b.accountId, host: b.host }, f.daily, q);
       await insertRows(q, "index_status", [...OWN, t("engine"), t("day"), big("indexed"), big("not_indexed")], f.indexStatus.map((r) => [...own, r.engine, r.date, r.indexed, r.notIndexed]));
       await insertRows(q, "index_issues", [...OWN, t("engine"), t("reason"), t("source"), t("validation"), big("pages")], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
       await insertRows(q, "index_urls", [...OWN, t("engine"), t("url"), t("status"), t("reason"), int("http_code"), t("last_crawled"), t("event"), t("event_date"), t("target")], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
@@ -188,7 +191,10 @@ export class SearchRepo {
   /** Deletes a batch of the account and everything it brought; answers its host, or null when not the account's. */
   async deleteBatch(accountId: number, id: number): Promise<string | null> {
     const rows = await this.db.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
-    if (rows[0]) await this.serp.drop(id);
+    if (rows[0]) {
+      await this.serp.drop(id);
+      await this.daily.drop(id);
+    }
     return rows[0]?.host ?? null;
   }
 
@@ -249,14 +255,9 @@ export class SearchRepo {
     return { rows, total: meta[0]?.n ?? 0, periodStart: meta[0]?.start ?? null, periodEnd: meta[0]?.end ?? null };
   }
 
-  /** Daily total clicks per engine (the newest batch's row for each day), oldest first. */
-  async dailyTotals(accountId: number, host: string): Promise<{ engine: Engine; day: string; clicks: number; impressions: number }[]> {
-    return this.db.query(
-      `SELECT DISTINCT ON (engine, day) engine, day, clicks, impressions FROM search_daily
-       WHERE account_id = $1 AND host = $2 AND query = '' AND page = '' AND country = '' AND device = ''
-       ORDER BY engine, day, import_id DESC`,
-      [accountId, host],
-    );
+  /** Daily totals per engine (the newest batch's for each day), by engine, oldest first. */
+  async dailyTotals(accountId: number, host: string): Promise<DailyTotal[]> {
+    return this.daily.totals(accountId, host, await this.liveImports(accountId, host));
   }
 
   /** Backlinks, one per (source, target, anchor) from the newest batch that has it; live = not lost. */

@@ -21,6 +21,7 @@ import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
 import { PostgresUptimeSeries, type UptimeSeries } from "./uptime-series.ts";
 import type { SerpSeries } from "./serp-series.ts";
+import type { SearchDailySeries } from "./search-daily-series.ts";
 
 /**
  * The repositories over one database, plus the time-series ports and the crawl pages. No raw
@@ -50,7 +51,7 @@ export interface Store {
   readonly uptimeSeries: UptimeSeries;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries }): Store {
   return {
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
@@ -70,7 +71,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
-    search: new SearchRepo(db, series?.serp),
+    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily }),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
     uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),
   };

@@ -29,6 +29,8 @@ export const UPTIME_DAILY_TABLE = "uptime_daily";
  * (DELETE /imports/{id}), whatever its age.
  */
 export const SERP_SNAPSHOTS_TABLE = "serp_snapshots";
+/** Dated search facts (GSC Chart/Dates, Yandex query analytics) as sums, imported by users; not under retention either. */
+export const SEARCH_DAILY_TABLE = "search_daily";
 
 /** Tables whose partitions are months (toYYYYMM), for retention. */
 export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE];
@@ -161,6 +163,23 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = ReplacingMergeTree
   PARTITION BY toYYYYMM(day)
   ORDER BY (account_id, host, day, engine, region, device, keyword, import_id, rank)`,
+  // Sums per batch and key; '' in query/page/country/device is the total over that dimension.
+  sql`CREATE TABLE IF NOT EXISTS search_daily (
+    account_id  UInt64,
+    host        String,
+    import_id   UInt64,
+    engine      String,
+    day         Date,
+    query       String,
+    page        String,
+    country     String,
+    device      String,
+    clicks      UInt64,
+    impressions UInt64,
+    pos_x_impr  Float64
+  ) ENGINE = ReplacingMergeTree
+  PARTITION BY toYYYYMM(day)
+  ORDER BY (account_id, host, engine, day, query, page, country, device, import_id)`,
   sql`CREATE MATERIALIZED VIEW IF NOT EXISTS uptime_hourly_mv TO uptime_hourly AS
     SELECT host, toStartOfHour(at) AS hour, count() AS probes, countIf(ok = 0) AS failed, countIf(ok = 1) AS ok_probes, sumIf(toFloat64(total_ms), ok = 1) AS ok_total_ms
     FROM uptime_probes WHERE held = 0 GROUP BY host, hour`,

@@ -19,3 +19,8 @@ CREATE TABLE serp_snapshots (
 );
 CREATE INDEX serp_snapshots_site ON serp_snapshots (account_id, host, day);
 CREATE INDEX serp_snapshots_import ON serp_snapshots (import_id);
+
+-- search_daily is read and written through the SearchDailySeries port now (ClickHouse in the
+-- distributed mode), like serp_snapshots: its rows go with their batch by SearchDailySeries.drop,
+-- not by a cascade the other store cannot have.
+ALTER TABLE search_daily DROP CONSTRAINT search_daily_import_id_fkey;

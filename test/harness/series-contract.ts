@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SerpFact, SerpResult } from "../../analyzer/index.ts";
-import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
+import type { DailyFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
+import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, SearchDailySeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
 
 /** The time-series ports of one store. */
 export interface SeriesHandle {
@@ -8,6 +8,7 @@ export interface SeriesHandle {
   readonly checks: CheckSeries;
   readonly uptime: UptimeSeries;
   readonly serp: SerpSeries;
+  readonly searchDaily: SearchDailySeries;
   /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
   settle?(): Promise<void>;
   close(): Promise<void>;
@@ -405,6 +406,50 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         for (const [i, h] of hostile.entries()) await s.serp.add({ importId: 100 + i, accountId: acc, host: h }, [fact(h, "2024-04-01", 1, h)]);
         await settle();
         for (const [i, h] of hostile.entries()) expect(await s.serp.read(acc, h, "2024-04-01", [100 + i])).toEqual([result(h, "2024-04-01", 1, h)]);
+      });
+    });
+
+    describe("SearchDailySeries", () => {
+      const fact = (engine: "google" | "yandex", date: string, clicks: number, impressions: number, posXImpr: number, query = ""): DailyFact => ({ engine, date, query, page: "", country: "", device: "", clicks, impressions, posXImpr });
+      const host = "daily.example";
+      const acc = 2 ** 40 + 3;
+
+      it("sums a day's totals from the newest live batch that has the day, exactly, per engine and oldest first", async () => {
+        await s.searchDaily.add({ importId: 31, accountId: acc, host }, []);
+        await s.searchDaily.add({ importId: 31, accountId: acc, host }, [
+          fact("google", "2024-05-02", 5_000_000_000, 9_000_000_000, 67_500_000_000.5),
+          fact("google", "2024-05-01", 10, 200, 1500.25),
+          fact("google", "2024-05-01", 7, 70, 700, "диван"),
+          fact("yandex", "2024-05-01", 3, 30, 90.5),
+        ]);
+        // A later export overlapping on 05-02 replaces that day; 05-03 is new.
+        await s.searchDaily.add({ importId: 32, accountId: acc, host }, [fact("google", "2024-05-02", 4, 40, 160.75), fact("google", "2024-05-03", 6, 60, 240)]);
+        await s.searchDaily.add({ importId: 33, accountId: acc + 1, host }, [fact("google", "2024-05-01", 1, 1, 1)]);
+        // Retried: counted once.
+        await s.searchDaily.add({ importId: 32, accountId: acc, host }, [fact("google", "2024-05-02", 4, 40, 160.75), fact("google", "2024-05-03", 6, 60, 240)]);
+        const expectAll = async () => {
+          expect(await s.searchDaily.totals(acc, host, [31, 32, 33])).toEqual([
+            { engine: "google", day: "2024-05-01", clicks: 10, impressions: 200, posXImpr: 1500.25 },
+            { engine: "google", day: "2024-05-02", clicks: 4, impressions: 40, posXImpr: 160.75 },
+            { engine: "google", day: "2024-05-03", clicks: 6, impressions: 60, posXImpr: 240 },
+            { engine: "yandex", day: "2024-05-01", clicks: 3, impressions: 30, posXImpr: 90.5 },
+          ]);
+          // Batch 32 gone: 05-02 from batch 31 again, sums beyond 2^32 exact.
+          expect(await s.searchDaily.totals(acc, host, [31])).toEqual([
+            { engine: "google", day: "2024-05-01", clicks: 10, impressions: 200, posXImpr: 1500.25 },
+            { engine: "google", day: "2024-05-02", clicks: 5_000_000_000, impressions: 9_000_000_000, posXImpr: 67_500_000_000.5 },
+            { engine: "yandex", day: "2024-05-01", clicks: 3, impressions: 30, posXImpr: 90.5 },
+          ]);
+          expect(await s.searchDaily.totals(acc, host, [])).toEqual([]);
+          expect(await s.searchDaily.totals(acc, "other.example", [31, 32])).toEqual([]);
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.searchDaily.drop(32);
+        expect((await s.searchDaily.totals(acc, host, [31])).map((t) => t.clicks)).toEqual([10, 5_000_000_000, 3]);
+        await expect(s.searchDaily.add({ importId: 34, accountId: acc, host }, [fact("google", "2024-05-01", -1, 0, 0)])).rejects.toThrow(RangeError);
+        await expect(s.searchDaily.add({ importId: 34, accountId: acc, host }, [fact("google", "2024-05-01", 1, 1, Number.NaN)])).rejects.toThrow(RangeError);
       });
     });
   });
