@@ -1,5 +1,6 @@
 import type { Engine, ImportFacts, ImportKind, Provider, SerpResult } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
+import { PostgresRankSeries, type MarketMoves, type RankRow, type RankSeries } from "./rank-series.ts";
 import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } from "./search-daily-series.ts";
 import { PostgresSerpSeries, type SerpSeries } from "./serp-series.ts";
 
@@ -93,17 +94,7 @@ export interface MarketKeywordRow {
   readonly volume: number | null;
 }
 
-export interface RankRow {
-  readonly engine: Engine;
-  readonly region: number;
-  readonly device: string;
-  readonly keyword: string;
-  readonly day: string;
-  readonly position: number | null;
-  readonly url: string | null;
-  readonly grp: string;
-  readonly volume: number | null;
-}
+export type { RankRow } from "./rank-series.ts";
 
 /** Rows per INSERT: each column travels as one array parameter (unnest), so a chunk costs one statement. */
 const CHUNK_ROWS = 20_000;
@@ -131,13 +122,15 @@ export class SearchRepo {
   /** SERP snapshots and dated facts go through their time-series ports: Postgres here, ClickHouse in the distributed mode. */
   private readonly serp: SerpSeries;
   private readonly daily: SearchDailySeries;
+  private readonly ranks: RankSeries;
 
   constructor(
     private readonly db: Db,
-    series: { serp?: SerpSeries; daily?: SearchDailySeries } = {},
+    series: { serp?: SerpSeries; daily?: SearchDailySeries; ranks?: RankSeries } = {},
   ) {
     this.serp = series.serp ?? new PostgresSerpSeries(db);
     this.daily = series.daily ?? new PostgresSearchDailySeries(db);
+    this.ranks = series.ranks ?? new PostgresRankSeries(db);
   }
 
   /** The batch the same file (sha256 + site + parser version) already made, if any. */
@@ -174,7 +167,7 @@ export class SearchRepo {
       await insertRows(q, "index_issues", [...OWN, t("engine"), t("reason"), t("source"), t("validation"), big("pages")], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
       await insertRows(q, "index_urls", [...OWN, t("engine"), t("url"), t("status"), t("reason"), int("http_code"), t("last_crawled"), t("event"), t("event_date"), t("target")], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
       await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], f.backlinks.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
-      await insertRows(q, "rank_checks", [...OWN, t("provider"), t("engine"), int("region"), t("device"), t("keyword"), t("day"), int("position"), t("url"), t("grp"), big("volume")], f.ranks.map((r) => [...own, b.provider, r.engine, r.region, r.device, r.keyword, r.date, r.position, r.url, r.group, r.volume]));
+      if (f.ranks.length > 0) await this.ranks.add({ importId: batch.id, accountId: b.accountId, host: b.host, provider: b.provider }, f.ranks, q);
       await insertRows(q, "market_domains", [...OWN, t("provider"), t("base"), t("domain"), big("common_keywords"), dbl("similarity_pct"), dbl("visibility"), big("top10"), big("pages_in_index")], f.marketDomains.map((r) => [...own, b.provider, r.base, r.domain, r.commonKeywords, r.similarityPct, r.visibility, r.top10, r.pagesInIndex]));
       await insertRows(q, "market_keywords", [...OWN, t("provider"), t("base"), t("domain"), t("keyword"), int("position"), t("url"), big("volume")], f.marketKeywords.map((r) => [...own, b.provider, r.base, r.domain, r.keyword, Math.round(r.position), r.url, r.volume]));
       if (f.serp.length > 0) await this.serp.add({ importId: batch.id, accountId: b.accountId, host: b.host }, f.serp, q);
@@ -194,6 +187,7 @@ export class SearchRepo {
     if (rows[0]) {
       await this.serp.drop(id);
       await this.daily.drop(id);
+      await this.ranks.drop(id);
     }
     return rows[0]?.host ?? null;
   }
@@ -305,8 +299,9 @@ export class SearchRepo {
    * The market's moves per day and engine over every site in the store (aggregates only: no site,
    * keyword or account is revealed), for the volatility's market line.
    */
-  async marketMoves(sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
-    return marketMovesOf(this.db, sinceDay);
+  async marketMoves(sinceDay: string): Promise<MarketMoves[]> {
+    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions'");
+    return this.ranks.moves(sinceDay, live.map((r) => Number(r.id)));
   }
 
   /** The providers and bases the site has market data of, newest first. */
@@ -357,40 +352,13 @@ export class SearchRepo {
 
   /** Each tracked keyword's newest known volume (rank checks that carry one). */
   async keywordVolumes(accountId: number, host: string): Promise<Map<string, number>> {
-    const rows = await this.db.query<{ keyword: string; volume: string | number }>(
-      `SELECT DISTINCT ON (keyword) keyword, volume FROM rank_checks WHERE account_id = $1 AND host = $2 AND volume IS NOT NULL ORDER BY keyword, day DESC, import_id DESC`,
-      [accountId, host],
-    );
-    return new Map(rows.map((r) => [r.keyword, Number(r.volume)]));
+    return this.ranks.volumes(accountId, host, await this.liveImports(accountId, host));
   }
 
   /** Rank checks since a day, one per keyword×engine×region×device×day (the newest batch's). */
   async rankChecks(accountId: number, host: string, sinceDay: string): Promise<RankRow[]> {
-    return this.db.query<RankRow>(
-      `SELECT DISTINCT ON (engine, region, device, keyword, day) engine, region, device, keyword, day, position, url, grp, volume FROM rank_checks
-       WHERE account_id = $1 AND host = $2 AND day >= $3 ORDER BY engine, region, device, keyword, day, import_id DESC`,
-      [accountId, host, sinceDay],
-    );
+    return this.ranks.read(accountId, host, sinceDay, await this.liveImports(accountId, host));
   }
 }
 
 const BATCH_COLUMNS = "id, host, provider, kind, formats, file_name, sha256, period_start, period_end, filters, rows, truncated, warnings, imported_at";
-
-/** Per day and engine, across every site in the store: tracked keywords checked on consecutive days and how many moved (≥3 places, or in/out of the tracked depth). */
-async function marketMovesOf(db: Db, sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
-  return db.query(
-    `WITH r AS (
-       SELECT DISTINCT ON (account_id, host, engine, region, device, keyword, day) account_id, host, engine, region, device, keyword, day, position
-       FROM rank_checks WHERE day >= to_char($1::text::date - 1, 'YYYY-MM-DD')
-       ORDER BY account_id, host, engine, region, device, keyword, day, import_id DESC
-     ), l AS (
-       SELECT engine, day, position, lag(position) OVER w AS prev, lag(day) OVER w AS prev_day
-       FROM r WINDOW w AS (PARTITION BY account_id, host, engine, region, device, keyword ORDER BY day)
-     )
-     SELECT engine, day, count(*)::int AS checked,
-            (count(*) FILTER (WHERE (position IS NULL) <> (prev IS NULL) OR abs(position - prev) >= 3))::int AS moved
-     FROM l WHERE prev_day IS NOT NULL AND day >= $1::text AND day::date - prev_day::date = 1
-     GROUP BY engine, day ORDER BY engine, day`,
-    [sinceDay],
-  );
-}

@@ -31,6 +31,8 @@ export const UPTIME_DAILY_TABLE = "uptime_daily";
 export const SERP_SNAPSHOTS_TABLE = "serp_snapshots";
 /** Dated search facts (GSC Chart/Dates, Yandex query analytics) as sums, imported by users; not under retention either. */
 export const SEARCH_DAILY_TABLE = "search_daily";
+/** Imported rank checks (Topvisor positions, Keys.so monitoring); not under retention either. */
+export const RANK_CHECKS_TABLE = "rank_checks";
 
 /** Tables whose partitions are months (toYYYYMM), for retention. */
 export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE];
@@ -180,6 +182,24 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = ReplacingMergeTree
   PARTITION BY toYYYYMM(day)
   ORDER BY (account_id, host, engine, day, query, page, country, device, import_id)`,
+  // One check per batch, query and day; position, url and volume are Nullable (not in the key).
+  sql`CREATE TABLE IF NOT EXISTS rank_checks (
+    account_id UInt64,
+    host       String,
+    import_id  UInt64,
+    provider   String,
+    engine     String,
+    region     UInt32,
+    device     String,
+    keyword    String,
+    day        Date,
+    position   Nullable(UInt16),
+    url        Nullable(String),
+    grp        String,
+    volume     Nullable(UInt64)
+  ) ENGINE = ReplacingMergeTree
+  PARTITION BY toYYYYMM(day)
+  ORDER BY (account_id, host, engine, region, device, keyword, day, import_id)`,
   sql`CREATE MATERIALIZED VIEW IF NOT EXISTS uptime_hourly_mv TO uptime_hourly AS
     SELECT host, toStartOfHour(at) AS hour, count() AS probes, countIf(ok = 0) AS failed, countIf(ok = 1) AS ok_probes, sumIf(toFloat64(total_ms), ok = 1) AS ok_total_ms
     FROM uptime_probes WHERE held = 0 GROUP BY host, hour`,

@@ -24,3 +24,5 @@ CREATE INDEX serp_snapshots_import ON serp_snapshots (import_id);
 -- distributed mode), like serp_snapshots: its rows go with their batch by SearchDailySeries.drop,
 -- not by a cascade the other store cannot have.
 ALTER TABLE search_daily DROP CONSTRAINT search_daily_import_id_fkey;
+-- rank_checks likewise (the RankSeries port).
+ALTER TABLE rank_checks DROP CONSTRAINT rank_checks_import_id_fkey;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DailyFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
-import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, SearchDailySeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
+import type { DailyFact, RankFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
+import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, RankRow, RankSeries, SearchDailySeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
 
 /** The time-series ports of one store. */
 export interface SeriesHandle {
@@ -9,6 +9,7 @@ export interface SeriesHandle {
   readonly uptime: UptimeSeries;
   readonly serp: SerpSeries;
   readonly searchDaily: SearchDailySeries;
+  readonly ranks: RankSeries;
   /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
   settle?(): Promise<void>;
   close(): Promise<void>;
@@ -450,6 +451,75 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         expect((await s.searchDaily.totals(acc, host, [31])).map((t) => t.clicks)).toEqual([10, 5_000_000_000, 3]);
         await expect(s.searchDaily.add({ importId: 34, accountId: acc, host }, [fact("google", "2024-05-01", -1, 0, 0)])).rejects.toThrow(RangeError);
         await expect(s.searchDaily.add({ importId: 34, accountId: acc, host }, [fact("google", "2024-05-01", 1, 1, Number.NaN)])).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe("RankSeries", () => {
+      const check = (keyword: string, date: string, position: number | null, url: string | null, volume: number | null, engine: "google" | "yandex" = "yandex"): RankFact => ({
+        engine,
+        region: engine === "yandex" ? 213 : 2,
+        device: engine === "yandex" ? "desktop" : "mobile",
+        keyword,
+        date,
+        position,
+        url,
+        group: "g",
+        volume,
+      });
+      const row = (keyword: string, day: string, position: number | null, url: string | null, volume: number | null): RankRow => ({ engine: "yandex", region: 213, device: "desktop", keyword, day, position, url, grp: "g", volume });
+      const host = "ranks.example";
+      const [acc, other] = [2 ** 40 + 5, 2 ** 40 + 6];
+
+      it("reads each check from the newest live batch, ordered; volumes and the market's moves over the live batches", async () => {
+        await s.ranks.add({ importId: 41, accountId: acc, host, provider: "topvisor" }, [
+          check("диван", "2024-03-01", 5, "/a", 1000),
+          check("диван", "2024-03-02", 9, "/b", 1000),
+          check("диван", "2024-03-03", null, null, 1000),
+          check("кровать", "2024-03-02", 3, "/k", null),
+          check("кресло", "2024-03-02", 10, "/c", null),
+          check("кресло", "2024-03-03", 11, "/c", null),
+        ]);
+        await s.ranks.add({ importId: 42, accountId: acc, host, provider: "keysso" }, [check("диван", "2024-03-03", 4, "/a", 5_000_000_000)]);
+        await s.ranks.add({ importId: 43, accountId: other, host: "other.example", provider: "topvisor" }, [check("стул", "2024-03-02", 1, "/s", null, "google"), check("стул", "2024-03-03", 50, "/s", null, "google")]);
+        await s.ranks.add({ importId: 42, accountId: acc, host, provider: "keysso" }, [check("диван", "2024-03-03", 4, "/a", 5_000_000_000)]);
+        const expectAll = async () => {
+          expect(await s.ranks.read(acc, host, "2024-03-01", [41, 42, 43])).toEqual([
+            row("диван", "2024-03-01", 5, "/a", 1000),
+            row("диван", "2024-03-02", 9, "/b", 1000),
+            row("диван", "2024-03-03", 4, "/a", 5_000_000_000),
+            row("кресло", "2024-03-02", 10, "/c", null),
+            row("кресло", "2024-03-03", 11, "/c", null),
+            row("кровать", "2024-03-02", 3, "/k", null),
+          ]);
+          expect(await s.ranks.read(acc, host, "2024-03-03", [41])).toEqual([row("диван", "2024-03-03", null, null, 1000), row("кресло", "2024-03-03", 11, "/c", null)]);
+          expect(await s.ranks.read(acc, host, "2024-03-01", [])).toEqual([]);
+          expect([...(await s.ranks.volumes(acc, host, [41, 42]))]).toEqual([["диван", 5_000_000_000]]);
+          expect([...(await s.ranks.volumes(acc, host, [41]))]).toEqual([["диван", 1000]]);
+          // Since 03-02: диван 5 → 9 (moved) and 9 → 4 (moved), кресло 10 → 11 (not), стул 1 → 50 (moved); кровать has no day before.
+          expect(await s.ranks.moves("2024-03-02", [41, 42, 43])).toEqual([
+            { engine: "google", day: "2024-03-03", checked: 1, moved: 1 },
+            { engine: "yandex", day: "2024-03-02", checked: 1, moved: 1 },
+            { engine: "yandex", day: "2024-03-03", checked: 2, moved: 1 },
+          ]);
+          // Without batch 42 диван is not found on 03-03: a move out of the depth.
+          expect(await s.ranks.moves("2024-03-03", [41])).toEqual([{ engine: "yandex", day: "2024-03-03", checked: 2, moved: 1 }]);
+          expect(await s.ranks.moves("2024-03-02", [])).toEqual([]);
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.ranks.drop(42);
+        expect((await s.ranks.read(acc, host, "2024-03-03", [41])).map((r) => r.position)).toEqual([null, 11]);
+      });
+
+      it("refuses checks it cannot hold, and keeps hostile keywords and URLs as they are", async () => {
+        await expect(s.ranks.add({ importId: 50, accountId: acc, host, provider: "topvisor" }, [check("x", "2024-03-01", 0, null, null)])).rejects.toThrow(RangeError);
+        await expect(s.ranks.add({ importId: 50, accountId: acc, host, provider: "topvisor" }, [check("x", "2024-03-01", 1, null, -1)])).rejects.toThrow(RangeError);
+        const hostile = HOSTILE_TEXT.filter((h) => h !== "");
+        await s.ranks.add({ importId: 51, accountId: acc, host: "hostile-ranks.example", provider: "topvisor" }, hostile.map((h) => check(h, "2024-04-01", 7, h, 10)));
+        await settle();
+        const back = await s.ranks.read(acc, "hostile-ranks.example", "2024-04-01", [51]);
+        expect(back.map((r) => [r.keyword, r.url]).sort()).toEqual(hostile.map((h) => [h, h]).sort());
       });
     });
   });

@@ -7,6 +7,7 @@ import {
   ClickHouseUptimeSeries,
   ClickHouseSerpSeries,
   ClickHouseSearchDailySeries,
+  ClickHouseRankSeries,
   ClickHouseUsageSeries,
   clickhouseIdent as ident,
   clickhouseSql as sql,
@@ -19,6 +20,7 @@ import {
   PostgresCheckSeries,
   PostgresSerpSeries,
   PostgresSearchDailySeries,
+  PostgresRankSeries,
   PostgresUptimeSeries,
   PostgresUsageSeries,
   UPTIME_DAILY_TABLE,
@@ -26,6 +28,7 @@ import {
   UPTIME_PROBES_TABLE,
   SERP_SNAPSHOTS_TABLE,
   SEARCH_DAILY_TABLE,
+  RANK_CHECKS_TABLE,
   USAGE_TABLE,
   type ClickHouse,
   type Db,
@@ -56,7 +59,7 @@ async function newClickHouse(options: { insertBatchRows?: number } = {}): Promis
 }
 
 function postgresHandle(db: Db): SeriesHandle {
-  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), serp: new PostgresSerpSeries(db), searchDaily: new PostgresSearchDailySeries(db), close: () => db.close() };
+  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), serp: new PostgresSerpSeries(db), searchDaily: new PostgresSearchDailySeries(db), ranks: new PostgresRankSeries(db), close: () => db.close() };
 }
 
 const targets: SeriesTarget[] = [
@@ -87,8 +90,9 @@ const targets: SeriesTarget[] = [
         uptime: new ClickHouseUptimeSeries(ch),
         serp: new ClickHouseSerpSeries(ch),
         searchDaily: new ClickHouseSearchDailySeries(ch),
+        ranks: new ClickHouseRankSeries(ch),
         async settle() {
-          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
+          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, RANK_CHECKS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
         },
         close: () => ch.close(),
       };
@@ -195,6 +199,7 @@ describe("ClickHouse client", () => {
       { name: "check_results", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(checked_at)", sorting_key: "host, run_id, code" },
       { name: "crawl_page_links", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
       { name: "crawl_pages", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
+      { name: "rank_checks", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, region, device, keyword, day, import_id" },
       { name: "search_daily", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, day, query, page, country, device, import_id" },
       { name: "serp_snapshots", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, day, engine, region, device, keyword, import_id, rank" },
       { name: "uptime_daily", engine: "SummingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "host, day" },
