@@ -166,7 +166,19 @@ export class SearchRepo {
       await insertRows(q, "index_status", [...OWN, t("engine"), t("day"), big("indexed"), big("not_indexed")], f.indexStatus.map((r) => [...own, r.engine, r.date, r.indexed, r.notIndexed]));
       await insertRows(q, "index_issues", [...OWN, t("engine"), t("reason"), t("source"), t("validation"), big("pages")], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
       await insertRows(q, "index_urls", [...OWN, t("engine"), t("url"), t("status"), t("reason"), int("http_code"), t("last_crawled"), t("event"), t("event_date"), t("target")], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
-      await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], f.backlinks.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
+      // One link per (source, target, anchor) in a batch (the file's last row of it), and the site's
+      // older rows of the same links marked superseded: reads then take the unsuperseded rows
+      // through an index instead of deduplicating every row of the site per request.
+      const links = [...new Map(f.backlinks.map((r) => [`${r.sourceUrl}\n${r.targetUrl}\n${r.anchor}`, r])).values()];
+      await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], links.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
+      if (links.length > 0 && (await q.query("SELECT 1 FROM backlinks WHERE account_id = $1 AND host = $2 AND import_id < $3 AND NOT superseded LIMIT 1", [b.accountId, b.host, batch.id])).length > 0) {
+        await q.query(
+          `UPDATE backlinks o SET superseded = true FROM backlinks n
+           WHERE n.import_id = $1 AND o.account_id = $2 AND o.host = $3 AND o.import_id < $1 AND NOT o.superseded
+             AND o.source_url = n.source_url AND o.target_url = n.target_url AND o.anchor = n.anchor`,
+          [batch.id, b.accountId, b.host],
+        );
+      }
       if (f.ranks.length > 0) await this.ranks.add({ importId: batch.id, accountId: b.accountId, host: b.host, provider: b.provider }, f.ranks, q);
       await insertRows(q, "market_domains", [...OWN, t("provider"), t("base"), t("domain"), big("common_keywords"), dbl("similarity_pct"), dbl("visibility"), big("top10"), big("pages_in_index")], f.marketDomains.map((r) => [...own, b.provider, r.base, r.domain, r.commonKeywords, r.similarityPct, r.visibility, r.top10, r.pagesInIndex]));
       await insertRows(q, "market_keywords", [...OWN, t("provider"), t("base"), t("domain"), t("keyword"), int("position"), t("url"), big("volume")], f.marketKeywords.map((r) => [...own, b.provider, r.base, r.domain, r.keyword, Math.round(r.position), r.url, r.volume]));
@@ -183,7 +195,21 @@ export class SearchRepo {
 
   /** Deletes a batch of the account and everything it brought; answers its host, or null when not the account's. */
   async deleteBatch(accountId: number, id: number): Promise<string | null> {
-    const rows = await this.db.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+    const rows = await this.db.tx(async (q) => {
+      // The links this batch held newest become the newest of the batches left (unsuperseded).
+      await q.query(
+        `WITH gone AS (SELECT host, source_url, target_url, anchor FROM backlinks WHERE import_id = $1 AND account_id = $2 AND NOT superseded),
+         best AS (
+           SELECT o.host, o.source_url, o.target_url, o.anchor, max(o.import_id) AS import_id FROM backlinks o
+           JOIN gone g ON g.host = o.host AND g.source_url = o.source_url AND g.target_url = o.target_url AND g.anchor = o.anchor
+           WHERE o.account_id = $2 AND o.import_id <> $1 GROUP BY 1, 2, 3, 4
+         )
+         UPDATE backlinks o SET superseded = false FROM best b
+         WHERE o.account_id = $2 AND o.host = b.host AND o.import_id = b.import_id AND o.source_url = b.source_url AND o.target_url = b.target_url AND o.anchor = b.anchor`,
+        [id, accountId],
+      );
+      return q.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+    });
     if (rows[0]) {
       await this.serp.drop(id);
       await this.daily.drop(id);
@@ -256,16 +282,15 @@ export class SearchRepo {
 
   /** Backlinks, one per (source, target, anchor) from the newest batch that has it; live = not lost. */
   async backlinks(accountId: number, host: string, state: "live" | "lost", limit: number, offset: number): Promise<{ rows: BacklinkRow[]; total: number }> {
-    const base = `WITH latest AS (
-        SELECT DISTINCT ON (source_url, target_url, anchor) source_url, target_url, anchor, nofollow, source_rating, rating_scale, first_seen, last_seen, lost_at, provider
-        FROM backlinks WHERE account_id = $1 AND host = $2 ORDER BY source_url, target_url, anchor, import_id DESC
-      ) `;
-    const where = state === "live" ? "lost_at IS NULL" : "lost_at IS NOT NULL";
+    // The newest row of each link is the one not superseded (kept at import and at deletion); the
+    // partial indexes of migration 032 serve the order and the count.
+    const where = `account_id = $1 AND host = $2 AND NOT superseded AND ${state === "live" ? "lost_at IS NULL" : "lost_at IS NOT NULL"}`;
     const rows = await this.db.query<BacklinkRow>(
-      `${base}SELECT * FROM latest WHERE ${where} ORDER BY ${state === "live" ? "source_rating DESC NULLS LAST, first_seen DESC NULLS LAST" : "lost_at DESC"}, source_url, target_url, anchor LIMIT $3 OFFSET $4`,
+      `SELECT source_url, target_url, anchor, nofollow, source_rating, rating_scale, first_seen, last_seen, lost_at, provider FROM backlinks WHERE ${where}
+       ORDER BY ${state === "live" ? "source_rating DESC NULLS LAST, first_seen DESC NULLS LAST" : "lost_at DESC"}, source_url, target_url, anchor LIMIT $3 OFFSET $4`,
       [accountId, host, limit, offset],
     );
-    const total = await this.db.query<{ n: number }>(`${base}SELECT count(*)::int AS n FROM latest WHERE ${where}`, [accountId, host]);
+    const total = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM backlinks WHERE ${where}`, [accountId, host]);
     return { rows, total: total[0]?.n ?? 0 };
   }
 

@@ -26,3 +26,14 @@ CREATE INDEX serp_snapshots_import ON serp_snapshots (import_id);
 ALTER TABLE search_daily DROP CONSTRAINT search_daily_import_id_fkey;
 -- rank_checks likewise (the RankSeries port).
 ALTER TABLE rank_checks DROP CONSTRAINT rank_checks_import_id_fkey;
+
+-- Backlinks: the newest row of each (source, target, anchor) of a site is marked at import (older
+-- rows superseded) and at a batch's deletion (the newest left unsuperseded), so /backlinks reads
+-- through partial indexes instead of deduplicating every row of the site per request.
+ALTER TABLE backlinks ADD COLUMN superseded boolean NOT NULL DEFAULT false;
+UPDATE backlinks b SET superseded = true WHERE EXISTS (
+  SELECT 1 FROM backlinks n WHERE n.account_id = b.account_id AND n.host = b.host AND n.source_url = b.source_url
+    AND n.target_url = b.target_url AND n.anchor = b.anchor AND n.import_id > b.import_id
+);
+CREATE INDEX backlinks_live ON backlinks (account_id, host, source_rating DESC NULLS LAST, first_seen DESC NULLS LAST) WHERE NOT superseded AND lost_at IS NULL;
+CREATE INDEX backlinks_lost ON backlinks (account_id, host, lost_at DESC) WHERE NOT superseded AND lost_at IS NOT NULL;

@@ -150,6 +150,22 @@ describe("hostile and wrong files", () => {
     const lost = await get(`/backlinks/${site.host}?state=lost`);
     expect(lost.links.map((l: { anchor: string; nofollow: boolean; lost_at: number }) => [l.anchor, l.nofollow, l.lost_at])).toEqual([["cmd", true, Date.UTC(2026, 9, 5) / 1000]]);
   });
+
+  it("takes each link from the newest export that has it, once, and the older one again when that export is deleted", async () => {
+    const header = ["Referring page URL", "Domain rating", "Target URL", "Anchor", "Nofollow", "First seen", "Lost"].join("\t");
+    // The blog link is lost now; a new link appears twice in the file (one link).
+    const rows = [`https://blog.example.com/p\t54\thttps://${site.host}/\tHYPERLINK("x")\tfalse\t2026-05-01 10:00:00\t2026-11-01 00:00:00`, `https://new.example.net/\t30\thttps://${site.host}/n\tnew\tfalse\t2026-10-01 10:00:00\t`, `https://new.example.net/\t31\thttps://${site.host}/n\tnew\tfalse\t2026-10-02 10:00:00\t`];
+    const res = await upload(utf16le([header, ...rows].join("\n")), "links-later.csv");
+    expect(res.statusCode).toBe(201);
+    const live = await get(`/backlinks/${site.host}`);
+    expect(live.links.map((l: { source: string; source_rating: number }) => [l.source, l.source_rating])).toEqual([["https://new.example.net/", 31]]);
+    expect(live.page.total).toBe(1);
+    const lost = await get(`/backlinks/${site.host}?state=lost`);
+    expect(lost.links.map((l: { source: string; lost_at: number }) => [l.source, l.lost_at])).toEqual([["https://blog.example.com/p", Date.UTC(2026, 10, 1) / 1000], ["https://b.example.org/", Date.UTC(2026, 9, 5) / 1000]]);
+    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await get(`/backlinks/${site.host}`)).links.map((l: { source: string }) => l.source)).toEqual(["https://blog.example.com/p"]);
+    expect((await get(`/backlinks/${site.host}?state=lost`)).page.total).toBe(1);
+  });
 });
 
 describe("indexing from both engines", () => {
