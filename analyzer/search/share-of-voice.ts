@@ -148,3 +148,33 @@ export function shareHistory(rows: readonly SerpResult[], self: string, points: 
   }
   return { stepDays, days, timeline, checkedQueries: queries.length, validPoints: validIdx.length, weights: byVolume ? "volume" : "equal", mine: line(self), rivals, movers: movers.slice(0, SHARE_LIST_MAX) };
 }
+
+export interface SerpCompetitor {
+  readonly domain: string;
+  /** Tracked queries whose newest snapshot has the domain in the top 10. */
+  readonly top10: number;
+  /** top10 ÷ the tracked queries, %. */
+  readonly sharePct: number;
+}
+
+/**
+ * Competitors by SERP snapshots, for a site without a market source's competitor report
+ * (reference §9): other domains by the number of tracked queries whose newest snapshot has them
+ * in the top 10; ties by domain.
+ */
+export function serpCompetitors(rows: readonly SerpResult[], self: string): SerpCompetitor[] {
+  const newest = new Map<string, string>();
+  const key = (r: SerpResult) => `${r.engine}\n${r.region}\n${r.device}\n${r.keyword}`;
+  for (const r of rows) if ((newest.get(key(r)) ?? "") < r.day) newest.set(key(r), r.day);
+  const seen = new Map<string, Set<string>>();
+  for (const r of rows) {
+    if (r.rank > 10 || r.domain === self || newest.get(key(r)) !== r.day) continue;
+    const set = seen.get(r.domain) ?? new Set<string>();
+    set.add(key(r));
+    seen.set(r.domain, set);
+  }
+  const queries = newest.size;
+  return [...seen]
+    .map(([domain, set]) => ({ domain, top10: set.size, sharePct: round2((100 * set.size) / queries) }))
+    .sort((a, b) => b.top10 - a.top10 || a.domain.localeCompare(b.domain));
+}

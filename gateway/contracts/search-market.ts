@@ -33,7 +33,8 @@ export const getCompetitors = defineContract({
   summary: "The site's search competitors from an imported market report",
   description:
     "The newest imported competitor report (Keys.so organic/concurents) without the site itself, by similarity_pct × common_keywords. " +
-    "Without one: 200 with an empty list, data_state missing and a note (competitors from SERP snapshots wait for a snapshot import).",
+    "Without one, from the site's imported SERP snapshots (Topvisor snapshots_2/history; source topvisor_snapshots): the other domains by the tracked queries whose newest snapshot of the last 90 days has them in the top 10 (top10 and common_keywords), similarity_pct = their share of the tracked queries, with a note saying so. " +
+    "Without either: 200 with an empty list, data_state missing and a note.",
   tags: ["Search data"],
   errors: ["bad_host", "not_found"],
   params: HostParams,

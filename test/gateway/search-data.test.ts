@@ -269,6 +269,11 @@ describe("competitor history from Topvisor SERP snapshots", () => {
         { domain: "rival.ru", first: 77.54, last: 100, change: 22.46 },
       ],
     });
+    // No market report yet: /competitors from the newest snapshots (rival.ru in both top 10s, other.ru in one of two).
+    expect((await get(`/competitors/${site.host}`)).competitors).toEqual([
+      { domain: "rival.ru", common_keywords: 2, similarity_pct: 100, visibility: null, top10: 2, pages_in_index: null },
+      { domain: "other.ru", common_keywords: 1, similarity_pct: 50, visibility: null, top10: 1, pages_in_index: null },
+    ]);
     const bad = await gw.call("GET", `/api/v1/competitors/${site.host}/history?step=14`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: "bad_param" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseImport, shareHistory, type SerpResult } from "../../../analyzer/index.ts";
+import { parseImport, serpCompetitors, shareHistory, type SerpResult } from "../../../analyzer/index.ts";
 
 // Share of voice over time (search-data-anchors §6.7) from SERP snapshots, figures by hand with the
 // Sistrix curve: CTR(1) = 28.5 %, CTR(2) = 15.7 %, CTR(3) = 11.0 %.
@@ -59,6 +59,17 @@ describe("share of voice history", () => {
     expect(h.mine.shares).toEqual([null, 46.84]);
     expect(h.movers).toEqual([]);
     expect(shareHistory([], "site.ru", 4, 7)).toMatchObject({ days: 28, timeline: [], validPoints: 0, mine: { shares: [], mean: null }, rivals: [] });
+  });
+});
+
+describe("competitors from SERP snapshots", () => {
+  it("counts the tracked queries whose newest snapshot has each other domain in the top 10", () => {
+    // Newest lists: диван 11-15 [a, site, c], кровать 11-14 [a, a, site]; b.ru only in older ones.
+    expect(serpCompetitors(rows, "site.ru")).toEqual([
+      { domain: "a.ru", top10: 2, sharePct: 100 },
+      { domain: "c.ru", top10: 1, sharePct: 50 },
+    ]);
+    expect(serpCompetitors([...serp("стол", "2026-11-15", Array.from({ length: 11 }, (_, i) => `d${i}.ru`))], "site.ru").map((c) => c.domain)).not.toContain("d10.ru");
   });
 });
 
