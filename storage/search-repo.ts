@@ -179,6 +179,7 @@ export class SearchRepo {
           [batch.id, b.accountId, b.host],
         );
       }
+      if (links.length > 0) await refreshBacklinkTotals(q, b.accountId, b.host);
       if (f.ranks.length > 0) await this.ranks.add({ importId: batch.id, accountId: b.accountId, host: b.host, provider: b.provider }, f.ranks, q);
       await insertRows(q, "market_domains", [...OWN, t("provider"), t("base"), t("domain"), big("common_keywords"), dbl("similarity_pct"), dbl("visibility"), big("top10"), big("pages_in_index")], f.marketDomains.map((r) => [...own, b.provider, r.base, r.domain, r.commonKeywords, r.similarityPct, r.visibility, r.top10, r.pagesInIndex]));
       await insertRows(q, "market_keywords", [...OWN, t("provider"), t("base"), t("domain"), t("keyword"), int("position"), t("url"), big("volume")], f.marketKeywords.map((r) => [...own, b.provider, r.base, r.domain, r.keyword, Math.round(r.position), r.url, r.volume]));
@@ -208,7 +209,10 @@ export class SearchRepo {
          WHERE o.account_id = $2 AND o.host = b.host AND o.import_id = b.import_id AND o.source_url = b.source_url AND o.target_url = b.target_url AND o.anchor = b.anchor`,
         [id, accountId],
       );
-      return q.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+      const had = (await q.query("SELECT 1 FROM backlinks WHERE import_id = $1 LIMIT 1", [id])).length > 0;
+      const gone = await q.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+      if (had && gone[0]) await refreshBacklinkTotals(q, accountId, gone[0].host);
+      return gone;
     });
     if (rows[0]) {
       await this.serp.drop(id);
@@ -290,8 +294,9 @@ export class SearchRepo {
        ORDER BY ${state === "live" ? "source_rating DESC NULLS LAST, first_seen DESC NULLS LAST" : "lost_at DESC"}, source_url, target_url, anchor LIMIT $3 OFFSET $4`,
       [accountId, host, limit, offset],
     );
-    const total = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM backlinks WHERE ${where}`, [accountId, host]);
-    return { rows, total: total[0]?.n ?? 0 };
+    // The totals are counted when backlinks are imported or deleted, not per request.
+    const total = await this.db.query<{ n: number }>(`SELECT ${state === "live" ? "live" : "lost"} AS n FROM backlink_totals WHERE account_id = $1 AND host = $2`, [accountId, host]);
+    return { rows, total: Number(total[0]?.n ?? 0) };
   }
 
   /** Index status points per engine (newest batch's row per day), oldest first. */
@@ -384,6 +389,16 @@ export class SearchRepo {
   async rankChecks(accountId: number, host: string, sinceDay: string): Promise<RankRow[]> {
     return this.ranks.read(accountId, host, sinceDay, await this.liveImports(accountId, host));
   }
+}
+
+/** Recounts a site's live and lost links (the unsuperseded rows) into backlink_totals. */
+async function refreshBacklinkTotals(q: Queryable, accountId: number, host: string): Promise<void> {
+  await q.query(
+    `INSERT INTO backlink_totals (account_id, host, live, lost)
+     SELECT $1, $2, count(*) FILTER (WHERE lost_at IS NULL), count(*) FILTER (WHERE lost_at IS NOT NULL) FROM backlinks WHERE account_id = $1 AND host = $2 AND NOT superseded
+     ON CONFLICT (account_id, host) DO UPDATE SET live = EXCLUDED.live, lost = EXCLUDED.lost`,
+    [accountId, host],
+  );
 }
 
 const BATCH_COLUMNS = "id, host, provider, kind, formats, file_name, sha256, period_start, period_end, filters, rows, truncated, warnings, imported_at";

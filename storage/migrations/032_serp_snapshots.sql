@@ -37,3 +37,14 @@ UPDATE backlinks b SET superseded = true WHERE EXISTS (
 );
 CREATE INDEX backlinks_live ON backlinks (account_id, host, source_rating DESC NULLS LAST, first_seen DESC NULLS LAST) WHERE NOT superseded AND lost_at IS NULL;
 CREATE INDEX backlinks_lost ON backlinks (account_id, host, lost_at DESC) WHERE NOT superseded AND lost_at IS NOT NULL;
+-- The live and lost totals per site, counted at import and deletion rather than per request.
+CREATE TABLE backlink_totals (
+  account_id bigint NOT NULL,
+  host       text NOT NULL,
+  live       bigint NOT NULL,
+  lost       bigint NOT NULL,
+  PRIMARY KEY (account_id, host)
+);
+INSERT INTO backlink_totals (account_id, host, live, lost)
+  SELECT account_id, host, count(*) FILTER (WHERE lost_at IS NULL), count(*) FILTER (WHERE lost_at IS NOT NULL)
+  FROM backlinks WHERE NOT superseded GROUP BY account_id, host;
