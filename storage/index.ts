@@ -15,10 +15,13 @@ export { openClickHouse, type ClickHouse, type ClickHouseOptions } from "./click
 export { parseServerVersion, serverFeatures, type ClickHouseFeatures, type ServerVersion } from "./clickhouse/server-features.ts";
 export { sqlLiteral, sqlIdentifier, type SqlValue } from "./clickhouse/sql-literal.ts";
 export { sql as clickhouseSql, ident as clickhouseIdent, inline as clickhouseInline, inList as clickhouseInList, renderLiterals, renderParams, type Sql } from "./clickhouse/sql-template.ts";
-export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE } from "./clickhouse/clickhouse-schema.ts";
+export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, RANK_CHECKS_TABLE } from "./clickhouse/clickhouse-schema.ts";
 export { dropExpiredPartitions, type DroppedPartition } from "./clickhouse/drop-expired-partitions.ts";
 export { ClickHouseUsageSeries } from "./clickhouse/clickhouse-usage-series.ts";
 export { ClickHouseUptimeSeries } from "./clickhouse/clickhouse-uptime-series.ts";
+export { ClickHouseSerpSeries } from "./clickhouse/clickhouse-serp-series.ts";
+export { ClickHouseRankSeries } from "./clickhouse/clickhouse-rank-series.ts";
+export { ClickHouseSearchDailySeries } from "./clickhouse/clickhouse-search-daily-series.ts";
 export { PostgresUptimeSeries, type ProbeSample, type ProbeSummary, type ProbeTimings, type UptimeSeries } from "./uptime-series.ts";
 export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
 export { ClickHouseCrawlPages } from "./clickhouse/clickhouse-crawl-pages.ts";
@@ -36,5 +39,8 @@ export { EventsRepo, appendEvents, EVENT_TYPES, type NewEvent, type EventRecord,
 export { ProfilesRepo, type ProfileRow } from "./profiles-repo.ts";
 export { CrawlsRepo, type CrawlRow } from "./crawls-repo.ts";
 export { PostgresCrawlPages, type CrawlPages, type CrawlPageRow, type CrawlPagesFilter, type NewCrawlPage, type CrawlLinkStats, type CrawlLease, type CrawlJobRef } from "./crawl-pages.ts";
+export { PostgresSearchDailySeries, assertDailyRow, type SearchDailySeries, type DailyTotal } from "./search-daily-series.ts";
+export { PostgresRankSeries, assertRankRow, movesOf, type RankSeries, type RankBatch, type MarketMoves } from "./rank-series.ts";
+export { PostgresSerpSeries, assertSerpRow, type SerpSeries, type SerpBatch } from "./serp-series.ts";
 export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, type MarketDomainRow, type MarketKeywordRow, type NewImportBatch, type PeriodRow, type RankRow } from "./search-repo.ts";
 export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";

@@ -1,5 +1,8 @@
-import type { Engine, ImportFacts, ImportKind, Provider } from "../analyzer/index.ts";
+import type { Engine, ImportFacts, ImportKind, Provider, SerpResult } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
+import { PostgresRankSeries, type MarketMoves, type RankRow, type RankSeries } from "./rank-series.ts";
+import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } from "./search-daily-series.ts";
+import { PostgresSerpSeries, type SerpSeries } from "./serp-series.ts";
 
 // Imported search data (issue 19) on Postgres/PGlite: the batches and the facts they brought.
 // Reads take, for each fact's key, the row of the newest batch that has it, so re-importing an
@@ -91,17 +94,7 @@ export interface MarketKeywordRow {
   readonly volume: number | null;
 }
 
-export interface RankRow {
-  readonly engine: Engine;
-  readonly region: number;
-  readonly device: string;
-  readonly keyword: string;
-  readonly day: string;
-  readonly position: number | null;
-  readonly url: string | null;
-  readonly grp: string;
-  readonly volume: number | null;
-}
+export type { RankRow } from "./rank-series.ts";
 
 /** Rows per INSERT: each column travels as one array parameter (unnest), so a chunk costs one statement. */
 const CHUNK_ROWS = 20_000;
@@ -126,7 +119,19 @@ const dbl = (name: string): Column => [name, "double precision"];
 const bool = (name: string): Column => [name, "boolean"];
 
 export class SearchRepo {
-  constructor(private readonly db: Db) {}
+  /** SERP snapshots and dated facts go through their time-series ports: Postgres here, ClickHouse in the distributed mode. */
+  private readonly serp: SerpSeries;
+  private readonly daily: SearchDailySeries;
+  private readonly ranks: RankSeries;
+
+  constructor(
+    private readonly db: Db,
+    series: { serp?: SerpSeries; daily?: SearchDailySeries; ranks?: RankSeries } = {},
+  ) {
+    this.serp = series.serp ?? new PostgresSerpSeries(db);
+    this.daily = series.daily ?? new PostgresSearchDailySeries(db);
+    this.ranks = series.ranks ?? new PostgresRankSeries(db);
+  }
 
   /** The batch the same file (sha256 + site + parser version) already made, if any. */
   async findBatch(accountId: number, host: string, sha256: string, parserVersion: number): Promise<ImportBatchRow | null> {
@@ -157,14 +162,28 @@ export class SearchRepo {
       }
       const own = [batch.id, b.accountId, b.host] as const;
       await insertRows(q, "search_period", [...OWN, t("engine"), t("dim"), t("key"), t("key2"), big("clicks"), big("impressions"), dbl("pos_x_impr"), big("prev_clicks"), big("prev_impressions"), dbl("prev_pos_x_impr")], f.period.map((r) => [...own, r.engine, r.dim, r.key, r.key2, r.clicks, r.impressions, r.posXImpr, r.prevClicks, r.prevImpressions, r.prevPosXImpr]));
-      await insertRows(q, "search_daily", [...OWN, t("engine"), t("day"), t("query"), t("page"), t("country"), t("device"), big("clicks"), big("impressions"), dbl("pos_x_impr")], f.daily.map((r) => [...own, r.engine, r.date, r.query, r.page, r.country, r.device, r.clicks, r.impressions, r.posXImpr]));
+      if (f.daily.length > 0) await this.daily.add({ importId: batch.id, accountId: b.accountId, host: b.host }, f.daily, q);
       await insertRows(q, "index_status", [...OWN, t("engine"), t("day"), big("indexed"), big("not_indexed")], f.indexStatus.map((r) => [...own, r.engine, r.date, r.indexed, r.notIndexed]));
       await insertRows(q, "index_issues", [...OWN, t("engine"), t("reason"), t("source"), t("validation"), big("pages")], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
       await insertRows(q, "index_urls", [...OWN, t("engine"), t("url"), t("status"), t("reason"), int("http_code"), t("last_crawled"), t("event"), t("event_date"), t("target")], f.indexUrls.map((r) => [...own, r.engine, r.url, r.status, r.reason, r.httpCode, r.lastCrawled, r.event, r.eventDate, r.target]));
-      await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], f.backlinks.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
-      await insertRows(q, "rank_checks", [...OWN, t("provider"), t("engine"), int("region"), t("device"), t("keyword"), t("day"), int("position"), t("url"), t("grp"), big("volume")], f.ranks.map((r) => [...own, b.provider, r.engine, r.region, r.device, r.keyword, r.date, r.position, r.url, r.group, r.volume]));
+      // One link per (source, target, anchor) in a batch (the file's last row of it), and the site's
+      // older rows of the same links marked superseded: reads then take the unsuperseded rows
+      // through an index instead of deduplicating every row of the site per request.
+      const links = [...new Map(f.backlinks.map((r) => [`${r.sourceUrl}\n${r.targetUrl}\n${r.anchor}`, r])).values()];
+      await insertRows(q, "backlinks", [...OWN, t("provider"), t("source_url"), t("target_url"), t("anchor"), t("source_domain"), bool("nofollow"), int("source_rating"), t("rating_scale"), t("first_seen"), t("last_seen"), t("lost_at")], links.map((r) => [...own, b.provider, r.sourceUrl, r.targetUrl, r.anchor, r.sourceDomain, r.nofollow, r.sourceRating, r.ratingScale, r.firstSeen, r.lastSeen, r.lostAt]));
+      if (links.length > 0 && (await q.query("SELECT 1 FROM backlinks WHERE account_id = $1 AND host = $2 AND import_id < $3 AND NOT superseded LIMIT 1", [b.accountId, b.host, batch.id])).length > 0) {
+        await q.query(
+          `UPDATE backlinks o SET superseded = true FROM backlinks n
+           WHERE n.import_id = $1 AND o.account_id = $2 AND o.host = $3 AND o.import_id < $1 AND NOT o.superseded
+             AND o.source_url = n.source_url AND o.target_url = n.target_url AND o.anchor = n.anchor`,
+          [batch.id, b.accountId, b.host],
+        );
+      }
+      if (links.length > 0) await refreshBacklinkTotals(q, b.accountId, b.host);
+      if (f.ranks.length > 0) await this.ranks.add({ importId: batch.id, accountId: b.accountId, host: b.host, provider: b.provider }, f.ranks, q);
       await insertRows(q, "market_domains", [...OWN, t("provider"), t("base"), t("domain"), big("common_keywords"), dbl("similarity_pct"), dbl("visibility"), big("top10"), big("pages_in_index")], f.marketDomains.map((r) => [...own, b.provider, r.base, r.domain, r.commonKeywords, r.similarityPct, r.visibility, r.top10, r.pagesInIndex]));
       await insertRows(q, "market_keywords", [...OWN, t("provider"), t("base"), t("domain"), t("keyword"), int("position"), t("url"), big("volume")], f.marketKeywords.map((r) => [...own, b.provider, r.base, r.domain, r.keyword, Math.round(r.position), r.url, r.volume]));
+      if (f.serp.length > 0) await this.serp.add({ importId: batch.id, accountId: b.accountId, host: b.host }, f.serp, q);
       return { batch, created: true };
     });
   }
@@ -177,7 +196,29 @@ export class SearchRepo {
 
   /** Deletes a batch of the account and everything it brought; answers its host, or null when not the account's. */
   async deleteBatch(accountId: number, id: number): Promise<string | null> {
-    const rows = await this.db.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+    const rows = await this.db.tx(async (q) => {
+      // The links this batch held newest become the newest of the batches left (unsuperseded).
+      await q.query(
+        `WITH gone AS (SELECT host, source_url, target_url, anchor FROM backlinks WHERE import_id = $1 AND account_id = $2 AND NOT superseded),
+         best AS (
+           SELECT o.host, o.source_url, o.target_url, o.anchor, max(o.import_id) AS import_id FROM backlinks o
+           JOIN gone g ON g.host = o.host AND g.source_url = o.source_url AND g.target_url = o.target_url AND g.anchor = o.anchor
+           WHERE o.account_id = $2 AND o.import_id <> $1 GROUP BY 1, 2, 3, 4
+         )
+         UPDATE backlinks o SET superseded = false FROM best b
+         WHERE o.account_id = $2 AND o.host = b.host AND o.import_id = b.import_id AND o.source_url = b.source_url AND o.target_url = b.target_url AND o.anchor = b.anchor`,
+        [id, accountId],
+      );
+      const had = (await q.query("SELECT 1 FROM backlinks WHERE import_id = $1 LIMIT 1", [id])).length > 0;
+      const gone = await q.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+      if (had && gone[0]) await refreshBacklinkTotals(q, accountId, gone[0].host);
+      return gone;
+    });
+    if (rows[0]) {
+      await this.serp.drop(id);
+      await this.daily.drop(id);
+      await this.ranks.drop(id);
+    }
     return rows[0]?.host ?? null;
   }
 
@@ -238,14 +279,9 @@ export class SearchRepo {
     return { rows, total: meta[0]?.n ?? 0, periodStart: meta[0]?.start ?? null, periodEnd: meta[0]?.end ?? null };
   }
 
-  /** Daily total clicks per engine (the newest batch's row for each day), oldest first. */
-  async dailyTotals(accountId: number, host: string): Promise<{ engine: Engine; day: string; clicks: number; impressions: number }[]> {
-    return this.db.query(
-      `SELECT DISTINCT ON (engine, day) engine, day, clicks, impressions FROM search_daily
-       WHERE account_id = $1 AND host = $2 AND query = '' AND page = '' AND country = '' AND device = ''
-       ORDER BY engine, day, import_id DESC`,
-      [accountId, host],
-    );
+  /** Daily totals per engine (the newest batch's for each day), by engine, oldest first. */
+  async dailyTotals(accountId: number, host: string): Promise<DailyTotal[]> {
+    return this.daily.totals(accountId, host, await this.liveImports(accountId, host));
   }
 
   /**
@@ -265,17 +301,17 @@ export class SearchRepo {
 
   /** Backlinks, one per (source, target, anchor) from the newest batch that has it; live = not lost. */
   async backlinks(accountId: number, host: string, state: "live" | "lost", limit: number, offset: number): Promise<{ rows: BacklinkRow[]; total: number }> {
-    const base = `WITH latest AS (
-        SELECT DISTINCT ON (source_url, target_url, anchor) source_url, target_url, anchor, nofollow, source_rating, rating_scale, first_seen, last_seen, lost_at, provider
-        FROM backlinks WHERE account_id = $1 AND host = $2 ORDER BY source_url, target_url, anchor, import_id DESC
-      ) `;
-    const where = state === "live" ? "lost_at IS NULL" : "lost_at IS NOT NULL";
+    // The newest row of each link is the one not superseded (kept at import and at deletion); the
+    // partial indexes of migration 032 serve the order and the count.
+    const where = `account_id = $1 AND host = $2 AND NOT superseded AND ${state === "live" ? "lost_at IS NULL" : "lost_at IS NOT NULL"}`;
     const rows = await this.db.query<BacklinkRow>(
-      `${base}SELECT * FROM latest WHERE ${where} ORDER BY ${state === "live" ? "source_rating DESC NULLS LAST, first_seen DESC NULLS LAST" : "lost_at DESC"}, source_url, target_url, anchor LIMIT $3 OFFSET $4`,
+      `SELECT source_url, target_url, anchor, nofollow, source_rating, rating_scale, first_seen, last_seen, lost_at, provider FROM backlinks WHERE ${where}
+       ORDER BY ${state === "live" ? "source_rating DESC NULLS LAST, first_seen DESC NULLS LAST" : "lost_at DESC"}, source_url, target_url, anchor LIMIT $3 OFFSET $4`,
       [accountId, host, limit, offset],
     );
-    const total = await this.db.query<{ n: number }>(`${base}SELECT count(*)::int AS n FROM latest WHERE ${where}`, [accountId, host]);
-    return { rows, total: total[0]?.n ?? 0 };
+    // The totals are counted when backlinks are imported or deleted, not per request.
+    const total = await this.db.query<{ n: number }>(`SELECT ${state === "live" ? "live" : "lost"} AS n FROM backlink_totals WHERE account_id = $1 AND host = $2`, [accountId, host]);
+    return { rows, total: Number(total[0]?.n ?? 0) };
   }
 
   /** Each backlink's first-seen and lost days (the newest batch's row per link), for the diagnosis. */
@@ -317,8 +353,9 @@ export class SearchRepo {
    * The market's moves per day and engine over every site in the store (aggregates only: no site,
    * keyword or account is revealed), for the volatility's market line.
    */
-  async marketMoves(sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
-    return marketMovesOf(this.db, sinceDay);
+  async marketMoves(sinceDay: string): Promise<MarketMoves[]> {
+    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions'");
+    return this.ranks.moves(sinceDay, live.map((r) => Number(r.id)));
   }
 
   /** The providers and bases the site has market data of, newest first. */
@@ -352,33 +389,40 @@ export class SearchRepo {
     );
   }
 
+  /** The site's SERP snapshot results since a day (the newest live batch's list per query and day). */
+  async serpResults(accountId: number, host: string, sinceDay: string): Promise<SerpResult[]> {
+    return this.serp.read(accountId, host, sinceDay, await this.liveImports(accountId, host));
+  }
+
+  /** The newest day of the site's SERP snapshots, null without any. */
+  async serpLatestDay(accountId: number, host: string): Promise<string | null> {
+    return this.serp.latestDay(accountId, host, await this.liveImports(accountId, host));
+  }
+
+  private async liveImports(accountId: number, host: string): Promise<number[]> {
+    const rows = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE account_id = $1 AND host = $2", [accountId, host]);
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Each tracked keyword's newest known volume (rank checks that carry one). */
+  async keywordVolumes(accountId: number, host: string): Promise<Map<string, number>> {
+    return this.ranks.volumes(accountId, host, await this.liveImports(accountId, host));
+  }
+
   /** Rank checks since a day, one per keyword×engine×region×device×day (the newest batch's). */
   async rankChecks(accountId: number, host: string, sinceDay: string): Promise<RankRow[]> {
-    return this.db.query<RankRow>(
-      `SELECT DISTINCT ON (engine, region, device, keyword, day) engine, region, device, keyword, day, position, url, grp, volume FROM rank_checks
-       WHERE account_id = $1 AND host = $2 AND day >= $3 ORDER BY engine, region, device, keyword, day, import_id DESC`,
-      [accountId, host, sinceDay],
-    );
+    return this.ranks.read(accountId, host, sinceDay, await this.liveImports(accountId, host));
   }
 }
 
-const BATCH_COLUMNS = "id, host, provider, kind, formats, file_name, sha256, period_start, period_end, filters, rows, truncated, warnings, imported_at";
-
-/** Per day and engine, across every site in the store: tracked keywords checked on consecutive days and how many moved (≥3 places, or in/out of the tracked depth). */
-async function marketMovesOf(db: Db, sinceDay: string): Promise<{ engine: Engine; day: string; checked: number; moved: number }[]> {
-  return db.query(
-    `WITH r AS (
-       SELECT DISTINCT ON (account_id, host, engine, region, device, keyword, day) account_id, host, engine, region, device, keyword, day, position
-       FROM rank_checks WHERE day >= to_char($1::text::date - 1, 'YYYY-MM-DD')
-       ORDER BY account_id, host, engine, region, device, keyword, day, import_id DESC
-     ), l AS (
-       SELECT engine, day, position, lag(position) OVER w AS prev, lag(day) OVER w AS prev_day
-       FROM r WINDOW w AS (PARTITION BY account_id, host, engine, region, device, keyword ORDER BY day)
-     )
-     SELECT engine, day, count(*)::int AS checked,
-            (count(*) FILTER (WHERE (position IS NULL) <> (prev IS NULL) OR abs(position - prev) >= 3))::int AS moved
-     FROM l WHERE prev_day IS NOT NULL AND day >= $1::text AND day::date - prev_day::date = 1
-     GROUP BY engine, day ORDER BY engine, day`,
-    [sinceDay],
+/** Recounts a site's live and lost links (the unsuperseded rows) into backlink_totals. */
+async function refreshBacklinkTotals(q: Queryable, accountId: number, host: string): Promise<void> {
+  await q.query(
+    `INSERT INTO backlink_totals (account_id, host, live, lost)
+     SELECT $1, $2, count(*) FILTER (WHERE lost_at IS NULL), count(*) FILTER (WHERE lost_at IS NOT NULL) FROM backlinks WHERE account_id = $1 AND host = $2 AND NOT superseded
+     ON CONFLICT (account_id, host) DO UPDATE SET live = EXCLUDED.live, lost = EXCLUDED.lost`,
+    [accountId, host],
   );
 }
+
+const BATCH_COLUMNS = "id, host, provider, kind, formats, file_name, sha256, period_start, period_end, filters, rows, truncated, warnings, imported_at";

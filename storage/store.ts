@@ -21,6 +21,9 @@ import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
 import { PostgresUptimeSeries, type UptimeSeries } from "./uptime-series.ts";
+import type { SerpSeries } from "./serp-series.ts";
+import type { SearchDailySeries } from "./search-daily-series.ts";
+import type { RankSeries } from "./rank-series.ts";
 
 /**
  * The repositories over one database, plus the time-series ports and the crawl pages. No raw
@@ -51,7 +54,7 @@ export interface Store {
   readonly uptimeSeries: UptimeSeries;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; ranks?: RankSeries }): Store {
   return {
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
@@ -71,7 +74,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
-    search: new SearchRepo(db),
+    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, ranks: series?.ranks }),
     workNotes: new WorkNotesRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
     uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),

@@ -120,6 +120,23 @@ export interface MarketKeywordFact {
   readonly volume: number | null;
 }
 
+/**
+ * One result of a search engine's result page as a rank tracker saw it (Topvisor snapshots_2):
+ * the domain ranking at rank for a keyword on a day. A day's list for a keyword is a whole.
+ */
+export interface SerpFact {
+  readonly engine: Engine;
+  readonly region: number;
+  readonly device: "desktop" | "mobile";
+  readonly keyword: string;
+  readonly date: string;
+  /** 1-based place in the result list. */
+  readonly rank: number;
+  /** Lower-case host without www. */
+  readonly domain: string;
+  readonly url: string;
+}
+
 /** Everything one import file yields. */
 export interface ImportFacts {
   readonly period: PeriodFact[];
@@ -131,6 +148,7 @@ export interface ImportFacts {
   readonly ranks: RankFact[];
   readonly marketDomains: MarketDomainFact[];
   readonly marketKeywords: MarketKeywordFact[];
+  readonly serp: SerpFact[];
   readonly warnings: string[];
   /** Scope rows of the export (GSC Filters.csv: Search type, Date, Country, …). */
   readonly filters: Record<string, string>;
@@ -142,7 +160,7 @@ export interface ImportFacts {
 }
 
 export function emptyFacts(): ImportFacts {
-  return { period: [], daily: [], indexStatus: [], indexIssues: [], indexUrls: [], backlinks: [], ranks: [], marketDomains: [], marketKeywords: [], warnings: [], filters: {}, truncated: false, periodStart: null, periodEnd: null };
+  return { period: [], daily: [], indexStatus: [], indexIssues: [], indexUrls: [], backlinks: [], ranks: [], marketDomains: [], marketKeywords: [], serp: [], warnings: [], filters: {}, truncated: false, periodStart: null, periodEnd: null };
 }
 
 /** Widens the facts' period to cover day. */
@@ -153,5 +171,5 @@ export function coverDay(facts: ImportFacts, day: string): void {
 
 /** The count of facts of every sort (the batch's `rows`). */
 export function factCount(f: ImportFacts): number {
-  return f.period.length + f.daily.length + f.indexStatus.length + f.indexIssues.length + f.indexUrls.length + f.backlinks.length + f.ranks.length + f.marketDomains.length + f.marketKeywords.length;
+  return f.period.length + f.daily.length + f.indexStatus.length + f.indexIssues.length + f.indexUrls.length + f.backlinks.length + f.ranks.length + f.marketDomains.length + f.marketKeywords.length + f.serp.length;
 }

@@ -23,6 +23,7 @@ export {
   type PeriodFact,
   type Provider,
   type RankFact,
+  type SerpFact,
 } from "./facts.ts";
 export { ImportFormatError, type JsonFormat, type TableFormat } from "./format.ts";
 export { JSON_FORMATS, TABLE_FORMATS } from "./formats/index.ts";
@@ -35,3 +36,4 @@ export { median, UNUSUAL_Z, unusualDays, weekdayFit, type UnusualDay } from "./u
 export { DATA_STATES, dataState, freshDays30, SLO_DAYS, SLO_TARGET, type DataState } from "./provider-freshness.ts";
 export { keywordPositions, movedShareByDay, positionPages, rankSeries, TRACKED_DEPTH, urlFlips, type KeywordPosition, type PositionPage, type RankPoint, type Trend, type UrlFlip } from "./positions.ts";
 export { filterCounts, gapKeywords, keywordGap, MARKET_FILTERS, RANKS_DEPTH, type DomainKeyword, type GapKeyword, type MarketFilter } from "./market.ts";
+export { serpCompetitors, shareHistory, SHARE_LIST_MAX, type SerpCompetitor, VALID_POINT_COVERAGE, type SerpResult, type ShareHistory, type ShareLine, type ShareMover, type SharePoint } from "./share-of-voice.ts";

@@ -19,7 +19,7 @@ import { getUptime, listEvents, listIncidents } from "./monitoring.ts";
 import { getJsDependency, getPerformance, getSocial } from "./browser.ts";
 import { importSearchData, listImports, removeImport } from "./search-imports.ts";
 import { getPositionPages, getSerpVolatility, listPositions } from "./search-positions.ts";
-import { getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
+import { getCompetitorHistory, getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
 import { getUtility, listUtilities, runUtility, UTILITY_BODY_LIMIT_BYTES } from "./utilities.ts";
 import { getDiagnosis, getDiagnosisAll, getDiagnosisHistory } from "./diagnosis.ts";
@@ -111,6 +111,7 @@ export {
   getPositionPages,
   getSerpVolatility,
   getCompetitors,
+  getCompetitorHistory,
   getKeywordGap,
   getMarket,
   listUtilities,
@@ -195,6 +196,7 @@ export const CONTRACTS: readonly OperationContract[] = [
   getPositionPages,
   getSerpVolatility,
   getCompetitors,
+  getCompetitorHistory,
   getKeywordGap,
   getMarket,
   listUtilities,

@@ -33,7 +33,8 @@ export const getCompetitors = defineContract({
   summary: "The site's search competitors from an imported market report",
   description:
     "The newest imported competitor report (Keys.so organic/concurents) without the site itself, by similarity_pct × common_keywords. " +
-    "Without one: 200 with an empty list, data_state missing and a note (competitors from SERP snapshots wait for a snapshot import).",
+    "Without one, from the site's imported SERP snapshots (Topvisor snapshots_2/history; source topvisor_snapshots): the other domains by the tracked queries whose newest snapshot of the last 90 days has them in the top 10 (top10 and common_keywords), similarity_pct = their share of the tracked queries, with a note saying so. " +
+    "Without either: 200 with an empty list, data_state missing and a note.",
   tags: ["Search data"],
   errors: ["bad_host", "not_found"],
   params: HostParams,
@@ -130,6 +131,61 @@ export const getMarket = defineContract({
       notes: Type.Array(Type.String()),
       opportunities: Type.Array(GapRow),
       page: PageEnvelope,
+    },
+    { additionalProperties: false },
+  ),
+});
+
+const ShareLine = Type.Object(
+  {
+    domain: Type.String(),
+    shares: Type.Array(Nullable(Type.Number()), { description: "Share of voice (%) at each point of timeline, oldest first; null where the point is not valid" }),
+    mean: Nullable(Type.Number({ description: "Mean share over the valid points" })),
+    last: Nullable(Type.Number({ description: "Share at the newest valid point" })),
+  },
+  { additionalProperties: false },
+);
+
+export const getCompetitorHistory = defineContract({
+  id: "get_competitor_history",
+  method: "GET",
+  path: "/competitors/{host}/history",
+  scope: "read",
+  cli: "competitors history",
+  summary: "Share of voice of the site and its rivals over time, from imported SERP snapshots",
+  description:
+    "From imported rank-tracker SERP snapshots (Topvisor snapshots_2/history JSON): `points` points `step` days apart (7 or 30), the newest at the site's latest snapshot; each tracked query counts with the last snapshot of each step. " +
+    "At a point, a domain's share of voice = Σ w·CTR(its best rank) ÷ Σ w·CTR(1) over the queries checked then, in %, with the Sistrix 2020 CTR curve (CTR 0 when the domain is not in the list); " +
+    "w = the query's tracked volume when every query has one (rank checks imported with volumes), else 1 (weights says which). " +
+    "checked_queries: the tracked queries with a snapshot in the span; a point is valid when at least 80 % of them were checked in its step (valid_points counts them); shares of other points are null. " +
+    "days: points × step. my_share: the site's line; rivals: the other domains with the highest mean share (≤ 10); movers: domains by |share at the last valid point − share at the first| (≤ 10, ≥ 2 valid points). " +
+    "Owner-only: only the caller's imports are read. Without snapshots: 200 with empty lists, data_state missing and a note. timeline and weights are extensions.",
+  tags: ["Search data"],
+  errors: ["bad_host", "not_found"],
+  params: HostParams,
+  query: Type.Object(
+    {
+      points: Type.Integer({ minimum: 2, maximum: 26, default: 12, description: "Points, 2-26" }),
+      step: Type.Integer({ enum: [7, 30], default: 7, description: "Days between points: 7 or 30" }),
+    },
+    { additionalProperties: false },
+  ),
+  response: Type.Object(
+    {
+      host: Type.String(),
+      data_state: DataState,
+      note: Note,
+      step_days: Type.Integer(),
+      days: Type.Integer({ description: "points × step_days" }),
+      valid_points: Type.Integer(),
+      checked_queries: Type.Integer(),
+      weights: StringEnum(["volume", "equal"]),
+      timeline: Type.Array(Type.Object({ date: Type.String({ format: "date" }), checked: Type.Integer(), valid: Type.Boolean() }, { additionalProperties: false })),
+      my_share: ShareLine,
+      rivals: Type.Array(ShareLine),
+      movers: Type.Array(
+        Type.Object({ domain: Type.String(), first: Type.Number(), last: Type.Number(), change: Type.Number({ description: "Percentage points, last − first" }) }, { additionalProperties: false }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -1,4 +1,4 @@
-import { filterCounts, gapKeywords, keywordGap, type GapKeyword, type MarketFilter } from "../../analyzer/index.ts";
+import { filterCounts, gapKeywords, keywordGap, serpCompetitors, shareHistory, type GapKeyword, type MarketFilter, type ShareLine } from "../../analyzer/index.ts";
 import type { MarketDomainRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -7,6 +7,9 @@ import { page } from "../schemas.ts";
 import { ownSite } from "./search-imports.ts";
 
 const NEEDS_MARKET = "No market reports imported: upload Keys.so organic/concurents and organic/keywords reports (JSON; the site's and its rivals') with POST /imports/{host}.";
+
+const NEEDS_SNAPSHOTS = "No SERP snapshots imported: upload a Topvisor snapshots_2/history export (JSON) with POST /imports/{host}; rank checks with volumes (Topvisor, Keys.so monitoring) weigh the queries.";
+const DAY_MS = 86_400_000;
 
 /** Keys.so bases → their engine and market (search-data-anchors §5.2). */
 const BASES: Readonly<Record<string, { engine: "yandex" | "google"; country: string; region: string }>> = {
@@ -63,6 +66,26 @@ export const getCompetitors = implement(contracts.getCompetitors, async ({ auth,
   await ownSite(deps, auth!.accountId, params.host);
   const { view } = await marketOf(deps, auth!.accountId, params.host);
   const list = (view?.domains ?? []).sort((a, b) => (b.similarity_pct ?? 0) * (b.common_keywords ?? 0) - (a.similarity_pct ?? 0) * (a.common_keywords ?? 0) || a.domain.localeCompare(b.domain));
+  if (list.length === 0) {
+    // No market report: rivals from the newest SERP snapshot of each tracked query, if any.
+    const end = await deps.store.search.serpLatestDay(auth!.accountId, params.host);
+    const since = end === null ? null : new Date(Date.parse(`${end}T00:00:00Z`) - 89 * DAY_MS).toISOString().slice(0, 10);
+    const rows = since === null ? [] : await deps.store.search.serpResults(auth!.accountId, params.host, since);
+    const rivals = serpCompetitors(rows, bare(params.host));
+    if (rivals.length > 0) {
+      return {
+        body: {
+          host: params.host,
+          data_state: "fresh" as const,
+          note: "From the site's SERP snapshots (no market competitor report imported): top10 = tracked queries whose newest snapshot of the last 90 days has the domain in the top 10; similarity_pct = their share of the tracked queries.",
+          source: "topvisor_snapshots",
+          base: null,
+          ts: null,
+          competitors: rivals.map((r) => ({ domain: r.domain, common_keywords: r.top10, similarity_pct: r.sharePct, visibility: null, top10: r.top10, pages_in_index: null })),
+        },
+      };
+    }
+  }
   const has = list.length > 0;
   return {
     body: {
@@ -124,4 +147,33 @@ export const getMarket = implement(contracts.getMarket, async ({ auth, deps, par
   };
 });
 
-export const searchMarketHandlers = [getCompetitors, getKeywordGap, getMarket];
+
+const shareLine = (l: ShareLine) => ({ domain: l.domain, shares: l.shares, mean: l.mean, last: l.last });
+
+export const getCompetitorHistory = implement(contracts.getCompetitorHistory, async ({ auth, deps, params, query }) => {
+  await ownSite(deps, auth!.accountId, params.host);
+  const accountId = auth!.accountId;
+  // The span ends at the newest snapshot; read the newest one first, then only the span's days.
+  const end = await deps.store.search.serpLatestDay(accountId, params.host);
+  const since = end === null ? end : new Date(Date.parse(`${end}T00:00:00Z`) - (query.points * query.step - 1) * DAY_MS).toISOString().slice(0, 10);
+  const rows = since === null ? [] : await deps.store.search.serpResults(accountId, params.host, since);
+  const h = shareHistory(rows, bare(params.host), query.points, query.step, await deps.store.search.keywordVolumes(accountId, params.host));
+  return {
+    body: {
+      host: params.host,
+      data_state: rows.length > 0 ? ("fresh" as const) : ("missing" as const),
+      note: rows.length > 0 ? (h.validPoints === 0 ? "No point has snapshots of at least 80 % of the tracked queries: import snapshots for more dates." : null) : NEEDS_SNAPSHOTS,
+      step_days: h.stepDays,
+      days: h.days,
+      valid_points: h.validPoints,
+      checked_queries: h.checkedQueries,
+      weights: h.weights,
+      timeline: h.timeline,
+      my_share: shareLine(h.mine),
+      rivals: h.rivals.map(shareLine),
+      movers: h.movers,
+    },
+  };
+});
+
+export const searchMarketHandlers = [getCompetitors, getCompetitorHistory, getKeywordGap, getMarket];

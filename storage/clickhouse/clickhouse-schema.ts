@@ -23,6 +23,17 @@ export const UPTIME_HOURLY_TABLE = "uptime_hourly";
 /** The same per host and UTC day. */
 export const UPTIME_DAILY_TABLE = "uptime_daily";
 
+/**
+ * SERP snapshots imported by users (issue 19): the domains per tracked query and day. Partitioned
+ * by the month of the day, but not under retention: imported history is the user's to delete
+ * (DELETE /imports/{id}), whatever its age.
+ */
+export const SERP_SNAPSHOTS_TABLE = "serp_snapshots";
+/** Dated search facts (GSC Chart/Dates, Yandex query analytics) as sums, imported by users; not under retention either. */
+export const SEARCH_DAILY_TABLE = "search_daily";
+/** Imported rank checks (Topvisor positions, Keys.so monitoring); not under retention either. */
+export const RANK_CHECKS_TABLE = "rank_checks";
+
 /** Tables whose partitions are months (toYYYYMM), for retention. */
 export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE];
 
@@ -136,6 +147,59 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = SummingMergeTree((probes, failed, ok_probes, ok_total_ms))
   PARTITION BY toYYYYMM(day)
   ORDER BY (host, day)`,
+  // The rows of import batches, which live in Postgres: reads name the live batches, so the rows of
+  // a batch whose transaction never committed, or that was deleted before its mutation ran, are
+  // never read. The key holds the whole natural key, so a batch stored twice leaves one copy.
+  sql`CREATE TABLE IF NOT EXISTS serp_snapshots (
+    account_id UInt64,
+    host       String,
+    import_id  UInt64,
+    engine     String,
+    region     UInt32,
+    device     String,
+    keyword    String,
+    day        Date,
+    rank       UInt16,
+    domain     String,
+    url        String
+  ) ENGINE = ReplacingMergeTree
+  PARTITION BY toYYYYMM(day)
+  ORDER BY (account_id, host, day, engine, region, device, keyword, import_id, rank)`,
+  // Sums per batch and key; '' in query/page/country/device is the total over that dimension.
+  sql`CREATE TABLE IF NOT EXISTS search_daily (
+    account_id  UInt64,
+    host        String,
+    import_id   UInt64,
+    engine      String,
+    day         Date,
+    query       String,
+    page        String,
+    country     String,
+    device      String,
+    clicks      UInt64,
+    impressions UInt64,
+    pos_x_impr  Float64
+  ) ENGINE = ReplacingMergeTree
+  PARTITION BY toYYYYMM(day)
+  ORDER BY (account_id, host, engine, day, query, page, country, device, import_id)`,
+  // One check per batch, query and day; position, url and volume are Nullable (not in the key).
+  sql`CREATE TABLE IF NOT EXISTS rank_checks (
+    account_id UInt64,
+    host       String,
+    import_id  UInt64,
+    provider   String,
+    engine     String,
+    region     UInt32,
+    device     String,
+    keyword    String,
+    day        Date,
+    position   Nullable(UInt16),
+    url        Nullable(String),
+    grp        String,
+    volume     Nullable(UInt64)
+  ) ENGINE = ReplacingMergeTree
+  PARTITION BY toYYYYMM(day)
+  ORDER BY (account_id, host, engine, region, device, keyword, day, import_id)`,
   sql`CREATE MATERIALIZED VIEW IF NOT EXISTS uptime_hourly_mv TO uptime_hourly AS
     SELECT host, toStartOfHour(at) AS hour, count() AS probes, countIf(ok = 0) AS failed, countIf(ok = 1) AS ok_probes, sumIf(toFloat64(total_ms), ok = 1) AS ok_total_ms
     FROM uptime_probes WHERE held = 0 GROUP BY host, hour`,

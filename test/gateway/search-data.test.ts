@@ -150,6 +150,22 @@ describe("hostile and wrong files", () => {
     const lost = await get(`/backlinks/${site.host}?state=lost`);
     expect(lost.links.map((l: { anchor: string; nofollow: boolean; lost_at: number }) => [l.anchor, l.nofollow, l.lost_at])).toEqual([["cmd", true, Date.UTC(2026, 9, 5) / 1000]]);
   });
+
+  it("takes each link from the newest export that has it, once, and the older one again when that export is deleted", async () => {
+    const header = ["Referring page URL", "Domain rating", "Target URL", "Anchor", "Nofollow", "First seen", "Lost"].join("\t");
+    // The blog link is lost now; a new link appears twice in the file (one link).
+    const rows = [`https://blog.example.com/p\t54\thttps://${site.host}/\tHYPERLINK("x")\tfalse\t2026-05-01 10:00:00\t2026-11-01 00:00:00`, `https://new.example.net/\t30\thttps://${site.host}/n\tnew\tfalse\t2026-10-01 10:00:00\t`, `https://new.example.net/\t31\thttps://${site.host}/n\tnew\tfalse\t2026-10-02 10:00:00\t`];
+    const res = await upload(utf16le([header, ...rows].join("\n")), "links-later.csv");
+    expect(res.statusCode).toBe(201);
+    const live = await get(`/backlinks/${site.host}`);
+    expect(live.links.map((l: { source: string; source_rating: number }) => [l.source, l.source_rating])).toEqual([["https://new.example.net/", 31]]);
+    expect(live.page.total).toBe(1);
+    const lost = await get(`/backlinks/${site.host}?state=lost`);
+    expect(lost.links.map((l: { source: string; lost_at: number }) => [l.source, l.lost_at])).toEqual([["https://blog.example.com/p", Date.UTC(2026, 10, 1) / 1000], ["https://b.example.org/", Date.UTC(2026, 9, 5) / 1000]]);
+    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await get(`/backlinks/${site.host}`)).links.map((l: { source: string }) => l.source)).toEqual(["https://blog.example.com/p"]);
+    expect((await get(`/backlinks/${site.host}?state=lost`)).page.total).toBe(1);
+  });
 });
 
 describe("indexing from both engines", () => {
@@ -207,6 +223,65 @@ describe("tracked positions from a Topvisor export", () => {
     expect(vol.series).toEqual(days.slice(1).map((date) => ({ date, site_pct: date === "2026-11-08" ? 50 : 0, market_pct: date === "2026-11-08" ? 50 : 0 })));
     expect(vol.market_median_pct).toBe(0);
     expect(vol.shakes).toEqual([{ date: "2026-11-08", market_pct: 50, keywords: [{ query: "диван", from: 5, to: 12 }] }]);
+  });
+});
+
+describe("competitor history from Topvisor SERP snapshots", () => {
+  it("answers share of voice per point with rivals and movers, the caller's own only", async () => {
+    expect((await get(`/competitors/${site.host}/history`)).note).toContain("snapshots_2/history");
+    const self = site.host.replace(/:\d+$/, "");
+    const list = (day: string, domains: string[]) => Object.fromEntries(domains.map((d, i) => [`${day}:${i + 1}:1`, { url: `https://${d}/p`, domain: d }]));
+    const snap = {
+      regions: { "1": { searcher: "yandex", region: 213, device: "desktop" } },
+      result: {
+        keywords: [
+          { name: "диван", snapshotsData: { ...list("2026-11-01", [self, "rival.ru"]), ...list("2026-11-08", ["rival.ru", self]) } },
+          { name: "кровать", snapshotsData: { ...list("2026-11-01", ["rival.ru"]), ...list("2026-11-08", ["www.rival.ru", "other.ru", self]) } },
+        ],
+      },
+    };
+    const res = await upload(JSON.stringify(snap), "snapshots.json");
+    expect(res.statusCode).toBe(201);
+    expect(res.json().import).toMatchObject({ provider: "topvisor", formats: ["topvisor_snapshots"], rows: 8, period: { start: "2026-11-01", end: "2026-11-08" } });
+    const h = await get(`/competitors/${site.host}/history?points=2&step=7`);
+    // Rank checks of these queries carry no volume: equal weights. 11-01: self 28.5/57 = 50 %, rival
+    // (15.7 + 28.5)/57 = 77.54 %; 11-08: self (15.7 + 11.0)/57 = 46.84 %, rival 100 %, other 15.7/57 = 27.54 %.
+    expect(h).toEqual({
+      host: site.host,
+      data_state: "fresh",
+      note: null,
+      step_days: 7,
+      days: 14,
+      valid_points: 2,
+      checked_queries: 2,
+      weights: "equal",
+      timeline: [
+        { date: "2026-11-01", checked: 2, valid: true },
+        { date: "2026-11-08", checked: 2, valid: true },
+      ],
+      my_share: { domain: self, shares: [50, 46.84], mean: 48.42, last: 46.84 },
+      rivals: [
+        { domain: "rival.ru", shares: [77.54, 100], mean: 88.77, last: 100 },
+        { domain: "other.ru", shares: [0, 27.54], mean: 13.77, last: 27.54 },
+      ],
+      movers: [
+        { domain: "other.ru", first: 0, last: 27.54, change: 27.54 },
+        { domain: "rival.ru", first: 77.54, last: 100, change: 22.46 },
+      ],
+    });
+    // No market report yet: /competitors from the newest snapshots (rival.ru in both top 10s, other.ru in one of two).
+    expect((await get(`/competitors/${site.host}`)).competitors).toEqual([
+      { domain: "rival.ru", common_keywords: 2, similarity_pct: 100, visibility: null, top10: 2, pages_in_index: null },
+      { domain: "other.ru", common_keywords: 1, similarity_pct: 50, visibility: null, top10: 1, pages_in_index: null },
+    ]);
+    const bad = await gw.call("GET", `/api/v1/competitors/${site.host}/history?step=14`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: "bad_param" });
+    const other = await gw.newAccount("serp-other@example.com");
+    expect((await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } })).statusCode).toBe(201);
+    expect(await get(`/competitors/${site.host}/history`, other.key)).toMatchObject({ data_state: "missing", checked_queries: 0, rivals: [], my_share: { shares: [] } });
+    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect(await get(`/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", valid_points: 0, rivals: [] });
   });
 });
 

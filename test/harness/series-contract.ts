@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, UptimeSeries, UsageSeries } from "../../storage/index.ts";
+import type { DailyFact, RankFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
+import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, RankRow, RankSeries, SearchDailySeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
 
 /** The time-series ports of one store. */
 export interface SeriesHandle {
   readonly usage: UsageSeries;
   readonly checks: CheckSeries;
   readonly uptime: UptimeSeries;
+  readonly serp: SerpSeries;
+  readonly searchDaily: SearchDailySeries;
+  readonly ranks: RankSeries;
   /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
   settle?(): Promise<void>;
   close(): Promise<void>;
@@ -353,6 +357,169 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         await s.uptime.add(hostile.map((h) => probe(h, D0 + 2 * 86_400 + 600)));
         await settle();
         for (const h of hostile) expect(await s.uptime.summary(h, D0 + 2 * 86_400, D0 + 2 * 86_400 + H)).toEqual({ probes: 1, failed: 0, avgTotalMs: 100 });
+      });
+    });
+
+    describe("SerpSeries", () => {
+      const fact = (keyword: string, date: string, rank: number, domain: string): SerpFact => ({ engine: "yandex", region: 213, device: "desktop", keyword, date, rank, domain, url: `https://${domain}/${rank}` });
+      const result = (keyword: string, day: string, rank: number, domain: string): SerpResult => ({ engine: "yandex", region: 213, device: "desktop", keyword, day, rank, domain });
+      const sorted = (rows: SerpResult[]) => [...rows].sort((a, b) => a.day.localeCompare(b.day) || a.keyword.localeCompare(b.keyword) || a.rank - b.rank);
+      const host = "serp.example";
+      const [acc, other] = [2 ** 40 + 1, 2 ** 40 + 2];
+
+      it("reads each query's day from the newest live batch that has it, whole, within the account and host", async () => {
+        await s.serp.add({ importId: 11, accountId: acc, host }, []);
+        await s.serp.add({ importId: 11, accountId: acc, host }, [fact("диван", "2024-03-01", 1, "a.ru"), fact("диван", "2024-03-01", 2, "b.ru"), fact("диван", "2024-03-02", 1, "a.ru"), fact("диван", "2024-03-02", 2, "b.ru")]);
+        await s.serp.add({ importId: 12, accountId: acc, host }, [fact("диван", "2024-03-02", 1, "c.ru"), fact("кровать", "2024-03-02", 1, "a.ru")]);
+        await s.serp.add({ importId: 13, accountId: other, host }, [fact("диван", "2024-03-05", 1, "z.ru")]);
+        await s.serp.add({ importId: 14, accountId: acc, host: "other.example" }, [fact("диван", "2024-03-05", 1, "z.ru")]);
+        // A batch stored twice (a retry) is read once.
+        await s.serp.add({ importId: 12, accountId: acc, host }, [fact("диван", "2024-03-02", 1, "c.ru"), fact("кровать", "2024-03-02", 1, "a.ru")]);
+        const expectAll = async () => {
+          // 03-02 of диван: batch 12's list replaces batch 11's whole (b.ru at 2 is not kept).
+          expect(sorted(await s.serp.read(acc, host, "2024-01-01", [11, 12, 13, 14]))).toEqual([
+            result("диван", "2024-03-01", 1, "a.ru"),
+            result("диван", "2024-03-01", 2, "b.ru"),
+            result("диван", "2024-03-02", 1, "c.ru"),
+            result("кровать", "2024-03-02", 1, "a.ru"),
+          ]);
+          // Batch 12 deleted (not live): batch 11's lists again.
+          expect(sorted(await s.serp.read(acc, host, "2024-03-02", [11]))).toEqual([result("диван", "2024-03-02", 1, "a.ru"), result("диван", "2024-03-02", 2, "b.ru")]);
+          expect(await s.serp.read(acc, host, "2024-03-03", [11, 12])).toEqual([]);
+          expect(await s.serp.read(acc, host, "2024-01-01", [])).toEqual([]);
+          expect(await s.serp.read(other, host, "2024-01-01", [11, 12, 13])).toEqual([result("диван", "2024-03-05", 1, "z.ru")]);
+          expect(await s.serp.latestDay(acc, host, [11, 12, 13, 14])).toBe("2024-03-02");
+          expect(await s.serp.latestDay(acc, host, [11])).toBe("2024-03-02");
+          expect(await s.serp.latestDay(acc, host, [99])).toBeNull();
+          expect(await s.serp.latestDay(acc, host, [])).toBeNull();
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.serp.drop(12);
+        expect(sorted(await s.serp.read(acc, host, "2024-03-02", [11]))).toEqual([result("диван", "2024-03-02", 1, "a.ru"), result("диван", "2024-03-02", 2, "b.ru")]);
+      });
+
+      it("refuses rows it cannot hold, and keeps hostile keywords, domains and hosts as they are", async () => {
+        await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "2024-03-01", 0, "a.ru")])).rejects.toThrow(RangeError);
+        await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "1.3.2024", 1, "a.ru")])).rejects.toThrow(RangeError);
+        const hostile = HOSTILE_TEXT.filter((h) => h !== "");
+        for (const [i, h] of hostile.entries()) await s.serp.add({ importId: 100 + i, accountId: acc, host: h }, [fact(h, "2024-04-01", 1, h)]);
+        await settle();
+        for (const [i, h] of hostile.entries()) expect(await s.serp.read(acc, h, "2024-04-01", [100 + i])).toEqual([result(h, "2024-04-01", 1, h)]);
+      });
+    });
+
+    describe("SearchDailySeries", () => {
+      const fact = (engine: "google" | "yandex", date: string, clicks: number, impressions: number, posXImpr: number, query = ""): DailyFact => ({ engine, date, query, page: "", country: "", device: "", clicks, impressions, posXImpr });
+      const host = "daily.example";
+      const acc = 2 ** 40 + 3;
+
+      it("sums a day's totals from the newest live batch that has the day, exactly, per engine and oldest first", async () => {
+        await s.searchDaily.add({ importId: 31, accountId: acc, host }, []);
+        await s.searchDaily.add({ importId: 31, accountId: acc, host }, [
+          fact("google", "2024-05-02", 5_000_000_000, 9_000_000_000, 67_500_000_000.5),
+          fact("google", "2024-05-01", 10, 200, 1500.25),
+          fact("google", "2024-05-01", 7, 70, 700, "диван"),
+          fact("yandex", "2024-05-01", 3, 30, 90.5),
+        ]);
+        // A later export overlapping on 05-02 replaces that day; 05-03 is new.
+        await s.searchDaily.add({ importId: 32, accountId: acc, host }, [fact("google", "2024-05-02", 4, 40, 160.75), fact("google", "2024-05-03", 6, 60, 240)]);
+        await s.searchDaily.add({ importId: 33, accountId: acc + 1, host }, [fact("google", "2024-05-01", 1, 1, 1)]);
+        // Retried: counted once.
+        await s.searchDaily.add({ importId: 32, accountId: acc, host }, [fact("google", "2024-05-02", 4, 40, 160.75), fact("google", "2024-05-03", 6, 60, 240)]);
+        const expectAll = async () => {
+          expect(await s.searchDaily.totals(acc, host, [31, 32, 33])).toEqual([
+            { engine: "google", day: "2024-05-01", clicks: 10, impressions: 200, posXImpr: 1500.25 },
+            { engine: "google", day: "2024-05-02", clicks: 4, impressions: 40, posXImpr: 160.75 },
+            { engine: "google", day: "2024-05-03", clicks: 6, impressions: 60, posXImpr: 240 },
+            { engine: "yandex", day: "2024-05-01", clicks: 3, impressions: 30, posXImpr: 90.5 },
+          ]);
+          // Batch 32 gone: 05-02 from batch 31 again, sums beyond 2^32 exact.
+          expect(await s.searchDaily.totals(acc, host, [31])).toEqual([
+            { engine: "google", day: "2024-05-01", clicks: 10, impressions: 200, posXImpr: 1500.25 },
+            { engine: "google", day: "2024-05-02", clicks: 5_000_000_000, impressions: 9_000_000_000, posXImpr: 67_500_000_000.5 },
+            { engine: "yandex", day: "2024-05-01", clicks: 3, impressions: 30, posXImpr: 90.5 },
+          ]);
+          expect(await s.searchDaily.totals(acc, host, [])).toEqual([]);
+          expect(await s.searchDaily.totals(acc, "other.example", [31, 32])).toEqual([]);
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.searchDaily.drop(32);
+        expect((await s.searchDaily.totals(acc, host, [31])).map((t) => t.clicks)).toEqual([10, 5_000_000_000, 3]);
+        await expect(s.searchDaily.add({ importId: 34, accountId: acc, host }, [fact("google", "2024-05-01", -1, 0, 0)])).rejects.toThrow(RangeError);
+        await expect(s.searchDaily.add({ importId: 34, accountId: acc, host }, [fact("google", "2024-05-01", 1, 1, Number.NaN)])).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe("RankSeries", () => {
+      const check = (keyword: string, date: string, position: number | null, url: string | null, volume: number | null, engine: "google" | "yandex" = "yandex"): RankFact => ({
+        engine,
+        region: engine === "yandex" ? 213 : 2,
+        device: engine === "yandex" ? "desktop" : "mobile",
+        keyword,
+        date,
+        position,
+        url,
+        group: "g",
+        volume,
+      });
+      const row = (keyword: string, day: string, position: number | null, url: string | null, volume: number | null): RankRow => ({ engine: "yandex", region: 213, device: "desktop", keyword, day, position, url, grp: "g", volume });
+      const host = "ranks.example";
+      const [acc, other] = [2 ** 40 + 5, 2 ** 40 + 6];
+
+      it("reads each check from the newest live batch, ordered; volumes and the market's moves over the live batches", async () => {
+        await s.ranks.add({ importId: 41, accountId: acc, host, provider: "topvisor" }, [
+          check("диван", "2024-03-01", 5, "/a", 1000),
+          check("диван", "2024-03-02", 9, "/b", 1000),
+          check("диван", "2024-03-03", null, null, 1000),
+          check("кровать", "2024-03-02", 3, "/k", null),
+          check("кресло", "2024-03-02", 10, "/c", null),
+          check("кресло", "2024-03-03", 11, "/c", null),
+        ]);
+        await s.ranks.add({ importId: 42, accountId: acc, host, provider: "keysso" }, [check("диван", "2024-03-03", 4, "/a", 5_000_000_000)]);
+        await s.ranks.add({ importId: 43, accountId: other, host: "other.example", provider: "topvisor" }, [check("стул", "2024-03-02", 1, "/s", null, "google"), check("стул", "2024-03-03", 50, "/s", null, "google")]);
+        await s.ranks.add({ importId: 42, accountId: acc, host, provider: "keysso" }, [check("диван", "2024-03-03", 4, "/a", 5_000_000_000)]);
+        const expectAll = async () => {
+          expect(await s.ranks.read(acc, host, "2024-03-01", [41, 42, 43])).toEqual([
+            row("диван", "2024-03-01", 5, "/a", 1000),
+            row("диван", "2024-03-02", 9, "/b", 1000),
+            row("диван", "2024-03-03", 4, "/a", 5_000_000_000),
+            row("кресло", "2024-03-02", 10, "/c", null),
+            row("кресло", "2024-03-03", 11, "/c", null),
+            row("кровать", "2024-03-02", 3, "/k", null),
+          ]);
+          expect(await s.ranks.read(acc, host, "2024-03-03", [41])).toEqual([row("диван", "2024-03-03", null, null, 1000), row("кресло", "2024-03-03", 11, "/c", null)]);
+          expect(await s.ranks.read(acc, host, "2024-03-01", [])).toEqual([]);
+          expect([...(await s.ranks.volumes(acc, host, [41, 42]))]).toEqual([["диван", 5_000_000_000]]);
+          expect([...(await s.ranks.volumes(acc, host, [41]))]).toEqual([["диван", 1000]]);
+          // Since 03-02: диван 5 → 9 (moved) and 9 → 4 (moved), кресло 10 → 11 (not), стул 1 → 50 (moved); кровать has no day before.
+          expect(await s.ranks.moves("2024-03-02", [41, 42, 43])).toEqual([
+            { engine: "google", day: "2024-03-03", checked: 1, moved: 1 },
+            { engine: "yandex", day: "2024-03-02", checked: 1, moved: 1 },
+            { engine: "yandex", day: "2024-03-03", checked: 2, moved: 1 },
+          ]);
+          // Without batch 42 диван is not found on 03-03: a move out of the depth.
+          expect(await s.ranks.moves("2024-03-03", [41])).toEqual([{ engine: "yandex", day: "2024-03-03", checked: 2, moved: 1 }]);
+          expect(await s.ranks.moves("2024-03-02", [])).toEqual([]);
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.ranks.drop(42);
+        expect((await s.ranks.read(acc, host, "2024-03-03", [41])).map((r) => r.position)).toEqual([null, 11]);
+      });
+
+      it("refuses checks it cannot hold, and keeps hostile keywords and URLs as they are", async () => {
+        await expect(s.ranks.add({ importId: 50, accountId: acc, host, provider: "topvisor" }, [check("x", "2024-03-01", 0, null, null)])).rejects.toThrow(RangeError);
+        await expect(s.ranks.add({ importId: 50, accountId: acc, host, provider: "topvisor" }, [check("x", "2024-03-01", 1, null, -1)])).rejects.toThrow(RangeError);
+        const hostile = HOSTILE_TEXT.filter((h) => h !== "");
+        await s.ranks.add({ importId: 51, accountId: acc, host: "hostile-ranks.example", provider: "topvisor" }, hostile.map((h) => check(h, "2024-04-01", 7, h, 10)));
+        await settle();
+        const back = await s.ranks.read(acc, "hostile-ranks.example", "2024-04-01", [51]);
+        expect(back.map((r) => [r.keyword, r.url]).sort()).toEqual(hostile.map((h) => [h, h]).sort());
       });
     });
   });

@@ -630,4 +630,37 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     const code = "browser:mobile:fcp_ms:/";
     await waitFor("the browser's series in ClickHouse", 20_000, async () => ((await clickhouseCount(`SELECT count() AS n FROM check_results FINAL WHERE code = '${code}'`)) === 1 ? true : undefined), 250);
   });
+
+  it("imports SERP snapshots into ClickHouse and serves the competitor history from there", async () => {
+    const site = await startSmallSite();
+    extraSites.push(site);
+    expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
+    const list = (day: string, domains: string[]) => Object.fromEntries(domains.map((d, i) => [`${day}:${i + 1}:1`, { url: `https://${d}/`, domain: d }]));
+    const snap = { result: { keywords: [{ name: "диван", snapshotsData: { ...list("2026-11-01", ["127.0.0.1", "rival.ru"]), ...list("2026-11-08", ["rival.ru", "127.0.0.1"]) } }] } };
+    const imported = await cluster.api(`/imports/${site.host}`, { method: "POST", body: { file: Buffer.from(JSON.stringify(snap)).toString("base64"), file_name: "snapshots.json" } });
+    expect(imported.status).toBe(201);
+    const id = (imported.json as { import: { id: number } }).import.id;
+    expect(await clickhouseCount(`SELECT count() AS n FROM serp_snapshots WHERE import_id = ${id}`)).toBe(4);
+    expect((await db.query("SELECT count(*)::int AS n FROM serp_snapshots")).rows[0].n).toBe(0);
+    // 11-01: 127.0.0.1 at 1 = 100 %, rival.ru at 2 = 15.7/28.5 = 55.09 %; 11-08 the other way round.
+    expect(await get(cluster.api, `/competitors/${site.host}/history?points=2`)).toMatchObject({
+      valid_points: 2,
+      checked_queries: 1,
+      my_share: { domain: "127.0.0.1", shares: [100, 55.09] },
+      movers: [{ domain: "rival.ru", first: 55.09, last: 100, change: 44.91 }],
+    });
+    // Rank checks and a GSC chart go to ClickHouse too: /positions and /traffic read them there.
+    const tv = { result: { keywords: [{ name: "диван", positionsData: { "2026-11-01:9:1": { position: "5" }, "2026-11-08:9:1": { position: "12" } } }] } };
+    const chart = `Date,Clicks,Impressions,CTR,Position\n2026-11-01,40,400,10%,3\n2026-11-02,60,600,10%,5\n`;
+    for (const [file, name] of [[JSON.stringify(tv), "positions.json"], [chart, "Chart.csv"]] as const) {
+      expect((await cluster.api(`/imports/${site.host}`, { method: "POST", body: { file: Buffer.from(file).toString("base64"), file_name: name } })).status).toBe(201);
+    }
+    expect(await clickhouseCount(`SELECT count() AS n FROM rank_checks WHERE host = '${site.host}'`)).toBe(2);
+    expect(await clickhouseCount(`SELECT sum(clicks) AS n FROM search_daily WHERE host = '${site.host}'`)).toBe(100);
+    expect((await db.query("SELECT (SELECT count(*) FROM rank_checks) + (SELECT count(*) FROM search_daily) AS n")).rows[0].n).toBe("0");
+    expect(((await get(cluster.api, `/positions/${site.host}`)) as { keywords: unknown[] }).keywords).toMatchObject([{ query: "диван", position: 12, week_ago: 5, change_week: -7, trend: "down" }]);
+    expect(await get(cluster.api, `/traffic/${site.host}`)).toMatchObject({ source: "gsc", days: 2 });
+    expect((await cluster.api(`/imports/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await get(cluster.api, `/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", rivals: [] });
+  });
 });

@@ -5,6 +5,9 @@ import {
   CHECKS_TABLE,
   ClickHouseCheckSeries,
   ClickHouseUptimeSeries,
+  ClickHouseSerpSeries,
+  ClickHouseSearchDailySeries,
+  ClickHouseRankSeries,
   ClickHouseUsageSeries,
   clickhouseIdent as ident,
   clickhouseSql as sql,
@@ -15,11 +18,17 @@ import {
   openPglite,
   openPostgres,
   PostgresCheckSeries,
+  PostgresSerpSeries,
+  PostgresSearchDailySeries,
+  PostgresRankSeries,
   PostgresUptimeSeries,
   PostgresUsageSeries,
   UPTIME_DAILY_TABLE,
   UPTIME_HOURLY_TABLE,
   UPTIME_PROBES_TABLE,
+  SERP_SNAPSHOTS_TABLE,
+  SEARCH_DAILY_TABLE,
+  RANK_CHECKS_TABLE,
   USAGE_TABLE,
   type ClickHouse,
   type Db,
@@ -50,7 +59,7 @@ async function newClickHouse(options: { insertBatchRows?: number } = {}): Promis
 }
 
 function postgresHandle(db: Db): SeriesHandle {
-  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), close: () => db.close() };
+  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), serp: new PostgresSerpSeries(db), searchDaily: new PostgresSearchDailySeries(db), ranks: new PostgresRankSeries(db), close: () => db.close() };
 }
 
 const targets: SeriesTarget[] = [
@@ -79,8 +88,11 @@ const targets: SeriesTarget[] = [
         usage: new ClickHouseUsageSeries(ch),
         checks: new ClickHouseCheckSeries(ch),
         uptime: new ClickHouseUptimeSeries(ch),
+        serp: new ClickHouseSerpSeries(ch),
+        searchDaily: new ClickHouseSearchDailySeries(ch),
+        ranks: new ClickHouseRankSeries(ch),
         async settle() {
-          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
+          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, RANK_CHECKS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
         },
         close: () => ch.close(),
       };
@@ -187,6 +199,9 @@ describe("ClickHouse client", () => {
       { name: "check_results", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(checked_at)", sorting_key: "host, run_id, code" },
       { name: "crawl_page_links", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
       { name: "crawl_pages", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
+      { name: "rank_checks", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, region, device, keyword, day, import_id" },
+      { name: "search_daily", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, day, query, page, country, device, import_id" },
+      { name: "serp_snapshots", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, day, engine, region, device, keyword, import_id, rank" },
       { name: "uptime_daily", engine: "SummingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "host, day" },
       { name: "uptime_daily_mv", engine: "MaterializedView", partition_key: "", sorting_key: "" },
       { name: "uptime_hourly", engine: "SummingMergeTree", partition_key: "toYYYYMM(hour)", sorting_key: "host, hour" },

@@ -7,6 +7,7 @@ import { keyssoCompetitors, keyssoKeywords } from "./keysso-market.ts";
 import { keyssoMonitoring } from "./keysso-monitoring.ts";
 import { semrushBacklinks } from "./semrush-backlinks.ts";
 import { topvisorPositions } from "./topvisor-positions.ts";
+import { topvisorSnapshots } from "./topvisor-snapshots.ts";
 import { yandexPages } from "./yandex-pages.ts";
 import { yandexQueryAnalytics } from "./yandex-query-analytics.ts";
 
@@ -29,4 +30,4 @@ export const TABLE_FORMATS: readonly TableFormat[] = [
 ];
 
 /** Every JSON document the importer knows (provider API answers saved to a file). */
-export const JSON_FORMATS: readonly JsonFormat[] = [topvisorPositions, keyssoMonitoring, keyssoCompetitors, keyssoKeywords];
+export const JSON_FORMATS: readonly JsonFormat[] = [topvisorPositions, topvisorSnapshots, keyssoMonitoring, keyssoCompetitors, keyssoKeywords];
