@@ -1,4 +1,4 @@
-import { Metadata, status, type CallOptions, type ServiceError } from "@grpc/grpc-js";
+import { InterceptingCall, Metadata, status, type CallOptions, type Interceptor, type ServiceError } from "@grpc/grpc-js";
 import { currentTrace, headersOf, setTraceJob, startSpan, type ActiveSpan } from "./tracing.ts";
 
 /** Status codes a call may be retried on: the request did not (or may safely again) take effect. */
@@ -35,7 +35,7 @@ export function catalogueCode(err: ServiceError): string | null {
  */
 export async function callUnary<Req, Res>(method: Unary<Req, Res>, req: Req, policy: CallPolicy): Promise<Res> {
   // Inside traced work, the call is a client span whose context travels in the metadata.
-  const span = currentTrace() ? startSpan(`grpc ${method.name.replace(/^bound /, "")}`, { kind: "client", attributes: { "rpc.system": "grpc" } }) : null;
+  const span = currentTrace() ? startSpan("grpc call", { kind: "client", attributes: { "rpc.system": "grpc" } }) : null;
   try {
     const res = await attempts(method, req, policy, span);
     span?.end();
@@ -53,7 +53,8 @@ async function attempts<Req, Res>(method: Unary<Req, Res>, req: Req, policy: Cal
   for (let attempt = 0; ; attempt++) {
     try {
       return await new Promise<Res>((resolve, reject) => {
-        method(req, metadataOf(span), { deadline: Date.now() + policy.deadlineMs }, (err, res) => (err ? reject(err) : resolve(res)));
+        const options: Partial<CallOptions> = span ? { deadline: Date.now() + policy.deadlineMs, interceptors: [namedAfterMethod(span)] } : { deadline: Date.now() + policy.deadlineMs };
+        method(req, metadataOf(span), options, (err, res) => (err ? reject(err) : resolve(res)));
       });
     } catch (err) {
       const e = err as ServiceError;
@@ -64,6 +65,15 @@ async function attempts<Req, Res>(method: Unary<Req, Res>, req: Req, policy: Cal
       await new Promise((r) => setTimeout(r, wait));
     }
   }
+}
+
+/** Names the client span after the method called (the path's last segment: grpc Lease, grpc StartCrawl, …). */
+function namedAfterMethod(span: ActiveSpan): Interceptor {
+  return (options, nextCall) => {
+    const path = options.method_definition.path;
+    span.updateName(`grpc ${path.slice(path.lastIndexOf("/") + 1)}`);
+    return new InterceptingCall(nextCall(options));
+  };
 }
 
 /** A call's metadata: the span's traceparent (and tracestate), when traced. */

@@ -51,6 +51,7 @@ export function createOtlpSink(options: OtlpSinkOptions): SpanSink {
         traceId: ctx.traceId,
         flags: ctx.traceFlags,
         setAttribute: (key, value) => void span.setAttribute(key, value),
+        updateName: (next) => void span.updateName(next),
         end(error?: unknown) {
           if (error !== undefined) {
             span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message.slice(0, 300) : typeof error === "string" ? error.slice(0, 300) : "failed" });

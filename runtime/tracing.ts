@@ -35,6 +35,7 @@ export interface RecordedSpan {
   readonly traceId: string;
   readonly flags: number;
   setAttribute(key: string, value: string | number | boolean): void;
+  updateName(name: string): void;
   end(error?: unknown): void;
 }
 
@@ -139,6 +140,7 @@ export interface ActiveSpan {
   readonly scope: TraceScope;
   run<T>(fn: () => T): T;
   setAttribute(key: string, value: string | number | boolean): void;
+  updateName(name: string): void;
   end(error?: unknown): void;
 }
 
@@ -165,6 +167,7 @@ export function startSpan(name: string, options: SpanOptions = {}): ActiveSpan {
     scope,
     run: (fn) => scopes.run(scope, fn),
     setAttribute: (key, value) => recorded?.setAttribute(key, value),
+    updateName: (next) => recorded?.updateName(next),
     end: (error) => {
       if (ended) return;
       ended = true;
