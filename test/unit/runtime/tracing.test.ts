@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { Metadata, type ServerUnaryCall, type ServiceError } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -217,5 +220,18 @@ describe("the in-process bus", () => {
       ["grpc StartCrawl", "server", PARENT],
       ["consume svc.work.v1", "consumer", "0000000000000001"],
     ]);
+  });
+});
+
+describe("the OpenTelemetry SDK", () => {
+  const root = new URL("../../../", import.meta.url);
+  const script = fileURLToPath(new URL("../../harness/loaded-modules.ts", import.meta.url));
+  const loadedBy = async (path: string) =>
+    JSON.parse((await promisify(execFile)(process.execPath, ["--import", "tsx", script, fileURLToPath(new URL(path, root))], { cwd: fileURLToPath(root) })).stdout) as string[];
+  const sdk = (urls: string[]) => urls.filter((u) => /\/node_modules\/@opentelemetry\/(sdk-trace|exporter-trace-otlp-http|otlp-transformer|otlp-exporter-base|resources)\//.test(u)).length > 0;
+
+  it("is not loaded by the composition roots (only when SVC_OTLP_ENDPOINT is set, by the exporter)", { timeout: 60_000 }, async () => {
+    const [serve, sink] = await Promise.all([loadedBy("bin/serve.ts"), loadedBy("runtime/otlp-sink.ts")]);
+    expect([sdk(serve), sdk(sink)]).toEqual([false, true]);
   });
 });
