@@ -180,7 +180,7 @@ export function sizingTable(sizings: readonly Sizing[]): string {
     ["Postgres rows / s (series in ClickHouse / in Postgres)", (s) => `${fmt(s.postgres.rows_per_s_with_clickhouse, 2)} / ${fmt(s.postgres.rows_per_s_without_clickhouse)}`],
     ["Postgres GB / month (series in ClickHouse / in Postgres)", (s) => `${fmt(s.postgres.gb_per_month_with_clickhouse, 2)} / ${fmt(s.postgres.gb_per_month_without_clickhouse)}`],
     ["ClickHouse rows / s, GB / month", (s) => `${fmt(s.clickhouse.rows_per_s)}, ${fmt(s.clickhouse.gb_per_month)}`],
-    ["first bottleneck (load at defaults)", (s) => `${s.first_bottleneck} (${fmt(s.load[s.first_bottleneck], 2)}×)`],
+    ["first bottleneck (its load on one replica / one server)", (s) => `${s.first_bottleneck} (${fmt(s.load[s.first_bottleneck], 2)}×)`],
   ];
   const head = `| | ${sizings.map((s) => `${s.sites.toLocaleString("en-US")} sites`).join(" | ")} |`;
   const rule = `|---|${sizings.map(() => "---:").join("|")}|`;
