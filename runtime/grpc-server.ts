@@ -32,8 +32,9 @@ export interface TracedServiceOptions {
  */
 export function tracedHandlers<H extends object>(handlers: H, options: TracedServiceOptions): H {
   const out: Record<string, unknown> = {};
-  for (const [name, handler] of Object.entries(handlers)) {
-    if (typeof handler !== "function") {
+  for (const [name, handler] of Object.entries(handlers) as [string, unknown][]) {
+    // Unary handlers take (call, callback); anything else (a streaming handler) is left as it is.
+    if (typeof handler !== "function" || handler.length !== 2) {
       out[name] = handler;
       continue;
     }
