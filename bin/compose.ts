@@ -30,19 +30,9 @@ import { buildApp, buildOperations, createGatewayParts, grpcSchedulerPort, type 
 import { buildScheduler } from "../scheduler/index.ts";
 import { CRAWLER_KINDS, CrawlerWorker, crawlerStreamKinds, createCrawlerNode } from "../crawler/index.ts";
 import { SchedulerServiceClient } from "../proto/index.ts";
+import { PACKAGE_VERSION } from "./version.ts";
 
-/** The package version (x-service-version), from package.json whether run from source or from dist/. */
-export const PACKAGE_VERSION = ((): string => {
-  for (const rel of ["../package.json", "../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "svc" && pkg.version) return pkg.version;
-    } catch {
-      // not here
-    }
-  }
-  return "0.0.0";
-})();
+export { PACKAGE_VERSION };
 
 export interface Opened {
   readonly db: Db;

@@ -5,6 +5,7 @@ import { SchedulerServiceClient, TOPICS } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { CRAWLER_KINDS, CrawlerWorker, crawlerStreamKinds, createCrawlerNode, isRetryableWorkError, ProbeHealth, probeMetrics, workerMetrics } from "../crawler/index.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { startTracing } from "./tracing.ts";
 
 /**
  * `svc crawler`: one crawler node. Takes work from Kafka (consumer groups crawler.svc.work.v1 and
@@ -21,6 +22,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
   const life = new Lifecycle();
   const state: RoleState = { started: false, draining: false };
   try {
+    await startTracing(config, life, "svc-crawler", logger);
     const metrics = createMetricsRegistry("crawler");
     // The node's view of its own probes: /metrics and /readyz say when it suspects itself.
     const probeHealth = new ProbeHealth();

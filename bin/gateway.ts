@@ -4,6 +4,7 @@ import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthPr
 import { isUniqueViolation, ping, type Db } from "../storage/index.ts";
 import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
 import { composeGateway, openStore } from "./compose.ts";
+import { startTracing } from "./tracing.ts";
 import { probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
 
@@ -21,6 +22,7 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
   const life = new Lifecycle();
   const state: RoleState = { started: false, draining: false };
   try {
+    await startTracing(config, life, "svc-gateway", logger);
     const metrics = createMetricsRegistry("gateway");
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
     let db: Db | null = null;

@@ -2,6 +2,7 @@ import { createLogger, createMetricsRegistry, KafkaProbe, Lifecycle, loadConfig,
 import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
 import { ping, type Db } from "../storage/index.ts";
 import { openStore } from "./compose.ts";
+import { startTracing } from "./tracing.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
 
@@ -19,6 +20,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
   const life = new Lifecycle();
   const state: RoleState = { started: false, draining: false };
   try {
+    await startTracing(config, life, "svc-scheduler", logger);
     const metrics = createMetricsRegistry("scheduler");
     const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-scheduler-probe");
     let db: Db | null = null;

@@ -3,6 +3,7 @@ import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadCon
 import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
 import { ping } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore } from "./compose.ts";
+import { startTracing } from "./tracing.ts";
 import { listenOrExplain } from "./listen.ts";
 
 /**
@@ -15,6 +16,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   const life = new Lifecycle();
   const clock = systemClock;
   try {
+    await startTracing(config, life, "svc", logger);
     const { store, db: storeDb } = await openStore(config, clock, life);
     const metrics = createMetricsRegistry("serve");
     const scheduler = await composeEmbeddedWork(config, store, life, logger, clock, metrics);

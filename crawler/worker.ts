@@ -19,7 +19,7 @@ import {
   type WorkKind,
   type WorkResult,
 } from "../proto/index.ts";
-import { callUnary, type Bus, type BusMessage, type Logger } from "../runtime/index.ts";
+import { callUnary, withSpan, type Bus, type BusMessage, type Logger } from "../runtime/index.ts";
 import type { CrawlerKind, PageStore, WorkContext } from "./kinds/index.ts";
 import type { CrawlerNode } from "./node.ts";
 import type { CrawlerStreamKind } from "./stream/index.ts";
@@ -145,7 +145,9 @@ export class CrawlerWorker {
       slots.release();
       throw new WorkerClosingError();
     }
-    const job = this.attempt(item);
+    // The attempt is a span of the message's trace (a new trace for work no request caused), and
+    // every log line and call of it names the job.
+    const job = withSpan("job attempt", { jobId: item.jobId, attributes: { "svc.job_id": item.jobId } }, () => this.attempt(item));
     this.jobs.add(job);
     try {
       await job;
@@ -184,6 +186,7 @@ export class CrawlerWorker {
       beat.stop();
       this.running.delete(abort);
       this.metrics.finished(label, outcome, (Date.now() - startedAt) / 1000);
+      this.deps.logger.info({ job: item.jobId, kind: label, attempt: lease.attempt, outcome, ms: Date.now() - startedAt }, "job attempt finished");
     }
   }
 

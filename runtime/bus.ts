@@ -1,8 +1,29 @@
+import { contextOfHeaders, currentTraceHeaders, TRACEPARENT, withSpan } from "./tracing.ts";
+
 /** A message on the bus: protobuf bytes under a key (the registrable domain). */
 export interface BusMessage {
   readonly topic: string;
   readonly key: string;
   readonly payload: Uint8Array;
+  /**
+   * Message headers (Kafka headers; carried as they are in process): the W3C trace context
+   * (traceparent, tracestate) of the work that published it.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The message with the trace context of the work under way, unless it carries one already. */
+export function withTraceHeaders(m: BusMessage): BusMessage {
+  if (m.headers?.[TRACEPARENT]) return m;
+  const trace = currentTraceHeaders();
+  return trace[TRACEPARENT] ? { ...m, headers: { ...m.headers, ...trace } } : m;
+}
+
+/** Runs a handler on a message: in a consumer span of the message's trace when it carries one. */
+export function deliverTraced(handler: BusHandler, m: BusMessage): Promise<void> {
+  const parent = contextOfHeaders(m.headers);
+  if (!parent) return handler(m);
+  return withSpan(`consume ${m.topic}`, { kind: "consumer", parent, attributes: { "messaging.destination.name": m.topic } }, () => handler(m));
 }
 
 export type BusHandler = (message: BusMessage) => Promise<void>;
@@ -44,7 +65,8 @@ export class InProcessBus implements Bus {
 
   async publish(messages: readonly BusMessage[]): Promise<void> {
     if (this.closed) throw new Error("bus closed");
-    for (const m of messages) {
+    for (const published of messages) {
+      const m = withTraceHeaders(published);
       const groups = this.groups.get(m.topic);
       if (!groups || groups.size === 0) {
         const kept = this.unclaimed.get(m.topic) ?? [];
@@ -85,7 +107,7 @@ export class InProcessBus implements Bus {
     const run = previous.then(async () => {
       for (let attempt = 0; !this.closed; attempt++) {
         try {
-          await handler(message);
+          await deliverTraced(handler, message);
           return;
         } catch {
           await new Promise((r) => setTimeout(r, this.retryMs).unref());

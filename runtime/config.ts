@@ -37,6 +37,8 @@ export interface Config {
   /** Link-local and metadata addresses, networks and names that may be targets anyway (refused otherwise). */
   readonly allowLinkLocalTargets: readonly string[];
   readonly logLevel: LogLevel;
+  /** OTLP/HTTP collector that receives the spans of traced work; null: no spans are exported (docs/operations.md, "Tracing"). */
+  readonly otlpEndpoint: string | null;
   readonly trustedProxies: readonly string[];
   readonly maintenance: boolean;
   readonly ratePerHourDefault: number;
@@ -314,6 +316,18 @@ function clickhouseUrl(raw: string): string | null {
   return raw;
 }
 
+function otlpEndpoint(raw: string): string | null {
+  if (raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigValueError("must be a URL such as http://otel-collector:4318");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigValueError("must start with http:// or https:// (OTLP over HTTP)");
+  return raw;
+}
+
 function level(raw: string): LogLevel {
   const levels: LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
   if (!levels.includes(raw as LogLevel)) throw new ConfigValueError(`must be one of ${levels.join(", ")}`);
@@ -440,6 +454,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_ALLOW_PRIVATE_TARGETS", key: "allowPrivateTargets", default: "0", parse: flag, doc: "Allow .test names, private and loopback addresses as sites and targets (tests, intranets)." },
   { env: "SVC_ALLOW_LINK_LOCAL_TARGETS", key: "allowLinkLocalTargets", default: "", parse: hostPatternsExact, doc: "Link-local (169.254.0.0/16, fe80::/10) and cloud metadata addresses, networks or names (comma-separated) that may be sites and targets anyway; all others stay refused whatever SVC_ALLOW_PRIVATE_TARGETS says." },
   { env: "SVC_LOG_LEVEL", key: "logLevel", default: "info", parse: level, doc: "pino log level: fatal, error, warn, info, debug, trace, silent." },
+  { env: "SVC_OTLP_ENDPOINT", key: "otlpEndpoint", default: "", parse: otlpEndpoint, doc: "OpenTelemetry collector (OTLP/HTTP, JSON) that receives the spans of every request and the work it causes, e.g. http://otel-collector:4318 (spans go to its /v1/traces); empty sends nothing anywhere and never loads the OpenTelemetry SDK." },
   { env: "SVC_TRUSTED_PROXIES", key: "trustedProxies", default: "", parse: cidrList, doc: "Comma-separated addresses/CIDRs whose X-Forwarded-For is believed." },
   { env: "SVC_MAINTENANCE", key: "maintenance", default: "0", parse: flag, doc: "Start in maintenance: every API call answers 503 maintenance (also `svc admin maintenance on`)." },
   { env: "SVC_RATE_PER_HOUR", key: "ratePerHourDefault", default: "120", parse: integer(1, 10_000_000), doc: "Default hourly request limit of a new key." },

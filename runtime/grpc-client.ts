@@ -1,4 +1,5 @@
-import { Metadata, status, type CallOptions, type ServiceError } from "@grpc/grpc-js";
+import { InterceptingCall, Metadata, status, type CallOptions, type Interceptor, type ServiceError } from "@grpc/grpc-js";
+import { currentTrace, headersOf, setTraceJob, startSpan, type ActiveSpan } from "./tracing.ts";
 
 /** Status codes a call may be retried on: the request did not (or may safely again) take effect. */
 const RETRYABLE = new Set<number>([status.UNAVAILABLE, status.RESOURCE_EXHAUSTED]);
@@ -33,10 +34,27 @@ export function catalogueCode(err: ServiceError): string | null {
  * client's method bound (`client.lease.bind(client)`).
  */
 export async function callUnary<Req, Res>(method: Unary<Req, Res>, req: Req, policy: CallPolicy): Promise<Res> {
+  // Inside traced work, the call is a client span whose context travels in the metadata.
+  const span = currentTrace() ? startSpan("grpc call", { kind: "client", attributes: { "rpc.system": "grpc" } }) : null;
+  try {
+    const res = await attempts(method, req, policy, span);
+    span?.end();
+    // An answer naming a job (a job started) makes the caller's work that job's: its later log lines name it.
+    const jobId = (res as { jobId?: unknown } | null)?.jobId;
+    if (span && typeof jobId === "number") setTraceJob(jobId);
+    return res;
+  } catch (err) {
+    span?.end(err);
+    throw err;
+  }
+}
+
+async function attempts<Req, Res>(method: Unary<Req, Res>, req: Req, policy: CallPolicy, span: ActiveSpan | null): Promise<Res> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await new Promise<Res>((resolve, reject) => {
-        method(req, new Metadata(), { deadline: Date.now() + policy.deadlineMs }, (err, res) => (err ? reject(err) : resolve(res)));
+        const options: Partial<CallOptions> = span ? { deadline: Date.now() + policy.deadlineMs, interceptors: [namedAfterMethod(span)] } : { deadline: Date.now() + policy.deadlineMs };
+        method(req, metadataOf(span), options, (err, res) => (err ? reject(err) : resolve(res)));
       });
     } catch (err) {
       const e = err as ServiceError;
@@ -47,6 +65,22 @@ export async function callUnary<Req, Res>(method: Unary<Req, Res>, req: Req, pol
       await new Promise((r) => setTimeout(r, wait));
     }
   }
+}
+
+/** Names the client span after the method called (the path's last segment: grpc Lease, grpc StartCrawl, …). */
+function namedAfterMethod(span: ActiveSpan): Interceptor {
+  return (options, nextCall) => {
+    const path = options.method_definition.path;
+    span.updateName(`grpc ${path.slice(path.lastIndexOf("/") + 1)}`);
+    return new InterceptingCall(nextCall(options));
+  };
+}
+
+/** A call's metadata: the span's traceparent (and tracestate), when traced. */
+function metadataOf(span: ActiveSpan | null): Metadata {
+  const metadata = new Metadata();
+  if (span) for (const [name, value] of Object.entries(headersOf(span.scope))) metadata.set(name, value);
+  return metadata;
 }
 
 export { status as grpcStatus, Metadata };

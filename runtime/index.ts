@@ -3,9 +3,35 @@ export { systemClock, unixSeconds, ManualClock, type Clock } from "./clock.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { createMetricsRegistry } from "./metrics.ts";
 export { Lifecycle, type Closeable } from "./lifecycle.ts";
-export { InProcessBus, type Bus, type BusMessage, type BusHandler, type SubscribeOptions } from "./bus.ts";
+export { InProcessBus, withTraceHeaders, deliverTraced, type Bus, type BusMessage, type BusHandler, type SubscribeOptions } from "./bus.ts";
 export { KafkaBus, type KafkaBusOptions, type TopicSpec } from "./kafka-bus.ts";
 export { callUnary, catalogueCode, GRPC_CHANNEL_OPTIONS, GRPC_MESSAGE_OPTIONS, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";
 export { buildOpsServer, type OpsServerOptions } from "./ops-server.ts";
 export { GrpcHealthProbe, KafkaProbe, within } from "./engine-probes.ts";
 export { classifyAddress, refusedRange, nameRefused, isMetadataName, type AddressTier, type AddressVerdict, type TargetPolicy } from "./target-address.ts";
+export { tracedHandlers, type TracedServiceOptions } from "./grpc-server.ts";
+export {
+  TRACEPARENT,
+  TRACESTATE,
+  parseTraceparent,
+  formatTraceparent,
+  headersOf,
+  contextOfHeaders,
+  currentTrace,
+  currentTraceHeaders,
+  setTraceJob,
+  traceLogFields,
+  startSpan,
+  withSpan,
+  runInTrace,
+  setSpanSink,
+  tracingEnabled,
+  enableOtlpTracing,
+  closeTracing,
+  type SpanContext,
+  type TraceScope,
+  type SpanSink,
+  type RecordedSpan,
+  type ActiveSpan,
+  type SpanOptions,
+} from "./tracing.ts";

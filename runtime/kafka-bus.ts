@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Kafka, logLevel, Partitioners, type Consumer, type EachBatchPayload, type IHeaders, type KafkaMessage, type logCreator, type Producer } from "kafkajs";
-import type { Bus, BusHandler, BusMessage, SubscribeOptions } from "./bus.ts";
+import { deliverTraced, withTraceHeaders, type Bus, type BusHandler, type BusMessage, type SubscribeOptions } from "./bus.ts";
 import { createLogger, type Logger } from "./logger.ts";
 
 /** A topic the bus needs, by its name before the prefix. */
@@ -140,11 +140,13 @@ export class KafkaBus implements Bus {
   async publish(messages: readonly BusMessage[]): Promise<void> {
     if (this.closing) throw new Error("bus closed");
     if (messages.length === 0) return;
-    const byTopic = new Map<string, { key: string; value: Buffer }[]>();
-    for (const m of messages) {
+    const byTopic = new Map<string, { key: string; value: Buffer; headers?: IHeaders }[]>();
+    for (const published of messages) {
+      const m = withTraceHeaders(published);
       const topic = this.brokerTopic(m.topic);
       const list = byTopic.get(topic) ?? [];
-      list.push({ key: m.key, value: Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength) });
+      const value = Buffer.from(m.payload.buffer, m.payload.byteOffset, m.payload.byteLength);
+      list.push(m.headers ? { key: m.key, value, headers: { ...m.headers } } : { key: m.key, value });
       byTopic.set(topic, list);
     }
     const producer = await this.producer();
@@ -351,11 +353,12 @@ class GroupSubscription {
    */
   private async deliver(progress: PartitionProgress, key: string, message: KafkaMessage): Promise<boolean> {
     const s = this.ctx.settings;
-    const busMessage: BusMessage = { topic: this.ctx.topic, key, payload: message.value ?? EMPTY };
+    const headers = stringHeaders(message.headers);
+    const busMessage: BusMessage = headers ? { topic: this.ctx.topic, key, payload: message.value ?? EMPTY, headers } : { topic: this.ctx.topic, key, payload: message.value ?? EMPTY };
     for (let attempt = 1; ; attempt++) {
       if (this.closing || progress.revoked) return false;
       try {
-        await this.ctx.handler(busMessage);
+        await deliverTraced(this.ctx.handler, busMessage);
         return true;
       } catch (err) {
         if (attempt >= s.maxAttempts || !s.isRetryable(err)) return this.deadLetter(progress, message, err, attempt);
@@ -471,6 +474,17 @@ class GroupSubscription {
       if (!this.closing) setTimeout(() => this.commitSoon(), COMMIT_RETRY_MS).unref();
     }
   }
+}
+
+/** A Kafka message's headers as strings (the first value of each), or undefined when it has none. */
+function stringHeaders(headers: IHeaders | undefined): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const one = Array.isArray(value) ? value[0] : value;
+    if (one !== undefined) out[name] = one.toString();
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**

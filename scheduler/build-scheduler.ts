@@ -3,7 +3,7 @@ import { HealthImplementation } from "grpc-health-check";
 import type { Registry } from "prom-client";
 import { randomUUID } from "node:crypto";
 import { SchedulerServiceService, TOPICS } from "../proto/index.ts";
-import { GRPC_MESSAGE_OPTIONS, type Bus, type Clock, type Config, type Logger, type TopicSpec } from "../runtime/index.ts";
+import { GRPC_MESSAGE_OPTIONS, tracedHandlers, type Bus, type Clock, type Config, type Logger, type TopicSpec } from "../runtime/index.ts";
 import type { Store } from "../storage/index.ts";
 import { FailoverEvents } from "./failover.ts";
 import { workMessage } from "./messages.ts";
@@ -32,6 +32,8 @@ export interface SchedulerHandle {
 }
 
 const SERVICE_NAME = "svc.v1.SchedulerService";
+/** Calls that create, lease or settle a job: one info line each (the others at debug). */
+const JOB_CALLS: ReadonlySet<string> = new Set(["StartAnalysis", "StartCrawl", "RunCheck", "Lease", "Complete"]);
 
 /**
  * The bus topics of the distributed mode, which `svc scheduler` creates at start: work, the
@@ -53,7 +55,7 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   const relay = new OutboxRelay(deps.store.jobs, deps.bus, deps.clock);
   const failover = new FailoverEvents(deps.logger, deps.metrics);
   const server = new Server({ "grpc.max_connection_age_ms": 300_000, "grpc.keepalive_permit_without_calls": 1, ...GRPC_MESSAGE_OPTIONS });
-  server.addService(SchedulerServiceService, schedulerHandlers({ ...deps, relay, replica, failover }));
+  server.addService(SchedulerServiceService, tracedHandlers(schedulerHandlers({ ...deps, relay, replica, failover }), { logger: deps.logger, logAtInfo: JOB_CALLS }));
   const health = new HealthImplementation({ "": "SERVING", [SERVICE_NAME]: "SERVING" });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>

@@ -1,6 +1,6 @@
-import type { Bus, Clock } from "../runtime/index.ts";
-import { unixSeconds } from "../runtime/index.ts";
-import type { JobsRepo } from "../storage/index.ts";
+import type { ActiveSpan, Bus, BusMessage, Clock } from "../runtime/index.ts";
+import { headersOf, parseTraceparent, startSpan, unixSeconds } from "../runtime/index.ts";
+import type { JobsRepo, OutboxRow } from "../storage/index.ts";
 
 /**
  * Publishes the outbox to the bus. Kicked after each write, and on a timer so that rows written by
@@ -42,9 +42,16 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const n = await this.jobs.relayOutbox(100, unixSeconds(this.clock), (rows) =>
-        this.bus.publish(rows.map((r) => ({ topic: r.topic, key: r.key, payload: r.payload }))),
-      );
+      const n = await this.jobs.relayOutbox(100, unixSeconds(this.clock), async (rows) => {
+        const spans: ActiveSpan[] = [];
+        try {
+          await this.bus.publish(rows.map((r) => busMessageOf(r, spans)));
+          for (const span of spans) span.end();
+        } catch (err) {
+          for (const span of spans) span.end(err);
+          throw err;
+        }
+      });
       if (n < 100) return;
     }
   }
@@ -54,4 +61,16 @@ export class OutboxRelay {
     this.timer = null;
     await this.running;
   }
+}
+
+/**
+ * An outbox row as a bus message. A row written by traced work carries its trace on: the publish
+ * is a producer span of that trace, and the message's headers name it as the parent.
+ */
+function busMessageOf(r: OutboxRow, spans: ActiveSpan[]): BusMessage {
+  const parent = parseTraceparent(r.traceparent, r.tracestate);
+  if (!parent) return { topic: r.topic, key: r.key, payload: r.payload };
+  const span = startSpan(`publish ${r.topic}`, { kind: "producer", parent, attributes: { "messaging.destination.name": r.topic } });
+  spans.push(span);
+  return { topic: r.topic, key: r.key, payload: r.payload, headers: headersOf(span.scope) };
 }

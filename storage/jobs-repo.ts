@@ -1,3 +1,4 @@
+import { currentTraceHeaders, TRACEPARENT, TRACESTATE } from "../runtime/index.ts";
 import type { Db, Queryable } from "./db.ts";
 
 export type JobState = "queued" | "running" | "done" | "error";
@@ -30,6 +31,9 @@ export interface JobRow {
   readonly finished: number | null;
   /** What the job works on when it is not the host itself (a page's URL). */
   readonly target: string | null;
+  /** The W3C trace context of the call that created the job (null: no request caused it). */
+  readonly traceparent?: string | null;
+  readonly tracestate?: string | null;
 }
 
 /** How a failed attempt is followed (the crawler's error types decide it; see crawler/work-errors.ts). */
@@ -57,6 +61,26 @@ export interface OutboxMessage {
 
 export interface OutboxRow extends OutboxMessage {
   readonly id: number;
+  /** The trace context the message carries onto the bus (its job's, or the writer's). */
+  readonly traceparent?: string | null;
+  readonly tracestate?: string | null;
+}
+
+/** A trace context as stored on job and outbox rows. */
+interface StoredTrace {
+  readonly traceparent: string | null;
+  readonly tracestate: string | null;
+}
+
+/** The context of the work under way (the call that writes the row), if any. */
+function currentStoredTrace(): StoredTrace {
+  const h = currentTraceHeaders();
+  return { traceparent: h[TRACEPARENT] ?? null, tracestate: h[TRACESTATE] ?? null };
+}
+
+/** A job's own context: its messages belong to the trace that created it, whoever publishes them. */
+function traceOfJob(job: JobRow): StoredTrace {
+  return { traceparent: job.traceparent ?? null, tracestate: job.tracestate ?? null };
 }
 
 export type LeaseOutcome =
@@ -66,7 +90,7 @@ export type LeaseOutcome =
 // Any fixed number: the scheduler that holds it in a transaction is the one that plans re-checks.
 const PLANNER_LOCK = 7_316_002;
 
-const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target";
+const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target, traceparent, tracestate";
 
 /**
  * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
@@ -94,12 +118,13 @@ export class JobsRepo {
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
+    const trace = currentStoredTrace();
     const [row] = await q.query<JobRow>(
-      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7) RETURNING ${JOB_COLUMNS}`,
-      [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null],
+      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target, traceparent, tracestate)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7, $8, $9) RETURNING ${JOB_COLUMNS}`,
+      [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null, trace.traceparent, trace.tracestate],
     );
-    await this.enqueue(q, message(row as JobRow), now);
+    await this.enqueue(q, message(row as JobRow), now, null, trace);
     if (job.sync) return row as JobRow;
     // A site's work runs in order (one bus key per registrable domain): a job posted while another
     // of the same site is queued or running waits for it, and its step says so.
@@ -291,7 +316,7 @@ export class JobsRepo {
           "UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, attempt = greatest(attempt - 1, 0), step = $2, updated = $3, not_before = $4 WHERE id = $1",
           [jobId, `throttled (${failure.error}); again after ${Math.ceil(failure.delayMs / 1000)} s`, now, notBefore],
         );
-        await this.enqueue(q, message(job), now, notBefore);
+        await this.enqueue(q, message(job), now, notBefore, traceOfJob(job));
         await after(q, job, false);
         return "requeued";
       }
@@ -301,7 +326,7 @@ export class JobsRepo {
           `retrying after ${failure.error}`,
           now,
         ]);
-        await this.enqueue(q, message(job), now);
+        await this.enqueue(q, message(job), now, null, traceOfJob(job));
         await after(q, job, false);
         return "requeued";
       }
@@ -351,7 +376,7 @@ export class JobsRepo {
           continue;
         }
         await q.query("UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, updated = $2 WHERE id = $1", [job.id, now]);
-        await this.enqueue(q, message(job), now);
+        await this.enqueue(q, message(job), now, null, traceOfJob(job));
         found.push([job, job.state === "running" ? "lease_lapsed" : "message_lost"]);
       }
       return stale.length;
@@ -385,7 +410,7 @@ export class JobsRepo {
            VALUES ($1, 'analyze', $2, 'queued', 'scheduled', $3, $4, $4, 'schedule') RETURNING ${JOB_COLUMNS}`,
           [d.account_id, d.host, maxAttempts, now],
         );
-        await this.enqueue(q, message(row as JobRow), now);
+        await this.enqueue(q, message(row as JobRow), now, null, currentStoredTrace());
         jobs.push(row as JobRow);
       }
       return jobs;
@@ -396,7 +421,7 @@ export class JobsRepo {
   async relayOutbox(limit: number, now: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
     return this.db.tx(async (q) => {
       const rows = await q.query<OutboxRow>(
-        "SELECT id, topic, key, payload FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+        "SELECT id, topic, key, payload, traceparent, tracestate FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
         [limit, now],
       );
       if (rows.length === 0) return 0;
@@ -423,12 +448,27 @@ export class JobsRepo {
     await this.db.query("DELETE FROM outbox WHERE published IS NOT NULL AND published < $1", [before]);
   }
 
-  private async enqueue(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null): Promise<void> {
-    await enqueueOutbox(q, m, now, notBefore);
+  private async enqueue(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null, trace: StoredTrace): Promise<void> {
+    await insertOutbox(q, m, now, notBefore, trace);
   }
 }
 
-/** Writes a bus message to the outbox inside the caller's transaction; the relay publishes it (after not_before, when given). */
+/**
+ * Writes a bus message to the outbox inside the caller's transaction; the relay publishes it (after
+ * not_before, when given). It carries the trace context of the work under way, if any.
+ */
 export async function enqueueOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null): Promise<void> {
-  await q.query("INSERT INTO outbox (topic, key, payload, created, not_before) VALUES ($1, $2, $3, $4, $5)", [m.topic, m.key, Buffer.from(m.payload), now, notBefore]);
+  await insertOutbox(q, m, now, notBefore, currentStoredTrace());
+}
+
+async function insertOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null, trace: StoredTrace): Promise<void> {
+  await q.query("INSERT INTO outbox (topic, key, payload, created, not_before, traceparent, tracestate) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+    m.topic,
+    m.key,
+    Buffer.from(m.payload),
+    now,
+    notBefore,
+    trace.traceparent,
+    trace.tracestate,
+  ]);
 }

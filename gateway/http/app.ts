@@ -20,6 +20,7 @@ import { decodeRequestBody } from "./request-encoding.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
+import { registerRequestTracing } from "./request-trace.ts";
 
 export const API_BASE = "/api/v1";
 
@@ -76,6 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   app.decorateRequest("svc", null as unknown as RequestState);
+  registerRequestTracing(app, deps.logger);
   app.setValidatorCompiler(buildValidatorCompiler(hostPolicyOf(deps.config)));
 
   // JSON bodies are parsed here so that malformed JSON is bad_request and the raw text is kept for

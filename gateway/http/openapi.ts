@@ -150,7 +150,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       version: API_VERSION,
       "x-service-version": serviceVersion,
       description:
-        "Every error is {error, code}. Keys go in X-Api-Key or Authorization: Bearer, never in the URL. Lists take limit and offset and return page{limit, offset, total, next_offset}.",
+        "Every error is {error, code}. Keys go in X-Api-Key or Authorization: Bearer, never in the URL. Lists take limit and offset and return page{limit, offset, total, next_offset}. An extension: any request may carry W3C trace context (traceparent, tracestate headers); the request and the work it starts then belong to that trace (the service's logs and exported spans).",
     },
     servers: [{ url: `${baseUrl}/api/v1` }],
     paths,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-r
 import { http, REPO_ROOT, runSvc, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer } from "../harness/svc-process.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { promtool } from "../harness/promtool.ts";
+import { startOtlpReceiver, type OtlpReceiver } from "../harness/otlp-receiver.ts";
 
 // The distributed mode as deployed: one `svc gateway`, one `svc scheduler` and two `svc crawler`
 // processes on the integration tier's Postgres (a database of this file's own), a ClickHouse server
@@ -67,6 +69,7 @@ const extraSites: SmallSite[] = [];
 let kafkaAdmin: ReturnType<Kafka["admin"]>;
 let ca: TestCa;
 let receiver: WebhookReceiver;
+let otlp: OtlpReceiver;
 
 beforeAll(async () => {
   const site = linkGraphSite({ pages: 150 });
@@ -87,11 +90,13 @@ beforeAll(async () => {
   // A webhook receiver on loopback over HTTPS; the crawlers trust the test CA by the operator's setting.
   ca = await createTestCa();
   receiver = await startWebhookReceiver(ca, () => Math.floor(Date.now() / 1000));
+  // Every role exports its spans to a collector of the test's own (OTLP/HTTP on loopback).
+  otlp = await startOtlpReceiver();
   cluster = await startCluster({
     postgresUrl: databaseUrl,
     brokers: kafka.brokers,
     key: KEY,
-    env: { ...DISTRIBUTED, SVC_CLICKHOUSE_URL: clickhouseUrl, SVC_EXTRA_CA_FILE: ca.caFile, SVC_WEBHOOK_PLAN_MS: "250" },
+    env: { ...DISTRIBUTED, SVC_CLICKHOUSE_URL: clickhouseUrl, SVC_EXTRA_CA_FILE: ca.caFile, SVC_WEBHOOK_PLAN_MS: "250", SVC_OTLP_ENDPOINT: otlp.endpoint },
   });
 });
 
@@ -105,6 +110,7 @@ afterAll(async () => {
   await Promise.all([kafka?.stop(), clickhouse?.stop()]);
   await Promise.all([small, graph, slow, slower, ...extraSites].map((s) => s?.close()));
   await receiver?.close();
+  await otlp?.close();
   await ca?.close();
 });
 
@@ -369,6 +375,49 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     // docs/metrics.md names every metric of Svc's own that a role exports.
     const docs = readFileSync(join(REPO_ROOT, "docs/metrics.md"), "utf8");
     expect([...exported].filter((name) => name.startsWith("svc_") && !/_(bucket|sum|count)$/.test(name) && !docs.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("follows a crawl started with a traceparent: log lines with its trace id in the gateway, the scheduler and the crawler that ran it, and their spans as one trace", async () => {
+    const trace = randomBytes(16).toString("hex");
+    const caller = randomBytes(8).toString("hex");
+    const answer = await fetch(`http://127.0.0.1:${cluster.gateway.env.SVC_PORT}/api/v1/crawl/${small.host}?fresh=true`, {
+      method: "POST",
+      headers: { "x-api-key": KEY, traceparent: `00-${trace}-${caller}-01` },
+    });
+    expect(answer.status).toBe(202);
+    const id = ((await answer.json()) as { job: { id: number } }).job.id;
+    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done" });
+
+    const traced = (p: { proc: { stdout(): string } }) =>
+      p.proc
+        .stdout()
+        .split("\n")
+        .filter((l) => l.includes(`"trace_id":"${trace}"`))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(traced(cluster.gateway)).toContainEqual(expect.objectContaining({ msg: "request answered", method: "POST", route: "/api/v1/crawl/:host", status: 202, job_id: id }));
+    const scheduler = cluster.schedulers.flatMap(traced);
+    for (const rpc of ["StartCrawl", "Lease", "Complete"]) expect(scheduler, rpc).toContainEqual(expect.objectContaining({ rpc, code: 0, job_id: id }));
+    // One crawler ran it (the other has no line of this trace), and every line of its work names the job.
+    const byCrawler = cluster.crawlers.map(traced).filter((lines) => lines.length > 0);
+    expect(byCrawler).toHaveLength(1);
+    expect(byCrawler[0]).toContainEqual(expect.objectContaining({ msg: "job attempt finished", job_id: id, kind: "crawl", outcome: "done" }));
+    expect(byCrawler[0]!.filter((l) => l.job_id !== id)).toEqual([]);
+
+    // The spans of all three roles reach the collector as one trace: each one's parent is the
+    // caller's span or another span of the trace.
+    const spans = await waitFor("spans of the three roles", 20_000, async () => {
+      const of = otlp.spans.filter((s) => s.traceId === trace);
+      const services = new Set(of.map((s) => s.service));
+      return ["svc-gateway", "svc-scheduler", "svc-crawler"].every((r) => services.has(r)) && of.some((s) => s.name === "grpc Complete" && s.kind === 2) ? of : undefined;
+    }, 250);
+    const ids = new Set(spans.map((s) => s.spanId));
+    expect(spans.filter((s) => s.parentSpanId !== caller && !ids.has(s.parentSpanId))).toEqual([]);
+    const names = (service: string) => new Set(spans.filter((s) => s.service === service).map((s) => s.name));
+    expect([...names("svc-gateway")]).toEqual(expect.arrayContaining(["POST /api/v1/crawl/:host", "grpc StartCrawl"]));
+    expect([...names("svc-scheduler")]).toEqual(expect.arrayContaining(["grpc StartCrawl", "publish svc.work.v1", "grpc Lease", "grpc Complete"]));
+    expect([...names("svc-crawler")]).toEqual(expect.arrayContaining(["consume svc.work.v1", "job attempt", "grpc Lease", "grpc Complete"]));
+    // Only the request's root span hangs from the caller's.
+    expect(spans.filter((s) => s.parentSpanId === caller).map((s) => [s.service, s.name])).toEqual([["svc-gateway", "POST /api/v1/crawl/:host"]]);
   });
 
   it("finishes a crawl whose crawler is killed with SIGKILL mid-way: another resumes it, every page stored once", async () => {
