@@ -189,3 +189,5 @@ export {
   type GapKeyword,
   type MarketFilter,
 } from "./search/index.ts";
+// The hreflang code rule, for the hreflang_check utility.
+export { isValidHreflang } from "./checks/language-tags.ts";
