@@ -27,6 +27,7 @@ import { subnetCalc } from "./net/subnet-calc.ts";
 import { idnConvert } from "./net/idn-convert.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
+import { spellCheck } from "./text/spell-check.ts";
 import { textAnalysis } from "./text/text-analysis.ts";
 import { readability } from "./text/readability.ts";
 import { textCompare } from "./text/text-compare.ts";
@@ -125,6 +126,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   textCleaner,
   typograf,
   transliterateUtility,
+  spellCheck,
   loremIpsum,
   extractData,
   docxToText,

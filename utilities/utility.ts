@@ -292,6 +292,16 @@ export interface Utility<I = Record<string, unknown>> {
   readonly example: Readonly<Record<string, unknown>>;
   /** CPU time allowed in the pool, when it is not the configured default (regex_test: 1 s). */
   readonly cpuMs?: number;
+  /**
+   * Runs in a long-lived thread of its own rather than the shared pool: heavy state (spell_check's
+   * dictionaries) is built once there by warmUp, outside the run time limit, and the utility
+   * answers tool_off until it is (docs/utilities.md).
+   */
+  readonly ownThread?: boolean;
+  /** Builds the heavy state of an ownThread utility. */
+  warmUp?(): Promise<void>;
+  /** Heap (MB) its own thread needs when above the pool's. */
+  readonly memoryMb?: number;
   /** Whether this machine can run it (page_screenshot needs Chromium); available when absent. */
   available?(): boolean;
   /** It drives a headless browser: the crawler node gives it its Chromium behind a guarded proxy (UtilityNet.browser). */
