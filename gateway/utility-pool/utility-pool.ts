@@ -50,7 +50,7 @@ export function ownThreadEntry(utility: string): URL {
   return url;
 }
 function bootOf(entry: URL): string {
-  return entry.href.endsWith(".ts")
+  return entry.pathname.endsWith(".ts")
     ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`
     : `import(${JSON.stringify(entry.href)});`;
 }
