@@ -239,3 +239,5 @@ export {
   type SiteEvidence,
   type TaskEvidence,
 } from "./diagnosis/index.ts";
+// The hreflang code rule, for the hreflang_check utility.
+export { isValidHreflang } from "./checks/language-tags.ts";

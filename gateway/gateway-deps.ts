@@ -9,7 +9,7 @@ import { Quota } from "./pipeline/quota.ts";
 import { ServiceSwitches } from "./admin/service-switches.ts";
 import { UsageMeter } from "./keys/usage-meter.ts";
 import type { SchedulerPort } from "./scheduler-port.ts";
-import { createUtilityPool } from "./utility-pool/utility-pool.ts";
+import { createUtilityPool, ownThreadEntry } from "./utility-pool/utility-pool.ts";
 import { SchedulerNetLane } from "./utility-pool/net-lane.ts";
 import { UtilityRunner } from "./utility-pool/utility-runner.ts";
 
@@ -40,6 +40,15 @@ export function createGatewayParts(options: {
   const utilities = new UtilityRunner({ pool: utilityPool, clock, random: randomBytes, logger: options.logger, metrics: options.metrics, off: config.utilities.off,
     // Network utilities run as `utility` jobs on the crawler nodes, through the scheduler.
     net: new SchedulerNetLane({ scheduler: options.scheduler, store, config, clock, random: randomBytes }),
+    // spell_check's dictionaries are built once in a thread of its own, started on first use.
+    ownThread: (u) =>
+      createUtilityPool({
+        size: 1,
+        cpuMs: config.utilities.cpuMs,
+        memoryMb: Math.max(config.utilities.memoryMb, u.memoryMb ?? 0),
+        entry: ownThreadEntry(u.id),
+        onLoadFailure: (why) => options.logger.warn({ utility: u.id, why }, "utility thread failed to load"),
+      }),
   });
   const deps: GatewayDeps = {
     config,
@@ -71,6 +80,7 @@ export function createGatewayParts(options: {
       await usage.close().catch(() => undefined);
       await switches.close();
       await utilityPool.close();
+      await utilities.close();
     },
   };
 }

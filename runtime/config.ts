@@ -154,6 +154,10 @@ export interface CrawlSettings {
   /** The WHOIS server asked first (IANA), and the port of every WHOIS query. */
   readonly whoisRoot: string;
   readonly whoisPort: number;
+  /** The port email_verify's SMTP probe connects to (25). */
+  readonly smtpPort: number;
+  /** An echo service my_ip asks for the node's public address ("" none). */
+  readonly echoUrl: string;
 }
 
 export type BrowserProfile = "mobile" | "desktop";
@@ -539,6 +543,8 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_UTILITY_PORTS", key: "crawl.utilityPorts", default: "21,22,25,53,80,110,143,443,465,587,993,995,3306,5432,8080,8443", parse: portList, doc: "Ports network utilities may connect to (port_check, tls_http_versions), comma-separated." },
   { env: "SVC_UTILITY_WHOIS_ROOT", key: "crawl.whoisRoot", default: "whois.iana.org", parse: text, doc: "The WHOIS server the whois utility asks first for a domain's registry (it follows the referrals from there)." },
   { env: "SVC_UTILITY_WHOIS_PORT", key: "crawl.whoisPort", default: "43", parse: integer(1, 65_535), doc: "Port of every WHOIS query (43; another only for test servers)." },
+  { env: "SVC_UTILITY_SMTP_PORT", key: "crawl.smtpPort", default: "25", parse: integer(1, 65_535), doc: "Port of email_verify's optional SMTP probe (RCPT TO, no mail sent) to a domain's mail server (25; another only for test servers)." },
+  { env: "SVC_UTILITY_ECHO_URL", key: "crawl.echoUrl", default: "", parse: text, doc: "An HTTP(S) service that answers the caller's address as text or JSON {ip}; my_ip asks it for the crawler node's public egress address (empty: none, my_ip shows the node's interface addresses only)." },
 ];
 
 /**

@@ -4,6 +4,20 @@ import { redirectChain } from "./site/redirect-chain.ts";
 import { robotsTxtCheck } from "./site/robots-txt-check.ts";
 import { securityHeaders } from "./site/security-headers.ts";
 import { botAccess } from "./site/bot-access.ts";
+import { mirrorCheck } from "./site/mirror-check.ts";
+import { sitemapCheck } from "./site/sitemap-check.ts";
+import { botView } from "./site/bot-view.ts";
+import { pageLinks } from "./site/page-links.ts";
+import { pageSpeed } from "./site/page-speed.ts";
+import { techDetect } from "./site/tech-detect.ts";
+import { structuredData } from "./site/structured-data.ts";
+import { hreflangCheck } from "./site/hreflang-check.ts";
+import { myIp } from "./net/my-ip.ts";
+import { ipInfo } from "./net/ip-info.ts";
+import { dnsblCheck } from "./net/dnsbl-check.ts";
+import { emailVerify } from "./net/email-verify.ts";
+import { tlsHttpVersions } from "./net/tls-http-versions.ts";
+import { ogPreview } from "./seo/og-preview.ts";
 import { dnsLookup } from "./net/dns-lookup.ts";
 import { portCheck } from "./net/port-check.ts";
 import { whois } from "./net/whois.ts";
@@ -13,6 +27,7 @@ import { subnetCalc } from "./net/subnet-calc.ts";
 import { idnConvert } from "./net/idn-convert.ts";
 import { textStats } from "./text/text-stats.ts";
 import { docxToText } from "./text/docx-to-text.ts";
+import { spellCheck } from "./text/spell-check.ts";
 import { textAnalysis } from "./text/text-analysis.ts";
 import { readability } from "./text/readability.ts";
 import { textCompare } from "./text/text-compare.ts";
@@ -77,15 +92,28 @@ export const UTILITIES: readonly Utility<never>[] = [
   // site
   httpHeaders,
   redirectChain,
+  mirrorCheck,
   robotsTxtCheck,
+  sitemapCheck,
+  botView,
   botAccess,
+  pageLinks,
+  pageSpeed,
   securityHeaders,
+  techDetect,
+  structuredData,
+  hreflangCheck,
   // net
+  myIp,
   dnsLookup,
   whois,
+  ipInfo,
   portCheck,
+  dnsblCheck,
   mailDnsCheck,
+  emailVerify,
   botVerify,
+  tlsHttpVersions,
   subnetCalc,
   idnConvert,
   // text
@@ -98,6 +126,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   textCleaner,
   typograf,
   transliterateUtility,
+  spellCheck,
   loremIpsum,
   extractData,
   docxToText,
@@ -130,6 +159,7 @@ export const UTILITIES: readonly Utility<never>[] = [
   // seo
   serpPreview,
   metaTagsGenerator,
+  ogPreview,
   robotsTxtGenerator,
   sitemapGenerator,
   schemaGenerator,

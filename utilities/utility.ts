@@ -1,3 +1,5 @@
+import type { PageFacts, SitemapFacts } from "../proto/index.ts";
+
 // What a utility is: its catalogue entry (id, group, fields, net, file, example) and a run
 // function over its validated input and injected ports. The gateway, the CLI, the MCP tool list and
 // GET /utilities all read the same entries (one file per utility, listed in table.ts).
@@ -142,6 +144,64 @@ export interface NetConnect {
 }
 
 /**
+ * The crawler's own reading of an HTML answer (crawler/page/extract.ts and tech-detect.ts): the
+ * facts a crawl records, the visible text, and the technologies its detector names. Site utilities
+ * use it rather than a second parser, so a utility and a report read a page alike.
+ */
+export interface PageReading {
+  readonly facts: PageFacts;
+  /** The visible text, whitespace collapsed. */
+  readonly text: string;
+  /** Absolute `<script src>` URLs. */
+  readonly scriptSrcs: readonly string[];
+  /** `<meta name="generator">`. */
+  readonly generator: string;
+  readonly technologies: readonly Technology[];
+}
+
+/** A technology the crawler's detector found, with the signal that named it. */
+export interface Technology {
+  readonly name: string;
+  readonly version: string | null;
+  readonly categories: readonly string[];
+  /** header, generator, script, cookie or html. */
+  readonly evidence: string;
+}
+
+/** One TLS handshake of a protocol probe. */
+export interface TlsProbeInit {
+  /** The name sent as SNI (and checked against the certificate). */
+  readonly servername: string;
+  readonly version: "TLSv1" | "TLSv1.1" | "TLSv1.2" | "TLSv1.3";
+  /** ALPN protocols offered, in order (default h2, http/1.1). */
+  readonly alpn?: readonly string[];
+}
+
+/** What one handshake met: refused (the server does not speak that version) or its parameters. */
+export interface TlsProbe {
+  readonly ok: boolean;
+  /** The reason of a failed handshake (an OpenSSL code or "connection refused"). */
+  readonly error: string | null;
+  readonly protocol: string | null;
+  readonly cipher: string | null;
+  /** The ALPN protocol the server chose ("h2", "http/1.1"), or null when it chose none. */
+  readonly alpn: string | null;
+  /** Whether the server stapled an OCSP response. */
+  readonly ocsp_stapled: boolean;
+  /** The leaf certificate's validity end (ISO 8601), when one was sent. */
+  readonly cert_valid_to: string | null;
+  /** Whether the chain verified against the node's CA list for the servername. */
+  readonly authorized: boolean;
+}
+
+/** An SMTP conversation's replies (mail is never sent: the probe quits after RCPT TO). */
+export interface SmtpReply {
+  readonly command: string;
+  readonly code: number;
+  readonly text: string;
+}
+
+/**
  * The network seam of `net: true` utilities, implemented on a crawler node (crawler/utility-net/)
  * over the node's egress guard: every address is checked as the fetcher checks it (public unicast
  * only, pinned at connect), and a run has budgets of time, requests and bytes
@@ -162,6 +222,21 @@ export interface UtilityNet {
   connect(ip: string, port: number, timeoutMs: number): Promise<NetConnect>;
   /** A WHOIS query over port 43 to a server (a name or an address, checked like any target); the reply as text. */
   whois(server: string, query: string): Promise<string>;
+  /** One TLS handshake with exactly one protocol version to an allow-listed port of a checked address. */
+  tls(ip: string, port: number, init: TlsProbeInit): Promise<TlsProbe>;
+  /**
+   * An SMTP dialogue up to RCPT TO (greeting, EHLO, MAIL FROM:<>, RCPT TO, QUIT) with a checked
+   * address on the SMTP port (SVC_UTILITY_SMTP_PORT, 25); no mail is ever sent.
+   */
+  smtp(ip: string, rcpt: string): Promise<SmtpReply[]>;
+  /** The crawler's reading of an HTML answer (no network: a parse on this node). */
+  page(res: NetResponse): PageReading;
+  /** The crawler's sitemap parser (gzip recognised by its bytes); children: the sitemaps an index lists. */
+  sitemap(url: string, body: Uint8Array, siteHost: string, sample: number): Promise<{ readonly facts: SitemapFacts; readonly children: readonly string[] }>;
+  /** The node's own addresses, by interface (loopback left out): what its traffic leaves from. */
+  interfaces(): readonly { readonly name: string; readonly address: string; readonly family: 4 | 6 }[];
+  /** The operator's echo service (SVC_UTILITY_ECHO_URL): a URL that answers the caller's address, or null when none is configured. */
+  readonly echoUrl: string | null;
   /** Where a TLD's WHOIS service is asked first (IANA by default; a setting in tests). */
   readonly whoisRoot: string;
   /**
@@ -217,6 +292,16 @@ export interface Utility<I = Record<string, unknown>> {
   readonly example: Readonly<Record<string, unknown>>;
   /** CPU time allowed in the pool, when it is not the configured default (regex_test: 1 s). */
   readonly cpuMs?: number;
+  /**
+   * Runs in a long-lived thread of its own rather than the shared pool: heavy state (spell_check's
+   * dictionaries) is built once there by warmUp, outside the run time limit, and the utility
+   * answers tool_off until it is (docs/utilities.md).
+   */
+  readonly ownThread?: boolean;
+  /** Builds the heavy state of an ownThread utility. */
+  warmUp?(): Promise<void>;
+  /** Heap (MB) its own thread needs when above the pool's. */
+  readonly memoryMb?: number;
   /** Whether this machine can run it (page_screenshot needs Chromium); available when absent. */
   available?(): boolean;
   /** It drives a headless browser: the crawler node gives it its Chromium behind a guarded proxy (UtilityNet.browser). */

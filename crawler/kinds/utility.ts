@@ -34,6 +34,8 @@ export const utilityKind: CrawlerKind<"utility"> = {
       ports: node.settings.utilityPorts,
       whoisRoot: node.settings.whoisRoot,
       whoisPort: node.settings.whoisPort,
+      smtpPort: node.settings.smtpPort,
+      echoUrl: node.settings.echoUrl || null,
       ca: node.egress.ca,
       userAgent: node.settings.userAgent,
       signal: deadline.signal,

@@ -2,11 +2,30 @@ import { promises as dnsPromises } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { connect as tcpConnect, isIP } from "node:net";
+import { networkInterfaces } from "node:os";
+import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
 import { performance } from "node:perf_hooks";
 import { brotliDecompressSync, constants as zlibConstants, gunzipSync, inflateSync } from "node:zlib";
 import { refusedRange, type TargetPolicy } from "../../runtime/index.ts";
-import { UnreachableError, UtilityError, type NetConnect, type NetFetchInit, type NetRecord, type NetResponse, type UtilityNet } from "../../utilities/index.ts";
+import { HttpResponse } from "../../proto/index.ts";
+import {
+  UnreachableError,
+  UtilityError,
+  type NetConnect,
+  type NetFetchInit,
+  type NetRecord,
+  type NetResponse,
+  type PageReading,
+  type SmtpReply,
+  type TlsProbe,
+  type TlsProbeInit,
+  type UtilityNet,
+} from "../../utilities/index.ts";
 import { dnsResolver, type Resolver } from "../fetch/egress.ts";
+import { parseContentType } from "../fetch/fetch-page.ts";
+import { extractPage } from "../page/extract.ts";
+import { technologyDetails } from "../page/tech-detect.ts";
+import { parseSitemap } from "../site/sitemaps.ts";
 
 // The network of a network-utility run (docs/utilities.md): the crawler node's egress policy
 // applied to HTTP, DNS, TCP and WHOIS alike (utilities-catalogue.md §6), with the run's budgets of
@@ -41,6 +60,12 @@ export interface UtilityNetOptions {
   /** The first WHOIS server asked, and the port of every WHOIS query. */
   readonly whoisRoot: string;
   readonly whoisPort: number;
+  /** The port of SMTP probes (25; another only for test servers). */
+  readonly smtpPort?: number;
+  /** The name an SMTP probe greets with (EHLO). */
+  readonly smtpHelo?: string;
+  /** The operator's echo service for my_ip (none: null). */
+  readonly echoUrl?: string | null;
   /** CA list for TLS (undefined: Node's defaults). */
   readonly ca: string[] | undefined;
   readonly userAgent: string;
@@ -278,7 +303,161 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
     });
   }
 
-  return { fetch, addresses, resolve, connect, whois, whoisRoot: o.whoisRoot };
+  /** A checked address and allow-listed port, or a refusal (field: the input field that named the port). */
+  function dialable(ip: string, port: number, field: string): void {
+    if (isIP(ip) === 0) throw new UtilityError("tool_failed", `${ip} is not an address`);
+    if (!o.ports.includes(port)) throw new UtilityError("bad_param", `port ${port} is not one a check may connect to (${o.ports.join(", ")})`, field);
+    const range = refusedRange(ip, o.policy);
+    if (range !== null) throw refused(ip, ip, range);
+  }
+
+  async function tls(ip: string, port: number, init: TlsProbeInit): Promise<TlsProbe> {
+    dialable(ip, port, "input.port");
+    spend(`TLS ${ip}:${port} ${init.version}`);
+    return new Promise<TlsProbe>((done) => {
+      const failed = (error: string): TlsProbe => ({ ok: false, error, protocol: null, cipher: null, alpn: null, ocsp_stapled: false, cert_valid_to: null, authorized: false });
+      let stapled = false;
+      // requestOCSP is a documented option of tls.connect that @types/node leaves out.
+      const socket = tlsConnect({
+        requestOCSP: true,
+        host: ip,
+        port,
+        servername: isIP(init.servername) === 0 ? init.servername : undefined,
+        minVersion: init.version,
+        maxVersion: init.version,
+        // TLS 1.0 and 1.1 need OpenSSL's security level 0 to be offered at all; what the server accepts is the question.
+        ciphers: init.version === "TLSv1" || init.version === "TLSv1.1" ? "DEFAULT@SECLEVEL=0" : undefined,
+        ALPNProtocols: [...(init.alpn ?? ["h2", "http/1.1"])],
+        rejectUnauthorized: false,
+        ca: o.ca,
+        signal: o.signal,
+      } as ConnectionOptions);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        done(failed("no handshake within 5 s"));
+      }, NET_BUDGET.connectMs);
+      socket.once("OCSPResponse", (response: Buffer) => {
+        stapled = response !== null && response.length > 0;
+      });
+      socket.once("secureConnect", () => {
+        clearTimeout(timer);
+        const cert = socket.getPeerCertificate();
+        const validTo = cert && cert.valid_to ? new Date(cert.valid_to).toISOString() : null;
+        const out: TlsProbe = {
+          ok: true,
+          error: null,
+          protocol: socket.getProtocol() ?? null,
+          cipher: socket.getCipher()?.name ?? null,
+          alpn: typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null,
+          ocsp_stapled: stapled,
+          cert_valid_to: validTo,
+          authorized: socket.authorized,
+        };
+        socket.end();
+        socket.destroy();
+        done(out);
+      });
+      socket.once("error", (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        socket.destroy();
+        done(failed(err.code === "ECONNREFUSED" ? "connection refused" : (err.code ?? err.message)));
+      });
+    });
+  }
+
+  async function smtp(ip: string, rcpt: string): Promise<SmtpReply[]> {
+    const port = o.smtpPort ?? 25;
+    const range = refusedRange(ip, o.policy);
+    if (isIP(ip) === 0) throw new UtilityError("tool_failed", `${ip} is not an address`);
+    if (range !== null) throw refused(ip, ip, range);
+    if (/[\r\n<>]/.test(rcpt)) throw new UtilityError("tool_failed", "the address cannot be sent in an SMTP command");
+    spend(`SMTP ${ip}`);
+    const commands = ["", `EHLO ${o.smtpHelo ?? "svc.invalid"}`, "MAIL FROM:<>", `RCPT TO:<${rcpt}>`, "QUIT"];
+    return new Promise<SmtpReply[]>((done, reject) => {
+      const replies: SmtpReply[] = [];
+      const socket = tcpConnect({ host: ip, port, signal: o.signal });
+      let buffer = "";
+      let step = 0;
+      const timer = setTimeout(() => socket.destroy(new Error("no answer within 10 s")), NET_BUDGET.ttfbMs);
+      const finish = () => {
+        clearTimeout(timer);
+        socket.destroy();
+        done(replies);
+      };
+      socket.on("data", (chunk: Buffer) => {
+        buffer += chunk.toString("latin1");
+        if (buffer.length > 64 * 1024) return finish();
+        // A reply ends with a line "NNN text" (a dash after the code continues it).
+        for (;;) {
+          const lines = buffer.split("\r\n");
+          const last = lines.findIndex((l) => /^\d{3}(?: |$)/.test(l));
+          if (last < 0) return;
+          const reply = lines.slice(0, last + 1);
+          buffer = lines.slice(last + 1).join("\r\n");
+          const code = Number((reply[last] as string).slice(0, 3));
+          replies.push({ command: commands[step] === "" ? "(greeting)" : (commands[step] as string), code, text: reply.map((l) => l.slice(4)).join("\n") });
+          step += 1;
+          if (step >= commands.length || code >= 400) {
+            if (code >= 400 && step < commands.length) socket.write("QUIT\r\n");
+            return finish();
+          }
+          socket.write(`${commands[step]}\r\n`);
+        }
+      });
+      socket.once("close", () => finish());
+      socket.once("error", (err) => {
+        clearTimeout(timer);
+        if (replies.length > 0) done(replies);
+        else reject(new UnreachableError(`the mail server ${ip} did not answer: ${describeError(err)}`));
+      });
+    });
+  }
+
+  function page(res: NetResponse): PageReading {
+    const ct = parseContentType(res.headers.find(([n]) => n === "content-type")?.[1] ?? "");
+    const response = HttpResponse.fromPartial({
+      requestedUrl: res.url,
+      finalUrl: res.url,
+      status: res.status,
+      headers: res.headers.map(([name, value]) => ({ name, value })),
+      ttfbMs: res.timings_ms.ttfb,
+      totalMs: res.timings_ms.total,
+      wireBytes: res.encoded_bytes,
+      bodyBytes: res.body.length,
+      contentEncoding: (res.headers.find(([n]) => n === "content-encoding")?.[1] ?? "").toLowerCase(),
+      contentType: ct.mediaType,
+      charset: ct.charset,
+      bodyTruncated: res.truncated,
+    });
+    const html = bodyText(res.body, ct.charset);
+    const { facts, generator, scriptSrcs, text } = extractPage({ url: res.url, response, html });
+    const technologies = technologyDetails({ generator, headers: response.headers, scriptSrcs });
+    return { facts, generator, scriptSrcs, text, technologies };
+  }
+
+  async function sitemap(url: string, body: Uint8Array, siteHost: string, sample: number) {
+    const parsed = await parseSitemap(url, Buffer.from(body.buffer, body.byteOffset, body.byteLength), siteHost, sample);
+    return { facts: parsed.facts, children: parsed.children };
+  }
+
+  function interfaces() {
+    const out: { name: string; address: string; family: 4 | 6 }[] = [];
+    for (const [name, list] of Object.entries(networkInterfaces())) {
+      for (const a of list ?? []) if (!a.internal) out.push({ name, address: a.address, family: a.family === "IPv6" ? 6 : 4 });
+    }
+    return out;
+  }
+
+  return { fetch, addresses, resolve, connect, whois, tls, smtp, page, sitemap, interfaces, echoUrl: o.echoUrl ?? null, whoisRoot: o.whoisRoot };
+}
+
+/** HTML bytes as text: the charset the answer declares, else UTF-8. */
+function bodyText(body: Uint8Array, charset: string): string {
+  try {
+    return new TextDecoder(charset || "utf-8").decode(body);
+  } catch {
+    return new TextDecoder("utf-8").decode(body);
+  }
 }
 
 function describeError(err: Error): string {

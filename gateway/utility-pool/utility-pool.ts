@@ -16,6 +16,8 @@ export interface UtilityPoolOptions {
   readonly memoryMb: number;
   /** The thread's module (tests run a stand-in); utility-thread.ts by default. */
   readonly entry?: URL;
+  /** Told when a thread dies before it loaded (an own thread's warm-up failed). */
+  readonly onLoadFailure?: (why: string) => void;
 }
 
 export interface PoolRun {
@@ -31,12 +33,24 @@ export interface UtilityPool {
   run(task: PoolRun): Promise<unknown>;
   /** Threads started so far (they start on first use). */
   readonly threads: number;
+  /** Whether a thread has loaded and takes runs (an own thread: its heavy state is built). */
+  readonly ready: boolean;
+  /** Starts a thread now when none runs (a utility's own thread warms up before its first run). */
+  start(): void;
   close(): Promise<void>;
 }
 
 const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./utility-thread.ts" : "./utility-thread.js", import.meta.url);
+const OWN_THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./own-thread.ts" : "./own-thread.js", import.meta.url);
+
+/** The module of an ownThread utility's thread: it warms the utility up, then serves like a pool thread. */
+export function ownThreadEntry(utility: string): URL {
+  const url = new URL(OWN_THREAD_URL);
+  url.searchParams.set("utility", utility);
+  return url;
+}
 function bootOf(entry: URL): string {
-  return entry.href.endsWith(".ts")
+  return entry.pathname.endsWith(".ts")
     ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`
     : `import(${JSON.stringify(entry.href)});`;
 }
@@ -100,7 +114,10 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
     void slot.worker.terminate();
     if (closed) return;
     // A thread that dies while loading would die again: fail what waits rather than loop.
-    if (!slot.loaded) for (const job of queue.splice(0)) job.reject(new Error(`the utility thread could not start: ${why}`));
+    if (!slot.loaded) {
+      options.onLoadFailure?.(why);
+      for (const job of queue.splice(0)) job.reject(new Error(`the utility thread could not start: ${why}`));
+    }
     dispatch();
   };
 
@@ -142,6 +159,12 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
     },
     get threads() {
       return slots.length;
+    },
+    get ready() {
+      return slots.some((s) => s.loaded && !s.gone);
+    },
+    start() {
+      if (!closed && slots.length === 0) spawn();
     },
     async close() {
       closed = true;

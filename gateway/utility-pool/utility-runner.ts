@@ -36,12 +36,15 @@ export interface UtilityRunnerOptions {
   /** Ids the administrator disabled (SVC_UTILITIES_OFF). */
   readonly off: readonly string[];
   readonly net?: NetUtilityLane;
+  /** The thread of an ownThread utility (spell_check), started on its first use; absent: such utilities are unavailable. */
+  readonly ownThread?: (u: Utility) => UtilityPool;
 }
 
 export class UtilityRunner {
   private readonly off: ReadonlySet<string>;
   private readonly runs: Counter<"utility" | "outcome">;
   private readonly seconds: Histogram<"utility">;
+  private readonly own = new Map<string, UtilityPool>();
 
   constructor(private readonly options: UtilityRunnerOptions) {
     this.off = new Set(options.off);
@@ -61,7 +64,24 @@ export class UtilityRunner {
 
   /** Whether this server can run it: network utilities need the crawler nodes' lane, some a browser. */
   available(u: Utility): boolean {
+    if (u.ownThread) return this.own.get(u.id)?.ready ?? false;
     return (!u.net || this.options.net !== undefined) && (u.available?.() ?? true);
+  }
+
+  /** An ownThread utility's thread, created (and started) on first use. */
+  private ownPool(u: Utility): UtilityPool | null {
+    let pool = this.own.get(u.id);
+    if (!pool && this.options.ownThread) {
+      pool = this.options.ownThread(u);
+      this.own.set(u.id, pool);
+    }
+    pool?.start();
+    return pool ?? null;
+  }
+
+  /** Stops the own threads (the shared pool is closed by its owner). */
+  async close(): Promise<void> {
+    await Promise.all([...this.own.values()].map((p) => p.close()));
   }
 
   /** The catalogue as this server offers it. */
@@ -84,6 +104,12 @@ export class UtilityRunner {
       log("tool_off", 0);
       throw new ApiError("tool_off", `the utility ${u.id} is disabled by the administrator`);
     }
+    if (u.ownThread && !this.available(u)) {
+      // The first use starts the thread that builds the utility's state; until it is built the utility is off.
+      const pool = this.ownPool(u);
+      log("tool_off", 0);
+      throw new ApiError("tool_off", pool ? `the utility ${u.id} is loading (its dictionaries take up to a minute); try again shortly` : `the utility ${u.id} is not available on this server`);
+    }
     if (!this.available(u)) {
       log("tool_off", 0);
       throw new ApiError("tool_off", `the utility ${u.id} is not available on this server`);
@@ -91,9 +117,10 @@ export class UtilityRunner {
     try {
       const valid = validateInput(u, input);
       const nowMs = this.options.clock.nowMs();
+      const pool = u.ownThread ? (this.own.get(u.id) as UtilityPool) : this.options.pool;
       const output = u.net
         ? await (this.options.net as NetUtilityLane).run(u.id, valid, nowMs, { accountId, keyId })
-        : await this.options.pool.run({ utility: u.id, input: valid, nowMs, seed: new Uint8Array(this.options.random(32)), ...(u.cpuMs ? { cpuMs: u.cpuMs } : {}) });
+        : await pool.run({ utility: u.id, input: valid, nowMs, seed: new Uint8Array(this.options.random(32)), ...(u.cpuMs ? { cpuMs: u.cpuMs } : {}) });
       log("ok", Buffer.byteLength(JSON.stringify(output)));
       return output;
     } catch (err) {

@@ -442,6 +442,25 @@ describe("network utilities through the sync lane", () => {
     expect((await post("bot_access", { url: site.origin, bots: ["slurp"] })).json()).toMatchObject({ code: "bad_param", param: "input.bots" });
   }, 60_000);
 
+  it("the last batch through the lane: bot_view reads a page with the crawler's parser, ip_info a PTR, tls_http_versions a port off the allow-list", async () => {
+    const key = await freshKey();
+    const view = await post("bot_view", { url: `${site.origin}${MARK_PATH}`, ua: "bingbot" }, key);
+    expect(view.statusCode, view.body).toBe(200);
+    expect(view.json<{ result: Record<string, unknown> }>().result).toMatchObject({
+      status: 200,
+      meta: { title: "Fixture home" },
+      headings: [{ level: 1, text: "Hello" }],
+      text: "Hello",
+      words: 1,
+      links: { internal: 0, external: 0, nofollow: 0 },
+    });
+    const info = await post("ip_info", { target: "127.0.0.3" }, key);
+    expect(info.json<{ result: { ips: unknown[] } }>().result.ips).toEqual([
+      { ip: "127.0.0.3", version: 4, type: "loopback", global: false, arpa: "3.0.0.127.in-addr.arpa", ptr: ["www.utilnet.example"], fcrdns: false },
+    ]);
+    expect((await post("tls_http_versions", { host: "www.utilnet.example", port: 9 }, key)).json()).toMatchObject({ code: "bad_param", param: "input.port" });
+  }, 60_000);
+
   it("counts runs against the key's hourly limit of network utilities, shown in /capabilities", async () => {
     const caps = (await gw.call("GET", "/api/v1/capabilities")).json<{ limits: Record<string, number> }>();
     expect(caps.limits.net_utilities_per_hour).toBe(6);

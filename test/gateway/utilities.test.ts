@@ -146,6 +146,25 @@ describe("the utilities endpoints", () => {
     expect(JSON.parse(cli.stdout)).toMatchObject({ result: { hashes: [{ alg: "md5", value: "5d41402abc4b2a76b9719d911017c592" }, { alg: "crc32", value: "3610a686" }] } });
   }, 60_000);
 
+  it("spell_check: off while its own thread builds the dictionaries (started by the first use), then it runs the example", async () => {
+    const available = async () => (await gw.call("GET", "/api/v1/utilities?group=text&limit=50")).json<{ utilities: { id: string; available: boolean }[] }>().utilities.find((u) => u.id === "spell_check")?.available;
+    expect(await available()).toBe(false);
+    const first = await post("spell_check", { text: "Превед" });
+    expect(first.statusCode).toBe(503);
+    expect(first.json()).toMatchObject({ code: "tool_off", error: "the utility spell_check is loading (its dictionaries take up to a minute); try again shortly" });
+    // Wait for the thread (what is waited for is the state, not a time).
+    for (let i = 0; i < 600 && !(await available()); i++) await new Promise((r) => setTimeout(r, 250));
+    const res = await post("spell_check", { text: "Превед, мир! Малако и молоко. This sentense has an eror.", language: "auto" });
+    expect(res.statusCode, res.body).toBe(200);
+    const errors = res.json<{ result: { errors: { word: string; language: string; positions: number[] }[] } }>().result.errors;
+    expect(errors.map((e) => [e.word, e.language, e.positions])).toEqual([
+      ["Превед", "ru", [0]],
+      ["Малако", "ru", [13]],
+      ["sentense", "en", [35]],
+      ["eror", "en", [51]],
+    ]);
+  }, 180_000);
+
   it("runs every enabled utility's input_example, and neither logs nor the database keep inputs or results", async () => {
     const secrets: string[] = [];
     for (const u of UTILITIES) {

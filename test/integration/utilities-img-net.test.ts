@@ -43,6 +43,14 @@ function loopbackNet(extra: Partial<UtilityNet> = {}): UtilityNet {
     addresses: () => Promise.resolve(["127.0.0.1"]),
     connect: () => Promise.reject(new Error("not used by the img utilities")),
     whois: () => Promise.reject(new Error("not used by the img utilities")),
+    tls: () => Promise.reject(new Error("not used by the img utilities")),
+    smtp: () => Promise.reject(new Error("not used by the img utilities")),
+    page: () => {
+      throw new Error("not used by the img utilities");
+    },
+    sitemap: () => Promise.reject(new Error("not used by the img utilities")),
+    interfaces: () => [],
+    echoUrl: null,
     whoisRoot: "whois.iana.org",
     ...extra,
   };

@@ -1,4 +1,4 @@
-import { UtilityError, type NetResponse, type UtilityNet, type UtilityPorts } from "../utility.ts";
+import { UtilityError, type NetFetchInit, type NetResponse, type UtilityNet, type UtilityPorts } from "../utility.ts";
 
 // Helpers of the network utilities (site and net groups).
 
@@ -38,4 +38,48 @@ export function redirectTarget(res: Pick<NetResponse, "status" | "headers" | "ur
   } catch {
     return null;
   }
+}
+
+/** One hop of a followed request. */
+export interface Hop {
+  readonly url: string;
+  readonly status: number;
+  readonly location: string | null;
+}
+
+/**
+ * A GET that follows HTTP redirects hop by hop (each hop passes the egress check again), at most
+ * maxHops; the last answer and the hops before it. A loop or too many hops ends at the last answer.
+ */
+export async function fetchFollowing(net: UtilityNet, url: string, init: NetFetchInit = {}, maxHops = 10): Promise<{ res: NetResponse; hops: Hop[] }> {
+  const hops: Hop[] = [];
+  let current = url;
+  const seen = new Set<string>();
+  for (;;) {
+    const res = await net.fetch(current, init);
+    const next = redirectTarget(res);
+    if (next === null || hops.length >= maxHops || seen.has(next) || !/^https?:/.test(next)) return { res, hops };
+    seen.add(current);
+    hops.push({ url: current, status: res.status, location: next });
+    current = next;
+  }
+}
+
+/** Runs fn over items with at most `limit` at a time, results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** A page the utility needs, or tool_failed saying why (no answer, an error status, not HTML). */
+export function requireHtml(res: NetResponse, url: string): void {
+  if (res.status < 200 || res.status > 299) throw new UtilityError("tool_failed", `${url} answered ${res.status}${res.status_text ? ` ${res.status_text}` : ""}, not a page`);
 }
