@@ -49,6 +49,8 @@ async function seedTasks(accountId: number, host: string, codes: readonly string
 
 describe("POST /tasks/{id}/recheck", () => {
   it("re-checks a task: the fresh report is reused, a fixed site closes it, the daily limit applies", async () => {
+    // Two pages lack a description: one page fetch cannot decide the task, the whole analysis re-runs.
+    site.pages.set("/about", page({ title: "About the small test site", links: ["/"] }));
     expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
     const job = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } })).json().job;
     expect((await untilJobDone(gw, job.id as number)).state).toBe("done");
@@ -75,6 +77,7 @@ describe("POST /tasks/{id}/recheck", () => {
 
     // Fixed, and the report is now over two minutes old: the re-check runs the site's checks.
     site.pages.set("/contact", page({ title: "Contact the small test site", description: "How to reach the people behind the small test site.", links: ["/"] }));
+    site.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/"] }));
     gw.clock.advance(121_000);
     const fixed = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`)).json();
     const changes = (await gw.call("GET", `/api/v1/changes/${site.host}`)).json();
@@ -83,6 +86,7 @@ describe("POST /tasks/{id}/recheck", () => {
       outcome: "fixed",
       outcome_label: "Fixed: the check passes now",
       reused_fresh_report: false,
+      ran: "analysis",
       rank_from: report.rank.value,
       rank_to: report.rank.value + Math.round(gain),
       new_tasks: changes.new.length + changes.returned.length,

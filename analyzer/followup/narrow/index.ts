@@ -6,14 +6,14 @@ import type { ReportItem } from "../../analyze.ts";
 import { CHECKS, type CheckDef, type CheckOutcome } from "../../checks/index.ts";
 import { computeRank, type RankEntry } from "../../rank.ts";
 import { dnsScope } from "./dns.ts";
-import { homeSampleScope, homeScope } from "./page.ts";
+import { homeScope, pageSampleScope } from "./page.ts";
 import type { NarrowContext, RecheckScope } from "./scope.ts";
 import { tlsScope } from "./tls.ts";
 import { analysisScope, crawlScope } from "./whole.ts";
 
 export type { NarrowContext, NarrowKind, RecheckMode, RecheckScope } from "./scope.ts";
 
-export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, homeSampleScope, analysisScope, crawlScope]);
+export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, pageSampleScope, analysisScope, crawlScope]);
 
 const BY_CODE: ReadonlyMap<string, RecheckScope> = new Map(RECHECK_SCOPES.flatMap((s) => s.codes.map((c) => [c, s] as const)));
 
@@ -77,7 +77,11 @@ export function projectRank(items: readonly ReportItem[], caps: readonly { code:
   return computeRank(entries).rank;
 }
 
-/** Judges a task's check on a narrow look's facts against the last report (pure). */
+/**
+ * Judges a task's check on a narrow look's facts against the last report (pure). A family that sees
+ * part of what the check judged (decidesOnPassOnly) projects a still-failing check with its last
+ * result: rank_to is then rank_from.
+ */
 export function judgeNarrow(
   scope: RecheckScope,
   code: string,
@@ -93,5 +97,8 @@ export function judgeNarrow(
     const sibling = DEFS.get(c);
     return sibling !== undefined && FAILING.has(runOne(sibling, facts).status);
   }).length;
-  return { outcome, rankTo: projectRank(last.items, last.caps, code, outcome), newTasks };
+  const partialFailure = scope.decidesOnPassOnly === true && outcome.status !== "pass";
+  const lastItem = last.items.find((i) => i.code === code);
+  const projected = partialFailure && lastItem ? { ...outcome, status: lastItem.status, score: lastItem.score } : outcome;
+  return { outcome, rankTo: projectRank(last.items, last.caps, code, projected), newTasks };
 }

@@ -30,14 +30,27 @@ export const homeScope: RecheckScope = {
   facts: homeFacts,
 };
 
+/** The one page the last report saw the check fail on, when it names exactly one on the site's origin. */
+export function onlyFailingPage(ctx: NarrowContext): string | undefined {
+  const pages = [...new Set(ctx.item?.pages ?? [])];
+  if (pages.length !== 1) return undefined;
+  try {
+    return new URL(pages[0] as string).origin === new URL(ctx.origin).origin ? pages[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Page-level checks judged on each sampled page. When the last report saw the check fail on the home
- * page only (its failing pages are all the home page), a fetch of the home page decides it; when other
- * pages failed, one page cannot say whether they were fixed, and the whole analysis re-runs.
+ * Page-level checks judged on each sampled page. When the last report saw the check fail on one page
+ * only (the home page or an inner page), a fetch of that page decides it: the other pages passed.
+ * When several pages failed, one fetch cannot say whether they were all fixed, and the whole
+ * analysis re-runs (as it does for a check whose report item names no failing page).
  */
-export const homeSampleScope: RecheckScope = {
+export const pageSampleScope: RecheckScope = {
   id: "page",
   mode: "page",
+  decidesOnPassOnly: true,
   codes: [
     "noindex", "nosnippet", "noimageindex", "meta_in_body", "canonical_present", "canonical_valid", "soft_404", "url_hygiene",
     "ttfb", "compression", "charset", "doctype", "html_size", "dom_size", "duplicate_ids", "meta_refresh", "deprecated_tags",
@@ -50,11 +63,13 @@ export const homeSampleScope: RecheckScope = {
     "jsonld_syntax", "schema_required", "schema_core_types", "schema_breadcrumbs",
     "og_required", "og_image", "og_url_match", "og_description", "twitter_card", "social_profiles",
   ],
-  why: "a live fetch of the home page, when the home page was the only failing page",
-  applies: (ctx) => {
-    const pages = ctx.item?.pages ?? [];
-    return pages.length > 0 && pages.every((p) => isHome(ctx, p));
+  why: "a live fetch of the one page the check failed on; the whole analysis when it failed on several",
+  applies: (ctx) => onlyFailingPage(ctx) !== undefined,
+  target: (ctx) => onlyFailingPage(ctx) ?? homeUrl(ctx),
+  facts: (ctx, result) => {
+    const url = onlyFailingPage(ctx) ?? homeUrl(ctx);
+    if (isHome(ctx, url)) return homeFacts(ctx, result);
+    // An inner page is judged as a sampled page (importance 1, not the home page's 3).
+    return SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, pages: [PageFacts.fromJSON(result)] });
   },
-  target: homeUrl,
-  facts: homeFacts,
 };

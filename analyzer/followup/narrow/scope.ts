@@ -28,6 +28,12 @@ export interface RecheckScope {
   readonly mode: RecheckMode;
   /** The check codes of the family; every catalogued check is in exactly one family (a test holds this). */
   readonly codes: readonly string[];
+  /**
+   * The narrow look sees part of what the check judged (one page of the sample): its pass decides
+   * the task, but a failure's score is that part's, not the site's, so the projected rank keeps the
+   * last report's result of a check that still fails.
+   */
+  readonly decidesOnPassOnly?: boolean;
   /** One line for the docs and the answer: what runs and why. */
   readonly why: string;
   /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { analyzeSite } from "../../../analyzer/analyze.ts";
 import { CHECKS } from "../../../analyzer/checks/index.ts";
-import { judgeNarrow, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type NarrowContext } from "../../../analyzer/followup/index.ts";
-import { DnsFacts, TlsFacts, type SiteFacts } from "../../../proto/index.ts";
+import { judgeNarrow, projectRank, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type NarrowContext } from "../../../analyzer/followup/index.ts";
+import { DnsFacts, PageFacts, TlsFacts, type SiteFacts } from "../../../proto/index.ts";
 import { healthySite } from "./site-builder.ts";
 
 // Issue 18 §1: the re-check table names, for every catalogued check, the narrowest run that yields
@@ -35,12 +35,47 @@ describe("re-check table", () => {
     expect(recheckModeOf("home_status", ctxOf(facts, "home_status")).mode).toBe("page");
   });
 
-  it("takes the page kind for a page check only when the home page was its only failing page", () => {
+  it("takes the page kind for a page check only when it failed on one page, and fetches that page", () => {
     const facts = healthySite();
-    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [`${facts.origin}/`])).mode).toBe("page");
+    const scope = recheckScopeOf("h1_present")!;
+    const home = ctxOf(facts, "h1_present", [`${facts.origin}/`]);
+    const inner = ctxOf(facts, "h1_present", [`${facts.origin}/about/`]);
+    expect([home, inner].map((c) => [recheckModeOf("h1_present", c).mode, scope.target!(c)])).toEqual([
+      ["page", `${facts.origin}/`],
+      ["page", `${facts.origin}/about/`],
+    ]);
     expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [`${facts.origin}/`, `${facts.origin}/about/`])).mode).toBe("analysis");
     expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [])).mode).toBe("analysis");
-    expect(recheckScopeOf("h1_present")?.target?.(ctxOf(facts, "h1_present"))).toBe(`${facts.origin}/`);
+    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", ["https://elsewhere.example/"])).mode).toBe("analysis");
+  });
+
+  it("judges an inner page as a sampled page, and keeps a still-failing page check's last result in the rank", () => {
+    const broken = (f: SiteFacts) => {
+      f.pages[0]!.headings = f.pages[0]!.headings.filter((h) => h.level !== 1);
+    };
+    const lastFacts = healthySite(broken);
+    const last = analyzeSite(lastFacts);
+    const item = last.items.find((i) => i.code === "h1_present")!;
+    expect(item.status).toBe("fail");
+    expect(item.pages).toHaveLength(1);
+    const scope = recheckScopeOf("h1_present")!;
+    const ctx = ctxOf(lastFacts, "h1_present");
+    const fixedPage = PageFacts.toJSON(healthySite().pages[0]!);
+    const fixed = judgeNarrow(scope, "h1_present", scope.facts!(ctx, fixedPage), last);
+    expect(fixed.outcome.status).toBe("pass");
+    expect(fixed.rankTo).toBe(last.rank + item.gain);
+    // Still failing on the home page: the page alone scores 0, the site's check scored higher (the
+    // other pages passed), and the rank keeps the report's result rather than the page's.
+    const homeFacts = healthySite((f) => {
+      f.home!.title = "";
+    });
+    const homeLast = analyzeSite(homeFacts);
+    const homeItem = homeLast.items.find((i) => i.code === "title_present")!;
+    const still = judgeNarrow(scope, "title_present", scope.facts!(ctxOf(homeFacts, "title_present"), PageFacts.toJSON(homeFacts.home!)), homeLast);
+    expect(still.outcome).toMatchObject({ status: "fail", score: 0 });
+    expect(homeItem.score).toBeGreaterThan(0);
+    expect(still.rankTo).toBe(homeLast.rank);
+    expect(projectRank(homeLast.items, homeLast.caps, "title_present", still.outcome)).toBeLessThan(homeLast.rank);
   });
 });
 
