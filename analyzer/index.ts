@@ -214,6 +214,7 @@ export {
   type FixEffect,
   type SeriesPoint,
 } from "./followup/index.ts";
+export { judgeNarrow, projectRank, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type NarrowContext, type NarrowJudgement, type NarrowKind, type RecheckScope } from "./followup/index.ts";
 export {
   asOf,
   dayOf as utcDayOf,

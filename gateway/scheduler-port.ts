@@ -10,7 +10,7 @@ export interface SchedulerPort {
   startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
   runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
   /** A single live check (page URL, certificate or DNS of a host, a network utility's run) in the synchronous lane; kind is the work kind's name. */
-  runSingle(accountId: number, kind: "page" | "tls" | "dns" | "utility", target: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
+  runSingle(accountId: number, kind: "page" | "tls" | "dns" | "utility", target: string, waitMs: number, charge?: boolean): Promise<{ jobId: number; done: boolean }>;
   /** One attempt of a test delivery in the synchronous lane (the webhook kind's target: "<delivery>@<receiver host>"). */
   sendWebhookTest(accountId: number, deliveryId: number, receiverHost: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
 }
@@ -69,11 +69,11 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
         throw toApiError(err);
       }
     },
-    async runSingle(accountId, kind, target, waitMs) {
+    async runSingle(accountId, kind, target, waitMs, charge = true) {
       try {
         const res = await callUnary(
           client.runCheck.bind(client),
-          RunCheckRequest.fromPartial({ accountId, kind, target, waitMs }),
+          RunCheckRequest.fromPartial({ accountId, kind, target, waitMs, uncharged: !charge }),
           { deadlineMs: waitMs + 5000, retries: 0 },
         );
         return { jobId: res.jobId, done: res.done };

@@ -159,7 +159,8 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     }),
 
     runCheck: unary(logger, async (req: RunCheckRequest) => {
-      const { job, cached } = await start(req.kind, req.accountId, req.target, { fresh: req.fresh, charge: true, lane: "sync" });
+      // uncharged: a task re-check's narrow run, counted by the gateway against rechecks_per_day.
+      const { job, cached } = await start(req.kind, req.accountId, req.target, { fresh: req.fresh, charge: !req.uncharged, lane: "sync" });
       if (cached) return RunCheckResponse.fromPartial({ jobId: job.id, done: true, cached: true });
       const done = await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
         const j = await store.jobs.get(job.id);

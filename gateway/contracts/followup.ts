@@ -15,7 +15,9 @@ export const recheckTask = defineContract({
   cli: "tasks recheck",
   summary: "Re-check one task: is its check passing now?",
   description:
-    "Runs the site's checks again (a report of the site younger than two minutes is reused instead: reused_fresh_report) and reads the task's check in it. " +
+    "Re-runs only what the task's check reads (a report of the site younger than two minutes is reused instead: reused_fresh_report): a live DNS lookup for DNS checks, a TLS handshake for certificate checks, " +
+    "a fetch of the home page for checks of the home page (page checks that failed only on the home page), the whole analysis for the rest (robots.txt, sitemaps, browser metrics, page checks failing on other pages); ran says which. " +
+    "A narrow look stores no report: rank_to is then the last report's rank with the task's check replaced by the new result (the analyzer's rank model; the check's confirmed cap is lifted when it passes, no new cap is added). " +
     "outcome fixed: the check passes, an open task becomes done (done_at now); still: it fails, the task stays as it is. " +
     "A task whose check needs a whole crawl (recheck false) answers 422 unsupported, before anything is charged. " +
     "Every accepted re-check counts against the plan's daily re-checks (rechecks_per_day; 429 limit with Retry-After until the next UTC day), not against its daily checks. " +
@@ -35,7 +37,11 @@ export const recheckTask = defineContract({
       reused_fresh_report: Type.Boolean({ description: "A report younger than two minutes answered; nothing ran" }),
       rank_from: Type.Integer({ description: "The site's rank before the re-check" }),
       rank_to: Type.Integer({ description: "The site's rank in the re-check's report" }),
-      new_tasks: Type.Integer({ minimum: 0, description: "Checks failing in the re-check's report that passed before it" }),
+      new_tasks: Type.Integer({ minimum: 0, description: "Checks failing in the re-check's report that passed before it; after a narrow look, the checks of the task's family that fail on its facts and did not fail in the last report" }),
+      ran: StringEnum(["report", "dns", "tls", "page", "analysis"], {
+        description:
+          "Extension: what answered. report: a report younger than two minutes, nothing ran; dns, tls, page: a narrow live look of that kind (the synchronous lane, no new report); analysis: the whole analysis (docs/followup.md has the table by check)",
+      }),
     },
     { additionalProperties: false },
   ),

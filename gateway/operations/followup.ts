@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { VERDICTS_LEGEND, type ReportItem } from "../../analyzer/index.ts";
+import { judgeNarrow, recheckModeOf, VERDICTS_LEGEND, type CheckOutcome, type NarrowContext, type NarrowKind, type RecheckScope, type ReportItem } from "../../analyzer/index.ts";
 import type { RunRow, TaskRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -51,7 +51,7 @@ function itemOf(run: RunRow, code: string): ReportItem | undefined {
 }
 
 /** A check's result in its own terms: status and what it measured. */
-function inOwnTerms(item: ReportItem | undefined): string {
+function inOwnTerms(item: Pick<ReportItem, "status" | "detail" | "value"> | undefined): string {
   if (!item) return "not measured in this check";
   const said = item.detail || (item.value === null ? "" : String(item.value));
   return said ? `${item.status}: ${said.length > 300 ? `${said.slice(0, 299)}…` : said}` : item.status;
@@ -63,15 +63,68 @@ function newFailures(before: RunRow, after: RunRow): number {
   return after.report.items.filter((i) => FAILING.has(i.status) && !failedBefore.has(i.code)).length;
 }
 
+/** The label of an outcome in words. */
+function labelOf(fixed: boolean, status: string | undefined): string {
+  if (fixed) return "Fixed: the check passes now";
+  return status !== undefined && status !== "na"
+    ? "Still failing: the check does not pass yet"
+    : "Not confirmed: the check could not be measured this time; the task stays as it was";
+}
+
+/**
+ * The narrow look of a re-check (docs/followup.md): one live dns, tls or page check in the synchronous
+ * lane, not charged against checks_per_day (the re-check was charged against rechecks_per_day), and
+ * the facts its family's checks read.
+ */
+async function narrowFacts(deps: GatewayDeps, accountId: number, scope: RecheckScope, kind: NarrowKind, ctx: NarrowContext) {
+  const res = await deps.scheduler.runSingle(accountId, kind, scope.target!(ctx), deps.config.syncWaitMs, false);
+  const job = await deps.store.jobs.getOwned(accountId, res.jobId);
+  if (job?.state === "error") throw new ApiError("not_ready", `the re-check's ${kind} look failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: res.jobId, reason: job.error } });
+  if (!res.done || job?.state !== "done") throw new ApiError("not_ready", `the re-check's ${kind} look is still going; poll the job, then re-check again`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
+  return scope.facts!(ctx, await deps.store.jobs.result(accountId, res.jobId));
+}
+
+/** A narrow outcome in the report item's shape, for inOwnTerms. */
+function asItem(outcome: CheckOutcome): Pick<ReportItem, "status" | "detail" | "value"> {
+  return { status: outcome.status, detail: outcome.detail, value: outcome.value };
+}
+
 export const recheckTask = implement(contracts.recheckTask, async ({ auth, deps, params, now }) => {
   const accountId = auth!.accountId;
   const task = await deps.store.tasks.get(accountId, params.id);
   if (!task) throw new ApiError("not_found", `no task ${params.id} in your account`);
-  if (!task.recheck) throw new ApiError("unsupported", `task ${task.id} (${task.code}) is judged over the whole crawled site; re-check it with POST /crawl/${task.host}`, { details: { code: task.code } });
+  const latest = await deps.store.runs.latest(task.host);
+  const ctx: NarrowContext = { host: task.host, origin: latest?.report.origin || `https://${task.host}`, item: latest ? itemOf(latest, task.code) : undefined, now };
+  const { scope, mode } = recheckModeOf(task.code, ctx);
+  if (!task.recheck || mode === "crawl") {
+    throw new ApiError("unsupported", `task ${task.id} (${task.code}) is judged over the whole crawled site; re-check it with POST /crawl/${task.host}`, { details: { code: task.code } });
+  }
   await chargeRecheck(deps, accountId, now);
 
-  const latest = await deps.store.runs.latest(task.host);
   const reused = latest !== null && now - latest.checked_at < RECHECK_REUSE_S;
+  if (!reused && latest !== null && scope !== undefined && mode !== "analysis") {
+    // Only what the check reads runs; no new report is stored: the task alone moves.
+    const facts = await narrowFacts(deps, accountId, scope, mode, ctx);
+    const judged = judgeNarrow(scope, task.code, facts, latest.report);
+    const fixed = judged.outcome.status === "pass";
+    const row = fixed ? await deps.store.tasks.markFixed(accountId, task.id, now) : task;
+    if (!row) throw new ApiError("not_found", `no task ${params.id} in your account`);
+    return {
+      body: {
+        task: { id: row.id, status: row.status },
+        outcome: fixed ? ("fixed" as const) : ("still" as const),
+        outcome_label: labelOf(fixed, judged.outcome.status),
+        before: inOwnTerms(ctx.item),
+        after: inOwnTerms(asItem(judged.outcome)),
+        reused_fresh_report: false,
+        rank_from: latest.rank,
+        rank_to: judged.rankTo,
+        new_tasks: judged.newTasks,
+        ran: mode,
+      },
+    };
+  }
+
   const after = reused ? latest : await freshRun(deps, accountId, task.host);
   const before = (reused ? await deps.store.runs.previous(task.host, after.id) : latest) ?? after;
 
@@ -80,22 +133,18 @@ export const recheckTask = implement(contracts.recheckTask, async ({ auth, deps,
   let row: TaskRow | null = task;
   if (fixed) row = await deps.store.tasks.markFixed(accountId, task.id, now);
   if (!row) throw new ApiError("not_found", `no task ${params.id} in your account`);
-  const label = fixed
-    ? "Fixed: the check passes now"
-    : item && item.status !== "na"
-      ? "Still failing: the check does not pass yet"
-      : "Not confirmed: the check could not be measured this time; the task stays as it was";
   return {
     body: {
       task: { id: row.id, status: row.status },
       outcome: fixed ? ("fixed" as const) : ("still" as const),
-      outcome_label: label,
+      outcome_label: labelOf(fixed, item?.status),
       before: inOwnTerms(itemOf(before, task.code)),
       after: inOwnTerms(item),
       reused_fresh_report: reused,
       rank_from: before.rank,
       rank_to: after.rank,
       new_tasks: newFailures(before, after),
+      ran: reused ? ("report" as const) : ("analysis" as const),
     },
   };
 });

@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { analyzeSite } from "../../analyzer/index.ts";
+import { SiteFacts } from "../../proto/index.ts";
 import type { ProbeSample, TaskDraftRow } from "../../storage/index.ts";
+import { startDnsServer, type FixtureDnsServer } from "../harness/fixture-web/dns-server.ts";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
 import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 
@@ -9,15 +12,26 @@ import { page, startSmallSite, type SmallSite } from "../harness/sites/small-sit
 const DAY = 86400;
 let gw: TestGateway;
 let site: SmallSite;
+let dns: FixtureDnsServer;
 beforeAll(async () => {
   site = await startSmallSite();
+  // The narrow re-check's DNS look resolves narrow.test here (SVC_DNS_SERVERS), as it would a real name.
+  dns = await startDnsServer([{ origin: "narrow.test", names: { "@": { A: ["127.0.0.1"], TXT: ["v=spf1 -all"] } } }]);
   gw = await startTestGateway({
-    env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "5", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000", SVC_PLAN_RECHECKS_PER_DAY: "3" },
+    env: {
+      SVC_ALLOW_PRIVATE_TARGETS: "1",
+      SVC_PAGE_SAMPLE: "5",
+      SVC_CRAWL_MIN_DELAY_MS: "0",
+      SVC_FETCH_TIMEOUT_MS: "3000",
+      SVC_PLAN_RECHECKS_PER_DAY: "3",
+      SVC_DNS_SERVERS: dns.address,
+    },
   });
 });
 afterAll(async () => {
   await gw.close();
   await site.close();
+  await dns.close();
 });
 afterEach(() => expect(gw.violations).toEqual([]));
 
@@ -35,6 +49,8 @@ async function seedTasks(accountId: number, host: string, codes: readonly string
 
 describe("POST /tasks/{id}/recheck", () => {
   it("re-checks a task: the fresh report is reused, a fixed site closes it, the daily limit applies", async () => {
+    // Two pages lack a description: one page fetch cannot decide the task, the whole analysis re-runs.
+    site.pages.set("/about", page({ title: "About the small test site", links: ["/"] }));
     expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
     const job = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } })).json().job;
     expect((await untilJobDone(gw, job.id as number)).state).toBe("done");
@@ -61,6 +77,7 @@ describe("POST /tasks/{id}/recheck", () => {
 
     // Fixed, and the report is now over two minutes old: the re-check runs the site's checks.
     site.pages.set("/contact", page({ title: "Contact the small test site", description: "How to reach the people behind the small test site.", links: ["/"] }));
+    site.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/"] }));
     gw.clock.advance(121_000);
     const fixed = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`)).json();
     const changes = (await gw.call("GET", `/api/v1/changes/${site.host}`)).json();
@@ -69,6 +86,7 @@ describe("POST /tasks/{id}/recheck", () => {
       outcome: "fixed",
       outcome_label: "Fixed: the check passes now",
       reused_fresh_report: false,
+      ran: "analysis",
       rank_from: report.rank.value,
       rank_to: report.rank.value + Math.round(gain),
       new_tasks: changes.new.length + changes.returned.length,
@@ -98,6 +116,120 @@ describe("POST /tasks/{id}/recheck", () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ code: "limit" });
     expect(Number(limited.headers["retry-after"])).toBe((Math.floor(nowS() / DAY) + 1) * DAY - nowS());
+  });
+});
+
+describe("POST /tasks/{id}/recheck: narrow looks", () => {
+  const dayOf = () => Math.floor(nowS() / DAY);
+  const counters = async (accountId: number) => ({
+    checks: await gw.store.auth.used(`d:checks:${accountId}`, dayOf()),
+    rechecks: await gw.store.auth.used(`d:rechecks:${accountId}`, dayOf()),
+  });
+  const untilOwnJobDone = async (key: string, jobId: number): Promise<{ state: string }> => {
+    for (let i = 0; i < 300; i++) {
+      const job = (await gw.call("GET", `/api/v1/jobs/${jobId}`, { key })).json().job as { state: string };
+      if (job.state === "done" || job.state === "error") return job;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`job ${jobId} did not finish`);
+  };
+  const jobKinds = async (accountId: number) =>
+    (await gw.db.query<{ kind: string }>("SELECT kind FROM jobs WHERE account_id = $1 ORDER BY id", [accountId])).map((r) => r.kind);
+
+  it("re-checks a DNS task with one DNS lookup: no analysis, charged to rechecks_per_day only", async () => {
+    const acct = await gw.newAccount("narrow-dns@example.com");
+    const host = "narrow.test";
+    // The last report saw no SPF record; the zone now publishes one (and no DMARC: that was already failing).
+    const lastFacts = SiteFacts.fromPartial({
+      host,
+      origin: `https://${host}`,
+      checkedAt: nowS() - 3600,
+      home: { response: { status: 200, requestedUrl: `https://${host}/`, finalUrl: `https://${host}/` } },
+      dns: { resolved: true, a: ["127.0.0.1"], registrableDomain: host },
+    });
+    const last = analyzeSite(lastFacts);
+    const spfItem = last.items.find((i) => i.code === "spf")!;
+    expect(spfItem.status).toBe("fail");
+    await gw.db.tx((q) =>
+      gw.store.runs.insert(q, {
+        host,
+        jobId: 900_001,
+        checkedAt: nowS() - 3600,
+        rank: last.rank,
+        label: last.label,
+        color: last.color,
+        report: { version: 1, items: last.items, groups: last.groups, caps: last.caps, tech: [], tasks: last.tasks, origin: `https://${host}`, after: last.rank },
+      }),
+    );
+    expect((await gw.call("POST", "/api/v1/sites", { key: acct.key, body: { host } })).statusCode).toBe(201);
+    await seedTasks(acct.accountId, host, ["spf", "dmarc"], nowS() - 3600);
+    const tasks = (await gw.call("GET", `/api/v1/tasks/${host}`, { key: acct.key })).json().tasks as { id: number; code: string }[];
+    const spfTask = tasks.find((t) => t.code === "spf")!;
+    const dmarcTask = tasks.find((t) => t.code === "dmarc")!;
+    const before = await counters(acct.accountId);
+
+    const res = await gw.call("POST", `/api/v1/tasks/${spfTask.id}/recheck`, { key: acct.key });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      task: { id: spfTask.id, status: "done" },
+      outcome: "fixed",
+      outcome_label: "Fixed: the check passes now",
+      before: `fail: ${spfItem.detail}`,
+      after: "pass: one valid SPF record",
+      reused_fresh_report: false,
+      // The last report's rank with spf passing: what its gain said fixing it is worth.
+      rank_from: last.rank,
+      rank_to: last.rank + spfItem.gain,
+      new_tasks: 0,
+      ran: "dns",
+    });
+    expect(spfItem.gain).toBeGreaterThan(0);
+    const still = (await gw.call("POST", `/api/v1/tasks/${dmarcTask.id}/recheck`, { key: acct.key })).json();
+    expect(still).toMatchObject({ task: { id: dmarcTask.id, status: "open" }, outcome: "still", ran: "dns", rank_to: last.rank, new_tasks: 0 });
+    expect(still.after).toMatch(/^fail: /);
+
+    // Nothing but the re-check counter moved; no analysis job exists for the account.
+    expect(await counters(acct.accountId)).toEqual({ checks: before.checks, rechecks: before.rechecks + 2 });
+    expect(await jobKinds(acct.accountId)).toEqual(["dns", "dns"]);
+    expect((await gw.call("GET", "/api/v1/jobs", { key: acct.key })).json().jobs).toEqual([]);
+    expect((await gw.call("GET", `/api/v1/history/${host}`, { key: acct.key })).json().runs.length).toBeLessThanOrEqual(1);
+  });
+
+  it("re-checks a task that failed on the home page only with one fetch of the home page", async () => {
+    const acct = await gw.newAccount("narrow-page@example.com");
+    const home = page({ title: "Small site home page for tests", description: "The home page of a small site served on loopback for Svc's tests.", links: ["/about"] });
+    const site2 = await startSmallSite();
+    try {
+      site2.pages.set("/", home.replace(/<h1>[^<]*<\/h1>/, "<h2>Welcome</h2>"));
+      expect((await gw.call("POST", "/api/v1/sites", { key: acct.key, body: { host: site2.host } })).statusCode).toBe(201);
+      const job = (await gw.call("POST", "/api/v1/analyze", { key: acct.key, body: { host: site2.host } })).json().job;
+      expect((await untilOwnJobDone(acct.key, job.id as number)).state).toBe("done");
+      const report = (await gw.call("GET", `/api/v1/report/${site2.host}`, { key: acct.key })).json();
+      const item = report.items.find((i: { code: string }) => i.code === "h1_present");
+      expect(item.status).toBe("fail");
+      const task = (await gw.call("GET", `/api/v1/tasks/${site2.host}`, { key: acct.key })).json().tasks.find((t: { code: string }) => t.code === "h1_present");
+      const before = await counters(acct.accountId);
+
+      site2.pages.set("/", home);
+      gw.clock.advance(121_000);
+      const res = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
+      expect(res).toMatchObject({
+        task: { id: task.id, status: "done" },
+        outcome: "fixed",
+        reused_fresh_report: false,
+        ran: "page",
+        rank_from: report.rank.value,
+        rank_to: report.rank.value + Math.round(item.gain),
+        new_tasks: 0,
+      });
+      expect(res.before).toBe(`fail: ${item.detail}`);
+      expect(res.after).toBe("pass: 1 page checked, all pass");
+      expect(await counters(acct.accountId)).toEqual({ checks: before.checks, rechecks: before.rechecks + 1 });
+      expect(await jobKinds(acct.accountId)).toEqual(["analyze", "page"]);
+      expect((await gw.call("GET", "/api/v1/jobs", { key: acct.key })).json().jobs.map((j: { id: number }) => j.id)).toEqual([job.id]);
+    } finally {
+      await site2.close();
+    }
   });
 });
 

@@ -209,6 +209,11 @@ export interface RunCheckRequest {
   fresh: boolean;
   waitMs: number;
   kind: string;
+  /**
+   * true: not counted against the plan's checks_per_day (a task re-check's narrow run is counted
+   * against rechecks_per_day by the gateway instead). Default false keeps every other caller charged.
+   */
+  uncharged: boolean;
 }
 
 export interface RunCheckResponse {
@@ -2150,7 +2155,7 @@ export const StartAnalysisResponse: MessageFns<StartAnalysisResponse> = {
 };
 
 function createBaseRunCheckRequest(): RunCheckRequest {
-  return { accountId: 0, target: "", fresh: false, waitMs: 0, kind: "" };
+  return { accountId: 0, target: "", fresh: false, waitMs: 0, kind: "", uncharged: false };
 }
 
 export const RunCheckRequest: MessageFns<RunCheckRequest> = {
@@ -2169,6 +2174,9 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     }
     if (message.kind !== "") {
       writer.uint32(50).string(message.kind);
+    }
+    if (message.uncharged !== false) {
+      writer.uint32(56).bool(message.uncharged);
     }
     return writer;
   },
@@ -2226,6 +2234,14 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
             message.kind = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.uncharged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2253,6 +2269,7 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
         ? globalThis.Number(object.wait_ms)
         : 0,
       kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      uncharged: isSet(object.uncharged) ? globalThis.Boolean(object.uncharged) : false,
     };
   },
 
@@ -2273,6 +2290,9 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     if (message.kind !== "") {
       obj.kind = message.kind;
     }
+    if (message.uncharged !== false) {
+      obj.uncharged = message.uncharged;
+    }
     return obj;
   },
 
@@ -2286,6 +2306,7 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     message.fresh = object.fresh ?? false;
     message.waitMs = object.waitMs ?? 0;
     message.kind = object.kind ?? "";
+    message.uncharged = object.uncharged ?? false;
     return message;
   },
 };

@@ -1,0 +1,75 @@
+import { PageFacts, SiteFacts } from "../../../proto/index.ts";
+import type { NarrowContext, RecheckScope } from "./scope.ts";
+
+/** The home page's URL on the report's origin. */
+export function homeUrl(ctx: NarrowContext): string {
+  return `${ctx.origin}/`;
+}
+
+/** Whether a URL is the site's home page (same origin, path "/"). */
+function isHome(ctx: NarrowContext, url: string): boolean {
+  try {
+    const at = new URL(url);
+    return at.origin === new URL(ctx.origin).origin && at.pathname === "/";
+  } catch {
+    return false;
+  }
+}
+
+const homeFacts = (ctx: NarrowContext, result: unknown) =>
+  SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, home: PageFacts.fromJSON(result) });
+
+/** Checks of the home page's answer alone: one fetch of it (the `page` kind). */
+export const homeScope: RecheckScope = {
+  id: "home",
+  mode: "page",
+  codes: ["home_status", "hsts", "version_disclosure"],
+  why: "a live fetch of the home page",
+  applies: () => true,
+  target: homeUrl,
+  facts: homeFacts,
+};
+
+/** The one page the last report saw the check fail on, when it names exactly one on the site's origin. */
+export function onlyFailingPage(ctx: NarrowContext): string | undefined {
+  const pages = [...new Set(ctx.item?.pages ?? [])];
+  if (pages.length !== 1) return undefined;
+  try {
+    return new URL(pages[0] as string).origin === new URL(ctx.origin).origin ? pages[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Page-level checks judged on each sampled page. When the last report saw the check fail on one page
+ * only (the home page or an inner page), a fetch of that page decides it: the other pages passed.
+ * When several pages failed, one fetch cannot say whether they were all fixed, and the whole
+ * analysis re-runs (as it does for a check whose report item names no failing page).
+ */
+export const pageSampleScope: RecheckScope = {
+  id: "page",
+  mode: "page",
+  decidesOnPassOnly: true,
+  codes: [
+    "noindex", "nosnippet", "noimageindex", "meta_in_body", "canonical_present", "canonical_valid", "soft_404", "url_hygiene",
+    "ttfb", "compression", "charset", "doctype", "html_size", "dom_size", "duplicate_ids", "meta_refresh", "deprecated_tags",
+    "mixed_content", "http_internal_links", "insecure_form", "csp", "x_content_type_options", "frame_ancestors", "referrer_policy",
+    "permissions_policy", "cookie_flags", "render_blocking", "image_dimensions", "document_redirects",
+    "title_present", "title_length", "title_multiple", "description_present", "description_length", "description_multiple",
+    "h1_present", "h1_multiple", "headings_order", "headings_empty", "lorem_ipsum", "img_alt_missing", "img_alt_long", "picture_no_img",
+    "too_many_links", "link_text", "empty_anchor_text", "crawlable_anchors", "localhost_links", "internal_nofollow", "viewport",
+    "html_lang", "hreflang_codes", "hreflang_self", "hreflang_x_default", "hreflang_lang_mismatch",
+    "jsonld_syntax", "schema_required", "schema_core_types", "schema_breadcrumbs",
+    "og_required", "og_image", "og_url_match", "og_description", "twitter_card", "social_profiles",
+  ],
+  why: "a live fetch of the one page the check failed on; the whole analysis when it failed on several",
+  applies: (ctx) => onlyFailingPage(ctx) !== undefined,
+  target: (ctx) => onlyFailingPage(ctx) ?? homeUrl(ctx),
+  facts: (ctx, result) => {
+    const url = onlyFailingPage(ctx) ?? homeUrl(ctx);
+    if (isHome(ctx, url)) return homeFacts(ctx, result);
+    // An inner page is judged as a sampled page (importance 1, not the home page's 3).
+    return SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, pages: [PageFacts.fromJSON(result)] });
+  },
+};

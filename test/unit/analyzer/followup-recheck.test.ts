@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { analyzeSite } from "../../../analyzer/analyze.ts";
+import { CHECKS } from "../../../analyzer/checks/index.ts";
+import { judgeNarrow, projectRank, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type NarrowContext } from "../../../analyzer/followup/index.ts";
+import { DnsFacts, PageFacts, TlsFacts, type SiteFacts } from "../../../proto/index.ts";
+import { healthySite } from "./site-builder.ts";
+
+// Issue 18 §1: the re-check table names, for every catalogued check, the narrowest run that yields
+// the facts it reads; a narrow look's facts decide the check, and the rank is projected from the
+// last report with the check's result replaced.
+
+function ctxOf(facts: SiteFacts, code: string, pages?: string[]): NarrowContext {
+  const item = analyzeSite(facts).items.find((i) => i.code === code);
+  return { host: facts.host, origin: facts.origin, item: item && pages ? { ...item, pages } : item, now: facts.checkedAt };
+}
+
+describe("re-check table", () => {
+  it("has exactly one family for every catalogued check, and no code the catalogue lacks", () => {
+    const listed = RECHECK_SCOPES.flatMap((s) => s.codes);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual(CHECKS.map((c) => c.code).sort());
+  });
+
+  it("sends crawl checks (recheck false) and only them to the crawl family", () => {
+    const crawl = CHECKS.filter((c) => !c.recheck).map((c) => c.code).sort();
+    expect(RECHECK_SCOPES.filter((s) => s.mode === "crawl").flatMap((s) => s.codes).sort()).toEqual(crawl);
+  });
+
+  it("uses the dns kind for DNS checks, tls for certificates, the whole analysis for robots.txt and sitemaps", () => {
+    const facts = healthySite();
+    expect(["spf", "dmarc", "mx", "caa", "bimi"].map((c) => recheckModeOf(c, ctxOf(facts, c)).mode)).toEqual(["dns", "dns", "dns", "dns", "dns"]);
+    expect(["tls_cert_valid", "tls_cert_expiry", "tls_protocols"].map((c) => recheckModeOf(c, ctxOf(facts, c)).mode)).toEqual(["tls", "tls", "tls"]);
+    expect(["robots_txt_fetch", "sitemap_valid", "lcp"].map((c) => recheckModeOf(c, ctxOf(facts, c)).mode)).toEqual(["analysis", "analysis", "analysis"]);
+    expect(recheckModeOf("broken_internal", ctxOf(facts, "broken_internal")).mode).toBe("crawl");
+    expect(recheckModeOf("home_status", ctxOf(facts, "home_status")).mode).toBe("page");
+  });
+
+  it("takes the page kind for a page check only when it failed on one page, and fetches that page", () => {
+    const facts = healthySite();
+    const scope = recheckScopeOf("h1_present")!;
+    const home = ctxOf(facts, "h1_present", [`${facts.origin}/`]);
+    const inner = ctxOf(facts, "h1_present", [`${facts.origin}/about/`]);
+    expect([home, inner].map((c) => [recheckModeOf("h1_present", c).mode, scope.target!(c)])).toEqual([
+      ["page", `${facts.origin}/`],
+      ["page", `${facts.origin}/about/`],
+    ]);
+    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [`${facts.origin}/`, `${facts.origin}/about/`])).mode).toBe("analysis");
+    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [])).mode).toBe("analysis");
+    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", ["https://elsewhere.example/"])).mode).toBe("analysis");
+  });
+
+  it("judges an inner page as a sampled page, and keeps a still-failing page check's last result in the rank", () => {
+    const broken = (f: SiteFacts) => {
+      f.pages[0]!.headings = f.pages[0]!.headings.filter((h) => h.level !== 1);
+    };
+    const lastFacts = healthySite(broken);
+    const last = analyzeSite(lastFacts);
+    const item = last.items.find((i) => i.code === "h1_present")!;
+    expect(item.status).toBe("fail");
+    expect(item.pages).toHaveLength(1);
+    const scope = recheckScopeOf("h1_present")!;
+    const ctx = ctxOf(lastFacts, "h1_present");
+    const fixedPage = PageFacts.toJSON(healthySite().pages[0]!);
+    const fixed = judgeNarrow(scope, "h1_present", scope.facts!(ctx, fixedPage), last);
+    expect(fixed.outcome.status).toBe("pass");
+    expect(fixed.rankTo).toBe(last.rank + item.gain);
+    // Still failing on the home page: the page alone scores 0, the site's check scored higher (the
+    // other pages passed), and the rank keeps the report's result rather than the page's.
+    const homeFacts = healthySite((f) => {
+      f.home!.title = "";
+    });
+    const homeLast = analyzeSite(homeFacts);
+    const homeItem = homeLast.items.find((i) => i.code === "title_present")!;
+    const still = judgeNarrow(scope, "title_present", scope.facts!(ctxOf(homeFacts, "title_present"), PageFacts.toJSON(homeFacts.home!)), homeLast);
+    expect(still.outcome).toMatchObject({ status: "fail", score: 0 });
+    expect(homeItem.score).toBeGreaterThan(0);
+    expect(still.rankTo).toBe(homeLast.rank);
+    expect(projectRank(homeLast.items, homeLast.caps, "title_present", still.outcome)).toBeLessThan(homeLast.rank);
+  });
+});
+
+describe("judgeNarrow", () => {
+  const noSpf = (f: SiteFacts) => {
+    f.dns!.spf = "";
+    f.dns!.spfRecords = 0;
+  };
+
+  it("decides a DNS check on a lookup alone; rank_to is the rank of the last report with the check fixed", () => {
+    const lastFacts = healthySite(noSpf);
+    const last = analyzeSite(lastFacts);
+    expect(last.items.find((i) => i.code === "spf")?.status).toBe("fail");
+    const ctx = ctxOf(lastFacts, "spf");
+    const scope = recheckScopeOf("spf")!;
+    const narrow = scope.facts!(ctx, DnsFacts.toJSON(healthySite().dns!));
+    const judged = judgeNarrow(scope, "spf", narrow, last);
+    expect(judged.outcome).toMatchObject({ status: "pass", detail: "one valid SPF record" });
+    // The whole analysis of the fixed site gives the same rank the projection does.
+    expect(judged.rankTo).toBe(analyzeSite(healthySite()).rank);
+    expect(judged.rankTo).toBeGreaterThan(last.rank);
+    expect(judged.newTasks).toBe(0);
+  });
+
+  it("counts other checks of the family that fail on the narrow facts and did not before", () => {
+    const lastFacts = healthySite(noSpf);
+    const last = analyzeSite(lastFacts);
+    const scope = recheckScopeOf("spf")!;
+    const dns = healthySite((f) => {
+      noSpf(f);
+      f.dns!.dmarc = "";
+      f.dns!.caa = [];
+    }).dns!;
+    const judged = judgeNarrow(scope, "spf", scope.facts!(ctxOf(lastFacts, "spf"), DnsFacts.toJSON(dns)), last);
+    expect(judged.outcome.status).toBe("fail");
+    expect(judged.rankTo).toBe(last.rank);
+    // The oracle: the whole analysis with these DNS facts (BIMI needs an enforced DMARC, so it fails too).
+    const whole = analyzeSite(healthySite((f) => (f.dns = dns))).items;
+    const failingNow = scope.codes.filter((c) => c !== "spf" && ["fail", "warn"].includes(whole.find((i) => i.code === c)?.status ?? ""));
+    expect(failingNow).toEqual(["caa", "dmarc", "bimi"]);
+    expect(judged.newTasks).toBe(failingNow.length);
+    expect(judged.newTasks).toBeGreaterThan(0);
+  });
+
+  it("decides a certificate check on a handshake alone", () => {
+    const NOW = healthySite().checkedAt;
+    const lastFacts = healthySite((f) => {
+      f.tls!.protocol = "TLSv1";
+    });
+    const last = analyzeSite(lastFacts);
+    expect(last.items.find((i) => i.code === "tls_protocols")?.status).not.toBe("pass");
+    const scope = recheckScopeOf("tls_protocols")!;
+    const fixed = judgeNarrow(scope, "tls_protocols", scope.facts!(ctxOf(lastFacts, "tls_protocols"), TlsFacts.toJSON(healthySite().tls!)), last);
+    expect(fixed.outcome.status).toBe("pass");
+    expect(fixed.rankTo).toBe(analyzeSite(healthySite()).rank);
+    expect(NOW).toBe(lastFacts.checkedAt);
+  });
+});
