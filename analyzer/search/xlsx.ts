@@ -14,7 +14,8 @@ export function isXlsx(entries: readonly { readonly name: string }[]): boolean {
 function cellText(cell: unknown): string {
   if (cell === null || cell === undefined) return "";
   if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? "" : cell.toISOString().slice(0, 10);
-  return String(cell);
+  if (typeof cell === "string" || typeof cell === "number" || typeof cell === "boolean") return String(cell);
+  return "";
 }
 
 /** Every sheet of a workbook, in order, as a table named by its sheet. */
