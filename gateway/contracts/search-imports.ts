@@ -44,7 +44,7 @@ export const importSearchData = defineContract({
     "Extension of v1. The file travels base64-encoded in `file`, as the utilities take files. Its format is recognised by its header row, never its name (GSC reuses Chart.csv and Table.csv): " +
     "GSC Performance (a ZIP or one CSV; Queries, Pages, Countries, Devices, Search appearance, Chart/Dates, Filters; single and Compare mode; English and Russian UI), GSC Page indexing (ZIP, or a drill-down Table.csv whose reason is taken from its folder or file name), " +
     "GSC Latest links, Yandex Webmaster pages in search and query analytics by URL (CSV), Ahrefs backlinks (UTF-16 TSV), Semrush backlinks (CSV), Topvisor positions_2/history and Keys.so monitoring report (JSON). " +
-    "UTF-8 and UTF-16 with or without BOM, any of , ; TAB as delimiter, locale numbers and dates. A ZIP is read with at most 64 entries and 512 MB inflated (256 MB an entry). " +
+    "UTF-8 and UTF-16 with or without BOM, any of , ; TAB as delimiter, locale numbers and dates. A ZIP is read with at most 64 entries and 512 MB inflated (256 MB an entry); an XLSX workbook (GSC, Yandex Webmaster Excel downloads) is a ZIP under the same caps, each sheet read as a table. " +
     "Cells starting with = + - @ lose those characters before they are stored (formula injection). The import is all or nothing: a file that fails leaves no rows. " +
     "The same file for the same site (SHA-256, parser version) is one batch: importing it again answers 200 with that batch. An unknown format is bad_param naming the formats expected. " +
     "Facts are stored as sums (clicks, impressions, position × impressions) with their batch; re-importing an overlapping export replaces the older rows in reads. " +
@@ -53,6 +53,7 @@ export const importSearchData = defineContract({
   tags: ["Search data"],
   errors: ["bad_host", "bad_param", "not_found"],
   bodyLimitBytes: IMPORT_BODY_LIMIT_BYTES,
+  formUpload: true,
   params: HostParams,
   body: Type.Object(
     {

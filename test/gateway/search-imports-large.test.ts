@@ -151,3 +151,12 @@ describe("an XLSX workbook", () => {
     expect(res.json()).toMatchObject({ code: "bad_param", param: "file", error: "the ZIP holds 66 entries; at most 64 are read" });
   });
 });
+
+describe("a form sent to an operation that takes none", () => {
+  it("is refused as a non-JSON body is", async () => {
+    const { payload, contentType } = form({ host: HOST }, null);
+    const res = await gw.app.inject({ method: "POST", url: "/api/v1/sites", headers: { "x-api-key": gw.ownerKey, "content-type": contentType }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "bad_request", error: "send the body as JSON with Content-Type: application/json" });
+  });
+});
