@@ -136,6 +136,7 @@ export {
   DEFAULT_ZIP_CAPS,
   expectedFormats,
   parseImport,
+  parseImportFile,
   PARSER_VERSION,
   type ParsedImport,
   type ParseOptions,

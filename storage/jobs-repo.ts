@@ -179,6 +179,35 @@ export class JobsRepo {
     return row as JobRow;
   }
 
+  /**
+   * An import job (POST /imports/{host} above the synchronous size): running at once, held by the
+   * gateway that took the upload until leaseUntilMs. It never enters the bus: the file stays in that
+   * gateway's memory, so the job is not handed to anyone else (republishStale skips the kind).
+   */
+  async createImport(accountId: number, host: string, worker: string, now: number, leaseUntilMs: number): Promise<JobRow> {
+    const trace = currentStoredTrace();
+    const [row] = await this.db.query<JobRow>(
+      `INSERT INTO jobs (account_id, kind, host, state, step, attempt, max_attempts, worker, lease_until_ms, created, updated, traceparent, tracestate)
+       VALUES ($1, 'import', $2, 'running', 'received', 1, 1, $3, $4, $5, $5, $6, $7) RETURNING ${JOB_COLUMNS}`,
+      [accountId, host, worker, leaseUntilMs, now, trace.traceparent, trace.tracestate],
+    );
+    return row as JobRow;
+  }
+
+  /**
+   * Import jobs whose gateway stopped holding them (it crashed or restarted mid-import): they end in
+   * error. The batch is written in one transaction, so such a job left no rows. Returns how many.
+   */
+  async expireImports(nowMs: number): Promise<number> {
+    const rows = await this.db.query(
+      `UPDATE jobs SET state = 'error', error = 'import_interrupted', updated = $2, finished = $2, worker = NULL, lease_until_ms = NULL,
+         error_detail = 'the gateway importing the file stopped before it finished; no rows of it were stored: upload the file again'
+       WHERE kind = 'import' AND state = 'running' AND lease_until_ms < $1 RETURNING 1`,
+      [nowMs, Math.floor(nowMs / 1000)],
+    );
+    return rows.length;
+  }
+
   async get(id: number): Promise<JobRow | null> {
     const rows = await this.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [id]);
     return rows[0] ?? null;
@@ -362,7 +391,7 @@ export class JobsRepo {
       found.length = 0;
       const stale = await q.query<JobRow>(
         `SELECT ${JOB_COLUMNS} FROM jobs
-         WHERE (state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2 AND coalesce(not_before, 0) <= $3)
+         WHERE ((state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2 AND coalesce(not_before, 0) <= $3)) AND kind <> 'import'
          ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED`,
         [nowMs, now - staleSeconds, now],
       );

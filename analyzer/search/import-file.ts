@@ -4,6 +4,7 @@ import { emptyFacts, type ImportFacts, type ImportKind, type Provider } from "./
 import { ImportFormatError, type JsonFormat, type TableFormat } from "./format.ts";
 import { JSON_FORMATS, TABLE_FORMATS } from "./formats/index.ts";
 import { decodeText } from "./text-decode.ts";
+import { isXlsx, readWorkbook } from "./xlsx.ts";
 import { isZip, readZip, ZipError, type ZipCaps } from "./zip-reader.ts";
 
 /** Bumped whenever a parser's output changes: the same file imported again under a new version is a new batch. */
@@ -34,25 +35,51 @@ export function expectedFormats(): string[] {
   return [...TABLE_FORMATS, ...JSON_FORMATS].filter((f) => !f.id.endsWith("_filters") && !f.id.endsWith("_metadata")).map((f) => f.expects);
 }
 
+/** One table to read: a file's bytes (CSV, TSV, JSON) or a spreadsheet's rows already as text cells. */
+type Source = { readonly name: string; readonly data: Uint8Array } | { readonly name: string; readonly rows: string[][] };
+
 /**
  * Reads an uploaded export (a CSV/TSV in any encoding and delimiter, a JSON document, or a ZIP of
  * them) into facts. Formats are recognised by their header row, never by file name. Throws
- * ImportFormatError naming what was expected when nothing in the file is recognised.
+ * ImportFormatError naming what was expected when nothing in the file is recognised. XLSX
+ * workbooks need parseImportFile (their reader is asynchronous).
  */
 export function parseImport(bytes: Uint8Array, fileName: string, options: ParseOptions = {}): ParsedImport {
+  let files: Source[];
+  if (isZip(bytes)) {
+    files = readZipCapped(bytes, options);
+    if (isXlsx(files)) throw new ImportFormatError(`${fileName} is an XLSX workbook; it is read by parseImportFile`);
+  } else files = [{ name: fileName, data: bytes }];
+  return readSources(files, fileName, options);
+}
+
+/**
+ * parseImport for every upload, XLSX workbooks too (GSC and Yandex Webmaster offer Excel
+ * downloads): a workbook is a ZIP, so the ZIP caps are checked first by inflating it under them;
+ * then every sheet is read as one table (GSC puts Queries, Pages, … Filters on sheets of their own),
+ * its cells as text, through the same header-row detection as CSV.
+ */
+export async function parseImportFile(bytes: Uint8Array, fileName: string, options: ParseOptions = {}): Promise<ParsedImport> {
+  if (!isZip(bytes)) return parseImport(bytes, fileName, options);
+  const entries = readZipCapped(bytes, options);
+  if (!isXlsx(entries)) return readSources(entries, fileName, options);
+  return readSources(await readWorkbook(bytes, fileName), fileName, options);
+}
+
+function readZipCapped(bytes: Uint8Array, options: ParseOptions): Source[] {
+  try {
+    return readZip(bytes, options.zipCaps ?? DEFAULT_ZIP_CAPS);
+  } catch (err) {
+    if (err instanceof ZipError) throw new ImportFormatError(err.message);
+    throw err;
+  }
+}
+
+function readSources(files: readonly Source[], fileName: string, options: ParseOptions): ParsedImport {
   const facts = emptyFacts();
   const used: (TableFormat | JsonFormat)[] = [];
-  let files: { name: string; data: Uint8Array }[];
-  if (isZip(bytes)) {
-    try {
-      files = readZip(bytes, options.zipCaps ?? DEFAULT_ZIP_CAPS);
-    } catch (err) {
-      if (err instanceof ZipError) throw new ImportFormatError(err.message);
-      throw err;
-    }
-  } else files = [{ name: fileName, data: bytes }];
   for (const file of files) {
-    const format = readOne(file.name, file.data, facts);
+    const format = readOne(file, facts);
     if (format) {
       if (!used.includes(format)) used.push(format);
     } else if (files.length > 1) facts.warnings.push(`${file.name}: not a known export, skipped`);
@@ -66,9 +93,10 @@ export function parseImport(bytes: Uint8Array, fileName: string, options: ParseO
   return { provider: main.provider, kind: main.kind, formats: used.map((f) => f.id), facts };
 }
 
-/** Reads one file into facts; answers the format that read it, or null when none knows it. */
-function readOne(name: string, data: Uint8Array, facts: ImportFacts): TableFormat | JsonFormat | null {
-  const { text } = decodeText(data);
+/** Reads one table into facts; answers the format that read it, or null when none knows it. */
+function readOne(file: Source, facts: ImportFacts): TableFormat | JsonFormat | null {
+  if ("rows" in file) return readTable(file.name, file.rows.values(), facts);
+  const { text } = decodeText(file.data);
   const head = text.trimStart();
   if (head.startsWith("{") || head.startsWith("[")) {
     let doc: unknown;
@@ -81,7 +109,11 @@ function readOne(name: string, data: Uint8Array, facts: ImportFacts): TableForma
     format?.read(doc, facts);
     return format ?? null;
   }
-  const records = csvRecords(text, sniffDelimiter(text));
+  return readTable(file.name, csvRecords(text, sniffDelimiter(text)), facts);
+}
+
+/** Finds the header row within the first rows and hands the rest to the format it names. */
+function readTable(name: string, records: IterableIterator<string[]>, facts: ImportFacts): TableFormat | null {
   for (let i = 0; i < HEADER_SEARCH_ROWS; i++) {
     const next = records.next();
     if (next.done) return null;

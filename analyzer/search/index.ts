@@ -28,7 +28,7 @@ export {
 export { ImportFormatError, type JsonFormat, type TableFormat } from "./format.ts";
 export { JSON_FORMATS, TABLE_FORMATS } from "./formats/index.ts";
 export { GSC_UI_ROW_CAP } from "./formats/gsc-performance.ts";
-export { DEFAULT_ZIP_CAPS, expectedFormats, parseImport, PARSER_VERSION, type ParsedImport, type ParseOptions } from "./import-file.ts";
+export { DEFAULT_ZIP_CAPS, expectedFormats, parseImport, parseImportFile, PARSER_VERSION, type ParsedImport, type ParseOptions } from "./import-file.ts";
 export { ctrCurve, MEASURED_MIN_IMPRESSIONS, STUDY_CTR, studyCtr, type CtrCurve } from "./ctr-curve.ts";
 export { cannibalization, ctrOpportunities, nearOpportunities, positionOf, type Opportunity, type OpportunityKind, type QueryPageSums, type QuerySums } from "./opportunities.ts";
 export { forecastClicks, HORIZON, MIN_DAYS, SEASON, type Forecast, type ForecastDay, type ModelName } from "./forecast.ts";

@@ -69,6 +69,8 @@ export interface ContractSpec<P extends TObject | undefined, Q extends TObject |
   readonly errors?: readonly ErrorCode[];
   /** Largest accepted body (bytes). */
   readonly bodyLimitBytes?: number;
+  /** The body may also come as multipart/form-data, its base64 string field `file` as a file part (uploads). */
+  readonly formUpload?: boolean;
   /** Largest page (limit) of a list operation. */
   readonly pageMax?: number;
   readonly idempotency?: IdempotencyPolicy;
@@ -106,6 +108,7 @@ export interface OperationContract {
   readonly otherStatuses: Readonly<Record<number, string>>;
   readonly errors: readonly ErrorCode[];
   readonly bodyLimitBytes: number;
+  readonly formUpload: boolean;
   readonly pageMax: number | null;
   readonly idempotency: IdempotencyPolicy;
   readonly redactForReplay?: (body: unknown) => unknown;
@@ -163,6 +166,7 @@ export function defineContract<
     otherStatuses: spec.otherStatuses ?? {},
     errors: spec.errors ?? [],
     bodyLimitBytes: spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    formUpload: spec.formUpload ?? false,
     pageMax: spec.pageMax ?? null,
     idempotency: spec.idempotency ?? "store",
     ...(spec.redactForReplay ? { redactForReplay: spec.redactForReplay } : {}),

@@ -9,7 +9,7 @@ const JobState = StringEnum(["queued", "running", "done", "error"]);
 export const JobSchema = Type.Object(
   {
     id: Type.Integer(),
-    kind: StringEnum(["analyze", "crawl"]),
+    kind: StringEnum(["analyze", "crawl", "import"], { description: "import (extension): a large upload to POST /imports/{host}" }),
     host: Type.String(),
     state: JobState,
     progress: Type.Integer({ minimum: 0, maximum: 100 }),
@@ -23,16 +23,26 @@ export const JobSchema = Type.Object(
     age_s: Type.Integer({ minimum: 0 }),
     poll_after_s: Nullable(Type.Integer({ description: "3 while queued or running; null when finished" })),
     result: Nullable(
-      Type.Object(
-        {
-          report: Type.String(),
-          issues: Type.String(),
-          crawl: Type.Optional(Type.String({ description: "crawl jobs: GET /crawl/{host}" })),
-          links: Type.Optional(Type.String({ description: "crawl jobs: GET /links/{host}" })),
-          external: Type.Optional(Type.String({ description: "crawl jobs: GET /external/{host}" })),
-        },
-        { additionalProperties: false },
-      ),
+      Type.Union([
+        Type.Object(
+          {
+            report: Type.String(),
+            issues: Type.String(),
+            crawl: Type.Optional(Type.String({ description: "crawl jobs: GET /crawl/{host}" })),
+            links: Type.Optional(Type.String({ description: "crawl jobs: GET /links/{host}" })),
+            external: Type.Optional(Type.String({ description: "crawl jobs: GET /external/{host}" })),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Object(
+          {
+            imports: Type.String({ description: "GET /imports/{host}" }),
+            import: Type.Integer({ description: "The batch's id (DELETE /imports/{id})" }),
+            created: Type.Boolean({ description: "false: the same file was imported for this site before, and this is that batch" }),
+          },
+          { additionalProperties: false, description: "import jobs (extension)" },
+        ),
+      ]),
     ),
     error: Nullable(Type.Object({ reason: Type.String(), detail: Nullable(Type.String()) }, { additionalProperties: false, description: "Why a job ended in error (e.g. blocked_private_address, attempts_exhausted)" })),
     self: Type.String(),

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { IMPORT_KINDS, PROVIDERS } from "../../analyzer/index.ts";
 import { HostParams, Nullable, PageEnvelope, StringEnum, UnixSeconds, pagedQuery } from "../schemas.ts";
 import { defineContract } from "./contract.ts";
+import { JobSchema } from "./jobs.ts";
 
 // Imports of the user's own search exports (issue 19): an extension of the v1 contract, since the
 // spec's search operations read "uploaded third-party data" without naming how it is uploaded.
@@ -43,13 +44,16 @@ export const importSearchData = defineContract({
     "Extension of v1. The file travels base64-encoded in `file`, as the utilities take files. Its format is recognised by its header row, never its name (GSC reuses Chart.csv and Table.csv): " +
     "GSC Performance (a ZIP or one CSV; Queries, Pages, Countries, Devices, Search appearance, Chart/Dates, Filters; single and Compare mode; English and Russian UI), GSC Page indexing (ZIP, or a drill-down Table.csv whose reason is taken from its folder or file name), " +
     "GSC Latest links, Yandex Webmaster pages in search and query analytics by URL (CSV), Ahrefs backlinks (UTF-16 TSV), Semrush backlinks (CSV), Topvisor positions_2/history and Keys.so monitoring report (JSON). " +
-    "UTF-8 and UTF-16 with or without BOM, any of , ; TAB as delimiter, locale numbers and dates. A ZIP is read with at most 64 entries and 512 MB inflated (256 MB an entry). " +
+    "UTF-8 and UTF-16 with or without BOM, any of , ; TAB as delimiter, locale numbers and dates. A ZIP is read with at most 64 entries and 512 MB inflated (256 MB an entry); an XLSX workbook (GSC, Yandex Webmaster Excel downloads) is a ZIP under the same caps, each sheet read as a table. " +
     "Cells starting with = + - @ lose those characters before they are stored (formula injection). The import is all or nothing: a file that fails leaves no rows. " +
     "The same file for the same site (SHA-256, parser version) is one batch: importing it again answers 200 with that batch. An unknown format is bad_param naming the formats expected. " +
-    "Facts are stored as sums (clicks, impressions, position × impressions) with their batch; re-importing an overlapping export replaces the older rows in reads. The import runs within the request (no job).",
+    "Facts are stored as sums (clicks, impressions, position × impressions) with their batch; re-importing an overlapping export replaces the older rows in reads. " +
+    "A file up to SVC_IMPORT_SYNC_MAX_MB (5 MB decoded) is imported within the request (201); a larger one answers 202 with a job of kind import (GET /jobs/{id}; its result names the batch; a file that is not a known export ends the job in error bad_param with the same text). " +
+    "The body is JSON, or multipart/form-data with the file in the part `file` (its file name taken from the part unless `file_name` is sent) and `provider`, `kind`, `file_name` as text fields.",
   tags: ["Search data"],
   errors: ["bad_host", "bad_param", "not_found"],
   bodyLimitBytes: IMPORT_BODY_LIMIT_BYTES,
+  formUpload: true,
   params: HostParams,
   body: Type.Object(
     {
@@ -61,8 +65,14 @@ export const importSearchData = defineContract({
     { additionalProperties: false },
   ),
   status: 201,
-  otherStatuses: { 200: "The same file was imported for this site before: its batch, unchanged" },
-  response: Type.Object({ import: ImportBatchSchema, created: Type.Boolean() }, { additionalProperties: false }),
+  otherStatuses: {
+    200: "The same file was imported for this site before: its batch, unchanged",
+    202: "A file above SVC_IMPORT_SYNC_MAX_MB (5 MB decoded by default) is imported by a background job: `{job}`; GET /jobs/{id} until done, its result names the batch",
+  },
+  response: Type.Union([
+    Type.Object({ import: ImportBatchSchema, created: Type.Boolean() }, { additionalProperties: false }),
+    Type.Object({ job: JobSchema }, { additionalProperties: false, description: "202: a file above SVC_IMPORT_SYNC_MAX_MB (5 MB decoded) is imported by a job; GET /jobs/{id}" }),
+  ]),
 });
 
 export const listImports = defineContract({

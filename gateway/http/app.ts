@@ -17,6 +17,7 @@ import { registerMcp } from "../mcp/mcp-server.ts";
 import { registerOAuth } from "../oauth/oauth-server.ts";
 import { clientErrorHandler } from "./transport-errors.ts";
 import { decodeRequestBody } from "./request-encoding.ts";
+import { formToBody, multipartBoundary, parseMultipart } from "./multipart.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
@@ -86,6 +87,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
     try {
       done(null, parseJsonBody(text as string));
+    } catch (err) {
+      done(err as ApiError);
+    }
+  });
+
+  // Uploads may come as a form (the file in the part `file`): read whole, within the route's body
+  // limit, and handed on as the JSON body the contract describes.
+  app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (req, body, done) => {
+    try {
+      if (!req.svc.op?.formUpload) throw new ApiError("bad_request", "send the body as JSON with Content-Type: application/json");
+      const boundary = multipartBoundary(req.headers["content-type"]);
+      if (boundary === null) throw new ApiError("bad_request", "multipart/form-data without a boundary", { details: { reason: "bad_multipart" } });
+      done(null, formToBody(parseMultipart(body as Buffer, boundary)));
     } catch (err) {
       done(err as ApiError);
     }

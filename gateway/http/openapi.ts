@@ -25,6 +25,13 @@ function inputErrorCodes(op: OperationContract): ErrorCode[] {
   return ERROR_CODES.filter((c) => found.has(c));
 }
 
+/** An upload's body as multipart/form-data: the JSON body's fields as text parts, `file` as a file part (extension). */
+function formContent(body: TSchema): Record<string, unknown> {
+  const schema = callerSchema(body) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const properties = { ...schema.properties, file: { type: "string", format: "binary", description: "The file itself (its filename is kept unless file_name is sent)" } };
+  return { "multipart/form-data": { schema: { type: "object", properties, required: ["file"] }, "x-form-upload": true } };
+}
+
 export function errorCodesOf(op: OperationContract): ErrorCode[] {
   const base = op.scope === "none" ? KEYLESS_ERRORS : KEYED_ERRORS;
   const extra = op.method === "GET" ? [] : MUTATING_ERRORS;
@@ -125,7 +132,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       security: op.scope === "none" ? [] : [{ apiKey: [] }, { bearer: [] }],
       parameters: parameters(op),
       ...(op.body
-        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: callerSchema(op.body) } } } }
+        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: callerSchema(op.body) }, ...(op.formUpload ? formContent(op.body) : {}) } } }
         : {}),
       responses: responses(op),
       "x-scope": op.scope,

@@ -9,7 +9,7 @@ import { renderReport } from "./report-view.ts";
  * The spec's job kinds (analyze or crawl) and the links a finished job answers with, by work kind.
  * Single checks are jobs of the synchronous lane: shown as analyze, their answer is the call's.
  */
-const JOB_VIEWS: Readonly<Record<string, { kind: "analyze" | "crawl"; links: (host: string) => Record<string, string> }>> = {
+const JOB_VIEWS: Readonly<Record<string, { kind: "analyze" | "crawl" | "import"; links: (host: string, result: unknown) => Record<string, unknown> }>> = {
   analyze: { kind: "analyze", links: (host) => ({ report: `/api/v1/report/${host}`, issues: `/api/v1/issues/${host}` }) },
   crawl: {
     kind: "crawl",
@@ -21,10 +21,18 @@ const JOB_VIEWS: Readonly<Record<string, { kind: "analyze" | "crawl"; links: (ho
       external: `/api/v1/external/${host}`,
     }),
   },
+  // Large uploads to POST /imports/{host} (extension): the job's result document names the batch.
+  import: {
+    kind: "import",
+    links: (host, result) => {
+      const r = result as { import?: number; created?: boolean } | null;
+      return { imports: `/api/v1/imports/${host}`, import: r?.import ?? 0, created: r?.created ?? true };
+    },
+  },
 };
 
-/** A job as the API shows it. */
-export function jobView(job: JobRow, now: number) {
+/** A job as the API shows it; `result` is the job's result document (import jobs name their batch in it). */
+export function jobView(job: JobRow, now: number, result: unknown = null) {
   const view = Object.hasOwn(JOB_VIEWS, job.kind) ? JOB_VIEWS[job.kind] : undefined;
   const finished = job.state === "done" || job.state === "error";
   const host = encodeURIComponent(job.host).replace(/%3A/gi, ":");
@@ -38,7 +46,7 @@ export function jobView(job: JobRow, now: number) {
     created: job.created,
     age_s: Math.max(0, now - job.created),
     poll_after_s: finished ? null : 3,
-    result: job.state === "done" && view ? view.links(host) : null,
+    result: job.state === "done" && view ? view.links(host, result) : null,
     error: job.state === "error" ? { reason: job.error ?? "failed", detail: job.error_detail } : null,
     self: `/api/v1/jobs/${job.id}`,
   };
@@ -73,9 +81,13 @@ export const listJobs = implement(contracts.listJobs, async ({ auth, deps, query
 });
 
 export const getJob = implement(contracts.getJob, async ({ auth, deps, params, now }) => {
-  const job = await deps.store.jobs.getOwned(auth!.accountId, params.id);
+  let job = await deps.store.jobs.getOwned(auth!.accountId, params.id);
   if (!job) throw new ApiError("not_found", `no job ${params.id} in your account`);
-  return { body: { job: jobView(job, now) } };
+  if (job.kind === "import" && job.state === "running" && (job.lease_until_ms ?? 0) < deps.clock.nowMs() && (await deps.store.jobs.expireImports(deps.clock.nowMs())) > 0) {
+    job = (await deps.store.jobs.getOwned(auth!.accountId, params.id)) ?? job;
+  }
+  const result = job.kind === "import" && job.state === "done" ? await deps.store.jobs.result(auth!.accountId, job.id) : null;
+  return { body: { job: jobView(job, now, result) } };
 });
 
 export const jobsHandlers = [startAnalysis, analyzeSiteSync, listJobs, getJob];

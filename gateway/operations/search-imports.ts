@@ -1,11 +1,12 @@
-import { createHash } from "node:crypto";
-import { factCount, ImportFormatError, parseImport, PARSER_VERSION } from "../../analyzer/index.ts";
+import { createHash, randomUUID } from "node:crypto";
+import { factCount, ImportFormatError, parseImportFile, PARSER_VERSION, type ImportFacts, type ImportKind, type Provider } from "../../analyzer/index.ts";
 import type { ImportBatchRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
+import { jobView } from "./jobs.ts";
 
 /** An import batch as the API shows it. */
 export function batchView(b: ImportBatchRow) {
@@ -33,6 +34,74 @@ export async function ownSite(deps: GatewayDeps, accountId: number, host: string
 
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/;
 
+/** How long a gateway holds an import job before it counts as interrupted (a 64 MB file parses in well under a minute). */
+export const IMPORT_LEASE_MS = 10 * 60 * 1000;
+/** This process's name on the import jobs it runs. */
+const IMPORT_WORKER = `gateway:${process.pid}:${randomUUID().slice(0, 8)}`;
+/** Imports running in the background of this process, by job id. */
+const inFlight = new Map<number, Promise<void>>();
+
+/** Resolves once every background import of this process has settled (tests, graceful shutdown). */
+export async function settleImports(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all([...inFlight.values()]);
+}
+
+interface ImportInput {
+  readonly accountId: number;
+  readonly host: string;
+  readonly bytes: Buffer;
+  readonly sha256: string;
+  readonly fileName: string;
+  readonly provider?: Provider;
+  readonly kind?: ImportKind;
+}
+
+/** Parses and stores one file in one transaction: all of it, or (on any error) nothing. */
+async function runImport(deps: GatewayDeps, input: ImportInput, now: number, parsed?: { facts: ImportFacts; provider: Provider; kind: ImportKind; formats: readonly string[] }) {
+  const p = parsed ?? (await parseFile(input));
+  const rows = factCount(p.facts);
+  if (rows === 0) throw new ApiError("bad_param", `${input.fileName} was recognised (${p.formats.join(", ")}) but holds no data rows`, { param: "file" });
+  return deps.store.search.importBatch(
+    { accountId: input.accountId, host: input.host, provider: p.provider, kind: p.kind, formats: p.formats, fileName: input.fileName, sha256: input.sha256, parserVersion: PARSER_VERSION, rows, importedAt: now },
+    p.facts,
+  );
+}
+
+async function parseFile(input: ImportInput) {
+  try {
+    return await parseImportFile(input.bytes, input.fileName, { ...(input.provider ? { provider: input.provider } : {}), ...(input.kind ? { kind: input.kind } : {}) });
+  } catch (err) {
+    if (err instanceof ImportFormatError) throw new ApiError("bad_param", err.message, { param: "file" });
+    throw err;
+  }
+}
+
+/**
+ * A large import, off the request: the job row (held by this gateway under a lease) is the durable
+ * record. Parsing, then one transaction for the batch; any failure ends the job in error with the
+ * reason (bad_param's text for a file that is not a known export) and leaves no rows.
+ */
+async function importInBackground(deps: GatewayDeps, jobId: number, input: ImportInput): Promise<void> {
+  const jobs = deps.store.jobs;
+  try {
+    await new Promise((resolve) => setImmediate(resolve));
+    await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 5, "parsing");
+    const parsed = await parseFile(input);
+    if (!(await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 50, `storing ${factCount(parsed.facts)} facts`))) return;
+    const now = Math.floor(deps.clock.nowMs() / 1000);
+    const { batch, created } = await runImport(deps, input, now, parsed);
+    await jobs.complete(jobId, IMPORT_WORKER, Math.floor(deps.clock.nowMs() / 1000), async () => ({ runId: null, result: { import: batch.id, created } }));
+  } catch (err) {
+    const known = err instanceof ApiError;
+    if (!known) deps.logger.error({ err, job: jobId }, "import failed");
+    await jobs
+      .fail(jobId, IMPORT_WORKER, { error: known ? err.code : "server", detail: known ? err.message : "the import failed on an internal error; no rows were stored", retry: "never", delayMs: 0 }, Math.floor(deps.clock.nowMs() / 1000), () => {
+        throw new Error("an import job is never queued again");
+      }, async () => {})
+      .catch((failErr: unknown) => deps.logger.error({ err: failErr, job: jobId }, "could not record the failed import"));
+  }
+}
+
 export const importSearchData = implement(contracts.importSearchData, async ({ auth, deps, params, body, now }) => {
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
@@ -42,19 +111,15 @@ export const importSearchData = implement(contracts.importSearchData, async ({ a
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const known = await deps.store.search.findBatch(accountId, params.host, sha256, PARSER_VERSION);
   if (known) return { status: 200, body: { import: batchView(known), created: false } };
-  let parsed;
-  try {
-    parsed = parseImport(bytes, body.file_name, { ...(body.provider ? { provider: body.provider } : {}), ...(body.kind ? { kind: body.kind } : {}) });
-  } catch (err) {
-    if (err instanceof ImportFormatError) throw new ApiError("bad_param", err.message, { param: "file" });
-    throw err;
+  const input: ImportInput = { accountId, host: params.host, bytes, sha256, fileName: body.file_name, ...(body.provider ? { provider: body.provider } : {}), ...(body.kind ? { kind: body.kind } : {}) };
+  if (bytes.length > deps.config.importSyncMaxMb * 1024 * 1024) {
+    await deps.store.jobs.expireImports(deps.clock.nowMs());
+    const job = await deps.store.jobs.createImport(accountId, params.host, IMPORT_WORKER, now, deps.clock.nowMs() + IMPORT_LEASE_MS);
+    const task = importInBackground(deps, job.id, input).finally(() => inFlight.delete(job.id));
+    inFlight.set(job.id, task);
+    return { status: 202, body: { job: jobView(job, now) } };
   }
-  const rows = factCount(parsed.facts);
-  if (rows === 0) throw new ApiError("bad_param", `${body.file_name} was recognised (${parsed.formats.join(", ")}) but holds no data rows`, { param: "file" });
-  const { batch, created } = await deps.store.search.importBatch(
-    { accountId, host: params.host, provider: parsed.provider, kind: parsed.kind, formats: parsed.formats, fileName: body.file_name, sha256, parserVersion: PARSER_VERSION, rows, importedAt: now },
-    parsed.facts,
-  );
+  const { batch, created } = await runImport(deps, input, now);
   return { status: created ? 201 : 200, body: { import: batchView(batch), created } };
 });
 

@@ -712,4 +712,29 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect((await cluster.api(`/imports/${id}`, { method: "DELETE" })).status).toBe(200);
     expect(await get(cluster.api, `/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", rivals: [] });
   });
+
+  it("imports a 6 MB file (above SVC_IMPORT_SYNC_MAX_MB) as a job held by the gateway, alongside the scheduler's stale-job sweeps", async () => {
+    const site = await startSmallSite();
+    extraSites.push(site);
+    expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
+    // 200,000 queries, about 6 MB: above the 5 MB default, so a 202 and a job of kind import.
+    const rows = Array.from({ length: 200_000 }, (_, i) => `query number ${i},${i === 0 ? 500 : 1},${i === 0 ? 1000 : 10},1%,2`);
+    const csv = `Top queries,Clicks,Impressions,CTR,Position\n${rows.join("\n")}\n`;
+    expect(Buffer.byteLength(csv)).toBeGreaterThan(5 * 1024 * 1024);
+    const posted = await cluster.api(`/imports/${site.host}`, { method: "POST", body: { file: Buffer.from(csv).toString("base64"), file_name: "Queries.csv" }, timeoutMs: 60_000 });
+    expect(posted.status).toBe(202);
+    const jobId = (posted.json as { job: { id: number; kind: string } }).job.id;
+    expect((posted.json as { job: { kind: string } }).job.kind).toBe("import");
+    // The scheduler sweeps stale jobs every lease (3 s here); an import job never reaches the bus.
+    const job = await waitFor("the import job to finish", 90_000, async () => {
+      const j = ((await get(cluster.api, `/jobs/${jobId}`)) as { job: { state: string; result: { import: number } | null; error: unknown } }).job;
+      return j.state === "done" || j.state === "error" ? j : undefined;
+    }, 500);
+    expect(job).toMatchObject({ state: "done", error: null });
+    // One attempt, held by the gateway all along (queued again, it would have lost its gateway and never finished).
+    expect((await db.query("SELECT attempt, kind FROM jobs WHERE id = $1", [jobId])).rows[0]).toEqual({ attempt: 1, kind: "import" });
+    const batches = ((await get(cluster.api, `/imports/${site.host}`)) as { imports: { id: number; rows: number }[] }).imports;
+    expect(batches).toMatchObject([{ id: job.result!.import, rows: 200_000 }]);
+    expect(await get(cluster.api, `/queries/${site.host}?limit=1`)).toMatchObject({ queries: [{ query: "query number 0", clicks: 500, impressions: 1000, ctr: 50, position: 2 }], page: { total: 200_000 } });
+  });
 });
