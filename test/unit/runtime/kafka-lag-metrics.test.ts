@@ -23,24 +23,24 @@ describe("svc_kafka_consumer_lag", () => {
         asked++;
         if (away) throw new Error("brokers away");
         return [
-          { topic: "svc.work", group: "crawler", lag },
-          { topic: "svc.webhooks", group: "crawler", lag: 0 },
+          { topic: "svc.work.v1", group: "crawler", lag },
+          { topic: "svc.webhooks.v1", group: "crawler", lag: 0 },
         ];
       },
     }, clock);
     expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")).toEqual([
-      'svc_kafka_consumer_lag{topic="svc.work",group="crawler"} 7',
-      'svc_kafka_consumer_lag{topic="svc.webhooks",group="crawler"} 0',
+      'svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 7',
+      'svc_kafka_consumer_lag{topic="svc.webhooks.v1",group="crawler"} 0',
     ]);
     lag = 12;
     clock.advance(14_999);
-    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")[0]).toBe('svc_kafka_consumer_lag{topic="svc.work",group="crawler"} 7');
+    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")[0]).toBe('svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 7');
     expect(asked).toBe(1);
     clock.advance(1);
-    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")[0]).toBe('svc_kafka_consumer_lag{topic="svc.work",group="crawler"} 12');
+    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")[0]).toBe('svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 12');
     away = true;
     clock.advance(15_000);
-    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")[0]).toBe('svc_kafka_consumer_lag{topic="svc.work",group="crawler"} 12');
+    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")[0]).toBe('svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 12');
     expect(asked).toBe(3);
   });
 });
