@@ -29,7 +29,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
       return { postgres, kafka: k };
     });
 
-    const { store, db: storeDb } = await openStore(config, clock, life);
+    const { store, db: storeDb } = await openStore(config, clock, life, metrics);
     db = storeDb;
     registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.uptime, webhooks: store.webhooks });
     const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
