@@ -5,6 +5,7 @@ import { CONFIG_FIELDS, loadConfig, type Config } from "../../runtime/index.ts";
 import { helmBinary, HelmError, lintChart, renderChart, renderNotes, type HelmBinary, type Manifest } from "../harness/helm.ts";
 import { REPO_ROOT } from "../harness/svc-process.ts";
 import { TOPICS } from "../../proto/index.ts";
+import { kubeStrictBinary, validateStrict } from "../harness/kube-strict.ts";
 
 // The Helm chart (helm/svc) rendered by the real helm, with its defaults and with the value sets
 // operators reach for: what a cluster would be given, held against the code it runs. Every
@@ -96,9 +97,10 @@ interface ServiceSpec {
 }
 
 let helm: HelmBinary;
+let kubeStrict: string;
 
 beforeAll(async () => {
-  helm = await helmBinary();
+  [helm, kubeStrict] = await Promise.all([helmBinary(), kubeStrictBinary()]);
   process.stderr.write(`[helm-chart] helm ${helm.version} (${helm.source}) ready in ${(helm.ms / 1000).toFixed(1)} s: ${helm.path}\n`);
 }, BUILD_MS);
 
@@ -518,8 +520,8 @@ describe("values the chart refuses", () => {
  * The kubernetes-models class of a core manifest (its schemas, compiled, ship in the package:
  * nothing is fetched), or null for the custom resources the chart renders for operators'
  * controllers (Prometheus operator, KEDA), whose shape the tests above and below hold instead. The
- * package checks types, required fields, enums and formats, not unknown fields (it is no
- * `kubeconform -strict`): a misspelt field name is caught by the exact expectations of the tests.
+ * package checks types, required fields, enums and formats, not unknown fields: those are caught by
+ * kube-strict (test/harness/kube-strict.ts), which decodes each core manifest into its k8s.io/api type.
  */
 const CUSTOM_KINDS = new Set(["monitoring.coreos.com/v1 ServiceMonitor", "monitoring.coreos.com/v1 PrometheusRule", "keda.sh/v1alpha1 ScaledObject"]);
 async function modelOf(m: { apiVersion: string; kind: string }): Promise<(new (data: unknown) => { validate(): void }) | null> {
@@ -531,7 +533,7 @@ async function modelOf(m: { apiVersion: string; kind: string }): Promise<(new (d
 }
 
 describe("the Kubernetes schemas", () => {
-  it("accept every rendered manifest of every value set (kubernetes-models 4.5.1), and the check rejects a broken one", async () => {
+  it("accept every rendered manifest of every value set (kubernetes-models 4.5.1, and strictly the k8s.io/api types), and the checks reject broken ones", async () => {
     const sets = [[], [ENGINES], [ENGINES, HPA], [ENGINES, KEDA], [ENGINES, INGRESS], [ENGINES, MONITORED], [ENGINES, OVERRIDES], [EXISTING_SECRET], [ENGINES, ALL_ON]];
     const kinds = new Set<string>();
     for (const values of sets) {
@@ -554,6 +556,18 @@ describe("the Kubernetes schemas", () => {
       "v1 Secret",
       "v1 Service",
       "v1 ServiceAccount",
+    ]);
+    // Strictly, as the API server decodes them (k8s.io/api types: unknown fields are errors too).
+    for (const values of sets) {
+      const ms = render(...values);
+      const verdicts = validateStrict(kubeStrict, ms);
+      expect(verdicts.filter((v) => v.verdict !== "ok" && !(v.verdict === "unknown" && CUSTOM_KINDS.has(v.manifest))), JSON.stringify(values).slice(0, 120)).toEqual([]);
+      expect(verdicts).toHaveLength(ms.length);
+    }
+    const misspelt = structuredClone(find(render(ENGINES), "Deployment", "acme-svc-gateway")) as unknown as { spec: { template: { spec: { containers: { securityContext: Record<string, unknown> }[] } } } };
+    misspelt.spec.template.spec.containers[0]!.securityContext = { readOnlyRootFS: true };
+    expect(validateStrict(kubeStrict, [misspelt])).toEqual([
+      { verdict: "error", manifest: "Deployment/acme-svc-gateway", message: 'strict decoding error: unknown field "spec.template.spec.containers[0].securityContext.readOnlyRootFS"' },
     ]);
     const broken = structuredClone(find(render(ENGINES), "Deployment", "acme-svc-crawler")) as unknown as { spec: { template: { spec: { containers: { ports: { containerPort: unknown }[] }[] } } } };
     broken.spec.template.spec.containers[0]!.ports[0]!.containerPort = "admin";
