@@ -42,10 +42,10 @@ export interface Opened {
   readonly life: Lifecycle;
 }
 
-/** Opens the account store the configuration names: a Postgres server, or PGlite under the data dir (locked). */
 /**
- * The store of a role. With a metrics registry, its writes are timed
- * (svc_store_write_duration_seconds: account-database transactions, ClickHouse inserts).
+ * Opens the account store the configuration names: a Postgres server, or PGlite under the data dir
+ * (locked). With a metrics registry, its writes are timed (svc_store_write_duration_seconds:
+ * account-database transactions, ClickHouse inserts).
  */
 export async function openStore(config: Config, clock: Clock, life: Lifecycle, metrics?: Registry): Promise<Opened> {
   let db: Db;
