@@ -185,7 +185,8 @@ export class KafkaBus implements Bus {
    */
   async consumerLag(): Promise<{ topic: string; group: string; lag: number }[]> {
     if (this.subscriptions.length === 0 || this.closing) return [];
-    const admin = this.kafka.admin();
+    // No retries: the next sample is the retry.
+    const admin = this.kafka.admin({ retry: { retries: 0 } });
     await admin.connect();
     try {
       const out: { topic: string; group: string; lag: number }[] = [];

@@ -8,15 +8,18 @@ export interface ConsumerLagSource {
 
 /** How often the brokers are asked at most, whatever the scrape interval. */
 export const CONSUMER_LAG_SAMPLE_MS = 15_000;
+/** How long a scrape waits for a sample before it answers with the last one (Kafka away must not make /metrics time out). */
+export const CONSUMER_LAG_WAIT_MS = 2000;
 
 /**
  * `svc_kafka_consumer_lag{topic,group}` on a role that consumes (crawler, scheduler): messages of
  * each subscribed topic its consumer group has not committed yet. Sampled when scraped, at most
  * once per sampleMs (the last sample is served in between), so an idle role asks the brokers
  * nothing unless Prometheus scrapes it. Labels are the topics and groups as subscribed (a fixed
- * set: TOPICS × role). A sample that fails keeps the last values.
+ * set: TOPICS × role). A sample that fails keeps the last values; one that takes longer than
+ * waitMs (brokers away) leaves the scrape with the last values and finishes in the background.
  */
-export function registerConsumerLag(registry: Registry, source: ConsumerLagSource, clock: Clock, sampleMs = CONSUMER_LAG_SAMPLE_MS): void {
+export function registerConsumerLag(registry: Registry, source: ConsumerLagSource, clock: Clock, sampleMs = CONSUMER_LAG_SAMPLE_MS, waitMs = CONSUMER_LAG_WAIT_MS): void {
   let sampledAt = Number.NEGATIVE_INFINITY;
   let sampling: Promise<void> | null = null;
   new Gauge({
@@ -37,7 +40,13 @@ export function registerConsumerLag(registry: Registry, source: ConsumerLagSourc
           sampling = null;
         }
       })();
-      await sampling;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((done) => {
+        timer = setTimeout(done, waitMs);
+        timer.unref();
+      });
+      await Promise.race([sampling, waited]);
+      clearTimeout(timer);
     },
   });
 }

@@ -43,6 +43,36 @@ describe("svc_kafka_consumer_lag", () => {
     expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")[0]).toBe('svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 12');
     expect(asked).toBe(3);
   });
+
+  it("answers a scrape with the last sample when the brokers do not answer in time, without asking again meanwhile", async () => {
+    const clock = new ManualClock(0);
+    let answer: (() => void) | null = null;
+    let asked = 0;
+    const registry = new Registry();
+    registerConsumerLag(
+      registry,
+      {
+        consumerLag: async () => {
+          asked++;
+          if (asked === 1) return [{ topic: "svc.work.v1", group: "crawler", lag: 3 }];
+          await new Promise<void>((r) => (answer = r));
+          return [{ topic: "svc.work.v1", group: "crawler", lag: 9 }];
+        },
+      },
+      clock,
+      15_000,
+      20,
+    );
+    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")).toEqual(['svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 3']);
+    clock.advance(15_000);
+    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")).toEqual(['svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 3']);
+    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")).toEqual(['svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 3']);
+    expect(asked).toBe(2);
+    answer!();
+    await new Promise((r) => setImmediate(r));
+    expect(lines(await registry.metrics(), "svc_kafka_consumer_lag")).toEqual(['svc_kafka_consumer_lag{topic="svc.work.v1",group="crawler"} 9']);
+    expect(asked).toBe(2);
+  });
 });
 
 describe("the scheduler's monitoring gauges", () => {
