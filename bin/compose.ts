@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, storeWriteMetrics, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
@@ -22,6 +22,8 @@ import {
   openPostgres,
   SeriesLocationError,
   seriesLocationOf,
+  timedClickHouse,
+  timedDb,
   type Db,
   type Store,
 } from "../storage/index.ts";
@@ -40,8 +42,12 @@ export interface Opened {
   readonly life: Lifecycle;
 }
 
-/** Opens the account store the configuration names: a Postgres server, or PGlite under the data dir (locked). */
-export async function openStore(config: Config, clock: Clock, life: Lifecycle): Promise<Opened> {
+/**
+ * Opens the account store the configuration names: a Postgres server, or PGlite under the data dir
+ * (locked). With a metrics registry, its writes are timed (svc_store_write_duration_seconds:
+ * account-database transactions, ClickHouse inserts).
+ */
+export async function openStore(config: Config, clock: Clock, life: Lifecycle, metrics?: Registry): Promise<Opened> {
   let db: Db;
   if (config.postgresUrl) {
     db = openPostgres({ url: config.postgresUrl, poolSize: config.postgresPoolSize });
@@ -56,11 +62,15 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle): 
   await checkSeriesLocation(db, seriesLocationOf(config.clickhouseUrl), unixSeconds(clock)).catch((err: unknown) => {
     throw err instanceof SeriesLocationError ? new ConfigError([err.message]) : err;
   });
+  const observe = metrics ? storeWriteMetrics(metrics) : null;
+  // Migrations are not the store's writes: timed from here on.
+  if (observe) db = timedDb(db, observe);
   if (!config.clickhouseUrl) return { db, store: createStore(db), life };
   // The distributed mode's time series on ClickHouse: usage, per-check results and crawl pages
   // (whose leases stay on the account database, checked by the scheduler).
-  const ch = await openClickHouse({ url: config.clickhouseUrl });
-  life.add("clickhouse", ch);
+  const opened = await openClickHouse({ url: config.clickhouseUrl });
+  life.add("clickhouse", opened);
+  const ch = observe ? timedClickHouse(opened, observe) : opened;
   await ensureClickHouseSchema(ch);
   const retention = async () => dropExpiredPartitions(ch, config.clickhouseRetentionMonths, unixSeconds(clock));
   await retention();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient, TOPICS } from "../proto/index.ts";
-import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { createLogger, createMetricsRegistry, registerConsumerLag, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { CRAWLER_KINDS, CrawlerWorker, crawlerStreamKinds, createCrawlerNode, isRetryableWorkError, ProbeHealth, probeMetrics, workerMetrics } from "../crawler/index.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { startTracing } from "./tracing.ts";
@@ -47,6 +47,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
       retryMaxMs: 10_000,
       drainTimeoutMs: drainMs,
     });
+    registerConsumerLag(metrics, bus, systemClock);
     const topics = [TOPICS.work, TOPICS.sync, TOPICS.stream, TOPICS.webhooks].map((t) => bus.brokerTopic(t));
     for (let logged = false; ; ) {
       const missing = await kafka.missingTopics(topics).catch((err: Error) => [`(Kafka: ${err.message})`]);

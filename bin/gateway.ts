@@ -42,7 +42,7 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
       },
     );
 
-    const { store, db: storeDb } = await openStore(config, clock, life);
+    const { store, db: storeDb } = await openStore(config, clock, life, metrics);
     db = storeDb;
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     life.add("scheduler client", { close: async () => client.close() });

@@ -1,4 +1,4 @@
-import { createLogger, createMetricsRegistry, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { createLogger, createMetricsRegistry, registerConsumerLag, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
 import { ping, type Db } from "../storage/index.ts";
 import { openStore } from "./compose.ts";
@@ -29,10 +29,11 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
       return { postgres, kafka: k };
     });
 
-    const { store, db: storeDb } = await openStore(config, clock, life);
+    const { store, db: storeDb } = await openStore(config, clock, life, metrics);
     db = storeDb;
-    registerSchedulerMetrics(metrics, store.jobs, clock);
+    registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.uptime, webhooks: store.webhooks });
     const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
+    registerConsumerLag(metrics, bus, clock);
     const created = await bus.ensureTopics(busTopics(config));
     if (created.length > 0) logger.info({ topics: created.map((t) => bus.brokerTopic(t)), partitions: config.kafkaPartitions, retentionHours: config.kafkaRetentionHours }, "bus topics created");
     // Closed before the bus and the database: the gRPC server (health NOT_SERVING first), the

@@ -17,8 +17,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   const clock = systemClock;
   try {
     await startTracing(config, life, "svc", logger);
-    const { store, db: storeDb } = await openStore(config, clock, life);
     const metrics = createMetricsRegistry("serve");
+    const { store, db: storeDb } = await openStore(config, clock, life, metrics);
     const scheduler = await composeEmbeddedWork(config, store, life, logger, clock, metrics);
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, scheduler, clock);
 

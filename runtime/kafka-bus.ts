@@ -64,6 +64,8 @@ export class KafkaBus implements Bus {
   private readonly logger: Logger;
   private producing: Promise<Producer> | null = null;
   private readonly subscriptions: GroupSubscription[] = [];
+  /** What each subscription is, for consumerLag(). */
+  private readonly subscribed: { topic: string; group: string; groupId: string; brokerTopic: string }[] = [];
   private closing: Promise<void> | null = null;
 
   constructor(options: KafkaBusOptions) {
@@ -155,6 +157,7 @@ export class KafkaBus implements Bus {
 
   async subscribe(topic: string, group: string, handler: BusHandler, options: SubscribeOptions = {}): Promise<void> {
     if (this.closing) throw new Error("bus closed");
+    const groupId = this.settings.consumerGroupId(group, topic);
     const subscription = new GroupSubscription({
       kafka: this.kafka,
       settings: options.maxInFlight ? { ...this.settings, maxInFlight: options.maxInFlight } : this.settings,
@@ -162,7 +165,7 @@ export class KafkaBus implements Bus {
       topic,
       brokerTopic: this.brokerTopic(topic),
       deadLetterTopic: this.brokerTopic(this.settings.deadLetterTopic(topic)),
-      group: this.settings.consumerGroupId(group, topic),
+      group: groupId,
       handler,
       send: async (to, message) => {
         const producer = await this.producer();
@@ -170,7 +173,39 @@ export class KafkaBus implements Bus {
       },
     });
     this.subscriptions.push(subscription);
+    this.subscribed.push({ topic, group, groupId, brokerTopic: this.brokerTopic(topic) });
     await subscription.start();
+  }
+
+  /**
+   * How far each subscription's consumer group is behind its topic: per (topic, group) as
+   * subscribed (before the prefix and the group-id mapping, so the labels stay a fixed set), the
+   * sum over partitions of the topic's end offset minus the group's committed offset (the start
+   * offset when the group has committed nothing there). Asks the brokers with one admin client.
+   */
+  async consumerLag(): Promise<{ topic: string; group: string; lag: number }[]> {
+    if (this.subscriptions.length === 0 || this.closing) return [];
+    // No retries: the next sample is the retry.
+    const admin = this.kafka.admin({ retry: { retries: 0 } });
+    await admin.connect();
+    try {
+      const out: { topic: string; group: string; lag: number }[] = [];
+      for (const s of this.subscribed) {
+        const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(s.brokerTopic), admin.fetchOffsets({ groupId: s.groupId, topics: [s.brokerTopic] })]);
+        const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
+        let lag = 0n;
+        for (const p of ends) {
+          const end = BigInt(p.high);
+          const at = done.get(p.partition) ?? -1n;
+          const from = at < 0n ? BigInt(p.low) : at;
+          if (end > from) lag += end - from;
+        }
+        out.push({ topic: s.topic, group: s.group, lag: Number(lag) });
+      }
+      return out;
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   /** Stops every subscription (running handlers finish and are committed), then the producer. */

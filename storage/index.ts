@@ -12,6 +12,7 @@ export { SitesRepo, type SiteRow, type SiteListRow, type Importance, type Overvi
 export { PostgresUsageSeries, type UsageSeries, type UsageDelta, type UsageDay } from "./usage-series.ts";
 export { PostgresCheckSeries, checkRowProblem, type CheckSeries, type CheckRow, type CheckPoint, type CheckStatus } from "./check-series.ts";
 export { openClickHouse, type ClickHouse, type ClickHouseOptions } from "./clickhouse/open-clickhouse.ts";
+export { timedClickHouse, timedDb, type Stopwatch, type WriteObserver } from "./write-timing.ts";
 export { parseServerVersion, serverFeatures, type ClickHouseFeatures, type ServerVersion } from "./clickhouse/server-features.ts";
 export { sqlLiteral, sqlIdentifier, type SqlValue } from "./clickhouse/sql-literal.ts";
 export { sql as clickhouseSql, ident as clickhouseIdent, inline as clickhouseInline, inList as clickhouseInList, renderLiterals, renderParams, type Sql } from "./clickhouse/sql-template.ts";

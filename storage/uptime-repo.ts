@@ -268,4 +268,10 @@ export class UptimeRepo {
     );
     return rows.map((r) => r.host);
   }
+
+  /** Open incidents by kind, in the whole cluster (the partial index incidents_open holds exactly these rows). */
+  async openIncidentCounts(): Promise<Map<IncidentRow["kind"], number>> {
+    const rows = await this.db.query<{ kind: IncidentRow["kind"]; n: number }>("SELECT kind, count(*)::int AS n FROM incidents WHERE status = 'open' GROUP BY kind");
+    return new Map(rows.map((r) => [r.kind, r.n]));
+  }
 }

@@ -349,4 +349,10 @@ export class WebhooksRepo {
     );
     return rows.length;
   }
+
+  /** Addresses disabled now (15 deliveries lost in a row), in the whole cluster: the scheduler's gauge. */
+  async disabledCount(): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhooks WHERE NOT active");
+    return row?.n ?? 0;
+  }
 }

@@ -286,6 +286,13 @@ async function metric(adminPort: number, prefix: string): Promise<number> {
   return Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
+/** The value of a sample with these labels (whatever their order, others allowed) from a process's /metrics; -1 when there is none. */
+async function sample(adminPort: number, name: string, labels: Record<string, string>): Promise<number> {
+  const text = (await http(`http://127.0.0.1:${adminPort}/metrics`)).text;
+  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+  return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : -1;
+}
+
 describe("a role started without an engine it needs", () => {
   it("stops at once with exit code 2, naming every missing variable", async () => {
     const dir = await tempDataDir();
@@ -375,6 +382,26 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     // docs/metrics.md names every metric of Svc's own that a role exports.
     const docs = readFileSync(join(REPO_ROOT, "docs/metrics.md"), "utf8");
     expect([...exported].filter((name) => name.startsWith("svc_") && !/_(bucket|sum|count)$/.test(name) && !docs.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("reports each consumer group's Kafka lag and times the store's writes: Postgres transactions, ClickHouse inserts", async () => {
+    const added = await cluster.api("/sites", { method: "POST", body: { host: small.host } });
+    expect([201, 409], added.text).toContain(added.status);
+    const id = await start(cluster.api, "analyze", small.host, true);
+    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done" });
+    // The gateway wrote the site and the job in transactions; the run's checks (scheduler) and the key's usage (gateway) follow into ClickHouse.
+    expect(await sample(cluster.gateway.adminPort, "svc_store_write_duration_seconds_count", { engine: "postgres", target: "transaction", outcome: "ok" })).toBeGreaterThan(0);
+    const stores = [cluster.gateway, ...cluster.schedulers];
+    await waitFor("a ClickHouse insert timed", 40_000, async () => {
+      const n = await Promise.all(stores.map((p) => sample(p.adminPort, "svc_store_write_duration_seconds_count", { engine: "clickhouse", outcome: "ok" })));
+      return n.reduce((a, b) => a + b, 0) > 0 ? true : undefined;
+    }, 500);
+    // With the work done and committed, every crawler reports its group 0 messages behind on the
+    // work topic (sampled at most every 15 s), and the scheduler its group on the results topic.
+    for (const c of cluster.crawlers) {
+      await waitFor("the crawlers' work lag back to 0", 40_000, async () => ((await sample(c.adminPort, "svc_kafka_consumer_lag", { topic: TOPICS.work, group: "crawler" })) === 0 ? true : undefined), 1000);
+    }
+    await waitFor("the scheduler's results lag back to 0", 40_000, async () => ((await sample(cluster.schedulers[0]!.adminPort, "svc_kafka_consumer_lag", { topic: TOPICS.results, group: "scheduler" })) === 0 ? true : undefined), 1000);
   });
 
   it("follows a crawl started with a traceparent: log lines with its trace id in the gateway, the scheduler and the crawler that ran it, and their spans as one trace", async () => {

@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CONFIG_FIELDS, loadConfig, type Config } from "../../runtime/index.ts";
 import { helmBinary, HelmError, lintChart, renderChart, renderNotes, type HelmBinary, type Manifest } from "../harness/helm.ts";
 import { REPO_ROOT } from "../harness/svc-process.ts";
+import { TOPICS } from "../../proto/index.ts";
+import { kubeStrictBinary, validateStrict } from "../harness/kube-strict.ts";
 
 // The Helm chart (helm/svc) rendered by the real helm, with its defaults and with the value sets
 // operators reach for: what a cluster would be given, held against the code it runs. Every
@@ -33,6 +35,8 @@ const ENGINES = { config: { SVC_KAFKA_BROKERS: "kafka-0.kafka:9092,kafka-1.kafka
 
 /** Value sets operators reach for. */
 const HPA = { crawler: { autoscaling: { enabled: true, minReplicas: 3, maxReplicas: 12 } } };
+const KEDA = { crawler: { autoscaling: { enabled: true, minReplicas: 2, maxReplicas: 12, keda: { enabled: true, lagThreshold: 40 } } } };
+const ALL_ON = { metrics: { serviceMonitor: { enabled: true }, prometheusRule: { enabled: true }, dashboards: { enabled: true } }, gateway: { podDisruptionBudget: { enabled: true } } };
 const INGRESS = {
   gateway: {
     ingress: {
@@ -93,9 +97,10 @@ interface ServiceSpec {
 }
 
 let helm: HelmBinary;
+let kubeStrict: string;
 
 beforeAll(async () => {
-  helm = await helmBinary();
+  [helm, kubeStrict] = await Promise.all([helmBinary(), kubeStrictBinary()]);
   process.stderr.write(`[helm-chart] helm ${helm.version} (${helm.source}) ready in ${(helm.ms / 1000).toFixed(1)} s: ${helm.path}\n`);
 }, BUILD_MS);
 
@@ -191,7 +196,7 @@ function expectSoundEnvironments(ms: Manifest[]): void {
 
 describe("helm lint", () => {
   it("passes --strict with the defaults and with every value set of this file", () => {
-    for (const values of [[], [ENGINES], [ENGINES, HPA], [ENGINES, INGRESS], [ENGINES, MONITORED], [ENGINES, OVERRIDES], [EXISTING_SECRET]]) {
+    for (const values of [[], [ENGINES], [ENGINES, HPA], [ENGINES, KEDA], [ENGINES, INGRESS], [ENGINES, MONITORED], [ENGINES, OVERRIDES], [EXISTING_SECRET]]) {
       expect(lintChart(helm, CHART, { values })).toContain("1 chart(s) linted, 0 chart(s) failed");
     }
   });
@@ -508,5 +513,132 @@ describe("values the chart refuses", () => {
     expect(renderError({ config: { SVC_PORT: 0 } })).toContain('SVC_PORT of the gateway is "0": a pod needs a fixed port');
     expect(renderError({ gateway: { config: { SVC_ADMIN_PORT: 8080 } } })).toContain("SVC_PORT and SVC_ADMIN_PORT of the gateway are both 8080");
     expect(render({ config: { SVC_ADMIN_HOST: "::", SVC_HOST: "::" } }).length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The kubernetes-models class of a core manifest (its schemas, compiled, ship in the package:
+ * nothing is fetched), or null for the custom resources the chart renders for operators'
+ * controllers (Prometheus operator, KEDA), whose shape the tests above and below hold instead. The
+ * package checks types, required fields, enums and formats, not unknown fields: those are caught by
+ * kube-strict (test/harness/kube-strict.ts), which decodes each core manifest into its k8s.io/api type.
+ */
+const CUSTOM_KINDS = new Set(["monitoring.coreos.com/v1 ServiceMonitor", "monitoring.coreos.com/v1 PrometheusRule", "keda.sh/v1alpha1 ScaledObject"]);
+async function modelOf(m: { apiVersion: string; kind: string }): Promise<(new (data: unknown) => { validate(): void }) | null> {
+  if (CUSTOM_KINDS.has(`${m.apiVersion} ${m.kind}`)) return null;
+  const mod = (await import(/* @vite-ignore */ `kubernetes-models/${m.apiVersion}/${m.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const model = mod[m.kind];
+  if (!model) throw new Error(`kubernetes-models has no ${m.apiVersion} ${m.kind}`);
+  return model;
+}
+
+describe("the Kubernetes schemas", () => {
+  it("accept every rendered manifest of every value set (kubernetes-models 4.5.1, and strictly the k8s.io/api types), and the checks reject broken ones", async () => {
+    const sets = [[], [ENGINES], [ENGINES, HPA], [ENGINES, KEDA], [ENGINES, INGRESS], [ENGINES, MONITORED], [ENGINES, OVERRIDES], [EXISTING_SECRET], [ENGINES, ALL_ON]];
+    const kinds = new Set<string>();
+    for (const values of sets) {
+      for (const m of render(...values)) {
+        kinds.add(`${m.apiVersion} ${m.kind}`);
+        const Model = await modelOf(m);
+        if (!Model) continue;
+        expect(() => new Model(m).validate(), `${m.kind}/${m.metadata.name} with ${JSON.stringify(values).slice(0, 120)}`).not.toThrow();
+      }
+    }
+    expect([...kinds].sort()).toEqual([
+      "apps/v1 Deployment",
+      "autoscaling/v2 HorizontalPodAutoscaler",
+      "keda.sh/v1alpha1 ScaledObject",
+      "monitoring.coreos.com/v1 PrometheusRule",
+      "monitoring.coreos.com/v1 ServiceMonitor",
+      "networking.k8s.io/v1 Ingress",
+      "policy/v1 PodDisruptionBudget",
+      "v1 ConfigMap",
+      "v1 Secret",
+      "v1 Service",
+      "v1 ServiceAccount",
+    ]);
+    // Strictly, as the API server decodes them (k8s.io/api types: unknown fields are errors too).
+    for (const values of sets) {
+      const ms = render(...values);
+      const verdicts = validateStrict(kubeStrict, ms);
+      expect(verdicts.filter((v) => v.verdict !== "ok" && !(v.verdict === "unknown" && CUSTOM_KINDS.has(v.manifest))), JSON.stringify(values).slice(0, 120)).toEqual([]);
+      expect(verdicts).toHaveLength(ms.length);
+    }
+    const misspelt = structuredClone(find(render(ENGINES), "Deployment", "acme-svc-gateway")) as unknown as { spec: { template: { spec: { containers: { securityContext: Record<string, unknown> }[] } } } };
+    misspelt.spec.template.spec.containers[0]!.securityContext = { readOnlyRootFS: true };
+    expect(validateStrict(kubeStrict, [misspelt])).toEqual([
+      { verdict: "error", manifest: "Deployment/acme-svc-gateway", message: 'strict decoding error: unknown field "spec.template.spec.containers[0].securityContext.readOnlyRootFS"' },
+    ]);
+    const broken = structuredClone(find(render(ENGINES), "Deployment", "acme-svc-crawler")) as unknown as { spec: { template: { spec: { containers: { ports: { containerPort: unknown }[] }[] } } } };
+    broken.spec.template.spec.containers[0]!.ports[0]!.containerPort = "admin";
+    const Model = (await modelOf({ apiVersion: "apps/v1", kind: "Deployment" }))!;
+    expect(() => new Model(broken).validate()).toThrow(/containerPort must be integer/);
+  });
+});
+
+describe("pod security and resources", () => {
+  it("run every role as non-root on a read-only root file system, without privilege escalation or capabilities, with a writable /tmp", () => {
+    for (const values of [[ENGINES], [ENGINES, OVERRIDES], [ENGINES, KEDA]]) {
+      const ms = render(...values);
+      for (const role of ROLES) {
+        const pod = deployment(ms, role).template.spec as unknown as { securityContext: unknown; volumes: { name: string; emptyDir?: unknown }[]; automountServiceAccountToken: boolean };
+        expect(pod.securityContext, role).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+        expect(pod.automountServiceAccountToken, role).toBe(false);
+        const c = container(ms, role) as Container & { securityContext: unknown; volumeMounts: { name: string; mountPath: string }[] };
+        expect(c.securityContext, role).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+        // The distributed roles keep nothing on disk (their store is Postgres); Node and Chromium write temporary files only.
+        expect(c.volumeMounts, role).toContainEqual({ name: "tmp", mountPath: "/tmp" });
+        expect(pod.volumes, role).toContainEqual({ name: "tmp", emptyDir: {} });
+      }
+    }
+  });
+
+  it("request for each role what it was measured to use, and limit its memory above that", () => {
+    const ms = render(ENGINES);
+    const got = Object.fromEntries(ROLES.map((role) => [role, (container(ms, role) as Container & { resources: unknown }).resources]));
+    // docs/operations.md: idle RSS of a gateway 134 MB, a scheduler 101 MB, a crawler without a browser 205–218 MB.
+    expect(got).toEqual({
+      gateway: { requests: { cpu: "100m", memory: "192Mi" }, limits: { memory: "512Mi" } },
+      scheduler: { requests: { cpu: "100m", memory: "160Mi" }, limits: { memory: "384Mi" } },
+      crawler: { requests: { cpu: "500m", memory: "320Mi" }, limits: { memory: "768Mi" } },
+    });
+  });
+});
+
+describe("crawler autoscaling on Kafka consumer lag (KEDA)", () => {
+  it("renders a ScaledObject on the crawlers' groups and topics instead of the CPU autoscaler", () => {
+    const ms = render(ENGINES, KEDA, { config: { SVC_KAFKA_TOPIC_PREFIX: "acme." } });
+    expect(ms.filter((m) => m.kind === "HorizontalPodAutoscaler")).toEqual([]);
+    expect(deployment(ms, "crawler").replicas).toBeUndefined();
+    const so = find(ms, "ScaledObject", "acme-svc-crawler");
+    expect(so.apiVersion).toBe("keda.sh/v1alpha1");
+    // The names the crawler's consumers use (bin/role.ts: group `${prefix}crawler.${topic}`).
+    const trigger = (topic: string) => ({
+      type: "kafka",
+      metadata: {
+        bootstrapServers: "kafka-0.kafka:9092,kafka-1.kafka:9092",
+        topic: `acme.${topic}`,
+        consumerGroup: `acme.crawler.${topic}`,
+        lagThreshold: "40",
+        offsetResetPolicy: "earliest",
+        allowIdleConsumers: "false",
+      },
+    });
+    expect(so.spec).toEqual({
+      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "acme-svc-crawler" },
+      minReplicaCount: 2,
+      maxReplicaCount: 12,
+      pollingInterval: 30,
+      cooldownPeriod: 300,
+      advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: "Pods", value: 1, periodSeconds: 120 }] } } } },
+      triggers: [TOPICS.work, TOPICS.sync, TOPICS.stream].map(trigger),
+    });
+    expectSoundEnvironments(ms);
+  });
+
+  it("is refused without the brokers, beyond SVC_KAFKA_PARTITIONS, and on a topic crawlers do not consume", () => {
+    expect(renderError(KEDA)).toContain("crawler.autoscaling.keda scales on Kafka consumer lag: set SVC_KAFKA_BROKERS");
+    expect(renderError(ENGINES, KEDA, { config: { SVC_KAFKA_PARTITIONS: 8 } })).toContain("crawler.autoscaling.maxReplicas (12) is above SVC_KAFKA_PARTITIONS (8)");
+    expect(renderError(ENGINES, KEDA, { crawler: { autoscaling: { keda: { topics: [TOPICS.results] } } } })).toContain("topics/0");
   });
 });

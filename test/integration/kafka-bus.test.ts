@@ -112,6 +112,23 @@ describe("KafkaBus on a real broker", () => {
     await allCommitted(GROUP, `${prefix}${TOPIC}`);
   });
 
+  it("reports each subscription's consumer lag: what its group has not committed yet, then 0 once handled", async () => {
+    const { prefix, bus } = await freshTopics();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let handled = 0;
+    await bus.subscribe(TOPIC, GROUP, async () => {
+      await gate;
+      handled++;
+    });
+    await bus.publish(messages(10, 3));
+    expect(await bus.consumerLag()).toEqual([{ topic: TOPIC, group: GROUP, lag: 10 }]);
+    release();
+    await waitFor("all messages handled", 30_000, async () => (handled >= 10 ? true : undefined));
+    await allCommitted(GROUP, `${prefix}${TOPIC}`);
+    expect(await bus.consumerLag()).toEqual([{ topic: TOPIC, group: GROUP, lag: 0 }]);
+  });
+
   it("shares a group's messages between two members, each key on one member", async () => {
     const { prefix, bus: a } = await freshTopics();
     const b = newBus(prefix);

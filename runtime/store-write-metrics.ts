@@ -1,0 +1,19 @@
+import { Histogram, type Registry } from "prom-client";
+
+/** One timed write: where it went (a bounded set, see storage/write-timing.ts), how long it took, whether it landed. */
+export type StoreWriteObserver = (engine: "postgres" | "pglite" | "clickhouse", target: string, seconds: number, ok: boolean) => void;
+
+/**
+ * `svc_store_write_duration_seconds{engine,target,outcome}` on the roles that hold the store
+ * (gateway, scheduler, serve): account-database transactions and ClickHouse inserts.
+ */
+export function storeWriteMetrics(registry: Registry): StoreWriteObserver {
+  const histogram = new Histogram({
+    name: "svc_store_write_duration_seconds",
+    help: "Duration of the store's writes: account-database transactions (target transaction) and ClickHouse inserts (target: the table), by outcome (ok, error).",
+    labelNames: ["engine", "target", "outcome"],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  return (engine, target, seconds, ok) => histogram.observe({ engine, target, outcome: ok ? "ok" : "error" }, seconds);
+}
