@@ -687,26 +687,6 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(second).toMatchObject({ outcome: "still", reused_fresh_report: true, rank_to: first.rank_to });
   });
 
-  // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
-  // would double its time).
-  it("measures a site in the browser on a crawler node, serves it, and keeps its metrics in ClickHouse's series", async () => {
-    // Both crawlers with the browser on: whichever takes the job measures.
-    const browserEnv = { SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_BROWSER_PAGES: "1", SVC_BROWSER_PROFILES: "mobile" };
-    const crawlers = [...cluster.crawlers];
-    await Promise.all(crawlers.map((c) => cluster.stop(c)));
-    const measuring = await Promise.all(crawlers.map((c) => cluster.restart(c, browserEnv)));
-    const id = await start(cluster.api, "analyze", small.host, true);
-    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done" });
-    const perf = (await get(cluster.api, `/performance/${small.host}`)) as { browser_state: string; browser: { device: string; url: string; error: string; fcp_ms: number }[] };
-    expect(perf.browser_state).toBe("measured");
-    expect(perf.browser.map((b) => [b.device, b.url, b.error])).toEqual([["mobile", `${small.url}/`, ""]]);
-    expect(perf.browser[0]!.fcp_ms).toBeGreaterThan(0);
-    const measured = await Promise.all(measuring.map((c) => metric(c.adminPort, 'svc_browser_pages_total{outcome="measured"').catch(() => 0)));
-    expect(measured.reduce((a, b) => a + b, 0)).toBe(1);
-    const code = "browser:mobile:fcp_ms:/";
-    await waitFor("the browser's series in ClickHouse", 20_000, async () => ((await clickhouseCount(`SELECT count() AS n FROM check_results FINAL WHERE code = '${code}'`)) === 1 ? true : undefined), 250);
-  });
-
   it("imports SERP snapshots into ClickHouse and serves the competitor history from there", async () => {
     const site = await startSmallSite();
     extraSites.push(site);
@@ -763,5 +743,25 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     const batches = ((await get(cluster.api, `/imports/${site.host}`)) as { imports: { id: number; rows: number }[] }).imports;
     expect(batches).toMatchObject([{ id: job.result!.import, rows: 200_000 }]);
     expect(await get(cluster.api, `/queries/${site.host}?limit=1`)).toMatchObject({ queries: [{ query: "query number 0", clicks: 500, impressions: 1000, ctr: 50, position: 2 }], page: { total: 200_000 } });
+  });
+
+  // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
+  // would double its time).
+  it("measures a site in the browser on a crawler node, serves it, and keeps its metrics in ClickHouse's series", async () => {
+    // Both crawlers with the browser on: whichever takes the job measures.
+    const browserEnv = { SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_BROWSER_PAGES: "1", SVC_BROWSER_PROFILES: "mobile" };
+    const crawlers = [...cluster.crawlers];
+    await Promise.all(crawlers.map((c) => cluster.stop(c)));
+    const measuring = await Promise.all(crawlers.map((c) => cluster.restart(c, browserEnv)));
+    const id = await start(cluster.api, "analyze", small.host, true);
+    expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done" });
+    const perf = (await get(cluster.api, `/performance/${small.host}`)) as { browser_state: string; browser: { device: string; url: string; error: string; fcp_ms: number }[] };
+    expect(perf.browser_state).toBe("measured");
+    expect(perf.browser.map((b) => [b.device, b.url, b.error])).toEqual([["mobile", `${small.url}/`, ""]]);
+    expect(perf.browser[0]!.fcp_ms).toBeGreaterThan(0);
+    const measured = await Promise.all(measuring.map((c) => metric(c.adminPort, 'svc_browser_pages_total{outcome="measured"').catch(() => 0)));
+    expect(measured.reduce((a, b) => a + b, 0)).toBe(1);
+    const code = "browser:mobile:fcp_ms:/";
+    await waitFor("the browser's series in ClickHouse", 20_000, async () => ((await clickhouseCount(`SELECT count() AS n FROM check_results FINAL WHERE code = '${code}'`)) === 1 ? true : undefined), 250);
   });
 });
