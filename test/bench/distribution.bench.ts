@@ -26,7 +26,7 @@ import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
 import { http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../harness/svc-process.ts";
 import { dirname } from "node:path";
-import { engineProcesses, memMb, processCpuS } from "./proc.ts";
+import { engineProcesses, memMb, processCpuS, threadCpuS } from "./proc.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const SITES = SMOKE ? 4 : 8;
@@ -70,6 +70,8 @@ interface Figures {
   idleCpuPerS: number;
   /** Per process: label and idle CPU-s/s. */
   idleBy: string[];
+  /** Per process: idle CPU-s/s by thread name. */
+  idleThreads: string[];
   idleEnginesPerS: number;
   /** Per round: CPU-ms per page of Svc's processes, and with the engines. */
   perPage: number[];
@@ -87,14 +89,22 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
   await sleep(SETTLE_S * 1000);
   const procs = mode.processes();
   const each0 = procs.map((p) => processCpuS(p.pid));
+  const threads0 = procs.map((p) => threadCpuS(p.pid));
   const engines0 = snapshot(mode.engines());
   const t0 = performance.now();
   await sleep(IDLE_S * 1000);
   const idleS = (performance.now() - t0) / 1000;
   const each = procs.map((p, i) => (processCpuS(p.pid) - (each0[i] ?? 0)) / idleS);
+  // Where a process's idle CPU goes, by thread name (main thread "node", V8's workers, libuv's pool…).
+  const byThread = procs.map((p, i) => {
+    const sums = new Map<string, number>();
+    for (const [tid, t] of threadCpuS(p.pid)) sums.set(t.name, (sums.get(t.name) ?? 0) + t.cpuS - (threads0[i]?.get(tid)?.cpuS ?? 0));
+    return `${p.label}: ${[...sums].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${f3(v / idleS)}`).join(", ")}`;
+  });
   const figures: Figures = {
     idleCpuPerS: each.reduce((a, b) => a + b, 0),
     idleBy: procs.map((p, i) => `${p.label} ${f3(each[i] ?? NaN)}`),
+    idleThreads: byThread,
     idleEnginesPerS: since(engines0, mode.engines()) / idleS,
     perPage: [],
     perPageWithEngines: [],
@@ -137,6 +147,7 @@ function median(values: readonly number[]): number {
 }
 
 function print(name: string, f: Figures): void {
+  for (const line of f.idleThreads) out(`  idle by thread, ${line}`);
   out(
     `${name.padEnd(12)} idle ${f3(f.idleCpuPerS)} CPU-s/s (${f.idleBy.join(", ")}; engines ${f3(f.idleEnginesPerS)}); ` +
       `crawl ${f.pages} pages a round: ${f.perPage.map(f2).join(" / ")} CPU-ms/page (with engines ${f.perPageWithEngines.map(f2).join(" / ")}); RSS after ${Math.round(f.rssMb)} MB`,

@@ -95,3 +95,25 @@ export function engineProcesses(postgresPorts: readonly number[], jvmArgs: reado
   const jvms = table.filter((p) => p.cmdline.startsWith("java ") && jvmArgs.some((a) => p.cmdline.includes(a))).map((p) => p.pid);
   return [...postmasters, ...backends, ...jvms];
 }
+
+/** CPU seconds so far of each thread of a process, by thread id, with the thread's name. */
+export function threadCpuS(pid: number): Map<number, { name: string; cpuS: number }> {
+  const out = new Map<number, { name: string; cpuS: number }>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(Number(tid), { name, cpuS: (Number(fields[11]) + Number(fields[12])) / CLK_TCK });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
