@@ -1,10 +1,9 @@
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { processAlive } from "../../storage/index.ts";
+import { runTool, withCacheLock } from "./tool-cache.ts";
 
 // The real `helm` for the chart's tests: the one on PATH when it is Helm 3, otherwise Helm built
 // once from source with the machine's Go into the project's .cache/helm. No release binary can be
@@ -74,7 +73,7 @@ export async function helmBinary(): Promise<HelmBinary> {
   const cached = existsSync(target) ? helmVersion(target) : null;
   if (cached) return { path: target, version: cached, source: "cache", ms: Date.now() - started };
 
-  const built = await withBuildLock(async () => {
+  const built = await withCacheLock(CACHE, HELM_VERSION, BUILD_TIMEOUT_MS, "helm", async () => {
     if (existsSync(target)) return false; // another process built it while this one waited
     await buildHelm(target);
     return true;
@@ -196,41 +195,6 @@ function helmVersion(path: string): string | null {
   return res.status === 0 && res.stdout.trim() !== "" ? res.stdout.trim() : null;
 }
 
-/**
- * Runs fn holding .cache/helm/<version>.lock (created exclusively, holding the pid). A lock whose
- * process is gone is taken over; otherwise this waits, up to the build's own timeout.
- */
-async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
-  mkdirSync(CACHE, { recursive: true });
-  const lock = join(CACHE, `${HELM_VERSION}.lock`);
-  const deadline = Date.now() + BUILD_TIMEOUT_MS;
-  let announced = false;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, "wx"));
-      writeFileSync(lock, String(process.pid));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const holder = Number(readFileSync(lock, "utf8").trim());
-    if (holder > 0 && !processAlive(holder)) {
-      rmSync(lock, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`${lock} is still held by process ${holder} after ${BUILD_TIMEOUT_MS / 60_000} minutes`);
-    if (!announced) process.stderr.write(`[harness] waiting for process ${holder || "?"}, which is building helm (${lock})\n`);
-    announced = true;
-    await sleep(1000);
-  }
-  try {
-    // What a build killed midway left behind: nobody else builds while the lock is held.
-    for (const name of readdirSync(CACHE)) if (name.startsWith("build-")) rmSync(join(CACHE, name), { recursive: true, force: true });
-    return await fn();
-  } finally {
-    unlinkSync(lock);
-  }
-}
 
 /**
  * `go install helm.sh/helm/v3/cmd/helm@HELM_VERSION` with the link flags of Helm's own Makefile
@@ -256,9 +220,9 @@ async function buildHelm(target: string): Promise<void> {
       GOTOOLCHAIN: "local",
       CGO_ENABLED: "0",
     };
-    const goVersion = (await run(go, ["env", "GOVERSION"], env, scratch)).trim();
+    const goVersion = (await runTool(go, ["env", "GOVERSION"], env, scratch, BUILD_TIMEOUT_MS)).trim();
     process.stderr.write(`[harness] building helm ${HELM_VERSION} with ${goVersion} from the Go module proxy (once, into ${CACHE})\n`);
-    const info = JSON.parse(await run(go, ["mod", "download", "-json", `${HELM_MODULE}@${HELM_VERSION}`], env, scratch)) as { GoMod?: string; Error?: string };
+    const info = JSON.parse(await runTool(go, ["mod", "download", "-json", `${HELM_MODULE}@${HELM_VERSION}`], env, scratch, BUILD_TIMEOUT_MS)) as { GoMod?: string; Error?: string };
     if (!info.GoMod) throw new Error(`go mod download ${HELM_MODULE}@${HELM_VERSION}: ${info.Error ?? "no go.mod"}`);
     const clientGo = /^\s*k8s\.io\/client-go v0\.(\d+)\./m.exec(readFileSync(info.GoMod, "utf8"));
     if (!clientGo) throw new Error(`${HELM_MODULE}@${HELM_VERSION} requires no k8s.io/client-go v0.x: cannot tell its Kubernetes version`);
@@ -270,7 +234,7 @@ async function buildHelm(target: string): Promise<void> {
       `-X ${HELM_MODULE}/internal/version.metadata=`,
       ...["pkg/lint/rules", "pkg/chartutil"].flatMap((pkg) => [`-X ${HELM_MODULE}/${pkg}.k8sVersionMajor=1`, `-X ${HELM_MODULE}/${pkg}.k8sVersionMinor=${kubeMinor}`]),
     ].join(" ");
-    await run(go, ["install", "-trimpath", "-ldflags", ldflags, `${HELM_MODULE}/cmd/helm@${HELM_VERSION}`], env, scratch);
+    await runTool(go, ["install", "-trimpath", "-ldflags", ldflags, `${HELM_MODULE}/cmd/helm@${HELM_VERSION}`], env, scratch, BUILD_TIMEOUT_MS);
     mkdirSync(join(target, ".."), { recursive: true });
     renameSync(join(scratch, "bin", "helm"), target);
     process.stderr.write(`[harness] helm ${HELM_VERSION} (Kubernetes 1.${kubeMinor}) built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
@@ -279,23 +243,3 @@ async function buildHelm(target: string): Promise<void> {
   }
 }
 
-/** Runs a command without blocking the test process's event loop (a build takes minutes); returns stdout. */
-function run(cmd: string, args: readonly string[], env: Record<string, string>, cwd: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(cmd, [...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString("utf8")));
-    child.stderr.on("data", (b: Buffer) => (stderr = (stderr + b.toString("utf8")).slice(-20_000)));
-    const timer = setTimeout(() => child.kill("SIGKILL"), BUILD_TIMEOUT_MS);
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      fail(new Error(`${cmd} ${args.join(" ")} did not run: ${err.message}`));
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) done(stdout);
-      else fail(new Error(`${cmd} ${args.join(" ")} failed (${code ?? signal}):\n${stderr}`));
-    });
-  });
-}

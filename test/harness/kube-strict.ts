@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runTool } from "./tool-cache.ts";
 
 // Strict validation of rendered manifests against the Kubernetes API types: a small Go program
 // (test/harness/kube-strict/main.go) decodes each manifest with k8s.io/apimachinery's strict JSON
@@ -43,7 +44,7 @@ export async function kubeStrictBinary(): Promise<string> {
     };
     const started = Date.now();
     process.stderr.write(`[harness] building kube-strict (k8s.io/api from the Go module proxy, once, into ${CACHE})\n`);
-    await run(go, ["build", "-trimpath", "-ldflags", "-s -w", "-o", join(scratch, "kube-strict"), "."], env, join(scratch, "src"));
+    await runTool(go, ["build", "-trimpath", "-ldflags", "-s -w", "-o", join(scratch, "kube-strict"), "."], env, join(scratch, "src"), BUILD_TIMEOUT_MS);
     mkdirSync(join(target, ".."), { recursive: true });
     // A concurrent build may have won: the rename replaces its identical binary.
     renameSync(join(scratch, "kube-strict"), target);
@@ -68,20 +69,3 @@ export function validateStrict(binary: string, manifests: readonly object[]): St
     });
 }
 
-function run(cmd: string, args: readonly string[], env: Record<string, string>, cwd: string): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(cmd, [...args], { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (b: Buffer) => (stderr = (stderr + b.toString("utf8")).slice(-20_000)));
-    const timer = setTimeout(() => child.kill("SIGKILL"), BUILD_TIMEOUT_MS);
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      fail(new Error(`${cmd} ${args.join(" ")} did not run: ${err.message}`));
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) done();
-      else fail(new Error(`${cmd} ${args.join(" ")} failed (${code ?? signal}):\n${stderr}`));
-    });
-  });
-}

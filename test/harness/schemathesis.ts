@@ -1,9 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { processAlive } from "../../storage/index.ts";
+import { withCacheLock } from "./tool-cache.ts";
 import { REPO_ROOT, spawnSvc, svcAdmin, svcEnvFor, tempDataDir, waitReady, type SvcProcess } from "./svc-process.ts";
 
 // Contract fuzzing (issue 21 §6): schemathesis from PyPI, pinned, installed once by the harness
@@ -34,7 +33,7 @@ export async function schemathesisBinary(): Promise<{ path: string; source: "cac
   const started = Date.now();
   const target = join(CACHE, SCHEMATHESIS_VERSION, "venv", "bin", "schemathesis");
   if (works(target)) return { path: target, source: "cache", ms: Date.now() - started };
-  await withInstallLock(async () => {
+  await withCacheLock(CACHE, SCHEMATHESIS_VERSION, INSTALL_TIMEOUT_MS, "schemathesis", async () => {
     if (works(target)) return;
     const build = join(CACHE, `build-${process.pid}`);
     const python = spawnSync("python3", ["-m", "venv", build], { encoding: "utf8", timeout: 120_000 });
@@ -66,33 +65,6 @@ function works(path: string): boolean {
   return r.status === 0 && r.stdout.includes(SCHEMATHESIS_VERSION);
 }
 
-async function withInstallLock(fn: () => Promise<void>): Promise<void> {
-  mkdirSync(CACHE, { recursive: true });
-  const lock = join(CACHE, `${SCHEMATHESIS_VERSION}.lock`);
-  const deadline = Date.now() + INSTALL_TIMEOUT_MS;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, "wx"));
-      writeFileSync(lock, String(process.pid));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const holder = Number(readFileSync(lock, "utf8").trim());
-    if (holder > 0 && !processAlive(holder)) {
-      rmSync(lock, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`${lock} is still held by process ${holder}`);
-    await sleep(1000);
-  }
-  try {
-    for (const name of readdirSync(CACHE)) if (name.startsWith("build-")) rmSync(join(CACHE, name), { recursive: true, force: true });
-    await fn();
-  } finally {
-    unlinkSync(lock);
-  }
-}
 
 export interface FuzzAccount {
   readonly name: string;
