@@ -385,8 +385,9 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
   });
 
   it("reports each consumer group's Kafka lag and times the store's writes: Postgres transactions, ClickHouse inserts", async () => {
+    // Added here, or already by an earlier case (200 with added: false).
     const added = await cluster.api("/sites", { method: "POST", body: { host: small.host } });
-    expect([201, 409], added.text).toContain(added.status);
+    expect([200, 201], added.text).toContain(added.status);
     const id = await start(cluster.api, "analyze", small.host, true);
     expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done" });
     // The gateway wrote the site and the job in transactions; the run's checks (scheduler) and the key's usage (gateway) follow into ClickHouse.
@@ -759,8 +760,10 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(perf.browser_state).toBe("measured");
     expect(perf.browser.map((b) => [b.device, b.url, b.error])).toEqual([["mobile", `${small.url}/`, ""]]);
     expect(perf.browser[0]!.fcp_ms).toBeGreaterThan(0);
+    // The crawler that ran the analysis measured its page; by now the schedulers' periodic
+    // re-checks of the cluster's other sites may have been measured too (the count is per node).
     const measured = await Promise.all(measuring.map((c) => metric(c.adminPort, 'svc_browser_pages_total{outcome="measured"').catch(() => 0)));
-    expect(measured.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(measured.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     const code = "browser:mobile:fcp_ms:/";
     await waitFor("the browser's series in ClickHouse", 20_000, async () => ((await clickhouseCount(`SELECT count() AS n FROM check_results FINAL WHERE code = '${code}'`)) === 1 ? true : undefined), 250);
   });
