@@ -765,6 +765,6 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     const measured = await Promise.all(measuring.map((c) => metric(c.adminPort, 'svc_browser_pages_total{outcome="measured"').catch(() => 0)));
     expect(measured.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     const code = "browser:mobile:fcp_ms:/";
-    await waitFor("the browser's series in ClickHouse", 20_000, async () => ((await clickhouseCount(`SELECT count() AS n FROM check_results FINAL WHERE code = '${code}'`)) === 1 ? true : undefined), 250);
+    await waitFor("the browser's series in ClickHouse", 20_000, async () => ((await clickhouseCount(`SELECT count() AS n FROM check_results FINAL WHERE host = '${small.host}' AND code = '${code}'`)) === 1 ? true : undefined), 250);
   });
 });
