@@ -21,7 +21,7 @@ import { importSearchData, listImports, removeImport } from "./search-imports.ts
 import { getPositionPages, getSerpVolatility, listPositions } from "./search-positions.ts";
 import { getCompetitorHistory, getCompetitors, getKeywordGap, getMarket } from "./search-market.ts";
 import { getIndexing, getTrafficForecast, listBacklinks, listProviders, listSearchOpportunities, listSearchQueries } from "./search.ts";
-import { getUtility, listUtilities, runUtility, UTILITY_BODY_LIMIT_BYTES } from "./utilities.ts";
+import { getUtility, listUtilities, runUtility } from "./utilities.ts";
 import { getDiagnosis, getDiagnosisAll, getDiagnosisHistory } from "./diagnosis.ts";
 import { getToday } from "./today.ts";
 import { addWebhook, listWebhookDeliveries, listWebhooks, removeWebhook, resendWebhookDelivery, rotateWebhookSecret, testWebhook } from "./webhooks.ts";
@@ -39,89 +39,28 @@ export {
   type OperationInput,
   type Scope,
 } from "./contract.ts";
-export { SCOPES, WEBHOOK_EVENT_TYPES } from "./service.ts";
-export { PAGE_CHECK_GROUPS, PAGE_CHECK_TOOLS, type PageCheckTool } from "./checks.ts";
-export { UTILITY_BODY_LIMIT_BYTES };
-export { WORK_LIST_MAX, WORK_NOTE_MAX_CHARS } from "./followup.ts";
-export {
-  getCapabilities,
-  getOpenapiSpec,
-  getAccount,
-  getKeyUsage,
-  createKey,
-  listKeys,
-  revokeKey,
-  listSites,
-  addSite,
-  removeSite,
-  updateSite,
-  getOverview,
-  startAnalysis,
-  startCrawl,
-  analyzeSiteSync,
-  listJobs,
-  getJob,
-  getReport,
-  getHistory,
-  getChanges,
-  getCrawl,
-  getLinks,
-  getExternalLinks,
-  getTopIssues,
-  listSiteTasks,
-  setTaskStatus,
-  getPlan,
-  recheckTask,
-  getFixEffects,
-  getWorkHistory,
-  addWorkNote,
-  getSite,
-  checkPageFull,
-  checkPage,
-  checkSsl,
-  checkDns,
-  getSiteProfile,
-  setSiteProfile,
-  resetSiteProfile,
-  listExplanations,
-  explainCheck,
-  getUptime,
-  listIncidents,
-  listEvents,
-  listWebhooks,
-  addWebhook,
-  removeWebhook,
-  rotateWebhookSecret,
-  testWebhook,
-  listWebhookDeliveries,
-  resendWebhookDelivery,
-  getPerformance,
-  getJsDependency,
-  getSocial,
-  importSearchData,
-  listImports,
-  removeImport,
-  listSearchQueries,
-  listSearchOpportunities,
-  getTrafficForecast,
-  listBacklinks,
-  getIndexing,
-  listProviders,
-  listPositions,
-  getPositionPages,
-  getSerpVolatility,
-  getCompetitors,
-  getCompetitorHistory,
-  getKeywordGap,
-  getMarket,
-  listUtilities,
-  getUtility,
-  runUtility,
-  getDiagnosisAll,
-  getDiagnosis,
-  getDiagnosisHistory,
-  getToday,
-};
+export * from "./service.ts";
+export * from "./account.ts";
+export * from "./sites.ts";
+export * from "./jobs.ts";
+export * from "./reports.ts";
+export * from "./tasks.ts";
+export * from "./followup.ts";
+export * from "./site.ts";
+export * from "./profiles.ts";
+export * from "./checks.ts";
+export * from "./explanations.ts";
+export * from "./crawl.ts";
+export * from "./monitoring.ts";
+export * from "./browser.ts";
+export * from "./search-imports.ts";
+export * from "./search-positions.ts";
+export * from "./search-market.ts";
+export * from "./search.ts";
+export * from "./utilities.ts";
+export * from "./diagnosis.ts";
+export * from "./today.ts";
+export * from "./webhooks.ts";
 
 /**
  * Every operation Svc serves, in the order OpenAPI and /capabilities list them. An operation is

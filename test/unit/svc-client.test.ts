@@ -66,6 +66,16 @@ describe("the typed client", () => {
       expect((contracts as Record<string, unknown>)[methodName(op.id)], op.id).toBe(op);
     }
   });
+
+  it("types no method for a contract-shaped export that is not registered", () => {
+    // The client's type lists every Contract the module exports (`export *` of each contract file);
+    // createClient makes methods for CONTRACTS only, so the two must be the same set.
+    const registered = new Set<unknown>(CONTRACTS);
+    const unregistered = Object.entries(contracts)
+      .filter(([, v]) => typeof v === "object" && v !== null && "id" in v && "method" in v && "path" in v && !registered.has(v))
+      .map(([name]) => name);
+    expect(unregistered).toEqual([]);
+  });
 });
 
 // Compiled, never run: `npm run typecheck` holds the client's types to the contracts.
