@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { judgeNarrow, recheckModeOf, VERDICTS_LEGEND, type CheckOutcome, type NarrowContext, type NarrowKind, type RecheckScope, type ReportItem } from "../../analyzer/index.ts";
+import { judgeNarrow, narrowKindOf, recheckModeOf, VERDICTS_LEGEND, type CheckOutcome, type NarrowContext, type NarrowLook, type RecheckScope, type ReportItem } from "../../analyzer/index.ts";
 import type { RunRow, TaskRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -72,15 +72,16 @@ function labelOf(fixed: boolean, status: string | undefined): string {
 }
 
 /**
- * The narrow look of a re-check (docs/followup.md): one live dns, tls or page check in the synchronous
- * lane, not charged against checks_per_day (the re-check was charged against rechecks_per_day), and
- * the facts its family's checks read.
+ * The narrow look of a re-check (docs/followup.md): one live dns, tls or page check, or a `recheck`
+ * look (robots.txt and sitemaps, a few pages), in the synchronous lane, not charged against
+ * checks_per_day (the re-check was charged against rechecks_per_day), and the facts its family's
+ * checks read.
  */
-async function narrowFacts(deps: GatewayDeps, accountId: number, scope: RecheckScope, kind: NarrowKind, ctx: NarrowContext) {
-  const res = await deps.scheduler.runSingle(accountId, kind, scope.target!(ctx), deps.config.syncWaitMs, false);
+async function narrowFacts(deps: GatewayDeps, accountId: number, scope: RecheckScope, look: NarrowLook, ctx: NarrowContext) {
+  const res = await deps.scheduler.runSingle(accountId, narrowKindOf(look), scope.target!(ctx), deps.config.syncWaitMs, false);
   const job = await deps.store.jobs.getOwned(accountId, res.jobId);
-  if (job?.state === "error") throw new ApiError("not_ready", `the re-check's ${kind} look failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: res.jobId, reason: job.error } });
-  if (!res.done || job?.state !== "done") throw new ApiError("not_ready", `the re-check's ${kind} look is still going; poll the job, then re-check again`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
+  if (job?.state === "error") throw new ApiError("not_ready", `the re-check's ${look} look failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: res.jobId, reason: job.error } });
+  if (!res.done || job?.state !== "done") throw new ApiError("not_ready", `the re-check's ${look} look is still going; poll the job, then re-check again`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
   return scope.facts!(ctx, await deps.store.jobs.result(accountId, res.jobId));
 }
 
@@ -94,10 +95,11 @@ export const recheckTask = implement(contracts.recheckTask, async ({ auth, deps,
   const task = await deps.store.tasks.get(accountId, params.id);
   if (!task) throw new ApiError("not_found", `no task ${params.id} in your account`);
   const latest = await deps.store.runs.latest(task.host);
-  const ctx: NarrowContext = { host: task.host, origin: latest?.report.origin || `https://${task.host}`, item: latest ? itemOf(latest, task.code) : undefined, now };
+  const ctx: NarrowContext = { host: task.host, origin: latest?.report.origin || `https://${task.host}`, code: task.code, item: latest ? itemOf(latest, task.code) : undefined, now };
   const { scope, mode } = recheckModeOf(task.code, ctx);
   if (!task.recheck || mode === "crawl") {
-    throw new ApiError("unsupported", `task ${task.id} (${task.code}) is judged over the whole crawled site; re-check it with POST /crawl/${task.host}`, { details: { code: task.code } });
+    const reason = scope?.whyNot?.[task.code] ?? "it is judged over the whole crawled site";
+    throw new ApiError("unsupported", `task ${task.id} (${task.code}) cannot be re-checked alone: ${reason}; re-check it with POST /crawl/${task.host}`, { details: { code: task.code, reason } });
   }
   await chargeRecheck(deps, accountId, now);
 
