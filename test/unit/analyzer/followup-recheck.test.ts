@@ -26,11 +26,11 @@ describe("re-check table", () => {
     expect(RECHECK_SCOPES.filter((s) => s.mode === "crawl").flatMap((s) => s.codes).sort()).toEqual(crawl);
   });
 
-  it("uses the dns kind for DNS checks, tls for certificates, the whole analysis for robots.txt and sitemaps", () => {
+  it("uses the dns kind for DNS checks, tls for certificates, the robots look for robots.txt and sitemaps", () => {
     const facts = healthySite();
     expect(["spf", "dmarc", "mx", "caa", "bimi"].map((c) => recheckModeOf(c, ctxOf(facts, c)).mode)).toEqual(["dns", "dns", "dns", "dns", "dns"]);
     expect(["tls_cert_valid", "tls_cert_expiry", "tls_protocols"].map((c) => recheckModeOf(c, ctxOf(facts, c)).mode)).toEqual(["tls", "tls", "tls"]);
-    expect(["robots_txt_fetch", "sitemap_valid", "lcp"].map((c) => recheckModeOf(c, ctxOf(facts, c)).mode)).toEqual(["analysis", "analysis", "analysis"]);
+    expect(["robots_txt_fetch", "sitemap_valid", "ai_crawlers_blocked", "lcp", "host_canonical"].map((c) => recheckModeOf(c, ctxOf(facts, c)).mode)).toEqual(["robots", "robots", "robots", "analysis", "analysis"]);
     expect(recheckModeOf("broken_internal", ctxOf(facts, "broken_internal")).mode).toBe("crawl");
     expect(recheckModeOf("home_status", ctxOf(facts, "home_status")).mode).toBe("page");
   });
@@ -44,9 +44,34 @@ describe("re-check table", () => {
       ["page", `${facts.origin}/`],
       ["page", `${facts.origin}/about/`],
     ]);
-    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [`${facts.origin}/`, `${facts.origin}/about/`])).mode).toBe("analysis");
+    const two = ctxOf(facts, "h1_present", [`${facts.origin}/`, `${facts.origin}/about/`]);
+    expect(recheckModeOf("h1_present", two).mode).toBe("pages");
+    expect(JSON.parse(scope.target!(two))).toEqual({ origin: facts.origin, robots: false, urls: [`${facts.origin}/`, `${facts.origin}/about/`] });
+    const ten = Array.from({ length: 10 }, (_, i) => `${facts.origin}/p${i}`);
+    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", ten)).mode).toBe("pages");
+    // Eleven failing pages: more than a re-check fetches; the whole analysis decides.
+    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [...ten, `${facts.origin}/p10`])).mode).toBe("analysis");
+    // One of the pages on another origin: not this site's fetch to make.
+    expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [`${facts.origin}/`, "https://elsewhere.example/a"])).mode).toBe("analysis");
     expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", [])).mode).toBe("analysis");
     expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", ["https://elsewhere.example/"])).mode).toBe("analysis");
+  });
+
+  it("takes the robots look for sitemap_non_canonical only with the pages it failed on, and fetches them with robots.txt", () => {
+    const facts = healthySite();
+    const scope = recheckScopeOf("sitemap_non_canonical")!;
+    const failing = ctxOf(facts, "sitemap_non_canonical", [`${facts.origin}/a`, `${facts.origin}/b`]);
+    expect(recheckModeOf("sitemap_non_canonical", failing).mode).toBe("robots");
+    expect(JSON.parse(scope.target!({ ...failing, code: "sitemap_non_canonical" }))).toEqual({ origin: facts.origin, robots: true, urls: [`${facts.origin}/a`, `${facts.origin}/b`] });
+    expect(recheckModeOf("sitemap_non_canonical", ctxOf(facts, "sitemap_non_canonical", [])).mode).toBe("analysis");
+    const robots = ctxOf(facts, "robots_blocks_all");
+    expect(JSON.parse(scope.target!({ ...robots, code: "robots_blocks_all" }))).toEqual({ origin: facts.origin, robots: true, urls: [] });
+  });
+
+  it("says for every crawl check why only a whole crawl decides it", () => {
+    const crawl = RECHECK_SCOPES.find((s) => s.mode === "crawl")!;
+    expect(Object.keys(crawl.whyNot ?? {}).sort()).toEqual([...crawl.codes].sort());
+    for (const reason of Object.values(crawl.whyNot ?? {})) expect(reason.length).toBeGreaterThan(40);
   });
 
   it("judges an inner page as a sampled page, and keeps a still-failing page check's last result in the rank", () => {
