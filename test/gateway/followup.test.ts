@@ -97,7 +97,7 @@ describe("POST /tasks/{id}/recheck", () => {
     expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore);
     const me0 = (await gw.call("GET", "/api/v1/me")).json();
     const looks = await gw.db.query<{ kind: string; target: string }>("SELECT kind, target FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [me0.user.id]);
-    expect(looks.map((l) => [l.kind, JSON.parse(l.target)])).toEqual([["recheck", { origin: site.url, robots: false, urls: [`${site.url}/about`, `${site.url}/contact`] }]]);
+    expect(looks.map((l) => [l.kind, JSON.parse(l.target) as unknown])).toEqual([["recheck", { origin: site.url, robots: false, urls: [`${site.url}/about`, `${site.url}/contact`] }]]);
     const after = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { id: number }) => t.id === task.id);
     expect(after.status).toBe("done");
     // Its fix date is the re-check's. The only check before it ran in the hour before the fix, which
