@@ -282,6 +282,18 @@ describe("POST /tasks/{id}/recheck: narrow looks", () => {
       expect(await counters(acct.accountId)).toEqual({ checks: before.checks, rechecks: before.rechecks + 2 });
       expect(await jobKinds(acct.accountId)).toEqual(["analyze", "recheck", "recheck"]);
       expect((await gw.call("GET", `/api/v1/history/${site3.host}`, { key: acct.key })).json().runs.length).toBe(1);
+
+      // Analyses keep robots.txt's rules per change (the diagnosis diffs them): the first analysis's
+      // version, then the fixed one; a third analysis of the same file stores nothing more.
+      for (let i = 0; i < 2; i++) {
+        const again = (await gw.call("POST", "/api/v1/analyze", { key: acct.key, body: { host: site3.host, fresh: true } })).json().job;
+        expect((await untilOwnJobDone(acct.key, again.id as number)).state).toBe("done");
+        gw.clock.advance(1000);
+      }
+      expect(await gw.store.robots.since(site3.host, 0)).toEqual([
+        { seen_at: report.checked_at, status: 200, lines: ["Allow: / (User-agent: *)"] },
+        { seen_at: expect.any(Number), status: 200, lines: ["Allow: / (User-agent: *)", `Sitemap: ${site3.url}/sitemap.xml`] },
+      ]);
     } finally {
       await site3.close();
     }
