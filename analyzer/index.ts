@@ -223,6 +223,7 @@ export {
   DIAGNOSIS_RULES,
   EVIDENCE_SOURCES,
   healthAt,
+  historyDays,
   historyPoints,
   LEVEL_ORDER,
   byActionValue,

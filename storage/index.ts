@@ -46,3 +46,4 @@ export { PostgresSerpSeries, assertSerpRow, type SerpSeries, type SerpBatch } fr
 export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, type MarketDomainRow, type MarketKeywordRow, type NewImportBatch, type PeriodRow, type RankRow } from "./search-repo.ts";
 export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";
 export { RobotsRepo, type RobotsVersionRow } from "./robots-repo.ts";
+export { DiagnosisDaysRepo, type DiagnosisDayRow } from "./diagnosis-days-repo.ts";

@@ -18,6 +18,7 @@ import { WatchdogRepo } from "./watchdog-repo.ts";
 import { SearchRepo } from "./search-repo.ts";
 import { WorkNotesRepo } from "./work-notes-repo.ts";
 import { RobotsRepo } from "./robots-repo.ts";
+import { DiagnosisDaysRepo } from "./diagnosis-days-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -52,6 +53,7 @@ export interface Store {
   readonly search: SearchRepo;
   readonly workNotes: WorkNotesRepo;
   readonly robots: RobotsRepo;
+  readonly diagnosisDays: DiagnosisDaysRepo;
   readonly crawlPages: CrawlPages;
   readonly uptimeSeries: UptimeSeries;
 }
@@ -79,6 +81,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, ranks: series?.ranks }),
     workNotes: new WorkNotesRepo(db),
     robots: new RobotsRepo(db),
+    diagnosisDays: new DiagnosisDaysRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
     uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),
   };

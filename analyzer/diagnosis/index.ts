@@ -7,6 +7,6 @@ export { DIAGNOSIS_RULES } from "./rules/index.ts";
 export { diagnose, findCauses, healthAt, levelOf, LEVEL_ORDER, type Diagnosis, type DiagnosisLevel, type Dynamics, type Trend } from "./diagnose.ts";
 export { byActionValue, byValue, EFFORT_MINUTES, recommendedActions, type Action } from "./actions.ts";
 export { completeness, HEALTH_WEIGHTS, healthScore, healthZones, zoneState, type Completeness, type Zone, type ZoneState } from "./zones.ts";
-export { historyPoints, stability, STABLE_POINTS, weekSummary, type DiagnosisWeek, type HistoryPoint } from "./history.ts";
+export { historyDays, historyPoints, stability, STABLE_POINTS, weekSummary, type DiagnosisWeek, type HistoryPoint } from "./history.ts";
 export { changesSince, type SiteChange } from "./changes.ts";
 export { blockingRule, robotsDiff, robotsLines, ROBOTS_LINES_MAX, SEARCH_AGENTS } from "./robots-lines.ts";
