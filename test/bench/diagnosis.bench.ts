@@ -2,7 +2,9 @@
  * bench:diagnosis: latency of the diagnosis operations through the gateway (app.inject, PGlite) on
  * an account whose sites were checked daily for a year: each run's report holds 118 items (20
  * failing) and 7 rank groups, plus 60 days of imported clicks and index status and 10 tasks per
- * site. GET /diagnosis/{host}/history?days=365 recomputes the diagnosis as of each of 365 days.
+ * site. GET /diagnosis/{host}/history?days=365 computes the diagnosis as of each of 365 days on its
+ * first request (the "max" column: finished days are then stored, docs/diagnosis.md) and reads the
+ * stored days on the later ones (the median).
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
  *
