@@ -108,14 +108,14 @@ describe("POST /tasks/{id}/recheck", () => {
     // A task judged over the whole crawl cannot be re-checked alone: 422, not charged.
     const me = (await gw.call("GET", "/api/v1/me")).json();
     await seedTasks(me.user.id as number, site.host, [], nowS());
-    await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id as number, site.host, nowS(), [draft("broken_internal", false)], new Set()));
-    const crawlTask = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "broken_internal");
+    await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id as number, site.host, nowS(), [draft("orphan_pages", false)], new Set()));
+    const crawlTask = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "orphan_pages");
     const unsupported = await gw.call("POST", `/api/v1/tasks/${crawlTask.id}/recheck`);
     expect(unsupported.statusCode).toBe(422);
     expect(unsupported.json()).toMatchObject({ code: "unsupported" });
 
-    expect(unsupported.json().error).toContain("cannot be re-checked alone: it counts every internal link target that fails");
-    expect(unsupported.json().details).toMatchObject({ code: "broken_internal", reason: expect.stringMatching(/^it counts every internal link target that fails/) });
+    expect(unsupported.json().error).toContain("cannot be re-checked alone: a page is an orphan when no crawled page links to it");
+    expect(unsupported.json().details).toMatchObject({ code: "orphan_pages", reason: "a page is an orphan when no crawled page links to it: only every page's links can show that one now does" });
 
     // A check only the whole analysis gathers (the 404 probe, the favicon…): the analysis runs and stores a report.
     const favicon = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "favicon");

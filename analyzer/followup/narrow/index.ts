@@ -7,6 +7,7 @@ import { CHECKS, type CheckDef, type CheckOutcome } from "../../checks/index.ts"
 import { computeRank, type RankEntry } from "../../rank.ts";
 import { dnsScope } from "./dns.ts";
 import { homeScope, pageSampleScope } from "./page.ts";
+import { brokenLinksScope } from "./links.ts";
 import { robotsScope } from "./robots.ts";
 import type { NarrowContext, NarrowLook, RecheckScope } from "./scope.ts";
 import { tlsScope } from "./tls.ts";
@@ -16,7 +17,9 @@ export type { NarrowContext, NarrowKind, NarrowLook, RecheckMode, RecheckScope }
 export { narrowKindOf } from "./scope.ts";
 export { RECHECK_MAX_PAGES } from "./page.ts";
 
-export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, pageSampleScope, robotsScope, analysisScope, crawlScope]);
+export type { CrawlBrokenLink, CrawlContext, LookPages } from "./links.ts";
+
+export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, pageSampleScope, robotsScope, brokenLinksScope, analysisScope, crawlScope]);
 
 const BY_CODE: ReadonlyMap<string, RecheckScope> = new Map(RECHECK_SCOPES.flatMap((s) => s.codes.map((c) => [c, s] as const)));
 
@@ -34,7 +37,7 @@ export function recheckModeOf(code: string, ctx: NarrowContext): { scope: Rechec
   if (!scope) return { scope, mode: "analysis" };
   if (scope.mode === "analysis" || scope.mode === "crawl") return { scope, mode: scope.mode };
   const task = { ...ctx, code };
-  return scope.applies?.(task) ? { scope, mode: scope.lookOf?.(task) ?? scope.mode } : { scope, mode: "analysis" };
+  return scope.applies?.(task) ? { scope, mode: scope.lookOf?.(task) ?? scope.mode } : { scope, mode: scope.fallback ?? "analysis" };
 }
 
 const FAILING = new Set(["warn", "fail"]);
@@ -89,11 +92,13 @@ export function projectRank(items: readonly ReportItem[], caps: readonly { code:
 export function judgeNarrow(
   scope: RecheckScope,
   code: string,
-  facts: SiteFacts,
+  facts: SiteFacts | CheckOutcome,
   last: { readonly items: readonly ReportItem[]; readonly caps: readonly { code: string; cap: number }[] },
 ): NarrowJudgement {
   const def = DEFS.get(code);
   if (!def) throw new Error(`unknown check ${code}`);
+  // A family that decides in several looks (decide) gives the outcome itself; its siblings are not judged.
+  if ("status" in facts) return judgeOutcome(scope, code, facts, last);
   const outcome = runOne(def, facts);
   const failedBefore = new Set(last.items.filter((i) => FAILING.has(i.status)).map((i) => i.code));
   const newTasks = scope.codes.filter((c) => {
@@ -106,4 +111,12 @@ export function judgeNarrow(
   const lastItem = last.items.find((i) => i.code === code);
   const projected = partialFailure && lastItem ? { ...outcome, status: lastItem.status, score: lastItem.score } : outcome;
   return { outcome, rankTo: projectRank(last.items, last.caps, code, projected), newTasks };
+}
+
+/** judgeNarrow for an outcome a family decided itself: no sibling is judged (new_tasks 0). */
+function judgeOutcome(scope: RecheckScope, code: string, outcome: CheckOutcome, last: { readonly items: readonly ReportItem[]; readonly caps: readonly { code: string; cap: number }[] }): NarrowJudgement {
+  const partial = typeof scope.decidesOnPassOnly === "function" ? scope.decidesOnPassOnly(code) : scope.decidesOnPassOnly === true;
+  const lastItem = last.items.find((i) => i.code === code);
+  const projected = partial && outcome.status !== "pass" && lastItem ? { ...outcome, status: lastItem.status, score: lastItem.score } : outcome;
+  return { outcome, rankTo: projectRank(last.items, last.caps, code, projected), newTasks: 0 };
 }

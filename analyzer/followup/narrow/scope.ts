@@ -1,5 +1,7 @@
 import type { SiteFacts } from "../../../proto/index.ts";
 import type { ReportItem } from "../../analyze.ts";
+import type { CheckOutcome } from "../../checks/index.ts";
+import type { CrawlContext, LookPages } from "./links.ts";
 
 /**
  * How a task re-check runs (docs/followup.md): a narrow live look in the synchronous lane (`dns`,
@@ -7,14 +9,14 @@ import type { ReportItem } from "../../analyze.ts";
  * analysis (`analysis`, as POST /analyze), or not at all (`crawl`: the check is judged over a
  * whole-site crawl and answers 422 unsupported). The look is what the answer's `ran` says.
  */
-export type NarrowLook = "dns" | "tls" | "page" | "pages" | "robots";
+export type NarrowLook = "dns" | "tls" | "page" | "pages" | "robots" | "links";
 /** The work kind that takes a narrow look. */
 export type NarrowKind = "dns" | "tls" | "page" | "recheck";
 export type RecheckMode = NarrowLook | "analysis" | "crawl";
 
 /** The work kind of a narrow look: pages and robots travel as the `recheck` kind. */
 export function narrowKindOf(look: NarrowLook): NarrowKind {
-  return look === "pages" || look === "robots" ? "recheck" : look;
+  return look === "pages" || look === "robots" || look === "links" ? "recheck" : look;
 }
 
 /** What a narrow scope needs to know of the task's site and its last report. */
@@ -29,6 +31,8 @@ export interface NarrowContext {
   readonly item: ReportItem | undefined;
   /** Unix seconds of the re-check. */
   readonly now: number;
+  /** The site's latest crawl, for a family that needs it (needsCrawl): loaded by the gateway. */
+  readonly crawl?: CrawlContext;
 }
 
 /** One family of checks and the narrowest run that yields the facts they read. */
@@ -47,6 +51,15 @@ export interface RecheckScope {
   readonly decidesOnPassOnly?: boolean | ((code: string) => boolean);
   /** One line for the docs and the answer: what runs and why. */
   readonly why: string;
+  /** What runs when the family does not apply to a task: the whole analysis (default), or nothing (crawl: 422). */
+  readonly fallback?: "analysis" | "crawl";
+  /** The family reads the site's latest crawl (NarrowContext.crawl). */
+  readonly needsCrawl?: boolean;
+  /**
+   * A family that decides in several looks (a crawl subset): the check's outcome from looks it asks
+   * for through `look`, instead of one target and facts.
+   */
+  decide?(ctx: NarrowContext, look: LookPages): Promise<CheckOutcome>;
   /**
    * The crawl family only: for each of its checks, why nothing short of a whole-site crawl decides
    * it (the 422's message and details.reason).

@@ -21,7 +21,7 @@ export const crawlScope: RecheckScope = {
   mode: "crawl",
   codes: [
     "sitemap_url_status", "sitemap_missing_pages", "canonical_target", "redirect_chain", "duplicate_urls", "title_duplicate",
-    "description_duplicate", "duplicate_content", "near_duplicate", "broken_internal", "internal_redirects", "orphan_pages",
+    "description_duplicate", "duplicate_content", "near_duplicate", "internal_redirects", "orphan_pages",
     "crawl_depth", "hreflang_return",
   ],
   why: "a whole-site crawl (POST /crawl/{host}); a single re-check cannot decide it",
@@ -44,8 +44,6 @@ export const crawlScope: RecheckScope = {
     description_duplicate: "a description is a duplicate only against every other indexable page's description, including pages not fetched",
     duplicate_content: "exact duplicates are found by comparing each page's text with every other crawled page's",
     near_duplicate: "near-duplicates are clusters over the simhashes of every crawled page: one page's change moves its cluster only against the others",
-    broken_internal:
-      "it counts every internal link target that fails, with the pages linking to it: a target restored or a link removed on the examples leaves links to it (or to other broken targets) on pages not fetched",
     internal_redirects: "it counts every internal link target that redirects, over every crawled page's links",
     orphan_pages: "a page is an orphan when no crawled page links to it: only every page's links can show that one now does",
     crawl_depth: "a page's depth is its shortest click path from the home page, computed over the whole link graph",

@@ -21,9 +21,10 @@ describe("re-check table", () => {
     expect([...listed].sort()).toEqual(CHECKS.map((c) => c.code).sort());
   });
 
-  it("sends crawl checks (recheck false) and only them to the crawl family", () => {
+  it("sends crawl checks (recheck false) and only them to the crawl family, or to a crawl subset that falls back to it", () => {
     const crawl = CHECKS.filter((c) => !c.recheck).map((c) => c.code).sort();
-    expect(RECHECK_SCOPES.filter((s) => s.mode === "crawl").flatMap((s) => s.codes).sort()).toEqual(crawl);
+    expect(RECHECK_SCOPES.filter((s) => s.mode === "crawl" || s.fallback === "crawl").flatMap((s) => s.codes).sort()).toEqual(crawl);
+    expect(recheckScopeOf("broken_internal")?.id).toBe("links");
   });
 
   it("uses the dns kind for DNS checks, tls for certificates, the robots look for robots.txt and sitemaps", () => {
@@ -69,9 +70,10 @@ describe("re-check table", () => {
   });
 
   it("says for every crawl check why only a whole crawl decides it", () => {
-    const crawl = RECHECK_SCOPES.find((s) => s.mode === "crawl")!;
-    expect(Object.keys(crawl.whyNot ?? {}).sort()).toEqual([...crawl.codes].sort());
-    for (const reason of Object.values(crawl.whyNot ?? {})) expect(reason.length).toBeGreaterThan(40);
+    for (const family of RECHECK_SCOPES.filter((s) => s.mode === "crawl" || s.fallback === "crawl")) {
+      expect(Object.keys(family.whyNot ?? {}).sort()).toEqual([...family.codes].sort());
+      for (const reason of Object.values(family.whyNot ?? {})) expect(reason.length).toBeGreaterThan(40);
+    }
   });
 
   it("judges an inner page as a sampled page, and keeps a still-failing page check's last result in the rank", () => {
@@ -157,5 +159,57 @@ describe("judgeNarrow", () => {
     expect(fixed.outcome.status).toBe("pass");
     expect(fixed.rankTo).toBe(analyzeSite(healthySite()).rank);
     expect(NOW).toBe(lastFacts.checkedAt);
+  });
+});
+
+describe("broken_internal by a crawl subset", () => {
+  const O = "https://a.example";
+  const crawl = (broken: { url: string; sources: string[] }[], count = broken.length) => ({ crawledAt: Date.UTC(2026, 10, 20) / 1000, brokenCount: count, broken: broken.map((b) => ({ ...b, status: 404, error: "" })) });
+  const pageOf = (url: string, status: number, links: string[] = []) =>
+    PageFacts.fromPartial({ response: { requestedUrl: url, finalUrl: url, status }, links: links.map((href) => ({ href, internal: true })) });
+  /** A look over a site whose pages are given: each fetch answers as the map says (404 otherwise). */
+  const site = (pages: Record<string, { status: number; links?: string[] }>) => {
+    const asked: string[][] = [];
+    const look = async (urls: readonly string[]) => {
+      asked.push([...urls]);
+      return SiteFactsOf(urls.map((u) => pageOf(u, pages[u]?.status ?? 404, pages[u]?.links)));
+    };
+    return { look, asked };
+  };
+  const SiteFactsOf = (pages: PageFacts[]) => ({ ...healthySite(), home: undefined, pages }) as SiteFacts;
+  const ctx = (c: ReturnType<typeof crawl> | undefined): NarrowContext => ({ host: "a.example", origin: O, code: "broken_internal", item: undefined, now: 0, ...(c ? { crawl: c } : {}) });
+  const scope = recheckScopeOf("broken_internal")!;
+
+  it("applies only when the crawl listed every broken target, at most 10, linked from at most 10 pages; else 422 (crawl)", () => {
+    const two = crawl([{ url: `${O}/gone`, sources: [`${O}/`, `${O}/a`] }, { url: `${O}/old`, sources: [`${O}/a`] }]);
+    expect(recheckModeOf("broken_internal", ctx(two)).mode).toBe("links");
+    expect(recheckModeOf("broken_internal", ctx(undefined)).mode).toBe("crawl");
+    // The report lists 2 of 3 counted: not the whole set.
+    expect(recheckModeOf("broken_internal", ctx({ ...two, brokenCount: 3 })).mode).toBe("crawl");
+    const manySources = crawl([{ url: `${O}/gone`, sources: Array.from({ length: 11 }, (_, i) => `${O}/p${i}`) }]);
+    expect(recheckModeOf("broken_internal", ctx(manySources)).mode).toBe("crawl");
+  });
+
+  it("is fixed when no linking page links to a broken target any more, without fetching the targets", async () => {
+    const c = crawl([{ url: `${O}/gone`, sources: [`${O}/`, `${O}/a`] }]);
+    const s = site({ [`${O}/`]: { status: 200, links: [`${O}/a`] }, [`${O}/a`]: { status: 200, links: [`${O}/`, `${O}/new`] } });
+    const outcome = await scope.decide!(ctx(c), s.look);
+    expect(outcome).toMatchObject({ status: "pass", value: 0, detail: "1 broken target(s) of the crawl of 2026-11-20, 2 linking page(s) fetched again: none is linked and broken any more" });
+    expect(s.asked).toEqual([[`${O}/`, `${O}/a`]]);
+  });
+
+  it("fetches the targets still linked: fixed when they answer now, still when one does not", async () => {
+    const c = crawl([{ url: `${O}/gone`, sources: [`${O}/a`] }, { url: `${O}/old#top`, sources: [`${O}/a`] }]);
+    const linking = { [`${O}/a`]: { status: 200, links: [`${O}/gone`, `${O}/old`] } };
+    const restored = site({ ...linking, [`${O}/gone`]: { status: 200 }, [`${O}/old#top`]: { status: 301 } });
+    expect((await scope.decide!(ctx(c), restored.look)).status).toBe("pass");
+    expect(restored.asked).toEqual([[`${O}/a`], [`${O}/gone`, `${O}/old#top`]]);
+    const half = site({ ...linking, [`${O}/gone`]: { status: 200 } });
+    expect(await scope.decide!(ctx(c), half.look)).toMatchObject({
+      status: "fail",
+      value: 1,
+      detail: "2 broken target(s) of the crawl of 2026-11-20, 1 linking page(s) fetched again: 1 still linked and broken, e.g. https://a.example/old#top (404)",
+      pages: [`${O}/old#top`],
+    });
   });
 });
