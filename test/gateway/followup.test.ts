@@ -244,6 +244,38 @@ describe("POST /tasks/{id}/recheck: narrow looks", () => {
       await site2.close();
     }
   });
+  it("re-checks broken internal links by a crawl subset: the pages that linked to the broken target, then nothing more", async () => {
+    const acct = await gw.newAccount("narrow-links@example.com");
+    const site4 = await startSmallSite();
+    try {
+      site4.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/", "/gone"] }));
+      expect((await gw.call("POST", "/api/v1/sites", { key: acct.key, body: { host: site4.host } })).statusCode).toBe(201);
+      const crawl = await gw.call("POST", `/api/v1/crawl/${site4.host}`, { key: acct.key });
+      expect(crawl.statusCode, crawl.body).toBe(202);
+      expect((await untilOwnJobDone(acct.key, crawl.json().job.id as number)).state).toBe("done");
+      const report = (await gw.call("GET", `/api/v1/report/${site4.host}`, { key: acct.key })).json();
+      const item = report.items.find((i: { code: string }) => i.code === "broken_internal");
+      expect(item).toMatchObject({ status: "fail", pages: [`${site4.url}/gone`] });
+      const task = (await gw.call("GET", `/api/v1/tasks/${site4.host}`, { key: acct.key })).json().tasks.find((t: { code: string }) => t.code === "broken_internal");
+      expect(task).toMatchObject({ status: "open", recheck: false });
+      gw.clock.advance(121_000);
+
+      // The link is still there: the linking page and the target are fetched, and it still fails.
+      const still = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
+      expect(still).toMatchObject({ task: { id: task.id, status: "open" }, outcome: "still", ran: "links", rank_from: report.rank.value, rank_to: report.rank.value, new_tasks: 0 });
+      expect(still.after).toMatch(/^fail: 1 broken target\(s\) of the crawl of \d{4}-\d{2}-\d{2}, 1 linking page\(s\) fetched again: 1 still linked and broken, e\.g\. http:\/\/127\.0\.0\.1:\d+\/gone \(404\)$/);
+
+      // The link removed: the linking page alone decides it.
+      site4.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/"] }));
+      const fixed = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
+      expect(fixed).toMatchObject({ task: { id: task.id, status: "done" }, outcome: "fixed", ran: "links", reused_fresh_report: false, rank_from: report.rank.value, rank_to: report.rank.value + Math.round(item.gain) });
+      const looks = await gw.db.query<{ target: string }>("SELECT target FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [acct.accountId]);
+      expect(looks.map((l) => (JSON.parse(l.target) as { urls: string[] }).urls)).toEqual([[`${site4.url}/about`], [`${site4.url}/gone`], [`${site4.url}/about`]]);
+    } finally {
+      await site4.close();
+    }
+  });
+
   it("re-checks a robots.txt task with one look at robots.txt, its sitemaps and the home page", async () => {
     const acct = await gw.newAccount("narrow-robots@example.com");
     const site3 = await startSmallSite();
