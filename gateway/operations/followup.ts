@@ -95,9 +95,16 @@ async function runLook(deps: GatewayDeps, accountId: number, look: NarrowLook, t
 async function crawlContext(deps: GatewayDeps, host: string): Promise<CrawlContext | undefined> {
   const crawl = await deps.store.crawls.latest(host);
   if (!crawl) return undefined;
-  const broken = crawl.report.links.broken;
+  const { broken, canonicals } = crawl.report.links;
   const count = (crawl.report.summary as { broken_links?: number }).broken_links ?? broken.length;
-  return { crawledAt: Number(crawl.checked_at), brokenCount: Number(count), broken: broken.map((b) => ({ url: b.url, status: b.status, error: b.error, sources: b.sources })) };
+  const canonicalCount = (crawl.findings as { canonicalBad?: number } | null)?.canonicalBad ?? canonicals.length;
+  return {
+    crawledAt: Number(crawl.checked_at),
+    brokenCount: Number(count),
+    broken: broken.map((b) => ({ url: b.url, status: b.status, error: b.error, sources: b.sources })),
+    canonicalCount: Number(canonicalCount),
+    canonicals: canonicals.map((c) => ({ url: c.url, target: c.target, problem: c.problem })),
+  };
 }
 
 /** The outcome of a family that decides in several looks (a crawl subset), its looks taken as `pages` looks of the recheck kind. */

@@ -7,6 +7,7 @@ import { CHECKS, type CheckDef, type CheckOutcome } from "../../checks/index.ts"
 import { computeRank, type RankEntry } from "../../rank.ts";
 import { dnsScope } from "./dns.ts";
 import { homeScope, pageSampleScope } from "./page.ts";
+import { canonicalTargetScope } from "./canonical.ts";
 import { brokenLinksScope } from "./links.ts";
 import { robotsScope } from "./robots.ts";
 import type { NarrowContext, NarrowLook, RecheckScope } from "./scope.ts";
@@ -19,7 +20,7 @@ export { RECHECK_MAX_PAGES } from "./page.ts";
 
 export type { CrawlBrokenLink, CrawlContext, LookPages } from "./links.ts";
 
-export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, pageSampleScope, robotsScope, brokenLinksScope, analysisScope, crawlScope]);
+export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, pageSampleScope, robotsScope, brokenLinksScope, canonicalTargetScope, analysisScope, crawlScope]);
 
 const BY_CODE: ReadonlyMap<string, RecheckScope> = new Map(RECHECK_SCOPES.flatMap((s) => s.codes.map((c) => [c, s] as const)));
 

@@ -18,6 +18,10 @@ export interface CrawlContext {
   readonly brokenCount: number;
   /** Every broken target the crawl's report lists. */
   readonly broken: readonly CrawlBrokenLink[];
+  /** How many pages the crawl counted with a bad canonical target. */
+  readonly canonicalCount: number;
+  /** Every such page the crawl's report lists, with its canonical and what was wrong with it. */
+  readonly canonicals: readonly { readonly url: string; readonly target: string; readonly problem: string }[];
 }
 
 /** Fetches pages (at most RECHECK_MAX_PAGES) in a `pages` look and gives their facts. */

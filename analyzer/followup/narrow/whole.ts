@@ -20,7 +20,7 @@ export const crawlScope: RecheckScope = {
   id: "crawl",
   mode: "crawl",
   codes: [
-    "sitemap_url_status", "sitemap_missing_pages", "canonical_target", "redirect_chain", "duplicate_urls", "title_duplicate",
+    "sitemap_url_status", "sitemap_missing_pages", "redirect_chain", "duplicate_urls", "title_duplicate",
     "description_duplicate", "duplicate_content", "near_duplicate", "internal_redirects", "orphan_pages",
     "crawl_depth", "hreflang_return",
   ],
@@ -34,8 +34,6 @@ export const crawlScope: RecheckScope = {
       "it judges every URL the sitemaps list (status, redirect, noindex); the report keeps examples only, and the other listed URLs, or URLs added since, are seen only by reading the whole sitemap and fetching each URL",
     sitemap_missing_pages:
       "it looks for indexable pages that no sitemap lists: those pages are found only by following every internal link from the home page",
-    canonical_target:
-      "it judges the canonical target of every crawled page: pages outside the examples, or whose canonical changed, are seen only by fetching every page",
     redirect_chain:
       "it follows every internal link that redirects: a chain fixed on the examples says nothing of links elsewhere on the site, which only the whole link graph shows",
     duplicate_urls:

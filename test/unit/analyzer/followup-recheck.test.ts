@@ -164,7 +164,13 @@ describe("judgeNarrow", () => {
 
 describe("broken_internal by a crawl subset", () => {
   const O = "https://a.example";
-  const crawl = (broken: { url: string; sources: string[] }[], count = broken.length) => ({ crawledAt: Date.UTC(2026, 10, 20) / 1000, brokenCount: count, broken: broken.map((b) => ({ ...b, status: 404, error: "" })) });
+  const crawl = (broken: { url: string; sources: string[] }[], count = broken.length) => ({
+    crawledAt: Date.UTC(2026, 10, 20) / 1000,
+    brokenCount: count,
+    broken: broken.map((b) => ({ ...b, status: 404, error: "" })),
+    canonicalCount: 0,
+    canonicals: [],
+  });
   const pageOf = (url: string, status: number, links: string[] = []) =>
     PageFacts.fromPartial({ response: { requestedUrl: url, finalUrl: url, status }, links: links.map((href) => ({ href, internal: true })) });
   /** A look over a site whose pages are given: each fetch answers as the map says (404 otherwise). */
@@ -211,5 +217,63 @@ describe("broken_internal by a crawl subset", () => {
       detail: "2 broken target(s) of the crawl of 2026-11-20, 1 linking page(s) fetched again: 1 still linked and broken, e.g. https://a.example/old#top (404)",
       pages: [`${O}/old#top`],
     });
+  });
+});
+
+describe("canonical_target by a crawl subset", () => {
+  const O = "https://a.example";
+  const scope = recheckScopeOf("canonical_target")!;
+  const crawl = (canonicals: { url: string; target: string }[], count = canonicals.length) => ({
+    crawledAt: Date.UTC(2026, 10, 20) / 1000,
+    brokenCount: 0,
+    broken: [],
+    canonicalCount: count,
+    canonicals: canonicals.map((c) => ({ ...c, problem: "answers 404" })),
+  });
+  const ctx = (c: ReturnType<typeof crawl> | undefined): NarrowContext => ({ host: "a.example", origin: O, code: "canonical_target", item: undefined, now: 0, ...(c ? { crawl: c } : {}) });
+  /** A site whose pages answer as given (404 otherwise): status, the canonical they name, a redirect, noindex. */
+  const site = (pages: Record<string, { status: number; canonical?: string; redirectTo?: string; noindex?: boolean }>) => {
+    const asked: string[][] = [];
+    const look = async (urls: readonly string[]) => {
+      asked.push([...urls]);
+      const facts = urls.map((u) => {
+        const p = pages[u];
+        return PageFacts.fromPartial({
+          isHtml: true,
+          canonicals: p?.canonical ? [p.canonical] : [],
+          metaRobots: p?.noindex ? "noindex" : "",
+          response: { requestedUrl: u, finalUrl: p?.redirectTo ?? u, status: p?.status ?? 404, redirects: p?.redirectTo ? [{ url: u, status: 301 }] : [] },
+        });
+      });
+      return { ...healthySite(), home: undefined, pages: facts } as SiteFacts;
+    };
+    return { look, asked };
+  };
+
+  it("applies when the crawl listed every page with a bad canonical, at most 10; else 422", () => {
+    expect(recheckModeOf("canonical_target", ctx(crawl([{ url: `${O}/a`, target: `${O}/gone` }]))).mode).toBe("links");
+    expect(recheckModeOf("canonical_target", ctx(crawl([{ url: `${O}/a`, target: `${O}/gone` }], 2))).mode).toBe("crawl");
+    expect(recheckModeOf("canonical_target", ctx(undefined)).mode).toBe("crawl");
+  });
+
+  it("is fixed when the page names itself now, or a target that answers 200; still for a redirecting, noindex or other-host target", async () => {
+    const c = crawl([
+      { url: `${O}/a`, target: `${O}/gone` },
+      { url: `${O}/b`, target: `${O}/old` },
+    ]);
+    const fixed = site({ [`${O}/a`]: { status: 200, canonical: `${O}/a` }, [`${O}/b`]: { status: 200, canonical: `${O}/new` }, [`${O}/new`]: { status: 200 } });
+    expect(await scope.decide!(ctx(c), fixed.look)).toMatchObject({ status: "pass", detail: "2 page(s) with a bad canonical target in the crawl of 2026-11-20, fetched again: each names itself or a good target now" });
+    expect(fixed.asked).toEqual([[`${O}/a`, `${O}/b`], [`${O}/new`]]);
+    for (const [target, why] of [
+      [{ status: 200, redirectTo: `${O}/final` }, `redirects to ${O}/final`],
+      [{ status: 200, noindex: true }, "target is noindex"],
+    ] as const) {
+      const s = site({ [`${O}/a`]: { status: 200 }, [`${O}/b`]: { status: 200, canonical: `${O}/new` }, [`${O}/new`]: target });
+      expect(await scope.decide!(ctx(c), s.look)).toMatchObject({ status: "fail", value: 1, pages: [`${O}/b`], detail: `2 page(s) with a bad canonical target in the crawl of 2026-11-20, fetched again: 1 still bad, e.g. ${O}/b (canonical ${O}/new: ${why})` });
+    }
+    const other = site({ [`${O}/a`]: { status: 200, canonical: "https://b.example/a" }, [`${O}/b`]: { status: 404 } });
+    expect(await scope.decide!(ctx(c), other.look)).toMatchObject({ status: "fail", value: 1, pages: [`${O}/a`] });
+    // No target to fetch: one look only.
+    expect(other.asked).toHaveLength(1);
   });
 });
