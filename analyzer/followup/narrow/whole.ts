@@ -35,14 +35,15 @@ export const crawlScope: RecheckScope = {
     sitemap_missing_pages:
       "it looks for indexable pages that no sitemap lists: those pages are found only by following every internal link from the home page",
     redirect_chain:
-      "it follows every internal link that redirects: a chain fixed on the examples says nothing of links elsewhere on the site, which only the whole link graph shows",
+      "the crawl keeps each chain but not the pages linking to its start: a chain is fixed by shortening the redirects or by linking to the final URL, and the second shows only on the linking pages, which only a whole crawl finds",
     duplicate_urls:
       "URL variants (slash, parameter order, tracking parameters) are found by comparing every crawled URL with every other",
     title_duplicate: "a title is a duplicate only against every other indexable page's title: changing one page's title can make it collide with a page not fetched",
     description_duplicate: "a description is a duplicate only against every other indexable page's description, including pages not fetched",
     duplicate_content: "exact duplicates are found by comparing each page's text with every other crawled page's",
     near_duplicate: "near-duplicates are clusters over the simhashes of every crawled page: one page's change moves its cluster only against the others",
-    internal_redirects: "it counts every internal link target that redirects, over every crawled page's links",
+    internal_redirects:
+      "it counts every internal link target that redirects; the crawl keeps those targets without the pages linking to them, so there are no linking pages to fetch again: only a whole crawl's links show which still point at a redirect",
     orphan_pages: "a page is an orphan when no crawled page links to it: only every page's links can show that one now does",
     crawl_depth: "a page's depth is its shortest click path from the home page, computed over the whole link graph",
     hreflang_return: "an alternate must link back: each alternate's own annotations, and every page naming it, are needed, which is the crawl's graph",
