@@ -104,7 +104,7 @@ export {
   type FixEffect,
   type SeriesPoint,
 } from "./followup/index.ts";
-export { judgeNarrow, projectRank, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type NarrowContext, type NarrowJudgement, type NarrowKind, type RecheckScope } from "./followup/index.ts";
+export { judgeNarrow, narrowKindOf, projectRank, RECHECK_MAX_PAGES, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type CrawlContext, type NarrowContext, type NarrowJudgement, type NarrowKind, type NarrowLook, type RecheckScope } from "./followup/index.ts";
 export {
   asOf,
   dayOf as utcDayOf,
@@ -112,6 +112,7 @@ export {
   DIAGNOSIS_RULES,
   EVIDENCE_SOURCES,
   healthAt,
+  historyDays,
   historyPoints,
   LEVEL_ORDER,
   byActionValue,
@@ -119,6 +120,7 @@ export {
   type SiteChange,
   stability,
   weekSummary,
+  robotsLines,
   type Action,
   type Cause,
   type Diagnosis,
@@ -126,6 +128,7 @@ export {
   type DiagnosisRule,
   type EvidenceSource,
   type HistoryPoint,
+  type RobotsVersionEvidence,
   type RunEvidence,
   type SiteEvidence,
   type TaskEvidence,

@@ -9,8 +9,8 @@ export interface SchedulerPort {
   startAnalysis(accountId: number, host: string, fresh: boolean, charge?: boolean): Promise<{ jobId: number; cached: boolean }>;
   startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
   runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
-  /** A single live check (page URL, certificate or DNS of a host, a network utility's run) in the synchronous lane; kind is the work kind's name. */
-  runSingle(accountId: number, kind: "page" | "tls" | "dns" | "utility", target: string, waitMs: number, charge?: boolean): Promise<{ jobId: number; done: boolean }>;
+  /** A single live check (page URL, certificate or DNS of a host, a network utility's run, a re-check's look) in the synchronous lane; kind is the work kind's name. */
+  runSingle(accountId: number, kind: "page" | "tls" | "dns" | "utility" | "recheck", target: string, waitMs: number, charge?: boolean): Promise<{ jobId: number; done: boolean }>;
   /** One attempt of a test delivery in the synchronous lane (the webhook kind's target: "<delivery>@<receiver host>"). */
   sendWebhookTest(accountId: number, deliveryId: number, receiverHost: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
 }

@@ -35,6 +35,8 @@ export {
   DnsTask,
   PageResult,
   PageTask,
+  RecheckResult,
+  RecheckTask,
   Retry,
   ProbeOutcome,
   ProbeResult,

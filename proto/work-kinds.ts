@@ -16,7 +16,7 @@ export type ResultOf<K extends WorkKind> = Extract<WorkResult, { $case: K }>["va
  * proto and not here (or the reverse) fails to compile; a test holds it against the .proto text
  * and the crawler's and scheduler's tables.
  */
-export const WORK_KINDS = ["analyze", "crawl", "page", "tls", "dns", "webhook", "utility"] as const satisfies readonly WorkKind[];
+export const WORK_KINDS = ["analyze", "crawl", "page", "tls", "dns", "webhook", "utility", "recheck"] as const satisfies readonly WorkKind[];
 type Missing = Exclude<WorkKind, (typeof WORK_KINDS)[number]>;
 const complete: [Missing] extends [never] ? true : Missing = true;
 void complete;

@@ -45,3 +45,5 @@ export { PostgresRankSeries, assertRankRow, movesOf, type RankSeries, type RankB
 export { PostgresSerpSeries, assertSerpRow, type SerpSeries, type SerpBatch } from "./serp-series.ts";
 export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, type MarketDomainRow, type MarketKeywordRow, type NewImportBatch, type PeriodRow, type RankRow } from "./search-repo.ts";
 export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";
+export { RobotsRepo, type RobotsVersionRow } from "./robots-repo.ts";
+export { DiagnosisDaysRepo, type DiagnosisDayRow } from "./diagnosis-days-repo.ts";

@@ -17,6 +17,8 @@ import { WebhooksRepo } from "./webhooks-repo.ts";
 import { WatchdogRepo } from "./watchdog-repo.ts";
 import { SearchRepo } from "./search-repo.ts";
 import { WorkNotesRepo } from "./work-notes-repo.ts";
+import { RobotsRepo } from "./robots-repo.ts";
+import { DiagnosisDaysRepo } from "./diagnosis-days-repo.ts";
 import { PostgresUsageSeries, type UsageSeries } from "./usage-series.ts";
 import { PostgresCheckSeries, type CheckSeries } from "./check-series.ts";
 import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
@@ -50,6 +52,8 @@ export interface Store {
   readonly watchdog: WatchdogRepo;
   readonly search: SearchRepo;
   readonly workNotes: WorkNotesRepo;
+  readonly robots: RobotsRepo;
+  readonly diagnosisDays: DiagnosisDaysRepo;
   readonly crawlPages: CrawlPages;
   readonly uptimeSeries: UptimeSeries;
 }
@@ -76,6 +80,8 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     watchdog: new WatchdogRepo(db),
     search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, ranks: series?.ranks }),
     workNotes: new WorkNotesRepo(db),
+    robots: new RobotsRepo(db),
+    diagnosisDays: new DiagnosisDaysRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
     uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),
   };

@@ -60,6 +60,16 @@ export interface PositionEvidence {
   readonly position: number | null;
 }
 
+/** A version of the site's robots.txt as analyses read it (stored when it changed; robots-lines.ts). */
+export interface RobotsVersionEvidence {
+  /** When an analysis first read it (Unix seconds). */
+  readonly seenAt: number;
+  /** robots.txt's HTTP status (404: no file). */
+  readonly status: number;
+  /** The canonical rule lines (robotsLines). */
+  readonly lines: readonly string[];
+}
+
 /** Everything known about one site of an account; absent sources are null (or empty). */
 export interface SiteEvidence {
   readonly host: string;
@@ -74,6 +84,11 @@ export interface SiteEvidence {
   readonly indexed: readonly DayValue[];
   readonly backlinks: readonly BacklinkEvidence[];
   readonly positions: readonly PositionEvidence[];
+  /**
+   * robots.txt's versions, oldest first: the one in force at the start of the evidence's window,
+   * then each change (part of the report source: analyses read it). Absent: not loaded.
+   */
+  readonly robots?: readonly RobotsVersionEvidence[];
 }
 
 export const DAY_S = 86_400;
@@ -127,5 +142,6 @@ export function asOf(ev: SiteEvidence, t: number): SiteEvidence {
     indexed: ev.indexed.filter((d) => d.day <= day),
     backlinks: ev.backlinks.filter((b) => b.firstSeen === null || b.firstSeen <= day).map((b) => (b.lostAt !== null && b.lostAt > day ? { ...b, lostAt: null } : b)),
     positions: ev.positions.filter((p) => p.day <= day),
+    ...(ev.robots ? { robots: ev.robots.filter((v) => v.seenAt <= t) } : {}),
   };
 }

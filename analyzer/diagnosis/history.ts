@@ -29,12 +29,20 @@ export interface DiagnosisWeek {
 /** A day-to-day change of the health below this many points counts as stable. */
 export const STABLE_POINTS = 5;
 
-/** Daily points of the last `days` days (today last; today's point is as of now). */
-export function historyPoints(ev: SiteEvidence, now: number, days: number): HistoryPoint[] {
+/** The days of the last `days` days, oldest first (today last). */
+export function historyDays(now: number, days: number): string[] {
   const today = dayOf(now);
+  return Array.from({ length: days }, (_, i) => daysBefore(today, days - 1 - i));
+}
+
+/**
+ * Daily points of the last `days` days (today last; today's point is as of now). `only`: compute
+ * just these days (the others are stored: the gateway's materialised history).
+ */
+export function historyPoints(ev: SiteEvidence, now: number, days: number, only?: ReadonlySet<string>): HistoryPoint[] {
   const out: HistoryPoint[] = [];
-  for (let i = days - 1; i >= 0; i--) {
-    const day = daysBefore(today, i);
+  for (const day of historyDays(now, days)) {
+    if (only && !only.has(day)) continue;
     const t = Math.min(now, dayStart(day) + DAY_S - 1);
     const at = asOf(ev, t);
     const h = healthAt(at, t);

@@ -4,6 +4,7 @@ import { crawlKind } from "./crawl.ts";
 import { dnsKind } from "./dns.ts";
 import type { CrawlerKind } from "./kind.ts";
 import { pageKind } from "./page.ts";
+import { recheckKind } from "./recheck.ts";
 import { tlsKind } from "./tls.ts";
 import { utilityKind } from "./utility.ts";
 import { webhookKind } from "./webhook.ts";
@@ -20,4 +21,5 @@ export const CRAWLER_KINDS: { readonly [K in WorkKind]: CrawlerKind<K> } = {
   dns: dnsKind,
   webhook: webhookKind,
   utility: utilityKind,
+  recheck: recheckKind,
 };

@@ -16,10 +16,10 @@ export const recheckTask = defineContract({
   summary: "Re-check one task: is its check passing now?",
   description:
     "Re-runs only what the task's check reads (a report of the site younger than two minutes is reused instead: reused_fresh_report): a live DNS lookup for DNS checks, a TLS handshake for certificate checks, " +
-    "a fetch of the home page for checks of the home page (page checks that failed only on the home page), the whole analysis for the rest (robots.txt, sitemaps, browser metrics, page checks failing on other pages); ran says which. " +
+    "a fetch of the home page for checks of the home page, fetches of the pages a page check failed on (one page: page; up to 10: pages), a fetch of robots.txt, its sitemaps and the home page for robots.txt and sitemap checks (robots), the whole analysis for the rest (browser metrics, the http/www twins, page checks failing on more than 10 pages); ran says which. " +
     "A narrow look stores no report: rank_to is then the last report's rank with the task's check replaced by the new result (the analyzer's rank model; the check's confirmed cap is lifted when it passes, no new cap is added). " +
     "outcome fixed: the check passes, an open task becomes done (done_at now); still: it fails, the task stays as it is. " +
-    "A task whose check needs a whole crawl (recheck false) answers 422 unsupported, before anything is charged. " +
+    "A task whose check needs a whole crawl (recheck false) answers 422 unsupported, before anything is charged, with details.reason saying what only the crawl sees for that check; broken_internal and canonical_target are re-checked by a crawl subset (ran links) when the latest crawl's report lists every case and they are few (at most 10 broken targets linked from at most 10 pages; at most 10 pages with a bad canonical). " +
     "Every accepted re-check counts against the plan's daily re-checks (rechecks_per_day; 429 limit with Retry-After until the next UTC day), not against its daily checks. " +
     "When the run does not finish within the synchronous wait, 409 not_ready names its job; ask again when it is done (the fresh report is then reused). " +
     "before and after are the check's own value and status in the report before the re-check and in the re-check's report; rank_from and rank_to their ranks; " +
@@ -38,9 +38,9 @@ export const recheckTask = defineContract({
       rank_from: Type.Integer({ description: "The site's rank before the re-check" }),
       rank_to: Type.Integer({ description: "The site's rank in the re-check's report" }),
       new_tasks: Type.Integer({ minimum: 0, description: "Checks failing in the re-check's report that passed before it; after a narrow look, the checks of the task's family that fail on its facts and did not fail in the last report" }),
-      ran: StringEnum(["report", "dns", "tls", "page", "analysis"], {
+      ran: StringEnum(["report", "dns", "tls", "page", "pages", "robots", "links", "analysis"], {
         description:
-          "Extension: what answered. report: a report younger than two minutes, nothing ran; dns, tls, page: a narrow live look of that kind (the synchronous lane, no new report); analysis: the whole analysis (docs/followup.md has the table by check)",
+          "Extension: what answered. report: a report younger than two minutes, nothing ran; dns, tls, page: a narrow live look of that kind (the synchronous lane, no new report); pages: fetches of the 2 to 10 pages the check failed on; robots: a fetch of robots.txt, its sitemaps and the home page; links: a crawl subset (broken_internal: the pages that linked to the latest crawl's broken targets, then the targets still linked; canonical_target: the pages with a bad canonical, then the targets they name now; pages, robots and links run on a crawler node, the recheck work kind); analysis: the whole analysis (docs/followup.md has the table by check)",
       }),
     },
     { additionalProperties: false },

@@ -12,7 +12,7 @@ export async function loadEvidence(deps: GatewayDeps, accountId: number, host: s
   const since = now - (days + 31) * DAY_S;
   const sinceDay = dayOf(since);
   const { store } = deps;
-  const [runs, target, incidents, allTasks, daily, index, backlinks, ranks, profile] = await Promise.all([
+  const [runs, target, incidents, allTasks, daily, index, backlinks, ranks, profile, robots] = await Promise.all([
     store.runs.diagnosisRuns(host, since, MAX_RUNS),
     store.uptime.target(host),
     store.uptime.incidentsSince(host, since),
@@ -22,6 +22,7 @@ export async function loadEvidence(deps: GatewayDeps, accountId: number, host: s
     store.search.backlinkDates(accountId, host),
     store.search.rankChecks(accountId, host, sinceDay),
     store.profiles.get(accountId, host),
+    store.robots.since(host, since),
   ]);
   // As GET /plan: the checks the account's profile of the site excludes bring no task.
   const excluded = new Set((profile?.exclude ?? []).flatMap((family) => FAMILY_CHECKS[family as keyof typeof FAMILY_CHECKS] ?? []));
@@ -48,6 +49,7 @@ export async function loadEvidence(deps: GatewayDeps, accountId: number, host: s
     indexed: primaryEngine(index.filter((p) => p.indexed !== null).map((p) => ({ engine: p.engine, day: p.day, value: Number(p.indexed) }))),
     backlinks: backlinks.map((b) => ({ firstSeen: b.first_seen, lostAt: b.lost_at })),
     positions: ranks.map((r) => ({ keyword: `${r.engine}/${r.region}/${r.device}/${r.keyword}`, day: r.day, position: r.position === null ? null : Number(r.position) })),
+    robots: robots.map((v) => ({ seenAt: v.seen_at, status: v.status, lines: v.lines })),
   };
 }
 

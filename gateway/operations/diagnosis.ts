@@ -1,4 +1,4 @@
-import { diagnose, historyPoints, LEVEL_ORDER, stability, weekSummary, type Cause, type Diagnosis, type SiteEvidence } from "../../analyzer/index.ts";
+import { diagnose, historyDays, historyPoints, LEVEL_ORDER, stability, utcDayOf, weekSummary, type Cause, type Diagnosis, type DiagnosisLevel, type HistoryPoint, type SiteEvidence } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -88,10 +88,48 @@ export const getDiagnosis = implement(contracts.getDiagnosis, async ({ auth, dep
   };
 });
 
+/** Days the week summary reads (7 days and the end of the day before them). */
+const WEEK_DAYS = 8;
+
+/**
+ * The stamp finished days' points are stored under: what can rewrite a past day (imports of search
+ * data for the site, the checks the profile excludes). Runs, probes and task changes only add to
+ * the present: they leave finished days as they were.
+ */
+async function historyStamp(deps: GatewayDeps, accountId: number, host: string): Promise<string> {
+  const [imports, profile] = await Promise.all([deps.store.diagnosisDays.importStamp(accountId, host), deps.store.profiles.get(accountId, host)]);
+  return `${imports}|x${[...(profile?.exclude ?? [])].sort().join(",")}`;
+}
+
+/**
+ * The history's daily points (docs/diagnosis.md, "materialised"): finished days come from
+ * diagnosis_days when stored under the current stamp; the missing ones are computed once on the
+ * evidence as it stood at each day's end and stored; today's point (as of now) is always computed.
+ * When every finished day is stored, only the week's evidence is loaded.
+ */
+export async function materialisedHistory(deps: GatewayDeps, accountId: number, host: string, now: number, days: number): Promise<{ points: HistoryPoint[]; ev: SiteEvidence; computed: number }> {
+  const today = utcDayOf(now);
+  const wanted = historyDays(now, days);
+  const finished = wanted.filter((d) => d < today);
+  const stamp = await historyStamp(deps, accountId, host);
+  const stored = finished.length > 0 ? await deps.store.diagnosisDays.range(accountId, host, finished[0]!, finished.at(-1)!, stamp) : [];
+  const byDay = new Map(stored.map((r) => [r.day, { day: r.day, health: r.health, level: r.level as DiagnosisLevel, rank: r.rank, root_cause: r.root_cause }]));
+  const missing = finished.filter((d) => !byDay.has(d));
+  if (missing.length === 0) {
+    const ev = await loadEvidence(deps, accountId, host, now, WEEK_DAYS);
+    const [todayPoint] = historyPoints(ev, now, 1);
+    return { points: [...finished.map((d) => byDay.get(d)!), todayPoint!], ev, computed: 1 };
+  }
+  const ev = await loadEvidence(deps, accountId, host, now, Math.max(days, WEEK_DAYS));
+  const fresh = historyPoints(ev, now, days, new Set([...missing, today]));
+  const computed = new Map(fresh.map((p) => [p.day, p]));
+  await deps.store.diagnosisDays.put(accountId, host, stamp, missing.map((d) => computed.get(d)!), now);
+  return { points: wanted.map((d) => byDay.get(d) ?? computed.get(d)!), ev, computed: fresh.length };
+}
+
 export const getDiagnosisHistory = implement(contracts.getDiagnosisHistory, async ({ auth, deps, params, query, now }) => {
   await ownedSite(deps, auth!.accountId, params.host);
-  const ev = await loadEvidence(deps, auth!.accountId, params.host, now, Math.max(query.days, 8));
-  const points = historyPoints(ev, now, query.days);
+  const { points, ev } = await materialisedHistory(deps, auth!.accountId, params.host, now, query.days);
   return { body: { host: params.host, days: query.days, stability: stability(points), points, week: weekSummary(ev, now) } };
 });
 

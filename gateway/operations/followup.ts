@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { judgeNarrow, recheckModeOf, VERDICTS_LEGEND, type CheckOutcome, type NarrowContext, type NarrowKind, type RecheckScope, type ReportItem } from "../../analyzer/index.ts";
+import { judgeNarrow, narrowKindOf, recheckModeOf, recheckScopeOf, VERDICTS_LEGEND, type CheckOutcome, type CrawlContext, type NarrowContext, type NarrowLook, type RecheckScope, type ReportItem } from "../../analyzer/index.ts";
+import { SiteFacts } from "../../proto/index.ts";
 import type { RunRow, TaskRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -72,16 +73,46 @@ function labelOf(fixed: boolean, status: string | undefined): string {
 }
 
 /**
- * The narrow look of a re-check (docs/followup.md): one live dns, tls or page check in the synchronous
- * lane, not charged against checks_per_day (the re-check was charged against rechecks_per_day), and
- * the facts its family's checks read.
+ * The narrow look of a re-check (docs/followup.md): one live dns, tls or page check, or a `recheck`
+ * look (robots.txt and sitemaps, a few pages), in the synchronous lane, not charged against
+ * checks_per_day (the re-check was charged against rechecks_per_day), and the facts its family's
+ * checks read.
  */
-async function narrowFacts(deps: GatewayDeps, accountId: number, scope: RecheckScope, kind: NarrowKind, ctx: NarrowContext) {
-  const res = await deps.scheduler.runSingle(accountId, kind, scope.target!(ctx), deps.config.syncWaitMs, false);
+async function narrowFacts(deps: GatewayDeps, accountId: number, scope: RecheckScope, look: NarrowLook, ctx: NarrowContext) {
+  return scope.facts!(ctx, await runLook(deps, accountId, look, scope.target!(ctx)));
+}
+
+/** One look in the synchronous lane (uncharged); its job's result, or 409 not_ready. */
+async function runLook(deps: GatewayDeps, accountId: number, look: NarrowLook, target: string): Promise<unknown> {
+  const res = await deps.scheduler.runSingle(accountId, narrowKindOf(look), target, deps.config.syncWaitMs, false);
   const job = await deps.store.jobs.getOwned(accountId, res.jobId);
-  if (job?.state === "error") throw new ApiError("not_ready", `the re-check's ${kind} look failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: res.jobId, reason: job.error } });
-  if (!res.done || job?.state !== "done") throw new ApiError("not_ready", `the re-check's ${kind} look is still going; poll the job, then re-check again`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
-  return scope.facts!(ctx, await deps.store.jobs.result(accountId, res.jobId));
+  if (job?.state === "error") throw new ApiError("not_ready", `the re-check's ${look} look failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: res.jobId, reason: job.error } });
+  if (!res.done || job?.state !== "done") throw new ApiError("not_ready", `the re-check's ${look} look is still going; poll the job, then re-check again`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
+  return deps.store.jobs.result(accountId, res.jobId);
+}
+
+/** The site's latest crawl as a crawl-subset family reads it (null: never crawled). */
+async function crawlContext(deps: GatewayDeps, host: string): Promise<CrawlContext | undefined> {
+  const crawl = await deps.store.crawls.latest(host);
+  if (!crawl) return undefined;
+  const { broken, canonicals } = crawl.report.links;
+  const count = (crawl.report.summary as { broken_links?: number }).broken_links ?? broken.length;
+  const canonicalCount = (crawl.findings as { canonicalBad?: number } | null)?.canonicalBad ?? canonicals.length;
+  return {
+    crawledAt: Number(crawl.checked_at),
+    brokenCount: Number(count),
+    broken: broken.map((b) => ({ url: b.url, status: b.status, error: b.error, sources: b.sources })),
+    canonicalCount: Number(canonicalCount),
+    canonicals: canonicals.map((c) => ({ url: c.url, target: c.target, problem: c.problem })),
+  };
+}
+
+/** The outcome of a family that decides in several looks (a crawl subset), its looks taken as `pages` looks of the recheck kind. */
+async function decideNarrow(deps: GatewayDeps, accountId: number, scope: RecheckScope, look: NarrowLook, ctx: NarrowContext): Promise<CheckOutcome> {
+  return scope.decide!(ctx, async (urls) => {
+    const facts = SiteFacts.fromJSON(await runLook(deps, accountId, look, JSON.stringify({ origin: ctx.origin, robots: false, urls })));
+    return facts;
+  });
 }
 
 /** A narrow outcome in the report item's shape, for inOwnTerms. */
@@ -94,17 +125,20 @@ export const recheckTask = implement(contracts.recheckTask, async ({ auth, deps,
   const task = await deps.store.tasks.get(accountId, params.id);
   if (!task) throw new ApiError("not_found", `no task ${params.id} in your account`);
   const latest = await deps.store.runs.latest(task.host);
-  const ctx: NarrowContext = { host: task.host, origin: latest?.report.origin || `https://${task.host}`, item: latest ? itemOf(latest, task.code) : undefined, now };
+  const crawl = recheckScopeOf(task.code)?.needsCrawl ? await crawlContext(deps, task.host) : undefined;
+  const ctx: NarrowContext = { host: task.host, origin: latest?.report.origin || `https://${task.host}`, code: task.code, item: latest ? itemOf(latest, task.code) : undefined, now, ...(crawl ? { crawl } : {}) };
   const { scope, mode } = recheckModeOf(task.code, ctx);
-  if (!task.recheck || mode === "crawl") {
-    throw new ApiError("unsupported", `task ${task.id} (${task.code}) is judged over the whole crawled site; re-check it with POST /crawl/${task.host}`, { details: { code: task.code } });
+  // A crawl check (recheck false) is re-checked only through a crawl subset that decides it.
+  if ((!task.recheck && scope?.decide === undefined) || mode === "crawl") {
+    const reason = scope?.whyNot?.[task.code] ?? "it is judged over the whole crawled site";
+    throw new ApiError("unsupported", `task ${task.id} (${task.code}) cannot be re-checked alone: ${reason}; re-check it with POST /crawl/${task.host}`, { details: { code: task.code, reason } });
   }
   await chargeRecheck(deps, accountId, now);
 
   const reused = latest !== null && now - latest.checked_at < RECHECK_REUSE_S;
   if (!reused && latest !== null && scope !== undefined && mode !== "analysis") {
     // Only what the check reads runs; no new report is stored: the task alone moves.
-    const facts = await narrowFacts(deps, accountId, scope, mode, ctx);
+    const facts = scope.decide ? await decideNarrow(deps, accountId, scope, mode, ctx) : await narrowFacts(deps, accountId, scope, mode, ctx);
     const judged = judgeNarrow(scope, task.code, facts, latest.report);
     const fixed = judged.outcome.status === "pass";
     const row = fixed ? await deps.store.tasks.markFixed(accountId, task.id, now) : task;

@@ -1,4 +1,4 @@
-import { afterAll, analyzeSite, browserSection, carryBrowserRun, performanceRegressions } from "../../analyzer/index.ts";
+import { afterAll, analyzeSite, browserSection, carryBrowserRun, performanceRegressions, robotsLines } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
@@ -58,6 +58,10 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
   const runId = await store.runs.insert(q, { host: job.host, jobId: job.id, checkedAt, rank: analysis.rank, label: analysis.label, color: analysis.color, report });
   // A repeated completion of the same job returns the same run: the sites' ranks move once.
   if (!previous || previous.id !== runId) await store.sites.recordRun(q, job.host, analysis.rank, analysis.label, checkedAt);
+  // robots.txt as this analysis read it, kept when it changed (the diagnosis names the rule that
+  // changed). A robots.txt that did not answer (status 0) says nothing about the rules.
+  const robotsStatus = facts.robots?.response?.status ?? 0;
+  if (facts.robots && robotsStatus > 0) await store.robots.record(q, { host: job.host, runId, seenAt: checkedAt, status: robotsStatus, lines: robotsStatus === 200 ? robotsLines(facts.robots) : [] });
 
   const failing: TaskDraftRow[] = analysis.tasks.map((t) => ({
     code: t.code,

@@ -4,6 +4,7 @@ import { crawlKind } from "./crawl.ts";
 import { dnsKind } from "./dns.ts";
 import type { SchedulerKind } from "./kind.ts";
 import { pageKind } from "./page.ts";
+import { recheckKind } from "./recheck.ts";
 import { tlsKind } from "./tls.ts";
 import { utilityKind } from "./utility.ts";
 import { webhookKind } from "./webhook.ts";
@@ -11,6 +12,7 @@ import { webhookKind } from "./webhook.ts";
 export { CRAWL_COST } from "./crawl.ts";
 export { DELIVERY_TIMEOUT_MS, webhookTarget } from "./webhook.ts";
 export { UTILITY_JOB_HOST, type UtilityTarget } from "./utility.ts";
+export type { RecheckTarget } from "./recheck.ts";
 export type { KindContext, Lane, SchedulerKind } from "./kind.ts";
 
 /** Every kind of work the scheduler plans, costs and settles, by name: its service dispatches through this table. */
@@ -22,6 +24,7 @@ export const SCHEDULER_KINDS: { readonly [K in WorkKind]: SchedulerKind<K> } = {
   dns: dnsKind,
   webhook: webhookKind,
   utility: utilityKind,
+  recheck: recheckKind,
 };
 
 /** The kind of a name, or null for a name no kind has. */

@@ -214,6 +214,35 @@ describe("GET /diagnosis/{host}/history", () => {
     });
     expect((await get("/diagnosis/blocked.example/history", alice.key)).points).toHaveLength(30);
   });
+
+  it("keeps finished days once computed, reads them back, and computes them again when the evidence's stamp changes", async () => {
+    const stored = async () =>
+      gw.db.query<{ day: string; health: number | null; stamp: string }>("SELECT day, health, stamp FROM diagnosis_days WHERE account_id = $1 AND host = 'blocked.example' ORDER BY day", [alice.accountId]);
+    // The 7- and 30-day requests above stored the 29 finished days (today's point is never stored).
+    const rows = await stored();
+    expect(rows.map((r) => r.day)).toEqual(Array.from({ length: 29 }, (_, i) => new Date((NOW - (29 - i) * DAY) * 1000).toISOString().slice(0, 10)));
+    expect(rows.find((r) => r.day === "2026-11-16")?.health).toBe(87);
+    // Another account's history of a shared host is its own (Bob has no rows for Alice's site).
+    expect(await gw.db.query("SELECT 1 FROM diagnosis_days WHERE account_id = $1 AND host = 'blocked.example'", [bob.accountId])).toEqual([]);
+
+    // Stored days answer as stored: a day altered in the table shows altered, today is computed.
+    await gw.db.query("UPDATE diagnosis_days SET health = 1 WHERE account_id = $1 AND host = 'blocked.example' AND day = '2026-11-16'", [alice.accountId]);
+    const read = (await get("/diagnosis/blocked.example/history?days=7", alice.key)).points as { day: string; health: number }[];
+    expect(read.map((p) => p.health)).toEqual([1, 68, 67, 58, 57, 56, 56]);
+
+    // A stamp that no longer matches (an import or a profile change since) makes them computed again.
+    await gw.db.query("UPDATE diagnosis_days SET stamp = 'before' WHERE account_id = $1 AND host = 'blocked.example'", [alice.accountId]);
+    expect(((await get("/diagnosis/blocked.example/history?days=7", alice.key)).points as { health: number }[]).map((p) => p.health)).toEqual([87, 68, 67, 58, 57, 56, 56]);
+    expect((await stored()).filter((r) => r.day >= "2026-11-16").every((r) => r.stamp !== "before")).toBe(true);
+
+    // The stamp moves with the account's imports of the site (search data is dated in the past).
+    const before = await gw.store.diagnosisDays.importStamp(alice.accountId, "stamp.example");
+    const facts = emptyFacts();
+    facts.daily.push({ engine: "google", date: "2026-11-10", query: "", page: "", country: "", device: "", clicks: 5, impressions: 50, posXImpr: 100 });
+    await gw.store.search.importBatch({ accountId: alice.accountId, host: "stamp.example", provider: "gsc", kind: "performance", formats: ["t"], fileName: "s.csv", sha256: "stamp", parserVersion: 1, rows: 1, importedAt: NOW }, facts);
+    expect(await gw.store.diagnosisDays.importStamp(alice.accountId, "stamp.example")).not.toBe(before);
+    expect(await gw.store.diagnosisDays.importStamp(bob.accountId, "stamp.example")).toBe("i0.0");
+  });
 });
 
 describe("GET /today", () => {

@@ -49,7 +49,7 @@ async function seedTasks(accountId: number, host: string, codes: readonly string
 
 describe("POST /tasks/{id}/recheck", () => {
   it("re-checks a task: the fresh report is reused, a fixed site closes it, the daily limit applies", async () => {
-    // Two pages lack a description: one page fetch cannot decide the task, the whole analysis re-runs.
+    // Two pages lack a description: the re-check fetches those two pages (the recheck kind's pages look).
     site.pages.set("/about", page({ title: "About the small test site", links: ["/"] }));
     expect((await gw.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
     const job = (await gw.call("POST", "/api/v1/analyze", { body: { host: site.host } })).json().job;
@@ -75,25 +75,29 @@ describe("POST /tasks/{id}/recheck", () => {
     expect(still.after).toMatch(/^fail: /);
     expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore);
 
-    // Fixed, and the report is now over two minutes old: the re-check runs the site's checks.
+    // Fixed, and the report is now over two minutes old: the re-check fetches the two pages it failed on, nothing else.
     site.pages.set("/contact", page({ title: "Contact the small test site", description: "How to reach the people behind the small test site.", links: ["/"] }));
     site.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/"] }));
+    expect(report.items.find((i: { code: string }) => i.code === "description_present").pages).toEqual([`${site.url}/about`, `${site.url}/contact`]);
     gw.clock.advance(121_000);
     const fixed = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`)).json();
-    const changes = (await gw.call("GET", `/api/v1/changes/${site.host}`)).json();
     expect(fixed).toMatchObject({
       task: { id: task.id, status: "done" },
       outcome: "fixed",
       outcome_label: "Fixed: the check passes now",
       reused_fresh_report: false,
-      ran: "analysis",
+      ran: "pages",
       rank_from: report.rank.value,
       rank_to: report.rank.value + Math.round(gain),
-      new_tasks: changes.new.length + changes.returned.length,
+      new_tasks: 0,
     });
     expect(fixed.before).toBe(still.after);
-    expect(fixed.after).toMatch(/^pass/);
-    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore + 1);
+    expect(fixed.after).toBe("pass: 2 pages checked, all pass");
+    // No report was stored: the look was one recheck job of the two pages.
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore);
+    const me0 = (await gw.call("GET", "/api/v1/me")).json();
+    const looks = await gw.db.query<{ kind: string; target: string }>("SELECT kind, target FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [me0.user.id]);
+    expect(looks.map((l) => [l.kind, JSON.parse(l.target) as unknown])).toEqual([["recheck", { origin: site.url, robots: false, urls: [`${site.url}/about`, `${site.url}/contact`] }]]);
     const after = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { id: number }) => t.id === task.id);
     expect(after.status).toBe("done");
     // Its fix date is the re-check's. The only check before it ran in the hour before the fix, which
@@ -104,14 +108,23 @@ describe("POST /tasks/{id}/recheck", () => {
     // A task judged over the whole crawl cannot be re-checked alone: 422, not charged.
     const me = (await gw.call("GET", "/api/v1/me")).json();
     await seedTasks(me.user.id as number, site.host, [], nowS());
-    await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id as number, site.host, nowS(), [draft("broken_internal", false)], new Set()));
-    const crawlTask = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "broken_internal");
+    await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id as number, site.host, nowS(), [draft("orphan_pages", false)], new Set()));
+    const crawlTask = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "orphan_pages");
     const unsupported = await gw.call("POST", `/api/v1/tasks/${crawlTask.id}/recheck`);
     expect(unsupported.statusCode).toBe(422);
     expect(unsupported.json()).toMatchObject({ code: "unsupported" });
 
-    // The third charged re-check of the day is the plan's last (SVC_PLAN_RECHECKS_PER_DAY=3).
-    expect((await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`)).json()).toMatchObject({ outcome: "fixed", reused_fresh_report: true, task: { status: "done" } });
+    expect(unsupported.json().error).toContain("cannot be re-checked alone: a page is an orphan when no crawled page links to it");
+    expect(unsupported.json().details).toMatchObject({ code: "orphan_pages", reason: "a page is an orphan when no crawled page links to it: only every page's links can show that one now does" });
+
+    // A check only the whole analysis gathers (the 404 probe, the favicon…): the analysis runs and stores a report.
+    const favicon = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "favicon");
+    expect(favicon).toMatchObject({ status: "open", recheck: true });
+    const whole = (await gw.call("POST", `/api/v1/tasks/${favicon.id}/recheck`)).json();
+    expect(whole).toMatchObject({ task: { id: favicon.id, status: "open" }, outcome: "still", reused_fresh_report: false, ran: "analysis", rank_from: report.rank.value });
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore + 1);
+
+    // That was the third charged re-check of the day, the plan's last (SVC_PLAN_RECHECKS_PER_DAY=3).
     const limited = await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ code: "limit" });
@@ -229,6 +242,92 @@ describe("POST /tasks/{id}/recheck: narrow looks", () => {
       expect((await gw.call("GET", "/api/v1/jobs", { key: acct.key })).json().jobs.map((j: { id: number }) => j.id)).toEqual([job.id]);
     } finally {
       await site2.close();
+    }
+  });
+  it("re-checks broken internal links by a crawl subset: the pages that linked to the broken target, then nothing more", async () => {
+    const acct = await gw.newAccount("narrow-links@example.com");
+    const site4 = await startSmallSite();
+    try {
+      site4.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/", "/gone"] }));
+      expect((await gw.call("POST", "/api/v1/sites", { key: acct.key, body: { host: site4.host } })).statusCode).toBe(201);
+      const crawl = await gw.call("POST", `/api/v1/crawl/${site4.host}`, { key: acct.key });
+      expect(crawl.statusCode, crawl.body).toBe(202);
+      expect((await untilOwnJobDone(acct.key, crawl.json().job.id as number)).state).toBe("done");
+      const report = (await gw.call("GET", `/api/v1/report/${site4.host}`, { key: acct.key })).json();
+      const item = report.items.find((i: { code: string }) => i.code === "broken_internal");
+      expect(item).toMatchObject({ status: "fail", pages: [`${site4.url}/gone`] });
+      const task = (await gw.call("GET", `/api/v1/tasks/${site4.host}`, { key: acct.key })).json().tasks.find((t: { code: string }) => t.code === "broken_internal");
+      expect(task).toMatchObject({ status: "open", recheck: false });
+      gw.clock.advance(121_000);
+
+      // The link is still there: the linking page and the target are fetched, and it still fails.
+      const still = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
+      expect(still).toMatchObject({ task: { id: task.id, status: "open" }, outcome: "still", ran: "links", rank_from: report.rank.value, rank_to: report.rank.value, new_tasks: 0 });
+      expect(still.after).toMatch(/^fail: 1 broken target\(s\) of the crawl of \d{4}-\d{2}-\d{2}, 1 linking page\(s\) fetched again: 1 still linked and broken, e\.g\. http:\/\/127\.0\.0\.1:\d+\/gone \(404\)$/);
+
+      // The link removed: the linking page alone decides it.
+      site4.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/"] }));
+      const fixed = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
+      expect(fixed).toMatchObject({ task: { id: task.id, status: "done" }, outcome: "fixed", ran: "links", reused_fresh_report: false, rank_from: report.rank.value, rank_to: report.rank.value + Math.round(item.gain) });
+      const looks = await gw.db.query<{ target: string }>("SELECT target FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [acct.accountId]);
+      expect(looks.map((l) => (JSON.parse(l.target) as { urls: string[] }).urls)).toEqual([[`${site4.url}/about`], [`${site4.url}/gone`], [`${site4.url}/about`]]);
+    } finally {
+      await site4.close();
+    }
+  });
+
+  it("re-checks a robots.txt task with one look at robots.txt, its sitemaps and the home page", async () => {
+    const acct = await gw.newAccount("narrow-robots@example.com");
+    const site3 = await startSmallSite();
+    try {
+      const robots = site3.pages.get("/robots.txt")!;
+      // robots.txt names no sitemap: sitemap_in_robots fails (the sitemap at /sitemap.xml is still found).
+      site3.pages.set("/robots.txt", "User-agent: *\nAllow: /\n");
+      expect((await gw.call("POST", "/api/v1/sites", { key: acct.key, body: { host: site3.host } })).statusCode).toBe(201);
+      const job = (await gw.call("POST", "/api/v1/analyze", { key: acct.key, body: { host: site3.host } })).json().job;
+      expect((await untilOwnJobDone(acct.key, job.id as number)).state).toBe("done");
+      const report = (await gw.call("GET", `/api/v1/report/${site3.host}`, { key: acct.key })).json();
+      const item = report.items.find((i: { code: string }) => i.code === "sitemap_in_robots");
+      expect(item.status).not.toBe("pass");
+      const task = (await gw.call("GET", `/api/v1/tasks/${site3.host}`, { key: acct.key })).json().tasks.find((t: { code: string }) => t.code === "sitemap_in_robots");
+      const before = await counters(acct.accountId);
+      gw.clock.advance(121_000);
+
+      // Not fixed yet: the look says so, the task stays open, the rank is the report's.
+      const still = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
+      expect(still).toMatchObject({ task: { id: task.id, status: "open" }, outcome: "still", ran: "robots", rank_from: report.rank.value, rank_to: report.rank.value, new_tasks: 0 });
+      expect(still.after).toBe(still.before);
+
+      site3.pages.set("/robots.txt", robots);
+      const res = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
+      expect(res).toMatchObject({
+        task: { id: task.id, status: "done" },
+        outcome: "fixed",
+        reused_fresh_report: false,
+        ran: "robots",
+        rank_from: report.rank.value,
+        rank_to: report.rank.value + Math.round(item.gain),
+        new_tasks: 0,
+      });
+      expect(res.before).toBe(`${item.status}: ${item.detail}`);
+      expect(res.after).toMatch(/^pass: /);
+      expect(await counters(acct.accountId)).toEqual({ checks: before.checks, rechecks: before.rechecks + 2 });
+      expect(await jobKinds(acct.accountId)).toEqual(["analyze", "recheck", "recheck"]);
+      expect((await gw.call("GET", `/api/v1/history/${site3.host}`, { key: acct.key })).json().runs.length).toBe(1);
+
+      // Analyses keep robots.txt's rules per change (the diagnosis diffs them): the first analysis's
+      // version, then the fixed one; a third analysis of the same file stores nothing more.
+      for (let i = 0; i < 2; i++) {
+        const again = (await gw.call("POST", "/api/v1/analyze", { key: acct.key, body: { host: site3.host, fresh: true } })).json().job;
+        expect((await untilOwnJobDone(acct.key, again.id as number)).state).toBe("done");
+        gw.clock.advance(1000);
+      }
+      expect(await gw.store.robots.since(site3.host, 0)).toEqual([
+        { seen_at: report.checked_at, status: 200, lines: ["Allow: / (User-agent: *)"] },
+        { seen_at: expect.any(Number), status: 200, lines: ["Allow: / (User-agent: *)", `Sitemap: ${site3.url}/sitemap.xml`] },
+      ]);
+    } finally {
+      await site3.close();
     }
   });
 });

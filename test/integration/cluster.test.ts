@@ -688,6 +688,27 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(second).toMatchObject({ outcome: "still", reused_fresh_report: true, rank_to: first.rank_to });
   });
 
+  it("re-checks a robots.txt task with the recheck kind's look on a crawler node: no analysis, no report", async () => {
+    const site = await startSmallSite();
+    extraSites.push(site);
+    site.pages.set("/robots.txt", "User-agent: *\nAllow: /\n");
+    expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
+    expect(await untilDone(cluster.api, await start(cluster.api, "analyze", site.host, true))).toMatchObject({ state: "done" });
+    const task = ((await get(cluster.api, `/tasks/${site.host}`)) as { tasks: { id: number; code: string }[] }).tasks.find((t) => t.code === "sitemap_in_robots");
+    // The report is made older than the two minutes a re-check reuses it for (this site's run only).
+    await db.query("UPDATE runs SET checked_at = checked_at - 600 WHERE host = $1", [site.host]);
+    site.pages.set("/robots.txt", `User-agent: *\nAllow: /\nSitemap: ${site.url}/sitemap.xml\n`);
+    const res = await cluster.api(`/tasks/${task!.id}/recheck`, { method: "POST", timeoutMs: 60_000 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ task: { id: task!.id, status: "done" }, outcome: "fixed", reused_fresh_report: false, ran: "robots" });
+    const jobs = (await db.query<{ kind: string; state: string }>("SELECT kind, state FROM jobs WHERE host = $1 ORDER BY id", [site.host])).rows;
+    expect(jobs).toEqual([
+      { kind: "analyze", state: "done" },
+      { kind: "recheck", state: "done" },
+    ]);
+    expect((await db.query("SELECT count(*)::int AS n FROM runs WHERE host = $1", [site.host])).rows[0].n).toBe(1);
+  });
+
   it("imports SERP snapshots into ClickHouse and serves the competitor history from there", async () => {
     const site = await startSmallSite();
     extraSites.push(site);

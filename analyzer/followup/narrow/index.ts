@@ -7,13 +7,20 @@ import { CHECKS, type CheckDef, type CheckOutcome } from "../../checks/index.ts"
 import { computeRank, type RankEntry } from "../../rank.ts";
 import { dnsScope } from "./dns.ts";
 import { homeScope, pageSampleScope } from "./page.ts";
-import type { NarrowContext, RecheckScope } from "./scope.ts";
+import { canonicalTargetScope } from "./canonical.ts";
+import { brokenLinksScope } from "./links.ts";
+import { robotsScope } from "./robots.ts";
+import type { NarrowContext, NarrowLook, RecheckScope } from "./scope.ts";
 import { tlsScope } from "./tls.ts";
 import { analysisScope, crawlScope } from "./whole.ts";
 
-export type { NarrowContext, NarrowKind, RecheckMode, RecheckScope } from "./scope.ts";
+export type { NarrowContext, NarrowKind, NarrowLook, RecheckMode, RecheckScope } from "./scope.ts";
+export { narrowKindOf } from "./scope.ts";
+export { RECHECK_MAX_PAGES } from "./page.ts";
 
-export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, pageSampleScope, analysisScope, crawlScope]);
+export type { CrawlBrokenLink, CrawlContext, LookPages } from "./links.ts";
+
+export const RECHECK_SCOPES: readonly RecheckScope[] = Object.freeze([dnsScope, tlsScope, homeScope, pageSampleScope, robotsScope, brokenLinksScope, canonicalTargetScope, analysisScope, crawlScope]);
 
 const BY_CODE: ReadonlyMap<string, RecheckScope> = new Map(RECHECK_SCOPES.flatMap((s) => s.codes.map((c) => [c, s] as const)));
 
@@ -26,11 +33,12 @@ export function recheckScopeOf(code: string): RecheckScope | undefined {
  * How this task's re-check runs: the family's narrow kind when it applies to the task, the whole
  * analysis otherwise, `crawl` for crawl checks. A code outside the table re-runs the whole analysis.
  */
-export function recheckModeOf(code: string, ctx: NarrowContext): { scope: RecheckScope | undefined; mode: "dns" | "tls" | "page" | "analysis" | "crawl" } {
+export function recheckModeOf(code: string, ctx: NarrowContext): { scope: RecheckScope | undefined; mode: NarrowLook | "analysis" | "crawl" } {
   const scope = recheckScopeOf(code);
   if (!scope) return { scope, mode: "analysis" };
   if (scope.mode === "analysis" || scope.mode === "crawl") return { scope, mode: scope.mode };
-  return scope.applies?.(ctx) ? { scope, mode: scope.mode } : { scope, mode: "analysis" };
+  const task = { ...ctx, code };
+  return scope.applies?.(task) ? { scope, mode: scope.lookOf?.(task) ?? scope.mode } : { scope, mode: scope.fallback ?? "analysis" };
 }
 
 const FAILING = new Set(["warn", "fail"]);
@@ -85,11 +93,13 @@ export function projectRank(items: readonly ReportItem[], caps: readonly { code:
 export function judgeNarrow(
   scope: RecheckScope,
   code: string,
-  facts: SiteFacts,
+  facts: SiteFacts | CheckOutcome,
   last: { readonly items: readonly ReportItem[]; readonly caps: readonly { code: string; cap: number }[] },
 ): NarrowJudgement {
   const def = DEFS.get(code);
   if (!def) throw new Error(`unknown check ${code}`);
+  // A family that decides in several looks (decide) gives the outcome itself; its siblings are not judged.
+  if ("status" in facts) return judgeOutcome(scope, code, facts, last);
   const outcome = runOne(def, facts);
   const failedBefore = new Set(last.items.filter((i) => FAILING.has(i.status)).map((i) => i.code));
   const newTasks = scope.codes.filter((c) => {
@@ -97,8 +107,17 @@ export function judgeNarrow(
     const sibling = DEFS.get(c);
     return sibling !== undefined && FAILING.has(runOne(sibling, facts).status);
   }).length;
-  const partialFailure = scope.decidesOnPassOnly === true && outcome.status !== "pass";
+  const partial = typeof scope.decidesOnPassOnly === "function" ? scope.decidesOnPassOnly(code) : scope.decidesOnPassOnly === true;
+  const partialFailure = partial && outcome.status !== "pass";
   const lastItem = last.items.find((i) => i.code === code);
   const projected = partialFailure && lastItem ? { ...outcome, status: lastItem.status, score: lastItem.score } : outcome;
   return { outcome, rankTo: projectRank(last.items, last.caps, code, projected), newTasks };
+}
+
+/** judgeNarrow for an outcome a family decided itself: no sibling is judged (new_tasks 0). */
+function judgeOutcome(scope: RecheckScope, code: string, outcome: CheckOutcome, last: { readonly items: readonly ReportItem[]; readonly caps: readonly { code: string; cap: number }[] }): NarrowJudgement {
+  const partial = typeof scope.decidesOnPassOnly === "function" ? scope.decidesOnPassOnly(code) : scope.decidesOnPassOnly === true;
+  const lastItem = last.items.find((i) => i.code === code);
+  const projected = partial && outcome.status !== "pass" && lastItem ? { ...outcome, status: lastItem.status, score: lastItem.score } : outcome;
+  return { outcome, rankTo: projectRank(last.items, last.caps, code, projected), newTasks: 0 };
 }

@@ -1,6 +1,9 @@
 import { PageFacts, SiteFacts } from "../../../proto/index.ts";
 import type { NarrowContext, RecheckScope } from "./scope.ts";
 
+/** Pages a re-check fetches at most (the crawler's RECHECK_MAX_PAGES): a check that failed on more re-runs the whole analysis. */
+export const RECHECK_MAX_PAGES = 10;
+
 /** The home page's URL on the report's origin. */
 export function homeUrl(ctx: NarrowContext): string {
   return `${ctx.origin}/`;
@@ -42,10 +45,39 @@ export function onlyFailingPage(ctx: NarrowContext): string | undefined {
 }
 
 /**
- * Page-level checks judged on each sampled page. When the last report saw the check fail on one page
- * only (the home page or an inner page), a fetch of that page decides it: the other pages passed.
- * When several pages failed, one fetch cannot say whether they were all fixed, and the whole
- * analysis re-runs (as it does for a check whose report item names no failing page).
+ * The pages the last report saw the check fail on, when there are 1 to RECHECK_MAX_PAGES of them,
+ * all on the site's origin (a report item lists at most 20, so up to 10 is never a cut list).
+ */
+export function failingPages(ctx: NarrowContext): string[] | undefined {
+  const pages = [...new Set(ctx.item?.pages ?? [])];
+  if (pages.length === 0 || pages.length > RECHECK_MAX_PAGES) return undefined;
+  try {
+    const own = new URL(ctx.origin).origin;
+    return pages.every((p) => new URL(p).origin === own) ? pages : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The target of the `recheck` kind: the look as JSON (scheduler/kinds/recheck.ts reads it). */
+export function recheckTarget(ctx: NarrowContext, robots: boolean, urls: readonly string[]): string {
+  return JSON.stringify({ origin: ctx.origin, robots, urls });
+}
+
+/** The facts of a `recheck` look (the job's result: SiteFacts in proto JSON), stamped with the re-check's host and time. */
+export function lookFacts(ctx: NarrowContext, result: unknown): SiteFacts {
+  const facts = SiteFacts.fromJSON(result);
+  facts.host = ctx.host;
+  facts.origin = ctx.origin;
+  facts.checkedAt = ctx.now;
+  return facts;
+}
+
+/**
+ * Page-level checks judged on each sampled page. The pages the last report saw the check fail on
+ * are fetched again: one page through the `page` kind, two to RECHECK_MAX_PAGES through the
+ * `recheck` kind's `pages` look; the other sampled pages passed, so these decide it. A check that
+ * failed on more pages, or whose report item names none, re-runs the whole analysis.
  */
 export const pageSampleScope: RecheckScope = {
   id: "page",
@@ -63,10 +95,15 @@ export const pageSampleScope: RecheckScope = {
     "jsonld_syntax", "schema_required", "schema_core_types", "schema_breadcrumbs",
     "og_required", "og_image", "og_url_match", "og_description", "twitter_card", "social_profiles",
   ],
-  why: "a live fetch of the one page the check failed on; the whole analysis when it failed on several",
-  applies: (ctx) => onlyFailingPage(ctx) !== undefined,
-  target: (ctx) => onlyFailingPage(ctx) ?? homeUrl(ctx),
+  why: `live fetches of the pages the check failed on (one: the page kind; up to ${RECHECK_MAX_PAGES}: the recheck kind); the whole analysis when it failed on more`,
+  applies: (ctx) => failingPages(ctx) !== undefined,
+  lookOf: (ctx) => (onlyFailingPage(ctx) !== undefined ? "page" : "pages"),
+  target: (ctx) => {
+    const one = onlyFailingPage(ctx);
+    return one ?? recheckTarget(ctx, false, failingPages(ctx) ?? []);
+  },
   facts: (ctx, result) => {
+    if (onlyFailingPage(ctx) === undefined) return lookFacts(ctx, result);
     const url = onlyFailingPage(ctx) ?? homeUrl(ctx);
     if (isHome(ctx, url)) return homeFacts(ctx, result);
     // An inner page is judged as a sampled page (importance 1, not the home page's 3).

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIAGNOSIS_RULES, type Cause, type DiagnosisRule, type SiteEvidence } from "../../../analyzer/index.ts";
+import { parseRobots } from "../../../crawler/site/robots.ts";
+import { robotsLines } from "../../../analyzer/diagnosis/index.ts";
 import { DAY, NOW, daily, fail, repeat, run, site } from "./diagnosis-builder.ts";
 
 // One history built to trigger each rule and one built not to, with the exact cause expected.
@@ -52,10 +54,47 @@ describe("index_drop_after_block", () => {
     });
   });
 
-  it("says less, less surely, without search data; a robots.txt block reads as one", () => {
-    const robots = [run(1, 10, 85), run(2, 5, 60, [fail("robots_blocks_all", "robots.txt does not block the whole site")])];
-    const c = ask("index_drop_after_block", site({ runs: robots, indexed: INDEX_DROP }))!;
-    expect([c.text, c.confidence, c.evidence.length]).toEqual(["Pages dropped out of the index (200 → 80) after a robots.txt change on 2026-11-17.", 0.8, 2]);
+  it("says less, less surely, without search data", () => {
+    const c = ask("index_drop_after_block", site({ runs: blockedRuns, indexed: INDEX_DROP }))!;
+    expect([c.text, c.confidence, c.evidence.length]).toEqual(["Pages dropped out of the index (200 → 80) after a noindex on 2026-11-17.", 0.8, 2]);
+  });
+
+  // robots.txt as analyses stored it: the version in force, then the change of 2026-11-17.
+  const BEFORE = robotsLines(parseRobots("User-agent: *\nDisallow: /cart\n# shop\nSitemap: https://a.example/sitemap.xml\n"));
+  const BLOCKING = robotsLines(parseRobots("# shop, new layout\nUser-agent: *\nDisallow: /cart\nDisallow: /blog/\n\nUser-agent: GPTBot\nDisallow: /\nSitemap: https://a.example/sitemap.xml\n"));
+  const versions = (lines: string[][]) => lines.map((l, i) => ({ seenAt: NOW - (i === 0 ? 30 : 5) * DAY, status: 200, lines: l }));
+  const cleanRuns = [run(1, 10, 85), run(2, 5, 80)];
+
+  it("names the robots.txt rule a change added, from the diff of the stored versions (no check needs to fail)", () => {
+    expect(BLOCKING.filter((l) => !BEFORE.includes(l))).toEqual(["Disallow: / (User-agent: gptbot)", "Disallow: /blog/ (User-agent: *)"]);
+    expect(ask("index_drop_after_block", site({ runs: cleanRuns, indexed: INDEX_DROP, clicks: CLICKS_DROP, robots: versions([BEFORE, BLOCKING]) }))).toEqual({
+      code: "index_drop_after_block",
+      title: "Pages dropped out of the index after they were blocked",
+      text: 'Traffic fell 50% because pages dropped out of the index (200 → 80) after robots.txt added "Disallow: /blog/" for User-agent: * on 2026-11-17.',
+      severity: "critical",
+      confidence: 0.95,
+      since: NOW - 5 * DAY,
+      evidence: [
+        { source: "report", fact: "robots.txt changed on 2026-11-17: added Disallow: /blog/ (User-agent: *)" },
+        { source: "indexing", fact: "indexed pages 200 (2026-11-02) → 80 (2026-11-21), -60%" },
+        { source: "search", fact: "clicks per day 100 → 50, -50%" },
+      ],
+      fixedBy: [],
+      action: 'Remove "Disallow: /blog/" for User-agent: * from robots.txt (or add Allow rules for the pages to index), then ask the search engines to recrawl.',
+    });
+  });
+
+  it("does not blame robots.txt for a change that blocks no search engine, only reorders or comments, or was undone", () => {
+    const aiOnly = robotsLines(parseRobots("User-agent: *\nDisallow: /cart\nUser-agent: GPTBot\nDisallow: /\nSitemap: https://a.example/sitemap.xml\n"));
+    const reordered = robotsLines(parseRobots("Sitemap: https://a.example/sitemap.xml\n# moved\nUser-agent: *\nDisallow: /cart\n"));
+    expect(reordered).toEqual(BEFORE);
+    for (const history of [[BEFORE, aiOnly], [BEFORE, reordered], [BEFORE, BLOCKING, BEFORE]]) {
+      const robots = history.map((l, i) => ({ seenAt: NOW - (30 - 10 * i) * DAY, status: 200, lines: l }));
+      expect(ask("index_drop_after_block", site({ runs: cleanRuns, indexed: INDEX_DROP, clicks: CLICKS_DROP, robots }))).toBeNull();
+    }
+    // The failing check alone no longer makes a robots.txt cause: the diff does.
+    const failingOnly = [run(1, 10, 85), run(2, 5, 60, [fail("robots_blocks_all", "robots.txt does not block the whole site")])];
+    expect(ask("index_drop_after_block", site({ runs: failingOnly, indexed: INDEX_DROP }))).toBeNull();
   });
 
   it("does not fire when the index held, or when nothing blocks", () => {

@@ -342,6 +342,25 @@ export interface UtilityResult {
   failedField: string;
 }
 
+/**
+ * A task re-check's narrow look (POST /tasks/{id}/recheck, docs/followup.md) that no other kind
+ * takes: robots.txt with its sitemaps and the home page (robots true), and/or a bounded list of
+ * pages (the pages a page check failed on), fetched through the crawler's own fetch, parsers and
+ * egress guard. The result is the site's facts with only what was looked at set.
+ */
+export interface RecheckTask {
+  /** scheme://host[:port] of the last report */
+  origin: string;
+  /** fetch robots.txt, its sitemaps (or /sitemap.xml) and the home page */
+  robots: boolean;
+  /** pages to fetch (same origin, at most 10) */
+  urls: string[];
+}
+
+export interface RecheckResult {
+  facts: SiteFacts | undefined;
+}
+
 export interface LeaseResponse {
   /** false: done, cancelled or leased to another worker */
   granted: boolean;
@@ -360,6 +379,7 @@ export interface LeaseResponse {
     /** 25 is the uptime probe's (another branch). */
     { $case: "webhook"; value: WebhookTask }
     | { $case: "utility"; value: UtilityTask }
+    | { $case: "recheck"; value: RecheckTask }
     | undefined;
 }
 
@@ -410,6 +430,7 @@ export interface CompleteRequest {
     /** 25 is the uptime probe's (another branch). */
     { $case: "webhook"; value: WebhookResult }
     | { $case: "utility"; value: UtilityResult }
+    | { $case: "recheck"; value: RecheckResult }
     | undefined;
 }
 
@@ -3909,6 +3930,176 @@ export const UtilityResult: MessageFns<UtilityResult> = {
   },
 };
 
+function createBaseRecheckTask(): RecheckTask {
+  return { origin: "", robots: false, urls: [] };
+}
+
+export const RecheckTask: MessageFns<RecheckTask> = {
+  encode(message: RecheckTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.origin !== "") {
+      writer.uint32(10).string(message.origin);
+    }
+    if (message.robots !== false) {
+      writer.uint32(16).bool(message.robots);
+    }
+    for (const v of message.urls) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecheckTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecheckTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.robots = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.urls.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecheckTask {
+    return {
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
+      robots: isSet(object.robots) ? globalThis.Boolean(object.robots) : false,
+      urls: globalThis.Array.isArray(object?.urls) ? object.urls.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: RecheckTask): unknown {
+    const obj: any = {};
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
+    if (message.robots !== false) {
+      obj.robots = message.robots;
+    }
+    if (message.urls?.length) {
+      obj.urls = message.urls;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecheckTask>): RecheckTask {
+    return RecheckTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecheckTask>): RecheckTask {
+    const message = createBaseRecheckTask();
+    message.origin = object.origin ?? "";
+    message.robots = object.robots ?? false;
+    message.urls = object.urls?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseRecheckResult(): RecheckResult {
+  return { facts: undefined };
+}
+
+export const RecheckResult: MessageFns<RecheckResult> = {
+  encode(message: RecheckResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.facts !== undefined) {
+      SiteFacts.encode(message.facts, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecheckResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecheckResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.facts = SiteFacts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecheckResult {
+    return { facts: isSet(object.facts) ? SiteFacts.fromJSON(object.facts) : undefined };
+  },
+
+  toJSON(message: RecheckResult): unknown {
+    const obj: any = {};
+    if (message.facts !== undefined) {
+      obj.facts = SiteFacts.toJSON(message.facts);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RecheckResult>): RecheckResult {
+    return RecheckResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecheckResult>): RecheckResult {
+    const message = createBaseRecheckResult();
+    message.facts = (object.facts !== undefined && object.facts !== null)
+      ? SiteFacts.fromPartial(object.facts)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseLeaseResponse(): LeaseResponse {
   return { granted: false, leaseUntilMs: 0, attempt: 0, checkpoint: Buffer.alloc(0), host: "", task: undefined };
 }
@@ -3951,6 +4142,9 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         break;
       case "utility":
         UtilityTask.encode(message.task.value, writer.uint32(218).fork()).join();
+        break;
+      case "recheck":
+        RecheckTask.encode(message.task.value, writer.uint32(234).fork()).join();
         break;
     }
     return writer;
@@ -4065,6 +4259,14 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
             message.task = { $case: "utility", value: UtilityTask.decode(reader, reader.uint32()) };
             continue;
           }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.task = { $case: "recheck", value: RecheckTask.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4102,6 +4304,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
         ? { $case: "webhook", value: WebhookTask.fromJSON(object.webhook) }
         : isSet(object.utility)
         ? { $case: "utility", value: UtilityTask.fromJSON(object.utility) }
+        : isSet(object.recheck)
+        ? { $case: "recheck", value: RecheckTask.fromJSON(object.recheck) }
         : undefined,
     };
   },
@@ -4137,6 +4341,8 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
       obj.webhook = WebhookTask.toJSON(message.task.value);
     } else if (message.task?.$case === "utility") {
       obj.utility = UtilityTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "recheck") {
+      obj.recheck = RecheckTask.toJSON(message.task.value);
     }
     return obj;
   },
@@ -4191,6 +4397,12 @@ export const LeaseResponse: MessageFns<LeaseResponse> = {
       case "utility": {
         if (object.task?.value !== undefined && object.task?.value !== null) {
           message.task = { $case: "utility", value: UtilityTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "recheck": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "recheck", value: RecheckTask.fromPartial(object.task.value) };
         }
         break;
       }
@@ -4669,6 +4881,9 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       case "utility":
         UtilityResult.encode(message.result.value, writer.uint32(218).fork()).join();
         break;
+      case "recheck":
+        RecheckResult.encode(message.result.value, writer.uint32(234).fork()).join();
+        break;
     }
     return writer;
   },
@@ -4790,6 +5005,14 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
             message.result = { $case: "utility", value: UtilityResult.decode(reader, reader.uint32()) };
             continue;
           }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.result = { $case: "recheck", value: RecheckResult.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4836,6 +5059,8 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
         ? { $case: "webhook", value: WebhookResult.fromJSON(object.webhook) }
         : isSet(object.utility)
         ? { $case: "utility", value: UtilityResult.fromJSON(object.utility) }
+        : isSet(object.recheck)
+        ? { $case: "recheck", value: RecheckResult.fromJSON(object.recheck) }
         : undefined,
     };
   },
@@ -4874,6 +5099,8 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       obj.webhook = WebhookResult.toJSON(message.result.value);
     } else if (message.result?.$case === "utility") {
       obj.utility = UtilityResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "recheck") {
+      obj.recheck = RecheckResult.toJSON(message.result.value);
     }
     return obj;
   },
@@ -4929,6 +5156,12 @@ export const CompleteRequest: MessageFns<CompleteRequest> = {
       case "utility": {
         if (object.result?.value !== undefined && object.result?.value !== null) {
           message.result = { $case: "utility", value: UtilityResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "recheck": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "recheck", value: RecheckResult.fromPartial(object.result.value) };
         }
         break;
       }
