@@ -2,7 +2,9 @@
 // stored crawl pages (crawledPage), and runs the whole-crawl analysis, off the event loop that
 // fetches and serves requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { analyzeCrawlFacts, type CrawlFactsInput } from "../../analyzer/index.ts";
+import { analyzeCrawlFacts } from "../../analyzer/index.ts";
+import { loadFacts } from "../crawl/facts-file.ts";
+import type { CrawlAnalysisInput } from "./parse-pool.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type ExtractInput } from "./extract.ts";
 import { warmUp } from "./warm-up.ts";
@@ -10,7 +12,7 @@ import { warmUp } from "./warm-up.ts";
 export type ParseTask =
   | { readonly id: number; readonly kind: "page"; readonly input: PageInput }
   | { readonly id: number; readonly kind: "extract"; readonly input: ExtractInput }
-  | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlFactsInput };
+  | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlAnalysisInput };
 
 function perform(task: ParseTask): unknown {
   switch (task.kind) {
@@ -19,7 +21,8 @@ function perform(task: ParseTask): unknown {
     case "extract":
       return extractPage(task.input);
     case "crawl":
-      return analyzeCrawlFacts(task.input);
+      // Facts in a file are read back here, on the thread that analyses (and is retired after a large crawl).
+      return analyzeCrawlFacts({ ...task.input, facts: loadFacts(task.input.facts) });
   }
 }
 
