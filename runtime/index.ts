@@ -37,3 +37,4 @@ export {
   type ActiveSpan,
   type SpanOptions,
 } from "./tracing.ts";
+export { collectGarbage } from "./heap-trim.ts";
