@@ -43,7 +43,6 @@ const NONE: readonly never[] = Object.freeze([]);
 const URL_BYTES = 80;
 const PAGE_BYTES = 260;
 const LINK_BYTES = 60;
-const MAP_ENTRY_BYTES = 40;
 
 /** Where a builder puts page facts instead of holding them (a file: crawler/crawl/facts-file.ts). */
 export interface FactsSink {
@@ -55,7 +54,8 @@ export interface FactsSink {
 /**
  * Builds a crawl's facts page by page; a URL stored again replaces its facts in place. Given a
  * sink (spillTo), it keeps only the URL table and which URLs were recorded, and hands each page's
- * facts to the sink: what it holds then grows with the URLs, not with the pages' facts.
+ * facts to the sink: what it holds then grows with the URLs, not with the pages' facts. Its
+ * estimate (bytes) is the same either way: what the analysis holds once it has the facts.
  */
 export class CrawlFactsBuilder {
   private readonly ids = new Map<string, number>();
@@ -114,17 +114,17 @@ export class CrawlFactsBuilder {
 
   add(page: CrawledPage): void {
     const facts = this.factsOf(page);
+    // With a sink too: the estimate is of what the analysis holds once it has read them back.
+    this.estimate += PAGE_BYTES + 4 * facts.links.length + 2 * (facts.title.length + facts.description.length + facts.contentHash.length + facts.simhash.length + facts.error.length);
+    this.estimate += LINK_BYTES * (facts.redirects.length + facts.hreflang.length + facts.externalLinks.length);
+    for (const l of facts.externalLinks) this.estimate += 2 * l.href.length;
     if (this.sink) {
-      // A map entry per recorded URL; the facts themselves are the sink's.
-      if (!this.at.has(facts.id)) this.estimate += MAP_ENTRY_BYTES;
+      // The facts are the sink's; here only which URLs were recorded.
       this.at.set(facts.id, -1);
       this.sink.append(facts);
       return;
     }
     const i = this.at.get(facts.id);
-    this.estimate += PAGE_BYTES + 4 * facts.links.length + 2 * (facts.title.length + facts.description.length + facts.contentHash.length + facts.simhash.length + facts.error.length);
-    this.estimate += LINK_BYTES * (facts.redirects.length + facts.hreflang.length + facts.externalLinks.length);
-    for (const l of facts.externalLinks) this.estimate += 2 * l.href.length;
     if (i === undefined) {
       this.at.set(facts.id, this.pages.length);
       this.pages.push(facts);
