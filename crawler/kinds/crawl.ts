@@ -31,12 +31,17 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     analysis.facts.catch((err: unknown) => stop.abort(err));
     // The pages' compact facts wait on disk for the whole-crawl analysis (the serving thread keeps only the URL table).
     const factsFile = join(tmpdir(), `svc-crawl-facts-${process.pid}-${ctx.jobId}-${ctx.attempt}-${ctx.node.randomHex(4)}`);
+    const crawl = analysis.start.then((start) => crawlFrom(start, task, ctx, politeness, limiter, signal, analysis.sampled, resume, state, factsFile));
+    crawl.catch((err: unknown) => stop.abort(err));
     try {
-      const crawl = analysis.start.then((start) => crawlFrom(start, task, ctx, politeness, limiter, signal, analysis.sampled, resume, state, factsFile));
-      crawl.catch((err: unknown) => stop.abort(err));
       const [siteFacts, outcome] = await Promise.all([analysis.facts, crawl]);
       return await wholeSiteResult(ctx, siteFacts, outcome);
     } finally {
+      // Once the crawl has stopped writing to it (a failed analysis aborts it; pages in flight finish).
+      await crawl.then(
+        () => undefined,
+        () => undefined,
+      );
       rmSync(factsFile, { force: true });
     }
   },
