@@ -15,12 +15,19 @@
  * findings are checked against what the site planted (pages, broken links, near-duplicate
  * clusters) and printed alongside.
  *
+ * The cluster mode does the same on `svc gateway`, `svc scheduler` and ONE `svc crawler` (Postgres,
+ * Kafka and ClickHouse started by the harness, crawl pages in ClickHouse): its figures of memory are
+ * the crawler node's, CPU per page both of all three roles and of the crawler alone. Where the
+ * memory is (main thread's V8 heap, external memory, PGlite's WASM heap) is read from the measured
+ * process's /metrics at idle, when the job is done and after.
+ *
  * A benchmark, not a test: it prints figures and never fails on a number.
  *
- *   npm run bench:crawl-scale                    1,000, 10,000 and 100,000 pages
+ *   npm run bench:crawl-scale                    1,000, 10,000 and 100,000 pages, embedded and cluster
  *   npm run bench:crawl-scale -- --smoke         1,000 pages only (also when CI=true)
  *
- * Overrides (environment): BENCH_SIZES (comma-separated, e.g. 1000,10000), BENCH_CONNECTIONS (8).
+ * Overrides (environment): BENCH_SIZES (comma-separated, e.g. 1000,10000), BENCH_MODES (embedded,
+ * cluster: either or both), BENCH_CONNECTIONS (8).
  * Figures go to .tmp/bench-crawl-scale.json too.
  */
 import { spawn, type ChildProcess } from "node:child_process";
