@@ -59,3 +59,4 @@ export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePo
 export { crawledPage, type PageInput } from "./page/crawled-page.ts";
 export { simhash } from "./page/simhash.ts";
 export { crawlerStreamKinds, ProbeHealth, probeMetrics, probeOne, type CrawlerStreamKind } from "./stream/index.ts";
+export { collectGarbage } from "./heap-trim.ts";

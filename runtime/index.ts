@@ -37,4 +37,3 @@ export {
   type ActiveSpan,
   type SpanOptions,
 } from "./tracing.ts";
-export { collectGarbage } from "./heap-trim.ts";

@@ -3,6 +3,7 @@
 // fetches and serves requests.
 import { parentPort, workerData } from "node:worker_threads";
 import { analyzeCrawlFacts } from "../../analyzer/index.ts";
+import { collectGarbage } from "../heap-trim.ts";
 import { loadFacts } from "../crawl/facts-file.ts";
 import type { CrawlAnalysisInput } from "./parse-pool.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
@@ -26,13 +27,31 @@ function perform(task: ParseTask): unknown {
   }
 }
 
+/**
+ * Pages a thread parses between two trims, and how long it idles first: a thread that parsed half a
+ * large crawl keeps the heap that grew (V8 keeps it committed while the thread idles), so once the
+ * crawl's pages stop coming it collects its garbage (crawler/heap-trim.ts) and gives it back.
+ */
+export const TRIM_AFTER_PAGES = 2000;
+export const TRIM_IDLE_MS = 3000;
+
 const port = parentPort;
 if (port) {
+  let sinceTrim = 0;
+  let idle: NodeJS.Timeout | null = null;
   port.on("message", (task: ParseTask) => {
+    if (idle) clearTimeout(idle);
     try {
       port.postMessage({ id: task.id, result: perform(task) });
     } catch (err) {
       port.postMessage({ id: task.id, error: (err as Error).stack ?? String(err) });
+    }
+    if (task.kind === "page" && ++sinceTrim >= TRIM_AFTER_PAGES) {
+      idle = setTimeout(() => {
+        sinceTrim = 0;
+        collectGarbage();
+      }, TRIM_IDLE_MS);
+      idle.unref();
     }
   });
   // Its modules are loaded once this runs (static imports come first); warmed up, the pool counts it ready.

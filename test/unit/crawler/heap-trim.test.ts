@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectGarbage } from "../../runtime/index.ts";
+import { collectGarbage } from "../../../crawler/index.ts";
 
 /** Objects a finished job leaves behind and the few it keeps (every 50th), spread over the heap's pages. */
 const kept: unknown[] = [];
