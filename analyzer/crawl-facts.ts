@@ -44,14 +44,38 @@ const URL_BYTES = 80;
 const PAGE_BYTES = 260;
 const LINK_BYTES = 60;
 
-/** Builds a crawl's facts page by page; a URL stored again replaces its facts in place. */
+/** Where a builder puts page facts instead of holding them (a file: crawler/crawl/facts-file.ts). */
+export interface FactsSink {
+  append(facts: PageFacts): void;
+  /** Writes what the sink still buffers. */
+  flush(): void;
+}
+
+/**
+ * Builds a crawl's facts page by page; a URL stored again replaces its facts in place. Given a
+ * sink (spillTo), it keeps only the URL table and which URLs were recorded, and hands each page's
+ * facts to the sink: what it holds then grows with the URLs, not with the pages' facts. Its
+ * estimate (bytes) is the same either way: what the analysis holds once it has the facts.
+ */
 export class CrawlFactsBuilder {
   private readonly ids = new Map<string, number>();
   private readonly urls: string[] = [];
   private readonly pages: PageFacts[] = [];
-  /** Page index by URL table index. */
+  /** Page index by URL table index (with a sink: only which URLs were recorded). */
   private readonly at = new Map<number, number>();
   private estimate = 0;
+  private sink: FactsSink | null = null;
+
+  /** From now on page facts go to the sink (before the first page is added). */
+  spillTo(sink: FactsSink): void {
+    if (this.at.size > 0) throw new Error("spillTo: pages were added already");
+    this.sink = sink;
+  }
+
+  /** Whether page facts go to a sink (facts() then has no pages: the sink has them). */
+  get spilled(): boolean {
+    return this.sink !== null;
+  }
 
   /**
    * What the facts take in memory, estimated: strings at 2 bytes a character plus their headers,
@@ -80,7 +104,7 @@ export class CrawlFactsBuilder {
   }
 
   get size(): number {
-    return this.pages.length;
+    return this.at.size;
   }
 
   has(url: string): boolean {
@@ -90,18 +114,26 @@ export class CrawlFactsBuilder {
 
   add(page: CrawledPage): void {
     const facts = this.factsOf(page);
-    const i = this.at.get(facts.id);
+    // With a sink too: the estimate is of what the analysis holds once it has read them back.
     this.estimate += PAGE_BYTES + 4 * facts.links.length + 2 * (facts.title.length + facts.description.length + facts.contentHash.length + facts.simhash.length + facts.error.length);
     this.estimate += LINK_BYTES * (facts.redirects.length + facts.hreflang.length + facts.externalLinks.length);
     for (const l of facts.externalLinks) this.estimate += 2 * l.href.length;
+    if (this.sink) {
+      // The facts are the sink's; here only which URLs were recorded.
+      this.at.set(facts.id, -1);
+      this.sink.append(facts);
+      return;
+    }
+    const i = this.at.get(facts.id);
     if (i === undefined) {
       this.at.set(facts.id, this.pages.length);
       this.pages.push(facts);
     } else this.pages[i] = facts;
   }
 
-  /** The facts so far (the arrays themselves: build once the crawl is done). */
+  /** The facts so far (the arrays themselves: build once the crawl is done). With a sink: flushed, and no pages here. */
   facts(): CrawlFacts {
+    this.sink?.flush();
     return { urls: this.urls, pages: this.pages };
   }
 

@@ -42,7 +42,7 @@ export {
 export { EXPLANATIONS, type Explanation, type ExplanationText, type GuideRef, type HintText, type PlainText } from "./explanations/index.ts";
 export { checksCount, escapeHtml, GUIDE_OF, GUIDES, GUIDES_PATH, renderGuideIndex, renderGuidePage, type Guide, type GuideSection, type Snippet } from "./guides/index.ts";
 export { analyzeCrawl, analyzeCrawlFacts, type BrokenLink, type CrawlAnalysis, type CrawlFactsInput, type CrawlInput, type CrawlReport } from "./crawl-analysis.ts";
-export { CrawlFactsBuilder, crawlFactsOf, type CrawlFacts, type PageFacts } from "./crawl-facts.ts";
+export { CrawlFactsBuilder, crawlFactsOf, type CrawlFacts, type FactsSink, type PageFacts } from "./crawl-facts.ts";
 export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";
 export { crawlDelaySeconds, isAllowed, matchingGroups, patternMatches, productToken } from "./robots-match.ts";

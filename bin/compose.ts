@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, storeWriteMetrics, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, storeWasmHeapMetric, storeWriteMetrics, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
@@ -54,7 +54,9 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   } else {
     const lock = lockDataDir(config.dataDir);
     life.add("data-dir lock", { close: async () => lock.release() });
-    db = await openPglite(join(config.dataDir, "pg"), undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
+    const pglite = await openPglite(join(config.dataDir, "pg"), undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
+    if (metrics) storeWasmHeapMetric(metrics, () => pglite.wasmHeapBytes());
+    db = pglite;
   }
   life.add("database", db);
   await migrate(db, unixSeconds(clock));

@@ -26,6 +26,7 @@ import type { CrawlerStreamKind } from "./stream/index.ts";
 import { failureOf, UndecodableWorkItemError, WorkerClosingError } from "./work-errors.ts";
 import { NO_WORKER_METRICS, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
 import { Slots } from "./slots.ts";
+import { collectGarbage } from "./heap-trim.ts";
 
 export interface WorkerDeps {
   readonly bus: Bus;
@@ -55,6 +56,8 @@ export interface WorkerDeps {
 const CALL = { deadlineMs: 10_000, retries: 3 };
 const COMPLETE = { deadlineMs: 60_000, retries: 5 };
 const PROGRESS_EVERY_MS = 1000;
+/** Pages of a crawl after which the node runs a full garbage collection (crawler/heap-trim.ts). */
+export const TRIM_AFTER_CRAWL_OF = 5000;
 /** A stream item meant for another node is passed on at most this many times (then run here). */
 export const STREAM_MAX_HOPS = 10;
 /** How long past its lease an attempt waits for a scheduler that is away: a restart (a rollout, a rescheduled pod) fits. */
@@ -168,11 +171,13 @@ export class CrawlerWorker {
     const label = lease.task?.$case ?? "unknown";
     const startedAt = Date.now();
     let outcome: JobOutcome = "abandoned";
+    let pages = 0;
     this.metrics.started(label);
     const beat = this.heartbeats(item.jobId, abort);
     const complete = { ...COMPLETE, retryUntilMs: beat.retryUntilMs };
     try {
       const result = await this.runTask(lease, item, beat, abort);
+      if (result.$case === "crawl") pages = result.value.pageStats.length;
       if (abort.signal.aborted) return;
       const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, result }), complete);
       if (done.accepted) outcome = "done";
@@ -187,6 +192,10 @@ export class CrawlerWorker {
       this.running.delete(abort);
       this.metrics.finished(label, outcome, (Date.now() - startedAt) / 1000);
       this.deps.logger.info({ job: item.jobId, kind: label, attempt: lease.attempt, outcome, ms: Date.now() - startedAt }, "job attempt finished");
+      // A large crawl grew the heap to its peak (its result, the store's batches; in `svc serve` the
+      // settling too, done once complete answered): one full collection gives it back, rather than
+      // the process keeping it committed while it idles.
+      if (pages >= TRIM_AFTER_CRAWL_OF) collectGarbage();
     }
   }
 

@@ -1,4 +1,4 @@
-import { Histogram, type Registry } from "prom-client";
+import { Gauge, Histogram, type Registry } from "prom-client";
 
 /** One timed write: where it went (a bounded set, see storage/write-timing.ts), how long it took, whether it landed. */
 export type StoreWriteObserver = (engine: "postgres" | "pglite" | "clickhouse", target: string, seconds: number, ok: boolean) => void;
@@ -16,4 +16,19 @@ export function storeWriteMetrics(registry: Registry): StoreWriteObserver {
     registers: [registry],
   });
   return (engine, target, seconds, ok) => histogram.observe({ engine, target, outcome: ok ? "ok" : "error" }, seconds);
+}
+
+/**
+ * `svc_store_wasm_heap_bytes` on `svc serve` and the embedded roles: the size of PGlite's WASM heap
+ * (read at each scrape). A WebAssembly memory only grows, so this is memory the process keeps.
+ */
+export function storeWasmHeapMetric(registry: Registry, bytes: () => number): void {
+  new Gauge({
+    name: "svc_store_wasm_heap_bytes",
+    help: "Size of the embedded store's (PGlite's) WASM heap in bytes; it never shrinks.",
+    registers: [registry],
+    collect() {
+      this.set(bytes());
+    },
+  });
 }

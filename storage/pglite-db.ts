@@ -34,7 +34,7 @@ async function initDataDir(dataDir: string, postgresqlconf: string): Promise<voi
  * The embedded store: Postgres compiled to WASM, file-backed under dataDir, or in memory
  * (dataDir null), optionally loaded from a dumped data directory (the tests' template).
  */
-export async function openPglite(dataDir: string | null, template?: Blob, settings: PgliteSettings = {}): Promise<Db & { dump(): Promise<Blob> }> {
+export async function openPglite(dataDir: string | null, template?: Blob, settings: PgliteSettings = {}): Promise<Db & { dump(): Promise<Blob>; wasmHeapBytes(): number }> {
   const postgresqlconf = settings.sharedBuffersMb ? `shared_buffers = ${settings.sharedBuffersMb}MB` : undefined;
   const options = { parsers: numberParsers, ...(template ? { loadDataDir: template } : {}), ...(postgresqlconf ? { postgresqlconf } : {}) };
   if (dataDir !== null && !template && postgresqlconf && !existsSync(join(dataDir, "PG_VERSION"))) await initDataDir(dataDir, postgresqlconf);
@@ -78,6 +78,12 @@ export async function openPglite(dataDir: string | null, template?: Blob, settin
     },
     async dump() {
       return (await db.dumpDataDir("none"));
+    },
+    // The WASM heap's size: it grows and never shrinks (WebAssembly memories cannot), so it is
+    // memory the process keeps for good. Read from PGlite's Emscripten module (not a typed API).
+    wasmHeapBytes() {
+      const mod = (db as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod;
+      return mod?.HEAPU8?.byteLength ?? 0;
     },
     close: () => db.close(),
   };

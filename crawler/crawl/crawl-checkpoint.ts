@@ -2,7 +2,8 @@
 // come, one batch at a time. A crawl given them back resumes where they end. What it keeps of a
 // page once stored is the compact facts the whole-crawl analysis reads (analyzer/crawl-facts.ts),
 // not the page: a page's full facts live only until its batch is stored.
-import { CrawlFactsBuilder } from "../../analyzer/index.ts";
+import { CrawlFactsBuilder, type CrawlFacts } from "../../analyzer/index.ts";
+import { FactsFileWriter, type SpilledFacts } from "./facts-file.ts";
 import type { CrawledPage } from "../../proto/index.ts";
 
 export interface CrawlProgress {
@@ -25,7 +26,17 @@ export class CrawlCheckpoint {
     private readonly storeEvery: number,
     private readonly known: () => number,
     private readonly failed: (err: unknown) => void,
-  ) {}
+    /** Where the pages' compact facts go (read back by the analysis); absent: kept in memory. */
+    private readonly factsFile?: string,
+  ) {
+    if (factsFile) this.facts.spillTo(new FactsFileWriter(factsFile, (url) => this.facts.id(url)));
+  }
+
+  /** The facts for the analysis: in memory, or the file's (flushed) with the URL table. */
+  outcomeFacts(): CrawlFacts | SpilledFacts {
+    const facts = this.facts.facts();
+    return this.factsFile ? { urls: facts.urls, file: this.factsFile, pages: this.facts.size } : facts;
+  }
 
   progress(): CrawlProgress {
     return { done: this.facts.size, known: this.known() };

@@ -10,6 +10,7 @@ import type { CrawlFacts } from "../../analyzer/index.ts";
 import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../../proto/index.ts";
 import type { SampledPage } from "../site/collect-site.ts";
 import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
+import type { SpilledFacts } from "./facts-file.ts";
 import { Frontier, UNLINKED, type FrontierEntry } from "./crawl-frontier.ts";
 import { crawledPage, crawledPageFrom, type PageInput } from "../page/crawled-page.ts";
 import type { Egress } from "../fetch/egress.ts";
@@ -62,6 +63,11 @@ export interface CrawlOptions {
   readonly maxRetryAfterMs: number;
   /** Batch size of `store`. */
   readonly storeEvery: number;
+  /**
+   * Where the stored pages' compact facts go until the analysis reads them back (a file,
+   * crawler/crawl/facts-file.ts); absent: kept in memory. The caller removes the file.
+   */
+  readonly factsFile?: string;
 }
 
 export interface CrawlDeps {
@@ -90,8 +96,8 @@ export interface CrawlSiteInput {
 }
 
 export interface CrawlOutcome {
-  /** Every URL stored (fetched or skipped), as the compact facts the whole-crawl analysis reads. */
-  readonly facts: CrawlFacts;
+  /** Every URL stored (fetched or skipped), as the compact facts the whole-crawl analysis reads (in memory, or in opts.factsFile). */
+  readonly facts: CrawlFacts | SpilledFacts;
   readonly sitemapUrls: string[];
   readonly truncatedBy: string;
   readonly traps: { pattern: string; example: string; urls: number }[];
@@ -163,6 +169,7 @@ function newCrawlRun(
     opts.storeEvery,
     () => Math.min(frontier.known.size, opts.limits.maxPages),
     (err) => fail(run, err),
+    opts.factsFile,
   );
   const run: CrawlRun = { input, opts, deps, originHost: origin.host, limiter, politeness, startedAt, frontier, checkpoint, sitemapSet: new Set(), externalToCheck: new Map(), fetched: 0, failure: undefined };
   return run;
@@ -346,7 +353,7 @@ function throwIfFailed(run: CrawlRun): void {
 function crawlOutcome(run: CrawlRun, sitemapUrls: string[], external: ExternalLinkCheck[]): CrawlOutcome {
   const { politeness } = run;
   return {
-    facts: run.checkpoint.facts.facts(),
+    facts: run.checkpoint.outcomeFacts(),
     sitemapUrls,
     truncatedBy: run.frontier.truncatedBy,
     traps: [...run.frontier.traps.values()],

@@ -1,3 +1,6 @@
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CrawlResult, RobotsFacts, type SiteFacts } from "../../proto/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
 import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/collect-site.ts";
@@ -26,10 +29,21 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     const state = { crawling: false };
     const analysis = startAnalysis(task, ctx, politeness, limiter, signal, state);
     analysis.facts.catch((err: unknown) => stop.abort(err));
-    const crawl = analysis.start.then((start) => crawlFrom(start, task, ctx, politeness, limiter, signal, analysis.sampled, resume, state));
+    // The pages' compact facts wait on disk for the whole-crawl analysis (the serving thread keeps only the URL table).
+    const factsFile = join(tmpdir(), `svc-crawl-facts-${process.pid}-${ctx.jobId}-${ctx.attempt}-${ctx.node.randomHex(4)}`);
+    const crawl = analysis.start.then((start) => crawlFrom(start, task, ctx, politeness, limiter, signal, analysis.sampled, resume, state, factsFile));
     crawl.catch((err: unknown) => stop.abort(err));
-    const [siteFacts, outcome] = await Promise.all([analysis.facts, crawl]);
-    return wholeSiteResult(ctx, siteFacts, outcome);
+    try {
+      const [siteFacts, outcome] = await Promise.all([analysis.facts, crawl]);
+      return await wholeSiteResult(ctx, siteFacts, outcome);
+    } finally {
+      // Once the crawl has stopped writing to it (a failed analysis aborts it; pages in flight finish).
+      await crawl.then(
+        () => undefined,
+        () => undefined,
+      );
+      rmSync(factsFile, { force: true });
+    }
   },
 };
 
@@ -103,6 +117,7 @@ function crawlFrom(
   sampled: Map<string, Promise<SampledPage>>,
   resume: Parameters<typeof crawlSite>[2]["resume"],
   state: { crawling: boolean },
+  factsFile: string,
 ): Promise<CrawlOutcome> {
   const { settings, egress, pool, externalAllowed } = ctx.node;
   return crawlSite(
@@ -127,6 +142,7 @@ function crawlFrom(
       maxExternalChecks: 200,
       maxRetryAfterMs: 60_000,
       storeEvery: 50,
+      factsFile,
     },
     {
       egress,

@@ -1,17 +1,21 @@
 import { Worker, type ResourceLimits } from "node:worker_threads";
 import { analyzeCrawlFacts, type CrawlAnalysis, type CrawlFactsInput } from "../../analyzer/index.ts";
+import { factsPages, loadFacts, type SpilledFacts } from "../crawl/facts-file.ts";
 import { CrawledPage, CrawlFindings } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type Extraction, type ExtractInput } from "./extract.ts";
 import type { ParseTask } from "./parse-thread.ts";
+
+/** The whole-crawl analysis's input, its facts in memory or in a file (read back by the thread that analyses). */
+export type CrawlAnalysisInput = Omit<CrawlFactsInput, "facts"> & { readonly facts: CrawlFactsInput["facts"] | SpilledFacts };
 
 /** Where the CPU-bound part of a crawl runs: parsing pages and the whole-crawl analysis. */
 export interface ParsePool {
   page(input: PageInput): Promise<CrawledPage>;
   /** One page's facts (an analysis's home and sample pages). */
   readonly extract: (input: ExtractInput) => Promise<Extraction>;
-  /** The whole-crawl analysis of a crawl's compact facts. */
-  analyze(input: CrawlFactsInput): Promise<CrawlAnalysis>;
+  /** The whole-crawl analysis of a crawl's compact facts (in memory or in their file). */
+  analyze(input: CrawlAnalysisInput): Promise<CrawlAnalysis>;
   /** Resolves once every thread has loaded its modules (a node says it is ready only after that). */
   ready(): Promise<void>;
   /** Threads running now (0 inline, and while an idle pool has let its threads go). */
@@ -24,7 +28,7 @@ export function inlineParsePool(): ParsePool {
   return {
     page: async (input) => crawledPage(input),
     extract: async (input) => extractPage(input),
-    analyze: async (input) => analyzeCrawlFacts(input),
+    analyze: async (input) => analyzeCrawlFacts({ ...input, facts: loadFacts(input.facts) }),
     ready: async () => undefined,
     threads: () => 0,
     close: async () => undefined,
@@ -112,7 +116,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       if (!job) return;
       const id = next++;
       slot.current = { id, job };
-      slot.retire = job.task.kind === "crawl" && (job.task.input as CrawlFactsInput).facts.pages.length >= RETIRE_AFTER_ANALYSIS_OF;
+      slot.retire = job.task.kind === "crawl" && factsPages((job.task.input as CrawlAnalysisInput).facts) >= RETIRE_AFTER_ANALYSIS_OF;
       slot.worker.ref();
       lastBusy = Date.now();
       slot.worker.postMessage({ ...job.task, id }, job.transfer);

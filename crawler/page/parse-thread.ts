@@ -2,7 +2,10 @@
 // stored crawl pages (crawledPage), and runs the whole-crawl analysis, off the event loop that
 // fetches and serves requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { analyzeCrawlFacts, type CrawlFactsInput } from "../../analyzer/index.ts";
+import { analyzeCrawlFacts } from "../../analyzer/index.ts";
+import { collectGarbage } from "../heap-trim.ts";
+import { loadFacts } from "../crawl/facts-file.ts";
+import type { CrawlAnalysisInput } from "./parse-pool.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type ExtractInput } from "./extract.ts";
 import { warmUp } from "./warm-up.ts";
@@ -10,7 +13,7 @@ import { warmUp } from "./warm-up.ts";
 export type ParseTask =
   | { readonly id: number; readonly kind: "page"; readonly input: PageInput }
   | { readonly id: number; readonly kind: "extract"; readonly input: ExtractInput }
-  | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlFactsInput };
+  | { readonly id: number; readonly kind: "crawl"; readonly input: CrawlAnalysisInput };
 
 function perform(task: ParseTask): unknown {
   switch (task.kind) {
@@ -19,17 +22,36 @@ function perform(task: ParseTask): unknown {
     case "extract":
       return extractPage(task.input);
     case "crawl":
-      return analyzeCrawlFacts(task.input);
+      // Facts in a file are read back here, on the thread that analyses (and is retired after a large crawl).
+      return analyzeCrawlFacts({ ...task.input, facts: loadFacts(task.input.facts) });
   }
 }
 
+/**
+ * Pages a thread parses between two trims, and how long it idles first: a thread that parsed half a
+ * large crawl keeps the heap that grew (V8 keeps it committed while the thread idles), so once the
+ * crawl's pages stop coming it collects its garbage (crawler/heap-trim.ts) and gives it back.
+ */
+export const TRIM_AFTER_PAGES = 2000;
+export const TRIM_IDLE_MS = 3000;
+
 const port = parentPort;
 if (port) {
+  let sinceTrim = 0;
+  let idle: NodeJS.Timeout | null = null;
   port.on("message", (task: ParseTask) => {
+    if (idle) clearTimeout(idle);
     try {
       port.postMessage({ id: task.id, result: perform(task) });
     } catch (err) {
       port.postMessage({ id: task.id, error: (err as Error).stack ?? String(err) });
+    }
+    if (task.kind === "page" && ++sinceTrim >= TRIM_AFTER_PAGES) {
+      idle = setTimeout(() => {
+        sinceTrim = 0;
+        collectGarbage();
+      }, TRIM_IDLE_MS);
+      idle.unref();
     }
   });
   // Its modules are loaded once this runs (static imports come first); warmed up, the pool counts it ready.

@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
 import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
@@ -40,6 +42,8 @@ describe("a whole-site crawl", () => {
     expect(started.json().job).toMatchObject({ kind: "crawl", host: site.host, state: "queued", progress: 0 });
     const job = await untilDone(started.json().job.id as number);
     expect(job).toMatchObject({ state: "done", progress: 100 });
+    // The pages' facts waited in a file for the analysis (crawler/crawl/facts-file.ts): gone with the job.
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`svc-crawl-facts-${process.pid}-`))).toEqual([]);
     expect(job.result).toEqual({
       report: `/api/v1/report/${site.host}`,
       issues: `/api/v1/issues/${site.host}`,

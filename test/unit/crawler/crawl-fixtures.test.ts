@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeCrawlFacts, type CrawlAnalysis, type PageFacts } from "../../../analyzer/index.ts";
-import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, inlineParsePool, type CrawlOptions, type CrawlOutcome, type Egress } from "../../../crawler/index.ts";
+import { analyzeCrawlFacts, type CrawlAnalysis, type CrawlFacts, type PageFacts } from "../../../analyzer/index.ts";
+import { crawlSite, createEgress, DEFAULT_CRAWL_LIMITS, inlineParsePool, loadFacts, type CrawlOptions, type CrawlOutcome, type Egress } from "../../../crawler/index.ts";
 import { linkGraphSite, serveCrawlSite, throttlingSite, trapSite, violations, type CrawlSiteServer, type LinkGraphManifest } from "../../harness/crawl-sites/index.ts";
 
 // The crawler against generated sites whose truths are known (test/harness/crawl-sites): the
@@ -28,11 +28,12 @@ beforeAll(() => {
 });
 afterAll(async () => egress.close());
 
-async function crawl(server: CrawlSiteServer, options: Partial<CrawlOptions> = {}): Promise<{ outcome: CrawlOutcome; analysis: CrawlAnalysis }> {
+async function crawl(server: CrawlSiteServer, options: Partial<CrawlOptions> = {}): Promise<{ outcome: CrawlOutcome & { facts: CrawlFacts }; analysis: CrawlAnalysis }> {
   // No robots.txt given: the crawl fetches it itself (as when the analysis's answer was a 429).
   const robots = undefined;
   const pool = inlineParsePool();
-  const outcome = await crawlSite({ site: server.host, origin: server.origin, robots, checkedAt: 1_800_000_000 }, { ...OPTIONS, ...options }, { egress, pool, store: async () => undefined });
+  const crawled = await crawlSite({ site: server.host, origin: server.origin, robots, checkedAt: 1_800_000_000 }, { ...OPTIONS, ...options }, { egress, pool, store: async () => undefined });
+  const outcome = { ...crawled, facts: loadFacts(crawled.facts) };
   const analysis = analyzeCrawlFacts({ jobId: 1, crawledAt: 1_800_000_000, facts: outcome.facts, sitemapUrls: outcome.sitemapUrls, truncatedBy: outcome.truncatedBy, traps: outcome.traps, external: outcome.external, politeness: outcome.politeness, durationMs: outcome.durationMs });
   return { outcome, analysis };
 }
@@ -42,7 +43,7 @@ const isPage = (p: PageFacts) => p.skipped === "" && p.isHtml && p.status === 20
 describe("a generated site of 300 pages with known defects", () => {
   let server: CrawlSiteServer;
   let m: LinkGraphManifest;
-  let outcome: CrawlOutcome;
+  let outcome: CrawlOutcome & { facts: CrawlFacts };
   let analysis: CrawlAnalysis;
   beforeAll(async () => {
     const site = linkGraphSite();

@@ -1,3 +1,6 @@
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RobotsFacts, type CrawledPage } from "../../../proto/index.ts";
 import {
@@ -7,6 +10,7 @@ import {
   extractPage,
   fetchUrl,
   inlineParsePool,
+  loadFacts,
   ParseThreadCrashedError,
   threadParsePool,
   type CrawlOptions,
@@ -62,10 +66,13 @@ afterAll(async () => {
 const input = () => ({ site: `127.0.0.1:${server.port}`, origin: server.origin, robots: RobotsFacts.fromPartial({}), checkedAt: 1_800_000_000 });
 const ALL = 1 + 10 + 50;
 
+let files = 0;
 async function crawl(pool: ParsePool, extra: { resume?: CrawledPage[]; abortAfter?: number; options?: Partial<CrawlOptions>; sampled?: CrawlDeps["sampled"] } = {}) {
   const stored: CrawledPage[] = [];
   const abort = new AbortController();
-  const outcome = await crawlSite(input(), { ...OPTIONS, ...extra.options }, {
+  // The pages' facts go through a facts file, as a crawler node's do; read back as the analysis reads them.
+  const factsFile = join(tmpdir(), `svc-crawl-site-test-${process.pid}-${++files}`);
+  const outcome = await crawlSite(input(), { ...OPTIONS, factsFile, ...extra.options }, {
     egress,
     pool,
     signal: abort.signal,
@@ -75,7 +82,10 @@ async function crawl(pool: ParsePool, extra: { resume?: CrawledPage[]; abortAfte
       stored.push(...pages);
       if (extra.abortAfter !== undefined && stored.length >= extra.abortAfter) abort.abort(new Error("node died"));
     },
-  }).catch((err: unknown) => err as Error);
+  })
+    .then((o) => ({ ...o, facts: loadFacts(o.facts) }))
+    .catch((err: unknown) => err as Error)
+    .finally(() => rmSync(factsFile, { force: true }));
   return { outcome, stored };
 }
 
@@ -162,7 +172,8 @@ describe("crawlSite", () => {
   });
 
   it("stops at the memory budget and says so, with what it found until then", async () => {
-    // About 1 KB a page: a budget of 12 KB holds a few pages, not the 61.
+    // About 1 KB a page (what the analysis will hold, though the facts wait in the facts file): a
+    // budget of 12 KB holds a few pages, not the 61.
     const { outcome, stored } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxFactsBytes: 12 * 1024 } } });
     if (outcome instanceof Error) throw outcome;
     expect(outcome.truncatedBy).toBe("memory_limit");

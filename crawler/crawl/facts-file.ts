@@ -1,0 +1,181 @@
+// A crawl's page facts kept on disk, compressed, instead of in the process: the crawl appends each
+// stored page's compact facts (analyzer/crawl-facts.ts) as it records it, and the whole-crawl
+// analysis reads them back in batches on the parse thread that runs it. The serving thread then
+// holds only the URL table (URLs interned once, what the frontier and the links need anyway), not
+// a crawl-sized array of page facts that V8 would keep committed long after the job.
+//
+// Format: a sequence of chunks, each a 4-byte big-endian length and that many bytes of gzip'd
+// JSON lines, one line per recorded page, URLs as indexes into the URL table. A URL recorded again
+// (a page stored twice) replaces its facts and keeps its first place, as CrawlFactsBuilder does.
+import { appendFileSync, closeSync, openSync, readSync, rmSync } from "node:fs";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { CrawlFacts, PageFacts } from "../../analyzer/index.ts";
+
+/** A crawl's facts on disk: the URL table in memory, the pages' facts in the file. */
+export interface SpilledFacts {
+  readonly urls: readonly string[];
+  /** The facts file (removed by removeFactsFile once the analysis has read it). */
+  readonly file: string;
+  /** Distinct URLs recorded. */
+  readonly pages: number;
+}
+
+/** One page's facts as a line: its URLs as table indexes. */
+interface Line {
+  i: number;
+  f: number;
+  s: number;
+  e: string;
+  k: string;
+  h: boolean;
+  n: boolean;
+  d: number;
+  w: number;
+  t: string;
+  ds: string;
+  ch: string;
+  sh: string;
+  c: number;
+  r: [number, number][];
+  hl: [number, string][];
+  x: [string, boolean][];
+  l: number[];
+}
+
+/** Pages written per chunk: about 150 KB of JSON before compression at the bench site's pages. */
+const PAGES_PER_CHUNK = 500;
+const NONE: readonly never[] = Object.freeze([]);
+
+/** Appends page facts to a file, PAGES_PER_CHUNK at a time (synchronously: a chunk takes a few ms). */
+export class FactsFileWriter {
+  private pending: string[] = [];
+  private written = 0;
+
+  constructor(
+    readonly path: string,
+    /** The builder's URL table index of a URL (the facts' strings are the table's). */
+    private readonly id: (url: string) => number,
+  ) {
+    // A fresh file (a stale one of a crashed process would be read back otherwise).
+    rmSync(path, { force: true });
+  }
+
+  /** Bytes written so far (compressed). */
+  get bytes(): number {
+    return this.written;
+  }
+
+  append(p: PageFacts): void {
+    const id = this.id;
+    const line: Line = {
+      i: p.id,
+      f: p.finalId,
+      s: p.status,
+      e: p.error,
+      k: p.skipped,
+      h: p.isHtml,
+      n: p.noindex,
+      d: p.depth,
+      w: p.words,
+      t: p.title,
+      ds: p.description,
+      ch: p.contentHash,
+      sh: p.simhash,
+      c: p.canonical ? id(p.canonical) : -1,
+      r: p.redirects.map((r) => [id(r.url), r.location ? id(r.location) : -1]),
+      hl: p.hreflang.map((h) => [id(h.href), h.hreflang]),
+      x: p.externalLinks.map((l) => [l.href, l.nofollow]),
+      l: Array.from(p.links),
+    };
+    this.pending.push(JSON.stringify(line));
+    if (this.pending.length >= PAGES_PER_CHUNK) this.flush();
+  }
+
+  /** Writes what is pending. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const body = gzipSync(this.pending.join("\n"));
+    this.pending = [];
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length, 0);
+    appendFileSync(this.path, Buffer.concat([head, body]));
+    this.written += 4 + body.length;
+  }
+}
+
+/**
+ * Reads a facts file back, one chunk at a time (a chunk's text is let go before the next is
+ * read), into the facts the analysis reads. A URL recorded twice keeps its last facts at its first place.
+ */
+export function readFactsFile(spilled: SpilledFacts): CrawlFacts {
+  const { urls } = spilled;
+  const pages: PageFacts[] = [];
+  const at = new Map<number, number>();
+  const url = (i: number): string => (i >= 0 ? (urls[i] as string) : "");
+  let fd: number;
+  try {
+    fd = openSync(spilled.file, "r");
+  } catch (err) {
+    // Nothing recorded: no file was written.
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { urls, pages };
+    throw err;
+  }
+  try {
+    const head = Buffer.alloc(4);
+    let pos = 0;
+    for (;;) {
+      if (readSync(fd, head, 0, 4, pos) < 4) break;
+      const length = head.readUInt32BE(0);
+      const body = Buffer.alloc(length);
+      if (readSync(fd, body, 0, length, pos + 4) < length) throw new Error(`crawl facts file ${spilled.file}: a chunk is cut short at byte ${pos}`);
+      pos += 4 + length;
+      for (const text of gunzipSync(body).toString("utf8").split("\n")) {
+        const l = JSON.parse(text) as Line;
+        const facts: PageFacts = {
+          id: l.i,
+          url: url(l.i),
+          finalUrl: url(l.f),
+          finalId: l.f,
+          status: l.s,
+          error: l.e,
+          skipped: l.k,
+          isHtml: l.h,
+          noindex: l.n,
+          depth: l.d,
+          words: l.w,
+          title: l.t,
+          description: l.ds,
+          contentHash: l.ch,
+          simhash: l.sh,
+          canonical: url(l.c),
+          redirects: l.r.length === 0 ? NONE : l.r.map(([u, loc]) => ({ url: url(u), location: url(loc) })),
+          hreflang: l.hl.length === 0 ? NONE : l.hl.map(([h, lang]) => ({ href: url(h), hreflang: lang })),
+          externalLinks: l.x.length === 0 ? NONE : l.x.map(([href, nofollow]) => ({ href, nofollow })),
+          links: Int32Array.from(l.l),
+        };
+        const i = at.get(facts.id);
+        if (i === undefined) {
+          at.set(facts.id, pages.length);
+          pages.push(facts);
+        } else pages[i] = facts;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { urls, pages };
+}
+
+/** The facts as the analysis reads them, from memory or from their file. */
+export function loadFacts(facts: CrawlFacts | SpilledFacts): CrawlFacts {
+  return "file" in facts ? readFactsFile(facts) : facts;
+}
+
+export function removeFactsFile(facts: CrawlFacts | SpilledFacts): void {
+  if ("file" in facts) rmSync(facts.file, { force: true });
+}
+
+/** Pages in facts either way. */
+export function factsPages(facts: CrawlFacts | SpilledFacts): number {
+  return "file" in facts ? facts.pages : facts.pages.length;
+}

@@ -1,0 +1,113 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CrawlFactsBuilder } from "../../../analyzer/index.ts";
+import { FactsFileWriter, loadFacts, readFactsFile, type SpilledFacts } from "../../../crawler/index.ts";
+import { CrawledPage } from "../../../proto/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "svc-facts-file-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const O = "https://example.test";
+
+/** n pages, each linking to the next two and home, with every kind of fact the analysis reads on some. */
+function pages(n: number): CrawledPage[] {
+  const out: CrawledPage[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(
+      CrawledPage.fromPartial({
+        url: `${O}/p/${i}`,
+        finalUrl: i % 7 === 3 ? `${O}/moved/${i}` : "",
+        status: i % 11 === 5 ? 404 : 200,
+        error: i % 13 === 4 ? "timeout" : "",
+        skipped: i % 17 === 9 ? "robots" : "",
+        isHtml: i % 19 !== 2,
+        noindex: i % 5 === 1,
+        depth: i % 4,
+        words: 100 + i,
+        title: `Page ${i} — “quoted” \n line`,
+        description: i % 2 === 0 ? `About ${i}` : "",
+        contentHash: `h${i % 9}`,
+        simhash: (BigInt(i) * 0x9e3779b97f4a7c15n & 0xffffffffffffffffn).toString(16),
+        canonical: i % 6 === 0 ? `${O}/p/${i}` : i % 6 === 1 ? `${O}/canon/${i}` : "",
+        redirects: i % 7 === 3 ? [{ url: `${O}/p/${i}`, location: `${O}/moved/${i}`, status: 301 }] : [],
+        hreflang: i % 10 === 0 ? [{ href: `${O}/de/p/${i}`, hreflang: "de" }] : [],
+        externalLinks: i % 8 === 0 ? [{ href: `https://other.test/${i}`, nofollow: i % 16 === 0, text: "x" }] : [],
+        // Repeated targets: the facts keep each once, in first-link order.
+        internalLinks: [`${O}/p/${i + 1}`, `${O}/p/${i + 2}`, `${O}/`, `${O}/p/${i + 1}`],
+      }),
+    );
+  }
+  return out;
+}
+
+describe("a crawl's facts in a file", () => {
+  it("reads back exactly the facts the builder holds in memory, across chunks, a URL recorded twice at its first place with its last facts", () => {
+    const all = pages(1234);
+    // Page 10 stored again (a resumed crawl's copy), changed.
+    const again = CrawledPage.fromPartial({ ...all[10], title: "again", internalLinks: [`${O}/p/1`] });
+    const memory = new CrawlFactsBuilder();
+    for (const p of [...all, again]) memory.add(p);
+
+    const file = join(dir, "facts-1");
+    const spilling = new CrawlFactsBuilder();
+    spilling.spillTo(new FactsFileWriter(file, (url) => spilling.id(url)));
+    for (const p of [...all, again]) spilling.add(p);
+    expect(spilling.size).toBe(1234);
+    expect(spilling.has(`${O}/p/10`)).toBe(true);
+    expect(spilling.has(`${O}/p/1234`)).toBe(false);
+    const urls = spilling.facts().urls;
+    const spilled: SpilledFacts = { urls, file, pages: spilling.size };
+
+    const back = readFactsFile(spilled);
+    const expected = memory.facts();
+    expect(back.urls).toEqual(expected.urls);
+    expect(back.pages).toHaveLength(1234);
+    expect(back.pages).toEqual(expected.pages);
+    expect(back.pages[10]?.title).toBe("again");
+    expect(Array.from(back.pages[10]?.links ?? [])).toEqual([urls.indexOf(`${O}/p/1`)]);
+    // Three chunks of at most 500 pages, compressed: well under the JSON's size.
+    expect(statSync(file).size).toBeLessThan(JSON.stringify(all.map((p) => ({ ...p, internalLinks: [] }))).length / 4);
+  });
+
+  it("holds no page facts while spilling, and estimates what the analysis will hold as the builder in memory does", () => {
+    const all = pages(2000);
+    const memory = new CrawlFactsBuilder();
+    const spilling = new CrawlFactsBuilder();
+    spilling.spillTo(new FactsFileWriter(join(dir, "facts-2"), (url) => spilling.id(url)));
+    for (const p of all) {
+      memory.add(p);
+      spilling.add(p);
+    }
+    expect(spilling.facts().pages).toEqual([]);
+    expect(memory.facts().pages).toHaveLength(2000);
+    // The crawl's memory budget bounds what the analysis reads back, wherever the facts wait.
+    expect(spilling.bytes).toBe(memory.bytes);
+  });
+
+  it("a crawl that recorded nothing has no file and no pages; facts in memory pass through", () => {
+    const file = join(dir, "never-written");
+    const spilling = new CrawlFactsBuilder();
+    spilling.spillTo(new FactsFileWriter(file, (url) => spilling.id(url)));
+    expect(existsSync(file)).toBe(false);
+    expect(loadFacts({ urls: [], file, pages: 0 })).toEqual({ urls: [], pages: [] });
+    const memory = new CrawlFactsBuilder();
+    memory.add(pages(1)[0] as CrawledPage);
+    const facts = memory.facts();
+    expect(loadFacts(facts)).toBe(facts);
+  });
+
+  it("says so when the file is cut short rather than reading half a chunk", () => {
+    const file = join(dir, "facts-3");
+    const spilling = new CrawlFactsBuilder();
+    spilling.spillTo(new FactsFileWriter(file, (url) => spilling.id(url)));
+    for (const p of pages(600)) spilling.add(p);
+    const { urls } = spilling.facts();
+    const size = statSync(file).size;
+    rmSync(file + ".cut", { force: true });
+    // Keep everything but the last 10 bytes.
+    writeFileSync(file + ".cut", readFileSync(file).subarray(0, size - 10));
+    expect(() => readFactsFile({ urls, file: file + ".cut", pages: 600 })).toThrow(/cut short/);
+  });
+});
