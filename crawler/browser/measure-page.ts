@@ -46,11 +46,14 @@ export class PageAbandonedError extends Error {
 
 /** The renderer or the browser crashed under the page. */
 export class BrowserCrashedError extends Error {
-  constructor(what: string) {
-    super(`${what} crashed`);
+  constructor(readonly process: CrashedProcess) {
+    super(`the ${process} crashed`);
     this.name = "BrowserCrashedError";
   }
 }
+
+/** Which process of Chromium crashed under a page. */
+export type CrashedProcess = "renderer" | "browser";
 
 /** A measurement in progress: its result, and a way to stop it (closing its context). */
 export interface Measurement {
@@ -186,7 +189,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
       // Certificates are judged by the TLS checks; the metrics are measured even behind a private CA.
       ignoreHTTPSErrors: true,
       acceptDownloads: false,
-      proxy: { server: proxy.server, username: proxy.username, password: proxy.password },
+      proxy: { server: proxy.server }, // no credentials: browser-proxy.ts says why
     });
   } catch (err) {
     await close();
@@ -221,7 +224,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
     await ctx.addInitScript(observerScript(key));
     const page = await ctx.newPage();
     main = page;
-    page.on("crash", () => interrupt(new BrowserCrashedError("the renderer")));
+    page.on("crash", () => interrupt(new BrowserCrashedError("renderer")));
     page.on("dialog", (dialog) => {
       counts.dialogs += 1;
       void dialog.dismiss().catch(() => undefined);

@@ -259,7 +259,7 @@ async function main(): Promise<void> {
     log(`    ${"contexts".padEnd(9)} ${"pages/min".padStart(10)} ${"peak MB".padStart(8)} ${"median LCP".padStart(11)}`);
     for (const contexts of CONTEXTS) {
       let peak = 0;
-      const metrics: BrowserPoolMetrics = { contexts: () => {}, queue: () => {}, browsers: () => {}, memory: (b) => void (peak = Math.max(peak, b)), recycled: () => {}, page: () => {} };
+      const metrics: BrowserPoolMetrics = { contexts: () => {}, queue: () => {}, browsers: () => {}, memory: (b) => void (peak = Math.max(peak, b)), recycled: () => {}, crashed: () => {}, page: () => {} };
       const p = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false, concurrency: contexts }, { egress, metrics });
       await p.measurePage(`${site.origin}/text`, { viewport: "desktop" });
       const t0 = performance.now();
