@@ -244,10 +244,12 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
     // compiles its injected script on the page's main thread, which on a fast page fires load before
     // the first frame and pushed FCP (and an LCP equal to it) 15-300 ms later than Lighthouse's,
     // which reads a trace and touches no page until the load is over (bench:browser).
-    await Promise.race([painted, delay(Math.min(LCP_WAIT_MS, left()))]);
+    // One budget for both waits: a page that never paints content costs LCP_WAIT_MS once.
+    const paintBy = Date.now() + Math.min(LCP_WAIT_MS, left());
+    await Promise.race([painted, delay(paintBy - Date.now())]);
     const m = `window[${JSON.stringify(key)}]`;
     // LCP is often not reported yet at load on a fast page (web-measurement-notes.md).
-    await page.waitForFunction(`${m}.lcp !== null`, undefined, { polling: "raf", timeout: Math.min(LCP_WAIT_MS, left()) }).catch(() => undefined);
+    await page.waitForFunction(`${m}.lcp !== null`, undefined, { polling: "raf", timeout: Math.max(1, paintBy - Date.now()) }).catch(() => undefined);
     const loadEnd = `(performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? 0)`;
     await page
       .waitForFunction(`performance.now() - Math.max(${m}.last, ${loadEnd}) >= ${run.settleMs}`, undefined, { polling: 100, timeout: left() })
