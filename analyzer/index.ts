@@ -77,6 +77,7 @@ export {
   CARRY_MAX_AGE_S,
   comparePage,
   jsDependency,
+  METRIC_REGRESSION,
   networkOf,
   performanceRegressions,
   performanceScore,
@@ -86,6 +87,7 @@ export {
   type BrowserSection,
   type JsDependencyReport,
   type JsVerdict,
+  type MetricRegression,
   type PerformanceRegression,
   type SocialReport,
 } from "./browser/index.ts";

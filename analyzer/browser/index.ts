@@ -29,5 +29,5 @@ export { browserNote, browserPages, performanceScore, type BrowserPageReport } f
 export { comparePage, jsDependency, type JsDependencyReport, type JsPageReport, type JsVerdict } from "./js-dependency.ts";
 export { socialCard, socialReport, LARGE_ASPECT, MIN_IMAGE, MIN_LARGE_IMAGE, OG_REQUIRED, SQUARE_ASPECT, type SocialCard, type SocialReport } from "./social.ts";
 export { networkOf, SOCIAL_NETWORKS } from "./social-networks.ts";
-export { performanceRegressions, REGRESSION_POINTS, type PerformanceRegression } from "./regressions.ts";
+export { METRIC_REGRESSION, performanceRegressions, REGRESSION_POINTS, type MetricRegression, type PerformanceRegression } from "./regressions.ts";
 export { carryBrowserRun, CARRY_MAX_AGE_S } from "./carry.ts";

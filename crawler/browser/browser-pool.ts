@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { BrowserMetrics } from "../../proto/index.ts";
 import { CHROMIUM_ARGS, type ThirdPartyPolicy, type ViewportName } from "./browser-metrics.ts";
-import { BrowserCrashedError, PageAbandonedError, startMeasurement, type PageRun } from "./measure-page.ts";
+import { BrowserCrashedError, PageAbandonedError, startMeasurement, type CrashedProcess, type PageRun } from "./measure-page.ts";
 import { NO_BROWSER_POOL_METRICS, type BrowserPoolMetrics, type PageOutcome } from "./pool-metrics.ts";
 import { PROFILES, viewportLabel } from "./profiles.ts";
 import type { Egress } from "../fetch/egress.ts";
@@ -116,6 +116,12 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     return launching;
   };
 
+  /** A crash under a page: counted, and its browser replaced (a renderer's crash may be the browser's trouble). */
+  const crashed = (inst: Instance, process: CrashedProcess) => {
+    metrics.crashed(process);
+    retire(inst, "crash");
+  };
+
   const sampleMemory = async (inst: Instance) => {
     const bytes = await browserMemory(inst.browser).catch(() => null);
     if (bytes === null) return;
@@ -149,21 +155,26 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     let onGone: (() => void) | undefined;
     const measurement = await startMeasurement(inst.browser, run, deps.egress).catch((err: unknown) => {
       inst.active -= 1;
-      throw inst.dead ? new BrowserCrashedError("the browser") : err;
+      if (!inst.dead) throw err;
+      crashed(inst, "browser");
+      throw new BrowserCrashedError("browser");
     });
+    let crashedProcess: CrashedProcess | null = null;
     try {
       const stops = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new PageAbandonedError("deadline")), Math.max(1, deadline - Date.now()));
         onAbort = () => reject(m.signal?.reason instanceof Error ? m.signal.reason : new Error("measurement aborted"));
         m.signal?.addEventListener("abort", onAbort, { once: true });
         void measurement.interrupted.then(reject);
-        onGone = () => reject(new BrowserCrashedError("the browser"));
+        onGone = () => reject(new BrowserCrashedError("browser"));
         inst.browser.once("disconnected", onGone);
       });
       return await Promise.race([measurement.result, stops]);
     } catch (err) {
       // A page closed under a dead browser fails with Playwright's "closed" errors: the crash is the cause.
-      throw inst.dead && !(err instanceof PageAbandonedError) ? new BrowserCrashedError("the browser") : err;
+      const cause = inst.dead && !(err instanceof PageAbandonedError) ? new BrowserCrashedError("browser") : err;
+      if (cause instanceof BrowserCrashedError) crashedProcess = cause.process;
+      throw cause;
     } finally {
       clearTimeout(timer);
       if (onAbort) m.signal?.removeEventListener("abort", onAbort);
@@ -172,6 +183,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       const closedInTime = await Promise.race([measurement.close().then(() => true), delay(CLOSE_GRACE_MS).then(() => false)]);
       if (!closedInTime) retire(inst, "crash");
       inst.active -= 1;
+      if (crashedProcess) crashed(inst, crashedProcess);
       if (!inst.dead && !inst.retiring) await sampleMemory(inst);
       if (inst.retiring && inst.active === 0 && all.has(inst)) await end(inst);
     }
@@ -191,8 +203,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
           metricsOf = await attempt(url, m);
         } catch (err) {
           if (!(err instanceof BrowserCrashedError) || m.signal?.aborted) throw err;
-          // Once more on a fresh browser: a crash may be the browser's, not the page's.
-          metrics.recycled("crash");
+          // Once more on a fresh browser (the crashed one was retired): a crash may be the browser's, not the page's.
           current = null;
           metricsOf = await attempt(url, m);
         }

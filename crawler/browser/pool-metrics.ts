@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { CrashedProcess } from "./measure-page.ts";
 
 /** How a page's measurement ended: measured, error (unreachable, refused), abandoned, crashed. */
 export type PageOutcome = "measured" | "error" | "abandoned" | "crashed";
@@ -12,6 +13,8 @@ export interface BrowserPoolMetrics {
   browsers(running: number): void;
   memory(bytes: number): void;
   recycled(reason: RecycleReason): void;
+  /** A measurement attempt that a crash ended (the page is then tried again on a fresh browser). */
+  crashed(process: CrashedProcess): void;
   page(outcome: PageOutcome, seconds: number): void;
 }
 
@@ -23,6 +26,7 @@ export function browserPoolMetrics(registry: Registry, size: number): BrowserPoo
   const browsers = new Gauge({ name: "svc_browser_processes", help: "Chromium browsers running (two while a recycled one finishes its pages).", ...opts });
   const memory = new Gauge({ name: "svc_browser_memory_bytes", help: "Memory (PSS summed over its processes) of the current browser, sampled after each page.", ...opts });
   const recycles = new Counter({ name: "svc_browser_recycles_total", help: "Browsers replaced, by reason (pages, memory, crash).", labelNames: ["reason"], ...opts });
+  const crashes = new Counter({ name: "svc_browser_crashes_total", help: "Measurement attempts a crash ended, by the process that crashed (renderer, browser).", labelNames: ["process"], ...opts });
   const pages = new Counter({ name: "svc_browser_pages_total", help: "Page measurements, by outcome (measured, error, abandoned, crashed).", labelNames: ["outcome"], ...opts });
   const duration = new Histogram({
     name: "svc_browser_page_duration_seconds",
@@ -33,12 +37,14 @@ export function browserPoolMetrics(registry: Registry, size: number): BrowserPoo
   });
   for (const reason of ["pages", "memory", "crash"]) recycles.inc({ reason }, 0);
   for (const outcome of ["measured", "error", "abandoned", "crashed"]) pages.inc({ outcome }, 0);
+  for (const process of ["renderer", "browser"]) crashes.inc({ process }, 0);
   return {
     contexts: (n) => contexts.set(n),
     queue: (n) => queue.set(n),
     browsers: (n) => browsers.set(n),
     memory: (n) => memory.set(n),
     recycled: (reason) => recycles.inc({ reason }),
+    crashed: (process) => crashes.inc({ process }),
     page: (outcome, seconds) => {
       pages.inc({ outcome });
       duration.observe({ outcome }, seconds);
@@ -53,5 +59,6 @@ export const NO_BROWSER_POOL_METRICS: BrowserPoolMetrics = {
   browsers: () => undefined,
   memory: () => undefined,
   recycled: () => undefined,
+  crashed: () => undefined,
   page: () => undefined,
 };

@@ -35,7 +35,7 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     crawl.catch((err: unknown) => stop.abort(err));
     try {
       const [siteFacts, outcome] = await Promise.all([analysis.facts, crawl]);
-      return await wholeSiteResult(ctx, siteFacts, outcome);
+      return await wholeSiteResult(ctx, await measureCrashedAgain(ctx, siteFacts), outcome);
     } finally {
       // Once the crawl has stopped writing to it (a failed analysis aborts it; pages in flight finish).
       await crawl.then(
@@ -46,6 +46,25 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     }
   },
 };
+
+/**
+ * A page measurement the browser crashed under (twice: the pool tries once more on a fresh
+ * browser) is queued again behind the crawl's pages, once, instead of failing a whole crawl for it
+ * (an analysis is queued again instead: it is cheap). A page that crashes a third time stays
+ * reported as crashed; the rank then carries the last measured run forward (docs/analysis.md).
+ */
+async function measureCrashedAgain(ctx: WorkContext, facts: SiteFacts): Promise<SiteFacts> {
+  const browser = ctx.node.browser;
+  if (!browser || !facts.browserPages.some((p) => p.crashed)) return facts;
+  ctx.progress(96, "browser");
+  const pages = [];
+  for (const page of facts.browserPages) {
+    pages.push(page.crashed ? await browser.measurePage(page.url, { viewport: page.profile === "desktop" ? "desktop" : "mobile", signal: ctx.signal }) : page);
+    ctx.signal.throwIfAborted();
+  }
+  // The first measurement (the home page in the first profile) is the rank's input.
+  return { ...facts, browserPages: pages, browser: facts.browser ? pages[0] : facts.browser };
+}
 
 // Answers that say the name does not exist (no retry helps), as opposed to a DNS server failing.
 const NO_SUCH_NAME = new Set(["ENOTFOUND", "ENODATA", "NXDOMAIN", "ENONAME"]);

@@ -48,7 +48,7 @@ export const utilityKind: CrawlerKind<"utility"> = {
       if (u.browser && existsSync(browserPath)) {
         proxy = await startEgressProxy((hostname) => node.egress.resolve(hostname), { connectTimeoutMs: NET_BUDGET.connectMs });
       }
-      const browser = proxy ? { executablePath: browserPath, proxy: { server: proxy.server, username: proxy.username, password: proxy.password } } : undefined;
+      const browser = proxy ? { executablePath: browserPath, proxy: { server: proxy.server } } : undefined;
       const input = JSON.parse(task.inputJson) as Record<string, unknown>;
       const output = await Promise.race([runValidated(u, input, { ...seededPorts(task.nowMs, task.seed), net: browser ? { ...net, browser } : net }), overrun]);
       return UtilityResult.fromPartial({ outputJson: JSON.stringify(output) });

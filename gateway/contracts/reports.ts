@@ -45,6 +45,16 @@ const ChangeEntry = Type.Object(
   { additionalProperties: false },
 );
 const RunRef = Type.Object({ id: Type.Integer(), checked_at: UnixSeconds, rank: Type.Integer() }, { additionalProperties: false });
+const PerformanceChange = Type.Object(
+  {
+    url: Type.String(),
+    device: Type.String({ description: "mobile or desktop: the profile both measurements used" }),
+    metric: Type.String({ description: "score, fcp_ms, lcp_ms, tbt_ms, cls or inp_ms" }),
+    from: Type.Number({ description: "The value in the older check" }),
+    to: Type.Number({ description: "The value in the newer check" }),
+  },
+  { additionalProperties: false },
+);
 
 export const getChanges = defineContract({
   id: "get_changes",
@@ -54,7 +64,9 @@ export const getChanges = defineContract({
   shared: true,
   cli: "changes",
   summary: "What changed between two checks (default: the last two)",
-  description: "returned: failing again after having been fixed in an earlier check; returned_known: some returned issue was seen before `from`.",
+  description:
+    "returned: failing again after having been fixed in an earlier check; returned_known: some returned issue was seen before `from`. " +
+    "performance is an extension: the browser metrics of a page measured in the same profile in both checks that got worse (the score by 10 points or more; FCP, LCP, TBT, CLS or INP beyond both a relative and an absolute threshold and past good, docs/analysis.md); it counts in changed.",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
@@ -75,6 +87,7 @@ export const getChanges = defineContract({
       improved: Type.Array(ChangeEntry),
       tech_added: Type.Array(Type.String()),
       tech_removed: Type.Array(Type.String()),
+      performance: Type.Array(PerformanceChange, { description: "Extension: browser metrics that regressed between the two checks, per page and profile" }),
       changed: Type.Boolean(),
       returned_known: Type.Boolean(),
     },

@@ -1,4 +1,4 @@
-import { bandOf, diffRuns, isExclusionFamily, memberChecks, profiledIssues, type ReportItem } from "../../analyzer/index.ts";
+import { bandOf, diffRuns, isExclusionFamily, memberChecks, performanceRegressions, profiledIssues, type ReportItem } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -53,6 +53,8 @@ export const getChanges = implement(contracts.getChanges, async ({ auth, deps, p
   const o = storedReport(older);
   const n = storedReport(newer);
   const diff = diffRuns({ items: o.items, tech: o.tech }, { items: n.items, tech: n.tech }, seen);
+  // Reports stored before the browser pool have no browser section: nothing to compare.
+  const performance = o.browser && n.browser ? performanceRegressions(o.browser.pages, n.browser.pages).flatMap((r) => r.metrics.map((m) => ({ url: r.url, device: r.device, metric: m.metric, from: m.from, to: m.to }))) : [];
   const strip = (cs: typeof diff.new) => cs.map((c) => ({ code: c.code, title: c.title, group: c.group, from: c.from, to: c.to, value: c.value }));
   return {
     body: {
@@ -67,7 +69,8 @@ export const getChanges = implement(contracts.getChanges, async ({ auth, deps, p
       improved: strip(diff.improved),
       tech_added: diff.tech_added,
       tech_removed: diff.tech_removed,
-      changed: diff.changed,
+      performance,
+      changed: diff.changed || performance.length > 0,
       returned_known: diff.returned.length > 0,
     },
   };

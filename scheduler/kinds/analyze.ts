@@ -90,7 +90,7 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
         kind: "performance.regressed",
         level: "warn",
         text: `Performance of ${r.url} (${r.device}) regressed on ${job.host}: ${r.changes.join(", ")}`,
-        payload: { url: r.url, device: r.device, score_from: r.score_from, score_to: r.score_to, changes: r.changes, run: runId, previous_run: previous!.id },
+        payload: { url: r.url, device: r.device, score_from: r.score_from, score_to: r.score_to, changes: r.changes, metrics: r.metrics, run: runId, previous_run: previous!.id },
       }),
     );
     const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);

@@ -1,5 +1,10 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { performanceScore } from "../../analyzer/index.ts";
+import { AnalyzeResult, BrowserMetrics, SiteFacts } from "../../proto/index.ts";
+import { createLogger } from "../../runtime/index.ts";
+import { SCHEDULER_KINDS, syncCheckSeries, type KindContext } from "../../scheduler/index.ts";
+import type { JobRow } from "../../storage/index.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
 import { png } from "../harness/lab-pages.ts";
@@ -155,5 +160,109 @@ describe("the browser's operations", () => {
     const events = (await gw.call("GET", "/api/v1/events?type=page")).json().events;
     expect(events.map((e: { kind: string; data: { url: string; device: string } }) => [e.kind, e.data.url, e.data.device])).toEqual([["performance.regressed", `${origin}/`, "mobile"]]);
     expect(events[0].text).toContain(`tbt_ms`);
+  });
+});
+
+// Two checks of one monitored site, settled as the scheduler settles an analysis, whose browser
+// measurements of the same page and profile got worse: the regression is in GET /changes and in
+// the event feed, with the exact values; a page that held steady and a check without a browser
+// add nothing. No browser runs here: the measurements are the facts a crawler node would send.
+
+const HOST = "perf-regress.test";
+const ORIGIN = `https://${HOST}`;
+let accountId = 0;
+let key = "";
+
+const page = (url: string, profile: "mobile" | "desktop", m: Partial<BrowserMetrics>) =>
+  BrowserMetrics.fromPartial({ url, profile, viewport: profile, requests: 3, transferBytes: 4000, ...m });
+
+const homeBefore = page(`${ORIGIN}/`, "mobile", { fcpMs: 900, lcpMs: 1500, cls: 0.02, tbtMs: 100, inpMs: 120, ttfbMs: 80 });
+// LCP +1100 ms (+73 %) and INP +140 ms (+117 %) regress; FCP +100 ms and TBT +80 ms stay under their absolute thresholds.
+const homeAfter = page(`${ORIGIN}/`, "mobile", { fcpMs: 1000, lcpMs: 2600, cls: 0.02, tbtMs: 180, inpMs: 260, ttfbMs: 90 });
+const about = page(`${ORIGIN}/about`, "desktop", { fcpMs: 500, lcpMs: 700, cls: 0, tbtMs: 0, inpMs: 40, ttfbMs: 50 });
+
+let jobIds = 700_000;
+async function settle(checkedAt: number, browserPages: BrowserMetrics[], browserState = "measured"): Promise<number> {
+  const facts = SiteFacts.fromPartial({
+    host: HOST,
+    origin: ORIGIN,
+    checkedAt,
+    home: { response: { status: 200, requestedUrl: `${ORIGIN}/`, finalUrl: `${ORIGIN}/` } },
+    browserState,
+    browserPages,
+  });
+  const now = Math.floor(gw.clock.nowMs() / 1000);
+  const ctx: KindContext = { store: gw.store, config: gw.config, clock: gw.clock, logger: createLogger("silent"), now: () => now };
+  const id = ++jobIds;
+  const job = { id, account_id: accountId, kind: "analyze", host: HOST, state: "running", progress: 0, step: null, error: null, error_detail: null, cached: false, sync: false, attempt: 1, max_attempts: 3, worker: null, lease_until_ms: null, checkpoint: null, run_id: null, created: now, updated: now, finished: null, target: null } as JobRow;
+  const { runId } = await gw.db.tx((q) => SCHEDULER_KINDS.analyze.settle(ctx, q, job, AnalyzeResult.fromPartial({ facts })));
+  return runId as number;
+}
+
+describe("performance regressions between two checks", () => {
+  beforeAll(async () => {
+    const acct = await gw.newAccount("perf-changes@example.com");
+    accountId = acct.accountId;
+    key = acct.key;
+    await gw.store.sites.add(accountId, HOST, 24, Math.floor(gw.clock.nowMs() / 1000));
+  });
+
+  it("lists the metrics of a page and profile that got worse in GET /changes and as one event, exactly", async () => {
+    const t0 = Math.floor(gw.clock.nowMs() / 1000);
+    const first = await settle(t0 - 7200, [homeBefore, about]);
+    const second = await settle(t0 - 3600, [homeAfter, about]);
+
+    // The two series points of the page and profile, as the time-series store keeps them.
+    await syncCheckSeries(gw.store);
+    expect((await gw.store.checks.history(HOST, "browser:mobile:lcp_ms:/", 10)).map((p) => p.value)).toEqual(["2600", "1500"]);
+
+    // Lighthouse's curves give 99 and 94: five points, under the ten a score must lose.
+    const [scoreFrom, scoreTo] = [performanceScore(homeBefore), performanceScore(homeAfter)];
+    expect([scoreFrom, scoreTo]).toEqual([99, 94]);
+    const res = await gw.call("GET", `/api/v1/changes/${HOST}`, { key });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect({ from: body.from.id, to: body.to.id, changed: body.changed }).toEqual({ from: first, to: second, changed: true });
+    expect(body.performance).toEqual([
+      { url: `${ORIGIN}/`, device: "mobile", metric: "lcp_ms", from: 1500, to: 2600 },
+      { url: `${ORIGIN}/`, device: "mobile", metric: "inp_ms", from: 120, to: 260 },
+    ]);
+
+    const events = (await gw.call("GET", "/api/v1/events?type=page", { key })).json().events as { kind: string; text: string; data: Record<string, unknown> }[];
+    const regressed = events.filter((e) => e.kind === "performance.regressed");
+    expect(regressed).toHaveLength(1);
+    expect(regressed[0]?.data).toMatchObject({
+      url: `${ORIGIN}/`,
+      device: "mobile",
+      score_from: scoreFrom,
+      score_to: scoreTo,
+      run: second,
+      previous_run: first,
+    });
+    expect(regressed[0]?.data.metrics).toEqual([
+      { metric: "lcp_ms", from: 1500, to: 2600 },
+      { metric: "inp_ms", from: 120, to: 260 },
+    ]);
+    expect(regressed[0]?.text).toContain("lcp_ms 1500 → 2600, inp_ms 120 → 260");
+    expect(gw.violations).toEqual([]);
+  });
+
+  it("lists nothing for a check that held steady or had no browser, and compares the checks asked for", async () => {
+    const t0 = Math.floor(gw.clock.nowMs() / 1000);
+    const steady = await settle(t0 - 1800, [homeAfter, about]);
+    const steadyRes = (await gw.call("GET", `/api/v1/changes/${HOST}`, { key })).json();
+    expect({ to: steadyRes.to.id, performance: steadyRes.performance }).toEqual({ to: steady, performance: [] });
+    // A check without a browser carries the last run forward: no page is compared twice.
+    const without = await settle(t0 - 900, [], "off");
+    const withoutRes = (await gw.call("GET", `/api/v1/changes/${HOST}`, { key })).json();
+    expect({ to: withoutRes.to.id, performance: withoutRes.performance }).toEqual({ to: without, performance: [] });
+    // from/to pick older checks: the first two again show the regression.
+    const history = (await gw.call("GET", `/api/v1/history/${HOST}`, { key })).json().runs as { id: number }[];
+    const [first, second] = history.map((r) => r.id).sort((a, b) => a - b);
+    const picked = (await gw.call("GET", `/api/v1/changes/${HOST}?from=${first}&to=${second}`, { key })).json();
+    expect(picked.performance.map((p: { metric: string; from: number; to: number }) => [p.metric, p.from, p.to])).toEqual([
+      ["lcp_ms", 1500, 2600],
+      ["inp_ms", 120, 260],
+    ]);
   });
 });

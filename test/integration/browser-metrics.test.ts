@@ -1,6 +1,7 @@
 // Browser metrics against pages built to produce known values, in Debian's Chromium (installed by
 // the harness when missing), served on 127.0.0.1. Figures are asserted with the precision the built
 // value allows, and times only from below: this machine may be slow, never faster than the page.
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,47 @@ import { chromiumPath } from "../harness/chromium.ts";
 import { BUILT_CLS, CLICK_HANDLER_MS, HERO_PNG, JS_HIDDEN_WORDS, JS_VISIBLE_WORDS, labPages, LONG_TASK_MS, png } from "../harness/lab-pages.ts";
 
 const HOME = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><h1>Home</h1><p>A small page for the collector.</p></body></html>`;
+/** A page whose image request is where a test crashes Chromium under the measurement (crashOnImage). */
+const CRASH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Crash</title></head><body><img src="/crash.png" width="412" height="309" alt="A grey hero image"><p>Caption</p></body></html>`;
+
+interface Proc {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly cmd: string;
+}
+
+/** This machine's processes, from /proc. */
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      out.push({ pid: Number(name), ppid, cmd: readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ") });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** The Chromium browsers this test process launched (Playwright drives them over a pipe). */
+const ourBrowsers = (): number[] => processes().filter((p) => p.ppid === process.pid && p.cmd.includes("--remote-debugging-pipe")).map((p) => p.pid);
+
+/** The renderer processes of a browser (children of its zygote). */
+function renderersOf(browserPid: number): number[] {
+  const all = processes();
+  const tree = new Set([browserPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all) if (!tree.has(p.pid) && tree.has(p.ppid)) grew = Boolean(tree.add(p.pid));
+  }
+  return all.filter((p) => tree.has(p.pid) && p.cmd.includes("--type=renderer")).map((p) => p.pid);
+}
+
+/** Set by a test: called when a page asks for /crash.png (before it is answered). */
+let crashOnImage: (() => void) | null = null;
 
 function listen(server: Server, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,9 +80,14 @@ describe("browser metrics", () => {
       res.writeHead(200, { "content-type": "image/png" }).end(png(1, 1));
     });
     otherOrigin = `http://127.0.0.2:${await listen(other, "127.0.0.2")}`;
-    const served: Record<string, string> = { ...labPages(otherOrigin), "/": HOME };
+    const served: Record<string, string> = { ...labPages(otherOrigin), "/": HOME, "/crash": CRASH_PAGE };
     site = createServer((req, res) => {
       if (req.url === "/hero.png") return void res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG);
+      if (req.url === "/crash.png") {
+        crashOnImage?.();
+        // Answered a little later: a crash under the page has ended its measurement by then.
+        return void setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG), 300);
+      }
       const body = served[req.url ?? ""];
       if (body === undefined) return void res.writeHead(404).end();
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
@@ -196,6 +243,96 @@ describe("browser metrics", () => {
       expect(Number(/svc_browser_memory_bytes (\d+)/.exec(text)?.[1])).toBeGreaterThan(50 * 1024 * 1024);
     } finally {
       await tight.close();
+    }
+  });
+
+  it("measures a page again on a fresh browser when its renderer is killed under it; the crash is counted and the pool keeps serving", async () => {
+    const registry = new Registry();
+    const { browserPoolMetrics } = await import("../../crawler/index.ts");
+    const before = new Set(ourBrowsers());
+    const crashing = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false }, { egress, metrics: browserPoolMetrics(registry, 1) });
+    const killed: number[][] = [];
+    try {
+      // The first load of the page: every renderer of the pool's browser killed (SIGKILL) while the page loads.
+      crashOnImage = () => {
+        crashOnImage = null;
+        for (const browserPid of ourBrowsers().filter((pid) => !before.has(pid))) {
+          const renderers = renderersOf(browserPid);
+          renderers.forEach((pid) => process.kill(pid, "SIGKILL"));
+          killed.push(renderers);
+        }
+      };
+      const m = await crashing.measurePage(`${origin}/crash`, { interact: false });
+      expect(killed).toHaveLength(1); // one browser, whose renderers went
+      expect(killed[0]!.length).toBeGreaterThan(0);
+      expect({ error: m.error, crashed: m.crashed, lcp: m.lcpElement }).toEqual({ error: "", crashed: false, lcp: "IMG" });
+      const text = await registry.metrics();
+      expect(text).toMatch(/svc_browser_crashes_total\{process="renderer"\} 1\n/);
+      expect(text).toMatch(/svc_browser_crashes_total\{process="browser"\} 0\n/);
+      expect(text).toMatch(/svc_browser_recycles_total\{reason="crash"\} 1\n/);
+      expect(text).toMatch(/svc_browser_pages_total\{outcome="measured"\} 1\n/);
+      expect(text).toMatch(/svc_browser_pages_total\{outcome="crashed"\} 0\n/);
+      // The pool keeps serving, on one browser: the one under the crash was closed.
+      const next = await crashing.measurePage(`${origin}/hero`, { interact: false });
+      expect(next.error).toBe("");
+      expect(await registry.metrics()).toMatch(/svc_browser_processes 1\n/);
+      expect(ourBrowsers().filter((pid) => !before.has(pid))).toHaveLength(1);
+    } finally {
+      crashOnImage = null;
+      await crashing.close();
+    }
+  });
+
+  it("queues a crawl's page measurement again when its browser is killed (twice, for real) under it, on a new browser", async () => {
+    const registry = new Registry();
+    const config = loadConfig({ SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_THREADS: "0", SVC_BROWSER_PROFILES: "mobile" });
+    const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock, registry);
+    const crawlSite = createServer((req, res) => {
+      if (req.url === "/crash.png") {
+        crashOnImage?.();
+        return void setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG), 300);
+      }
+      if (req.url !== "/") return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(CRASH_PAGE);
+    });
+    const host = `127.0.0.1:${await listen(crawlSite, "127.0.0.1")}`;
+    const before = new Set(ourBrowsers());
+    const browsersKilled: number[] = [];
+    try {
+      // The analysis's measurement and the pool's own retry each lose their browser (SIGKILL of its
+      // pid); the measurement queued behind the crawl gets through on a third browser.
+      crashOnImage = () => {
+        const launched = ourBrowsers().filter((pid) => !before.has(pid) && !browsersKilled.includes(pid));
+        for (const pid of launched) process.kill(pid, "SIGKILL");
+        browsersKilled.push(...launched);
+        if (browsersKilled.length >= 2) crashOnImage = null;
+      };
+      const ctx = {
+        jobId: 2,
+        host,
+        attempt: 1,
+        sync: false,
+        signal: new AbortController().signal,
+        progress: () => {},
+        checkpoint: async () => {},
+        pages: { put: async () => {}, stored: async () => [] },
+        node,
+      };
+      const result = await CRAWLER_KINDS.crawl.run({ pageSample: 0, maxPages: 5, maxDepth: 2, watch: [] }, ctx);
+      expect(browsersKilled).toHaveLength(2);
+      const pages = result.facts!.browserPages;
+      expect(pages.map((p) => ({ url: p.url, profile: p.profile, error: p.error, crashed: p.crashed, lcp: p.lcpElement }))).toEqual([{ url: `http://${host}/`, profile: "mobile", error: "", crashed: false, lcp: "IMG" }]);
+      expect(result.facts!.browser?.lcpElement).toBe("IMG");
+      const text = await registry.metrics();
+      expect(text).toMatch(/svc_browser_crashes_total\{process="browser"\} 2\n/);
+      // The pool's two attempts ended crashed; the crawl's own attempt was measured.
+      expect(text).toMatch(/svc_browser_pages_total\{outcome="crashed"\} 1\n/);
+      expect(text).toMatch(/svc_browser_pages_total\{outcome="measured"\} 1\n/);
+      expect(text).toMatch(/svc_browser_processes 1\n/);
+    } finally {
+      crashOnImage = null;
+      crawlSite.close();
+      await node.close();
     }
   });
 

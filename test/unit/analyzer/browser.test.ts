@@ -128,12 +128,48 @@ describe("performance regressions between two checks", () => {
     device: "mobile", url: "https://a.test/", checked_at: 0, score: 95, lcp_ms: 1000, lcp_element: "", cls: 0, inp_ms: null, tbt_ms: 0, fcp_ms: 800, ttfb_ms: 50,
     requests: 1, bytes: 1, bytes_by_type: {}, dom_elements: 1, render_blocking: [], error: "", abandoned: "", ...p,
   });
-  it("reports a page of the same profile that lost 10 points or fell into a worse band, and nothing for noise or other pages", () => {
+  it("reports a page of the same profile that lost 10 points, and nothing for noise or other pages", () => {
     expect(performanceRegressions([run({})], [run({ score: 86, tbt_ms: 150 })])).toEqual([]);
-    expect(performanceRegressions([run({})], [run({ score: 85 })])).toEqual([{ device: "mobile", url: "https://a.test/", score_from: 95, score_to: 85, changes: ["score 95 → 85"] }]);
+    expect(performanceRegressions([run({})], [run({ score: 85 })])).toEqual([
+      { device: "mobile", url: "https://a.test/", score_from: 95, score_to: 85, metrics: [{ metric: "score", from: 95, to: 85 }], changes: ["score 95 → 85"] },
+    ]);
     expect(performanceRegressions([run({})], [run({ score: 90, tbt_ms: 250 })])[0]?.changes).toEqual(["tbt_ms 0 → 250"]);
     expect(performanceRegressions([run({})], [run({ device: "desktop", score: 10 }), run({ url: "https://a.test/x", score: 10 })])).toEqual([]);
     expect(performanceRegressions([run({ error: "timeout" })], [run({ score: 10 })])).toEqual([]);
+    expect(performanceRegressions([run({})], [run({ error: "timeout", score: null, lcp_ms: null })])).toEqual([]);
+  });
+
+  it("counts a metric as regressed only beyond both its relative and its absolute threshold, and past good", () => {
+    const metricsOf = (before: Partial<BrowserPageReport>, after: Partial<BrowserPageReport>) => performanceRegressions([run(before)], [run(after)]).flatMap((r) => r.metrics);
+    // LCP: +20 % and +300 ms, past 2500 ms on mobile (1200 on desktop).
+    expect(metricsOf({ lcp_ms: 2300 }, { lcp_ms: 2599 })).toEqual([]);
+    expect(metricsOf({ lcp_ms: 2300 }, { lcp_ms: 2800 })).toEqual([{ metric: "lcp_ms", from: 2300, to: 2800 }]);
+    expect(metricsOf({ lcp_ms: 2500 }, { lcp_ms: 2999 })).toEqual([]);
+    expect(metricsOf({ lcp_ms: 2500 }, { lcp_ms: 3000 })).toEqual([{ metric: "lcp_ms", from: 2500, to: 3000 }]);
+    expect(metricsOf({ lcp_ms: 1000 }, { lcp_ms: 1400 })).toEqual([]);
+    expect(metricsOf({ device: "desktop", lcp_ms: 1000 }, { device: "desktop", lcp_ms: 1400 })).toEqual([{ metric: "lcp_ms", from: 1000, to: 1400 }]);
+    // FCP: +20 % and +200 ms, past 1800 ms; a fast page's +50 % is noise.
+    expect(metricsOf({ fcp_ms: 60 }, { fcp_ms: 90 })).toEqual([]);
+    expect(metricsOf({ fcp_ms: 800 }, { fcp_ms: 1000 })).toEqual([]);
+    expect(metricsOf({ fcp_ms: 1600 }, { fcp_ms: 2000 })).toEqual([{ metric: "fcp_ms", from: 1600, to: 2000 }]);
+    // TBT: +20 % and +200 ms, past 200 ms.
+    expect(metricsOf({ tbt_ms: 0 }, { tbt_ms: 199 })).toEqual([]);
+    expect(metricsOf({ tbt_ms: 0 }, { tbt_ms: 250 })).toEqual([{ metric: "tbt_ms", from: 0, to: 250 }]);
+    expect(metricsOf({ tbt_ms: 1200 }, { tbt_ms: 1400 })).toEqual([]);
+    expect(metricsOf({ tbt_ms: 1200 }, { tbt_ms: 1440 })).toEqual([{ metric: "tbt_ms", from: 1200, to: 1440 }]);
+    // CLS: +20 % and +0.05, past 0.1.
+    expect(metricsOf({ cls: 0 }, { cls: 0.09 })).toEqual([]);
+    expect(metricsOf({ cls: 0.1 }, { cls: 0.15 })).toEqual([{ metric: "cls", from: 0.1, to: 0.15 }]);
+    expect(metricsOf({ cls: 0.3 }, { cls: 0.35 })).toEqual([]);
+    // INP: +20 % and +100 ms, past 200 ms; none before means nothing to compare.
+    expect(metricsOf({ inp_ms: 50 }, { inp_ms: 180 })).toEqual([]);
+    expect(metricsOf({ inp_ms: 200 }, { inp_ms: 299 })).toEqual([]);
+    expect(metricsOf({ inp_ms: 200 }, { inp_ms: 300 })).toEqual([{ metric: "inp_ms", from: 200, to: 300 }]);
+    expect(metricsOf({ inp_ms: null }, { inp_ms: 900 })).toEqual([]);
+    // Better is never a regression.
+    expect(metricsOf({ lcp_ms: 4000, tbt_ms: 900 }, { lcp_ms: 1000, tbt_ms: 0 })).toEqual([]);
+    // Several at once, in a fixed order.
+    expect(metricsOf({}, { score: 40, fcp_ms: 2000, lcp_ms: 5000, cls: 0.25 }).map((m) => m.metric)).toEqual(["score", "fcp_ms", "lcp_ms", "cls"]);
   });
 });
 
