@@ -16,7 +16,8 @@
  *   npm run bench:utilities-img               full: a ~5 MB 4000×2667 photo, 5 iterations per way
  *   npm run bench:utilities-img -- --smoke    smoke: a 480×320 photo, 2 iterations (also when CI=true)
  *
- * Overrides (environment): BENCH_ITERATIONS.
+ * Overrides (environment): BENCH_ITERATIONS; BENCH_OPS (words of the operation names to keep,
+ * comma-separated: BENCH_OPS=avif,resize).
  */
 import { availableParallelism, cpus } from "node:os";
 import sharp, { type Sharp } from "sharp";
@@ -35,12 +36,15 @@ interface Op {
   readonly sharp: (buf: Buffer) => Sharp;
 }
 
-const OPS: readonly Op[] = [
+const ALL_OPS: readonly Op[] = [
   { name: "compress jpeg q80", id: "image_compress", input: { quality: 80 }, sharp: (b) => sharp(b).rotate().flatten({ background: "#ffffff" }).jpeg({ quality: 80, mozjpeg: true, progressive: true }) },
   { name: "convert → webp", id: "image_convert", input: { to: "webp" }, sharp: (b) => sharp(b).rotate().webp({ quality: 80, effort: 4, smartSubsample: true }) },
   { name: "convert → avif", id: "image_convert", input: { to: "avif" }, sharp: (b) => sharp(b).rotate().avif({ quality: 80, effort: 2 }) },
   { name: "resize 1200w", id: "image_resize", input: { width: 1200 }, sharp: (b) => sharp(b).rotate().resize({ width: 1200, fit: "inside" }).flatten({ background: "#ffffff" }).jpeg({ quality: 82, mozjpeg: true, progressive: true }) },
 ];
+
+const only = (process.env.BENCH_OPS ?? "").split(",").map((w) => w.trim()).filter(Boolean);
+const OPS = only.length ? ALL_OPS.filter((op) => only.some((w) => op.name.includes(w))) : ALL_OPS;
 
 function pct(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;

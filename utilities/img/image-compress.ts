@@ -113,7 +113,7 @@ export const imageCompress = defineUtility<Input>({
           { label: "Dimensions", value: `${out.width}×${out.height}` },
           { label: "Metadata", value: input.keep_metadata ? "kept" : "removed (EXIF, GPS, XMP, IPTC)" },
         ],
-        images: [await previewOf(data, mime, out.width, out.height, "compressed image")],
+        images: [await previewOf(data, mime, out.width, out.height, "compressed image", () => img.pipeline().rotate())],
       },
       warnings,
     };

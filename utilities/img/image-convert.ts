@@ -77,7 +77,7 @@ export const imageConvert = defineUtility<Input>({
           { label: "From", value: `${img.format.toUpperCase()}, ${formatCount(img.bytes.length)} bytes, ${img.width}×${img.height}` },
           { label: "To", value: `${input.to.toUpperCase()}, ${formatCount(out.data.length)} bytes, ${out.width}×${out.height}` },
         ],
-        images: input.to === "ico" || input.to === "tiff" ? [] : [await previewOf(out.data, mime, out.width, out.height, `converted to ${input.to}`)],
+        images: input.to === "ico" || input.to === "tiff" ? [] : [await previewOf(out.data, mime, out.width, out.height, `converted to ${input.to}`, () => img.pipeline().rotate())],
       },
       warnings,
     };
