@@ -1,3 +1,4 @@
+import type { TSchema } from "@sinclair/typebox";
 import type { PageFacts, SitemapFacts } from "../proto/index.ts";
 
 // What a utility is: its catalogue entry (id, group, fields, net, file, example) and a run
@@ -290,6 +291,8 @@ export interface Utility<I = Record<string, unknown>> {
   /** File types input.file may hold. */
   readonly fileKinds?: readonly FileKind[];
   readonly example: Readonly<Record<string, unknown>>;
+  /** The shape of `result`, where a utility documents it: published in the OpenAPI document as the extension x-results of run_utility. */
+  readonly resultSchema?: TSchema;
   /** CPU time allowed in the pool, when it is not the configured default (regex_test: 1 s). */
   readonly cpuMs?: number;
   /**

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { GROUPS, NET_UTILITY_IDS, utilityById } from "../../utilities/index.ts";
+import { GROUPS, NET_UTILITY_IDS, UTILITIES, utilityById } from "../../utilities/index.ts";
 import { PageEnvelope, StringEnum, pagedQuery } from "../schemas.ts";
 import { defineContract, type CliParse } from "./contract.ts";
 
@@ -164,7 +164,10 @@ export const runUtility = defineContract({
   ),
   response: Type.Object(
     {
-      result: Type.Record(Type.String(), Type.Unknown(), { description: "Machine data: stable snake_case keys, units in the names" }),
+      result: Type.Record(Type.String(), Type.Unknown(), {
+        description: "Machine data: stable snake_case keys, units in the names. Where a utility documents its result, the extension x-results holds its schema under its id",
+        "x-results": Object.fromEntries(UTILITIES.filter((u) => u.resultSchema).map((u) => [u.id, u.resultSchema])),
+      }),
       blocks: Blocks,
       warnings: Type.Array(Type.Object({ code: Type.String(), text: Type.String() }, { additionalProperties: false })),
     },

@@ -456,7 +456,7 @@ describe("network utilities through the sync lane", () => {
     });
     const info = await post("ip_info", { target: "127.0.0.3" }, key);
     expect(info.json<{ result: { ips: unknown[] } }>().result.ips).toEqual([
-      { ip: "127.0.0.3", version: 4, type: "loopback", global: false, arpa: "3.0.0.127.in-addr.arpa", ptr: ["www.utilnet.example"], fcrdns: false },
+      { ip: "127.0.0.3", version: 4, type: "loopback", global: false, arpa: "3.0.0.127.in-addr.arpa", ptr: ["www.utilnet.example"], fcrdns: false, asn: null, org: null, country: null, network: null },
     ]);
     expect((await post("tls_http_versions", { host: "www.utilnet.example", port: 9 }, key)).json()).toMatchObject({ code: "bad_param", param: "input.port" });
   }, 60_000);

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UTILITIES } from "../../utilities/index.ts";
@@ -114,6 +114,13 @@ describe("the utilities endpoints", () => {
     // The network lane runs page_images_audit on a crawler node; page_screenshot needs Chromium besides.
     const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].some((p) => existsSync(p));
     expect(list.utilities.filter((u) => !u.available).map((u) => u.id)).toEqual(chromium ? [] : ["page_screenshot"]);
+  }, 60_000);
+
+  it("reads a HEIC phone photo in a pool thread (libheif's WASM decoder under the thread's memory limit)", async () => {
+    const heic = readFileSync(new URL("../fixtures/heic/quadrants.heic", import.meta.url));
+    const res = await post("image_convert", { file: heic.toString("base64"), file_name: "IMG_0042.HEIC", to: "png" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ result: Record<string, unknown> }>().result).toMatchObject({ mime: "image/png", file_name: "IMG_0042.png", from: "heif", width: 96, height: 64 });
   }, 60_000);
 
   it("an Idempotency-Key keeps only the fingerprint: a replay runs again and a different input conflicts", async () => {

@@ -68,7 +68,7 @@ export const colorPalette = defineUtility<Input>({
     "Finds the dominant colours and a Vibrant/Muted palette of an image, with HEX, RGB, HSL, share and the readable text colour (WCAG contrast) for each. Transparent pixels are left out",
   net: false,
   file: true,
-  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "tiff", "svg"],
+  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "tiff", "svg", "heic"],
   fields: [
     { name: "file", type: "file", label: "Image", required: true },
     { name: "count", type: "int", label: "Colours", default: 6, min: 2, max: 12 },

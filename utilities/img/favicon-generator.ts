@@ -41,7 +41,7 @@ export const faviconGenerator = defineUtility<Input>({
     "From one image or SVG makes favicon.ico (16/32/48), favicon.svg, apple-touch-icon 180, PWA icons 192/512 (+maskable), site.webmanifest and the <link> tags, all returned as a ZIP",
   net: false,
   file: true,
-  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "svg"],
+  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "svg", "heic"],
   fields: [
     { name: "file", type: "file", label: "Image or SVG (square, 512 px or more)", required: true },
     { name: "background", type: "color", label: "Background (transparent when empty; apple-touch-icon and maskable always get one)" },

@@ -12,11 +12,16 @@ interface Input {
   keep_metadata: boolean;
 }
 
-const IMAGE_KINDS = ["jpeg", "png", "webp", "avif", "gif", "tiff"] as const;
+const IMAGE_KINDS = ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic"] as const;
 
-function outputFormat(img: OpenedImage, to: Input["to"]): OutputFormat {
+function outputFormat(img: OpenedImage, to: Input["to"], warnings: Warning[]): OutputFormat {
   if (to !== "same") return to;
-  if (img.format === "svg" || img.format === "heif") throw new UtilityError("bad_param", "an SVG is compressed by svg_optimize; choose to: png, webp or avif to rasterise it", "input.to");
+  if (img.format === "heif") {
+    // No HEVC encoder here (nor a licence for one): a phone photo comes back as JPEG, as a phone exports it.
+    warnings.push({ code: "heic_to_jpeg", text: "HEIC cannot be written here: the compressed photo is a JPEG (choose to: webp or avif for smaller files)" });
+    return "jpeg";
+  }
+  if (img.format === "svg") throw new UtilityError("bad_param", "an SVG is compressed by svg_optimize; choose to: png, webp or avif to rasterise it", "input.to");
   return img.format;
 }
 
@@ -52,12 +57,12 @@ export const imageCompress = defineUtility<Input>({
   group: "img",
   title: "Image compressor",
   description:
-    "TinyPNG-style compression of JPEG, PNG, WebP, AVIF and GIF: set quality or a target size; palette PNG, progressive mozjpeg; metadata (GPS too) is stripped unless kept; can switch format to WebP or AVIF. Returns the file and the savings",
+    "TinyPNG-style compression of JPEG, PNG, WebP, AVIF, GIF and HEIC photos (written as JPEG unless another format is chosen): set quality or a target size; palette PNG, progressive mozjpeg; metadata (GPS too) is stripped unless kept; can switch format to WebP or AVIF. Returns the file and the savings",
   net: false,
   file: true,
   fileKinds: [...IMAGE_KINDS],
   fields: [
-    { name: "file", type: "file", label: "Image (JPEG, PNG, WebP, AVIF, GIF or TIFF)", required: true },
+    { name: "file", type: "file", label: "Image (JPEG, PNG, WebP, AVIF, GIF, TIFF or HEIC)", required: true },
     { name: "quality", type: "int", label: "Quality (1-100)", default: 80, min: 1, max: 100 },
     { name: "target_kb", type: "int", label: "Target size (KB): the highest quality that fits", min: 1, max: 5120 },
     { name: "to", type: "sel", label: "Output format", options: ["same", "webp", "avif", "jpeg", "png"], default: "same" },
@@ -66,8 +71,9 @@ export const imageCompress = defineUtility<Input>({
   example: { file: examplePng().toString("base64"), file_name: "blocks.png", quality: 80 },
   async run(input) {
     const img = await openImage(input.file);
-    const format = outputFormat(img, input.to);
     const warnings: Warning[] = [];
+    const format = outputFormat(img, input.to, warnings);
+    if (img.format === "heif" && input.keep_metadata) warnings.push({ code: "metadata_not_kept", text: "the metadata of a HEIC photo is not carried into the new file" });
     let out: { data: Buffer; width: number; height: number; quality?: number };
     if (input.target_kb !== undefined) {
       if (!LOSSY.has(format)) warnings.push({ code: "target_ignored", text: `${format.toUpperCase()} has no quality scale to search: target_kb applies to JPEG, WebP and AVIF` });
@@ -107,7 +113,7 @@ export const imageCompress = defineUtility<Input>({
           { label: "Dimensions", value: `${out.width}×${out.height}` },
           { label: "Metadata", value: input.keep_metadata ? "kept" : "removed (EXIF, GPS, XMP, IPTC)" },
         ],
-        images: [await previewOf(data, mime, out.width, out.height, "compressed image")],
+        images: [await previewOf(data, mime, out.width, out.height, "compressed image", () => img.pipeline().rotate())],
       },
       warnings,
     };

@@ -29,12 +29,12 @@ export const imageConvert = defineUtility<Input>({
   group: "img",
   title: "Image format converter",
   description:
-    "Converts between JPEG, PNG, WebP, AVIF, GIF (animation kept), TIFF and ICO, and rasterises SVG (sanitised first). HEIC phone photos are refused with a hint: the prebuilt image library has no HEVC decoder",
+    "Converts between JPEG, PNG, WebP, AVIF, GIF (animation kept), TIFF and ICO, rasterises SVG (sanitised first), and reads HEIC/HEIF phone photos (decoded by libheif: the primary image, upright)",
   net: false,
   file: true,
   fileKinds: ["jpeg", "png", "webp", "avif", "gif", "tiff", "svg", "heic"],
   fields: [
-    { name: "file", type: "file", label: "Image (JPEG, PNG, WebP, AVIF, GIF, TIFF or SVG)", required: true },
+    { name: "file", type: "file", label: "Image (JPEG, PNG, WebP, AVIF, GIF, TIFF, SVG or HEIC)", required: true },
     { name: "to", type: "sel", label: "Convert to", options: ["jpeg", "png", "webp", "avif", "gif", "tiff", "ico"], required: true },
     { name: "quality", type: "int", label: "Quality (JPEG, WebP, AVIF)", default: 80, min: 1, max: 100 },
     { name: "background", type: "color", label: "Background for transparency (JPEG)", default: "#ffffff" },
@@ -57,7 +57,7 @@ export const imageConvert = defineUtility<Input>({
       const { data, info } = await encode(encodeAs(p, input.to, input.quality, { background: bg, palette: false }));
       out = { data, width: info.width, height: info.pageHeight ?? info.height };
     }
-    if (LOSSY.has(input.to as OutputFormat) && !LOSSY.has(img.format as OutputFormat) && img.format !== "svg") warnings.push({ code: "lossy", text: `${input.to.toUpperCase()} at quality ${input.quality} is lossy; the ${img.format.toUpperCase()} source was lossless` });
+    if (LOSSY.has(input.to as OutputFormat) && !LOSSY.has(img.format as OutputFormat) && img.format !== "svg" && img.format !== "heif") warnings.push({ code: "lossy", text: `${input.to.toUpperCase()} at quality ${input.quality} is lossy; the ${img.format.toUpperCase()} source was lossless` });
     checkOutputSize(out.data, "choose a smaller format (WebP, AVIF) or lower the quality");
     const mime = MIME_OF[input.to] as string;
     return {
@@ -77,7 +77,7 @@ export const imageConvert = defineUtility<Input>({
           { label: "From", value: `${img.format.toUpperCase()}, ${formatCount(img.bytes.length)} bytes, ${img.width}×${img.height}` },
           { label: "To", value: `${input.to.toUpperCase()}, ${formatCount(out.data.length)} bytes, ${out.width}×${out.height}` },
         ],
-        images: input.to === "ico" || input.to === "tiff" ? [] : [await previewOf(out.data, mime, out.width, out.height, `converted to ${input.to}`)],
+        images: input.to === "ico" || input.to === "tiff" ? [] : [await previewOf(out.data, mime, out.width, out.height, `converted to ${input.to}`, () => img.pipeline().rotate())],
       },
       warnings,
     };

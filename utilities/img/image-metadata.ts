@@ -25,15 +25,23 @@ function scalars(block: unknown): Record<string, Scalar> {
   return out;
 }
 
-async function readTags(bytes: Buffer): Promise<{ groups: Record<string, Record<string, Scalar>>; gps: { latitude: number; longitude: number; altitude_m?: number } | null }> {
-  let parsed: Record<string, unknown> | undefined;
+const EXIFR_OPTIONS = { tiff: true, exif: true, gps: true, interop: false, iptc: true, xmp: true, icc: true, jfif: false, ihdr: false, reviveValues: false, translateValues: true, mergeOutput: false } as const;
+
+/**
+ * The tags exifr reads from the file. `exifBlock` is the EXIF block as libvips found it in the
+ * container, read when exifr finds no EXIF in the file itself: exifr reads Apple's HEIC EXIF item
+ * but not every writer's layout (libheif's heif-enc puts the TIFF header where exifr does not look).
+ */
+async function readTags(bytes: Buffer, exifBlock?: Buffer): Promise<{ groups: Record<string, Record<string, Scalar>>; gps: { latitude: number; longitude: number; altitude_m?: number } | null }> {
   const { default: exifr } = await import("exifr");
-  try {
-    parsed = (await exifr.parse(bytes, { tiff: true, exif: true, gps: true, interop: false, iptc: true, xmp: true, icc: true, jfif: false, ihdr: false, reviveValues: false, translateValues: true, mergeOutput: false })) as Record<string, unknown> | undefined;
-  } catch {
-    // Damaged metadata is not a damaged image: the dimensions still come from sharp.
-    parsed = undefined;
+  // Damaged metadata is not a damaged image: the dimensions still come from sharp.
+  const parse = async (data: Buffer) => ((await exifr.parse(data, EXIFR_OPTIONS).catch(() => undefined)) ?? undefined) as Record<string, unknown> | undefined;
+  let parsed = await parse(bytes);
+  if (exifBlock && !parsed?.ifd0 && !parsed?.exif) {
+    const fromBlock = await parse(exifBlock);
+    if (fromBlock) parsed = { ...parsed, ...fromBlock };
   }
+  if (parsed && "errors" in parsed) delete parsed.errors;
   const groups: Record<string, Record<string, Scalar>> = {};
   for (const [name, block] of Object.entries(parsed ?? {})) {
     const tags = scalars(block);
@@ -47,6 +55,11 @@ async function readTags(bytes: Buffer): Promise<{ groups: Record<string, Record<
   return { groups, gps };
 }
 
+/** The format of the copy without metadata: the same, but PNG for SVG and JPEG for HEIC (no HEVC encoder here). */
+function cleanFormat(img: OpenedImage): OutputFormat {
+  return img.format === "svg" ? "png" : img.format === "heif" ? "jpeg" : img.format;
+}
+
 /** The copy without metadata: lossless for JPEG and PNG, re-encoded (orientation applied) otherwise. */
 async function stripped(img: OpenedImage, warnings: Warning[]): Promise<Buffer> {
   const orientation = img.meta.orientation ?? 1;
@@ -54,8 +67,9 @@ async function stripped(img: OpenedImage, warnings: Warning[]): Promise<Buffer> 
     const lossless = img.format === "jpeg" ? stripJpeg(img.bytes) : img.format === "png" ? stripPng(img.bytes) : null;
     if (lossless) return lossless;
   }
-  warnings.push({ code: "reencoded", text: orientation !== 1 ? `the EXIF orientation (${orientation}) was applied to the pixels, so the copy was re-encoded` : `${img.format.toUpperCase()} was re-encoded to drop its metadata` });
-  const format = (img.format === "svg" ? "png" : img.format) as OutputFormat;
+  if (img.format === "heif") warnings.push({ code: "heic_to_jpeg", text: "HEIC cannot be written here: the copy without metadata is a JPEG (quality 92)" });
+  else warnings.push({ code: "reencoded", text: orientation !== 1 ? `the EXIF orientation (${orientation}) was applied to the pixels, so the copy was re-encoded` : `${img.format.toUpperCase()} was re-encoded to drop its metadata` });
+  const format = cleanFormat(img);
   const { data } = await encode(encodeAs(img.pipeline({ animated: true }).rotate(), format, 92, { palette: false }));
   return data;
 }
@@ -76,7 +90,7 @@ export const imageMetadata = defineUtility<Input>({
   example: { file: examplePng().toString("base64"), file_name: "blocks.png", strip: true },
   async run(input) {
     const img = await openImage(input.file);
-    const { groups, gps } = await readTags(img.bytes);
+    const { groups, gps } = await readTags(img.bytes, img.format === "heif" ? img.meta.exif : undefined);
     const warnings: Warning[] = [];
     if (gps) warnings.push({ code: "gps", text: `the photo holds its GPS position (${gps.latitude}, ${gps.longitude}): anyone who downloads it can see where it was taken` });
     const m = img.meta;
@@ -106,7 +120,7 @@ export const imageMetadata = defineUtility<Input>({
       const copy = await stripped(img, warnings);
       Object.assign(result, {
         data_base64: copy.toString("base64"),
-        file_name: `${baseName(input.file_name, "image")}-clean.${EXT_OF[img.format === "svg" ? "png" : img.format]}`,
+        file_name: `${baseName(input.file_name, "image")}-clean.${EXT_OF[cleanFormat(img)]}`,
         stripped_bytes: copy.length,
       });
     }

@@ -79,7 +79,7 @@ export const imageResize = defineUtility<Input>({
     "Resizes by width, height or percent with a fit mode (cover, contain, inside, fill); smart crop (attention or entropy); rotate, flip, background. Can return a 1x/2x/3x set with a srcset/<picture> snippet",
   net: false,
   file: true,
-  fileKinds: ["jpeg", "png", "webp", "avif", "gif", "tiff"],
+  fileKinds: ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic"],
   fields: [
     { name: "file", type: "file", label: "Image", required: true },
     { name: "width", type: "int", label: "Width (px)", min: 1, max: 8000 },
@@ -97,14 +97,15 @@ export const imageResize = defineUtility<Input>({
   example: { file: examplePng().toString("base64"), file_name: "blocks.png", width: 48 },
   async run(input) {
     const img = await openImage(input.file);
-    const format = img.format as OutputFormat;
+    // HEIC cannot be written here (no HEVC encoder): a resized phone photo is a JPEG.
+    const format: OutputFormat = img.format === "heif" ? "jpeg" : (img.format as OutputFormat);
     const quarter = input.rotate !== undefined && Math.abs(input.rotate) % 180 === 90;
     const [w, h] = quarter !== [5, 6, 7, 8].includes(img.meta.orientation ?? 1) ? [img.height, img.width] : [img.width, img.height];
     const t = targetOf(input, w, h);
     const [pw, ph] = plannedSize(t, w, h, input.crop !== "none" ? "cover" : input.fit);
     const scales = input.srcset ? [1, 2, 3] : [1];
     checkOutputSides(pw * (scales.at(-1) as number), ph * (scales.at(-1) as number));
-    const warnings: Warning[] = [];
+    const warnings: Warning[] = img.format === "heif" ? [{ code: "heic_to_jpeg", text: "HEIC cannot be written here: the resized photo is a JPEG" }] : [];
     const files: { data_base64: string; width: number; height: number; bytes: number; mime: string; file_name: string; density: string }[] = [];
     const stem = baseName(input.file_name, "image");
     const mime = MIME_OF[format] as string;

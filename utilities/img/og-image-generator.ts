@@ -68,7 +68,7 @@ export const ogImageGenerator = defineUtility<Input>({
     "Makes a sharing image (1200×630, 1080×1080 or 1200×1200) from a title, subtitle, site name and colours, with an optional logo or background upload. Text wraps and shrinks to fit; PNG or JPEG",
   net: false,
   file: true,
-  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "svg"],
+  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "svg", "heic"],
   fields: [
     { name: "title", type: "str", label: "Title", required: true, max: 200 },
     { name: "subtitle", type: "str", label: "Subtitle", max: 300 },

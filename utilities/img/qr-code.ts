@@ -98,7 +98,7 @@ export const qrCode = defineUtility<Input>({
     "Generates a QR code for a URL, text, Wi-Fi, vCard, e-mail, SMS or geo location (error correction, size, margin, colours, PNG or SVG), or decodes an uploaded QR image. Structured kinds take \"key: value\" lines: wifi ssid/password/type/hidden; vcard name/org/title/phone/email/url/address/note; email to/subject/body; sms phone/body; geo \"lat, lon\"",
   net: false,
   file: true,
-  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "tiff"],
+  fileKinds: ["png", "jpeg", "webp", "avif", "gif", "tiff", "heic"],
   fields: [
     // content first: it is what `svc util qr_code <text>` fills (the catalogue lists mode first).
     { name: "content", type: "text", label: "Content (generate)", max: 2000 },

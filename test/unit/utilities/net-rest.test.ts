@@ -358,10 +358,14 @@ describe("net utilities on loopback servers", () => {
     expect((out.result.interfaces as { name: string; address: string }[]).map((i) => [i.name, i.address])).toEqual(expected);
   });
 
-  it("ip_info: an address's type, PTR and forward confirmation; a host's addresses", async () => {
+  it("ip_info: an address's type, PTR and forward confirmation, a public one's AS, organisation and country; a host's addresses", async () => {
     expect((await run("ip_info", { target: "127.0.0.1" })).result.ips).toEqual([
-      { ip: "127.0.0.1", version: 4, type: "loopback", global: false, arpa: "1.0.0.127.in-addr.arpa", ptr: ["www.rest.example"], fcrdns: true },
+      { ip: "127.0.0.1", version: 4, type: "loopback", global: false, arpa: "1.0.0.127.in-addr.arpa", ptr: ["www.rest.example"], fcrdns: true, asn: null, org: null, country: null, network: null },
     ]);
+    // A public address's holder comes from the shipped tables (the PTR query goes to the fixture resolver, which has none).
+    const google = await run("ip_info", { target: "8.8.8.8" });
+    expect(google.result.ips).toMatchObject([{ ip: "8.8.8.8", type: "public", global: true, asn: 15169, org: "Google LLC", country: "US", network: "8.8.8.0/24" }]);
+    expect(google.result.attribution).toContain("DB-IP.com");
     const host = await run("ip_info", { target: "tls.rest.example" });
     expect(host.result).toMatchObject({ host: "tls.rest.example", ips: [{ ip: "127.0.0.1", type: "loopback" }] });
     expect((await run("ip_info", { target: "2001:db8::1" })).result.ips).toMatchObject([{ version: 6, type: "documentation", ptr: [], fcrdns: null }]);

@@ -67,6 +67,14 @@ describe("utility input validation from the catalogue", () => {
     expect(refused({ file: Buffer.from("GIF89a......").toString("base64") })).toMatchObject({ code: "bad_param", field: "input.file" });
     expect(refused({ file: Buffer.alloc(101, 1).toString("base64") }).message).toBe("input.file is larger than 100 bytes");
     expect(refused({ file: "not base64!" }).message).toBe("input.file is not valid base64");
+    // Line-wrapped and URL-safe base64 decode to the same bytes; a character outside the alphabet, a
+    // pad in the middle or a dangling sextet is refused, however the length falls.
+    const png = Buffer.from(PNG_1PX, "base64");
+    expect(Buffer.from(ok({ file: PNG_1PX.replace(/(.{16})/g, "$1\n") }).file as Uint8Array)).toEqual(png);
+    expect(Buffer.from(ok({ file: PNG_1PX.replace(/\+/g, "-").replace(/\//g, "_") }).file as Uint8Array)).toEqual(png);
+    for (const bad of [`${PNG_1PX.slice(0, 8)}!${PNG_1PX.slice(9)}`, `${PNG_1PX.slice(0, 6)}==${PNG_1PX.slice(8)}`, `${PNG_1PX.replace(/=+$/, "")}AAA`]) {
+      expect(refused({ file: bad })).toMatchObject({ code: "bad_param", field: "input.file", message: "input.file is not valid base64" });
+    }
   });
 
   it("answers bad_param naming the field for unknown, empty, missing and out-of-range values", () => {
