@@ -26,7 +26,7 @@ export const UPTIME_DAILY_TABLE = "uptime_daily";
 /**
  * SERP snapshots imported by users (issue 19): the domains per tracked query and day. Partitioned
  * by the month of the day, but not under retention: imported history is the user's to delete
- * (DELETE /imports/{id}), whatever its age.
+ * (DELETE /imports/batches/{id}), whatever its age.
  */
 export const SERP_SNAPSHOTS_TABLE = "serp_snapshots";
 /** Dated search facts (GSC Chart/Dates, Yandex query analytics) as sums, imported by users; not under retention either. */

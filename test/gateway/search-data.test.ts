@@ -112,8 +112,8 @@ describe("a GSC Performance ZIP", () => {
 
   it("is removed with everything it brought", async () => {
     const other = await gw.newAccount("other@example.com");
-    expect((await gw.call("DELETE", `/api/v1/imports/${batchId}`, { key: other.key })).json().code).toBe("not_found");
-    const res = await gw.call("DELETE", `/api/v1/imports/${batchId}`);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`, { key: other.key })).json().code).toBe("not_found");
+    const res = await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`);
     expect(res.json()).toEqual({ id: batchId, host: site.host, removed: true });
     expect((await get(`/queries/${site.host}`)).queries).toEqual([]);
     expect((await get(`/traffic/${site.host}`)).days).toBe(0);
@@ -162,7 +162,7 @@ describe("hostile and wrong files", () => {
     expect(live.page.total).toBe(1);
     const lost = await get(`/backlinks/${site.host}?state=lost`);
     expect(lost.links.map((l: { source: string; lost_at: number }) => [l.source, l.lost_at])).toEqual([["https://blog.example.com/p", Date.UTC(2026, 10, 1) / 1000], ["https://b.example.org/", Date.UTC(2026, 9, 5) / 1000]]);
-    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${res.json().import.id}`)).statusCode).toBe(200);
     expect((await get(`/backlinks/${site.host}`)).links.map((l: { source: string }) => l.source)).toEqual(["https://blog.example.com/p"]);
     expect((await get(`/backlinks/${site.host}?state=lost`)).page.total).toBe(1);
   });
@@ -280,7 +280,7 @@ describe("competitor history from Topvisor SERP snapshots", () => {
     const other = await gw.newAccount("serp-other@example.com");
     expect((await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } })).statusCode).toBe(201);
     expect(await get(`/competitors/${site.host}/history`, other.key)).toMatchObject({ data_state: "missing", checked_queries: 0, rivals: [], my_share: { shares: [] } });
-    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${res.json().import.id}`)).statusCode).toBe(200);
     expect(await get(`/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", valid_points: 0, rivals: [] });
   });
 });

@@ -717,7 +717,7 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect((await db.query("SELECT (SELECT count(*) FROM rank_checks) + (SELECT count(*) FROM search_daily) AS n")).rows[0].n).toBe("0");
     expect(((await get(cluster.api, `/positions/${site.host}`)) as { keywords: unknown[] }).keywords).toMatchObject([{ query: "диван", position: 12, week_ago: 5, change_week: -7, trend: "down" }]);
     expect(await get(cluster.api, `/traffic/${site.host}`)).toMatchObject({ source: "gsc", days: 2 });
-    expect((await cluster.api(`/imports/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await cluster.api(`/imports/batches/${id}`, { method: "DELETE" })).status).toBe(200);
     expect(await get(cluster.api, `/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", rivals: [] });
   });
 
