@@ -200,6 +200,12 @@ export {
   type ShareLine,
   type ShareMover,
   type SharePoint,
+  MAX_RANK_DISTANCE,
+  rankDistance,
+  SERP_VOLATILITY_DEPTH,
+  serpSeriesKey,
+  serpShakes,
+  type QueryShake,
 } from "./search/index.ts";
 export {
   EFFECT_METRICS,

@@ -358,6 +358,15 @@ export class SearchRepo {
     return this.ranks.moves(sinceDay, live.map((r) => Number(r.id)));
   }
 
+  /**
+   * Every tracked query's SERP snapshot lists since a day over every site in the store (the newest
+   * live batch's list per query and day), for the volatility's market line: callers show aggregates only.
+   */
+  async marketSerp(sinceDay: string): Promise<SerpResult[]> {
+    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions'");
+    return this.serp.readMarket(sinceDay, live.map((r) => Number(r.id)));
+  }
+
   /** The providers and bases the site has market data of, newest first. */
   async marketSources(accountId: number, host: string): Promise<{ provider: string; base: string; imported_at: number }[]> {
     return this.db.query(

@@ -283,6 +283,43 @@ describe("competitor history from Topvisor SERP snapshots", () => {
     expect((await gw.call("DELETE", `/api/v1/imports/batches/${res.json().import.id}`)).statusCode).toBe(200);
     expect(await get(`/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", valid_points: 0, rivals: [] });
   });
+
+  it("measures volatility as the top-10 lists' rank distance once snapshots are imported", async () => {
+    const self = site.host.replace(/:\d+$/, "");
+    const list = (day: string, domains: string[]) => Object.fromEntries(domains.map((d, i) => [`${day}:${i + 1}:1`, { url: `https://${d}/p`, domain: d }]));
+    const ten = Array.from({ length: 10 }, (_, i) => `n${i}.ru`);
+    const mid = ["rival.ru", "other.ru", self];
+    const snap = {
+      regions: { "1": { searcher: "yandex", region: 213, device: "desktop" } },
+      result: {
+        keywords: [
+          { name: "диван", snapshotsData: { ...list("2026-11-08", ["rival.ru", self]), ...list("2026-11-09", [self, "rival.ru", "new.ru"]), ...list("2026-11-10", ten), ...list("2026-11-11", ten) } },
+          { name: "кровать", snapshotsData: { ...list("2026-11-08", mid), ...list("2026-11-09", mid), ...list("2026-11-10", mid), ...list("2026-11-11", mid) } },
+        ],
+      },
+    };
+    const res = await upload(JSON.stringify(snap), "snapshots-volatility.json");
+    expect(res.statusCode).toBe(201);
+    const vol = await get(`/positions/${site.host}/volatility?days=7`);
+    // диван 11-09: rival 1→2, self 2→1, new.ru in at 3 (|3 − 11| = 8): D = 10, 9.09 %; кровать: 0.
+    // 11-10: the three leave (10 + 9 + 8) and ten come in (10 + … + 1 = 55): D = 82, 74.55 %; then 0.
+    // This is the only site with snapshots: the market is its queries (median of two = the mean).
+    const none = { site_pct: null, market_pct: null };
+    expect(vol).toMatchObject({ method: "rank_distance", data_state: "fresh", note: null, market_median_pct: 4.5 });
+    expect(vol.series).toEqual([
+      { date: "2026-11-05", ...none },
+      { date: "2026-11-06", ...none },
+      { date: "2026-11-07", ...none },
+      { date: "2026-11-08", ...none },
+      { date: "2026-11-09", site_pct: 4.5, market_pct: 4.5 },
+      { date: "2026-11-10", site_pct: 37.3, market_pct: 37.3 },
+      { date: "2026-11-11", site_pct: 0, market_pct: 0 },
+    ]);
+    // 37.3 > 2 × 4.5 and ≥ the p90 (37.3): a shake; the site's own диван went from 1 to not found.
+    expect(vol.shakes).toEqual([{ date: "2026-11-10", market_pct: 37.3, keywords: [{ query: "диван", from: 1, to: null }] }]);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await get(`/positions/${site.host}/volatility?days=7`)).method).toBe("moved_share");
+  });
 });
 
 describe("competitors, keyword gap and market from Keys.so reports", () => {

@@ -400,6 +400,22 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         expect(sorted(await s.serp.read(acc, host, "2024-03-02", [11]))).toEqual([result("диван", "2024-03-02", 1, "a.ru"), result("диван", "2024-03-02", 2, "b.ru")]);
       });
 
+      it("readMarket reads every site's lists of the named batches, the newest batch's per query and day", async () => {
+        await s.serp.add({ importId: 31, accountId: acc, host }, [fact("диван", "2025-01-01", 1, "a.ru"), fact("диван", "2025-01-01", 2, "b.ru"), fact("диван", "2025-01-02", 1, "a.ru")]);
+        await s.serp.add({ importId: 32, accountId: other, host: "other.example" }, [fact("диван", "2025-01-02", 1, "c.ru"), fact("стол", "2025-01-02", 1, "d.ru")]);
+        await s.serp.add({ importId: 33, accountId: other, host }, [fact("стол", "2025-01-03", 1, "e.ru")]);
+        await settle();
+        // диван 01-02: batch 32 (another account's site) is newer than 31, so its list is the market's.
+        expect(sorted(await s.serp.readMarket("2025-01-01", [31, 32]))).toEqual([
+          result("диван", "2025-01-01", 1, "a.ru"),
+          result("диван", "2025-01-01", 2, "b.ru"),
+          result("диван", "2025-01-02", 1, "c.ru"),
+          result("стол", "2025-01-02", 1, "d.ru"),
+        ]);
+        expect(sorted(await s.serp.readMarket("2025-01-02", [31]))).toEqual([result("диван", "2025-01-02", 1, "a.ru")]);
+        expect(await s.serp.readMarket("2025-01-01", [])).toEqual([]);
+      });
+
       it("refuses rows it cannot hold, and keeps hostile keywords, domains and hosts as they are", async () => {
         await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "2024-03-01", 0, "a.ru")])).rejects.toThrow(RangeError);
         await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "1.3.2024", 1, "a.ru")])).rejects.toThrow(RangeError);
