@@ -23,6 +23,7 @@ import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
 import { PostgresUptimeSeries, type UptimeSeries } from "./uptime-series.ts";
 import type { SerpSeries } from "./serp-series.ts";
 import type { SearchDailySeries } from "./search-daily-series.ts";
+import type { SearchPeriodSeries } from "./search-period-series.ts";
 import type { RankSeries } from "./rank-series.ts";
 
 /**
@@ -54,7 +55,7 @@ export interface Store {
   readonly uptimeSeries: UptimeSeries;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; ranks?: RankSeries }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; searchPeriod?: SearchPeriodSeries; ranks?: RankSeries }): Store {
   return {
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
@@ -74,7 +75,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
-    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, ranks: series?.ranks }),
+    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, period: series?.searchPeriod, ranks: series?.ranks }),
     workNotes: new WorkNotesRepo(db),
     crawlPages: series?.crawlPages ?? new PostgresCrawlPages(db),
     uptimeSeries: series?.uptime ?? new PostgresUptimeSeries(db),
