@@ -114,6 +114,9 @@ export function periodSum(r: Raw): PeriodSum {
   };
 }
 
+// The newest batch per engine is MATERIALIZED: inlined, a planner without statistics (a fresh
+// import) re-ran its aggregate for every row joined, quadratic in the batch's rows. A batch
+// belongs to one account and site, so its id and engine select its rows.
 const COLUMNS = "p.engine, p.dim, p.key, p.key2, p.clicks, p.impressions, p.pos_x_impr, p.prev_clicks, p.prev_impressions, p.prev_pos_x_impr, p.import_id";
 
 export class PostgresSearchPeriodSeries implements SearchPeriodSeries {
@@ -138,12 +141,12 @@ export class PostgresSearchPeriodSeries implements SearchPeriodSeries {
   async latest(accountId: number, host: string, dims: readonly string[], liveImports: readonly number[], minQueryImpressions = 0): Promise<PeriodSum[]> {
     if (liveImports.length === 0 || dims.length === 0) return [];
     const rows = await this.db.query<Raw>(
-      `WITH newest AS (
+      `WITH newest AS MATERIALIZED (
          SELECT engine, max(import_id) AS import_id FROM search_period
          WHERE account_id = $1 AND host = $2 AND dim = ANY($3::text[]) AND import_id = ANY($4::bigint[]) GROUP BY engine
        )
        SELECT ${COLUMNS} FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
-       WHERE p.account_id = $1 AND p.host = $2 AND p.dim = ANY($3::text[]) AND (p.dim <> 'query' OR p.impressions >= $5)`,
+       WHERE p.dim = ANY($3::text[]) AND (p.dim <> 'query' OR p.impressions >= $5)`,
       [accountId, host, dims, liveImports, minQueryImpressions],
     );
     return rows.map(periodSum);
@@ -152,12 +155,12 @@ export class PostgresSearchPeriodSeries implements SearchPeriodSeries {
   async ctrByRank(accountId: number, host: string, liveImports: readonly number[]): Promise<CtrAtRank[]> {
     if (liveImports.length === 0) return [];
     const rows = await this.db.query<{ engine: Engine; rank: number; clicks: string | number; impressions: string | number }>(
-      `WITH newest AS (
+      `WITH newest AS MATERIALIZED (
          SELECT engine, max(import_id) AS import_id FROM search_period WHERE account_id = $1 AND host = $2 AND dim = 'query' AND import_id = ANY($3::bigint[]) GROUP BY engine
        )
        SELECT p.engine, round(p.pos_x_impr / p.impressions)::int AS rank, sum(p.clicks)::bigint AS clicks, sum(p.impressions)::bigint AS impressions
        FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
-       WHERE p.account_id = $1 AND p.host = $2 AND p.dim = 'query' AND p.impressions > 0 AND p.pos_x_impr > 0 GROUP BY 1, 2`,
+       WHERE p.dim = 'query' AND p.impressions > 0 AND p.pos_x_impr > 0 GROUP BY 1, 2`,
       [accountId, host, liveImports],
     );
     return rows.map((r) => ({ engine: r.engine, rank: Number(r.rank), clicks: Number(r.clicks), impressions: Number(r.impressions) }));
@@ -165,18 +168,18 @@ export class PostgresSearchPeriodSeries implements SearchPeriodSeries {
 
   async queriesPage(accountId: number, host: string, engine: Engine | null, limit: number, offset: number, liveImports: readonly number[]): Promise<{ rows: PeriodSum[]; total: number; imports: number[] }> {
     if (liveImports.length === 0) return { rows: [], total: 0, imports: [] };
-    const newest = `WITH newest AS (
+    const newest = `WITH newest AS MATERIALIZED (
         SELECT engine, max(import_id) AS import_id FROM search_period
         WHERE account_id = $1 AND host = $2 AND dim = 'query' AND ($3::text IS NULL OR engine = $3::text) AND import_id = ANY($4::bigint[]) GROUP BY engine
       ) `;
     const rows = await this.db.query<Raw>(
       `${newest}SELECT ${COLUMNS} FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
-       WHERE p.account_id = $1 AND p.host = $2 AND p.dim = 'query'
+       WHERE p.dim = 'query'
        ORDER BY p.clicks DESC, p.impressions DESC, p.key COLLATE "C", p.engine LIMIT $5 OFFSET $6`,
       [accountId, host, engine, liveImports, limit, offset],
     );
     const meta = await this.db.query<{ import_id: string | number; n: string | number }>(
-      `${newest}SELECT n.import_id, (SELECT count(*) FROM search_period p WHERE p.import_id = n.import_id AND p.engine = n.engine AND p.dim = 'query' AND p.account_id = $1 AND p.host = $2) AS n FROM newest n`,
+      `${newest}SELECT n.import_id, (SELECT count(*) FROM search_period p WHERE p.import_id = n.import_id AND p.engine = n.engine AND p.dim = 'query') AS n FROM newest n`,
       [accountId, host, engine, liveImports],
     );
     return { rows: rows.map(periodSum), total: meta.reduce((a, m) => a + Number(m.n), 0), imports: [...new Set(meta.map((m) => Number(m.import_id)))].sort((a, b) => a - b) };
