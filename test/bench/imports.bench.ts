@@ -127,7 +127,8 @@ async function main(): Promise<void> {
         ch = await openClickHouse({ url: await chServer.createDatabase(`bench_imports_${i}`) });
         await ensureClickHouseSchema(ch);
       }
-      const env = { SVC_RATE_PER_HOUR: "10000000", ...(path === "job" ? { SVC_IMPORT_SYNC_MAX_MB: "0" } : {}) };
+      // The synchronous path up to the body limit (the backlinks upload is 18 MB), or every upload a job.
+      const env = { SVC_RATE_PER_HOUR: "10000000", SVC_IMPORT_SYNC_MAX_MB: path === "job" ? "0" : "64" };
       const gw = await startTestGateway({ ...(postgresUrl ? { postgresUrl } : {}), ...(ch ? { storeOverrides: withClickHouse(ch) } : {}), validateResponses: false, env });
       try {
         log(`${target}${ch ? " (Postgres server + ClickHouse " + chServer!.version + ")" : ""}:`);
