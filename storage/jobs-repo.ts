@@ -5,7 +5,10 @@ export type JobState = "queued" | "running" | "done" | "error";
 /** A work kind's name (the proto's task arm: analyze, crawl, page, tls, dns, …). */
 export type JobKindName = string;
 
-/** The kinds GET /jobs lists: the spec's job kinds (analyze or crawl); single checks are jobs too, but not listed. */
+/**
+ * The kinds GET /jobs lists: the spec's job kinds (analyze or crawl); single checks are jobs too,
+ * but not listed. Gateway-held jobs (large imports) are listed whatever their kind.
+ */
 const LISTED_KINDS = ["analyze", "crawl"];
 
 export interface JobRow {
@@ -34,6 +37,10 @@ export interface JobRow {
   /** The W3C trace context of the call that created the job (null: no request caused it). */
   readonly traceparent?: string | null;
   readonly tracestate?: string | null;
+  /** Held by the gateway that created it (never on the bus): see createHeld. */
+  readonly held?: boolean;
+  /** A gateway-held job's result document (read by getOwned and list; other jobs' results are never carried here). */
+  readonly result?: unknown;
 }
 
 /** How a failed attempt is followed (the crawler's error types decide it; see crawler/work-errors.ts). */
@@ -90,7 +97,13 @@ export type LeaseOutcome =
 // Any fixed number: the scheduler that holds it in a transaction is the one that plans re-checks.
 const PLANNER_LOCK = 7_316_002;
 
-const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target, traceparent, tracestate";
+const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target, traceparent, tracestate, held";
+/** JOB_COLUMNS and, for a gateway-held job only, its result document. */
+const SHOWN_COLUMNS = `${JOB_COLUMNS}, CASE WHEN held THEN result END AS result`;
+/** Ends a lapsed hold: the job's holder stopped (crashed, restarted) before finishing it. */
+const END_LAPSED_HOLDS = `UPDATE jobs SET state = 'error', error = kind || '_interrupted', updated = $2, finished = $2, worker = NULL, lease_until_ms = NULL,
+  error_detail = 'the gateway running this job stopped before it finished; nothing of it was stored: send the request again'
+  WHERE held AND state = 'running' AND lease_until_ms < $1`;
 
 /**
  * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
@@ -180,31 +193,29 @@ export class JobsRepo {
   }
 
   /**
-   * An import job (POST /imports/{host} above the synchronous size): running at once, held by the
-   * gateway that took the upload until leaseUntilMs. It never enters the bus: the file stays in that
-   * gateway's memory, so the job is not handed to anyone else (republishStale skips the kind).
+   * A gateway-held job (a large upload to POST /imports/{host}): running at once, held by the
+   * process `holder` that took the request until leaseUntilMs, which it renews with heartbeat and
+   * ends with complete or fail. It never enters the bus: what it works on is only in that process,
+   * so the job is never handed to anyone else (republishStale skips held jobs); a lapsed hold ends
+   * in error `<kind>_interrupted` when the job is next read (getOwned, list) or expireHolds runs.
    */
-  async createImport(accountId: number, host: string, worker: string, now: number, leaseUntilMs: number): Promise<JobRow> {
+  async createHeld(job: { accountId: number; kind: JobKindName; host: string; step: string }, holder: string, now: number, leaseUntilMs: number): Promise<JobRow> {
     const trace = currentStoredTrace();
     const [row] = await this.db.query<JobRow>(
-      `INSERT INTO jobs (account_id, kind, host, state, step, attempt, max_attempts, worker, lease_until_ms, created, updated, traceparent, tracestate)
-       VALUES ($1, 'import', $2, 'running', 'received', 1, 1, $3, $4, $5, $5, $6, $7) RETURNING ${JOB_COLUMNS}`,
-      [accountId, host, worker, leaseUntilMs, now, trace.traceparent, trace.tracestate],
+      `INSERT INTO jobs (account_id, kind, host, state, step, attempt, max_attempts, worker, lease_until_ms, created, updated, traceparent, tracestate, held)
+       VALUES ($1, $2, $3, 'running', $4, 1, 1, $5, $6, $7, $7, $8, $9, true) RETURNING ${SHOWN_COLUMNS}`,
+      [job.accountId, job.kind, job.host, job.step, holder, leaseUntilMs, now, trace.traceparent, trace.tracestate],
     );
     return row as JobRow;
   }
 
   /**
-   * Import jobs whose gateway stopped holding them (it crashed or restarted mid-import): they end in
-   * error. The batch is written in one transaction, so such a job left no rows. Returns how many.
+   * Gateway-held jobs whose holder stopped holding them (it crashed or restarted mid-work) end in
+   * error: what they worked on was lost with the process, and they wrote in one transaction, so
+   * they left nothing. Returns how many.
    */
-  async expireImports(nowMs: number): Promise<number> {
-    const rows = await this.db.query(
-      `UPDATE jobs SET state = 'error', error = 'import_interrupted', updated = $2, finished = $2, worker = NULL, lease_until_ms = NULL,
-         error_detail = 'the gateway importing the file stopped before it finished; no rows of it were stored: upload the file again'
-       WHERE kind = 'import' AND state = 'running' AND lease_until_ms < $1 RETURNING 1`,
-      [nowMs, Math.floor(nowMs / 1000)],
-    );
+  async expireHolds(nowMs: number): Promise<number> {
+    const rows = await this.db.query(`${END_LAPSED_HOLDS} RETURNING 1`, [nowMs, Math.floor(nowMs / 1000)]);
     return rows.length;
   }
 
@@ -213,22 +224,26 @@ export class JobsRepo {
     return rows[0] ?? null;
   }
 
-  async getOwned(accountId: number, id: number): Promise<JobRow | null> {
-    const rows = await this.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  /**
+   * One of the account's jobs. With nowMs, a gateway-held job whose hold lapsed is ended first
+   * (`<kind>_interrupted`), and a gateway-held job carries its result document.
+   */
+  async getOwned(accountId: number, id: number, nowMs?: number): Promise<JobRow | null> {
+    if (nowMs !== undefined) await this.db.query(`${END_LAPSED_HOLDS} AND id = $3 AND account_id = $4`, [nowMs, Math.floor(nowMs / 1000), id, accountId]);
+    const rows = await this.db.query<JobRow>(`SELECT ${SHOWN_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`, [id, accountId]);
     return rows[0] ?? null;
   }
 
-  /** Analyses and crawls started through the API (not single checks, not periodic re-checks), newest first. */
-  async list(accountId: number, limit: number, offset: number): Promise<{ rows: JobRow[]; total: number }> {
-    const rows = await this.db.query<JobRow>(
-      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 AND kind = ANY ($4::text[]) AND origin = 'api' ORDER BY id DESC LIMIT $2 OFFSET $3`,
-      [accountId, limit, offset, LISTED_KINDS],
-    );
-    const [count] = await this.db.query<{ n: number }>(
-      "SELECT count(*) AS n FROM jobs WHERE account_id = $1 AND kind = ANY ($2::text[]) AND origin = 'api'",
-      [accountId, LISTED_KINDS],
-    );
-    return { rows, total: count?.n ?? 0 };
+  /**
+   * Analyses, crawls and gateway-held jobs started through the API (not single checks, not periodic
+   * re-checks), newest first; the account's lapsed holds are ended first (as getOwned does).
+   */
+  async list(accountId: number, limit: number, offset: number, nowMs: number): Promise<{ rows: JobRow[]; total: number }> {
+    await this.db.query(`${END_LAPSED_HOLDS} AND account_id = $3`, [nowMs, Math.floor(nowMs / 1000), accountId]);
+    const listed = "account_id = $1 AND (kind = ANY ($2::text[]) OR held) AND origin = 'api'";
+    const rows = await this.db.query<JobRow>(`SELECT ${SHOWN_COLUMNS} FROM jobs WHERE ${listed} ORDER BY id DESC LIMIT $3 OFFSET $4`, [accountId, LISTED_KINDS, limit, offset]);
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE ${listed}`, [accountId, LISTED_KINDS]);
+    return { rows, total: Number(count?.n ?? 0) };
   }
 
   /**
@@ -391,7 +406,7 @@ export class JobsRepo {
       found.length = 0;
       const stale = await q.query<JobRow>(
         `SELECT ${JOB_COLUMNS} FROM jobs
-         WHERE ((state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2 AND coalesce(not_before, 0) <= $3)) AND kind <> 'import'
+         WHERE ((state = 'running' AND lease_until_ms < $1) OR (state = 'queued' AND updated <= $2 AND coalesce(not_before, 0) <= $3)) AND NOT held
          ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED`,
         [nowMs, now - staleSeconds, now],
       );

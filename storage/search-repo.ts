@@ -2,6 +2,7 @@ import type { Engine, ImportFacts, ImportKind, Provider, SerpResult } from "../a
 import type { Db, Queryable } from "./db.ts";
 import { PostgresRankSeries, type MarketMoves, type RankRow, type RankSeries } from "./rank-series.ts";
 import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } from "./search-daily-series.ts";
+import { PostgresSearchPeriodSeries, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "./search-period-series.ts";
 import { PostgresSerpSeries, type SerpSeries } from "./serp-series.ts";
 
 // Imported search data (issue 19) on Postgres/PGlite: the batches and the facts they brought.
@@ -122,14 +123,16 @@ export class SearchRepo {
   /** SERP snapshots and dated facts go through their time-series ports: Postgres here, ClickHouse in the distributed mode. */
   private readonly serp: SerpSeries;
   private readonly daily: SearchDailySeries;
+  private readonly period: SearchPeriodSeries;
   private readonly ranks: RankSeries;
 
   constructor(
     private readonly db: Db,
-    series: { serp?: SerpSeries; daily?: SearchDailySeries; ranks?: RankSeries } = {},
+    series: { serp?: SerpSeries; daily?: SearchDailySeries; period?: SearchPeriodSeries; ranks?: RankSeries } = {},
   ) {
     this.serp = series.serp ?? new PostgresSerpSeries(db);
     this.daily = series.daily ?? new PostgresSearchDailySeries(db);
+    this.period = series.period ?? new PostgresSearchPeriodSeries(db);
     this.ranks = series.ranks ?? new PostgresRankSeries(db);
   }
 
@@ -161,7 +164,7 @@ export class SearchRepo {
         return { batch: existing[0] as ImportBatchRow, created: false };
       }
       const own = [batch.id, b.accountId, b.host] as const;
-      await insertRows(q, "search_period", [...OWN, t("engine"), t("dim"), t("key"), t("key2"), big("clicks"), big("impressions"), dbl("pos_x_impr"), big("prev_clicks"), big("prev_impressions"), dbl("prev_pos_x_impr")], f.period.map((r) => [...own, r.engine, r.dim, r.key, r.key2, r.clicks, r.impressions, r.posXImpr, r.prevClicks, r.prevImpressions, r.prevPosXImpr]));
+      if (f.period.length > 0) await this.period.add({ importId: batch.id, accountId: b.accountId, host: b.host }, f.period, q);
       if (f.daily.length > 0) await this.daily.add({ importId: batch.id, accountId: b.accountId, host: b.host }, f.daily, q);
       await insertRows(q, "index_status", [...OWN, t("engine"), t("day"), big("indexed"), big("not_indexed")], f.indexStatus.map((r) => [...own, r.engine, r.date, r.indexed, r.notIndexed]));
       await insertRows(q, "index_issues", [...OWN, t("engine"), t("reason"), t("source"), t("validation"), big("pages")], f.indexIssues.map((r) => [...own, r.engine, r.reason, r.source, r.validation, r.pages]));
@@ -215,6 +218,7 @@ export class SearchRepo {
       return gone;
     });
     if (rows[0]) {
+      await this.period.drop(id);
       await this.serp.drop(id);
       await this.daily.drop(id);
       await this.ranks.drop(id);
@@ -229,54 +233,33 @@ export class SearchRepo {
 
   /**
    * The period rows of the newest batch holding dims for each engine (a UI export is a whole:
-   * its rows are not mixed with an older export's).
+   * its rows are not mixed with an older export's), with their batch's period.
    */
   async latestPeriod(accountId: number, host: string, dims: readonly string[], minQueryImpressions = 0): Promise<PeriodRow[]> {
-    return this.db.query<PeriodRow>(
-      `WITH newest AS (
-         SELECT engine, max(import_id) AS import_id FROM search_period
-         WHERE account_id = $1 AND host = $2 AND dim = ANY($3::text[]) GROUP BY engine
-       )
-       SELECT p.engine, p.dim, p.key, p.key2, p.clicks, p.impressions, p.pos_x_impr, p.prev_clicks, p.prev_impressions, p.prev_pos_x_impr, b.period_start, b.period_end
-       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
-       JOIN import_batches b ON b.id = p.import_id
-       WHERE p.dim = ANY($3::text[]) AND (p.dim <> 'query' OR p.impressions >= $4)`,
-      [accountId, host, dims, minQueryImpressions],
-    );
+    const rows = await this.period.latest(accountId, host, dims, await this.liveImports(accountId, host), minQueryImpressions);
+    const periods = await this.batchPeriods([...new Set(rows.map((r) => r.import_id))]);
+    return rows.map((r) => periodRow(r, periods.get(r.import_id)));
   }
 
   /** Σ clicks and Σ impressions per engine and rounded position over the newest query rows (the site's CTR curve). */
-  async ctrByRank(accountId: number, host: string): Promise<{ engine: Engine; rank: number; clicks: number; impressions: number }[]> {
-    return this.db.query(
-      `WITH newest AS (
-         SELECT engine, max(import_id) AS import_id FROM search_period WHERE account_id = $1 AND host = $2 AND dim = 'query' GROUP BY engine
-       )
-       SELECT p.engine, round(p.pos_x_impr / p.impressions)::int AS rank, sum(p.clicks)::bigint AS clicks, sum(p.impressions)::bigint AS impressions
-       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine
-       WHERE p.dim = 'query' AND p.impressions > 0 AND p.pos_x_impr > 0 GROUP BY 1, 2`,
-      [accountId, host],
-    );
+  async ctrByRank(accountId: number, host: string): Promise<CtrAtRank[]> {
+    return this.period.ctrByRank(accountId, host, await this.liveImports(accountId, host));
   }
 
   /** One page of the newest query rows (per engine), most clicks first, and their total. */
   async queriesPage(accountId: number, host: string, engine: Engine | null, limit: number, offset: number): Promise<{ rows: PeriodRow[]; total: number; periodStart: string | null; periodEnd: string | null }> {
-    const newest = `WITH newest AS (
-        SELECT engine, max(import_id) AS import_id FROM search_period
-        WHERE account_id = $1 AND host = $2 AND dim = 'query' AND ($3::text IS NULL OR engine = $3::text) GROUP BY engine
-      ) `;
-    const rows = await this.db.query<PeriodRow>(
-      `${newest}SELECT p.engine, p.dim, p.key, p.key2, p.clicks, p.impressions, p.pos_x_impr, p.prev_clicks, p.prev_impressions, p.prev_pos_x_impr, NULL AS period_start, NULL AS period_end
-       FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine WHERE p.dim = 'query'
-       ORDER BY p.clicks DESC, p.impressions DESC, p.key, p.engine LIMIT $4 OFFSET $5`,
-      [accountId, host, engine, limit, offset],
-    );
-    const meta = await this.db.query<{ n: number; start: string | null; end: string | null }>(
-      `${newest}SELECT (SELECT count(*)::int FROM search_period p JOIN newest n ON n.import_id = p.import_id AND n.engine = p.engine WHERE p.dim = 'query') AS n,
-         (SELECT min(b.period_start) FROM import_batches b JOIN newest n ON n.import_id = b.id) AS start,
-         (SELECT max(b.period_end) FROM import_batches b JOIN newest n ON n.import_id = b.id) AS end`,
-      [accountId, host, engine],
-    );
-    return { rows, total: meta[0]?.n ?? 0, periodStart: meta[0]?.start ?? null, periodEnd: meta[0]?.end ?? null };
+    const page = await this.period.queriesPage(accountId, host, engine, limit, offset, await this.liveImports(accountId, host));
+    const periods = [...(await this.batchPeriods(page.imports)).values()];
+    const starts = periods.map((p) => p.start).filter((d): d is string => d !== null).sort();
+    const ends = periods.map((p) => p.end).filter((d): d is string => d !== null).sort();
+    return { rows: page.rows.map((r) => periodRow(r, undefined)), total: page.total, periodStart: starts[0] ?? null, periodEnd: ends.at(-1) ?? null };
+  }
+
+  /** The periods of batches by id. */
+  private async batchPeriods(ids: readonly number[]): Promise<Map<number, { start: string | null; end: string | null }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.query<{ id: number | string; period_start: string | null; period_end: string | null }>("SELECT id, period_start, period_end FROM import_batches WHERE id = ANY($1::bigint[])", [ids]);
+    return new Map(rows.map((r) => [Number(r.id), { start: r.period_start, end: r.period_end }]));
   }
 
   /** Daily totals per engine (the newest batch's for each day), by engine, oldest first. */
@@ -289,15 +272,10 @@ export class SearchRepo {
    * impressions / impressions), oldest first; days without impressions or positions are left out.
    */
   async dailyPositions(accountId: number, host: string): Promise<{ engine: Engine; day: string; position: number }[]> {
-    return this.db.query(
-      `SELECT engine, day, pos_x_impr / impressions AS position FROM (
-         SELECT DISTINCT ON (engine, day) engine, day, impressions, pos_x_impr FROM search_daily
-         WHERE account_id = $1 AND host = $2 AND query = '' AND page = '' AND country = '' AND device = ''
-         ORDER BY engine, day, import_id DESC
-       ) d WHERE impressions > 0 AND pos_x_impr > 0 ORDER BY engine, day`,
-      [accountId, host],
-    );
+    const totals = await this.dailyTotals(accountId, host);
+    return totals.filter((t) => t.impressions > 0 && t.posXImpr > 0).map((t) => ({ engine: t.engine, day: t.day, position: t.posXImpr / t.impressions }));
   }
+
 
   /** Backlinks, one per (source, target, anchor) from the newest batch that has it; live = not lost. */
   async backlinks(accountId: number, host: string, state: "live" | "lost", limit: number, offset: number): Promise<{ rows: BacklinkRow[]; total: number }> {
@@ -358,6 +336,15 @@ export class SearchRepo {
     return this.ranks.moves(sinceDay, live.map((r) => Number(r.id)));
   }
 
+  /**
+   * Every tracked query's SERP snapshot lists since a day over every site in the store (the newest
+   * live batch's list per query and day), for the volatility's market line: callers show aggregates only.
+   */
+  async marketSerp(sinceDay: string): Promise<SerpResult[]> {
+    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions'");
+    return this.serp.readMarket(sinceDay, live.map((r) => Number(r.id)));
+  }
+
   /** The providers and bases the site has market data of, newest first. */
   async marketSources(accountId: number, host: string): Promise<{ provider: string; base: string; imported_at: number }[]> {
     return this.db.query(
@@ -413,6 +400,12 @@ export class SearchRepo {
   async rankChecks(accountId: number, host: string, sinceDay: string): Promise<RankRow[]> {
     return this.ranks.read(accountId, host, sinceDay, await this.liveImports(accountId, host));
   }
+}
+
+/** A period sum as the search operations read it: its batch's period beside it. */
+function periodRow(r: PeriodSum, period: { start: string | null; end: string | null } | undefined): PeriodRow {
+  const { import_id: _batch, ...sums } = r;
+  return { ...sums, period_start: period?.start ?? null, period_end: period?.end ?? null };
 }
 
 /** Recounts a site's live and lost links (the unsuperseded rows) into backlink_totals. */

@@ -21,6 +21,12 @@ export interface SerpSeries {
    * is a whole: never mixed from two imports). Unordered.
    */
   read(accountId: number, host: string, sinceDay: string, liveImports: readonly number[]): Promise<SerpResult[]>;
+  /**
+   * Every site's results on days ≥ sinceDay from the live batches named, whichever account or site
+   * imported them: per query (engine, region, device, keyword) and day, the list of the newest of
+   * those batches that has one. For the market line of volatility (callers show aggregates only).
+   */
+  readMarket(sinceDay: string, liveImports: readonly number[]): Promise<SerpResult[]>;
   /** The newest day with a snapshot of the site in the live batches, null without one. */
   latestDay(accountId: number, host: string, liveImports: readonly number[]): Promise<string | null>;
   /** Removes the rows of a deleted batch (SearchRepo.deleteBatch calls it). */
@@ -68,6 +74,18 @@ export class PostgresSerpSeries implements SerpSeries {
          FROM serp_snapshots WHERE account_id = $1 AND host = $2 AND day >= $3 AND import_id = ANY($4::bigint[])
        ) s WHERE import_id = newest`,
       [accountId, host, sinceDay, liveImports],
+    );
+  }
+
+  async readMarket(sinceDay: string, liveImports: readonly number[]): Promise<SerpResult[]> {
+    if (liveImports.length === 0) return [];
+    return this.db.query<SerpResult>(
+      `SELECT DISTINCT engine, region, device, keyword, day, rank, domain FROM (
+         SELECT engine, region, device, keyword, day, rank, domain, import_id,
+                max(import_id) OVER (PARTITION BY engine, region, device, keyword, day) AS newest
+         FROM serp_snapshots WHERE day >= $1 AND import_id = ANY($2::bigint[])
+       ) s WHERE import_id = newest`,
+      [sinceDay, liveImports],
     );
   }
 

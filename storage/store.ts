@@ -25,6 +25,7 @@ import { PostgresCrawlPages, type CrawlPages } from "./crawl-pages.ts";
 import { PostgresUptimeSeries, type UptimeSeries } from "./uptime-series.ts";
 import type { SerpSeries } from "./serp-series.ts";
 import type { SearchDailySeries } from "./search-daily-series.ts";
+import type { SearchPeriodSeries } from "./search-period-series.ts";
 import type { RankSeries } from "./rank-series.ts";
 
 /**
@@ -58,7 +59,7 @@ export interface Store {
   readonly uptimeSeries: UptimeSeries;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; ranks?: RankSeries }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; searchPeriod?: SearchPeriodSeries; ranks?: RankSeries }): Store {
   return {
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
@@ -78,7 +79,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
-    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, ranks: series?.ranks }),
+    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, period: series?.searchPeriod, ranks: series?.ranks }),
     workNotes: new WorkNotesRepo(db),
     robots: new RobotsRepo(db),
     diagnosisDays: new DiagnosisDaysRepo(db),

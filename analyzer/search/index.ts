@@ -37,3 +37,4 @@ export { DATA_STATES, dataState, freshDays30, SLO_DAYS, SLO_TARGET, type DataSta
 export { keywordPositions, movedShareByDay, positionPages, rankSeries, TRACKED_DEPTH, urlFlips, type KeywordPosition, type PositionPage, type RankPoint, type Trend, type UrlFlip } from "./positions.ts";
 export { filterCounts, gapKeywords, keywordGap, MARKET_FILTERS, RANKS_DEPTH, type DomainKeyword, type GapKeyword, type MarketFilter } from "./market.ts";
 export { serpCompetitors, shareHistory, SHARE_LIST_MAX, type SerpCompetitor, VALID_POINT_COVERAGE, type SerpResult, type ShareHistory, type ShareLine, type ShareMover, type SharePoint } from "./share-of-voice.ts";
+export { MAX_RANK_DISTANCE, rankDistance, SERP_VOLATILITY_DEPTH, serpSeriesKey, serpShakes, type QueryShake } from "./serp-volatility.ts";

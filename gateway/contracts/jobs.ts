@@ -37,7 +37,7 @@ export const JobSchema = Type.Object(
         Type.Object(
           {
             imports: Type.String({ description: "GET /imports/{host}" }),
-            import: Type.Integer({ description: "The batch's id (DELETE /imports/{id})" }),
+            import: Type.Integer({ description: "The batch's id (DELETE /imports/batches/{id})" }),
             created: Type.Boolean({ description: "false: the same file was imported for this site before, and this is that batch" }),
           },
           { additionalProperties: false, description: "import jobs (extension)" },

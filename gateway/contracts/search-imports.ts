@@ -95,12 +95,13 @@ export const listImports = defineContract({
 export const removeImport = defineContract({
   id: "remove_import",
   method: "DELETE",
-  path: "/imports/{id}",
+  path: "/imports/batches/{id}",
   scope: "write",
   cli: "imports remove",
   additive: true,
   summary: "Remove an import batch and every fact it brought",
-  description: "Extension of v1. Reads then fall back to older batches' rows where they overlap.",
+  description:
+    "Extension of v1. Reads then fall back to older batches' rows where they overlap. The path has its own segment (`batches`) so that it never differs from GET /imports/{host} by the parameter's name alone.",
   tags: ["Search data"],
   errors: ["not_found"],
   params: Type.Object({ id: Type.Integer({ minimum: 1, description: "The batch's id" }) }, { additionalProperties: false }),

@@ -108,7 +108,9 @@ export const getSerpVolatility = defineContract({
   cli: "positions volatility",
   summary: "How much the site's tracked positions moved each day, beside the market",
   description:
-    "Without imported SERP snapshots Svc uses the reference's fallback measure: site_pct = the share (%) of the site's tracked keywords whose position changed by ≥ 3 since the day before or that entered or left the tracked depth; " +
+    "With imported SERP snapshots (Topvisor snapshots_2 history), method rank_distance: for each tracked query and day with a top-10 list on the day before too, D = Σ |rank today − rank the day before| over the entries of either list (an absent entry ranks 11; an entry is a domain and its occurrence in the list), shake = 100 · D / 110 (110: all ten entries changed); " +
+    "site_pct = the mean shake of the site's queries that day, market_pct = the median shake over every query in this installation tracked on the same engine, region and device as the site's (an aggregate), market_median_pct = the median of market_pct over the days; the window ends at the site's latest snapshot; shakes list the site's queries whose own rank moved ≥ 5 (absent = 101). " +
+    "Without imported SERP snapshots Svc uses the reference's fallback measure (method moved_share): site_pct = the share (%) of the site's tracked keywords whose position changed by ≥ 3 since the day before or that entered or left the tracked depth; " +
     "market_pct = the same share over every tracked keyword of the same engine in this installation (an aggregate: no other site is revealed); market_median_pct = the median of market_pct over the days. " +
     "The window is the days ending at the site's latest check. shakes: days whose market_pct exceeds both 2 × market_median_pct and the window's 90th percentile, each with the site's keywords that moved ≥ 5 places. " +
     "Without imported rank checks: 200 with empty lists, market_median_pct null, data_state missing and a note.",
@@ -122,7 +124,7 @@ export const getSerpVolatility = defineContract({
       days: Type.Integer(),
       data_state: DataState,
       note: Note,
-      method: StringEnum(["moved_share"], { description: "moved_share: the fallback without SERP snapshots" }),
+      method: StringEnum(["moved_share", "rank_distance"], { description: "rank_distance: from SERP snapshots (the top-10 lists' rank distance); moved_share: the fallback without them" }),
       market_median_pct: Nullable(Type.Number()),
       series: Type.Array(Type.Object({ date: Type.String({ format: "date" }), site_pct: Nullable(Type.Number()), market_pct: Nullable(Type.Number()) }, { additionalProperties: false })),
       shakes: Type.Array(

@@ -31,8 +31,8 @@ const JOB_VIEWS: Readonly<Record<string, { kind: "analyze" | "crawl" | "import";
   },
 };
 
-/** A job as the API shows it; `result` is the job's result document (import jobs name their batch in it). */
-export function jobView(job: JobRow, now: number, result: unknown = null) {
+/** A job as the API shows it; a gateway-held job's result document (an import's batch) is `job.result`. */
+export function jobView(job: JobRow, now: number) {
   const view = Object.hasOwn(JOB_VIEWS, job.kind) ? JOB_VIEWS[job.kind] : undefined;
   const finished = job.state === "done" || job.state === "error";
   const host = encodeURIComponent(job.host).replace(/%3A/gi, ":");
@@ -46,7 +46,7 @@ export function jobView(job: JobRow, now: number, result: unknown = null) {
     created: job.created,
     age_s: Math.max(0, now - job.created),
     poll_after_s: finished ? null : 3,
-    result: job.state === "done" && view ? view.links(host, result) : null,
+    result: job.state === "done" && view ? view.links(host, job.result ?? null) : null,
     error: job.state === "error" ? { reason: job.error ?? "failed", detail: job.error_detail } : null,
     self: `/api/v1/jobs/${job.id}`,
   };
@@ -76,18 +76,14 @@ export const analyzeSiteSync = implement(contracts.analyzeSiteSync, async ({ aut
 });
 
 export const listJobs = implement(contracts.listJobs, async ({ auth, deps, query, now }) => {
-  const { rows, total } = await deps.store.jobs.list(auth!.accountId, query.limit, query.offset);
+  const { rows, total } = await deps.store.jobs.list(auth!.accountId, query.limit, query.offset, deps.clock.nowMs());
   return { body: { jobs: rows.map((j) => jobView(j, now)), page: page(query.limit, query.offset, total) } };
 });
 
 export const getJob = implement(contracts.getJob, async ({ auth, deps, params, now }) => {
-  let job = await deps.store.jobs.getOwned(auth!.accountId, params.id);
+  const job = await deps.store.jobs.getOwned(auth!.accountId, params.id, deps.clock.nowMs());
   if (!job) throw new ApiError("not_found", `no job ${params.id} in your account`);
-  if (job.kind === "import" && job.state === "running" && (job.lease_until_ms ?? 0) < deps.clock.nowMs() && (await deps.store.jobs.expireImports(deps.clock.nowMs())) > 0) {
-    job = (await deps.store.jobs.getOwned(auth!.accountId, params.id)) ?? job;
-  }
-  const result = job.kind === "import" && job.state === "done" ? await deps.store.jobs.result(auth!.accountId, job.id) : null;
-  return { body: { job: jobView(job, now, result) } };
+  return { body: { job: jobView(job, now) } };
 });
 
 export const jobsHandlers = [startAnalysis, analyzeSiteSync, listJobs, getJob];

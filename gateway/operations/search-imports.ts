@@ -113,8 +113,8 @@ export const importSearchData = implement(contracts.importSearchData, async ({ a
   if (known) return { status: 200, body: { import: batchView(known), created: false } };
   const input: ImportInput = { accountId, host: params.host, bytes, sha256, fileName: body.file_name, ...(body.provider ? { provider: body.provider } : {}), ...(body.kind ? { kind: body.kind } : {}) };
   if (bytes.length > deps.config.importSyncMaxMb * 1024 * 1024) {
-    await deps.store.jobs.expireImports(deps.clock.nowMs());
-    const job = await deps.store.jobs.createImport(accountId, params.host, IMPORT_WORKER, now, deps.clock.nowMs() + IMPORT_LEASE_MS);
+    await deps.store.jobs.expireHolds(deps.clock.nowMs());
+    const job = await deps.store.jobs.createHeld({ accountId, kind: "import", host: params.host, step: "received" }, IMPORT_WORKER, now, deps.clock.nowMs() + IMPORT_LEASE_MS);
     const task = importInBackground(deps, job.id, input).finally(() => inFlight.delete(job.id));
     inFlight.set(job.id, task);
     return { status: 202, body: { job: jobView(job, now) } };

@@ -1,4 +1,4 @@
-import { keywordPositions, median, movedShareByDay, positionPages, urlFlips, type RankPoint } from "../../analyzer/index.ts";
+import { keywordPositions, median, movedShareByDay, positionPages, serpShakes, serpSeriesKey, urlFlips, type RankPoint } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
@@ -53,9 +53,73 @@ export const getPositionPages = implement(contracts.getPositionPages, async ({ a
 });
 
 const pct = (moved: number, checked: number) => Math.round((1000 * moved) / checked) / 10;
+const round1 = (x: number) => Math.round(10 * x) / 10;
+const NOT_FOUND = 101;
+
+interface VolatilityDay {
+  readonly date: string;
+  readonly site_pct: number | null;
+  readonly market_pct: number | null;
+}
+type Moved = { query: string; from: number | null; to: number | null };
+
+/**
+ * The market's median over the window and its shakes: days whose market_pct exceeds both
+ * 2 × the median and the window's 90th percentile, each with the site's keywords that moved ≥ 5.
+ */
+function marketShakes(series: readonly VolatilityDay[], movedOn: (date: string) => Moved[]) {
+  const marketValues = series.map((s) => s.market_pct).filter((v): v is number => v !== null);
+  const med = marketValues.length > 0 ? median(marketValues) : null;
+  const sorted = [...marketValues].sort((a, b) => a - b);
+  const p90 = sorted.length > 0 ? (sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)] as number) : 0;
+  const shakes = series
+    .filter((s) => s.market_pct !== null && med !== null && s.market_pct > 2 * med && s.market_pct > p90 - 1e-9 && s.market_pct > 0)
+    .map((s) => ({ date: s.date, market_pct: s.market_pct as number, keywords: movedOn(s.date) }));
+  return { market_median_pct: med, shakes };
+}
+
+/** The days of the window ending at lastDay, oldest first. */
+const windowDays = (lastDay: string, days: number) => Array.from({ length: days }, (_, i) => shiftDay(lastDay, i - days + 1));
+
+/**
+ * Volatility from SERP snapshots (§6.6): per query and day the rank distance of its top-10 list to
+ * the day before's, 100 · D / 110; site_pct the mean over the site's queries, market_pct the median
+ * over every query of the store tracked on the same engine, region and device as the site's.
+ */
+async function rankDistanceVolatility(deps: GatewayDeps, accountId: number, host: string, days: number, lastDay: string) {
+  const dates = windowDays(lastDay, days);
+  const since = shiftDay(dates[0] as string, -1);
+  const self = host.toLowerCase().replace(/:\d+$/, "").replace(/^www\./, "");
+  const site = serpShakes(await deps.store.search.serpResults(accountId, host, since), self);
+  const combos = new Set(site.map((q) => `${q.engine}\n${q.region}\n${q.device}`));
+  const market = serpShakes(await deps.store.search.marketSerp(since)).filter((q) => combos.has(`${q.engine}\n${q.region}\n${q.device}`));
+  const byDay = <T extends { day: string }>(xs: readonly T[]) => {
+    const m = new Map<string, T[]>();
+    for (const x of xs) m.set(x.day, [...(m.get(x.day) ?? []), x]);
+    return m;
+  };
+  const siteDays = byDay(site);
+  const marketDays = byDay(market);
+  const series = dates.map((date) => {
+    const s = siteDays.get(date) ?? [];
+    const m = marketDays.get(date) ?? [];
+    return { date, site_pct: s.length > 0 ? round1(s.reduce((a, q) => a + q.pct, 0) / s.length) : null, market_pct: m.length > 0 ? round1(median(m.map((q) => q.pct))) : null };
+  });
+  const moved = (date: string) =>
+    (siteDays.get(date) ?? [])
+      .filter((q) => Math.abs((q.to ?? NOT_FOUND) - (q.from ?? NOT_FOUND)) >= 5)
+      .sort((a, b) => serpSeriesKey(a).localeCompare(serpSeriesKey(b)))
+      .map((q) => ({ query: q.keyword, from: q.from, to: q.to }));
+  return { series, ...marketShakes(series, moved) };
+}
 
 export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  const serpLast = await deps.store.search.serpLatestDay(auth!.accountId, params.host);
+  if (serpLast !== null) {
+    const v = await rankDistanceVolatility(deps, auth!.accountId, params.host, query.days, serpLast);
+    return { body: { host: params.host, days: query.days, method: "rank_distance" as const, data_state: "fresh" as const, note: null, ...v } };
+  }
   const points = await rankPoints(deps, auth!.accountId, params.host);
   const empty = { host: params.host, days: query.days, method: "moved_share" as const };
   if (points.length === 0) return { body: { ...empty, data_state: "missing" as const, note: NEEDS_RANKS, market_median_pct: null, series: [], shakes: [] } };
@@ -65,28 +129,19 @@ export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({
   const engine = points.filter((p) => p.engine === "google").length > points.length / 2 ? "google" : "yandex";
   const site = movedShareByDay(points.filter((p) => p.day >= shiftDay(firstDay, -1)));
   const market = new Map((await deps.store.search.marketMoves(firstDay)).filter((m) => m.engine === engine).map((m) => [m.day, m]));
-  const series = Array.from({ length: query.days }, (_, i) => shiftDay(firstDay, i)).map((date) => {
+  const series = windowDays(lastDay, query.days).map((date) => {
     const s = site.get(date);
     const m = market.get(date);
     return { date, site_pct: s ? pct(s.moved, s.checked) : null, market_pct: m && m.checked > 0 ? pct(m.moved, m.checked) : null };
   });
-  const marketValues = series.map((s) => s.market_pct).filter((v): v is number => v !== null);
-  const med = marketValues.length > 0 ? median(marketValues) : null;
-  const sorted = [...marketValues].sort((a, b) => a - b);
-  const p90 = sorted.length > 0 ? (sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)] as number) : 0;
   const byKeyDay = new Map(points.map((p) => [`${p.engine}|${p.region}|${p.device}|${p.keyword}|${p.day}`, p]));
-  const shakes = series
-    .filter((s) => s.market_pct !== null && med !== null && s.market_pct > 2 * med && s.market_pct > p90 - 1e-9 && s.market_pct > 0)
-    .map((s) => ({
-      date: s.date,
-      market_pct: s.market_pct as number,
-      keywords: points
-        .filter((p) => p.day === s.date)
-        .map((p) => ({ p, before: byKeyDay.get(`${p.engine}|${p.region}|${p.device}|${p.keyword}|${shiftDay(s.date, -1)}`) }))
-        .filter(({ p, before }) => before !== undefined && Math.abs((p.position ?? 101) - (before.position ?? 101)) >= 5)
-        .map(({ p, before }) => ({ query: p.keyword, from: before!.position, to: p.position })),
-    }));
-  return { body: { ...empty, data_state: "fresh" as const, note: null, market_median_pct: med, series, shakes } };
+  const moved = (date: string) =>
+    points
+      .filter((p) => p.day === date)
+      .map((p) => ({ p, before: byKeyDay.get(`${p.engine}|${p.region}|${p.device}|${p.keyword}|${shiftDay(date, -1)}`) }))
+      .filter(({ p, before }) => before !== undefined && Math.abs((p.position ?? NOT_FOUND) - (before.position ?? NOT_FOUND)) >= 5)
+      .map(({ p, before }) => ({ query: p.keyword, from: before!.position, to: p.position }));
+  return { body: { ...empty, data_state: "fresh" as const, note: null, series, ...marketShakes(series, moved) } };
 });
 
 export const searchPositionsHandlers = [listPositions, getPositionPages, getSerpVolatility];

@@ -26,11 +26,13 @@ export const UPTIME_DAILY_TABLE = "uptime_daily";
 /**
  * SERP snapshots imported by users (issue 19): the domains per tracked query and day. Partitioned
  * by the month of the day, but not under retention: imported history is the user's to delete
- * (DELETE /imports/{id}), whatever its age.
+ * (DELETE /imports/batches/{id}), whatever its age.
  */
 export const SERP_SNAPSHOTS_TABLE = "serp_snapshots";
 /** Dated search facts (GSC Chart/Dates, Yandex query analytics) as sums, imported by users; not under retention either. */
 export const SEARCH_DAILY_TABLE = "search_daily";
+/** Imported period sums (GSC Performance, Yandex query × page); not under retention either. */
+export const SEARCH_PERIOD_TABLE = "search_period";
 /** Imported rank checks (Topvisor positions, Keys.so monitoring); not under retention either. */
 export const RANK_CHECKS_TABLE = "rank_checks";
 
@@ -182,6 +184,24 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = ReplacingMergeTree
   PARTITION BY toYYYYMM(day)
   ORDER BY (account_id, host, engine, day, query, page, country, device, import_id)`,
+  // One row per batch and (engine, dim, key, key2): the port sums repeated keys before inserting.
+  // No date column (a period's dates are its batch's): no partitions; rows go with their batch.
+  sql`CREATE TABLE IF NOT EXISTS search_period (
+    account_id       UInt64,
+    host             String,
+    import_id        UInt64,
+    engine           String,
+    dim              String,
+    key              String,
+    key2             String,
+    clicks           UInt64,
+    impressions      UInt64,
+    pos_x_impr       Float64,
+    prev_clicks      Nullable(UInt64),
+    prev_impressions Nullable(UInt64),
+    prev_pos_x_impr  Nullable(Float64)
+  ) ENGINE = ReplacingMergeTree
+  ORDER BY (account_id, host, engine, dim, import_id, key, key2)`,
   // One check per batch, query and day; position, url and volume are Nullable (not in the key).
   sql`CREATE TABLE IF NOT EXISTS rank_checks (
     account_id UInt64,

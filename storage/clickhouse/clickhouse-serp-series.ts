@@ -2,7 +2,7 @@ import type { SerpFact, SerpResult } from "../../analyzer/index.ts";
 import { assertSerpRow, type SerpBatch, type SerpSeries } from "../serp-series.ts";
 import { SERP_SNAPSHOTS_TABLE } from "./clickhouse-schema.ts";
 import type { ClickHouse } from "./open-clickhouse.ts";
-import { inList, sql } from "./sql-template.ts";
+import { inList, sql, type Sql } from "./sql-template.ts";
 
 const COLUMNS = ["account_id", "host", "import_id", "engine", "region", "device", "keyword", "day", "rank", "domain", "url"] as const;
 
@@ -26,7 +26,16 @@ export class ClickHouseSerpSeries implements SerpSeries {
 
   async read(accountId: number, host: string, sinceDay: string, liveImports: readonly number[]): Promise<SerpResult[]> {
     if (liveImports.length === 0) return [];
-    const where = sql`account_id = ${accountId} AND host = ${host} AND day >= toDate(${sinceDay}) AND import_id IN ${inList(liveImports)}`;
+    return this.newestLists(sql`account_id = ${accountId} AND host = ${host} AND day >= toDate(${sinceDay}) AND import_id IN ${inList(liveImports)}`);
+  }
+
+  async readMarket(sinceDay: string, liveImports: readonly number[]): Promise<SerpResult[]> {
+    if (liveImports.length === 0) return [];
+    return this.newestLists(sql`day >= toDate(${sinceDay}) AND import_id IN ${inList(liveImports)}`);
+  }
+
+  /** The newest batch's list per query and day among the rows `where` selects. */
+  private async newestLists(where: Sql): Promise<SerpResult[]> {
     // No window functions on 18.16: the newest batch per query and day by a tuple IN; DISTINCT
     // because a batch stored twice is two copies until a merge.
     // The day comes back as d: an alias named day would replace the column in WHERE (ClickHouse

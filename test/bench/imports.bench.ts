@@ -1,6 +1,9 @@
 /**
- * bench:imports: search-data imports (issue 19) and the reads over them, on PGlite (embedded) and
- * on a Postgres server.
+ * bench:imports: search-data imports (issue 19) and the reads over them, on PGlite (embedded), on
+ * a Postgres server, and on a Postgres server with ClickHouse holding the time-series ports (the
+ * distributed mode's store: SERP snapshots, period sums, daily facts, rank checks); each also on
+ * the job path (`<target>:job`: SVC_IMPORT_SYNC_MAX_MB=0, so every upload answers 202 with an
+ * import job that is polled with GET /jobs/{id} until done).
  *
  *   GSC        a GSC Performance ZIP: Queries.csv with 200,000 rows (an API/Sheets-sized export)
  *              and a 90-day Chart.csv
@@ -8,17 +11,19 @@
  *
  * Each is uploaded through POST /api/v1/imports/{host} (base64 in JSON, app.inject: the whole
  * pipeline without sockets); then every read operation is timed (median of 5). Figures: rows/s of
- * each import, the process's peak RSS after it, read latencies. ClickHouse is not measured: the
- * facts imported here (GSC query rows, backlinks) stay in Postgres in both modes; the ones with a
- * ClickHouse adapter (docs/search-data.md) are checked by the series contract suite.
+ * each import (on the job path: from the POST to the poll that saw it done), the process's peak
+ * RSS after it, read latencies. Backlinks stay in Postgres on every target (no ClickHouse adapter yet).
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
  *
  *   npm run bench:imports                 full: 200,000 GSC rows, 1,000,000 backlinks
  *   npm run bench:imports -- --smoke      smoke: 5,000 GSC rows, 20,000 backlinks (also when CI=true)
  *
- * Overrides (environment): BENCH_GSC_ROWS, BENCH_BACKLINK_ROWS, BENCH_TARGETS (pglite,postgres).
+ * Overrides (environment): BENCH_GSC_ROWS, BENCH_BACKLINK_ROWS, BENCH_TARGETS
+ * (pglite,postgres,clickhouse,pglite:job,clickhouse:job).
  */
+import { ClickHouseRankSeries, ClickHouseSearchDailySeries, ClickHouseSearchPeriodSeries, ClickHouseSerpSeries, createStore, ensureClickHouseSchema, openClickHouse, type ClickHouse } from "../../storage/index.ts";
+import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
 import { writePgliteTemplate } from "../harness/template.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
@@ -27,7 +32,8 @@ import { buildZip, utf16le } from "../harness/zip-writer.ts";
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const GSC_ROWS = Number(process.env.BENCH_GSC_ROWS ?? (SMOKE ? 5_000 : 200_000));
 const BACKLINK_ROWS = Number(process.env.BENCH_BACKLINK_ROWS ?? (SMOKE ? 20_000 : 1_000_000));
-const TARGETS = (process.env.BENCH_TARGETS ?? "pglite,postgres").split(",");
+const TARGETS = (process.env.BENCH_TARGETS ?? "pglite,postgres,clickhouse,pglite:job,clickhouse:job").split(",");
+const POLL_MS = 20;
 const HOST = "bench.example.com";
 const READS = ["/queries/H", "/opportunities/H", "/traffic/H", "/backlinks/H", "/backlinks/H?state=lost", "/indexing/H", "/positions/H", "/providers", "/imports/H"];
 
@@ -53,14 +59,36 @@ function backlinksZip(rows: number): Buffer {
   return buildZip([{ name: "backlinks.csv", data: utf16le(lines.join("\n")) }]);
 }
 
+/** Posts the file; on the job path (202) polls GET /jobs/{id} until the job ends. Answers the batch's rows. */
+async function postImport(gw: TestGateway, name: string, body: { file: string; file_name: string }): Promise<{ rows: number; via: string }> {
+  const res = await gw.call("POST", `/api/v1/imports/${HOST}`, { body });
+  if (res.statusCode === 201) return { rows: res.json<{ import: { rows: number } }>().import.rows, via: "sync" };
+  if (res.statusCode !== 202) throw new Error(`${name} import answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  const id = res.json<{ job: { id: number } }>().job.id;
+  let polls = 0;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    polls++;
+    const job = (await gw.call("GET", `/api/v1/jobs/${id}`)).json<{ job: { state: string; result: { import: number } | null; error: unknown } }>().job;
+    if (job.state === "error") throw new Error(`${name} import job ${id} failed: ${JSON.stringify(job.error)}`);
+    if (job.state !== "done") continue;
+    const batches = (await gw.call("GET", `/api/v1/imports/${HOST}?limit=200`)).json<{ imports: { id: number; rows: number }[] }>().imports;
+    return { rows: batches.find((b) => b.id === job.result?.import)?.rows ?? 0, via: `job, ${polls} polls` };
+  }
+}
+
 async function timeImport(gw: TestGateway, name: string, zip: Buffer, fileName: string): Promise<void> {
   const body = { file: zip.toString("base64"), file_name: fileName };
   const started = process.hrtime.bigint();
-  const res = await gw.call("POST", `/api/v1/imports/${HOST}`, { body });
+  const { rows, via } = await postImport(gw, name, body);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (res.statusCode !== 201) throw new Error(`${name} import answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
-  const rows = res.json<{ import: { rows: number } }>().import.rows;
-  log(`  import ${name.padEnd(10)} ${String(rows).padStart(9)} facts  ${seconds.toFixed(1).padStart(6)} s  ${String(Math.round(rows / seconds)).padStart(8)} rows/s  upload ${mb(body.file.length)}  peak RSS ${mb(peakRss())}`);
+  log(`  import ${name.padEnd(10)} ${String(rows).padStart(9)} facts  ${seconds.toFixed(1).padStart(6)} s  ${String(Math.round(rows / seconds)).padStart(8)} rows/s  upload ${mb(body.file.length)}  peak RSS ${mb(peakRss())}  (${via})`);
+}
+
+/** The distributed mode's store: the Postgres server's repositories, ClickHouse behind the search ports. */
+function withClickHouse(ch: ClickHouse) {
+  return (_store: unknown, db: Parameters<typeof createStore>[0]) =>
+    createStore(db, { serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch) });
 }
 
 async function timeReads(gw: TestGateway): Promise<void> {
@@ -84,16 +112,26 @@ async function main(): Promise<void> {
   const links = backlinksZip(BACKLINK_ROWS);
   log(`fixtures: GSC ZIP ${mb(gsc.length)}, backlinks ZIP ${mb(links.length)}; peak RSS so far ${mb(peakRss())}`);
   let server: PostgresServer | null = null;
+  let chServer: ClickHouseServer | null = null;
   try {
-    for (const target of TARGETS) {
+    for (const [i, target] of TARGETS.entries()) {
+      const [engine, path] = target.split(":");
       let postgresUrl: string | undefined;
-      if (target === "postgres") {
-        server = await startPostgres();
-        postgresUrl = await server.createDatabase("bench_imports");
+      let ch: ClickHouse | null = null;
+      if (engine === "postgres" || engine === "clickhouse") {
+        server ??= await startPostgres();
+        postgresUrl = await server.createDatabase(`bench_imports_${i}`);
       } else await writePgliteTemplate();
-      const gw = await startTestGateway({ ...(postgresUrl ? { postgresUrl } : {}), validateResponses: false, env: { SVC_RATE_PER_HOUR: "10000000" } });
+      if (engine === "clickhouse") {
+        chServer ??= await startClickHouse();
+        ch = await openClickHouse({ url: await chServer.createDatabase(`bench_imports_${i}`) });
+        await ensureClickHouseSchema(ch);
+      }
+      // The synchronous path up to the body limit (the backlinks upload is 18 MB), or every upload a job.
+      const env = { SVC_RATE_PER_HOUR: "10000000", SVC_IMPORT_SYNC_MAX_MB: path === "job" ? "0" : "64" };
+      const gw = await startTestGateway({ ...(postgresUrl ? { postgresUrl } : {}), ...(ch ? { storeOverrides: withClickHouse(ch) } : {}), validateResponses: false, env });
       try {
-        log(`${target}:`);
+        log(`${target}${ch ? " (Postgres server + ClickHouse " + chServer!.version + ")" : ""}:`);
         const added = await gw.call("POST", "/api/v1/sites", { body: { host: HOST } });
         if (added.statusCode !== 201) throw new Error(`adding ${HOST} answered ${added.statusCode}`);
         await timeImport(gw, "gsc", gsc, "bench-Performance-on-Search.zip");
@@ -101,11 +139,12 @@ async function main(): Promise<void> {
         await timeReads(gw);
       } finally {
         await gw.close();
+        await ch?.close();
       }
     }
-    log("clickhouse: not measured (rank checks, daily facts and SERP snapshots have ClickHouse adapters; GSC query rows and backlinks, imported here, stay in Postgres)");
   } finally {
     server?.stop();
+    await chServer?.stop();
   }
 }
 

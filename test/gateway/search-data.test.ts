@@ -112,8 +112,8 @@ describe("a GSC Performance ZIP", () => {
 
   it("is removed with everything it brought", async () => {
     const other = await gw.newAccount("other@example.com");
-    expect((await gw.call("DELETE", `/api/v1/imports/${batchId}`, { key: other.key })).json().code).toBe("not_found");
-    const res = await gw.call("DELETE", `/api/v1/imports/${batchId}`);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`, { key: other.key })).json().code).toBe("not_found");
+    const res = await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`);
     expect(res.json()).toEqual({ id: batchId, host: site.host, removed: true });
     expect((await get(`/queries/${site.host}`)).queries).toEqual([]);
     expect((await get(`/traffic/${site.host}`)).days).toBe(0);
@@ -162,7 +162,7 @@ describe("hostile and wrong files", () => {
     expect(live.page.total).toBe(1);
     const lost = await get(`/backlinks/${site.host}?state=lost`);
     expect(lost.links.map((l: { source: string; lost_at: number }) => [l.source, l.lost_at])).toEqual([["https://blog.example.com/p", Date.UTC(2026, 10, 1) / 1000], ["https://b.example.org/", Date.UTC(2026, 9, 5) / 1000]]);
-    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${res.json().import.id}`)).statusCode).toBe(200);
     expect((await get(`/backlinks/${site.host}`)).links.map((l: { source: string }) => l.source)).toEqual(["https://blog.example.com/p"]);
     expect((await get(`/backlinks/${site.host}?state=lost`)).page.total).toBe(1);
   });
@@ -280,8 +280,45 @@ describe("competitor history from Topvisor SERP snapshots", () => {
     const other = await gw.newAccount("serp-other@example.com");
     expect((await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } })).statusCode).toBe(201);
     expect(await get(`/competitors/${site.host}/history`, other.key)).toMatchObject({ data_state: "missing", checked_queries: 0, rivals: [], my_share: { shares: [] } });
-    expect((await gw.call("DELETE", `/api/v1/imports/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${res.json().import.id}`)).statusCode).toBe(200);
     expect(await get(`/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", valid_points: 0, rivals: [] });
+  });
+
+  it("measures volatility as the top-10 lists' rank distance once snapshots are imported", async () => {
+    const self = site.host.replace(/:\d+$/, "");
+    const list = (day: string, domains: string[]) => Object.fromEntries(domains.map((d, i) => [`${day}:${i + 1}:1`, { url: `https://${d}/p`, domain: d }]));
+    const ten = Array.from({ length: 10 }, (_, i) => `n${i}.ru`);
+    const mid = ["rival.ru", "other.ru", self];
+    const snap = {
+      regions: { "1": { searcher: "yandex", region: 213, device: "desktop" } },
+      result: {
+        keywords: [
+          { name: "диван", snapshotsData: { ...list("2026-11-08", ["rival.ru", self]), ...list("2026-11-09", [self, "rival.ru", "new.ru"]), ...list("2026-11-10", ten), ...list("2026-11-11", ten) } },
+          { name: "кровать", snapshotsData: { ...list("2026-11-08", mid), ...list("2026-11-09", mid), ...list("2026-11-10", mid), ...list("2026-11-11", mid) } },
+        ],
+      },
+    };
+    const res = await upload(JSON.stringify(snap), "snapshots-volatility.json");
+    expect(res.statusCode).toBe(201);
+    const vol = await get(`/positions/${site.host}/volatility?days=7`);
+    // диван 11-09: rival 1→2, self 2→1, new.ru in at 3 (|3 − 11| = 8): D = 10, 9.09 %; кровать: 0.
+    // 11-10: the three leave (10 + 9 + 8) and ten come in (10 + … + 1 = 55): D = 82, 74.55 %; then 0.
+    // This is the only site with snapshots: the market is its queries (median of two = the mean).
+    const none = { site_pct: null, market_pct: null };
+    expect(vol).toMatchObject({ method: "rank_distance", data_state: "fresh", note: null, market_median_pct: 4.5 });
+    expect(vol.series).toEqual([
+      { date: "2026-11-05", ...none },
+      { date: "2026-11-06", ...none },
+      { date: "2026-11-07", ...none },
+      { date: "2026-11-08", ...none },
+      { date: "2026-11-09", site_pct: 4.5, market_pct: 4.5 },
+      { date: "2026-11-10", site_pct: 37.3, market_pct: 37.3 },
+      { date: "2026-11-11", site_pct: 0, market_pct: 0 },
+    ]);
+    // 37.3 > 2 × 4.5 and ≥ the p90 (37.3): a shake; the site's own диван went from 1 to not found.
+    expect(vol.shakes).toEqual([{ date: "2026-11-10", market_pct: 37.3, keywords: [{ query: "диван", from: 1, to: null }] }]);
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${res.json().import.id}`)).statusCode).toBe(200);
+    expect((await get(`/positions/${site.host}/volatility?days=7`)).method).toBe("moved_share");
   });
 });
 

@@ -63,6 +63,10 @@ describe("a file above SVC_IMPORT_SYNC_MAX_MB", () => {
     const batches = (await get(`/imports/${HOST}`)).imports;
     expect(batches).toHaveLength(1);
     expect(done).toMatchObject({ state: "done", progress: 100, poll_after_s: null, error: null, result: { imports: `/api/v1/imports/${HOST}`, import: batches[0].id, created: true } });
+    // GET /jobs lists it, as GET /jobs/{id} shows it (newest first: it is the only job yet).
+    const listed = await get("/jobs");
+    expect(listed.page.total).toBe(1);
+    expect(listed.jobs).toEqual([done]);
     expect(batches[0]).toMatchObject({ provider: "gsc", kind: "performance", file_name: "Queries.csv", rows: 50_000, imported_at: NOW });
     const q = await get(`/queries/${HOST}?limit=1`);
     expect(q.queries).toEqual([{ engine: "google", query: "query number 0", clicks: 900, clicks_prev: null, impressions: 1000, ctr: 90, position: 1, position_prev: null }]);
@@ -88,14 +92,16 @@ describe("a file above SVC_IMPORT_SYNC_MAX_MB", () => {
 
   it("ends in error import_interrupted when the gateway holding it stopped (its lease lapsed)", async () => {
     const owner = (await gw.store.jobs.getOwned(1, 1))?.account_id ?? 1;
-    const orphan = await gw.store.jobs.createImport(owner, HOST, "gateway:gone", NOW, gw.clock.nowMs() + 1000);
+    const orphan = await gw.store.jobs.createHeld({ accountId: owner, kind: "import", host: HOST, step: "received" }, "gateway:gone", NOW, gw.clock.nowMs() + 1000);
     expect((await get(`/jobs/${orphan.id}`)).job.state).toBe("running");
     gw.clock.advance(1001);
     // The scheduler's sweep of lapsed leases never queues it for a crawler: the file is not there.
     expect(await gw.store.jobs.republishStale(gw.clock.nowMs(), 0, () => { throw new Error("an import job must not be published"); })).toBe(0);
     const job = (await get(`/jobs/${orphan.id}`)).job;
     expect(job).toMatchObject({ state: "error", error: { reason: "import_interrupted" } });
-    expect(job.error.detail).toContain("upload the file again");
+    expect(job.error.detail).toBe("the gateway running this job stopped before it finished; nothing of it was stored: send the request again");
+    const listed = (await get("/jobs?limit=100")).jobs.find((j: { id: number }) => j.id === orphan.id);
+    expect(listed).toMatchObject({ kind: "import", state: "error", error: { reason: "import_interrupted" } });
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DailyFact, RankFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
-import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, RankRow, RankSeries, SearchDailySeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
+import type { DailyFact, PeriodFact, RankFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
+import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, PeriodSum, RankRow, RankSeries, SearchDailySeries, SearchPeriodSeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
 
 /** The time-series ports of one store. */
 export interface SeriesHandle {
@@ -9,6 +9,7 @@ export interface SeriesHandle {
   readonly uptime: UptimeSeries;
   readonly serp: SerpSeries;
   readonly searchDaily: SearchDailySeries;
+  readonly searchPeriod: SearchPeriodSeries;
   readonly ranks: RankSeries;
   /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
   settle?(): Promise<void>;
@@ -400,6 +401,22 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         expect(sorted(await s.serp.read(acc, host, "2024-03-02", [11]))).toEqual([result("диван", "2024-03-02", 1, "a.ru"), result("диван", "2024-03-02", 2, "b.ru")]);
       });
 
+      it("readMarket reads every site's lists of the named batches, the newest batch's per query and day", async () => {
+        await s.serp.add({ importId: 31, accountId: acc, host }, [fact("диван", "2025-01-01", 1, "a.ru"), fact("диван", "2025-01-01", 2, "b.ru"), fact("диван", "2025-01-02", 1, "a.ru")]);
+        await s.serp.add({ importId: 32, accountId: other, host: "other.example" }, [fact("диван", "2025-01-02", 1, "c.ru"), fact("стол", "2025-01-02", 1, "d.ru")]);
+        await s.serp.add({ importId: 33, accountId: other, host }, [fact("стол", "2025-01-03", 1, "e.ru")]);
+        await settle();
+        // диван 01-02: batch 32 (another account's site) is newer than 31, so its list is the market's.
+        expect(sorted(await s.serp.readMarket("2025-01-01", [31, 32]))).toEqual([
+          result("диван", "2025-01-01", 1, "a.ru"),
+          result("диван", "2025-01-01", 2, "b.ru"),
+          result("диван", "2025-01-02", 1, "c.ru"),
+          result("стол", "2025-01-02", 1, "d.ru"),
+        ]);
+        expect(sorted(await s.serp.readMarket("2025-01-02", [31]))).toEqual([result("диван", "2025-01-02", 1, "a.ru")]);
+        expect(await s.serp.readMarket("2025-01-01", [])).toEqual([]);
+      });
+
       it("refuses rows it cannot hold, and keeps hostile keywords, domains and hosts as they are", async () => {
         await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "2024-03-01", 0, "a.ru")])).rejects.toThrow(RangeError);
         await expect(s.serp.add({ importId: 20, accountId: acc, host }, [fact("x", "1.3.2024", 1, "a.ru")])).rejects.toThrow(RangeError);
@@ -407,6 +424,98 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         for (const [i, h] of hostile.entries()) await s.serp.add({ importId: 100 + i, accountId: acc, host: h }, [fact(h, "2024-04-01", 1, h)]);
         await settle();
         for (const [i, h] of hostile.entries()) expect(await s.serp.read(acc, h, "2024-04-01", [100 + i])).toEqual([result(h, "2024-04-01", 1, h)]);
+      });
+    });
+
+    describe("SearchPeriodSeries", () => {
+      const host = "period.example";
+      const acc = 2 ** 40 + 5;
+      const fact = (engine: "google" | "yandex", dim: "query" | "page", key: string, clicks: number, impressions: number, posXImpr: number, prev: [number, number, number] | null = null): PeriodFact => ({
+        engine,
+        dim,
+        key,
+        key2: "",
+        clicks,
+        impressions,
+        posXImpr,
+        prevClicks: prev?.[0] ?? null,
+        prevImpressions: prev?.[1] ?? null,
+        prevPosXImpr: prev?.[2] ?? null,
+      });
+      const sum = (f: PeriodFact, importId: number): PeriodSum => ({
+        engine: f.engine,
+        dim: f.dim,
+        key: f.key,
+        key2: f.key2,
+        clicks: f.clicks,
+        impressions: f.impressions,
+        pos_x_impr: f.posXImpr,
+        prev_clicks: f.prevClicks,
+        prev_impressions: f.prevImpressions,
+        prev_pos_x_impr: f.prevPosXImpr,
+        import_id: importId,
+      });
+      const sorted = (rows: PeriodSum[]) => [...rows].sort((a, b) => a.engine.localeCompare(b.engine) || a.dim.localeCompare(b.dim) || a.key.localeCompare(b.key));
+      const divan = fact("google", "query", "диван", 30, 600, 1800);
+      const bed = fact("google", "query", "кровать", 30, 900, 4500);
+      const zebra = fact("google", "query", "zebra", 2, 20, 20);
+      const apple = fact("google", "query", "äpple", 2, 20, 20);
+      const page = fact("google", "page", "https://a.example/", 50, 1000, 3000);
+      const big = fact("yandex", "query", "диван", 5_000_000_000, 9_000_000_000, 27_000_000_000.5);
+      const wardrobe = fact("google", "query", "шкаф", 7, 70, 70, [1, 10, 30]);
+
+      it("reads per engine the newest live batch holding the dimensions, whole; repeated keys summed; ranks and pages exact", async () => {
+        await s.searchPeriod.add({ importId: 41, accountId: acc, host }, []);
+        // стол twice in the file (two spellings normalised alike): one row, summed.
+        await s.searchPeriod.add({ importId: 41, accountId: acc, host }, [divan, bed, fact("google", "query", "стол", 1, 10, 20), fact("google", "query", "стол", 2, 20, 40), zebra, apple, page, big]);
+        await s.searchPeriod.add({ importId: 42, accountId: acc, host }, [wardrobe]);
+        await s.searchPeriod.add({ importId: 43, accountId: acc + 1, host }, [fact("google", "query", "чужой", 1, 1, 1)]);
+        // Retried: stored once.
+        await s.searchPeriod.add({ importId: 42, accountId: acc, host }, [wardrobe]);
+        const table = sum(fact("google", "query", "стол", 3, 30, 60), 41);
+        const expectAll = async () => {
+          expect(sorted(await s.searchPeriod.latest(acc, host, ["query"], [41, 42, 43]))).toEqual([sum(wardrobe, 42), sum(big, 41)]);
+          expect(await s.searchPeriod.latest(acc, host, ["page"], [41, 42])).toEqual([sum(page, 41)]);
+          expect(sorted(await s.searchPeriod.latest(acc, host, ["query", "page"], [41]))).toEqual(sorted([sum(page, 41), sum(divan, 41), sum(bed, 41), table, sum(zebra, 41), sum(apple, 41), sum(big, 41)]));
+          // Query rows under 100 impressions left out; page rows whatever their impressions.
+          expect(sorted(await s.searchPeriod.latest(acc, host, ["query"], [41], 100))).toEqual(sorted([sum(divan, 41), sum(bed, 41), sum(big, 41)]));
+          expect(await s.searchPeriod.latest(acc, host, ["query"], [])).toEqual([]);
+          expect(await s.searchPeriod.latest(acc + 1, host, ["query"], [41, 42, 43])).toEqual([sum(fact("google", "query", "чужой", 1, 1, 1), 43)]);
+          // Positions 3, 5, 2 (60 / 30), 1 (zebra, äpple) and 3.0000000000555 (yandex).
+          const ranks = (await s.searchPeriod.ctrByRank(acc, host, [41])).sort((a, b) => a.engine.localeCompare(b.engine) || a.rank - b.rank);
+          expect(ranks).toEqual([
+            { engine: "google", rank: 1, clicks: 4, impressions: 40 },
+            { engine: "google", rank: 2, clicks: 3, impressions: 30 },
+            { engine: "google", rank: 3, clicks: 30, impressions: 600 },
+            { engine: "google", rank: 5, clicks: 30, impressions: 900 },
+            { engine: "yandex", rank: 3, clicks: 5_000_000_000, impressions: 9_000_000_000 },
+          ]);
+          // Most clicks, then impressions, then key in code point order (z before ä), then engine.
+          const all = await s.searchPeriod.queriesPage(acc, host, null, 10, 0, [41]);
+          expect(all).toEqual({ rows: [sum(big, 41), sum(bed, 41), sum(divan, 41), table, sum(zebra, 41), sum(apple, 41)], total: 6, imports: [41] });
+          expect(await s.searchPeriod.queriesPage(acc, host, null, 2, 4, [41])).toEqual({ rows: [sum(zebra, 41), sum(apple, 41)], total: 6, imports: [41] });
+          const google = await s.searchPeriod.queriesPage(acc, host, "google", 10, 0, [41, 42]);
+          expect(google).toEqual({ rows: [sum(wardrobe, 42)], total: 1, imports: [42] });
+          expect((await s.searchPeriod.queriesPage(acc, host, null, 10, 0, [41, 42])).imports.sort()).toEqual([41, 42]);
+          expect(await s.searchPeriod.queriesPage(acc, host, null, 10, 0, [])).toEqual({ rows: [], total: 0, imports: [] });
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        // A deleted batch is no longer named live (ClickHouse removes its rows by a mutation, later).
+        await s.searchPeriod.drop(42);
+        expect(sorted(await s.searchPeriod.latest(acc, host, ["query"], [41]))).toEqual(sorted([sum(divan, 41), sum(bed, 41), table, sum(zebra, 41), sum(apple, 41), sum(big, 41)]));
+      });
+
+      it("refuses rows it cannot hold, and keeps hostile keys and hosts as they are", async () => {
+        await expect(s.searchPeriod.add({ importId: 50, accountId: acc, host }, [fact("google", "query", "x", -1, 1, 1)])).rejects.toThrow(RangeError);
+        await expect(s.searchPeriod.add({ importId: 50, accountId: acc, host }, [fact("google", "query", "x", 1, 1.5, 1)])).rejects.toThrow(RangeError);
+        await expect(s.searchPeriod.add({ importId: 50, accountId: acc, host }, [fact("google", "query", "x", 1, 1, Number.NaN)])).rejects.toThrow(RangeError);
+        expect(await s.searchPeriod.latest(acc, host, ["query"], [50])).toEqual([]);
+        const hostile = HOSTILE_TEXT.filter((h) => h !== "");
+        for (const [i, h] of hostile.entries()) await s.searchPeriod.add({ importId: 200 + i, accountId: acc, host: h }, [fact("google", "query", h, 1, 2, 3)]);
+        await settle();
+        for (const [i, h] of hostile.entries()) expect(await s.searchPeriod.latest(acc, h, ["query"], [200 + i])).toEqual([sum(fact("google", "query", h, 1, 2, 3), 200 + i)]);
       });
     });
 

@@ -738,7 +738,7 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect((await db.query("SELECT (SELECT count(*) FROM rank_checks) + (SELECT count(*) FROM search_daily) AS n")).rows[0].n).toBe("0");
     expect(((await get(cluster.api, `/positions/${site.host}`)) as { keywords: unknown[] }).keywords).toMatchObject([{ query: "диван", position: 12, week_ago: 5, change_week: -7, trend: "down" }]);
     expect(await get(cluster.api, `/traffic/${site.host}`)).toMatchObject({ source: "gsc", days: 2 });
-    expect((await cluster.api(`/imports/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await cluster.api(`/imports/batches/${id}`, { method: "DELETE" })).status).toBe(200);
     expect(await get(cluster.api, `/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", rivals: [] });
   });
 
@@ -765,6 +765,12 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     const batches = ((await get(cluster.api, `/imports/${site.host}`)) as { imports: { id: number; rows: number }[] }).imports;
     expect(batches).toMatchObject([{ id: job.result!.import, rows: 200_000 }]);
     expect(await get(cluster.api, `/queries/${site.host}?limit=1`)).toMatchObject({ queries: [{ query: "query number 0", clicks: 500, impressions: 1000, ctr: 50, position: 2 }], page: { total: 200_000 } });
+    // The period sums went to ClickHouse (SearchPeriodSeries), none to the Postgres table.
+    expect(await clickhouseCount(`SELECT count() AS n FROM search_period WHERE import_id = ${job.result!.import}`)).toBe(200_000);
+    expect((await db.query("SELECT count(*)::int AS n FROM search_period WHERE import_id = $1", [job.result!.import])).rows[0].n).toBe(0);
+    // GET /jobs lists the gateway-held import job as GET /jobs/{id} shows it.
+    const listed = ((await get(cluster.api, "/jobs?limit=100")) as { jobs: { id: number; kind: string; state: string }[] }).jobs.find((j) => j.id === jobId);
+    expect(listed).toMatchObject({ kind: "import", state: "done", result: { import: job.result!.import, created: true } });
   });
 
   // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again

@@ -7,6 +7,7 @@ import {
   ClickHouseUptimeSeries,
   ClickHouseSerpSeries,
   ClickHouseSearchDailySeries,
+  ClickHouseSearchPeriodSeries,
   ClickHouseRankSeries,
   ClickHouseUsageSeries,
   clickhouseIdent as ident,
@@ -20,6 +21,7 @@ import {
   PostgresCheckSeries,
   PostgresSerpSeries,
   PostgresSearchDailySeries,
+  PostgresSearchPeriodSeries,
   PostgresRankSeries,
   PostgresUptimeSeries,
   PostgresUsageSeries,
@@ -28,6 +30,7 @@ import {
   UPTIME_PROBES_TABLE,
   SERP_SNAPSHOTS_TABLE,
   SEARCH_DAILY_TABLE,
+  SEARCH_PERIOD_TABLE,
   RANK_CHECKS_TABLE,
   USAGE_TABLE,
   type ClickHouse,
@@ -59,7 +62,7 @@ async function newClickHouse(options: { insertBatchRows?: number } = {}): Promis
 }
 
 function postgresHandle(db: Db): SeriesHandle {
-  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), serp: new PostgresSerpSeries(db), searchDaily: new PostgresSearchDailySeries(db), ranks: new PostgresRankSeries(db), close: () => db.close() };
+  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), serp: new PostgresSerpSeries(db), searchDaily: new PostgresSearchDailySeries(db), searchPeriod: new PostgresSearchPeriodSeries(db), ranks: new PostgresRankSeries(db), close: () => db.close() };
 }
 
 const targets: SeriesTarget[] = [
@@ -90,9 +93,10 @@ const targets: SeriesTarget[] = [
         uptime: new ClickHouseUptimeSeries(ch),
         serp: new ClickHouseSerpSeries(ch),
         searchDaily: new ClickHouseSearchDailySeries(ch),
+        searchPeriod: new ClickHouseSearchPeriodSeries(ch),
         ranks: new ClickHouseRankSeries(ch),
         async settle() {
-          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, RANK_CHECKS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
+          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, SEARCH_PERIOD_TABLE, RANK_CHECKS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
         },
         close: () => ch.close(),
       };
@@ -201,6 +205,7 @@ describe("ClickHouse client", () => {
       { name: "crawl_pages", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
       { name: "rank_checks", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, region, device, keyword, day, import_id" },
       { name: "search_daily", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, day, query, page, country, device, import_id" },
+      { name: "search_period", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, engine, dim, import_id, key, key2" },
       { name: "serp_snapshots", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, day, engine, region, device, keyword, import_id, rank" },
       { name: "uptime_daily", engine: "SummingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "host, day" },
       { name: "uptime_daily_mv", engine: "MaterializedView", partition_key: "", sorting_key: "" },

@@ -10,6 +10,7 @@ import { topvisorPositions } from "./topvisor-positions.ts";
 import { topvisorSnapshots } from "./topvisor-snapshots.ts";
 import { yandexPages } from "./yandex-pages.ts";
 import { yandexQueryAnalytics } from "./yandex-query-analytics.ts";
+import { yandexQueryMonitoring } from "./yandex-query-monitoring.ts";
 
 /**
  * Every table export the importer knows, recognised by header row in this order (the first that
@@ -23,6 +24,7 @@ export const TABLE_FORMATS: readonly TableFormat[] = [
   gscIndexingMetadata,
   gscIndexingTable,
   yandexQueryAnalytics,
+  yandexQueryMonitoring,
   yandexPages,
   ahrefsBacklinks,
   semrushBacklinks,
