@@ -13,7 +13,8 @@
  *     so a thread that holds only one task waits for it.
  * Figures: pages/s, CPU-ms per page (every thread of the process, from /proc), peak RSS (VmHWM).
  *
- *   npm run bench:parse
+ *   npm run bench:parse                  3,000 pages, 3 rounds per variant (about 5 min)
+ *   npm run bench:parse -- --smoke       300 pages, 1 round (also CI=true)
  *   BENCH_PAGES=3000 BENCH_THREADS=2 BENCH_PER_THREAD=1,2,4 BENCH_IN_FLIGHT=16 BENCH_BUSY_MS=2 npm run bench:parse
  */
 import { spawnSync } from "node:child_process";
@@ -23,12 +24,14 @@ import { threadParsePool } from "../../crawler/index.ts";
 import { pageHtml } from "./sites/scale-site.ts";
 import { memMb, processCpuS } from "./proc.ts";
 
-const PAGES = Number(process.env.BENCH_PAGES ?? 3000);
+// CI runs every bench in smoke mode (CI=true): a few hundred pages, one round.
+const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
+const PAGES = Number(process.env.BENCH_PAGES ?? (SMOKE ? 300 : 3000));
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 16);
 const BUSY_MS = Number(process.env.BENCH_BUSY_MS ?? 2);
 const PER_THREAD = (process.env.BENCH_PER_THREAD ?? "1,2,4").split(",").map(Number);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 3));
 
 interface Figures {
   perThread: number;
@@ -85,7 +88,7 @@ async function child(perThread: number, busyMs: number): Promise<void> {
 }
 
 function runChild(perThread: number, busyMs: number): Figures {
-  const out = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", String(perThread), String(busyMs)], { encoding: "utf8", env: process.env, maxBuffer: 1 << 20 });
+  const out = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", String(perThread), String(busyMs)], { encoding: "utf8", env: { ...process.env, BENCH_PAGES: String(PAGES) }, maxBuffer: 1 << 20 });
   if (out.status !== 0) throw new Error(`child ${perThread}/${busyMs} failed (${out.status}): ${out.stderr}`);
   return JSON.parse(out.stdout.trim().split("\n").pop()!) as Figures;
 }
