@@ -23,6 +23,7 @@ export { detectTechnologies, type TechEvidence } from "./page/tech-detect.ts";
 export { collectTlsFacts, type TlsFactsOptions } from "./site/tls-facts.ts";
 export { collectDnsFacts, type DnsFactsOptions } from "./site/dns-facts.ts";
 export { HostLimiter, type HostLimiterOptions } from "./fetch/host-limiter.ts";
+export { fetchErrorClass, fetchMetrics, NO_FETCH_METRICS, FETCH_ERROR_CLASSES, FETCH_SOURCES, POLITENESS_WAITS, type FetchErrorClass, type FetchMetrics, type FetchSource, type PolitenessWait } from "./fetch/fetch-metrics.ts";
 export {
   collectSiteFacts,
   DEFAULT_COLLECT_OPTIONS,

@@ -5,6 +5,7 @@ import { unixSeconds, type Clock, type CrawlSettings } from "../runtime/index.ts
 import { createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
 import { browserPoolMetrics } from "./browser/pool-metrics.ts";
 import { webhookMetrics, type WebhookMetrics } from "./webhook-metrics.ts";
+import { fetchMetrics, NO_FETCH_METRICS, type FetchMetrics } from "./fetch/fetch-metrics.ts";
 import type { CollectOptions } from "./site/collect-site.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./fetch/egress.ts";
 import { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
@@ -33,6 +34,8 @@ export interface CrawlerNode {
   readonly browser: BrowserPool | null;
   /** The webhook kind's metrics (absent: not exported). */
   readonly webhookMetrics?: WebhookMetrics;
+  /** Pages fetched, fetch errors by class, politeness waits (go nowhere without a registry). */
+  readonly fetchMetrics: FetchMetrics;
   /** Whether an external host may be fetched (the operator's allow list of SVC_EGRESS_ALLOW). */
   readonly externalAllowed: (hostname: string) => boolean;
   readonly randomHex: (bytes: number) => string;
@@ -48,7 +51,7 @@ export interface CrawlerNode {
 }
 
 /** The crawler node's shared parts, configured from the operator's settings. */
-/** `metrics`: the process's registry, for the browser pool's gauges and the webhook kind's metrics (none: not exported). */
+/** `metrics`: the process's registry, for the browser pool's gauges, the fetch and the webhook kind's metrics (none: not exported). */
 export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?: Registry): CrawlerNode {
   const egress = createEgress({
     allowPrivateTargets: settings.allowPrivateTargets,
@@ -69,6 +72,7 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?
     pool,
     browser,
     ...(metrics ? { webhookMetrics: webhookMetrics(metrics) } : {}),
+    fetchMetrics: metrics ? fetchMetrics(metrics) : NO_FETCH_METRICS,
     externalAllowed,
     randomHex: (n) => randomBytes(n).toString("hex"),
     politeness: (host) => politenessFor(host, settings, egress),

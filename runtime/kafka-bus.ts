@@ -39,7 +39,14 @@ export interface KafkaBusOptions {
   readonly sessionTimeoutMs?: number;
   readonly heartbeatIntervalMs?: number;
   readonly rebalanceTimeoutMs?: number;
-  /** Longest wait of one fetch; also how soon a paused subscription notices a free slot. Default 1000. */
+  /**
+   * Longest wait of one fetch when nothing arrives (a message ends the wait at once), so how often
+   * an idle consumer asks the broker. Default: the heartbeat interval (3 s by default; it was 1 s),
+   * because kafkajs heartbeats between fetches (a longer wait would delay a rebalance's notice) and
+   * a closing consumer waits for its last fetch (within SVC_SHUTDOWN_GRACE_MS). A full subscription
+   * waits for a free slot inside its batch, woken by the handler that frees it, so this does not
+   * pace how soon it takes the next message.
+   */
   readonly maxWaitMs?: number;
   readonly logger?: Logger;
   readonly random?: () => number;
@@ -84,7 +91,7 @@ export class KafkaBus implements Bus {
       sessionTimeoutMs: options.sessionTimeoutMs ?? 30_000,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 3000,
       rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 60_000,
-      maxWaitMs: options.maxWaitMs ?? 1000,
+      maxWaitMs: options.maxWaitMs ?? options.heartbeatIntervalMs ?? 3000,
       random: options.random ?? Math.random,
     };
     this.logger = (options.logger ?? createLogger("silent")).child({ component: "kafka-bus" });
@@ -285,6 +292,8 @@ class GroupSubscription {
   private readonly stopping = new AbortController();
   private committing: Promise<void> | null = null;
   private commitAgain = false;
+  /** A batch waiting for a free slot: woken by the handler that frees one, or by close(). */
+  private readonly slotWaiters: Array<() => void> = [];
 
   constructor(private readonly ctx: SubscriptionContext) {
     const s = ctx.settings;
@@ -319,6 +328,7 @@ class GroupSubscription {
   async close(): Promise<void> {
     this.closing = true;
     this.stopping.abort();
+    this.wakeSlotWaiters();
     this.pause();
     const timer = new AbortController();
     await Promise.race([Promise.allSettled([...this.chains.values()]), sleep(this.ctx.settings.drainTimeoutMs, undefined, { signal: timer.signal }).catch(() => undefined)]);
@@ -340,11 +350,9 @@ class GroupSubscription {
         payload.resolveOffset(message.offset);
         continue;
       }
-      if (this.inFlight >= this.ctx.settings.maxInFlight) {
-        // Unresolved, the rest of the batch is fetched again on resume.
-        this.pause();
-        return;
-      }
+      // Full: wait here for a free slot. (Pausing the consumer instead would be noticed only after
+      // a whole fetch wait, maxWaitMs.) Closing or a rebalance: the rest, unresolved, is fetched again.
+      if (this.inFlight >= this.ctx.settings.maxInFlight && !(await this.freeSlot(payload))) return;
       this.dispatch(progress, message);
       payload.resolveOffset(message.offset);
       await payload.heartbeat();
@@ -377,6 +385,7 @@ class GroupSubscription {
         progress.pending.delete(offset);
         this.commitSoon();
       }
+      this.wakeSlotWaiters();
       if (this.paused && !this.closing && this.inFlight < this.ctx.settings.maxInFlight) this.resume();
     }
   }
@@ -437,6 +446,31 @@ class GroupSubscription {
   /** Sleeps, but wakes at once when the subscription closes. */
   private async wait(ms: number): Promise<void> {
     await sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+  }
+
+  /**
+   * Waits, inside a batch, until a handler frees a slot, heartbeating meanwhile so that the group
+   * keeps this member. False when the subscription closes, the batch went stale or the group is
+   * rebalancing (the heartbeat says so).
+   */
+  private async freeSlot(payload: EachBatchPayload): Promise<boolean> {
+    const beatMs = Math.max(100, this.ctx.settings.heartbeatIntervalMs);
+    while (this.inFlight >= this.ctx.settings.maxInFlight) {
+      const timer = new AbortController();
+      await Promise.race([new Promise<void>((resolve) => this.slotWaiters.push(resolve)), sleep(beatMs, undefined, { signal: timer.signal }).catch(() => undefined)]);
+      timer.abort();
+      if (this.closing || !payload.isRunning() || payload.isStale()) return false;
+      try {
+        await payload.heartbeat();
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private wakeSlotWaiters(): void {
+    for (const wake of this.slotWaiters.splice(0)) wake();
   }
 
   private onAssignment(partitions: readonly number[]): void {

@@ -18,9 +18,19 @@ export class OutboxRelay {
   ) {}
 
   start(everyMs: number): void {
-    this.timer ??= setInterval(() => this.kick(), everyMs);
+    this.timer ??= setInterval(() => void this.poll(), everyMs);
     this.timer.unref();
     this.kick();
+  }
+
+  /**
+   * The timer's pass: a read first, the relay's transaction only when a message is due (an idle
+   * scheduler polled with three statements a second). A failed read runs the pass anyway.
+   */
+  private async poll(): Promise<void> {
+    if (this.running) return;
+    const due = await this.jobs.outboxDue(unixSeconds(this.clock)).catch(() => true);
+    if (due) this.kick();
   }
 
   /** Runs a relay pass now (or right after the one in progress). */

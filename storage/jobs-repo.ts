@@ -462,6 +462,12 @@ export class JobsRepo {
   }
 
   /** Takes up to limit unpublished outbox rows, hands them to publish, and marks them published. */
+  /** Whether an outbox message is due to be published: one read, which the relay's idle poll asks before it opens a transaction. */
+  async outboxDue(now: number): Promise<boolean> {
+    const [row] = await this.db.query<{ due: boolean }>("SELECT EXISTS (SELECT 1 FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $1) AS due", [now]);
+    return row?.due === true;
+  }
+
   async relayOutbox(limit: number, now: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
     return this.db.tx(async (q) => {
       const rows = await q.query<OutboxRow>(

@@ -201,6 +201,23 @@ export class WebhooksRepo {
    * cursor past it. The cursor's row lock makes a second planner wait, then start from the moved
    * cursor; (webhook, event) is unique besides. Returns the deliveries written.
    */
+  /**
+   * Whether a webhooks pass would find anything: an event after the cursor, an attempt that is
+   * due, or one whose job ended without a word. One statement, read only: an idle pass asks this
+   * instead of running its three transactions (about ten statements a second on an idle cluster,
+   * the scheduler's largest idle cost in bench:distribution). It may say yes when a pass then
+   * finds nothing (events of accounts without webhooks); never no when there is work.
+   */
+  async hasWork(cursor: string, now: number): Promise<boolean> {
+    const [row] = await this.db.query<{ work: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM events WHERE id > coalesce((SELECT last_id FROM series_cursors WHERE name = $1), 0))
+           OR EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $2 AND w.active)
+           OR EXISTS (SELECT 1 FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id WHERE d.state = 'sending' AND j.state = 'error') AS work`,
+      [cursor, now],
+    );
+    return row?.work === true;
+  }
+
   async planFromEvents(cursor: string, limit: number, now: number, route: (event: EventRecord, hooks: readonly WebhookRow[]) => RoutedDelivery[]): Promise<number> {
     return this.db.tx(async (q) => {
       await q.query("INSERT INTO series_cursors (name, last_id) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING", [cursor]);

@@ -16,6 +16,7 @@ import { crawledPage, crawledPageFrom, type PageInput } from "../page/crawled-pa
 import type { Egress } from "../fetch/egress.ts";
 import { fetchUrl, responseHeader, type FetchResult } from "../fetch/fetch-page.ts";
 import { HostLimiter } from "../fetch/host-limiter.ts";
+import type { FetchMetrics } from "../fetch/fetch-metrics.ts";
 import { ParseThreadCrashedError, type ParsePool } from "../page/parse-pool.ts";
 import { crawlDelaySeconds, ROBOTS_MAX_BYTES, robotsFacts } from "../site/robots.ts";
 import { collectSitemaps, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from "../site/sitemaps.ts";
@@ -83,6 +84,8 @@ export interface CrawlDeps {
   readonly limiter?: HostLimiter;
   /** A URL the analysis alongside fetched and parsed (or is fetching) for its sample; undefined otherwise. */
   readonly sampled?: (url: string) => Promise<SampledPage> | undefined;
+  /** The node's fetch metrics (absent: not counted). */
+  readonly metrics?: FetchMetrics;
 }
 
 export interface CrawlSiteInput {
@@ -137,7 +140,7 @@ interface CrawlRun {
 export async function crawlSite(input: CrawlSiteInput, opts: CrawlOptions, deps: CrawlDeps): Promise<CrawlOutcome> {
   const startedAt = performance.now();
   const origin = new URL(input.origin);
-  const limiter = deps.limiter ?? new HostLimiter({ maxConcurrent: opts.connections, minDelayMs: opts.minDelayMs });
+  const limiter = deps.limiter ?? new HostLimiter({ maxConcurrent: opts.connections, minDelayMs: opts.minDelayMs, ...(deps.metrics ? { onWait: deps.metrics.waited } : {}) });
   const politeness: Politeness = { delayMs: 0, connections: opts.connections, throttled: 0, retryAfterWaitS: 0 };
   const robots = await usableRobots(input, opts, deps, limiter, politeness);
   const delayMs = Math.max(opts.minDelayMs, Math.min(opts.maxCrawlDelayMs, robots ? crawlDelaySeconds(robots, opts.userAgent) * 1000 : 0));
@@ -297,6 +300,7 @@ function fetchEntry(run: CrawlRun, entry: FrontierEntry): Promise<FetchResult> {
       // The parse thread decodes the body: the bytes move there without a copy, not a string.
       decodeText: false,
     }).then((res) => {
+      deps.metrics?.fetched("crawl", res.response);
       // Set the pause before the slot is released, so no request slips in before it.
       const status = res.response.status;
       if ((status === 429 || status === 503) && entry.throttles < MAX_THROTTLES_PER_URL) {
@@ -374,6 +378,7 @@ async function usableRobots(input: CrawlSiteInput, opts: CrawlOptions, deps: Cra
   for (let attempt = 0; attempt < ROBOTS_ATTEMPTS && retry(robots); attempt++) {
     const r = await limiter.run(host, () =>
       fetchUrl(`${input.origin}/robots.txt`, { dispatcher: deps.egress.dispatcher, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs, maxBodyBytes: ROBOTS_MAX_BYTES, maxRedirects: 5, ...(deps.signal ? { signal: deps.signal } : {}) }).then((res) => {
+        deps.metrics?.fetched("crawl", res.response);
         const status = res.response.status;
         if (status === 429 || status === 503) {
           const wait = Math.min(opts.maxRetryAfterMs, retryAfterMs(responseHeader(res.response, "retry-after")) ?? 5000);
@@ -397,7 +402,10 @@ async function listSitemapUrls(input: CrawlSiteInput, opts: CrawlOptions, deps: 
     roots,
     (url) =>
       limiter.run(new URL(url).host, () =>
-        fetchUrl(url, { dispatcher: deps.egress.dispatcher, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs, maxBodyBytes: SITEMAP_MAX_BYTES, maxRedirects: 5, ...(deps.signal ? { signal: deps.signal } : {}) }),
+        fetchUrl(url, { dispatcher: deps.egress.dispatcher, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs, maxBodyBytes: SITEMAP_MAX_BYTES, maxRedirects: 5, ...(deps.signal ? { signal: deps.signal } : {}) }).then((res) => {
+          deps.metrics?.fetched("crawl", res.response);
+          return res;
+        }),
       ),
     { siteHost: originHost, maxRoots: 10, maxChildren: 50, sampleSize: SITEMAP_MAX_URLS },
   );

@@ -1,11 +1,14 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { PolitenessWait } from "./fetch-metrics.ts";
 
 export interface HostLimiterOptions {
   /** Requests in flight per host. */
   readonly maxConcurrent: number;
   /** Minimum spacing between request starts per host. */
   readonly minDelayMs: number;
+  /** Told of each wait a request made before it started (for the politeness metrics). */
+  readonly onWait?: (reason: PolitenessWait, seconds: number) => void;
 }
 
 interface HostState {
@@ -44,24 +47,38 @@ export class HostLimiter {
   /** Runs `fn` once the host has a free slot and its delay since the previous start has passed. */
   async run<T>(host: string, fn: () => Promise<T>): Promise<T> {
     const s = this.state(host);
-    while (s.active >= s.maxConcurrent) await new Promise<void>((resolve) => s.waiters.push(resolve));
+    if (s.active >= s.maxConcurrent) {
+      const queued = performance.now();
+      while (s.active >= s.maxConcurrent) await new Promise<void>((resolve) => s.waiters.push(resolve));
+      this.waited("connections", performance.now() - queued);
+    }
     s.active += 1;
     try {
       // Starts are reserved in arrival order, each delayMs after the previous one.
       const now = performance.now();
       const start = Math.max(now, s.nextStartMs);
       s.nextStartMs = start + s.delayMs;
+      // A start held back to the end of a pause waited for the host's Retry-After, not for the spacing.
+      let reason: PolitenessWait = s.pausedUntilMs >= start ? "retry_after" : "delay";
       if (start > now) await sleep(start - now);
       // A pause that came while this one waited holds it back until the pause ends.
       while (s.pausedUntilMs > performance.now()) {
+        reason = "retry_after";
         await sleep(s.pausedUntilMs - performance.now());
         s.nextStartMs = Math.max(s.nextStartMs, performance.now() + s.delayMs);
       }
+      // One wait per request, however many sleeps it took (a timer may wake a little early).
+      const waited = performance.now() - now;
+      if (start > now || reason === "retry_after") this.waited(reason, waited);
       return await fn();
     } finally {
       s.active -= 1;
       s.waiters.shift()?.();
     }
+  }
+
+  private waited(reason: PolitenessWait, ms: number): void {
+    this.opts.onWait?.(reason, Math.max(0, ms) / 1000);
   }
 
   private state(host: string): HostState {

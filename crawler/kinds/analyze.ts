@@ -19,6 +19,7 @@ export const analyzeKind: CrawlerKind<"analyze"> = {
       onProgress: (p, step) => ctx.progress(p, step),
       signal: ctx.signal,
       parse: node.pool.extract,
+      metrics: node.fetchMetrics,
       // The synchronous lane has a deadline a browser run would eat into: no browser metrics there.
       ...(node.browser && !ctx.sync ? { browser: node.browser, browserPlan: { pages: node.settings.browserPages, profiles: node.settings.browserProfiles } } : {}),
       noBrowserReason: ctx.sync ? "sync" : node.settings.browser === "off" ? "off" : "absent",

@@ -22,7 +22,7 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     const politeness = await ctx.node.politeness(ctx.host);
     const resume = ctx.attempt > 1 ? await ctx.pages.stored() : [];
     // The analysis and the crawl run at once on one limiter: together they keep to the host's politeness.
-    const limiter = new HostLimiter({ maxConcurrent: politeness.connectionsPerHost, minDelayMs: politeness.minDelayMs });
+    const limiter = new HostLimiter({ maxConcurrent: politeness.connectionsPerHost, minDelayMs: politeness.minDelayMs, onWait: ctx.node.fetchMetrics.waited });
     // A failed analysis stops the crawl (and its error is the attempt's); an aborted job stops both.
     const stop = new AbortController();
     const signal = AbortSignal.any([ctx.signal, stop.signal]);
@@ -108,6 +108,7 @@ function startAnalysis(task: { pageSample: number; watch: readonly string[] }, c
     parse: node.pool.extract,
     signal,
     limiter,
+    metrics: node.fetchMetrics,
     onSiteKnown: known,
     onSamplePage: (url, page) => void sampled.set(url, page),
     // The analysis is the first tenth of a crawl's progress, until the crawl reports its own.
@@ -168,6 +169,7 @@ function crawlFrom(
       pool,
       signal,
       limiter,
+      metrics: ctx.node.fetchMetrics,
       // Taken once: the crawl starts each URL once, and the analysis keeps its facts itself.
       sampled: (url) => {
         const page = sampled.get(url);

@@ -19,6 +19,7 @@ export const pageKind: CrawlerKind<"page"> = {
       maxRedirects: settings.maxRedirects,
       signal: ctx.signal,
     });
+    node.fetchMetrics.fetched("page", res.response);
     return PageResult.fromPartial({ facts: extractPage({ url: res.response.finalUrl || task.url, response: res.response, html: res.text }).facts });
   },
 };

@@ -61,8 +61,8 @@ interface Job {
 
 interface Slot {
   readonly worker: Worker;
-  /** The one task the thread runs; the others wait in the pool's queue. */
-  current: { readonly id: number; readonly job: Job } | null;
+  /** The tasks posted to the thread (one unless tasksPerThread says more); the others wait in the pool's queue. */
+  readonly current: Map<number, Job>;
   gone: boolean;
   /** Replace the thread once its task is done (it analysed a large crawl). */
   retire: boolean;
@@ -85,10 +85,17 @@ export interface ThreadPoolOptions {
    * (about 38 MB resident): a crawler node that only probes for a while gives that back.
    */
   readonly idleMs?: number;
+  /**
+   * Tasks posted to a thread at once (default 1). More keeps a thread busy while the main thread
+   * is late to hand it the next page, but a thread that crashes fails every task it holds: one
+   * page that runs a thread out of memory takes the others with it. docs/benchmarks.md (parse
+   * pool) measures both; 1 is what the crawler node runs.
+   */
+  readonly tasksPerThread?: number;
 }
 
 /**
- * `size` worker threads, each running one task at a time from a queue in this thread. Messages
+ * `size` worker threads, each running one task at a time (tasksPerThread) from a queue in this thread. Messages
  * are structured clones of plain objects (ts-proto messages are plain objects), so nothing is
  * encoded on the way. A thread that crashes fails only the task it was running (with the
  * cause), and a new thread takes its place: tasks still queued never were on the crashed thread,
@@ -104,38 +111,42 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
   const idleMs = options.idleMs ?? 0;
   let asleep = false;
   let lastBusy = Date.now();
+  const perThread = Math.max(1, options.tasksPerThread ?? 1);
 
   const dispatch = () => {
     if (asleep && queue.length > 0) {
       asleep = false;
       for (let i = 0; i < Math.max(1, size); i++) spawn(0);
     }
-    for (const slot of slots) {
-      if (slot.current !== null || slot.gone) continue;
-      const job = queue.shift();
-      if (!job) return;
-      const id = next++;
-      slot.current = { id, job };
-      slot.retire = job.task.kind === "crawl" && factsPages((job.task.input as CrawlAnalysisInput).facts) >= RETIRE_AFTER_ANALYSIS_OF;
-      slot.worker.ref();
-      lastBusy = Date.now();
-      slot.worker.postMessage({ ...job.task, id }, job.transfer);
+    // Round by round, one task per free place, so that the threads share the queue evenly.
+    for (let round = 0; round < perThread; round++) {
+      for (const slot of slots) {
+        if (slot.current.size > round || slot.gone || slot.retire) continue;
+        const job = queue.shift();
+        if (!job) return;
+        const id = next++;
+        slot.current.set(id, job);
+        if (job.task.kind === "crawl" && factsPages((job.task.input as CrawlAnalysisInput).facts) >= RETIRE_AFTER_ANALYSIS_OF) slot.retire = true;
+        slot.worker.ref();
+        lastBusy = Date.now();
+        slot.worker.postMessage({ ...job.task, id }, job.transfer);
+      }
     }
   };
 
   const spawn = (warmUp = warmUpPages): Slot => {
     const worker = new Worker(boot, { eval: true, workerData: { warmUpPages: warmUp }, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
-    const slot: Slot = { worker, current: null, gone: false, retire: false };
+    const slot: Slot = { worker, current: new Map(), gone: false, retire: false };
     worker.on("message", (msg: { id: number; result?: unknown; error?: string } | "loaded") => {
-      if (msg === "loaded" || slot.current?.id !== msg.id) return;
-      const { job } = slot.current;
-      slot.current = null;
+      const job = msg === "loaded" ? undefined : slot.current.get(msg.id);
+      if (msg === "loaded" || !job) return;
+      slot.current.delete(msg.id);
       lastBusy = Date.now();
       // An idle thread does not keep the process alive; a busy one does (its caller waits on it).
-      worker.unref();
+      if (slot.current.size === 0) worker.unref();
       if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
       else job.resolve(msg.result);
-      if (slot.retire && !closed) {
+      if (slot.retire && slot.current.size === 0 && !closed) {
         // Out of the pool before it exits (no task goes to it), a fresh thread in its place.
         slot.gone = true;
         slots.splice(slots.indexOf(slot), 1);
@@ -148,9 +159,9 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       if (slot.gone) return;
       slot.gone = true;
       slots.splice(slots.indexOf(slot), 1);
-      const lost = slot.current;
-      slot.current = null;
-      lost?.job.reject(new ParseThreadCrashedError(cause));
+      const lost = [...slot.current.values()];
+      slot.current.clear();
+      for (const job of lost) job.reject(new ParseThreadCrashedError(cause));
       if (closed) return;
       spawn();
       dispatch();
@@ -187,7 +198,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
     idleMs > 0
       ? setInterval(
           () => {
-            if (!started || asleep || closed || queue.length > 0 || slots.some((s) => s.current !== null)) return;
+            if (!started || asleep || closed || queue.length > 0 || slots.some((s) => s.current.size > 0)) return;
             if (Date.now() - lastBusy < idleMs) return;
             asleep = true;
             for (const slot of slots.splice(0)) {

@@ -12,6 +12,7 @@ import { EgressBlockedError, type Egress } from "../fetch/egress.ts";
 import { extractPage, type Extraction, type ExtractInput } from "../page/extract.ts";
 import { DEFAULT_USER_AGENT, fetchUrl, type FetchOptions, type FetchResult } from "../fetch/fetch-page.ts";
 import { HostLimiter } from "../fetch/host-limiter.ts";
+import type { FetchMetrics } from "../fetch/fetch-metrics.ts";
 import { samplePages } from "./page-sample.ts";
 import { crawlDelaySeconds, isAllowed, robotsFacts } from "./robots.ts";
 import { parseSecurityTxt } from "./security-txt.ts";
@@ -85,6 +86,8 @@ export interface CollectDeps {
   readonly onSamplePage?: (url: string, page: Promise<SampledPage>) => void;
   /** Parses a fetched page (the crawler node's parse threads); absent: on the calling thread. */
   readonly parse?: (input: ExtractInput) => Promise<Extraction>;
+  /** The node's fetch metrics (absent: not counted). */
+  readonly metrics?: FetchMetrics;
 }
 
 export interface BrowserPlan {
@@ -243,7 +246,7 @@ export function mostLinked(pages: readonly PageFacts[], homeUrl: string, n: numb
 
 function openSite(host: string, opts: CollectOptions, deps: CollectDeps): Site {
   const { hostname, port } = splitHost(host);
-  const limiter = deps.limiter ?? new HostLimiter({ maxConcurrent: opts.maxConnectionsPerHost, minDelayMs: opts.minDelayMs });
+  const limiter = deps.limiter ?? new HostLimiter({ maxConcurrent: opts.maxConnectionsPerHost, minDelayMs: opts.minDelayMs, ...(deps.metrics ? { onWait: deps.metrics.waited } : {}) });
   let last = 0;
   const progress: ProgressCallback = (value, step) => {
     last = Math.max(last, Math.min(100, Math.round(value)));
@@ -251,7 +254,10 @@ function openSite(host: string, opts: CollectOptions, deps: CollectDeps): Site {
   };
   const fetch = (url: string, extra: Partial<FetchOptions> = {}) =>
     limiter.run(new URL(url).host, () =>
-      fetchUrl(url, { dispatcher: deps.egress.dispatcher, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes, ...(deps.signal ? { signal: deps.signal } : {}), ...extra }),
+      fetchUrl(url, { dispatcher: deps.egress.dispatcher, userAgent: opts.userAgent, timeoutMs: opts.timeoutMs, maxBodyBytes: opts.maxBodyBytes, ...(deps.signal ? { signal: deps.signal } : {}), ...extra }).then((res) => {
+        deps.metrics?.fetched("analysis", res.response);
+        return res;
+      }),
     );
   return { host, hostname, port, fetch, limiter, opts, deps, progress };
 }

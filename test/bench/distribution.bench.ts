@@ -16,6 +16,7 @@
  *   npm run bench:distribution               8 sites × 201 pages, 3 rounds per mode, 30 s idle
  *   npm run bench:distribution -- --smoke    4 sites × 31 pages, 1 round, 10 s idle (also CI=true)
  *   BENCH_IDLE_S=…  BENCH_SETTLE_S=…  BENCH_MODES=embedded|distributed (one mode only: to profile it, say)
+ *   BENCH_ROUNDS=… (0: the idle figures only)
  *   BENCH_NODE_OPTIONS=… (reaches Svc's processes: --import a profiler, say)
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
@@ -31,7 +32,7 @@ import { engineProcesses, memMb, processCpuS, threadCpuS } from "./proc.ts";
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const SITES = SMOKE ? 4 : 8;
 const SITE = SMOKE ? fanSite({ sections: 5, leaves: 5 }) : fanSite({ sections: 10, leaves: 19 });
-const ROUNDS = SMOKE ? 1 : 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 3));
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? (SMOKE ? 10 : 30));
 /**
  * Time after /readyz before the idle measurement: consumer-group joins, the planners' first passes
@@ -64,6 +65,8 @@ interface Mode {
   readonly api: (path: string, method?: string) => Promise<Answer>;
   /** The engines' processes (Postgres and its backends, the Kafka broker); none embedded. */
   readonly engines: () => number[];
+  /** The engines' processes by engine (postgres, kafka), to print their idle apart. */
+  readonly enginesBy?: () => Record<string, number[]>;
 }
 
 interface Figures {
@@ -73,6 +76,11 @@ interface Figures {
   /** Per process: idle CPU-s/s by thread name. */
   idleThreads: string[];
   idleEnginesPerS: number;
+  /** Per engine: label and idle CPU-s/s. */
+  idleEnginesBy: string[];
+  /** Per process: resident MB at the end of the idle time, and the peak (VmHWM) after the crawl rounds. */
+  rssIdleBy: string[];
+  rssPeakBy: string[];
   /** Per round: CPU-ms per page of Svc's processes, and with the engines. */
   perPage: number[];
   perPageWithEngines: number[];
@@ -91,6 +99,7 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
   const each0 = procs.map((p) => processCpuS(p.pid));
   const threads0 = procs.map((p) => threadCpuS(p.pid));
   const engines0 = snapshot(mode.engines());
+  const enginesBy0 = Object.entries(mode.enginesBy?.() ?? {}).map(([name, pids]) => [name, pids, snapshot(pids)] as const);
   const t0 = performance.now();
   await sleep(IDLE_S * 1000);
   const idleS = (performance.now() - t0) / 1000;
@@ -106,6 +115,9 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
     idleBy: procs.map((p, i) => `${p.label} ${f3(each[i] ?? NaN)}`),
     idleThreads: byThread,
     idleEnginesPerS: since(engines0, mode.engines()) / idleS,
+    idleEnginesBy: enginesBy0.map(([name, pids, before]) => `${name} ${f3(since(before, pids) / idleS)}`),
+    rssIdleBy: procs.map((p) => `${p.label} ${Math.round(memMb(p.pid, "VmRSS"))}`),
+    rssPeakBy: [],
     perPage: [],
     perPageWithEngines: [],
     pages: 0,
@@ -137,6 +149,7 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
     figures.perPageWithEngines.push((1000 * (cpu + since(e0, mode.engines()))) / pages);
   }
   figures.rssMb = mode.processes().reduce((sum, p) => sum + memMb(p.pid, "VmRSS"), 0);
+  figures.rssPeakBy = mode.processes().map((p) => `${p.label} ${Math.round(memMb(p.pid, "VmHWM"))}`);
   return figures;
 }
 
@@ -148,6 +161,8 @@ function median(values: readonly number[]): number {
 
 function print(name: string, f: Figures): void {
   for (const line of f.idleThreads) out(`  idle by thread, ${line}`);
+  if (f.idleEnginesBy.length > 0) out(`  idle engines: ${f.idleEnginesBy.join(", ")} CPU-s/s`);
+  out(`  RSS MB idle: ${f.rssIdleBy.join(", ")}; peak (VmHWM) after the crawls: ${f.rssPeakBy.join(", ")}`);
   out(
     `${name.padEnd(12)} idle ${f3(f.idleCpuPerS)} CPU-s/s (${f.idleBy.join(", ")}; engines ${f3(f.idleEnginesPerS)}); ` +
       `crawl ${f.pages} pages a round: ${f.perPage.map(f2).join(" / ")} CPU-ms/page (with engines ${f.perPageWithEngines.map(f2).join(" / ")}); RSS after ${Math.round(f.rssMb)} MB`,
@@ -189,7 +204,7 @@ async function main(): Promise<void> {
     cluster = await startCluster({ postgresUrl: url, brokers: kafka.brokers, key: KEY, env: ENV, crawlers: 1, readyTimeoutMs: 120_000 });
     const c = cluster;
     const engines = [pgServer.port, dirname(kafka.logFile)] as const;
-    distributed = await measure({ name: "distributed", engines: () => engineProcesses([engines[0]], [engines[1]]), processes: () => [c.gateway, ...c.schedulers, ...c.crawlers].map((p) => ({ pid: p.proc.pid, label: p.label })), api: (path, method) => c.api(path, { ...(method ? { method } : {}), timeoutMs: 30_000 }) }, sites);
+    distributed = await measure({ name: "distributed", engines: () => engineProcesses([engines[0]], [engines[1]]), enginesBy: () => ({ postgres: engineProcesses([engines[0]], []), kafka: engineProcesses([], [engines[1]]) }), processes: () => [c.gateway, ...c.schedulers, ...c.crawlers].map((p) => ({ pid: p.proc.pid, label: p.label })), api: (path, method) => c.api(path, { ...(method ? { method } : {}), timeoutMs: 30_000 }) }, sites);
     print("distributed", distributed);
   } finally {
     await cluster?.close();

@@ -347,6 +347,11 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
       const done = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="analyze",outcome="done"').catch(() => 0)));
       const crawled = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="crawl",outcome="done"').catch(() => 0)));
       expect([done.reduce((a, b) => a + b, 0), crawled.reduce((a, b) => a + b, 0)]).toEqual([2, 1]);
+      // And the fetches behind them: the crawl's pages (some taken from its analysis's sample) and the analyses' fetches.
+      const fetched = async (source: string) => (await Promise.all(cluster.crawlers.map((c) => sample(c.adminPort, "svc_crawler_pages_fetched_total", { source })))).reduce((a, b) => a + b, 0);
+      const [crawlFetches, analysisFetches] = [await fetched("crawl"), await fetched("analysis")];
+      expect(crawlFetches).toBeGreaterThan(0);
+      expect(crawlFetches + analysisFetches).toBeGreaterThanOrEqual(pages.length);
       // Every run's per-check results follow into ClickHouse, each check of each run once.
       const runs = (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM runs")).rows[0]?.n;
       expect(runs).toBeGreaterThanOrEqual(3);

@@ -222,9 +222,11 @@ describe("KafkaBus on a real broker", () => {
     });
   });
 
-  it("never runs more than maxInFlight handlers at once, pausing fetches while full", async () => {
+  it("never runs more than maxInFlight handlers at once, and takes the next message as soon as a slot frees, not after a fetch wait", async () => {
     const { prefix } = await freshTopics();
-    const bus = newBus(prefix, { maxInFlight: 3 });
+    // A fetch wait of 5 s: a subscription that paused while full would notice a free slot only
+    // after one (40 messages, 3 at a time: over a minute); it waits inside its batch instead.
+    const bus = newBus(prefix, { maxInFlight: 3, maxWaitMs: 5000 });
     let running = 0;
     let most = 0;
     const handled: string[] = [];
@@ -238,7 +240,7 @@ describe("KafkaBus on a real broker", () => {
 
     const sent = messages(40, 40); // 40 keys: per-key order never holds a message back
     await bus.publish(sent);
-    await waitFor("all messages handled", 60_000, async () => (handled.length >= 40 ? true : undefined));
+    await waitFor("all messages handled", 15_000, async () => (handled.length >= 40 ? true : undefined));
 
     expect(most).toBe(3);
     expect(handled.sort()).toEqual(sent.map(textOf).sort());
