@@ -3,13 +3,13 @@
  * (issue 20 §8): the CPU an idle installation burns per second, and the CPU per crawled page.
  *
  * Embedded: one `svc serve` process (PGlite, the in-process bus). Distributed: `svc gateway`, one
- * `svc scheduler` and one `svc crawler` on a Postgres server and a Kafka broker the harness starts.
+ * `svc scheduler` and one `svc crawler` on a Postgres server, a Kafka broker and a ClickHouse server (the time series) the harness starts.
  * Both from the same build (dist/ when fresh, as `svc` picks), the same settings, the same sites:
  * fan sites of 201 pages, each on its own loopback address, crawled (POST /crawl/{host}?fresh=true,
  * all at once, polled through GET /jobs/{id}) in each round.
  *
  * Figures: idle CPU-seconds per second of Svc's processes (the embedded process holds its database
- * and bus; the distributed roles' Postgres and Kafka are printed beside them), measured after the
+ * and bus; the distributed roles' Postgres, Kafka and ClickHouse are printed beside them), measured after the
  * start has settled; CPU-ms per crawled page of Svc's processes, and with the engines; the ratios
  * (distributed over embedded). Modes run one after the other (never both at once).
  *
@@ -23,11 +23,12 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { fanSite, serveFanSite, startCluster, type Cluster, type ServedSite } from "../harness/cluster.ts";
+import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
 import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
 import { http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../harness/svc-process.ts";
 import { dirname } from "node:path";
-import { engineProcesses, memMb, processCpuS, threadCpuS } from "./proc.ts";
+import { clickhouseProcesses, engineProcesses, memMb, processCpuS, threadCpuS } from "./proc.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const SITES = SMOKE ? 4 : 8;
@@ -193,22 +194,26 @@ async function main(): Promise<void> {
   }
   }
 
-  // Distributed: gateway, scheduler, crawler on Postgres and Kafka.
+  // Distributed: gateway, scheduler, crawler on Postgres, Kafka and ClickHouse (the time series), as the chart runs them.
   let pgServer: PostgresServer | null = null;
   let kafka: KafkaBroker | null = null;
+  let clickhouse: ClickHouseServer | null = null;
   let cluster: Cluster | null = null;
   try {
     if (!modes.includes("distributed")) return;
-    [pgServer, kafka] = await Promise.all([startPostgres(), startKafka()]);
+    [pgServer, kafka, clickhouse] = await Promise.all([startPostgres(), startKafka(), startClickHouse()]);
     const url = await pgServer.createDatabase("bench_distribution");
-    cluster = await startCluster({ postgresUrl: url, brokers: kafka.brokers, key: KEY, env: ENV, crawlers: 1, readyTimeoutMs: 120_000 });
+    const seriesUrl = await clickhouse.createDatabase("bench_distribution");
+    cluster = await startCluster({ postgresUrl: url, brokers: kafka.brokers, key: KEY, env: { ...ENV, SVC_CLICKHOUSE_URL: seriesUrl }, crawlers: 1, readyTimeoutMs: 120_000 });
     const c = cluster;
     const engines = [pgServer.port, dirname(kafka.logFile)] as const;
-    distributed = await measure({ name: "distributed", engines: () => engineProcesses([engines[0]], [engines[1]]), enginesBy: () => ({ postgres: engineProcesses([engines[0]], []), kafka: engineProcesses([], [engines[1]]) }), processes: () => [c.gateway, ...c.schedulers, ...c.crawlers].map((p) => ({ pid: p.proc.pid, label: p.label })), api: (path, method) => c.api(path, { ...(method ? { method } : {}), timeoutMs: 30_000 }) }, sites);
+    const chPids = clickhouseProcesses(clickhouse.httpPort);
+    distributed = await measure({ name: "distributed", engines: () => [...engineProcesses([engines[0]], [engines[1]]), ...chPids], enginesBy: () => ({ postgres: engineProcesses([engines[0]], []), kafka: engineProcesses([], [engines[1]]), clickhouse: chPids }), processes: () => [c.gateway, ...c.schedulers, ...c.crawlers].map((p) => ({ pid: p.proc.pid, label: p.label })), api: (path, method) => c.api(path, { ...(method ? { method } : {}), timeoutMs: 30_000 }) }, sites);
     print("distributed", distributed);
   } finally {
     await cluster?.close();
     await kafka?.stop();
+    await clickhouse?.stop();
     pgServer?.stop();
     await Promise.all(sites.map((s) => s.close()));
   }

@@ -96,6 +96,21 @@ export function engineProcesses(postgresPorts: readonly number[], jvmArgs: reado
   return [...postmasters, ...backends, ...jvms];
 }
 
+/** The ClickHouse server listening on this HTTP port: found by the config file its command line names. */
+export function clickhouseProcesses(httpPort: number): number[] {
+  return processTable()
+    .filter((p) => p.cmdline.includes("clickhouse"))
+    .filter((p) => {
+      const config = /--config-file[= ](\S+)/.exec(p.cmdline)?.[1];
+      try {
+        return config !== undefined && readFileSync(config, "utf8").includes(`<http_port>${httpPort}</http_port>`);
+      } catch {
+        return false;
+      }
+    })
+    .map((p) => p.pid);
+}
+
 /** CPU seconds so far of each thread of a process, by thread id, with the thread's name. */
 export function threadCpuS(pid: number): Map<number, { name: string; cpuS: number }> {
   const out = new Map<number, { name: string; cpuS: number }>();
