@@ -40,17 +40,8 @@ export interface NewImportBatch {
   readonly importedAt: number;
 }
 
-export interface PeriodRow {
-  readonly engine: Engine;
-  readonly dim: string;
-  readonly key: string;
-  readonly key2: string;
-  readonly clicks: number;
-  readonly impressions: number;
-  readonly pos_x_impr: number;
-  readonly prev_clicks: number | null;
-  readonly prev_impressions: number | null;
-  readonly prev_pos_x_impr: number | null;
+/** A period sum with its batch's period in place of the batch. */
+export interface PeriodRow extends Omit<PeriodSum, "import_id"> {
   readonly period_start: string | null;
   readonly period_end: string | null;
 }
