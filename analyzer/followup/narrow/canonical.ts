@@ -1,6 +1,6 @@
 import type { PageFacts, SiteFacts } from "../../../proto/index.ts";
 import type { CheckOutcome } from "../../checks/index.ts";
-import type { LookPages } from "./links.ts";
+import { key, type LookPages } from "./links.ts";
 import { RECHECK_MAX_PAGES } from "./page.ts";
 import type { NarrowContext, RecheckScope } from "./scope.ts";
 
@@ -11,15 +11,6 @@ function byUrl(facts: SiteFacts): Map<string, PageFacts> {
   return new Map([...(facts.home ? [facts.home] : []), ...facts.pages].map((p) => [key(p.response?.requestedUrl ?? ""), p]));
 }
 
-function key(url: string): string {
-  try {
-    const u = new URL(url);
-    u.hash = "";
-    return u.href;
-  } catch {
-    return url;
-  }
-}
 
 function noindex(p: PageFacts): boolean {
   return /\bnoindex\b|\bnone\b/.test(`${p.metaRobots} ${p.xRobotsTag.toLowerCase()}`);

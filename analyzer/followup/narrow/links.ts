@@ -37,7 +37,7 @@ function subset(crawl: CrawlContext | undefined): { broken: readonly CrawlBroken
 }
 
 /** A URL's comparable form (fragment dropped). */
-function key(url: string): string {
+export function key(url: string): string {
   try {
     const u = new URL(url);
     u.hash = "";
