@@ -81,6 +81,8 @@ function host(field: FieldSpec, value: unknown): string {
 }
 
 function file(field: FieldSpec, value: unknown, utility: Utility): Uint8Array {
+  // Raw bytes come from a multipart/form-data body (the file part) or a direct caller; JSON carries base64.
+  if (value instanceof Uint8Array) return fileBytes(field, value, utility);
   if (typeof value !== "string") throw bad(field.name, "must be a base64 string");
   let data = value.startsWith("data:") ? value.replace(/^data:[^,]*;base64,/, "") : value;
   const max = field.max ?? FILE_MAX_BYTES;
@@ -98,7 +100,12 @@ function file(field: FieldSpec, value: unknown, utility: Utility): Uint8Array {
     decoded = Buffer.from(data, "base64");
   }
   // A plain Uint8Array over the decoded bytes (no copy).
-  const bytes = new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.length);
+  return fileBytes(field, new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.length), utility);
+}
+
+/** The checks on a file's bytes (size, kind); returns the same view, never a copy. */
+function fileBytes(field: FieldSpec, bytes: Uint8Array, utility: Utility): Uint8Array {
+  const max = field.max ?? FILE_MAX_BYTES;
   if (bytes.length > max) throw bad(field.name, `is larger than ${max} bytes`);
   if (bytes.length === 0) throw bad(field.name, "is empty");
   const kinds = utility.fileKinds ?? ["any"];

@@ -15,6 +15,24 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type CliParse = (positional: readonly string[], flags: readonly (readonly [string, string])[], readFile: (path: string) => string) => Record<string, unknown>;
 
+/** One part of a multipart/form-data body: its field name, its filename when it carries a file, its bytes. */
+export interface FormPart {
+  readonly name: string;
+  readonly filename: string | null;
+  readonly data: Buffer;
+}
+
+/**
+ * How an operation reads a multipart/form-data body, when it has its own reading (an extension
+ * beside its JSON body; `formUpload` is the generic one of uploads).
+ */
+export interface FormReading {
+  /** The body the operation's schema then validates, from the form's parts and the path's parameters; throws ApiError. */
+  readonly body: (parts: readonly FormPart[], params: Readonly<Record<string, string>>) => unknown;
+  /** The form's JSON Schema for the OpenAPI document. */
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
 /** How a repeated Idempotency-Key is answered. */
 export type IdempotencyPolicy =
   /** The first answer is stored and replayed. */
@@ -71,6 +89,8 @@ export interface ContractSpec<P extends TObject | undefined, Q extends TObject |
   readonly bodyLimitBytes?: number;
   /** The body may also come as multipart/form-data, its base64 string field `file` as a file part (uploads). */
   readonly formUpload?: boolean;
+  /** The body may also come as multipart/form-data, read this way (files as raw bytes). */
+  readonly form?: FormReading;
   /** Largest page (limit) of a list operation. */
   readonly pageMax?: number;
   readonly idempotency?: IdempotencyPolicy;
@@ -109,6 +129,7 @@ export interface OperationContract {
   readonly errors: readonly ErrorCode[];
   readonly bodyLimitBytes: number;
   readonly formUpload: boolean;
+  readonly form?: FormReading;
   readonly pageMax: number | null;
   readonly idempotency: IdempotencyPolicy;
   readonly redactForReplay?: (body: unknown) => unknown;
@@ -167,6 +188,7 @@ export function defineContract<
     errors: spec.errors ?? [],
     bodyLimitBytes: spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     formUpload: spec.formUpload ?? false,
+    ...(spec.form ? { form: spec.form } : {}),
     pageMax: spec.pageMax ?? null,
     idempotency: spec.idempotency ?? "store",
     ...(spec.redactForReplay ? { redactForReplay: spec.redactForReplay } : {}),

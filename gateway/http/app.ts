@@ -96,10 +96,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // limit, and handed on as the JSON body the contract describes.
   app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (req, body, done) => {
     try {
-      if (!req.svc.op?.formUpload) throw new ApiError("bad_request", "send the body as JSON with Content-Type: application/json");
+      const op = req.svc.op;
+      if (!op?.formUpload && !op?.form) throw new ApiError("bad_request", "send the body as JSON with Content-Type: application/json");
       const boundary = multipartBoundary(req.headers["content-type"]);
       if (boundary === null) throw new ApiError("bad_request", "multipart/form-data without a boundary", { details: { reason: "bad_multipart" } });
-      done(null, formToBody(parseMultipart(body as Buffer, boundary)));
+      const parts = parseMultipart(body as Buffer, boundary);
+      // An operation with its own reading (POST /utilities/{id}: files as raw bytes) builds its body itself.
+      done(null, op.form ? op.form.body(parts, req.params as Record<string, string>) : formToBody(parts));
     } catch (err) {
       done(err as ApiError);
     }

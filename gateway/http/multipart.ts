@@ -1,15 +1,11 @@
+import type { FormPart } from "../contracts/contract.ts";
 import { ApiError } from "../errors.ts";
 
 // multipart/form-data bodies (RFC 7578), for uploads (POST /imports/{host}). The route's body limit
 // has already been enforced by Fastify when the buffer arrives (parseAs: "buffer"), so the whole body
 // is in memory and bounded; a streaming parser would buy nothing at these sizes.
 
-export interface FormPart {
-  readonly name: string;
-  /** The part's filename parameter, when it carries a file. */
-  readonly filename: string | null;
-  readonly data: Buffer;
-}
+export type { FormPart } from "../contracts/contract.ts";
 
 /** Largest number of parts read from one body: a form of a few fields, not thousands. */
 const MAX_PARTS = 32;

@@ -132,7 +132,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       security: op.scope === "none" ? [] : [{ apiKey: [] }, { bearer: [] }],
       parameters: parameters(op),
       ...(op.body
-        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: callerSchema(op.body) }, ...(op.formUpload ? formContent(op.body) : {}) } } }
+        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: callerSchema(op.body) }, ...(op.formUpload ? formContent(op.body) : {}), ...(op.form ? { "multipart/form-data": { schema: op.form.schema, "x-form-body": true } } : {}) } } }
         : {}),
       responses: responses(op),
       "x-scope": op.scope,

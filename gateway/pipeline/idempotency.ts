@@ -22,6 +22,8 @@ export function readIdempotencyKey(request: FastifyRequest): string | null {
 /** Sorted-key JSON: the same request always gives the same text, whatever its key order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  // Bytes (a form's file part) stand as the base64 text a JSON body carries: the same request either way.
+  if (ArrayBuffer.isView(value)) return JSON.stringify(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64"));
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,8 @@ import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { bombDocx } from "../unit/utilities/docx.ts";
 import { bombPng, photo } from "../unit/utilities/img-fixtures.ts";
 import { runSvc } from "../harness/svc-process.ts";
+import { formBody, type TestPart } from "../harness/form.ts";
+import { exampleDocx } from "../../utilities/text/docx-example.ts";
 
 // The utilities as a user meets them: GET /utilities, GET /utilities/{id} and POST /utilities/{id}
 // through the whole pipeline, the offline ones in the gateway's real thread pool.
@@ -201,4 +204,91 @@ describe("the utilities endpoints", () => {
       expect(dump.includes(s), `database holds ${s}`).toBe(false);
     }
   }, 120_000);
+});
+
+describe("POST /utilities/{id} with a multipart/form-data body (the extension: files as raw bytes)", () => {
+  const postForm = (id: string, parts: readonly TestPart[], headers: Record<string, string> = {}) => {
+    const { payload, contentType } = formBody(parts);
+    return gw.app.inject({ method: "POST", url: `/api/v1/utilities/${id}`, headers: { "x-api-key": gw.ownerKey, "content-type": contentType, ...headers }, payload });
+  };
+
+  it("gives exactly the JSON body's answer for an image utility and for text ones (fields as parts or as one input part)", async () => {
+    const jpg = await photo(480, 320, 90);
+    const json = await post("image_resize", { file: jpg.toString("base64"), file_name: "cat.jpg", width: 200, srcset: true });
+    expect(json.statusCode).toBe(200);
+    const form = await postForm("image_resize", [
+      { name: "file", data: jpg, filename: "cat.jpg", type: "image/jpeg" },
+      { name: "width", data: "200" },
+      { name: "srcset", data: "true" },
+    ]);
+    expect(form.statusCode).toBe(200);
+    expect(form.json()).toEqual(json.json());
+    expect(json.json<{ result: { files: { file_name: string }[] } }>().result.files.map((f) => f.file_name)).toEqual(["cat-200w.jpg", "cat-400w.jpg", "cat-600w.jpg"]);
+    const asInputPart = await postForm("image_resize", [
+      { name: "input", data: JSON.stringify({ width: 200, srcset: true }), type: "application/json" },
+      { name: "file", data: jpg, filename: "cat.jpg" },
+    ]);
+    expect(asInputPart.json()).toEqual(json.json());
+
+    const lines = await postForm("lines_tool", [
+      { name: "text", data: "banana\nApple\n\napple\ncherry 10\ncherry 9\nbanana" },
+      { name: "ops", data: "trim,drop_empty,dedupe_ci,sort_natural,number" },
+    ]);
+    expect(lines.statusCode).toBe(200);
+    expect(lines.json()).toEqual((await post("lines_tool", { text: "banana\nApple\n\napple\ncherry 10\ncherry 9\nbanana", ops: ["trim", "drop_empty", "dedupe_ci", "sort_natural", "number"] })).json());
+    expect(lines.json<{ result: { text: string } }>().result.text).toBe("1. Apple\n2. banana\n3. cherry 9\n4. cherry 10");
+
+    const docx = exampleDocx();
+    const words = await postForm("docx_to_text", [{ name: "file", data: docx, filename: "report.docx" }, { name: "to", data: "markdown" }]);
+    expect(words.statusCode).toBe(200);
+    expect(words.json()).toEqual((await post("docx_to_text", { file: docx.toString("base64"), file_name: "report.docx", to: "markdown" })).json());
+    expect(gw.violations).toEqual([]);
+  }, 60_000);
+
+  it("refuses a bad form with the contract's codes: bad_param naming the field, body_too_large over 7.6 MB", async () => {
+    const jpg = await photo(64, 48, 80);
+    const expectParam = async (parts: readonly TestPart[], param: string, error: RegExp) => {
+      const res = await postForm("image_resize", parts);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: "bad_param", param, error: expect.stringMatching(error) as unknown });
+    };
+    await expectParam([{ name: "width", data: "20" }], "input.file", /^input\.file is required/);
+    await expectParam([{ name: "file", data: jpg, filename: "a.jpg" }, { name: "colour", data: "red" }], "input.colour", /^input\.colour is not a field of image_resize/);
+    await expectParam([{ name: "file", data: jpg, filename: "a.jpg" }, { name: "width", data: "wide" }], "input.width", /^input\.width must be an integer/);
+    await expectParam(
+      [{ name: "file", data: jpg, filename: "a.jpg" }, { name: "width", data: "20" }, { name: "input", data: '{"width":30}' }],
+      "input.width",
+      /^input\.width is sent twice/,
+    );
+    await expectParam([{ name: "file", data: jpg, filename: "a.jpg" }, { name: "input", data: "[1,2]" }], "input", /^input must hold a JSON object/);
+    await expectParam([{ name: "file", data: Buffer.from("plain text, not a picture"), filename: "a.jpg" }, { name: "width", data: "20" }], "input.file", /^input\.file must be jpeg or png or webp or avif or gif or tiff or heic; the bytes look like text$/);
+    // A file over 5 MB in a body under 7.6 MB: the file's own limit.
+    await expectParam([{ name: "file", data: Buffer.alloc(5 * 1024 * 1024 + 1, 0xff), filename: "big.jpg" }, { name: "width", data: "20" }], "input.file", /^input\.file is larger than 5242880 bytes/);
+    // A text utility's file part where it takes none.
+    const stray = await postForm("lines_tool", [{ name: "text", data: "a" }, { name: "file", data: jpg, filename: "a.jpg" }]);
+    expect(stray.json()).toMatchObject({ code: "bad_param", param: "input.file" });
+
+    const huge = await postForm("image_resize", [{ name: "file", data: Buffer.alloc(7_700_000, 0xff), filename: "huge.jpg" }]);
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json()).toMatchObject({ code: "bad_request", details: { reason: "body_too_large" } });
+    const broken = await gw.app.inject({
+      method: "POST",
+      url: "/api/v1/utilities/image_resize",
+      headers: { "x-api-key": gw.ownerKey, "content-type": "multipart/form-data; boundary=XyZ" },
+      payload: '--XyZ\r\nContent-Disposition: form-data; name="width"\r\n\r\n20',
+    });
+    expect(broken.json()).toMatchObject({ code: "bad_request", details: { reason: "bad_multipart" } });
+  }, 60_000);
+
+  it("a form and the JSON body of the same input are the same request to an Idempotency-Key", async () => {
+    const file = Buffer.from("the bytes of a file\n");
+    const form = await postForm("hash", [{ name: "file", data: file, filename: "f.txt" }, { name: "algorithms", data: "sha256" }], { "idempotency-key": "util-form-1" });
+    expect(form.statusCode).toBe(200);
+    expect(form.json()).toMatchObject({ result: { hashes: [{ alg: "sha256", value: createHash("sha256").update(file).digest("hex") }] } });
+    const json = await post("hash", { file: file.toString("base64"), file_name: "f.txt", algorithms: "sha256" }, { "idempotency-key": "util-form-1" });
+    expect(json.headers["idempotent-replay"]).toBe("true");
+    expect(json.json()).toEqual(form.json());
+    const other = await postForm("hash", [{ name: "file", data: Buffer.from("other bytes"), filename: "f.txt" }, { name: "algorithms", data: "sha256" }], { "idempotency-key": "util-form-1" });
+    expect(other.json()).toMatchObject({ code: "idem_conflict" });
+  }, 60_000);
 });
