@@ -91,6 +91,8 @@ export interface ContractSpec<P extends TObject | undefined, Q extends TObject |
   readonly formUpload?: boolean;
   /** The body may also come as multipart/form-data, read this way (files as raw bytes). */
   readonly form?: FormReading;
+  /** The path of a long base64 field of the JSON body that arrives decoded, as a Uint8Array (input.file of a utility run). */
+  readonly bytesField?: readonly string[];
   /** Largest page (limit) of a list operation. */
   readonly pageMax?: number;
   readonly idempotency?: IdempotencyPolicy;
@@ -130,6 +132,7 @@ export interface OperationContract {
   readonly bodyLimitBytes: number;
   readonly formUpload: boolean;
   readonly form?: FormReading;
+  readonly bytesField?: readonly string[];
   readonly pageMax: number | null;
   readonly idempotency: IdempotencyPolicy;
   readonly redactForReplay?: (body: unknown) => unknown;
@@ -189,6 +192,7 @@ export function defineContract<
     bodyLimitBytes: spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     formUpload: spec.formUpload ?? false,
     ...(spec.form ? { form: spec.form } : {}),
+    ...(spec.bytesField ? { bytesField: spec.bytesField } : {}),
     pageMax: spec.pageMax ?? null,
     idempotency: spec.idempotency ?? "store",
     ...(spec.redactForReplay ? { redactForReplay: spec.redactForReplay } : {}),

@@ -218,6 +218,7 @@ export const runUtility = defineContract({
   errors: ["not_found", "tool_failed", "tool_off", "limit", "not_ready"],
   bodyLimitBytes: UTILITY_BODY_LIMIT_BYTES,
   form: utilityForm,
+  bytesField: ["input", "file"],
   idempotency: "fingerprint",
   params: Type.Object({ id: UtilityId }, { additionalProperties: false }),
   body: Type.Object(

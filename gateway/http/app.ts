@@ -8,7 +8,7 @@ import { buildClientAddress } from "../pipeline/client-address.ts";
 import { sendApiError, toApiError } from "../pipeline/error-reply.ts";
 import { buildValidatorCompiler } from "../pipeline/validation.ts";
 import { hostPolicyOf } from "../pipeline/host.ts";
-import { parseJsonBody } from "../pipeline/json-body.ts";
+import { parseJsonBody, parseJsonBodyWithBytes } from "../pipeline/json-body.ts";
 import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { registerOperation, routePattern } from "./routes.ts";
@@ -84,9 +84,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // JSON bodies are parsed here so that malformed JSON is bad_request and the raw text is kept for
   // the idempotency fingerprint.
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, raw, done) => {
     try {
-      done(null, parseJsonBody(text as string));
+      // An operation with a long base64 field (a utility's input.file) has it decoded from the bytes.
+      const bytesField = req.svc.op?.bytesField;
+      done(null, bytesField ? parseJsonBodyWithBytes(raw as Buffer, bytesField) : parseJsonBody((raw as Buffer).toString("utf8")));
     } catch (err) {
       done(err as ApiError);
     }

@@ -51,3 +51,97 @@ function stringEnd(text: string, from: number): number {
   }
   return -1;
 }
+
+/** Bodies from this size on look for their long base64 string in the bytes (below it, parsing is cheap). */
+const BYTES_PATH_MIN = 256 * 1024;
+/** A base64 string shorter than this is left to JSON.parse. */
+const BYTES_MIN_CHARS = 64 * 1024;
+/** What stands in the body text for the string taken out, while the rest is parsed. */
+const MARKER = "\u0000svc-bytes\u0000";
+/** The marker as the content of a JSON string (control characters must be escaped there). */
+const MARKER_JSON = JSON.stringify(MARKER).slice(1, -1);
+
+/**
+ * Parses a JSON request body whose one long base64 string sits at `path` (input.file of a utility
+ * run), decoding that string straight from the request's bytes into a Uint8Array: the 7 MB of text
+ * never becomes a V8 string (a UTF-8 body text and JSON.parse's copy of the string were two 7 MB
+ * heap strings per run, and their garbage collection most of the JSON path's overhead). The rest
+ * of the body is parsed as usual with a marker in the string's place, and the result is kept only
+ * when that marker comes out exactly once, at `path`. Anything else — a string with escapes or not
+ * clean base64, a data: URL, a key "file" elsewhere — is parsed the ordinary way, so validation
+ * answers exactly as for any JSON body.
+ */
+export function parseJsonBodyWithBytes(raw: Buffer, path: readonly string[]): unknown {
+  const plain = () => parseJsonBody(raw.toString("utf8"));
+  const key = path[path.length - 1];
+  if (raw.length < BYTES_PATH_MIN || key === undefined) return plain();
+  const span = base64Span(raw, key);
+  if (!span) return plain();
+  const bytes = decodeBase64(raw, span.start, span.end);
+  if (!bytes) return plain();
+  const body = parseJsonBody(`${raw.toString("utf8", 0, span.start)}${MARKER_JSON}${raw.toString("utf8", span.end)}`);
+  let parent: unknown = body;
+  for (const name of path.slice(0, -1)) parent = parent !== null && typeof parent === "object" && !Array.isArray(parent) ? (parent as Record<string, unknown>)[name] : undefined;
+  if (parent === null || typeof parent !== "object" || Array.isArray(parent) || (parent as Record<string, unknown>)[key] !== MARKER || markers(body) !== 1) return plain();
+  (parent as Record<string, unknown>)[key] = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  return body;
+}
+
+/** Characters of base64 decoded at a time: small strings die young (a 7 MB one cost a full garbage collection). */
+const DECODE_CHUNK = 64 * 1024;
+
+/**
+ * The bytes of the base64 text raw[start, end), decoded piece by piece into memory of their own
+ * (which the pool can transfer), or null when the text is not clean base64. Node's decoder skips
+ * what is not in the alphabet, so a clean text is proved by the count: every whole piece gives
+ * exactly three bytes per four characters, and the whole gives what its length and padding say.
+ */
+function decodeBase64(raw: Buffer, start: number, end: number): Buffer | null {
+  const length = end - start;
+  const pad = raw[end - 1] === 0x3d ? (raw[end - 2] === 0x3d ? 2 : 1) : 0;
+  if (length % 4 === 1) return null;
+  const expected = Math.floor(((length - pad) * 3) / 4);
+  const out = Buffer.allocUnsafeSlow(expected);
+  let written = 0;
+  for (let at = start; at < end; at += DECODE_CHUNK) {
+    const stop = Math.min(end, at + DECODE_CHUNK);
+    const n = out.write(raw.toString("latin1", at, stop), written, "base64");
+    if (stop < end && n !== ((stop - at) / 4) * 3) return null;
+    written += n;
+  }
+  return written === expected ? out : null;
+}
+
+/** Where the value of the first `"key": "…"` holds a long run of base64 (no backslash), as byte offsets. */
+function base64Span(raw: Buffer, key: string): { start: number; end: number } | null {
+  const needle = Buffer.from(`"${key}"`, "latin1");
+  for (let at = raw.indexOf(needle); at >= 0; at = raw.indexOf(needle, at + 1)) {
+    let i = at + needle.length;
+    while (isSpace(raw[i])) i++;
+    if (raw[i] !== 0x3a) continue; // :
+    i++;
+    while (isSpace(raw[i])) i++;
+    if (raw[i] !== 0x22) continue; // "
+    const start = i + 1;
+    const end = raw.indexOf(0x22, start);
+    if (end < 0 || end - start < BYTES_MIN_CHARS) continue;
+    const slash = raw.indexOf(0x5c, start);
+    if (slash >= 0 && slash < end) continue;
+    return { start, end };
+  }
+  return null;
+}
+
+function isSpace(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/** How many strings equal to the marker a parsed body holds (keys included). */
+function markers(value: unknown): number {
+  if (value === MARKER) return 1;
+  if (value === null || typeof value !== "object") return 0;
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + markers(v), 0);
+  let n = 0;
+  for (const [k, v] of Object.entries(value)) n += (k === MARKER ? 1 : 0) + markers(v);
+  return n;
+}

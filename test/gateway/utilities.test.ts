@@ -213,7 +213,9 @@ describe("POST /utilities/{id} with a multipart/form-data body (the extension: f
   };
 
   it("gives exactly the JSON body's answer for an image utility and for text ones (fields as parts or as one input part)", async () => {
-    const jpg = await photo(480, 320, 90);
+    // Over 256 KB of base64: the JSON body's input.file is decoded from the request's bytes (json-body.ts).
+    const jpg = await photo(1200, 800, 95);
+    expect(jpg.toString("base64").length).toBeGreaterThan(256 * 1024);
     const json = await post("image_resize", { file: jpg.toString("base64"), file_name: "cat.jpg", width: 200, srcset: true });
     expect(json.statusCode).toBe(200);
     const form = await postForm("image_resize", [
