@@ -3,6 +3,8 @@ import { createSecureServer } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import { networkInterfaces } from "node:os";
 import { gzipSync } from "node:zlib";
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUtilityNet } from "../../../crawler/utility-net/utility-net.ts";
@@ -414,13 +416,17 @@ describe("net utilities on loopback servers", () => {
       tls: { v1_0: false, v1_1: false, v1_2: true, v1_3: true },
       protocol: "TLSv1.3",
       alpn: "h2",
-      http: { h1: true, h2: true, h3: true },
+      http: { h1: true, h2: true, h3: "advertised", h3_checked_by: "alt_svc" },
       alt_svc: 'h3=":443"; ma=86400',
       cert_authorized: true,
       cert_days_left: daysLeft,
     });
+    // h3 is what Alt-Svc says, and the result says only that: no QUIC request is made.
+    expect(out.blocks?.pairs).toContainEqual({ label: "HTTP/3 (Alt-Svc only, not verified)", value: 'advertised: h3=":443"; ma=86400 (no QUIC request was made)', status: "good" });
+    expect(Value.Check(utilityById("tls_http_versions")?.resultSchema as TSchema, out.result)).toBe(true);
     const old = await run("tls_http_versions", { host: "tls.rest.example", port: ports.legacy });
-    expect(old.result).toMatchObject({ tls: { v1_0: true, v1_1: true, v1_2: true, v1_3: false }, protocol: "TLSv1.2", alpn: "http/1.1", http: { h1: true, h2: false, h3: false } });
+    expect(Value.Check(utilityById("tls_http_versions")?.resultSchema as TSchema, old.result)).toBe(true);
+    expect(old.result).toMatchObject({ tls: { v1_0: true, v1_1: true, v1_2: true, v1_3: false }, protocol: "TLSv1.2", alpn: "http/1.1", http: { h1: true, h2: false, h3: "not_advertised", h3_checked_by: "alt_svc" } });
     expect(old.warnings).toEqual([{ code: "weak_tls", text: "TLS 1.0 and TLS 1.1 are accepted: browsers dropped them in 2020" }]);
     expect(await refusal("tls_http_versions", { host: "tls.rest.example", port: 2 })).toMatchObject({ code: "bad_param", field: "input.port" });
   });
