@@ -111,7 +111,7 @@ export const colorPalette = defineUtility<Input>({
         ],
         images: [{ mime: "image/svg+xml", data_base64: Buffer.from(strip).toString("base64"), width: colors.length * 64, height: 64, alt: "dominant colours" }],
       },
-      warnings: clusters.length < input.count ? [{ code: "few_colors", text: `the image has only ${clusters.length} distinct colours` }] : [],
+      warnings: [...img.warnings, ...(clusters.length < input.count ? [{ code: "few_colors", text: `the image has only ${clusters.length} distinct colours` }] : [])],
     };
   },
 });

@@ -52,7 +52,7 @@ export const faviconGenerator = defineUtility<Input>({
   example: { file: Buffer.from(EXAMPLE_SVG).toString("base64"), file_name: "logo.svg", app_name: "Example", theme_color: "#1e40af" },
   async run(input) {
     const img = await openImage(input.file);
-    const warnings: Warning[] = [];
+    const warnings: Warning[] = [...img.warnings];
     if (img.format !== "svg" && Math.min(img.width, img.height) < 512) warnings.push({ code: "small_source", text: `the source is ${img.width}×${img.height}: icons over ${Math.min(img.width, img.height)} px are upscaled (512 px or an SVG is best)` });
     if (img.width !== img.height) warnings.push({ code: "not_square", text: `the source is ${img.width}×${img.height}: it is centred in a square with ${input.background ? "the background" : "transparent"} margins` });
     const bg = input.background ? toHex(parseColor(input.background) ?? { r: 255, g: 255, b: 255, a: 1 }) : null;

@@ -71,7 +71,7 @@ export const imageCompress = defineUtility<Input>({
   example: { file: examplePng().toString("base64"), file_name: "blocks.png", quality: 80 },
   async run(input) {
     const img = await openImage(input.file);
-    const warnings: Warning[] = [];
+    const warnings: Warning[] = [...img.warnings];
     const format = outputFormat(img, input.to, warnings);
     if (img.format === "heif" && input.keep_metadata) warnings.push({ code: "metadata_not_kept", text: "the metadata of a HEIC photo is not carried into the new file" });
     let out: { data: Buffer; width: number; height: number; quality?: number };

@@ -42,7 +42,7 @@ export const imageConvert = defineUtility<Input>({
   example: { file: examplePng().toString("base64"), file_name: "blocks.png", to: "webp" },
   async run(input) {
     const img = await openImage(input.file);
-    const warnings: Warning[] = [];
+    const warnings: Warning[] = [...img.warnings];
     const bg = toHex(parseColor(input.background) ?? { r: 255, g: 255, b: 255, a: 1 });
     let out: { data: Buffer; width: number; height: number };
     if (input.to === "ico") {

@@ -1,5 +1,6 @@
 import type { Metadata, OutputInfo, Sharp } from "sharp";
-import { UtilityError } from "../utility.ts";
+import { crc32, deflateSync } from "node:zlib";
+import { UtilityError, type Warning } from "../utility.ts";
 import { FILE_MAX_BYTES } from "../validate.ts";
 import { isSvgText } from "../shared/sniff.ts";
 import { safeSvg } from "./svg-clean.ts";
@@ -57,6 +58,8 @@ export interface OpenedImage {
   /** Of one frame. */
   readonly height: number;
   readonly frames: number;
+  /** What reading the image found worth telling (a HEIC colour space not converted). */
+  readonly warnings: readonly Warning[];
   /** A new pipeline over the bytes (all frames when animated is asked and the image has them). */
   pipeline(options?: { animated?: boolean; density?: number }): Sharp;
 }
@@ -103,6 +106,7 @@ export async function openImage(data: Uint8Array, what = "the file"): Promise<Op
     width,
     height,
     frames,
+    warnings: [],
     pipeline: (options = {}) =>
       sharp(bytes, {
         limitInputPixels: frames > 1 && options.animated ? MAX_ANIMATION_PIXELS : MAX_INPUT_PIXELS,
@@ -118,13 +122,21 @@ export async function openImage(data: Uint8Array, what = "the file"): Promise<Op
  * decodes the primary image with the file's transforms applied, and every pipeline starts from
  * those pixels. `meta` keeps the header's EXIF/ICC/XMP but no orientation: nothing rotates the
  * decoded pixels again (see heic.ts).
+ *
+ * The pixels are in the file's colour space (an iPhone's are Display P3): with an ICC profile, or
+ * nclx P3 primaries, they are wrapped in an uncompressed PNG carrying that profile, which sharp
+ * converts to sRGB as it does for any tagged input. A space not converted here warns.
  */
 async function openHeic(bytes: Buffer, header: Metadata, what: string): Promise<OpenedImage> {
   const sharp = await loadSharp();
-  const { decodeHeic } = await import("./heic.ts");
+  const { decodeHeic, heicColourPlan } = await import("./heic.ts");
   const px = await decodeHeic(bytes, what, (w, h) => guardPixels(w, h, 1, what));
   const { orientation: _shown, ...rest } = header;
   const meta: Metadata = { ...rest, width: px.width, height: px.height, pages: 1, channels: px.channels, hasAlpha: px.channels === 4 };
+  const plan = heicColourPlan(px.colour);
+  const raw = { raw: { width: px.width, height: px.height, channels: px.channels }, limitInputPixels: MAX_INPUT_PIXELS } as const;
+  const icc = plan.icc === "embedded" && px.colour.kind === "icc" ? px.colour.icc : plan.icc === "p3" ? await p3Profile() : null;
+  const tagged = icc ? withIcc(await sharp(px.data, raw).png({ compressionLevel: 0, adaptiveFiltering: false }).toBuffer(), icc) : null;
   return {
     bytes,
     meta,
@@ -132,8 +144,34 @@ async function openHeic(bytes: Buffer, header: Metadata, what: string): Promise<
     width: px.width,
     height: px.height,
     frames: 1,
-    pipeline: () => sharp(px.data, { raw: { width: px.width, height: px.height, channels: px.channels }, limitInputPixels: MAX_INPUT_PIXELS }),
+    warnings: plan.warning ? [{ code: "heic_color_profile_ignored", text: plan.warning }] : [],
+    pipeline: () => (tagged ? sharp(tagged, { limitInputPixels: MAX_INPUT_PIXELS }) : sharp(px.data, raw)),
   };
+}
+
+let p3: Promise<Buffer> | null = null;
+
+/** libvips' built-in Display P3 profile, as bytes (attached to a 1-pixel image and read back). */
+function p3Profile(): Promise<Buffer> {
+  p3 ??= loadSharp().then(async (sharp) => {
+    const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#000000" } }).withIccProfile("p3").png().toBuffer();
+    const icc = (await sharp(png).metadata()).icc;
+    if (!icc) throw new Error("libvips has no built-in p3 profile");
+    return icc;
+  });
+  return p3;
+}
+
+/** A PNG with an iCCP chunk (the profile, deflated) inserted after its IHDR. */
+export function withIcc(png: Buffer, icc: Buffer): Buffer {
+  const data = Buffer.concat([Buffer.from("ICC profile\0\0", "latin1"), deflateSync(icc)]);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write("iCCP", 4, "latin1");
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  // The signature (8 bytes) and IHDR (4 + 4 + 13 + 4) come first in every PNG.
+  return Buffer.concat([png.subarray(0, 33), head, data, crc, png.subarray(33)]);
 }
 
 function formatOf(meta: Metadata): ImageFormat {

@@ -91,7 +91,7 @@ export const imageMetadata = defineUtility<Input>({
   async run(input) {
     const img = await openImage(input.file);
     const { groups, gps } = await readTags(img.bytes, img.format === "heif" ? img.meta.exif : undefined);
-    const warnings: Warning[] = [];
+    const warnings: Warning[] = [...img.warnings];
     if (gps) warnings.push({ code: "gps", text: `the photo holds its GPS position (${gps.latitude}, ${gps.longitude}): anyone who downloads it can see where it was taken` });
     const m = img.meta;
     const hashes = { md5: createHash("md5").update(img.bytes).digest("hex"), sha256: createHash("sha256").update(img.bytes).digest("hex") };

@@ -105,7 +105,7 @@ export const imageResize = defineUtility<Input>({
     const [pw, ph] = plannedSize(t, w, h, input.crop !== "none" ? "cover" : input.fit);
     const scales = input.srcset ? [1, 2, 3] : [1];
     checkOutputSides(pw * (scales.at(-1) as number), ph * (scales.at(-1) as number));
-    const warnings: Warning[] = img.format === "heif" ? [{ code: "heic_to_jpeg", text: "HEIC cannot be written here: the resized photo is a JPEG" }] : [];
+    const warnings: Warning[] = [...img.warnings, ...(img.format === "heif" ? [{ code: "heic_to_jpeg", text: "HEIC cannot be written here: the resized photo is a JPEG" }] : [])];
     const files: { data_base64: string; width: number; height: number; bytes: number; mime: string; file_name: string; density: string }[] = [];
     const stem = baseName(input.file_name, "image");
     const mime = MIME_OF[format] as string;

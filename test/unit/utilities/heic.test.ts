@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { QUADRANTS } from "../../fixtures/heic/make.ts";
+import { P3_QUADRANTS, QUADRANTS } from "../../fixtures/heic/make.ts";
+import { heicColourPlan } from "../../../utilities/img/heic.ts";
+import { withIcc } from "../../../utilities/img/image-input.ts";
 import { b64, PLANTED_GPS, unb64 } from "./img-fixtures.ts";
 import { refusal, run } from "./run.ts";
 
@@ -22,8 +24,8 @@ async function quadrantColours(data: Buffer): Promise<number[][]> {
 }
 
 /** Each channel within `tol` of the fixture's colours (HEVC at quality 60, then a lossy output). */
-function expectQuadrants(got: number[][], tol: number): void {
-  got.forEach((c, i) => c.forEach((v, ch) => expect(Math.abs(v - (QUADRANTS.colors[i] as readonly number[])[ch]!)).toBeLessThanOrEqual(tol)));
+function expectQuadrants(got: number[][], tol: number, want: readonly (readonly number[])[] = QUADRANTS.colors): void {
+  got.forEach((c, i) => c.forEach((v, ch) => expect(Math.abs(v - (want[i] as readonly number[])[ch]!), `quadrant ${i}: ${c.join(",")}`).toBeLessThanOrEqual(tol)));
 }
 
 describe("HEIC input", () => {
@@ -91,6 +93,49 @@ describe("HEIC input", () => {
     expect(await refusal("image_convert", { file: b64(HEIC.subarray(0, 900)), to: "png" })).toMatchObject({
       code: "tool_failed",
       message: expect.stringMatching(/^the file (is a HEIC\/HEIF file that could not be decoded|is not a readable image) \(/) as unknown,
+    });
+  });
+
+  describe("colour profiles", () => {
+    const P3 = readFileSync(new URL("../../fixtures/heic/display-p3.heic", import.meta.url));
+
+    it("a Display P3 photo (ICC profile in its colr box) converts to the sRGB colours it shows, not its raw P3 numbers", async () => {
+      expect((await sharp(P3).metadata()).icc?.length).toBeGreaterThan(0);
+      const png = await run("image_convert", { file: b64(P3), to: "png" });
+      expect(png.warnings).toEqual([]);
+      const got = await quadrantColours(unb64(png.result.data_base64));
+      // Read as sRGB the red quadrant would be about (234, 51, 34): 21 and 51 away from the truth.
+      expectQuadrants(got, 8, P3_QUADRANTS.colors);
+      const jpeg = await run("image_resize", { file: b64(P3), width: 48 });
+      expectQuadrants(await quadrantColours(unb64((jpeg.result.files as { data_base64: string }[])[0]!.data_base64)), 10, P3_QUADRANTS.colors);
+      const palette = await run("color_palette", { file: b64(P3) });
+      for (const want of P3_QUADRANTS.colors) expect((palette.result.colors as { rgb: number[] }[]).some((c) => c.rgb.every((v, ch) => Math.abs(v - want[ch]!) <= 8))).toBe(true);
+    });
+
+    it("nclx colours: sRGB and BT.709 as they are, P3 through the Display P3 profile, HDR or BT.2020 warned of and read as sRGB", () => {
+      expect(heicColourPlan({ kind: "none" })).toEqual({ icc: null, warning: null });
+      expect(heicColourPlan({ kind: "icc", icc: Buffer.from("x") })).toEqual({ icc: "embedded", warning: null });
+      expect(heicColourPlan({ kind: "nclx", primaries: 1, transfer: 13, matrix: 6 })).toEqual({ icc: null, warning: null });
+      expect(heicColourPlan({ kind: "nclx", primaries: 2, transfer: 2, matrix: 2 })).toEqual({ icc: null, warning: null });
+      expect(heicColourPlan({ kind: "nclx", primaries: 12, transfer: 13, matrix: 6 })).toEqual({ icc: "p3", warning: null });
+      expect(heicColourPlan({ kind: "nclx", primaries: 9, transfer: 16, matrix: 9 })).toEqual({
+        icc: null,
+        warning: "the HEIC declares its colours as BT.2020, PQ (HDR) (nclx 9/16/9), which is not converted here: they are read as sRGB and may look shifted",
+      });
+      expect(heicColourPlan({ kind: "nclx", primaries: 12, transfer: 18, matrix: 6 }).warning).toBe(
+        "the HEIC declares its colours as Display P3, HLG (HDR) (nclx 12/18/6), which is not converted here: they are read as sRGB and may look shifted",
+      );
+    });
+
+    it("withIcc tags a PNG with a profile that sharp reads back and converts from", async () => {
+      const p3Png = await sharp({ create: { width: 2, height: 1, channels: 3, background: "#ff0000" } }).withIccProfile("p3").png().toBuffer();
+      const icc = (await sharp(p3Png).metadata()).icc as Buffer;
+      const bare = await sharp(p3Png, { ignoreIcc: true }).png().toBuffer();
+      expect((await sharp(bare).metadata()).icc).toBeUndefined();
+      const tagged = withIcc(bare, icc);
+      expect((await sharp(tagged).metadata()).icc?.equals(icc)).toBe(true);
+      const [r, g, b] = await sharp(tagged).raw().toBuffer();
+      expect([r, g, b]).toEqual([255, 0, 0]);
     });
   });
 });
