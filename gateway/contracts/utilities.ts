@@ -150,7 +150,8 @@ export function utilityFormBody(parts: readonly FormPart[], params: Readonly<Rec
   const input: Record<string, unknown> = {};
   const put = (name: string, value: unknown) => {
     if (Object.hasOwn(input, name)) throw new ApiError("bad_param", `input.${name} is sent twice (as a form part and in the part input, or in two parts)`, { param: `input.${name}` });
-    input[name] = value;
+    // Defined, not assigned: a part named __proto__ is a field like any other (refused as unknown).
+    Object.defineProperty(input, name, { value, enumerable: true, writable: true, configurable: true });
   };
   const jsonOf = (part: FormPart, param: string, what: string): unknown => {
     let value: unknown;

@@ -247,6 +247,20 @@ describe("POST /utilities/{id} with a multipart/form-data body (the extension: f
     expect(gw.violations).toEqual([]);
   }, 60_000);
 
+  it("takes the form a real client sends over HTTP (fetch with FormData: its own boundary, quoting and part headers)", async () => {
+    if (!gw.app.server.listening) await gw.app.listen({ host: "127.0.0.1", port: 0 });
+    const url = `http://127.0.0.1:${(gw.app.server.address() as { port: number }).port}/api/v1/utilities/image_resize`;
+    const jpg = await photo(320, 240, 85);
+    const form = new FormData();
+    form.append("file", new Blob([jpg], { type: "image/jpeg" }), "holiday photo.jpg");
+    form.append("width", "100");
+    const res = await fetch(url, { method: "POST", headers: { "x-api-key": gw.ownerKey }, body: form });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { files: { file_name: string; width: number; height: number }[] } };
+    expect(body.result.files.map((f) => [f.file_name, f.width, f.height])).toEqual([["holiday-photo-100w.jpg", 100, 75]]);
+    expect(body).toEqual((await post("image_resize", { file: jpg.toString("base64"), file_name: "holiday photo.jpg", width: 100 })).json());
+  }, 60_000);
+
   it("refuses a bad form with the contract's codes: bad_param naming the field, body_too_large over 7.6 MB", async () => {
     const jpg = await photo(64, 48, 80);
     const expectParam = async (parts: readonly TestPart[], param: string, error: RegExp) => {
@@ -266,6 +280,7 @@ describe("POST /utilities/{id} with a multipart/form-data body (the extension: f
     await expectParam([{ name: "file", data: Buffer.from("plain text, not a picture"), filename: "a.jpg" }, { name: "width", data: "20" }], "input.file", /^input\.file must be jpeg or png or webp or avif or gif or tiff or heic; the bytes look like text$/);
     // A file over 5 MB in a body under 7.6 MB: the file's own limit.
     await expectParam([{ name: "file", data: Buffer.alloc(5 * 1024 * 1024 + 1, 0xff), filename: "big.jpg" }, { name: "width", data: "20" }], "input.file", /^input\.file is larger than 5242880 bytes/);
+    await expectParam([{ name: "file", data: jpg, filename: "a.jpg" }, { name: "__proto__", data: "x" }], "input.__proto__", /^input\.__proto__ is not a field of image_resize/);
     // A text utility's file part where it takes none.
     const stray = await postForm("lines_tool", [{ name: "text", data: "a" }, { name: "file", data: jpg, filename: "a.jpg" }]);
     expect(stray.json()).toMatchObject({ code: "bad_param", param: "input.file" });
