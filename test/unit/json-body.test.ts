@@ -43,10 +43,28 @@ describe("parseJsonBodyWithBytes: a utility run's long base64 input.file decoded
     expect(parsed.input.file).toBeInstanceOf(Uint8Array);
     expect(Buffer.from(parsed.input.file as Uint8Array).equals(file)).toBe(true);
     expect({ ...parsed.input, file: null }).toEqual({ width: 1200, file: null, note: "é ✓" });
-    // Whitespace around the colon, padding, and the memory is the decoded file's own (the pool transfers it).
+    // Whitespace around the colon, and padding.
     const spaced = parseJsonBodyWithBytes(body({}, `{ "input" : { "file" :\n "${b64.slice(0, 399_996)}AB==" } }`), ["input", "file"]) as { input: { file: Uint8Array } };
     expect(spaced.input.file.length).toBe(299_998);
-    expect(spaced.input.file.buffer.byteLength).toBe(299_998);
+    expect(Buffer.from(spaced.input.file).subarray(0, 299_997).equals(file.subarray(0, 299_997))).toBe(true);
+  });
+
+  it("decodes in place in a body that owns its memory (which the pool then transfers), into memory of its own in a view of a larger one", () => {
+    const owned = body({ file: b64, width: 5 });
+    const parsed = parseJsonBodyWithBytes(owned, ["input", "file"]) as { input: { file: Uint8Array } };
+    expect(parsed.input.file.buffer).toBe(owned.buffer);
+    expect(parsed.input.file.byteOffset).toBe(owned.indexOf('"file":"') + 8);
+    expect(Buffer.from(parsed.input.file).equals(file)).toBe(true);
+
+    const text = JSON.stringify({ input: { file: b64, width: 5 } });
+    const shared = Buffer.alloc(text.length + 10);
+    shared.write(text, 10, "latin1");
+    const view = shared.subarray(10);
+    const fromView = parseJsonBodyWithBytes(view, ["input", "file"]) as { input: { file: Uint8Array } };
+    expect(fromView.input.file.buffer).not.toBe(shared.buffer);
+    expect(fromView.input.file.buffer.byteLength).toBe(file.length);
+    expect(Buffer.from(fromView.input.file).equals(file)).toBe(true);
+    expect(view.toString("latin1")).toBe(text);
   });
 
   it("leaves to the ordinary parse what it cannot prove clean: the answer is then JSON.parse's own", () => {
