@@ -49,9 +49,10 @@ export const importSearchData = defineContract({
     "The same file for the same site (SHA-256, parser version) is one batch: importing it again answers 200 with that batch. An unknown format is bad_param naming the formats expected. " +
     "Facts are stored as sums (clicks, impressions, position × impressions) with their batch; re-importing an overlapping export replaces the older rows in reads. " +
     "A file up to SVC_IMPORT_SYNC_MAX_MB (5 MB decoded) is imported within the request (201); a larger one answers 202 with a job of kind import (GET /jobs/{id}; its result names the batch; a file that is not a known export ends the job in error bad_param with the same text). " +
-    "The body is JSON, or multipart/form-data with the file in the part `file` (its file name taken from the part unless `file_name` is sent) and `provider`, `kind`, `file_name` as text fields.",
+    "The body is JSON, or multipart/form-data with the file in the part `file` (its file name taken from the part unless `file_name` is sent) and `provider`, `kind`, `file_name` as text fields. " +
+    "A file of a provider the administrator turned off (SVC_SEARCH_SOURCES_OFF; GET /providers shows it with enabled false) is 503 service_off, without Retry-After (a job ends in error service_off).",
   tags: ["Search data"],
-  errors: ["bad_host", "bad_param", "not_found"],
+  errors: ["bad_host", "bad_param", "not_found", "service_off"],
   bodyLimitBytes: IMPORT_BODY_LIMIT_BYTES,
   formUpload: true,
   params: HostParams,

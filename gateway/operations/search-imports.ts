@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { jobView } from "./jobs.ts";
+import { assertProviderOn } from "./search-sources.ts";
 
 /** An import batch as the API shows it. */
 export function batchView(b: ImportBatchRow) {
@@ -59,6 +60,7 @@ interface ImportInput {
 /** Parses and stores one file in one transaction: all of it, or (on any error) nothing. */
 async function runImport(deps: GatewayDeps, input: ImportInput, now: number, parsed?: { facts: ImportFacts; provider: Provider; kind: ImportKind; formats: readonly string[] }) {
   const p = parsed ?? (await parseFile(input));
+  assertProviderOn(deps, p.provider);
   const rows = factCount(p.facts);
   if (rows === 0) throw new ApiError("bad_param", `${input.fileName} was recognised (${p.formats.join(", ")}) but holds no data rows`, { param: "file" });
   return deps.store.search.importBatch(
@@ -106,10 +108,12 @@ export const importSearchData = implement(contracts.importSearchData, async ({ a
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
   if (!BASE64.test(body.file)) throw new ApiError("bad_param", "file must be base64-encoded", { param: "file" });
+  if (body.provider) assertProviderOn(deps, body.provider);
   const bytes = Buffer.from(body.file, "base64");
   if (bytes.length === 0) throw new ApiError("bad_param", "file is empty", { param: "file" });
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const known = await deps.store.search.findBatch(accountId, params.host, sha256, PARSER_VERSION);
+  if (known) assertProviderOn(deps, known.provider);
   if (known) return { status: 200, body: { import: batchView(known), created: false } };
   const input: ImportInput = { accountId, host: params.host, bytes, sha256, fileName: body.file_name, ...(body.provider ? { provider: body.provider } : {}), ...(body.kind ? { kind: body.kind } : {}) };
   if (bytes.length > deps.config.importSyncMaxMb * 1024 * 1024) {

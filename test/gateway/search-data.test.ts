@@ -106,7 +106,7 @@ describe("a GSC Performance ZIP", () => {
   it("lists the provider as stale: its newest day is 11 days old, past gsc's 4", async () => {
     const p = await get(`/providers`);
     // Data until 2026-11-11, now 2026-11-22: 11 days old, over gsc's 4 and within 3 × 4 = 12: stale.
-    expect(p.providers).toEqual([{ provider: "gsc", state: "stale", slo_days: 4, sites: [site.host], imports: 1, last_import_at: NOW, data_until: "2026-11-11", rows: 44, fresh_days_30: 0, slo_met: false }]);
+    expect(p.providers).toEqual([{ provider: "gsc", enabled: true, state: "stale", slo_days: 4, sites: [site.host], imports: 1, last_import_at: NOW, data_until: "2026-11-11", rows: 44, fresh_days_30: 0, slo_met: false }]);
     expect((await get(`/providers?all=1`)).providers).toHaveLength(7);
   });
 
@@ -347,5 +347,37 @@ describe("competitors, keyword gap and market from Keys.so reports", () => {
     expect(m.opportunities.map((o: { keyword: string; gain: number }) => [o.keyword, o.gain])).toEqual([["кровать", 144], ["диван", 125], ["кресло", 0]]);
     expect((await get(`/market/${site.host}?filter=strong`)).opportunities.map((o: { keyword: string }) => o.keyword)).toEqual(["кресло"]);
     expect(await get(`/market/${site.host}?src=serpstat`)).toMatchObject({ data_state: "missing", opportunities: [], notes: [expect.stringContaining("Serpstat")] });
+  });
+});
+
+describe("sources the administrator turned off (SVC_SEARCH_SOURCES_OFF)", () => {
+  it("answers 503 service_off for their imports and for sections reading only them; /providers shows them off", async () => {
+    const off = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_SEARCH_SOURCES_OFF: "ahrefs, semrush,gsc" }, shareWith: gw });
+    try {
+      const before = (await get(`/imports/${site.host}`)).page.total as number;
+      const header = ["Referring page URL", "Domain rating", "Target URL", "Anchor", "Nofollow", "First seen", "Lost"].join("\t");
+      const file = utf16le([header, `https://off.example.com/\t9\thttps://${site.host}/\toff\tfalse\t2026-05-01 10:00:00\t`].join("\n"));
+      const refused = await off.call("POST", `/api/v1/imports/${site.host}`, { body: { file: b64(file), file_name: "off.csv" } });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers["retry-after"]).toBeUndefined();
+      expect(refused.json()).toMatchObject({ code: "service_off", error: "imports from ahrefs are turned off by the administrator of this installation (SVC_SEARCH_SOURCES_OFF)" });
+      // Named in the body, refused before the file is read.
+      const named = await off.call("POST", `/api/v1/imports/${site.host}`, { body: { file: b64("x"), file_name: "x.csv", provider: "semrush" } });
+      expect([named.statusCode, named.json().code]).toEqual([503, "service_off"]);
+      expect((await get(`/imports/${site.host}`)).page.total).toBe(before);
+      // Backlinks read only gsc, ahrefs and semrush: all off. The same data on the other gateway stays readable.
+      const links = await off.call("GET", `/api/v1/backlinks/${site.host}`);
+      expect(links.statusCode).toBe(503);
+      expect(links.json()).toMatchObject({ code: "service_off", error: "this section reads only gsc, ahrefs, semrush, which the administrator of this installation turned off (SVC_SEARCH_SOURCES_OFF)" });
+      expect((await gw.call("GET", `/api/v1/backlinks/${site.host}`)).statusCode).toBe(200);
+      // Queries also read Yandex Webmaster, which is on: an answer, not service_off.
+      expect((await off.call("GET", `/api/v1/queries/${site.host}`)).statusCode).toBe(200);
+      const providers = (await off.call("GET", "/api/v1/providers")).json().providers as { provider: string; enabled: boolean }[];
+      expect(providers.filter((p) => !p.enabled).map((p) => p.provider)).toEqual(["gsc", "ahrefs", "semrush"]);
+      expect(providers.every((p) => ["gsc", "ahrefs", "semrush"].includes(p.provider) !== p.enabled)).toBe(true);
+      expect(((await get("/providers")).providers as { enabled: boolean }[]).every((p) => p.enabled)).toBe(true);
+    } finally {
+      await off.close();
+    }
   });
 });
