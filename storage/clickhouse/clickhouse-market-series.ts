@@ -42,11 +42,11 @@ export class ClickHouseMarketSeries implements MarketSeries {
   async domains(accountId: number, host: string, provider: string, base: string, liveImports: readonly number[]): Promise<MarketDomainSum[]> {
     if (liveImports.length === 0) return [];
     const where = sql`${this.site(accountId, host, liveImports)} AND provider = ${provider} AND base = ${base}`;
-    const rows = await this.ch.query<Parameters<typeof marketDomainSum>[0]>(
-      sql`SELECT domain, common_keywords, similarity_pct, visibility, top10, pages_in_index, toString(import_id) AS import_id FROM market_domains FINAL
+    const rows = await this.ch.query<Parameters<typeof marketDomainSum>[0] & { b: string }>(
+      sql`SELECT domain, common_keywords, similarity_pct, visibility, top10, pages_in_index, toString(import_id) AS b FROM market_domains FINAL
           WHERE ${where} AND import_id IN (SELECT max(import_id) FROM market_domains WHERE ${where}) ORDER BY seq`,
     );
-    return rows.map(marketDomainSum);
+    return rows.map((r) => marketDomainSum({ ...r, import_id: r.b }));
   }
 
   async keywords(accountId: number, host: string, provider: string, base: string, liveImports: readonly number[]): Promise<MarketKeywordRow[]> {
