@@ -747,7 +747,7 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(await get(cluster.api, `/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", rivals: [] });
   });
 
-  it("imports a 6 MB file (above SVC_IMPORT_SYNC_MAX_MB) as a job held by the gateway, alongside the scheduler's stale-job sweeps", async () => {
+  it("imports a 6 MB file (above SVC_IMPORT_SYNC_MAX_MB) as a job held by the gateway, alongside the scheduler's stale-job sweeps; 200,000 backlinks go to ClickHouse too", async () => {
     const site = await startSmallSite();
     extraSites.push(site);
     expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
@@ -776,6 +776,26 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     // GET /jobs lists the gateway-held import job as GET /jobs/{id} shows it.
     const listed = ((await get(cluster.api, "/jobs?limit=100")) as { jobs: { id: number; kind: string; state: string }[] }).jobs.find((j) => j.id === jobId);
     expect(listed).toMatchObject({ kind: "import", state: "done", result: { import: job.result!.import, created: true } });
+    // 200,000 backlinks (Semrush CSV, about 9 MB: a job too) go to ClickHouse (BacklinkSeries), none to Postgres.
+    const links = Array.from({ length: 200_000 }, (_, i) => `${i === 7 ? 99 : i % 50},https://s${i}.example/p,https://${site.host}/,a${i},${i % 4 === 0 ? "true" : "false"}`);
+    const linkCsv = `Page ascore,Source url,Target url,Anchor,Lost link,Last seen\n${links.map((l) => `${l},2026-11-01`).join("\n")}\n`;
+    const linkPost = await cluster.api(`/imports/${site.host}`, { method: "POST", body: { file: Buffer.from(linkCsv).toString("base64"), file_name: "backlinks.csv" }, timeoutMs: 60_000 });
+    expect(linkPost.status).toBe(202);
+    const linkJobId = (linkPost.json as { job: { id: number } }).job.id;
+    const linkJob = await waitFor("the backlinks import job to finish", 90_000, async () => {
+      const j = ((await get(cluster.api, `/jobs/${linkJobId}`)) as { job: { state: string; result: { import: number } | null; error: unknown } }).job;
+      return j.state === "done" || j.state === "error" ? j : undefined;
+    }, 500);
+    expect(linkJob).toMatchObject({ state: "done", error: null });
+    const linkBatch = linkJob.result!.import;
+    // Every fourth link is lost: 150,000 live, 50,000 lost; the best rated live link first.
+    expect(await get(cluster.api, `/backlinks/${site.host}?limit=1`)).toMatchObject({ links: [{ source: "https://s7.example/p", source_rating: 99, provider: "semrush" }], page: { total: 150_000 } });
+    expect(await get(cluster.api, `/backlinks/${site.host}?state=lost&limit=1`)).toMatchObject({ page: { total: 50_000 } });
+    expect(await clickhouseCount(`SELECT count() AS n FROM backlinks WHERE host = '${site.host}' AND import_id = ${linkBatch}`)).toBe(200_000);
+    expect((await db.query("SELECT count(*)::int AS n FROM backlinks WHERE host = $1", [site.host])).rows[0].n).toBe(0);
+    // Deleting the batch takes its links from the answer at once (ClickHouse's mutation follows).
+    expect((await cluster.api(`/imports/batches/${linkBatch}`, { method: "DELETE" })).status).toBe(200);
+    expect(await get(cluster.api, `/backlinks/${site.host}`)).toMatchObject({ data_state: "missing", links: [], page: { total: 0 } });
   });
 
   // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
