@@ -49,8 +49,8 @@ export interface BacklinkSeries {
   page(accountId: number, host: string, state: "live" | "lost", limit: number, offset: number, liveImports: readonly number[]): Promise<{ rows: BacklinkRow[]; total: number }>;
   /** Each link's first-seen and lost days (newest live batch's row per link), ordered by link. */
   dates(accountId: number, host: string, liveImports: readonly number[]): Promise<{ first_seen: string | null; lost_at: string | null }[]>;
-  /** Removes a batch's links (the batch is no longer live when this runs). */
-  drop(importId: number, liveImports: readonly number[]): Promise<void>;
+  /** Removes a batch's links (the batch is no longer live when this runs); `sealed` false for a batch that never was (an import that failed or stopped). */
+  drop(importId: number, liveImports: readonly number[], sealed?: boolean): Promise<void>;
 }
 
 /** One row per link, the last of the file; checked first. */
@@ -120,7 +120,12 @@ export class PostgresBacklinkSeries implements BacklinkSeries {
     );
   }
 
-  async drop(importId: number, liveImports: readonly number[]): Promise<void> {
+  async drop(importId: number, liveImports: readonly number[], sealed = true): Promise<void> {
+    // A batch never sealed superseded nothing and was never counted: its rows just go.
+    if (!sealed) {
+      await this.db.query("DELETE FROM backlinks WHERE import_id = $1", [importId]);
+      return;
+    }
     await this.db.tx(async (q) => {
       const site = await q.query<{ account_id: number | string; host: string }>("SELECT account_id, host FROM backlinks WHERE import_id = $1 LIMIT 1", [importId]);
       if (!site[0]) return;

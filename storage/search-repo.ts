@@ -1,8 +1,9 @@
 import type { Engine, ImportFacts, ImportKind, Provider, SerpResult } from "../analyzer/index.ts";
-import { PostgresBacklinkSeries, type BacklinkRow, type BacklinkSeries } from "./backlink-series.ts";
+import { PostgresBacklinkSeries, uniqueLinks, type BacklinkBatch, type BacklinkRow, type BacklinkSeries } from "./backlink-series.ts";
+import { FACT_CHUNK_ROWS } from "./fact-insert.ts";
 import type { Db, Queryable } from "./db.ts";
-import { PostgresIndexSeries, type IndexIssueRow, type IndexPoint, type IndexSeries, type IndexUrlRow } from "./index-series.ts";
-import { PostgresMarketSeries, type MarketKeywordRow, type MarketSeries } from "./market-series.ts";
+import { PostgresIndexSeries, uniqueIndexFacts, type IndexIssueRow, type IndexPoint, type IndexSeries, type IndexUrlRow } from "./index-series.ts";
+import { PostgresMarketSeries, uniqueMarketFacts, type MarketKeywordRow, type MarketSeries } from "./market-series.ts";
 import { PostgresRankSeries, type MarketMoves, type RankRow, type RankSeries } from "./rank-series.ts";
 import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } from "./search-daily-series.ts";
 import { PostgresSearchPeriodSeries, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "./search-period-series.ts";
@@ -77,6 +78,8 @@ export class SearchRepo {
   constructor(
     private readonly db: Db,
     series: { serp?: SerpSeries; daily?: SearchDailySeries; period?: SearchPeriodSeries; ranks?: RankSeries; backlinks?: BacklinkSeries; index?: IndexSeries; market?: MarketSeries } = {},
+    /** Fact rows per import transaction. */
+    private readonly chunkRows = FACT_CHUNK_ROWS,
   ) {
     this.serp = series.serp ?? new PostgresSerpSeries(db);
     this.daily = series.daily ?? new PostgresSearchDailySeries(db);
@@ -90,74 +93,127 @@ export class SearchRepo {
   /** The batch the same file (sha256 + site + parser version) already made, if any. */
   async findBatch(accountId: number, host: string, sha256: string, parserVersion: number): Promise<ImportBatchRow | null> {
     const rows = await this.db.query<ImportBatchRow>(
-      `SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND sha256 = $3 AND parser_version = $4`,
+      `SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND sha256 = $3 AND parser_version = $4 AND complete`,
       [accountId, host, sha256, parserVersion],
     );
     return rows[0] ?? null;
   }
 
   /**
-   * Stores a batch and all its facts in one transaction: a failure leaves no row (the facts a port
-   * outside the account database already took are dropped again). Answers the batch, or the
-   * existing one when the same file was imported meanwhile (created false).
+   * Stores a batch and its facts in bounded transactions: the batch row first, incomplete, then
+   * the facts in steps of at most `chunkRows` rows, each its own transaction (so other requests,
+   * a GET /jobs/{id} poll among them, are served between steps even on PGlite's one connection),
+   * then one final transaction that marks the batch complete. Readers name complete batches only,
+   * so nothing of it is read before that commit. A failure removes the batch and what it stored
+   * (in every store); the facts of a process that died are removed by sweepIncomplete. Answers
+   * the batch, or the existing one when the same file was imported before or is being imported
+   * (created false). `onProgress` hears the facts stored after each step (it may throw to stop).
    */
-  async importBatch(b: NewImportBatch, f: ImportFacts): Promise<{ batch: ImportBatchRow; created: boolean }> {
-    let started: number | null = null;
+  async importBatch(b: NewImportBatch, f: ImportFacts, onProgress?: (stored: number, total: number) => Promise<void>): Promise<{ batch: ImportBatchRow; created: boolean }> {
+    const inserted = await this.db.query<ImportBatchRow>(
+      `INSERT INTO import_batches (account_id, host, provider, kind, formats, file_name, sha256, parser_version, period_start, period_end, filters, rows, truncated, warnings, imported_at, complete)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, false)
+       ON CONFLICT (account_id, host, sha256, parser_version) DO NOTHING
+       RETURNING ${BATCH_COLUMNS}`,
+      [b.accountId, b.host, b.provider, b.kind, JSON.stringify(b.formats), b.fileName, b.sha256, b.parserVersion, f.periodStart, f.periodEnd, JSON.stringify(f.filters), b.rows, f.truncated, JSON.stringify(f.warnings), b.importedAt],
+    );
+    const started = inserted[0];
+    if (!started) {
+      const existing = await this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND sha256 = $3 AND parser_version = $4`, [b.accountId, b.host, b.sha256, b.parserVersion]);
+      return { batch: existing[0] as ImportBatchRow, created: false };
+    }
+    const id = started.id;
     try {
-      return await this.db.tx(async (q) => {
-        const inserted = await q.query<ImportBatchRow>(
-          `INSERT INTO import_batches (account_id, host, provider, kind, formats, file_name, sha256, parser_version, period_start, period_end, filters, rows, truncated, warnings, imported_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-           ON CONFLICT (account_id, host, sha256, parser_version) DO NOTHING
-           RETURNING ${BATCH_COLUMNS}`,
-          [b.accountId, b.host, b.provider, b.kind, JSON.stringify(b.formats), b.fileName, b.sha256, b.parserVersion, f.periodStart, f.periodEnd, JSON.stringify(f.filters), b.rows, f.truncated, JSON.stringify(f.warnings), b.importedAt],
-        );
-        const batch = inserted[0];
-        if (!batch) {
-          const existing = await q.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND sha256 = $3 AND parser_version = $4`, [b.accountId, b.host, b.sha256, b.parserVersion]);
-          return { batch: existing[0] as ImportBatchRow, created: false };
-        }
-        started = batch.id;
-        const at = { importId: batch.id, accountId: b.accountId, host: b.host, provider: b.provider };
-        if (f.period.length > 0) await this.period.add(at, f.period, q);
-        if (f.daily.length > 0) await this.daily.add(at, f.daily, q);
-        if (f.indexStatus.length + f.indexIssues.length + f.indexUrls.length > 0) await this.index.add(at, { status: f.indexStatus, issues: f.indexIssues, urls: f.indexUrls }, q);
-        if (f.backlinks.length > 0) {
-          await this.links.add(at, f.backlinks, q);
-          await this.links.seal(at, await this.liveImports(b.accountId, b.host, q), q);
-        }
-        if (f.ranks.length > 0) await this.ranks.add(at, f.ranks, q);
-        if (f.marketDomains.length + f.marketKeywords.length > 0) await this.market.add(at, { domains: f.marketDomains, keywords: f.marketKeywords }, q);
-        if (f.serp.length > 0) await this.serp.add(at, f.serp, q);
-        return { batch, created: true };
+      const at = { importId: id, accountId: b.accountId, host: b.host, provider: b.provider };
+      const steps = this.importSteps(at, f);
+      const total = steps.reduce((a, step) => a + step.rows, 0);
+      let stored = 0;
+      for (const step of steps) {
+        // A turn of the event loop between transactions: requests waiting for the connection go first.
+        await new Promise((resolve) => setImmediate(resolve));
+        await this.db.tx((q) => step.run(q));
+        stored += step.rows;
+        await onProgress?.(stored, total);
+      }
+      const batch = await this.db.tx(async (q) => {
+        if (f.backlinks.length > 0) await this.links.seal(at, [...(await this.liveImports(b.accountId, b.host, q)), id], q);
+        const done = await q.query<ImportBatchRow>(`UPDATE import_batches SET complete = true WHERE id = $1 RETURNING ${BATCH_COLUMNS}`, [id]);
+        return done[0] as ImportBatchRow;
       });
+      return { batch, created: true };
     } catch (err) {
-      // The batch never committed: no live batch names its facts; stores outside this database drop them.
-      if (started !== null) await this.dropFacts(started, []).catch(() => {});
+      await this.removeIncomplete(id, b.accountId, b.host).catch(() => {});
       throw err;
     }
   }
 
+  /**
+   * The writes of an import, each at most chunkRows rows (facts deduplicated over the whole file
+   * first, so the steps are disjoint). Period sums go in one step: a UI export is a whole, and the
+   * Postgres adapter replaces a batch's rows on each add.
+   */
+  private importSteps(at: BacklinkBatch, f: ImportFacts): { rows: number; run: (q: Queryable) => Promise<void> }[] {
+    const steps: { rows: number; run: (q: Queryable) => Promise<void> }[] = [];
+    const sliced = <T>(rows: readonly T[], write: (slice: readonly T[], q: Queryable) => Promise<void>) => {
+      for (let start = 0; start < rows.length; start += this.chunkRows) {
+        const slice = rows.slice(start, start + this.chunkRows);
+        steps.push({ rows: slice.length, run: (q) => write(slice, q) });
+      }
+    };
+    if (f.period.length > 0) steps.push({ rows: f.period.length, run: (q) => this.period.add(at, f.period, q) });
+    sliced(f.daily, (slice, q) => this.daily.add(at, slice, q));
+    const index = uniqueIndexFacts({ status: f.indexStatus, issues: f.indexIssues, urls: f.indexUrls });
+    if (index.status.length + index.issues.length > 0) steps.push({ rows: index.status.length + index.issues.length, run: (q) => this.index.add(at, { status: index.status, issues: index.issues, urls: [] }, q) });
+    sliced(index.urls, (slice, q) => this.index.add(at, { status: [], issues: [], urls: slice }, q));
+    sliced(uniqueLinks(f.backlinks), (slice, q) => this.links.add(at, slice, q));
+    sliced(f.ranks, (slice, q) => this.ranks.add(at, slice, q));
+    const market = uniqueMarketFacts({ domains: f.marketDomains, keywords: f.marketKeywords });
+    if (market.domains.length > 0) steps.push({ rows: market.domains.length, run: (q) => this.market.add(at, { domains: market.domains, keywords: [] }, q) });
+    sliced(market.keywords, (slice, q) => this.market.add(at, { domains: [], keywords: slice }, q));
+    sliced(f.serp, (slice, q) => this.serp.add(at, slice, q));
+    return steps;
+  }
+
+  /** Removes an incomplete batch and every fact it stored. */
+  private async removeIncomplete(id: number, accountId: number, host: string): Promise<void> {
+    await this.db.query("DELETE FROM import_batches WHERE id = $1 AND NOT complete", [id]);
+    await this.dropFacts(id, await this.liveImports(accountId, host), false);
+  }
+
+  /**
+   * Removes the batches left incomplete by an import that stopped with its process (and their
+   * facts in every store): all of them (`olderThan` null: the embedded mode, where the process
+   * starting is the only writer) or those begun before olderThan (unix seconds). Answers how many.
+   */
+  async sweepIncomplete(olderThan: number | null): Promise<number> {
+    const rows = await this.db.query<{ id: number | string; account_id: number | string; host: string }>(
+      "SELECT id, account_id, host FROM import_batches WHERE NOT complete AND ($1::bigint IS NULL OR imported_at < $1::bigint)",
+      [olderThan],
+    );
+    for (const r of rows) await this.removeIncomplete(Number(r.id), Number(r.account_id), r.host);
+    return rows.length;
+  }
+
   /** Removes a batch's facts from every port (the batch is no longer live). */
-  private async dropFacts(importId: number, liveImports: readonly number[]): Promise<void> {
+  private async dropFacts(importId: number, liveImports: readonly number[], sealed = true): Promise<void> {
     await this.period.drop(importId);
     await this.serp.drop(importId);
     await this.daily.drop(importId);
     await this.ranks.drop(importId);
-    await this.links.drop(importId, liveImports);
+    await this.links.drop(importId, liveImports, sealed);
     await this.index.drop(importId);
     await this.market.drop(importId);
   }
 
   async listBatches(accountId: number, host: string, limit: number, offset: number): Promise<{ rows: ImportBatchRow[]; total: number }> {
-    const rows = await this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 ORDER BY imported_at DESC, id DESC LIMIT $3 OFFSET $4`, [accountId, host, limit, offset]);
-    const total = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM import_batches WHERE account_id = $1 AND host = $2", [accountId, host]);
+    const rows = await this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND complete ORDER BY imported_at DESC, id DESC LIMIT $3 OFFSET $4`, [accountId, host, limit, offset]);
+    const total = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM import_batches WHERE account_id = $1 AND host = $2 AND complete", [accountId, host]);
     return { rows, total: total[0]?.n ?? 0 };
   }
 
   /** Deletes a batch of the account and everything it brought; answers its host, or null when not the account's. */
   async deleteBatch(accountId: number, id: number): Promise<string | null> {
-    const gone = await this.db.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 RETURNING host", [id, accountId]);
+    const gone = await this.db.query<{ host: string }>("DELETE FROM import_batches WHERE id = $1 AND account_id = $2 AND complete RETURNING host", [id, accountId]);
     const host = gone[0]?.host;
     if (host === undefined) return null;
     await this.dropFacts(id, await this.liveImports(accountId, host));
@@ -166,7 +222,7 @@ export class SearchRepo {
 
   /** Every batch of the account, oldest first (for /providers). */
   async batchesOfAccount(accountId: number): Promise<ImportBatchRow[]> {
-    return this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 ORDER BY imported_at, id`, [accountId]);
+    return this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND complete ORDER BY imported_at, id`, [accountId]);
   }
 
   /**
@@ -245,7 +301,7 @@ export class SearchRepo {
    * keyword or account is revealed), for the volatility's market line.
    */
   async marketMoves(sinceDay: string): Promise<MarketMoves[]> {
-    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions'");
+    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions' AND complete");
     return this.ranks.moves(sinceDay, live.map((r) => Number(r.id)));
   }
 
@@ -254,7 +310,7 @@ export class SearchRepo {
    * live batch's list per query and day), for the volatility's market line: callers show aggregates only.
    */
   async marketSerp(sinceDay: string): Promise<SerpResult[]> {
-    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions'");
+    const live = await this.db.query<{ id: number | string }>("SELECT id FROM import_batches WHERE kind = 'positions' AND complete");
     return this.serp.readMarket(sinceDay, live.map((r) => Number(r.id)));
   }
 
@@ -294,13 +350,13 @@ export class SearchRepo {
   }
 
   private async liveImports(accountId: number, host: string, q: Queryable = this.db): Promise<number[]> {
-    const rows = await q.query<{ id: number | string }>("SELECT id FROM import_batches WHERE account_id = $1 AND host = $2", [accountId, host]);
+    const rows = await q.query<{ id: number | string }>("SELECT id FROM import_batches WHERE account_id = $1 AND host = $2 AND complete", [accountId, host]);
     return rows.map((r) => Number(r.id));
   }
 
   /** The site's live batches and when each was imported. */
   private async liveBatchTimes(accountId: number, host: string): Promise<Map<number, number>> {
-    const rows = await this.db.query<{ id: number | string; imported_at: number | string }>("SELECT id, imported_at FROM import_batches WHERE account_id = $1 AND host = $2", [accountId, host]);
+    const rows = await this.db.query<{ id: number | string; imported_at: number | string }>("SELECT id, imported_at FROM import_batches WHERE account_id = $1 AND host = $2 AND complete", [accountId, host]);
     return new Map(rows.map((r) => [Number(r.id), Number(r.imported_at)]));
   }
 

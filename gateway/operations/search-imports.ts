@@ -57,8 +57,8 @@ interface ImportInput {
   readonly kind?: ImportKind;
 }
 
-/** Parses and stores one file in one transaction: all of it, or (on any error) nothing. */
-async function runImport(deps: GatewayDeps, input: ImportInput, now: number, parsed?: { facts: ImportFacts; provider: Provider; kind: ImportKind; formats: readonly string[] }) {
+/** Parses and stores one file: all of it (in bounded transactions, visible at the last commit), or (on any error) nothing. */
+async function runImport(deps: GatewayDeps, input: ImportInput, now: number, parsed?: { facts: ImportFacts; provider: Provider; kind: ImportKind; formats: readonly string[] }, onProgress?: (stored: number, total: number) => Promise<void>) {
   const p = parsed ?? (await parseFile(input));
   assertProviderOn(deps, p.provider);
   const rows = factCount(p.facts);
@@ -66,7 +66,14 @@ async function runImport(deps: GatewayDeps, input: ImportInput, now: number, par
   return deps.store.search.importBatch(
     { accountId: input.accountId, host: input.host, provider: p.provider, kind: p.kind, formats: p.formats, fileName: input.fileName, sha256: input.sha256, parserVersion: PARSER_VERSION, rows, importedAt: now },
     p.facts,
+    onProgress,
   );
+}
+
+/** Removes the batches of imports that stopped with their process: all in the embedded mode (one process), else those older than an import's lease. */
+export async function sweepImports(deps: GatewayDeps, atStart: boolean): Promise<number> {
+  const embedded = !deps.config.postgresUrl;
+  return deps.store.search.sweepIncomplete(atStart && embedded ? null : Math.floor((deps.clock.nowMs() - IMPORT_LEASE_MS) / 1000));
 }
 
 async function parseFile(input: ImportInput) {
@@ -91,7 +98,13 @@ async function importInBackground(deps: GatewayDeps, jobId: number, input: Impor
     const parsed = await parseFile(input);
     if (!(await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 50, `storing ${factCount(parsed.facts)} facts`))) return;
     const now = Math.floor(deps.clock.nowMs() / 1000);
-    const { batch, created } = await runImport(deps, input, now, parsed);
+    const total = factCount(parsed.facts);
+    const { batch, created } = await runImport(deps, input, now, parsed, async (stored) => {
+      // Each step of the import is its own transaction: this poll-visible progress is written between them.
+      if (!(await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 50 + Math.floor((49 * stored) / Math.max(1, total)), `storing ${Math.min(stored, total)} of ${total} facts`))) {
+        throw new Error("the import job's hold was lost");
+      }
+    });
     await jobs.complete(jobId, IMPORT_WORKER, Math.floor(deps.clock.nowMs() / 1000), async () => ({ runId: null, result: { import: batch.id, created } }));
   } catch (err) {
     const known = err instanceof ApiError;
@@ -118,6 +131,7 @@ export const importSearchData = implement(contracts.importSearchData, async ({ a
   const input: ImportInput = { accountId, host: params.host, bytes, sha256, fileName: body.file_name, ...(body.provider ? { provider: body.provider } : {}), ...(body.kind ? { kind: body.kind } : {}) };
   if (bytes.length > deps.config.importSyncMaxMb * 1024 * 1024) {
     await deps.store.jobs.expireHolds(deps.clock.nowMs());
+    await sweepImports(deps, false);
     const job = await deps.store.jobs.createHeld({ accountId, kind: "import", host: params.host, step: "received" }, IMPORT_WORKER, now, deps.clock.nowMs() + IMPORT_LEASE_MS);
     const task = importInBackground(deps, job.id, input).finally(() => inFlight.delete(job.id));
     inFlight.set(job.id, task);
