@@ -714,7 +714,7 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect((await db.query("SELECT count(*)::int AS n FROM runs WHERE host = $1", [site.host])).rows[0].n).toBe(1);
   });
 
-  it("imports SERP snapshots into ClickHouse and serves the competitor history from there", async () => {
+  it("imports SERP snapshots, rank checks, daily facts, indexing and market reports into ClickHouse and serves them from there", async () => {
     const site = await startSmallSite();
     extraSites.push(site);
     expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
@@ -743,6 +743,17 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect((await db.query("SELECT (SELECT count(*) FROM rank_checks) + (SELECT count(*) FROM search_daily) AS n")).rows[0].n).toBe("0");
     expect(((await get(cluster.api, `/positions/${site.host}`)) as { keywords: unknown[] }).keywords).toMatchObject([{ query: "диван", position: 12, week_ago: 5, change_week: -7, trend: "down" }]);
     expect(await get(cluster.api, `/traffic/${site.host}`)).toMatchObject({ source: "gsc", days: 2 });
+    // Indexing (Yandex pages in search) and market reports (Keys.so) go to ClickHouse too, none to Postgres.
+    const pages = `updateDate,url,httpCode,status,target,lastAccess,title,event\n2026-11-10,https://${site.host}/a,200,SEARCHABLE,,2026-11-09,A,\n2026-11-10,https://${site.host}/b,404,HTTP_ERROR,,2026-11-09,,DELETE\n`;
+    const keys = JSON.stringify({ base: "msk", data: [{ word: "диван", pos: 3, wsk: 1000, ws: 3000, url: "https://rival.ru/d" }, { word: "кресло", pos: 7, wsk: 500, ws: 1500, url: "https://rival.ru/k" }] });
+    for (const [file, name] of [[pages, "pages.csv"], [keys, "rival.json"]] as const) {
+      expect((await cluster.api(`/imports/${site.host}`, { method: "POST", body: { file: Buffer.from(file).toString("base64"), file_name: name } })).status).toBe(201);
+    }
+    expect(await clickhouseCount(`SELECT count() AS n FROM index_urls WHERE host = '${site.host}'`)).toBe(2);
+    expect(await clickhouseCount(`SELECT count() AS n FROM market_keywords WHERE host = '${site.host}'`)).toBe(2);
+    expect((await db.query("SELECT (SELECT count(*) FROM index_urls WHERE host = $1) + (SELECT count(*) FROM market_keywords WHERE host = $1) AS n", [site.host])).rows[0].n).toBe("0");
+    expect(await get(cluster.api, `/indexing/${site.host}`)).toMatchObject({ yandex: { searchable: 1, excluded: 1 } });
+    expect(await get(cluster.api, `/keyword-gap/${site.host}?kind=missing`)).toMatchObject({ data_state: "fresh", total: 2 });
     expect((await cluster.api(`/imports/batches/${id}`, { method: "DELETE" })).status).toBe(200);
     expect(await get(cluster.api, `/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", rivals: [] });
   });
