@@ -32,7 +32,8 @@ export interface BacklinkSeries {
   /**
    * Stores a batch's links, one per link (the file's last row of it). `within` is a transaction of
    * the account database (a store there writes in it; another store ignores it). May be called
-   * several times for one batch with disjoint links (an import in bounded transactions).
+   * several times for one batch with disjoint links (an import in bounded transactions); the same
+   * link twice in one batch is not expected (not idempotent: the import deduplicates the file first).
    */
   add(batch: BacklinkBatch, links: readonly BacklinkFact[], within?: Queryable): Promise<void>;
   /**
