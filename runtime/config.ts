@@ -250,7 +250,7 @@ function idList(raw: string): string[] {
   return items;
 }
 
-/** Comma-separated search data provider ids (their names are checked by the gateway against its providers). */
+/** Comma-separated search data provider ids (GET /providers names them; an id no provider has turns nothing off). */
 function providerList(raw: string): string[] {
   const items = raw.split(",").map((s) => s.trim()).filter(Boolean);
   for (const item of items) if (!/^[a-z0-9_]{1,64}$/.test(item)) throw new ConfigValueError(`"${item}" is not a provider id`);
