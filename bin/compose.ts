@@ -10,6 +10,9 @@ import {
   ClickHouseSerpSeries,
   ClickHouseSearchDailySeries,
   ClickHouseSearchPeriodSeries,
+  ClickHouseBacklinkSeries,
+  ClickHouseIndexSeries,
+  ClickHouseMarketSeries,
   ClickHouseRankSeries,
   ClickHouseUsageSeries,
   checkSeriesLocation,
@@ -80,7 +83,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
-  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch) };
+  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch), backlinks: new ClickHouseBacklinkSeries(ch), index: new ClickHouseIndexSeries(ch), market: new ClickHouseMarketSeries(ch) };
   return { db, store: createStore(db, series), life };
 }
 

@@ -12,6 +12,7 @@ import type { SchedulerPort } from "./scheduler-port.ts";
 import { createUtilityPool, ownThreadEntry } from "./utility-pool/utility-pool.ts";
 import { SchedulerNetLane } from "./utility-pool/net-lane.ts";
 import { UtilityRunner } from "./utility-pool/utility-runner.ts";
+import { sweepImports } from "./operations/search-imports.ts";
 
 export interface GatewayParts {
   readonly deps: GatewayDeps;
@@ -74,6 +75,9 @@ export function createGatewayParts(options: {
       switches.start(config.stateRefreshMs);
       usage.start(config.usageFlushMs);
       await keys.start();
+      // Imports that stopped with their process left incomplete batches: remove them and their facts.
+      const swept = await sweepImports(deps, true);
+      if (swept > 0) options.logger.warn({ batches: swept }, "removed the incomplete import batches of imports that stopped with their process");
     },
     async close() {
       await keys.close();

@@ -68,6 +68,7 @@ export const ROLES_OF: Readonly<Record<string, readonly ConfigRole[]>> = {
   SVC_UPTIME_SLOW_MS: SCHEDULER,
   SVC_WATCH_PAGES: SCHEDULER,
   SVC_IMPORT_SYNC_MAX_MB: GATEWAY,
+  SVC_SEARCH_SOURCES_OFF: GATEWAY,
   SVC_UPTIME_PLAN_EVERY_MS: SCHEDULER,
   SVC_KAFKA_BROKERS: ["scheduler", "crawler"],
   SVC_KAFKA_PARTITIONS: ["scheduler"],

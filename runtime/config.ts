@@ -77,6 +77,8 @@ export interface Config {
   /** Watched pages per monitored site (the home page and the most linked pages); 0 turns the watchdog off. */
   readonly watchPages: number;
   readonly importSyncMaxMb: number;
+  /** Search data providers (as GET /providers names them) the administrator turned off: their imports and the sections reading only them answer service_off. */
+  readonly searchSourcesOff: readonly string[];
   readonly kafkaBrokers: readonly string[] | null;
   readonly kafkaPartitions: number;
   readonly kafkaRetentionHours: number;
@@ -246,6 +248,13 @@ function idList(raw: string): string[] {
   const items = raw.split(",").map((s) => s.trim()).filter(Boolean);
   for (const item of items) if (!/^[a-z0-9_]{1,64}$/.test(item)) throw new ConfigValueError(`"${item}" is not a utility id`);
   return items;
+}
+
+/** Comma-separated search data provider ids (GET /providers names them; an id no provider has turns nothing off). */
+function providerList(raw: string): string[] {
+  const items = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const item of items) if (!/^[a-z0-9_]{1,64}$/.test(item)) throw new ConfigValueError(`"${item}" is not a provider id`);
+  return [...new Set(items)];
 }
 
 function threadCount(raw: string): number {
@@ -491,6 +500,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_UPTIME_SLOW_MS", key: "uptimeSlowMs", default: "3000", parse: integer(100, 60_000), doc: "An uptime probe answered slower than this is slow; three slow probes in a row make the site degraded (its own incident), two fast ones end it." },
   { env: "SVC_WATCH_PAGES", key: "watchPages", default: "10", parse: integer(0, 50), doc: "Watched pages per monitored site: the home page and the most important pages by internal link rank (of the latest crawl; before one, the first pages an analysis samples). Every analysis compares their status, title, description, robots, canonical, H1 and text; a change is a watchdog event. 0 turns the watchdog off." },
   { env: "SVC_IMPORT_SYNC_MAX_MB", key: "importSyncMaxMb", default: "5", parse: integer(0, 64), doc: "Uploads to POST /imports/{host} up to this size (MB, decoded) are imported within the request (201, or 200 for a file imported before); larger ones answer 202 with an import job that runs in the background of the gateway that took the upload (GET /jobs/{id} shows it; docs/search-data.md). 0 sends every upload to a job." },
+  { env: "SVC_SEARCH_SOURCES_OFF", key: "searchSourcesOff", default: "", parse: providerList, doc: "Comma-separated search data providers (as GET /providers names them: gsc, gsc_indexing, yandex_webmaster, topvisor, keysso, ahrefs, semrush) the administrator turned off for every account: their imports, and the sections that read only turned-off providers, answer 503 service_off; GET /providers lists them with enabled false (docs/search-data.md)." },
   { env: "SVC_UPTIME_PLAN_EVERY_MS", key: "uptimePlanEveryMs", default: "5000", parse: integer(0, 600_000), doc: "How often the scheduler plans the uptime probes that are due (each site every uptime_min of its plan, 5 by default); 0 turns uptime probing off." },
   { env: "SVC_KAFKA_BROKERS", key: "kafkaBrokers", default: "", parse: brokerList, doc: "Kafka bootstrap servers (host:port, comma-separated) of the distributed mode's bus; empty: the in-process bus of `svc serve`." },
   { env: "SVC_KAFKA_PARTITIONS", key: "kafkaPartitions", default: "16", parse: integer(1, 10_000), doc: "Partitions of a bus topic created by Svc; at least 4x the largest crawler replica count you expect (adding partitions later moves domains between crawlers)." },

@@ -16,7 +16,7 @@ export { timedClickHouse, timedDb, type Stopwatch, type WriteObserver } from "./
 export { parseServerVersion, serverFeatures, type ClickHouseFeatures, type ServerVersion } from "./clickhouse/server-features.ts";
 export { sqlLiteral, sqlIdentifier, type SqlValue } from "./clickhouse/sql-literal.ts";
 export { sql as clickhouseSql, ident as clickhouseIdent, inline as clickhouseInline, inList as clickhouseInList, renderLiterals, renderParams, type Sql } from "./clickhouse/sql-template.ts";
-export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, SEARCH_PERIOD_TABLE, RANK_CHECKS_TABLE } from "./clickhouse/clickhouse-schema.ts";
+export { ensureClickHouseSchema, USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, SEARCH_PERIOD_TABLE, RANK_CHECKS_TABLE, BACKLINKS_TABLE, INDEX_STATUS_TABLE, INDEX_ISSUES_TABLE, INDEX_URLS_TABLE, MARKET_DOMAINS_TABLE, MARKET_KEYWORDS_TABLE } from "./clickhouse/clickhouse-schema.ts";
 export { dropExpiredPartitions, type DroppedPartition } from "./clickhouse/drop-expired-partitions.ts";
 export { ClickHouseUsageSeries } from "./clickhouse/clickhouse-usage-series.ts";
 export { ClickHouseUptimeSeries } from "./clickhouse/clickhouse-uptime-series.ts";
@@ -24,6 +24,9 @@ export { ClickHouseSerpSeries } from "./clickhouse/clickhouse-serp-series.ts";
 export { ClickHouseRankSeries } from "./clickhouse/clickhouse-rank-series.ts";
 export { ClickHouseSearchDailySeries } from "./clickhouse/clickhouse-search-daily-series.ts";
 export { ClickHouseSearchPeriodSeries } from "./clickhouse/clickhouse-search-period-series.ts";
+export { ClickHouseBacklinkSeries } from "./clickhouse/clickhouse-backlink-series.ts";
+export { ClickHouseIndexSeries } from "./clickhouse/clickhouse-index-series.ts";
+export { ClickHouseMarketSeries } from "./clickhouse/clickhouse-market-series.ts";
 export { PostgresUptimeSeries, type ProbeSample, type ProbeSummary, type ProbeTimings, type UptimeSeries } from "./uptime-series.ts";
 export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
 export { ClickHouseCrawlPages } from "./clickhouse/clickhouse-crawl-pages.ts";
@@ -45,6 +48,9 @@ export { PostgresSearchDailySeries, assertDailyRow, type SearchDailySeries, type
 export { PostgresSearchPeriodSeries, mergePeriodRows, type SearchPeriodSeries, type PeriodSum, type CtrAtRank } from "./search-period-series.ts";
 export { PostgresRankSeries, assertRankRow, movesOf, type RankSeries, type RankBatch, type MarketMoves } from "./rank-series.ts";
 export { PostgresSerpSeries, assertSerpRow, type SerpSeries, type SerpBatch } from "./serp-series.ts";
+export { PostgresBacklinkSeries, type BacklinkSeries, type BacklinkBatch } from "./backlink-series.ts";
+export { PostgresIndexSeries, type IndexSeries, type IndexFacts, type IndexPoint, type IndexIssueRow } from "./index-series.ts";
+export { PostgresMarketSeries, type MarketSeries, type MarketFacts, type MarketDomainSum, type MarketSourceBatch } from "./market-series.ts";
 export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, type MarketDomainRow, type MarketKeywordRow, type NewImportBatch, type PeriodRow, type RankRow } from "./search-repo.ts";
 export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";
 export { RobotsRepo, type RobotsVersionRow } from "./robots-repo.ts";

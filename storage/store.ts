@@ -26,6 +26,9 @@ import { PostgresUptimeSeries, type UptimeSeries } from "./uptime-series.ts";
 import type { SerpSeries } from "./serp-series.ts";
 import type { SearchDailySeries } from "./search-daily-series.ts";
 import type { SearchPeriodSeries } from "./search-period-series.ts";
+import type { BacklinkSeries } from "./backlink-series.ts";
+import type { IndexSeries } from "./index-series.ts";
+import type { MarketSeries } from "./market-series.ts";
 import type { RankSeries } from "./rank-series.ts";
 
 /**
@@ -59,7 +62,7 @@ export interface Store {
   readonly uptimeSeries: UptimeSeries;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; searchPeriod?: SearchPeriodSeries; ranks?: RankSeries }): Store {
+export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; searchPeriod?: SearchPeriodSeries; ranks?: RankSeries; backlinks?: BacklinkSeries; index?: IndexSeries; market?: MarketSeries; importChunkRows?: number }): Store {
   return {
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
@@ -79,7 +82,7 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),
-    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, period: series?.searchPeriod, ranks: series?.ranks }),
+    search: new SearchRepo(db, { serp: series?.serp, daily: series?.searchDaily, period: series?.searchPeriod, ranks: series?.ranks, backlinks: series?.backlinks, index: series?.index, market: series?.market }, series?.importChunkRows),
     workNotes: new WorkNotesRepo(db),
     robots: new RobotsRepo(db),
     diagnosisDays: new DiagnosisDaysRepo(db),

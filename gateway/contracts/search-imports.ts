@@ -45,13 +45,14 @@ export const importSearchData = defineContract({
     "GSC Performance (a ZIP or one CSV; Queries, Pages, Countries, Devices, Search appearance, Chart/Dates, Filters; single and Compare mode; English and Russian UI), GSC Page indexing (ZIP, or a drill-down Table.csv whose reason is taken from its folder or file name), " +
     "GSC Latest links, Yandex Webmaster pages in search and query analytics by URL (CSV), Ahrefs backlinks (UTF-16 TSV), Semrush backlinks (CSV), Topvisor positions_2/history and Keys.so monitoring report (JSON). " +
     "UTF-8 and UTF-16 with or without BOM, any of , ; TAB as delimiter, locale numbers and dates. A ZIP is read with at most 64 entries and 512 MB inflated (256 MB an entry); an XLSX workbook (GSC, Yandex Webmaster Excel downloads) is a ZIP under the same caps, each sheet read as a table. " +
-    "Cells starting with = + - @ lose those characters before they are stored (formula injection). The import is all or nothing: a file that fails leaves no rows. " +
+    "Cells starting with = + - @ lose those characters before they are stored (formula injection). The import is all or nothing: its facts are written in bounded transactions (at most 20,000 rows each, so other requests are served meanwhile) into a batch that is listed and read only once its final commit marks it complete; a file that fails leaves no rows. " +
     "The same file for the same site (SHA-256, parser version) is one batch: importing it again answers 200 with that batch. An unknown format is bad_param naming the formats expected. " +
     "Facts are stored as sums (clicks, impressions, position × impressions) with their batch; re-importing an overlapping export replaces the older rows in reads. " +
-    "A file up to SVC_IMPORT_SYNC_MAX_MB (5 MB decoded) is imported within the request (201); a larger one answers 202 with a job of kind import (GET /jobs/{id}; its result names the batch; a file that is not a known export ends the job in error bad_param with the same text). " +
-    "The body is JSON, or multipart/form-data with the file in the part `file` (its file name taken from the part unless `file_name` is sent) and `provider`, `kind`, `file_name` as text fields.",
+    "A file up to SVC_IMPORT_SYNC_MAX_MB (5 MB decoded) is imported within the request (201); a larger one answers 202 with a job of kind import (GET /jobs/{id}; its result names the batch; a file that is not a known export ends the job in error bad_param with the same text; while it stores, the job's step reads storing N of M facts and its progress moves from 50 to 99). " +
+    "The body is JSON, or multipart/form-data with the file in the part `file` (its file name taken from the part unless `file_name` is sent) and `provider`, `kind`, `file_name` as text fields. " +
+    "A file of a provider the administrator turned off (SVC_SEARCH_SOURCES_OFF; GET /providers shows it with enabled false) is 503 service_off, without Retry-After (a job ends in error service_off).",
   tags: ["Search data"],
-  errors: ["bad_host", "bad_param", "not_found"],
+  errors: ["bad_host", "bad_param", "not_found", "service_off"],
   bodyLimitBytes: IMPORT_BODY_LIMIT_BYTES,
   formUpload: true,
   params: HostParams,

@@ -36,7 +36,7 @@ export const getCompetitors = defineContract({
     "Without one, from the site's imported SERP snapshots (Topvisor snapshots_2/history; source topvisor_snapshots): the other domains by the tracked queries whose newest snapshot of the last 90 days has them in the top 10 (top10 and common_keywords), similarity_pct = their share of the tracked queries, with a note saying so. " +
     "Without either: 200 with an empty list, data_state missing and a note.",
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   response: Type.Object(
     {
@@ -79,7 +79,7 @@ export const getKeywordGap = defineContract({
     "missing: at least one rival ranks and the site does not, ordered by volume × the share of rivals ranking. behind: the site ranks and every rival ranking is ahead, or one is ahead by 3 places or more, ordered by gain. " +
     "Without keyword reports: 200 with no rows, data_state missing and a note.",
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   pageMax: 500,
   query: Type.Object(
@@ -102,7 +102,7 @@ export const getMarket = defineContract({
     "counts: keywords per filter. overlap: shared ÷ all keywords of the site and its rivals. opportunities: the keywords of the chosen filter with the clicks a month the site would gain at the best rival's position, largest first, paged (limit ≤ 100). " +
     "country: the base's market. Owner-only: only the caller's imports are read. Without imported reports: 200 with empty lists, data_state missing and a note.",
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   pageMax: 100,
   query: Type.Object(
@@ -161,7 +161,7 @@ export const getCompetitorHistory = defineContract({
     "days: points × step. my_share: the site's line; rivals: the other domains with the highest mean share (≤ 10); movers: domains by |share at the last valid point − share at the first| (≤ 10, ≥ 2 valid points). " +
     "Owner-only: only the caller's imports are read. Without snapshots: 200 with empty lists, data_state missing and a note. timeline and weights are extensions.",
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   query: Type.Object(
     {

@@ -23,7 +23,7 @@ export const listPositions = defineContract({
     "trend: lost = found a week before and not found now; down = change_week < 0; up = change_week > 0; null otherwise. The trend parameter keeps only that trend. " +
     "Without imported rank checks: 200 with an empty list, data_state missing and a note.",
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   pageMax: 200,
   query: pagedQuery(200, { trend: Type.Optional(Trend) }),
@@ -72,7 +72,7 @@ export const getPositionPages = defineContract({
     "cannibalization: keywords whose ranking URL changed at least twice within the last 14 days of checks (source flips), and queries split between URLs in imported query×URL data (source shares: ≥ 2 URLs each with ≥ 10 % of impressions, best position ≤ 20). " +
     "Without imported data: 200 with empty lists, data_state missing and a note.",
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   response: Type.Object(
     {
@@ -115,7 +115,7 @@ export const getSerpVolatility = defineContract({
     "The window is the days ending at the site's latest check. shakes: days whose market_pct exceeds both 2 × market_median_pct and the window's 90th percentile, each with the site's keywords that moved ≥ 5 places. " +
     "Without imported rank checks: 200 with empty lists, market_median_pct null, data_state missing and a note.",
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   query: Type.Object({ days: Type.Integer({ minimum: 7, maximum: 90, default: 30 }) }, { additionalProperties: false }),
   response: Type.Object(

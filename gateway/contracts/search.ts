@@ -29,7 +29,7 @@ export const listSearchQueries = defineContract({
     "CTR and position are recomputed from sums (clicks ÷ impressions; Σ position × impressions ÷ Σ impressions), never averaged. clicks_prev and position_prev are null without a Compare-mode export. " +
     EMPTY,
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   pageMax: 200,
   query: pagedQuery(200, { engine: Type.Optional(Engine) }),
@@ -74,7 +74,7 @@ export const listSearchOpportunities = defineContract({
     "Expected CTR is the site's own (Σ clicks ÷ Σ impressions at a rounded position with ≥ 100 impressions; ctr_source measured) or the Sistrix 2020 curve (study). " +
     EMPTY,
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   pageMax: 200,
   query: pagedQuery(200, { engine: Type.Optional(Engine), kind: Type.Optional(StringEnum(["near", "ctr", "cannibalization"])) }),
@@ -121,7 +121,7 @@ export const getTrafficForecast = defineContract({
     "estimate: Σ volume × expected CTR(position) over the newest rank checks with a volume (no-console fallback), null without them. potential: Σ expected gains of the open opportunities. " +
     EMPTY,
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   response: Type.Object(
     {
@@ -163,7 +163,7 @@ export const listBacklinks = defineContract({
     "nofollow is nofollow, ugc or sponsored. source_rating is on its tool's scale (rating_scale: ahrefs_dr, semrush_ascore); GSC links carry no rating, target or anchor. Live links are sorted by rating, lost ones by date lost. " +
     EMPTY,
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   pageMax: 200,
   query: pagedQuery(200, { state: StringEnum(["live", "lost"], { default: "live" }) }),
@@ -211,7 +211,7 @@ export const getIndexing = defineContract({
     "gaps: not_in_google (in Yandex's search, listed not indexed by Google) and in_neither (excluded by Yandex and not indexed by Google). actions: the largest reasons to fix, by pages. Owner-only: only the caller's imports are read. " +
     EMPTY,
   tags: ["Search data"],
-  errors: ["bad_host", "not_found"],
+  errors: ["bad_host", "not_found", "service_off"],
   params: HostParams,
   response: Type.Object(
     {
@@ -261,7 +261,8 @@ export const listProviders = defineContract({
   description:
     "One entry per provider you imported from (all=1 adds the ones never used, as missing). state: fresh while the newest data day is at most slo_days old, stale up to 3 × slo_days, expired beyond, partial when the last import was truncated (GSC's 1,000-row cap). " +
     "slo_days per provider: gsc 4, gsc_indexing 14, yandex_webmaster 3, topvisor 2, keysso 35, ahrefs 35, semrush 35. fresh_days_30: days of the last 30 on which the data known then was fresh; slo_met compares its share with slo_target. " +
-    "A provider pulled through its API is not offered on this installation (no outbound access): imports are uploads.",
+    "A provider pulled through its API is not offered on this installation (no outbound access): imports are uploads. " +
+    "enabled (an extension) is false for a provider the administrator turned off (SVC_SEARCH_SOURCES_OFF): such a provider is always listed, its imports answer 503 service_off, and so does a section whose every provider is off.",
   tags: ["Search data"],
   query: Type.Object({ all: Type.Integer({ minimum: 0, maximum: 1, default: 0, description: "1 adds the providers never imported from" }) }, { additionalProperties: false }),
   response: Type.Object(
@@ -273,6 +274,7 @@ export const listProviders = defineContract({
         Type.Object(
           {
             provider: StringEnum([...PROVIDERS]),
+            enabled: Type.Boolean({ description: "Extension: false when the administrator turned this provider off (SVC_SEARCH_SOURCES_OFF); its imports and the sections reading only turned-off providers answer 503 service_off" }),
             state: DataState,
             slo_days: Type.Integer(),
             sites: Type.Array(Type.String()),

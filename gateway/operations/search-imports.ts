@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { jobView } from "./jobs.ts";
+import { assertProviderOn } from "./search-sources.ts";
 
 /** An import batch as the API shows it. */
 export function batchView(b: ImportBatchRow) {
@@ -56,15 +57,23 @@ interface ImportInput {
   readonly kind?: ImportKind;
 }
 
-/** Parses and stores one file in one transaction: all of it, or (on any error) nothing. */
-async function runImport(deps: GatewayDeps, input: ImportInput, now: number, parsed?: { facts: ImportFacts; provider: Provider; kind: ImportKind; formats: readonly string[] }) {
+/** Parses and stores one file: all of it (in bounded transactions, visible at the last commit), or (on any error) nothing. */
+async function runImport(deps: GatewayDeps, input: ImportInput, now: number, parsed?: { facts: ImportFacts; provider: Provider; kind: ImportKind; formats: readonly string[] }, onProgress?: (stored: number, total: number) => Promise<void>) {
   const p = parsed ?? (await parseFile(input));
+  assertProviderOn(deps, p.provider);
   const rows = factCount(p.facts);
   if (rows === 0) throw new ApiError("bad_param", `${input.fileName} was recognised (${p.formats.join(", ")}) but holds no data rows`, { param: "file" });
   return deps.store.search.importBatch(
     { accountId: input.accountId, host: input.host, provider: p.provider, kind: p.kind, formats: p.formats, fileName: input.fileName, sha256: input.sha256, parserVersion: PARSER_VERSION, rows, importedAt: now },
     p.facts,
+    onProgress,
   );
+}
+
+/** Removes the batches of imports that stopped with their process: all in the embedded mode (one process), else those older than an import's lease. */
+export async function sweepImports(deps: GatewayDeps, atStart: boolean): Promise<number> {
+  const embedded = !deps.config.postgresUrl;
+  return deps.store.search.sweepIncomplete(atStart && embedded ? null : Math.floor((deps.clock.nowMs() - IMPORT_LEASE_MS) / 1000));
 }
 
 async function parseFile(input: ImportInput) {
@@ -89,7 +98,13 @@ async function importInBackground(deps: GatewayDeps, jobId: number, input: Impor
     const parsed = await parseFile(input);
     if (!(await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 50, `storing ${factCount(parsed.facts)} facts`))) return;
     const now = Math.floor(deps.clock.nowMs() / 1000);
-    const { batch, created } = await runImport(deps, input, now, parsed);
+    const total = factCount(parsed.facts);
+    const { batch, created } = await runImport(deps, input, now, parsed, async (stored) => {
+      // Each step of the import is its own transaction: this poll-visible progress is written between them.
+      if (!(await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 50 + Math.floor((49 * stored) / Math.max(1, total)), `storing ${Math.min(stored, total)} of ${total} facts`))) {
+        throw new Error("the import job's hold was lost");
+      }
+    });
     await jobs.complete(jobId, IMPORT_WORKER, Math.floor(deps.clock.nowMs() / 1000), async () => ({ runId: null, result: { import: batch.id, created } }));
   } catch (err) {
     const known = err instanceof ApiError;
@@ -106,14 +121,17 @@ export const importSearchData = implement(contracts.importSearchData, async ({ a
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
   if (!BASE64.test(body.file)) throw new ApiError("bad_param", "file must be base64-encoded", { param: "file" });
+  if (body.provider) assertProviderOn(deps, body.provider);
   const bytes = Buffer.from(body.file, "base64");
   if (bytes.length === 0) throw new ApiError("bad_param", "file is empty", { param: "file" });
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const known = await deps.store.search.findBatch(accountId, params.host, sha256, PARSER_VERSION);
+  if (known) assertProviderOn(deps, known.provider);
   if (known) return { status: 200, body: { import: batchView(known), created: false } };
   const input: ImportInput = { accountId, host: params.host, bytes, sha256, fileName: body.file_name, ...(body.provider ? { provider: body.provider } : {}), ...(body.kind ? { kind: body.kind } : {}) };
   if (bytes.length > deps.config.importSyncMaxMb * 1024 * 1024) {
     await deps.store.jobs.expireHolds(deps.clock.nowMs());
+    await sweepImports(deps, false);
     const job = await deps.store.jobs.createHeld({ accountId, kind: "import", host: params.host, step: "received" }, IMPORT_WORKER, now, deps.clock.nowMs() + IMPORT_LEASE_MS);
     const task = importInBackground(deps, job.id, input).finally(() => inFlight.delete(job.id));
     inFlight.set(job.id, task);

@@ -5,6 +5,7 @@ import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { ownSite } from "./search-imports.ts";
+import { assertSectionOn } from "./search-sources.ts";
 
 const NEEDS_MARKET = "No market reports imported: upload Keys.so organic/concurents and organic/keywords reports (JSON; the site's and its rivals') with POST /imports/{host}.";
 
@@ -64,6 +65,7 @@ function competitorView(d: MarketDomainRow) {
 
 export const getCompetitors = implement(contracts.getCompetitors, async ({ auth, deps, params }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "get_competitors");
   const { view } = await marketOf(deps, auth!.accountId, params.host);
   const list = (view?.domains ?? []).sort((a, b) => (b.similarity_pct ?? 0) * (b.common_keywords ?? 0) - (a.similarity_pct ?? 0) * (a.common_keywords ?? 0) || a.domain.localeCompare(b.domain));
   if (list.length === 0) {
@@ -102,6 +104,7 @@ export const getCompetitors = implement(contracts.getCompetitors, async ({ auth,
 
 export const getKeywordGap = implement(contracts.getKeywordGap, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "get_keyword_gap");
   const { view } = await marketOf(deps, auth!.accountId, params.host);
   const rows = view ? keywordGap(view.keywords, query.kind, view.rivals.length) : [];
   const has = (view?.keywords.length ?? 0) > 0;
@@ -110,6 +113,8 @@ export const getKeywordGap = implement(contracts.getKeywordGap, async ({ auth, d
 
 export const getMarket = implement(contracts.getMarket, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  // src=serpstat reads no imported provider (no Serpstat importer yet): it answers its empty note.
+  if (query.src !== "serpstat") assertSectionOn(deps, "get_market");
   const { view, sources } = await marketOf(deps, auth!.accountId, params.host, query.src);
   const filter: MarketFilter = query.filter;
   if (view === null) {
@@ -152,6 +157,7 @@ const shareLine = (l: ShareLine) => ({ domain: l.domain, shares: l.shares, mean:
 
 export const getCompetitorHistory = implement(contracts.getCompetitorHistory, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "get_competitor_history");
   const accountId = auth!.accountId;
   // The span ends at the newest snapshot; read the newest one first, then only the span's days.
   const end = await deps.store.search.serpLatestDay(accountId, params.host);

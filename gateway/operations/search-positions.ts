@@ -5,6 +5,7 @@ import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { opportunitiesOf } from "./search.ts";
 import { ownSite } from "./search-imports.ts";
+import { assertSectionOn } from "./search-sources.ts";
 
 const NEEDS_RANKS = "No rank checks imported: upload a Topvisor positions history or a Keys.so monitoring report (JSON) with POST /imports/{host}.";
 const DAY_MS = 86_400_000;
@@ -17,6 +18,7 @@ async function rankPoints(deps: GatewayDeps, accountId: number, host: string): P
 
 export const listPositions = implement(contracts.listPositions, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "list_positions");
   const points = await rankPoints(deps, auth!.accountId, params.host);
   const all = keywordPositions(points).sort((a, b) => (a.position ?? 1e9) - (b.position ?? 1e9) || a.query.localeCompare(b.query) || a.engine.localeCompare(b.engine) || a.region - b.region);
   const chosen = query.trend ? all.filter((k) => k.trend === query.trend) : all;
@@ -34,6 +36,7 @@ export const listPositions = implement(contracts.listPositions, async ({ auth, d
 
 export const getPositionPages = implement(contracts.getPositionPages, async ({ auth, deps, params }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "get_position_pages");
   const points = await rankPoints(deps, auth!.accountId, params.host);
   const { list } = await opportunitiesOf(deps, auth!.accountId, params.host);
   const shares = list.filter((o) => o.kind === "cannibalization");
@@ -115,6 +118,7 @@ async function rankDistanceVolatility(deps: GatewayDeps, accountId: number, host
 
 export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "get_serp_volatility");
   const serpLast = await deps.store.search.serpLatestDay(auth!.accountId, params.host);
   if (serpLast !== null) {
     const v = await rankDistanceVolatility(deps, auth!.accountId, params.host, query.days, serpLast);

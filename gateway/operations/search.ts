@@ -20,6 +20,7 @@ import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { ownSite } from "./search-imports.ts";
+import { assertSectionOn, sourcesOff } from "./search-sources.ts";
 
 // The search operations over imported data (issue 19; search-data-anchors §9). Each answers an
 // empty, explained result (data_state missing and a note) when nothing feeding it was imported.
@@ -41,6 +42,7 @@ const NEEDS_QUERIES = "No search queries imported: upload a GSC Performance expo
 
 export const listSearchQueries = implement(contracts.listSearchQueries, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "list_search_queries");
   const { rows, total, periodStart, periodEnd } = await deps.store.search.queriesPage(auth!.accountId, params.host, query.engine ?? null, query.limit, query.offset);
   return {
     body: {
@@ -88,6 +90,7 @@ export async function opportunitiesOf(deps: GatewayDeps, accountId: number, host
 
 export const listSearchOpportunities = implement(contracts.listSearchOpportunities, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "list_search_opportunities");
   const { list, ctrSource, rows } = await opportunitiesOf(deps, auth!.accountId, params.host, query.engine);
   const chosen = query.kind ? list.filter((o) => o.kind === query.kind) : list;
   return {
@@ -115,6 +118,7 @@ function contiguous(points: readonly { day: string; clicks: number }[]): { start
 export const getTrafficForecast = implement(contracts.getTrafficForecast, async ({ auth, deps, params }) => {
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
+  assertSectionOn(deps, "get_traffic_forecast");
   const totals = await deps.store.search.dailyTotals(accountId, params.host);
   const byEngine = (e: Engine) => totals.filter((t) => t.engine === e);
   const engine: Engine | null = totals.length === 0 ? null : byEngine("google").length >= byEngine("yandex").length ? "google" : "yandex";
@@ -159,6 +163,7 @@ export const getTrafficForecast = implement(contracts.getTrafficForecast, async 
 
 export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, deps, params, query }) => {
   await ownSite(deps, auth!.accountId, params.host);
+  assertSectionOn(deps, "list_backlinks");
   const { rows, total } = await deps.store.search.backlinks(auth!.accountId, params.host, query.state, query.limit, query.offset);
   const any = total > 0 || (await deps.store.search.backlinks(auth!.accountId, params.host, query.state === "live" ? "lost" : "live", 1, 0)).total > 0;
   return {
@@ -186,6 +191,7 @@ export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, d
 export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps, params }) => {
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
+  assertSectionOn(deps, "get_indexing");
   const [points, issues, urls, run] = await Promise.all([
     deps.store.search.indexPoints(accountId, params.host),
     deps.store.search.indexIssues(accountId, params.host),
@@ -251,7 +257,8 @@ export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps,
 
 export const listProviders = implement(contracts.listProviders, async ({ auth, deps, query, now }) => {
   const batches = await deps.store.search.batchesOfAccount(auth!.accountId);
-  const providers = PROVIDERS.filter((p) => query.all === 1 || batches.some((b) => b.provider === p)).map((provider: Provider) => {
+  const off = sourcesOff(deps);
+  const providers = PROVIDERS.filter((p) => query.all === 1 || off.has(p) || batches.some((b) => b.provider === p)).map((provider: Provider) => {
     const mine = batches.filter((b) => b.provider === provider);
     const dated = mine.filter((b) => b.period_end !== null);
     const until = dated.reduce<string | null>((a, b) => (a === null || (b.period_end as string) > a ? b.period_end : a), null);
@@ -261,6 +268,7 @@ export const listProviders = implement(contracts.listProviders, async ({ auth, d
     const fresh = freshDays30(mine.map((b) => ({ importedAt: b.imported_at, dataUntil: b.period_end ? dayStart(b.period_end) : dayStart(dayOf(b.imported_at)) })), provider, now);
     return {
       provider,
+      enabled: !off.has(provider),
       state: dataState(provider, untilOrImport ? dayStart(untilOrImport) : null, last?.truncated ?? false, now),
       slo_days: SLO_DAYS[provider],
       sites: [...new Set(mine.map((b) => b.host))].sort(),

@@ -36,6 +36,16 @@ export const SEARCH_PERIOD_TABLE = "search_period";
 /** Imported rank checks (Topvisor positions, Keys.so monitoring); not under retention either. */
 export const RANK_CHECKS_TABLE = "rank_checks";
 
+/** Imported backlinks (Ahrefs, Semrush, GSC links), one row per (batch, link) after merges; not under retention. */
+export const BACKLINKS_TABLE = "backlinks";
+/** Imported indexing facts: chart points, issues and URLs (GSC Page indexing, Yandex pages in search); not under retention. */
+export const INDEX_STATUS_TABLE = "index_status";
+export const INDEX_ISSUES_TABLE = "index_issues";
+export const INDEX_URLS_TABLE = "index_urls";
+/** Imported market reports (Keys.so competitors and keywords per base); not under retention. */
+export const MARKET_DOMAINS_TABLE = "market_domains";
+export const MARKET_KEYWORDS_TABLE = "market_keywords";
+
 /** Tables whose partitions are months (toYYYYMM), for retention. */
 export const MONTHLY_TABLES: readonly string[] = [USAGE_TABLE, CHECKS_TABLE, CRAWL_PAGES_TABLE, CRAWL_LINKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE];
 
@@ -220,6 +230,91 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = ReplacingMergeTree
   PARTITION BY toYYYYMM(day)
   ORDER BY (account_id, host, engine, region, device, keyword, day, import_id)`,
+  // Imported search facts of issue 19 (the BacklinkSeries, IndexSeries and MarketSeries ports):
+  // one row per batch and natural key after merges (reads use FINAL); a batch's rows of a report
+  // read whole keep the report's order in seq.
+  sql`CREATE TABLE IF NOT EXISTS backlinks (
+    account_id    UInt64,
+    host          String,
+    import_id     UInt64,
+    provider      String,
+    source_url    String,
+    target_url    String,
+    anchor        String,
+    source_domain String,
+    nofollow      UInt8,
+    source_rating Nullable(Int32),
+    rating_scale  Nullable(String),
+    first_seen    Nullable(String),
+    last_seen     Nullable(String),
+    lost_at       Nullable(String)
+  ) ENGINE = ReplacingMergeTree
+  ORDER BY (account_id, host, source_url, target_url, anchor, import_id)`,
+  sql`CREATE TABLE IF NOT EXISTS index_status (
+    account_id  UInt64,
+    host        String,
+    import_id   UInt64,
+    engine      String,
+    day         String,
+    indexed     Nullable(Int64),
+    not_indexed Nullable(Int64)
+  ) ENGINE = ReplacingMergeTree
+  ORDER BY (account_id, host, engine, day, import_id)`,
+  sql`CREATE TABLE IF NOT EXISTS index_issues (
+    account_id UInt64,
+    host       String,
+    import_id  UInt64,
+    seq        UInt32,
+    engine     String,
+    reason     String,
+    source     String,
+    validation String,
+    pages      Int64
+  ) ENGINE = ReplacingMergeTree
+  ORDER BY (account_id, host, engine, import_id, seq)`,
+  sql`CREATE TABLE IF NOT EXISTS index_urls (
+    account_id   UInt64,
+    host         String,
+    import_id    UInt64,
+    engine       String,
+    url          String,
+    status       String,
+    reason       String,
+    http_code    Nullable(Int32),
+    last_crawled Nullable(String),
+    event        Nullable(String),
+    event_date   Nullable(String),
+    target       Nullable(String)
+  ) ENGINE = ReplacingMergeTree
+  ORDER BY (account_id, host, engine, url, import_id)`,
+  sql`CREATE TABLE IF NOT EXISTS market_domains (
+    account_id      UInt64,
+    host            String,
+    import_id       UInt64,
+    provider        String,
+    base            String,
+    seq             UInt32,
+    domain          String,
+    common_keywords Nullable(Int64),
+    similarity_pct  Nullable(Float64),
+    visibility      Nullable(Float64),
+    top10           Nullable(Int64),
+    pages_in_index  Nullable(Int64)
+  ) ENGINE = ReplacingMergeTree
+  ORDER BY (account_id, host, provider, base, import_id, seq)`,
+  sql`CREATE TABLE IF NOT EXISTS market_keywords (
+    account_id UInt64,
+    host       String,
+    import_id  UInt64,
+    provider   String,
+    base       String,
+    domain     String,
+    keyword    String,
+    position   Int32,
+    url        String,
+    volume     Nullable(Int64)
+  ) ENGINE = ReplacingMergeTree
+  ORDER BY (account_id, host, provider, base, domain, keyword, import_id)`,
   sql`CREATE MATERIALIZED VIEW IF NOT EXISTS uptime_hourly_mv TO uptime_hourly AS
     SELECT host, toStartOfHour(at) AS hour, count() AS probes, countIf(ok = 0) AS failed, countIf(ok = 1) AS ok_probes, sumIf(toFloat64(total_ms), ok = 1) AS ok_total_ms
     FROM uptime_probes WHERE held = 0 GROUP BY host, hour`,

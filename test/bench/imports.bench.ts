@@ -12,7 +12,9 @@
  * Each is uploaded through POST /api/v1/imports/{host} (base64 in JSON, app.inject: the whole
  * pipeline without sockets); then every read operation is timed (median of 5). Figures: rows/s of
  * each import (on the job path: from the POST to the poll that saw it done), the process's peak
- * RSS after it, read latencies. Backlinks stay in Postgres on every target (no ClickHouse adapter yet).
+ * RSS after it, on the job path the slowest poll answered while the import ran, read latencies. On
+ * the clickhouse targets backlinks, indexing and market facts go to ClickHouse too (BacklinkSeries,
+ * IndexSeries, MarketSeries): the run counts the backlinks there and in Postgres after the import.
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
  *
@@ -22,7 +24,8 @@
  * Overrides (environment): BENCH_GSC_ROWS, BENCH_BACKLINK_ROWS, BENCH_TARGETS
  * (pglite,postgres,clickhouse,pglite:job,clickhouse:job).
  */
-import { ClickHouseRankSeries, ClickHouseSearchDailySeries, ClickHouseSearchPeriodSeries, ClickHouseSerpSeries, createStore, ensureClickHouseSchema, openClickHouse, type ClickHouse } from "../../storage/index.ts";
+import { loadavg } from "node:os";
+import { ClickHouseBacklinkSeries, ClickHouseIndexSeries, ClickHouseMarketSeries, ClickHouseRankSeries, ClickHouseSearchDailySeries, ClickHouseSearchPeriodSeries, ClickHouseSerpSeries, clickhouseSql, createStore, ensureClickHouseSchema, openClickHouse, type ClickHouse } from "../../storage/index.ts";
 import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
 import { writePgliteTemplate } from "../harness/template.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
@@ -35,7 +38,7 @@ const BACKLINK_ROWS = Number(process.env.BENCH_BACKLINK_ROWS ?? (SMOKE ? 20_000 
 const TARGETS = (process.env.BENCH_TARGETS ?? "pglite,postgres,clickhouse,pglite:job,clickhouse:job").split(",");
 const POLL_MS = 20;
 const HOST = "bench.example.com";
-const READS = ["/queries/H", "/opportunities/H", "/traffic/H", "/backlinks/H", "/backlinks/H?state=lost", "/indexing/H", "/positions/H", "/providers", "/imports/H"];
+const READS = ["/queries/H", "/opportunities/H", "/traffic/H", "/backlinks/H", "/backlinks/H?state=lost", "/indexing/H", "/positions/H", "/market/H", "/providers", "/imports/H"];
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -66,14 +69,17 @@ async function postImport(gw: TestGateway, name: string, body: { file: string; f
   if (res.statusCode !== 202) throw new Error(`${name} import answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
   const id = res.json<{ job: { id: number } }>().job.id;
   let polls = 0;
+  let slowest = 0;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     polls++;
+    const asked = process.hrtime.bigint();
     const job = (await gw.call("GET", `/api/v1/jobs/${id}`)).json<{ job: { state: string; result: { import: number } | null; error: unknown } }>().job;
+    slowest = Math.max(slowest, Number(process.hrtime.bigint() - asked) / 1e6);
     if (job.state === "error") throw new Error(`${name} import job ${id} failed: ${JSON.stringify(job.error)}`);
     if (job.state !== "done") continue;
     const batches = (await gw.call("GET", `/api/v1/imports/${HOST}?limit=200`)).json<{ imports: { id: number; rows: number }[] }>().imports;
-    return { rows: batches.find((b) => b.id === job.result?.import)?.rows ?? 0, via: `job, ${polls} polls` };
+    return { rows: batches.find((b) => b.id === job.result?.import)?.rows ?? 0, via: `job, ${polls} polls, slowest ${slowest.toFixed(0)} ms` };
   }
 }
 
@@ -88,7 +94,15 @@ async function timeImport(gw: TestGateway, name: string, zip: Buffer, fileName: 
 /** The distributed mode's store: the Postgres server's repositories, ClickHouse behind the search ports. */
 function withClickHouse(ch: ClickHouse) {
   return (_store: unknown, db: Parameters<typeof createStore>[0]) =>
-    createStore(db, { serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch) });
+    createStore(db, {
+      serp: new ClickHouseSerpSeries(ch),
+      searchDaily: new ClickHouseSearchDailySeries(ch),
+      searchPeriod: new ClickHouseSearchPeriodSeries(ch),
+      ranks: new ClickHouseRankSeries(ch),
+      backlinks: new ClickHouseBacklinkSeries(ch),
+      index: new ClickHouseIndexSeries(ch),
+      market: new ClickHouseMarketSeries(ch),
+    });
 }
 
 async function timeReads(gw: TestGateway): Promise<void> {
@@ -107,7 +121,7 @@ async function timeReads(gw: TestGateway): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  log(`bench:imports (${SMOKE ? "smoke" : "full"}): ${GSC_ROWS} GSC query rows, ${BACKLINK_ROWS} backlinks; targets ${TARGETS.join(", ")}`);
+  log(`bench:imports (${SMOKE ? "smoke" : "full"}): ${GSC_ROWS} GSC query rows, ${BACKLINK_ROWS} backlinks; targets ${TARGETS.join(", ")}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   const gsc = gscZip(GSC_ROWS);
   const links = backlinksZip(BACKLINK_ROWS);
   log(`fixtures: GSC ZIP ${mb(gsc.length)}, backlinks ZIP ${mb(links.length)}; peak RSS so far ${mb(peakRss())}`);
@@ -136,10 +150,14 @@ async function main(): Promise<void> {
         if (added.statusCode !== 201) throw new Error(`adding ${HOST} answered ${added.statusCode}`);
         await timeImport(gw, "gsc", gsc, "bench-Performance-on-Search.zip");
         await timeImport(gw, "backlinks", links, "bench-backlinks.zip");
+        const inPostgres = Number((await gw.db.query<{ n: number | string }>("SELECT count(*) AS n FROM backlinks"))[0]?.n ?? 0);
+        const inClickHouse = ch ? Number((await ch.query<{ n: string }>(clickhouseSql`SELECT toString(count()) AS n FROM backlinks`))[0]?.n ?? 0) : 0;
+        log(`  backlink rows stored: ${inPostgres} in Postgres, ${inClickHouse} in ClickHouse`);
         await timeReads(gw);
       } finally {
         await gw.close();
         await ch?.close();
+        log(`  load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
       }
     }
   } finally {

@@ -129,7 +129,7 @@ describe("operator switches", () => {
 describe("the error catalogue's coverage", () => {
   it("every code is produced by some test or pending with the issue that will produce it", () => {
     const pending = JSON.parse(readFileSync(new URL("../pending-errors.json", import.meta.url), "utf8")) as { code: string; issue: number | null }[];
-    const produced = ["missing", "invalid", "revoked", "expired", "ip", "blocked", "closed", "scope", "limit", "not_found", "method", "bad_request", "bad_host", "bad_param", "idem_conflict", "idem_busy", "maintenance", "server", "not_ready", "bad_status", "unsupported", "tool_off", "tool_failed"];
+    const produced = ["missing", "invalid", "revoked", "expired", "ip", "blocked", "closed", "scope", "limit", "not_found", "method", "bad_request", "bad_host", "bad_param", "idem_conflict", "idem_busy", "maintenance", "server", "not_ready", "bad_status", "unsupported", "tool_off", "tool_failed", "service_off"];
     expect([...produced, ...pending.map((p) => p.code)].sort()).toEqual([...ERROR_CODES].sort());
   });
 });

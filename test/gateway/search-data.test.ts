@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { emptyFacts } from "../../analyzer/index.ts";
+import { createStore } from "../../storage/index.ts";
 import { startTestGateway, T0_MS, type TestGateway } from "../harness/gateway.ts";
 import { startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
 import { buildZip, utf16le } from "../harness/zip-writer.ts";
@@ -106,7 +107,7 @@ describe("a GSC Performance ZIP", () => {
   it("lists the provider as stale: its newest day is 11 days old, past gsc's 4", async () => {
     const p = await get(`/providers`);
     // Data until 2026-11-11, now 2026-11-22: 11 days old, over gsc's 4 and within 3 × 4 = 12: stale.
-    expect(p.providers).toEqual([{ provider: "gsc", state: "stale", slo_days: 4, sites: [site.host], imports: 1, last_import_at: NOW, data_until: "2026-11-11", rows: 44, fresh_days_30: 0, slo_met: false }]);
+    expect(p.providers).toEqual([{ provider: "gsc", enabled: true, state: "stale", slo_days: 4, sites: [site.host], imports: 1, last_import_at: NOW, data_until: "2026-11-11", rows: 44, fresh_days_30: 0, slo_met: false }]);
     expect((await get(`/providers?all=1`)).providers).toHaveLength(7);
   });
 
@@ -347,5 +348,115 @@ describe("competitors, keyword gap and market from Keys.so reports", () => {
     expect(m.opportunities.map((o: { keyword: string; gain: number }) => [o.keyword, o.gain])).toEqual([["кровать", 144], ["диван", 125], ["кресло", 0]]);
     expect((await get(`/market/${site.host}?filter=strong`)).opportunities.map((o: { keyword: string }) => o.keyword)).toEqual(["кресло"]);
     expect(await get(`/market/${site.host}?src=serpstat`)).toMatchObject({ data_state: "missing", opportunities: [], notes: [expect.stringContaining("Serpstat")] });
+  });
+});
+
+describe("sources the administrator turned off (SVC_SEARCH_SOURCES_OFF)", () => {
+  it("answers 503 service_off for their imports and for sections reading only them; /providers shows them off", async () => {
+    const off = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_SEARCH_SOURCES_OFF: "ahrefs, semrush,gsc" }, shareWith: gw });
+    try {
+      const before = (await get(`/imports/${site.host}`)).page.total as number;
+      const header = ["Referring page URL", "Domain rating", "Target URL", "Anchor", "Nofollow", "First seen", "Lost"].join("\t");
+      const file = utf16le([header, `https://off.example.com/\t9\thttps://${site.host}/\toff\tfalse\t2026-05-01 10:00:00\t`].join("\n"));
+      const refused = await off.call("POST", `/api/v1/imports/${site.host}`, { body: { file: b64(file), file_name: "off.csv" } });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers["retry-after"]).toBeUndefined();
+      expect(refused.json()).toMatchObject({ code: "service_off", error: "imports from ahrefs are turned off by the administrator of this installation (SVC_SEARCH_SOURCES_OFF)" });
+      // Named in the body, refused before the file is read.
+      const named = await off.call("POST", `/api/v1/imports/${site.host}`, { body: { file: b64("x"), file_name: "x.csv", provider: "semrush" } });
+      expect([named.statusCode, named.json().code]).toEqual([503, "service_off"]);
+      expect((await get(`/imports/${site.host}`)).page.total).toBe(before);
+      // Backlinks read only gsc, ahrefs and semrush: all off. The same data on the other gateway stays readable.
+      const links = await off.call("GET", `/api/v1/backlinks/${site.host}`);
+      expect(links.statusCode).toBe(503);
+      expect(links.json()).toMatchObject({ code: "service_off", error: "this section reads only gsc, ahrefs, semrush, which the administrator of this installation turned off (SVC_SEARCH_SOURCES_OFF)" });
+      expect((await gw.call("GET", `/api/v1/backlinks/${site.host}`)).statusCode).toBe(200);
+      // Queries also read Yandex Webmaster, which is on: an answer, not service_off.
+      expect((await off.call("GET", `/api/v1/queries/${site.host}`)).statusCode).toBe(200);
+      const providers = (await off.call("GET", "/api/v1/providers")).json().providers as { provider: string; enabled: boolean }[];
+      expect(providers.filter((p) => !p.enabled).map((p) => p.provider)).toEqual(["gsc", "ahrefs", "semrush"]);
+      expect(providers.every((p) => ["gsc", "ahrefs", "semrush"].includes(p.provider) !== p.enabled)).toBe(true);
+      expect(((await get("/providers")).providers as { enabled: boolean }[]).every((p) => p.enabled)).toBe(true);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe("a large import on the embedded store (one connection), in bounded transactions", () => {
+  let big: TestGateway;
+  beforeAll(async () => {
+    // 1,000 facts a transaction, so 10,000 links take ten.
+    big = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_IMPORT_SYNC_MAX_MB: "0", SVC_RATE_PER_HOUR: "10000000" }, storeOverrides: (_store, db) => createStore(db, { importChunkRows: 1000 }) });
+    expect((await big.call("POST", "/api/v1/sites", { body: { host: site.host } })).statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    await big.close();
+  });
+  afterEach(() => expect(big.violations).toEqual([]));
+  const links = (n: number) => `Page ascore,Source url,Target url,Anchor,Lost link,Last seen\n${Array.from({ length: n }, (_, i) => `${i % 90},https://s${i}.example/,https://${site.host}/,a${i},${i % 4 === 0},2026-11-01`).join("\n")}\n`;
+  const count = async (table: string) => Number((await big.db.query<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE host = $1`, [site.host]))[0]?.n);
+
+  it("answers polls between its transactions with its progress, and shows none of its rows before the last commit", async () => {
+    const posted = await big.call("POST", `/api/v1/imports/${site.host}`, { body: { file: b64(links(10_000)), file_name: "links.csv" } });
+    expect(posted.statusCode).toBe(202);
+    const id = posted.json().job.id as number;
+    const seen: { state: string; progress: number; step: string; links: number; batches: number }[] = [];
+    for (;;) {
+      const job = (await big.call("GET", `/api/v1/jobs/${id}`)).json().job;
+      const links = (await big.call("GET", `/api/v1/backlinks/${site.host}`)).json().page.total as number;
+      const batches = (await big.call("GET", `/api/v1/imports/${site.host}`)).json().page.total as number;
+      seen.push({ state: job.state, progress: job.progress, step: job.items[0]?.step ?? "", links, batches });
+      if (job.state !== "running") break;
+      // A client's next poll comes over the network: a turn of the event loop at least.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Polls were answered while the links were being stored (between two of the ten transactions),
+    // the progress only grew, and nothing of the batch was visible until it was done.
+    const storing = seen.filter((s) => s.state === "running" && /^storing \d+ of 10000 facts$/.test(s.step) && s.progress > 50 && s.progress < 99);
+    expect(storing.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(storing.map((s) => s.step)).size).toBeGreaterThanOrEqual(2);
+    expect(seen.map((s) => s.progress)).toEqual([...seen.map((s) => s.progress)].sort((a, b) => a - b));
+    expect(seen.filter((s) => s.state === "running").every((s) => s.links === 0 && s.batches === 0)).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ state: "done", progress: 100, links: 7_500, batches: 1 });
+    expect((await big.call("GET", `/api/v1/backlinks/${site.host}?state=lost`)).json().page.total).toBe(2_500);
+  });
+
+  it("leaves no rows when it fails after some of its transactions committed, nor when its process stopped (the sweeper at start)", async () => {
+    const account = (await big.call("GET", "/api/v1/me")).json().user.id as number;
+    const before = await count("backlinks");
+    const facts = emptyFacts();
+    for (let i = 0; i < 3_000; i++) facts.backlinks.push({ sourceUrl: `https://f${i}.example/`, targetUrl: `https://${site.host}/`, anchor: "", sourceDomain: `f${i}.example`, nofollow: false, sourceRating: 1, ratingScale: null, firstSeen: null, lastSeen: null, lostAt: null });
+    facts.ranks.push({ engine: "google", region: Number.NaN, device: "desktop", keyword: "a", date: "2026-01-01", position: 1, url: null, group: "", volume: null });
+    const batch = { accountId: account, host: site.host, provider: "semrush" as const, kind: "backlinks" as const, formats: [], fileName: "x", parserVersion: 1, rows: 3_001, importedAt: NOW };
+    const steps: number[] = [];
+    await expect(big.store.search.importBatch({ ...batch, sha256: "e".repeat(64) }, facts, async (stored) => void steps.push(stored))).rejects.toThrow(RangeError);
+    // Three transactions of links committed before the rank check failed; all of it is gone.
+    expect(steps).toEqual([1_000, 2_000, 3_000]);
+    expect(await count("backlinks")).toBe(before);
+    expect((await big.call("GET", `/api/v1/imports/${site.host}`)).json().page.total).toBe(1);
+    // A process that stops mid-import (here: one that never resumes after its second transaction)
+    // leaves an incomplete batch; a gateway starting on the store removes it and its rows.
+    const stalled = emptyFacts();
+    stalled.backlinks.push(...facts.backlinks);
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    void big.store.search.importBatch({ ...batch, sha256: "d".repeat(64) }, stalled, async (stored) => {
+      if (stored === 2_000) {
+        stop();
+        await new Promise(() => {});
+      }
+    });
+    await stopped;
+    expect(await count("backlinks")).toBe(before + 2_000);
+    expect(Number((await big.db.query<{ n: number | string }>("SELECT count(*) AS n FROM import_batches WHERE NOT complete"))[0]?.n)).toBe(1);
+    const restarted = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1" }, shareWith: big });
+    try {
+      expect(await count("backlinks")).toBe(before);
+      expect(Number((await big.db.query<{ n: number | string }>("SELECT count(*) AS n FROM import_batches WHERE NOT complete"))[0]?.n)).toBe(0);
+      expect((await restarted.call("GET", `/api/v1/backlinks/${site.host}`)).json().page.total).toBe(7_500);
+    } finally {
+      await restarted.close();
+    }
   });
 });

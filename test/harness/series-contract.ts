@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DailyFact, PeriodFact, RankFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
-import type { CheckPoint, CheckRow, CheckSeries, ProbeSample, PeriodSum, RankRow, RankSeries, SearchDailySeries, SearchPeriodSeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
+import type { BacklinkFact, DailyFact, IndexUrlFact, MarketKeywordFact, PeriodFact, RankFact, SerpFact, SerpResult } from "../../analyzer/index.ts";
+import type { BacklinkRow, BacklinkSeries, IndexSeries, MarketDomainSum, MarketSeries, CheckPoint, CheckRow, CheckSeries, ProbeSample, PeriodSum, RankRow, RankSeries, SearchDailySeries, SearchPeriodSeries, SerpSeries, UptimeSeries, UsageSeries } from "../../storage/index.ts";
 
 /** The time-series ports of one store. */
 export interface SeriesHandle {
@@ -11,6 +11,9 @@ export interface SeriesHandle {
   readonly searchDaily: SearchDailySeries;
   readonly searchPeriod: SearchPeriodSeries;
   readonly ranks: RankSeries;
+  readonly backlinks: BacklinkSeries;
+  readonly index: IndexSeries;
+  readonly market: MarketSeries;
   /** Runs the store's background merges to the end (ClickHouse: OPTIMIZE … FINAL); reads must not change. */
   settle?(): Promise<void>;
   close(): Promise<void>;
@@ -629,6 +632,192 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         await settle();
         const back = await s.ranks.read(acc, "hostile-ranks.example", "2024-04-01", [51]);
         expect(back.map((r) => [r.keyword, r.url]).sort()).toEqual(hostile.map((h) => [h, h]).sort());
+      });
+    });
+    describe("BacklinkSeries", () => {
+      const host = "links.example";
+      const [acc, other] = [2 ** 40 + 7, 2 ** 40 + 8];
+      const link = (sourceUrl: string, sourceRating: number | null, firstSeen: string | null, lostAt: string | null, anchor = "a"): BacklinkFact => ({
+        sourceUrl,
+        targetUrl: `https://${host}/`,
+        anchor,
+        sourceDomain: new URL(sourceUrl).hostname,
+        nofollow: sourceRating === null,
+        sourceRating,
+        ratingScale: sourceRating === null ? null : "ahrefs_dr",
+        firstSeen,
+        lastSeen: null,
+        lostAt,
+      });
+      const row = (l: BacklinkFact, provider: string): BacklinkRow => ({
+        source_url: l.sourceUrl,
+        target_url: l.targetUrl,
+        anchor: l.anchor,
+        nofollow: l.nofollow,
+        source_rating: l.sourceRating,
+        rating_scale: l.ratingScale,
+        first_seen: l.firstSeen,
+        last_seen: l.lastSeen,
+        lost_at: l.lostAt,
+        provider,
+      });
+      const blog = link("https://blog.example.com/p", 54, "2026-05-01", null);
+      const b = link("https://b.example.org/", null, "2026-06-01", null);
+      const c = link("https://c.example.net/", 12, "2026-06-01", "2026-10-05");
+      const d = link("https://a.example/", 31, "2026-10-02", null);
+      const blogLost = link("https://blog.example.com/p", 54, "2026-05-01", "2026-11-01");
+      // Z (0x5A) sorts before a (0x61) in code point order, after it in most locales.
+      const z = link("https://Z.example/", 31, "2026-10-02", null);
+
+      it("reads each link from the newest live batch: live by rating and first seen, lost by day, ties in code point order; totals exact; a dropped batch reveals the older rows", async () => {
+        const b61 = { importId: 61, accountId: acc, host, provider: "ahrefs" };
+        const b62 = { importId: 62, accountId: acc, host, provider: "semrush" };
+        // d twice in the file: its last row counts (rating 31).
+        await s.backlinks.add(b61, [blog, b, c, link("https://a.example/", 30, "2026-10-01", null), d]);
+        await s.backlinks.seal(b61, [61]);
+        await s.backlinks.add(b62, [blogLost]);
+        await s.backlinks.add(b62, [z]);
+        await s.backlinks.seal(b62, [61, 62]);
+        const b63 = { importId: 63, accountId: other, host, provider: "ahrefs" };
+        await s.backlinks.add(b63, [link("https://other.example/", 1, null, null)]);
+        await s.backlinks.seal(b63, [63]);
+        const expectAll = async () => {
+          expect(await s.backlinks.page(acc, host, "live", 10, 0, [61, 62])).toEqual({ rows: [row(z, "semrush"), row(d, "ahrefs"), row(b, "ahrefs")], total: 3 });
+          expect(await s.backlinks.page(acc, host, "live", 1, 1, [61, 62])).toEqual({ rows: [row(d, "ahrefs")], total: 3 });
+          expect(await s.backlinks.page(acc, host, "lost", 10, 0, [61, 62])).toEqual({ rows: [row(blogLost, "semrush"), row(c, "ahrefs")], total: 2 });
+          expect(await s.backlinks.dates(acc, host, [61, 62])).toEqual([
+            { first_seen: "2026-10-02", lost_at: null },
+            { first_seen: "2026-10-02", lost_at: null },
+            { first_seen: "2026-06-01", lost_at: null },
+            { first_seen: "2026-05-01", lost_at: "2026-11-01" },
+            { first_seen: "2026-06-01", lost_at: "2026-10-05" },
+          ]);
+          expect((await s.backlinks.page(other, host, "live", 10, 0, [63])).total).toBe(1);
+          expect(await s.backlinks.page(acc, host, "live", 10, 0, [])).toEqual({ rows: [], total: 0 });
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.backlinks.drop(62, [61]);
+        expect(await s.backlinks.page(acc, host, "live", 10, 0, [61])).toEqual({ rows: [row(blog, "ahrefs"), row(d, "ahrefs"), row(b, "ahrefs")], total: 3 });
+        expect(await s.backlinks.page(acc, host, "lost", 10, 0, [61])).toEqual({ rows: [row(c, "ahrefs")], total: 1 });
+      });
+
+      it("refuses links it cannot hold, and keeps hostile URLs, anchors and hosts as they are", async () => {
+        await expect(s.backlinks.add({ importId: 64, accountId: acc, host, provider: "ahrefs" }, [link("https://x.example/", 1.5, null, null)])).rejects.toThrow(RangeError);
+        const hostile = HOSTILE_TEXT.filter((h) => h !== "");
+        for (const [i, h] of hostile.entries()) {
+          const batch = { importId: 300 + i, accountId: acc, host: h, provider: "ahrefs" };
+          await s.backlinks.add(batch, [{ ...link("https://h.example/", 5, "2026-01-01", null, h), sourceUrl: h, targetUrl: h }]);
+          await s.backlinks.seal(batch, [300 + i]);
+        }
+        await settle();
+        for (const [i, h] of hostile.entries()) {
+          const got = await s.backlinks.page(acc, h, "live", 10, 0, [300 + i]);
+          expect([got.total, got.rows.map((r) => [r.source_url, r.target_url, r.anchor])]).toEqual([1, [[h, h, h]]]);
+        }
+      });
+    });
+
+    describe("IndexSeries", () => {
+      const host = "index.example";
+      const [acc, other] = [2 ** 40 + 9, 2 ** 40 + 10];
+      const url = (engine: "google" | "yandex", u: string, status: IndexUrlFact["status"], reason: string, httpCode: number | null = null): IndexUrlFact => ({ engine, url: u, status, reason, httpCode, lastCrawled: httpCode === null ? null : "2024-04-30", event: null, eventDate: null, target: null });
+      const urlRow = (f: IndexUrlFact) => ({ engine: f.engine, url: f.url, status: f.status, reason: f.reason, http_code: f.httpCode, last_crawled: f.lastCrawled });
+
+      it("reads points and URLs from the newest live batch that has them, issues whole from each engine's newest; ordered and exact", async () => {
+        const soft = { engine: "google" as const, reason: "Soft 404", source: "Website", validation: "Not started", pages: 35 };
+        const crawled = { engine: "google" as const, reason: "Crawled - currently not indexed", source: "Google systems", validation: "N/A", pages: 90 };
+        const redirect = { engine: "google" as const, reason: "Page with redirect", source: "Website", validation: "Started", pages: 35 };
+        const dup = { engine: "google" as const, reason: "Duplicate", source: "Website", validation: "", pages: 7 };
+        const yandexGone = { engine: "yandex" as const, reason: "HTTP 404", source: "", validation: "", pages: 5_000_000_000 };
+        await s.index.add({ importId: 71, accountId: acc, host }, {
+          status: [
+            { engine: "google", date: "2024-05-01", indexed: 10, notIndexed: 5 },
+            { engine: "google", date: "2024-05-02", indexed: 12, notIndexed: 3 },
+            { engine: "google", date: "2024-05-02", indexed: 13, notIndexed: 2 },
+          ],
+          issues: [soft, crawled, redirect, yandexGone],
+          urls: [url("google", "https://index.example/a", "not_indexed", "Soft 404", 404), url("yandex", "https://index.example/a", "searchable", ""), url("yandex", "https://index.example/b", "excluded", "HTTP 404", 404)],
+        });
+        await s.index.add({ importId: 72, accountId: acc, host }, {
+          status: [{ engine: "google", date: "2024-05-02", indexed: 20, notIndexed: null }, { engine: "google", date: "2024-05-03", indexed: 21, notIndexed: 0 }],
+          issues: [dup],
+          urls: [url("google", "https://index.example/a", "not_indexed", "Duplicate"), url("google", "https://index.example/Z", "not_indexed", "Duplicate")],
+        });
+        await s.index.add({ importId: 73, accountId: other, host }, { status: [{ engine: "google", date: "2024-05-01", indexed: 1, notIndexed: 1 }], issues: [], urls: [] });
+        const expectAll = async () => {
+          expect(await s.index.points(acc, host, [71, 72, 73])).toEqual([
+            { engine: "google", day: "2024-05-01", indexed: 10, not_indexed: 5 },
+            { engine: "google", day: "2024-05-02", indexed: 20, not_indexed: null },
+            { engine: "google", day: "2024-05-03", indexed: 21, not_indexed: 0 },
+          ]);
+          expect(await s.index.points(acc, host, [71])).toEqual([
+            { engine: "google", day: "2024-05-01", indexed: 10, not_indexed: 5 },
+            { engine: "google", day: "2024-05-02", indexed: 13, not_indexed: 2 },
+          ]);
+          expect(await s.index.issues(acc, host, [71, 72])).toEqual([yandexGone, dup]);
+          expect(await s.index.issues(acc, host, [71])).toEqual([yandexGone, crawled, redirect, soft]);
+          expect(await s.index.urls(acc, host, [71, 72])).toEqual([
+            urlRow(url("google", "https://index.example/Z", "not_indexed", "Duplicate")),
+            urlRow(url("google", "https://index.example/a", "not_indexed", "Duplicate")),
+            urlRow(url("yandex", "https://index.example/a", "searchable", "")),
+            urlRow(url("yandex", "https://index.example/b", "excluded", "HTTP 404", 404)),
+          ]);
+          expect(await s.index.points(other, host, [71, 72, 73])).toEqual([{ engine: "google", day: "2024-05-01", indexed: 1, not_indexed: 1 }]);
+          expect(await s.index.urls(acc, host, [])).toEqual([]);
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.index.drop(72);
+        expect((await s.index.urls(acc, host, [71])).map((u) => [u.engine, u.reason])).toEqual([["google", "Soft 404"], ["yandex", ""], ["yandex", "HTTP 404"]]);
+        await expect(s.index.add({ importId: 74, accountId: acc, host }, { status: [], issues: [{ ...dup, pages: -1 }], urls: [] })).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe("MarketSeries", () => {
+      const host = "market.example";
+      const [acc, other] = [2 ** 40 + 11, 2 ** 40 + 12];
+      const kw = (base: string, domain: string, keyword: string, position: number, u: string, volume: number | null): MarketKeywordFact => ({ base, domain, keyword, position, url: u, volume });
+      const dom = (domain: string, commonKeywords: number | null, similarityPct: number | null, visibility: number | null) => ({ base: "msk", domain, commonKeywords, similarityPct, visibility, top10: commonKeywords, pagesInIndex: null });
+      const sum = (d: ReturnType<typeof dom>, importId: number): MarketDomainSum => ({ domain: d.domain, common_keywords: d.commonKeywords, similarity_pct: d.similarityPct, visibility: d.visibility, top10: d.top10, pages_in_index: null, import_id: importId });
+
+      it("reads a competitor report whole from the newest live batch, in its order; keywords per domain from the newest live batch; sources per batch", async () => {
+        const rival = dom("rival.ru", 100, 12.5, 1000.5);
+        const zeta = dom("Zeta.ru", 5_000_000_000, null, 0.25);
+        const later = dom("other.ru", 3, 1, null);
+        await s.market.add({ importId: 81, accountId: acc, host, provider: "keysso" }, {
+          domains: [rival, zeta],
+          keywords: [kw("msk", "site.ru", "диван", 3, "/d", 1000), kw("msk", "rival.ru", "диван", 1, "/x", 1000), kw("msk", "rival.ru", "диван", 2.4, "/x2", 1000), kw("msk", "rival.ru", "кровать", 7, "/k", null)],
+        });
+        await s.market.add({ importId: 82, accountId: acc, host, provider: "keysso" }, { domains: [later], keywords: [kw("msk", "rival.ru", "диван", 5, "/y", 900)] });
+        await s.market.add({ importId: 83, accountId: acc, host, provider: "keysso" }, { domains: [], keywords: [kw("gru", "site.ru", "sofa", 9, "/s", 5_000_000_000)] });
+        await s.market.add({ importId: 84, accountId: other, host, provider: "keysso" }, { domains: [dom("x.ru", 1, 1, 1)], keywords: [] });
+        const expectAll = async () => {
+          expect(await s.market.sources(acc, host, [81, 82, 83, 84])).toEqual([
+            { provider: "keysso", base: "gru", import_id: 83 },
+            { provider: "keysso", base: "msk", import_id: 81 },
+            { provider: "keysso", base: "msk", import_id: 82 },
+          ]);
+          expect(await s.market.domains(acc, host, "keysso", "msk", [81, 82])).toEqual([sum(later, 82)]);
+          expect(await s.market.domains(acc, host, "keysso", "msk", [81])).toEqual([sum(rival, 81), sum(zeta, 81)]);
+          expect(await s.market.keywords(acc, host, "keysso", "msk", [81, 82])).toEqual([
+            { domain: "rival.ru", keyword: "диван", position: 5, url: "/y", volume: 900 },
+            { domain: "rival.ru", keyword: "кровать", position: 7, url: "/k", volume: null },
+            { domain: "site.ru", keyword: "диван", position: 3, url: "/d", volume: 1000 },
+          ]);
+          expect((await s.market.keywords(acc, host, "keysso", "msk", [81]))[0]).toEqual({ domain: "rival.ru", keyword: "диван", position: 2, url: "/x2", volume: 1000 });
+          expect(await s.market.keywords(acc, host, "keysso", "gru", [81, 82, 83])).toEqual([{ domain: "site.ru", keyword: "sofa", position: 9, url: "/s", volume: 5_000_000_000 }]);
+          expect(await s.market.domains(other, host, "keysso", "msk", [84])).toEqual([sum(dom("x.ru", 1, 1, 1), 84)]);
+          expect(await s.market.sources(acc, host, [])).toEqual([]);
+        };
+        await expectAll();
+        await settle();
+        await expectAll();
+        await s.market.drop(82);
+        expect((await s.market.domains(acc, host, "keysso", "msk", [81])).map((d) => d.domain)).toEqual(["rival.ru", "Zeta.ru"]);
+        await expect(s.market.add({ importId: 85, accountId: acc, host, provider: "keysso" }, { domains: [], keywords: [kw("msk", "a.ru", "x", Number.NaN, "/", 1)] })).rejects.toThrow(RangeError);
       });
     });
   });

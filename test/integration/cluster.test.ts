@@ -714,7 +714,7 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect((await db.query("SELECT count(*)::int AS n FROM runs WHERE host = $1", [site.host])).rows[0].n).toBe(1);
   });
 
-  it("imports SERP snapshots into ClickHouse and serves the competitor history from there", async () => {
+  it("imports SERP snapshots, rank checks, daily facts, indexing and market reports into ClickHouse and serves them from there", async () => {
     const site = await startSmallSite();
     extraSites.push(site);
     expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
@@ -743,11 +743,22 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect((await db.query("SELECT (SELECT count(*) FROM rank_checks) + (SELECT count(*) FROM search_daily) AS n")).rows[0].n).toBe("0");
     expect(((await get(cluster.api, `/positions/${site.host}`)) as { keywords: unknown[] }).keywords).toMatchObject([{ query: "диван", position: 12, week_ago: 5, change_week: -7, trend: "down" }]);
     expect(await get(cluster.api, `/traffic/${site.host}`)).toMatchObject({ source: "gsc", days: 2 });
+    // Indexing (Yandex pages in search) and market reports (Keys.so) go to ClickHouse too, none to Postgres.
+    const pages = `updateDate,url,httpCode,status,target,lastAccess,title,event\n2026-11-10,https://${site.host}/a,200,SEARCHABLE,,2026-11-09,A,\n2026-11-10,https://${site.host}/b,404,HTTP_ERROR,,2026-11-09,,DELETE\n`;
+    const keys = JSON.stringify({ base: "msk", data: [{ word: "диван", pos: 3, wsk: 1000, ws: 3000, url: "https://rival.ru/d" }, { word: "кресло", pos: 7, wsk: 500, ws: 1500, url: "https://rival.ru/k" }] });
+    for (const [file, name] of [[pages, "pages.csv"], [keys, "rival.json"]] as const) {
+      expect((await cluster.api(`/imports/${site.host}`, { method: "POST", body: { file: Buffer.from(file).toString("base64"), file_name: name } })).status).toBe(201);
+    }
+    expect(await clickhouseCount(`SELECT count() AS n FROM index_urls WHERE host = '${site.host}'`)).toBe(2);
+    expect(await clickhouseCount(`SELECT count() AS n FROM market_keywords WHERE host = '${site.host}'`)).toBe(2);
+    expect((await db.query("SELECT (SELECT count(*) FROM index_urls WHERE host = $1) + (SELECT count(*) FROM market_keywords WHERE host = $1) AS n", [site.host])).rows[0].n).toBe("0");
+    expect(await get(cluster.api, `/indexing/${site.host}`)).toMatchObject({ yandex: { searchable: 1, excluded: 1 } });
+    expect(await get(cluster.api, `/keyword-gap/${site.host}?kind=missing`)).toMatchObject({ data_state: "fresh", total: 2 });
     expect((await cluster.api(`/imports/batches/${id}`, { method: "DELETE" })).status).toBe(200);
     expect(await get(cluster.api, `/competitors/${site.host}/history`)).toMatchObject({ data_state: "missing", rivals: [] });
   });
 
-  it("imports a 6 MB file (above SVC_IMPORT_SYNC_MAX_MB) as a job held by the gateway, alongside the scheduler's stale-job sweeps", async () => {
+  it("imports a 6 MB file (above SVC_IMPORT_SYNC_MAX_MB) as a job held by the gateway, alongside the scheduler's stale-job sweeps; 200,000 backlinks go to ClickHouse too", async () => {
     const site = await startSmallSite();
     extraSites.push(site);
     expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
@@ -776,6 +787,26 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     // GET /jobs lists the gateway-held import job as GET /jobs/{id} shows it.
     const listed = ((await get(cluster.api, "/jobs?limit=100")) as { jobs: { id: number; kind: string; state: string }[] }).jobs.find((j) => j.id === jobId);
     expect(listed).toMatchObject({ kind: "import", state: "done", result: { import: job.result!.import, created: true } });
+    // 200,000 backlinks (Semrush CSV, about 9 MB: a job too) go to ClickHouse (BacklinkSeries), none to Postgres.
+    const links = Array.from({ length: 200_000 }, (_, i) => `${i === 7 ? 99 : i % 50},https://s${i}.example/p,https://${site.host}/,a${i},${i % 4 === 0 ? "true" : "false"}`);
+    const linkCsv = `Page ascore,Source url,Target url,Anchor,Lost link,Last seen\n${links.map((l) => `${l},2026-11-01`).join("\n")}\n`;
+    const linkPost = await cluster.api(`/imports/${site.host}`, { method: "POST", body: { file: Buffer.from(linkCsv).toString("base64"), file_name: "backlinks.csv" }, timeoutMs: 60_000 });
+    expect(linkPost.status).toBe(202);
+    const linkJobId = (linkPost.json as { job: { id: number } }).job.id;
+    const linkJob = await waitFor("the backlinks import job to finish", 90_000, async () => {
+      const j = ((await get(cluster.api, `/jobs/${linkJobId}`)) as { job: { state: string; result: { import: number } | null; error: unknown } }).job;
+      return j.state === "done" || j.state === "error" ? j : undefined;
+    }, 500);
+    expect(linkJob).toMatchObject({ state: "done", error: null });
+    const linkBatch = linkJob.result!.import;
+    // Every fourth link is lost: 150,000 live, 50,000 lost; the best rated live link first.
+    expect(await get(cluster.api, `/backlinks/${site.host}?limit=1`)).toMatchObject({ links: [{ source: "https://s7.example/p", source_rating: 99, provider: "semrush" }], page: { total: 150_000 } });
+    expect(await get(cluster.api, `/backlinks/${site.host}?state=lost&limit=1`)).toMatchObject({ page: { total: 50_000 } });
+    expect(await clickhouseCount(`SELECT count() AS n FROM backlinks WHERE host = '${site.host}' AND import_id = ${linkBatch}`)).toBe(200_000);
+    expect((await db.query("SELECT count(*)::int AS n FROM backlinks WHERE host = $1", [site.host])).rows[0].n).toBe(0);
+    // Deleting the batch takes its links from the answer at once (ClickHouse's mutation follows).
+    expect((await cluster.api(`/imports/batches/${linkBatch}`, { method: "DELETE" })).status).toBe(200);
+    expect(await get(cluster.api, `/backlinks/${site.host}`)).toMatchObject({ data_state: "missing", links: [], page: { total: 0 } });
   });
 
   // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again

@@ -10,6 +10,18 @@ import {
   ClickHouseSearchPeriodSeries,
   ClickHouseRankSeries,
   ClickHouseUsageSeries,
+  ClickHouseBacklinkSeries,
+  ClickHouseIndexSeries,
+  ClickHouseMarketSeries,
+  PostgresBacklinkSeries,
+  PostgresIndexSeries,
+  PostgresMarketSeries,
+  BACKLINKS_TABLE,
+  INDEX_STATUS_TABLE,
+  INDEX_ISSUES_TABLE,
+  INDEX_URLS_TABLE,
+  MARKET_DOMAINS_TABLE,
+  MARKET_KEYWORDS_TABLE,
   clickhouseIdent as ident,
   clickhouseSql as sql,
   dropExpiredPartitions,
@@ -62,7 +74,7 @@ async function newClickHouse(options: { insertBatchRows?: number } = {}): Promis
 }
 
 function postgresHandle(db: Db): SeriesHandle {
-  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), serp: new PostgresSerpSeries(db), searchDaily: new PostgresSearchDailySeries(db), searchPeriod: new PostgresSearchPeriodSeries(db), ranks: new PostgresRankSeries(db), close: () => db.close() };
+  return { usage: new PostgresUsageSeries(db), checks: new PostgresCheckSeries(db), uptime: new PostgresUptimeSeries(db), serp: new PostgresSerpSeries(db), searchDaily: new PostgresSearchDailySeries(db), searchPeriod: new PostgresSearchPeriodSeries(db), ranks: new PostgresRankSeries(db), backlinks: new PostgresBacklinkSeries(db), index: new PostgresIndexSeries(db), market: new PostgresMarketSeries(db), close: () => db.close() };
 }
 
 const targets: SeriesTarget[] = [
@@ -95,8 +107,11 @@ const targets: SeriesTarget[] = [
         searchDaily: new ClickHouseSearchDailySeries(ch),
         searchPeriod: new ClickHouseSearchPeriodSeries(ch),
         ranks: new ClickHouseRankSeries(ch),
+        backlinks: new ClickHouseBacklinkSeries(ch),
+        index: new ClickHouseIndexSeries(ch),
+        market: new ClickHouseMarketSeries(ch),
         async settle() {
-          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, SEARCH_PERIOD_TABLE, RANK_CHECKS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
+          for (const table of [USAGE_TABLE, CHECKS_TABLE, UPTIME_PROBES_TABLE, UPTIME_HOURLY_TABLE, UPTIME_DAILY_TABLE, SERP_SNAPSHOTS_TABLE, SEARCH_DAILY_TABLE, SEARCH_PERIOD_TABLE, RANK_CHECKS_TABLE, BACKLINKS_TABLE, INDEX_STATUS_TABLE, INDEX_ISSUES_TABLE, INDEX_URLS_TABLE, MARKET_DOMAINS_TABLE, MARKET_KEYWORDS_TABLE]) await ch.command(sql`OPTIMIZE TABLE ${ident(table)} FINAL`);
         },
         close: () => ch.close(),
       };
@@ -200,9 +215,15 @@ describe("ClickHouse client", () => {
       await Promise.all(others.map((o) => o.close()));
     }
     expect(await ch.query(sql`SELECT name, engine, partition_key, sorting_key FROM system.tables WHERE database = currentDatabase() ORDER BY name`)).toEqual([
+      { name: "backlinks", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, source_url, target_url, anchor, import_id" },
       { name: "check_results", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(checked_at)", sorting_key: "host, run_id, code" },
       { name: "crawl_page_links", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
       { name: "crawl_pages", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(job_created)", sorting_key: "job_id, url_hash" },
+      { name: "index_issues", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, engine, import_id, seq" },
+      { name: "index_status", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, engine, day, import_id" },
+      { name: "index_urls", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, engine, url, import_id" },
+      { name: "market_domains", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, provider, base, import_id, seq" },
+      { name: "market_keywords", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, provider, base, domain, keyword, import_id" },
       { name: "rank_checks", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, region, device, keyword, day, import_id" },
       { name: "search_daily", engine: "ReplacingMergeTree", partition_key: "toYYYYMM(day)", sorting_key: "account_id, host, engine, day, query, page, country, device, import_id" },
       { name: "search_period", engine: "ReplacingMergeTree", partition_key: "", sorting_key: "account_id, host, engine, dim, import_id, key, key2" },
