@@ -37,6 +37,12 @@ export interface CtrAtRank {
 export interface SearchPeriodSeries {
   /** Stores a batch's period rows (again: the same rows once); `within` is the import's transaction (used by a store in the account database). */
   add(batch: SerpBatch, rows: readonly PeriodFact[], within?: Queryable): Promise<void>;
+  /**
+   * Stores more of a batch's rows beside those already stored (an import writing in bounded
+   * transactions): the caller merged the whole file first (mergePeriodRows), so the slices are
+   * disjoint; nothing is replaced. `within` as for add.
+   */
+  append(batch: SerpBatch, rows: readonly PeriodFact[], within?: Queryable): Promise<void>;
   /** The rows of dims from, per engine, the newest live batch holding any of dims; query rows only with impressions ≥ minQueryImpressions. Unordered. */
   latest(accountId: number, host: string, dims: readonly string[], liveImports: readonly number[], minQueryImpressions?: number): Promise<PeriodSum[]>;
   /** Σ clicks and Σ impressions per engine and rounded position (half to even) over those newest query rows with impressions and a position. Unordered. */
@@ -127,6 +133,14 @@ export class PostgresSearchPeriodSeries implements SearchPeriodSeries {
     const q = within ?? this.db;
     // A retried add of the batch (the same rows) is stored once, as ClickHouse's merge keeps one.
     if (merged.length > 0) await q.query("DELETE FROM search_period WHERE import_id = $1", [batch.importId]);
+    await this.insert(batch, merged, q);
+  }
+
+  async append(batch: SerpBatch, rows: readonly PeriodFact[], within?: Queryable): Promise<void> {
+    await this.insert(batch, mergePeriodRows(rows), within ?? this.db);
+  }
+
+  private async insert(batch: SerpBatch, merged: readonly PeriodFact[], q: Queryable): Promise<void> {
     for (let start = 0; start < merged.length; start += CHUNK_ROWS) {
       const chunk = merged.slice(start, start + CHUNK_ROWS);
       const col = <T>(f: (r: PeriodFact) => T) => chunk.map(f);

@@ -6,7 +6,7 @@ import { PostgresIndexSeries, uniqueIndexFacts, type IndexIssueRow, type IndexPo
 import { PostgresMarketSeries, uniqueMarketFacts, type MarketKeywordRow, type MarketSeries } from "./market-series.ts";
 import { PostgresRankSeries, type MarketMoves, type RankRow, type RankSeries } from "./rank-series.ts";
 import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } from "./search-daily-series.ts";
-import { PostgresSearchPeriodSeries, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "./search-period-series.ts";
+import { mergePeriodRows, PostgresSearchPeriodSeries, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "./search-period-series.ts";
 import { PostgresSerpSeries, type SerpSeries } from "./serp-series.ts";
 
 // Imported search data (issue 19) on Postgres/PGlite: the batches and the facts they brought.
@@ -149,8 +149,8 @@ export class SearchRepo {
 
   /**
    * The writes of an import, each at most chunkRows rows (facts deduplicated over the whole file
-   * first, so the steps are disjoint). Period sums go in one step: a UI export is a whole, and the
-   * Postgres adapter replaces a batch's rows on each add.
+   * first, so the steps are disjoint). Period sums are merged over the whole file (repeated keys
+   * summed) before they are split, then appended: no step replaces another's rows.
    */
   private importSteps(at: BacklinkBatch, f: ImportFacts): { rows: number; run: (q: Queryable) => Promise<void> }[] {
     const steps: { rows: number; run: (q: Queryable) => Promise<void> }[] = [];
@@ -160,7 +160,7 @@ export class SearchRepo {
         steps.push({ rows: slice.length, run: (q) => write(slice, q) });
       }
     };
-    if (f.period.length > 0) steps.push({ rows: f.period.length, run: (q) => this.period.add(at, f.period, q) });
+    sliced(mergePeriodRows(f.period), (slice, q) => this.period.append(at, slice, q));
     sliced(f.daily, (slice, q) => this.daily.add(at, slice, q));
     const index = uniqueIndexFacts({ status: f.indexStatus, issues: f.indexIssues, urls: f.indexUrls });
     if (index.status.length + index.issues.length > 0) steps.push({ rows: index.status.length + index.issues.length, run: (q) => this.index.add(at, { status: index.status, issues: index.issues, urls: [] }, q) });

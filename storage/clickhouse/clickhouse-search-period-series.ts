@@ -15,7 +15,13 @@ const COLUMNS = ["account_id", "host", "import_id", "engine", "dim", "key", "key
 export class ClickHouseSearchPeriodSeries implements SearchPeriodSeries {
   constructor(private readonly ch: ClickHouse) {}
 
+  /** Stores a batch's rows; a retried add is read once (FINAL, then the merge). */
   async add(batch: SerpBatch, rows: readonly PeriodFact[]): Promise<void> {
+    await this.append(batch, rows);
+  }
+
+  /** More of a batch's rows (disjoint from those stored): the same insert, nothing to replace here. */
+  async append(batch: SerpBatch, rows: readonly PeriodFact[]): Promise<void> {
     const merged = mergePeriodRows(rows);
     if (merged.length === 0) return;
     await this.ch.insert(

@@ -422,6 +422,54 @@ describe("a large import on the embedded store (one connection), in bounded tran
     expect((await big.call("GET", `/api/v1/backlinks/${site.host}?state=lost`)).json().page.total).toBe(2_500);
   });
 
+  it("stores a GSC Performance table's period sums in bounded transactions too, unread until the last commit", async () => {
+    // 4,501 query rows and 500 page rows in the file (5,001 facts): "q4493" twice is one row, so five
+    // transactions of 1,000 sums each.
+    const queries = `Top queries,Clicks,Impressions,CTR,Position\n${Array.from({ length: 4_500 }, (_, i) => `q${i},${i % 7},${100 + i},1%,${1 + (i % 30)}`).join("\n")}\nq4493,1,10,10%,1\n`;
+    const pages = `Top pages,Clicks,Impressions,CTR,Position\n${Array.from({ length: 500 }, (_, i) => `https://${site.host}/p${i},1,10,10%,2`).join("\n")}\n`;
+    const posted = await big.call("POST", `/api/v1/imports/${site.host}`, { body: { file: b64(buildZip([{ name: "Queries.csv", data: queries }, { name: "Pages.csv", data: pages }])), file_name: "perf.zip" } });
+    expect(posted.statusCode).toBe(202);
+    const id = posted.json().job.id as number;
+    const seen: { state: string; progress: number; step: string; queries: number; rows: number }[] = [];
+    for (;;) {
+      const job = (await big.call("GET", `/api/v1/jobs/${id}`)).json().job;
+      const q = (await big.call("GET", `/api/v1/queries/${site.host}?limit=1`)).json();
+      const rows = await count("search_period");
+      seen.push({ state: job.state, progress: job.progress, step: job.items[0]?.step ?? "", queries: q.page.total as number, rows });
+      if (job.state !== "running") break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const storing = seen.filter((s) => s.state === "running" && /^storing \d+ of 5001 facts$/.test(s.step) && s.progress > 50 && s.progress < 99);
+    // Polls came between the period-sum transactions: rows were committed (more each time) while none was read.
+    expect(new Set(storing.map((s) => s.step)).size).toBeGreaterThanOrEqual(2);
+    const partial = storing.map((s) => s.rows).filter((n) => n > 0 && n < 5_000);
+    expect(partial.length).toBeGreaterThanOrEqual(1);
+    expect(partial).toEqual([...partial].sort((a, b) => a - b));
+    expect(seen.map((s) => s.progress)).toEqual([...seen.map((s) => s.progress)].sort((a, b) => a - b));
+    expect(seen.filter((s) => s.state === "running").every((s) => s.queries === 0)).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ state: "done", progress: 100, queries: 4_500, rows: 5_000 });
+    // Most clicks first: "q4493" (6 clicks as i % 7 = 6, the last such i) was in the file twice, so
+    // it is one row with its sums added (7 clicks, 4,593 + 10 impressions).
+    const top = (await big.call("GET", `/api/v1/queries/${site.host}?limit=2`)).json();
+    expect(top.queries.map((q: { query: string; clicks: number; impressions: number }) => [q.query, q.clicks, q.impressions])).toEqual([
+      ["q4493", 7, 4_603],
+      ["q4486", 6, 4_586],
+    ]);
+  });
+
+  it("leaves no period sums when an import fails after some of them committed", async () => {
+    const account = (await big.call("GET", "/api/v1/me")).json().user.id as number;
+    const before = await count("search_period");
+    const facts = emptyFacts();
+    for (let i = 0; i < 2_500; i++) facts.period.push({ engine: "google", dim: "query", key: `f${i}`, key2: "", clicks: 1, impressions: 2, posXImpr: 2, prevClicks: null, prevImpressions: null, prevPosXImpr: null });
+    facts.ranks.push({ engine: "google", region: Number.NaN, device: "desktop", keyword: "a", date: "2026-01-01", position: 1, url: null, group: "", volume: null });
+    const steps: number[] = [];
+    const batch = { accountId: account, host: site.host, provider: "gsc" as const, kind: "performance" as const, formats: [], fileName: "x", parserVersion: 1, rows: 2_501, importedAt: NOW, sha256: "c".repeat(64) };
+    await expect(big.store.search.importBatch(batch, facts, async (stored) => void steps.push(stored))).rejects.toThrow(RangeError);
+    expect(steps).toEqual([1_000, 2_000, 2_500]);
+    expect(await count("search_period")).toBe(before);
+  });
+
   it("leaves no rows when it fails after some of its transactions committed, nor when its process stopped (the sweeper at start)", async () => {
     const account = (await big.call("GET", "/api/v1/me")).json().user.id as number;
     const before = await count("backlinks");
@@ -434,7 +482,8 @@ describe("a large import on the embedded store (one connection), in bounded tran
     // Three transactions of links committed before the rank check failed; all of it is gone.
     expect(steps).toEqual([1_000, 2_000, 3_000]);
     expect(await count("backlinks")).toBe(before);
-    expect((await big.call("GET", `/api/v1/imports/${site.host}`)).json().page.total).toBe(1);
+    // The links batch and the GSC Performance one above; not the failed one.
+    expect((await big.call("GET", `/api/v1/imports/${site.host}`)).json().page.total).toBe(2);
     // A process that stops mid-import (here: one that never resumes after its second transaction)
     // leaves an incomplete batch; a gateway starting on the store removes it and its rows.
     const stalled = emptyFacts();

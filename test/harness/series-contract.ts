@@ -510,6 +510,21 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         expect(sorted(await s.searchPeriod.latest(acc, host, ["query"], [41]))).toEqual(sorted([sum(divan, 41), sum(bed, 41), table, sum(zebra, 41), sum(apple, 41), sum(big, 41)]));
       });
 
+      it("appends a batch's slices beside each other (an import in bounded transactions); add still replaces", async () => {
+        const at = { importId: 61, accountId: acc, host: "append.example" };
+        await s.searchPeriod.append(at, [divan, page]);
+        await s.searchPeriod.append(at, [bed]);
+        await s.searchPeriod.append(at, []);
+        await settle();
+        expect(sorted(await s.searchPeriod.latest(acc, at.host, ["query", "page"], [61]))).toEqual(sorted([sum(divan, 61), sum(page, 61), sum(bed, 61)]));
+        expect((await s.searchPeriod.queriesPage(acc, at.host, null, 10, 0, [61])).total).toBe(2);
+        // A retried add of the whole batch is stored once, whatever was appended before.
+        await s.searchPeriod.add(at, [divan, bed, page]);
+        await s.searchPeriod.add(at, [divan, bed, page]);
+        await settle();
+        expect(sorted(await s.searchPeriod.latest(acc, at.host, ["query", "page"], [61]))).toEqual(sorted([sum(divan, 61), sum(page, 61), sum(bed, 61)]));
+      });
+
       it("refuses rows it cannot hold, and keeps hostile keys and hosts as they are", async () => {
         await expect(s.searchPeriod.add({ importId: 50, accountId: acc, host }, [fact("google", "query", "x", -1, 1, 1)])).rejects.toThrow(RangeError);
         await expect(s.searchPeriod.add({ importId: 50, accountId: acc, host }, [fact("google", "query", "x", 1, 1.5, 1)])).rejects.toThrow(RangeError);
