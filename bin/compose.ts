@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
@@ -21,6 +22,7 @@ import {
   ensureClickHouseSchema,
   lockDataDir,
   migrate,
+  moveLegacySearchFacts,
   openClickHouse,
   openPglite,
   openPostgres,
@@ -28,6 +30,7 @@ import {
   seriesLocationOf,
   timedClickHouse,
   timedDb,
+  type ClickHouse,
   type Db,
   type Store,
 } from "../storage/index.ts";
@@ -44,6 +47,8 @@ export interface Opened {
   readonly db: Db;
   readonly store: Store;
   readonly life: Lifecycle;
+  /** The distributed mode's ClickHouse (timed as the store's), when configured. */
+  readonly ch?: ClickHouse;
 }
 
 /**
@@ -84,7 +89,34 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
   const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch), backlinks: new ClickHouseBacklinkSeries(ch), index: new ClickHouseIndexSeries(ch), market: new ClickHouseMarketSeries(ch) };
-  return { db, store: createStore(db, series), life };
+  return { db, store: createStore(db, series), life, ch };
+}
+
+/** The leadership under which one process moves older versions' search facts to ClickHouse. */
+export const LEGACY_FACTS_LEADERSHIP = "legacy search facts";
+
+/**
+ * In the distributed mode, moves the search facts older versions left in the account database
+ * (period sums, backlinks, indexing, market) into ClickHouse, once, in the background: one process
+ * of all those starting holds the leadership (renewed before each batch) and does it; the others
+ * skip it. Logged with the batches and rows moved. Answers the run (for tests), or null.
+ */
+export function startLegacyFactsMove(opened: Opened, clock: Clock, logger: Logger): Promise<void> | null {
+  const ch = opened.ch;
+  if (!ch) return null;
+  const holder = `move-${randomUUID().slice(0, 8)}`;
+  const ttlMs = 600_000;
+  const run = (async () => {
+    if (!(await opened.store.leaders.acquire(LEGACY_FACTS_LEADERSHIP, holder, clock.nowMs(), ttlMs))) return;
+    try {
+      const moved = await moveLegacySearchFacts(opened.db, ch, { keepGoing: () => opened.store.leaders.acquire(LEGACY_FACTS_LEADERSHIP, holder, clock.nowMs(), ttlMs) });
+      if (moved.batches > 0) logger.info({ batches: moved.batches, rows: moved.rows, tables: moved.tables }, "search facts of older versions moved to ClickHouse");
+    } finally {
+      await opened.store.leaders.release(LEGACY_FACTS_LEADERSHIP, holder).catch(() => undefined);
+    }
+  })().catch((err: unknown) => logger.warn({ err }, "moving older versions' search facts to ClickHouse failed; the next start tries again"));
+  opened.life.add("legacy search facts move", { close: () => run });
+  return run;
 }
 
 export interface GatewayHandle {

@@ -1,7 +1,7 @@
 import { createLogger, createMetricsRegistry, registerConsumerLag, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
 import { ping, type Db } from "../storage/index.ts";
-import { openStore } from "./compose.ts";
+import { openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
@@ -29,8 +29,11 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
       return { postgres, kafka: k };
     });
 
-    const { store, db: storeDb } = await openStore(config, clock, life, metrics);
+    const opened = await openStore(config, clock, life, metrics);
+    const { store, db: storeDb } = opened;
     db = storeDb;
+    // Search facts older versions kept in the account database, moved to ClickHouse once (issue 19).
+    void startLegacyFactsMove(opened, clock, logger);
     registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.uptime, webhooks: store.webhooks });
     const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
     registerConsumerLag(metrics, bus, clock);

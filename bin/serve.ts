@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
 import { ping } from "../storage/index.ts";
-import { composeEmbeddedWork, composeGateway, openStore } from "./compose.ts";
+import { composeEmbeddedWork, composeGateway, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { listenOrExplain } from "./listen.ts";
 
@@ -18,7 +18,10 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     await startTracing(config, life, "svc", logger);
     const metrics = createMetricsRegistry("serve");
-    const { store, db: storeDb } = await openStore(config, clock, life, metrics);
+    const opened = await openStore(config, clock, life, metrics);
+    const { store, db: storeDb } = opened;
+    // With SVC_CLICKHOUSE_URL: search facts older versions kept in the account database, moved once (issue 19).
+    void startLegacyFactsMove(opened, clock, logger);
     const scheduler = await composeEmbeddedWork(config, store, life, logger, clock, metrics);
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, scheduler, clock);
 

@@ -27,6 +27,7 @@ export { ClickHouseSearchPeriodSeries } from "./clickhouse/clickhouse-search-per
 export { ClickHouseBacklinkSeries } from "./clickhouse/clickhouse-backlink-series.ts";
 export { ClickHouseIndexSeries } from "./clickhouse/clickhouse-index-series.ts";
 export { ClickHouseMarketSeries } from "./clickhouse/clickhouse-market-series.ts";
+export { moveLegacySearchFacts, LEGACY_FACT_TABLES, type LegacyMoveReport } from "./clickhouse/legacy-search-facts.ts";
 export { PostgresUptimeSeries, type ProbeSample, type ProbeSummary, type ProbeTimings, type UptimeSeries } from "./uptime-series.ts";
 export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
 export { ClickHouseCrawlPages } from "./clickhouse/clickhouse-crawl-pages.ts";
