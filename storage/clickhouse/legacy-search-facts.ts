@@ -106,7 +106,16 @@ async function moveTable(db: Db, ch: ClickHouse, f: Family, importId: number, ch
   const held = Number((await ch.query<{ n: string }>(sql`SELECT toString(count()) AS n FROM ${ident(f.table)} WHERE import_id = ${importId}`))[0]?.n ?? 0);
   if (held === pg) return pg;
   // A copy cut short: its rows go first (a mutation; rows inserted after it are not touched).
-  if (held > 0) await ch.command(sql`ALTER TABLE ${ident(f.table)} DELETE WHERE import_id = ${importId}`);
+  if (held > 0) {
+    await ch.command(sql`ALTER TABLE ${ident(f.table)} DELETE WHERE import_id = ${importId}`);
+    // Reads of some tables take no FINAL: the copy goes in once the old rows are gone (18.16 has no mutations_sync).
+    for (let waited = 0; ; waited += 100) {
+      const pending = await ch.query<{ n: string }>(sql`SELECT toString(count()) AS n FROM system.mutations WHERE database = currentDatabase() AND table = ${f.table} AND is_done = 0`);
+      if (Number(pending[0]?.n ?? 0) === 0) break;
+      if (waited > 600_000) throw new Error(`the deletion of batch ${importId}'s partial copy in ${f.table} has not finished in 10 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   const columns = f.seq ? [...f.columns, "seq"] : f.columns;
   let after = "(0,0)";
   let seq = 0;

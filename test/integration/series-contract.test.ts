@@ -49,6 +49,8 @@ import {
   type Db,
   type SqlValue,
 } from "../../storage/index.ts";
+import { emptyFacts, type ImportFacts } from "../../analyzer/index.ts";
+import { AccountsRepo, ClickHouseBacklinkSeries as CHLinks, ClickHouseIndexSeries as CHIndex, ClickHouseMarketSeries as CHMarket, ClickHouseSearchPeriodSeries as CHPeriod, createStore, LEGACY_FACT_TABLES, moveLegacySearchFacts, type Store } from "../../storage/index.ts";
 import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
 import { freshDatabase } from "../harness/databases.ts";
 import { HOSTILE_TEXT, seriesContract, type SeriesHandle, type SeriesTarget } from "../harness/series-contract.ts";
@@ -283,5 +285,91 @@ describe("ClickHouse retention", () => {
       { table: "usage_daily", month: "202303" },
     ]);
     await expect(dropExpiredPartitions(ch, 0, now)).rejects.toThrow(RangeError);
+  });
+});
+
+describe("search facts older versions kept in Postgres, moved to ClickHouse at an upgrade", () => {
+  const host = "legacy.example";
+  let db: Db;
+  let ch: ClickHouse;
+  let account: number;
+
+  beforeAll(async () => {
+    db = openPostgres({ url: await freshDatabase(inject("postgresUrl")), poolSize: 4 });
+    await migrate(db, 0);
+    ch = await newClickHouse({ insertBatchRows: 3 });
+    const accounts = new AccountsRepo(db);
+    const plan = await accounts.upsertPlan("legacy", { sites: 1, checks_per_day: 1, rechecks_per_day: 1, webhooks: 1, api_keys: 1 });
+    account = (await accounts.createAccount("legacy@example.test", plan, false, 0)).id;
+  });
+  afterAll(async () => {
+    await ch?.close();
+    await db?.close();
+  });
+
+  /** Everything the search operations read of the site. */
+  const snapshot = async (store: Store) => ({
+    period: (await store.search.latestPeriod(account, host, ["query", "page"])).sort((a, b) => a.dim.localeCompare(b.dim) || a.key.localeCompare(b.key)),
+    live: await store.search.backlinks(account, host, "live", 10, 0),
+    lost: await store.search.backlinks(account, host, "lost", 10, 0),
+    points: await store.search.indexPoints(account, host),
+    issues: await store.search.indexIssues(account, host),
+    urls: await store.search.indexUrls(account, host),
+    domains: await store.search.marketDomains(account, host, "keysso", "msk"),
+    keywords: await store.search.marketKeywords(account, host, "keysso", "msk"),
+  });
+  const legacyRows = async () => {
+    const out: Record<string, number> = {};
+    for (const t of LEGACY_FACT_TABLES) out[t] = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${t}`))[0]?.n);
+    return out;
+  };
+
+  it("serves the rows exactly once through the ports after the move, even after a crash mid-move; a second run moves nothing", async () => {
+    // The old way: every fact in the account database (the Postgres adapters).
+    const old = createStore(db);
+    const batch = (kind: "performance" | "backlinks" | "indexing" | "market", provider: "gsc" | "semrush" | "gsc_indexing" | "keysso", n: number) => ({ accountId: account, host, provider, kind, formats: [], fileName: `${kind}.csv`, sha256: String(n).repeat(64), parserVersion: 1, rows: 1, importedAt: n });
+    const period = emptyFacts();
+    const q = (key: string, clicks: number, impressions: number, dim: "query" | "page" = "query") => ({ engine: "google" as const, dim, key, key2: "", clicks, impressions, posXImpr: impressions * 3.5, prevClicks: null, prevImpressions: null, prevPosXImpr: null });
+    period.period.push(q("диван", 30, 600), q("кровать", 5, 90), q("стол", 1, 10), q("https://legacy.example/", 36, 700, "page"));
+    const links = emptyFacts();
+    const link = (i: number, lostAt: string | null) => ({ sourceUrl: `https://s${i}.example/`, targetUrl: `https://${host}/`, anchor: `a${i}`, sourceDomain: `s${i}.example`, nofollow: i === 2, sourceRating: 10 * i, ratingScale: "ascore", firstSeen: "2026-01-0" + i, lastSeen: null, lostAt });
+    links.backlinks.push(link(1, null), link(2, null), link(3, "2026-02-01"));
+    const index = emptyFacts();
+    index.indexStatus.push({ engine: "google", date: "2026-01-01", indexed: 10, notIndexed: 2 }, { engine: "google", date: "2026-01-02", indexed: 11, notIndexed: null });
+    index.indexIssues.push({ engine: "google", reason: "Not found (404)", source: "Website", validation: "Not started", pages: 2 }, { engine: "google", reason: "Duplicate", source: "Google", validation: "", pages: 2 });
+    index.indexUrls.push({ engine: "google", url: `https://${host}/a`, status: "excluded", reason: "Duplicate", httpCode: 200, lastCrawled: "2026-01-01", event: null, eventDate: null, target: null }, { engine: "google", url: `https://${host}/b`, status: "searchable", reason: "", httpCode: null, lastCrawled: null, event: null, eventDate: null, target: null });
+    const market = emptyFacts();
+    market.marketDomains.push({ base: "msk", domain: "z.example", commonKeywords: 5, similarityPct: 12.5, visibility: 100, top10: 3, pagesInIndex: null }, { base: "msk", domain: "a.example", commonKeywords: 2, similarityPct: null, visibility: null, top10: null, pagesInIndex: 40 });
+    market.marketKeywords.push({ base: "msk", domain: "z.example", keyword: "диван", position: 3, url: "https://z.example/d", volume: 900 }, { base: "msk", domain: host, keyword: "диван", position: 7, url: `https://${host}/d`, volume: null });
+    const imports: [ReturnType<typeof batch>, ImportFacts][] = [[batch("performance", "gsc", 1), period], [batch("backlinks", "semrush", 2), links], [batch("indexing", "gsc_indexing", 3), index], [batch("market", "keysso", 4), market]];
+    const ids: number[] = [];
+    for (const [b, f] of imports) ids.push((await old.search.importBatch(b, f)).batch.id);
+    // A batch an import never finished: the sweeper's, not moved.
+    const stalled = emptyFacts();
+    stalled.period.push(q("чужой", 1, 1));
+    const stalledId = (await old.search.importBatch({ ...batch("performance", "gsc", 5), host: "stalled.example" }, stalled)).batch.id;
+    await db.query("UPDATE import_batches SET complete = false WHERE id = $1", [stalledId]);
+    const before = await snapshot(old);
+    expect(before.period.map((r) => [r.dim, r.key, r.clicks])).toEqual([["page", "https://legacy.example/", 36], ["query", "диван", 30], ["query", "кровать", 5], ["query", "стол", 1]]);
+    expect([before.live.total, before.lost.total, before.points.length, before.issues.length, before.urls.length, before.domains.map((d) => d.domain), before.keywords.length]).toEqual([2, 1, 2, 2, 2, ["z.example", "a.example"], 2]);
+
+    // The distributed mode reads ClickHouse only: nothing of it until the move.
+    const now = createStore(db, { searchPeriod: new CHPeriod(ch), backlinks: new CHLinks(ch), index: new CHIndex(ch), market: new CHMarket(ch) });
+    expect((await snapshot(now)).period).toEqual([]);
+
+    // A crash between ClickHouse's insert and Postgres's delete (the first batch), and a copy of the
+    // second cut short (one of its links in ClickHouse): neither doubles a fact.
+    const crashing = Object.assign(Object.create(db) as Db, { tx: async () => Promise.reject(new Error("crashed")) });
+    await expect(moveLegacySearchFacts(crashing, ch, { chunkRows: 2 })).rejects.toThrow("crashed");
+    await ch.insert(BACKLINKS_TABLE, ["account_id", "host", "import_id", "provider", "source_url", "target_url", "anchor", "source_domain", "nofollow"], [{ account_id: account, host, import_id: ids[1], provider: "semrush", source_url: "https://s1.example/", target_url: `https://${host}/`, anchor: "a1", source_domain: "s1.example", nofollow: 0 }]);
+
+    const moved = await moveLegacySearchFacts(db, ch, { chunkRows: 2 });
+    expect(moved).toEqual({ batches: 4, rows: 17, tables: { search_period: 4, backlinks: 3, index_status: 2, index_issues: 2, index_urls: 2, market_domains: 2, market_keywords: 2 } });
+    expect(await snapshot(now)).toEqual(before);
+    expect(Number((await ch.query<{ n: string }>(sql`SELECT toString(count()) AS n FROM backlinks WHERE host = ${host}`))[0]?.n)).toBe(3);
+    expect(await legacyRows()).toEqual({ search_period: 1, backlinks: 0, index_status: 0, index_issues: 0, index_urls: 0, market_domains: 0, market_keywords: 0 });
+    // Again: nothing left to move, nothing doubled.
+    expect(await moveLegacySearchFacts(db, ch)).toEqual({ batches: 0, rows: 0, tables: {} });
+    expect(await snapshot(now)).toEqual(before);
   });
 });
