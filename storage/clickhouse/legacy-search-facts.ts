@@ -1,11 +1,12 @@
 import type { Db } from "../db.ts";
-import { BACKLINKS_TABLE, INDEX_ISSUES_TABLE, INDEX_STATUS_TABLE, INDEX_URLS_TABLE, MARKET_DOMAINS_TABLE, MARKET_KEYWORDS_TABLE, SEARCH_PERIOD_TABLE } from "./clickhouse-schema.ts";
+import { BACKLINKS_TABLE, INDEX_ISSUES_TABLE, INDEX_STATUS_TABLE, INDEX_URLS_TABLE, MARKET_DOMAINS_TABLE, MARKET_KEYWORDS_TABLE, RANK_CHECKS_TABLE, SEARCH_DAILY_TABLE, SEARCH_PERIOD_TABLE } from "./clickhouse-schema.ts";
 import type { ClickHouse } from "./open-clickhouse.ts";
 import { ident, sql } from "./sql-template.ts";
 
-// Issue 19, upgrades: versions before the search-fact ports (migrations 037 and 039) kept imported
-// period sums, backlinks, indexing and market facts in the account database in the distributed mode
-// too; since then those ports read ClickHouse only, so such rows were no longer read. This moves
+// Issue 19, upgrades: versions before the search-fact ports (migrations 032, 037 and 039) kept
+// imported dated facts, rank checks, period sums, backlinks, indexing and market facts in the
+// account database in the distributed mode too (SERP snapshots never were: they came with their
+// port); since then those ports read ClickHouse only, so such rows were no longer read. This moves
 // them once, batch by batch: the batch's rows are copied to ClickHouse in bounded chunks, then
 // deleted from Postgres in one transaction. Idempotent: a batch whose ClickHouse rows already
 // number the Postgres ones (a crash between the copy and the delete) is only deleted; one with
@@ -29,6 +30,16 @@ const FAMILIES: readonly Family[] = [
     table: SEARCH_PERIOD_TABLE,
     columns: [...BASE, "engine", "dim", "key", "key2", "clicks", "impressions", "pos_x_impr", "prev_clicks", "prev_impressions", "prev_pos_x_impr"],
     convert: { ...BASE_CONVERT, clicks: num, impressions: num, prev_clicks: num, prev_impressions: num },
+  },
+  {
+    table: SEARCH_DAILY_TABLE,
+    columns: [...BASE, "engine", "day", "query", "page", "country", "device", "clicks", "impressions", "pos_x_impr"],
+    convert: { ...BASE_CONVERT, clicks: num, impressions: num },
+  },
+  {
+    table: RANK_CHECKS_TABLE,
+    columns: [...BASE, "provider", "engine", "region", "device", "keyword", "day", "position", "url", "grp", "volume"],
+    convert: { ...BASE_CONVERT, region: num, position: num, volume: num },
   },
   {
     table: BACKLINKS_TABLE,

@@ -317,6 +317,8 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
     urls: await store.search.indexUrls(account, host),
     domains: await store.search.marketDomains(account, host, "keysso", "msk"),
     keywords: await store.search.marketKeywords(account, host, "keysso", "msk"),
+    days: await store.search.dailyTotals(account, host),
+    ranks: await store.search.rankChecks(account, host, "2026-01-01"),
   });
   const legacyRows = async () => {
     const out: Record<string, number> = {};
@@ -327,13 +329,17 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
   it("serves the rows exactly once through the ports after the move, even after a crash mid-move; a second run moves nothing", async () => {
     // The old way: every fact in the account database (the Postgres adapters).
     const old = createStore(db);
-    const batch = (kind: "performance" | "backlinks" | "indexing" | "market", provider: "gsc" | "semrush" | "gsc_indexing" | "keysso", n: number) => ({ accountId: account, host, provider, kind, formats: [], fileName: `${kind}.csv`, sha256: String(n).repeat(64), parserVersion: 1, rows: 1, importedAt: n });
+    const batch = (kind: "performance" | "backlinks" | "indexing" | "market" | "positions", provider: "gsc" | "semrush" | "gsc_indexing" | "keysso" | "topvisor", n: number) => ({ accountId: account, host, provider, kind, formats: [], fileName: `${kind}.csv`, sha256: String(n).repeat(64), parserVersion: 1, rows: 1, importedAt: n });
     const period = emptyFacts();
     const q = (key: string, clicks: number, impressions: number, dim: "query" | "page" = "query") => ({ engine: "google" as const, dim, key, key2: "", clicks, impressions, posXImpr: impressions * 3.5, prevClicks: null, prevImpressions: null, prevPosXImpr: null });
     period.period.push(q("диван", 30, 600), q("кровать", 5, 90), q("стол", 1, 10), q("https://legacy.example/", 36, 700, "page"));
     const links = emptyFacts();
     const link = (i: number, lostAt: string | null) => ({ sourceUrl: `https://s${i}.example/`, targetUrl: `https://${host}/`, anchor: `a${i}`, sourceDomain: `s${i}.example`, nofollow: i === 2, sourceRating: 10 * i, ratingScale: "ascore", firstSeen: "2026-01-0" + i, lastSeen: null, lostAt });
     links.backlinks.push(link(1, null), link(2, null), link(3, "2026-02-01"));
+    // The same batch also had the file's days (a Chart) and, in another, rank checks.
+    period.daily.push({ engine: "google", date: "2026-01-01", query: "", page: "", country: "", device: "", clicks: 36, impressions: 700, posXImpr: 2450 }, { engine: "google", date: "2026-01-02", query: "", page: "", country: "", device: "", clicks: 4, impressions: 50, posXImpr: 100 });
+    const ranks = emptyFacts();
+    ranks.ranks.push({ engine: "yandex", region: 213, device: "desktop", keyword: "диван", date: "2026-01-03", position: 4, url: `https://${host}/d`, group: "g", volume: 900 }, { engine: "yandex", region: 213, device: "desktop", keyword: "стол", date: "2026-01-03", position: null, url: null, group: "", volume: null });
     const index = emptyFacts();
     index.indexStatus.push({ engine: "google", date: "2026-01-01", indexed: 10, notIndexed: 2 }, { engine: "google", date: "2026-01-02", indexed: 11, notIndexed: null });
     index.indexIssues.push({ engine: "google", reason: "Not found (404)", source: "Website", validation: "Not started", pages: 2 }, { engine: "google", reason: "Duplicate", source: "Google", validation: "", pages: 2 });
@@ -341,7 +347,7 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
     const market = emptyFacts();
     market.marketDomains.push({ base: "msk", domain: "z.example", commonKeywords: 5, similarityPct: 12.5, visibility: 100, top10: 3, pagesInIndex: null }, { base: "msk", domain: "a.example", commonKeywords: 2, similarityPct: null, visibility: null, top10: null, pagesInIndex: 40 });
     market.marketKeywords.push({ base: "msk", domain: "z.example", keyword: "диван", position: 3, url: "https://z.example/d", volume: 900 }, { base: "msk", domain: host, keyword: "диван", position: 7, url: `https://${host}/d`, volume: null });
-    const imports: [ReturnType<typeof batch>, ImportFacts][] = [[batch("performance", "gsc", 1), period], [batch("backlinks", "semrush", 2), links], [batch("indexing", "gsc_indexing", 3), index], [batch("market", "keysso", 4), market]];
+    const imports: [ReturnType<typeof batch>, ImportFacts][] = [[batch("performance", "gsc", 1), period], [batch("backlinks", "semrush", 2), links], [batch("indexing", "gsc_indexing", 3), index], [batch("market", "keysso", 4), market], [batch("positions", "topvisor", 6), ranks]];
     const ids: number[] = [];
     for (const [b, f] of imports) ids.push((await old.search.importBatch(b, f)).batch.id);
     // A batch an import never finished: the sweeper's, not moved.
@@ -351,10 +357,10 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
     await db.query("UPDATE import_batches SET complete = false WHERE id = $1", [stalledId]);
     const before = await snapshot(old);
     expect(before.period.map((r) => [r.dim, r.key, r.clicks])).toEqual([["page", "https://legacy.example/", 36], ["query", "диван", 30], ["query", "кровать", 5], ["query", "стол", 1]]);
-    expect([before.live.total, before.lost.total, before.points.length, before.issues.length, before.urls.length, before.domains.map((d) => d.domain), before.keywords.length]).toEqual([2, 1, 2, 2, 2, ["z.example", "a.example"], 2]);
+    expect([before.live.total, before.lost.total, before.points.length, before.issues.length, before.urls.length, before.domains.map((d) => d.domain), before.keywords.length, before.days.length, before.ranks.length]).toEqual([2, 1, 2, 2, 2, ["z.example", "a.example"], 2, 2, 2]);
 
     // The distributed mode reads ClickHouse only: nothing of it until the move.
-    const now = createStore(db, { searchPeriod: new CHPeriod(ch), backlinks: new CHLinks(ch), index: new CHIndex(ch), market: new CHMarket(ch) });
+    const now = createStore(db, { searchPeriod: new CHPeriod(ch), searchDaily: new ClickHouseSearchDailySeries(ch), ranks: new ClickHouseRankSeries(ch), backlinks: new CHLinks(ch), index: new CHIndex(ch), market: new CHMarket(ch) });
     expect((await snapshot(now)).period).toEqual([]);
 
     // A crash between ClickHouse's insert and Postgres's delete (the first batch), and a copy of the
@@ -364,10 +370,10 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
     await ch.insert(BACKLINKS_TABLE, ["account_id", "host", "import_id", "provider", "source_url", "target_url", "anchor", "source_domain", "nofollow"], [{ account_id: account, host, import_id: ids[1], provider: "semrush", source_url: "https://s1.example/", target_url: `https://${host}/`, anchor: "a1", source_domain: "s1.example", nofollow: 0 }]);
 
     const moved = await moveLegacySearchFacts(db, ch, { chunkRows: 2 });
-    expect(moved).toEqual({ batches: 4, rows: 17, tables: { search_period: 4, backlinks: 3, index_status: 2, index_issues: 2, index_urls: 2, market_domains: 2, market_keywords: 2 } });
+    expect(moved).toEqual({ batches: 5, rows: 21, tables: { search_period: 4, search_daily: 2, rank_checks: 2, backlinks: 3, index_status: 2, index_issues: 2, index_urls: 2, market_domains: 2, market_keywords: 2 } });
     expect(await snapshot(now)).toEqual(before);
     expect(Number((await ch.query<{ n: string }>(sql`SELECT toString(count()) AS n FROM backlinks WHERE host = ${host}`))[0]?.n)).toBe(3);
-    expect(await legacyRows()).toEqual({ search_period: 1, backlinks: 0, index_status: 0, index_issues: 0, index_urls: 0, market_domains: 0, market_keywords: 0 });
+    expect(await legacyRows()).toEqual({ search_period: 1, search_daily: 0, rank_checks: 0, backlinks: 0, index_status: 0, index_issues: 0, index_urls: 0, market_domains: 0, market_keywords: 0 });
     // Again: nothing left to move, nothing doubled.
     expect(await moveLegacySearchFacts(db, ch)).toEqual({ batches: 0, rows: 0, tables: {} });
     expect(await snapshot(now)).toEqual(before);
