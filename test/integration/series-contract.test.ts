@@ -51,6 +51,8 @@ import {
 } from "../../storage/index.ts";
 import { emptyFacts, type ImportFacts } from "../../analyzer/index.ts";
 import { AccountsRepo, ClickHouseBacklinkSeries as CHLinks, ClickHouseIndexSeries as CHIndex, ClickHouseMarketSeries as CHMarket, ClickHouseSearchPeriodSeries as CHPeriod, createStore, LEGACY_FACT_TABLES, moveLegacySearchFacts, type Store } from "../../storage/index.ts";
+import { startLegacyFactsMove, LEGACY_FACTS_LEADERSHIP } from "../../bin/compose.ts";
+import { createLogger, Lifecycle, type Clock } from "../../runtime/index.ts";
 import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
 import { freshDatabase } from "../harness/databases.ts";
 import { HOSTILE_TEXT, seriesContract, type SeriesHandle, type SeriesTarget } from "../harness/series-contract.ts";
@@ -377,5 +379,25 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
     // Again: nothing left to move, nothing doubled.
     expect(await moveLegacySearchFacts(db, ch)).toEqual({ batches: 0, rows: 0, tables: {} });
     expect(await snapshot(now)).toEqual(before);
+  });
+
+  it("is done at start by the one process holding its leadership, and logged", async () => {
+    await db.query("UPDATE import_batches SET complete = true WHERE host = 'stalled.example'");
+    const clock: Clock = { nowMs: () => 1_000_000 };
+    const lines: string[] = [];
+    const logger = createLogger("info", { write: (line: string) => void lines.push(line) } as unknown as NodeJS.WritableStream);
+    const life = new Lifecycle();
+    const opened = { db, store: createStore(db), life, ch };
+    // Another process holds it: this one skips the move.
+    expect(await opened.store.leaders.acquire(LEGACY_FACTS_LEADERSHIP, "other", clock.nowMs(), 600_000)).toBe(true);
+    await startLegacyFactsMove(opened, clock, logger);
+    expect((await legacyRows()).search_period).toBe(1);
+    await opened.store.leaders.release(LEGACY_FACTS_LEADERSHIP, "other");
+    await startLegacyFactsMove(opened, clock, logger);
+    expect((await legacyRows()).search_period).toBe(0);
+    const logged = lines.map((l) => JSON.parse(l) as { msg: string; batches?: number; rows?: number }).filter((l) => l.msg === "search facts of older versions moved to ClickHouse");
+    expect(logged.map((l) => [l.batches, l.rows])).toEqual([[1, 1]]);
+    // The leadership is given up once done.
+    expect(await opened.store.leaders.acquire(LEGACY_FACTS_LEADERSHIP, "other", clock.nowMs(), 600_000)).toBe(true);
   });
 });
