@@ -8,8 +8,19 @@ import { webhookMetrics, type WebhookMetrics } from "./webhook-metrics.ts";
 import { fetchMetrics, NO_FETCH_METRICS, type FetchMetrics } from "./fetch/fetch-metrics.ts";
 import type { CollectOptions } from "./site/collect-site.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./fetch/egress.ts";
+import type { FetchOptions } from "./fetch/fetch-page.ts";
 import { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
 import { hostMatches, politenessFor, type Politeness } from "./fetch/politeness.ts";
+
+/** What every fetch of a work kind takes from the node's settings: user agent, timeout, body cap, redirects. */
+export function fetchSettings(settings: Pick<CrawlSettings, "userAgent" | "fetchTimeoutMs" | "maxBodyBytes" | "maxRedirects">): Required<Pick<FetchOptions, "userAgent" | "timeoutMs" | "maxBodyBytes" | "maxRedirects">> {
+  return { userAgent: settings.userAgent, timeoutMs: settings.fetchTimeoutMs, maxBodyBytes: settings.maxBodyBytes, maxRedirects: settings.maxRedirects };
+}
+
+/** A work kind's fetch options: through the node's egress guard, with the node's settings, cancelled by the job's signal. */
+export function nodeFetchOptions(node: Pick<CrawlerNode, "egress" | "settings">, signal: AbortSignal): FetchOptions {
+  return { dispatcher: node.egress.dispatcher, ...fetchSettings(node.settings), signal };
+}
 
 /** The longest confirmation delay of a synchronous check (GET /analyze). */
 export const SYNC_CONFIRM_MAX_MS = 5000;

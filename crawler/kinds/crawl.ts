@@ -8,6 +8,7 @@ import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl/cra
 import { HostLimiter } from "../fetch/host-limiter.ts";
 import type { Politeness } from "../fetch/politeness.ts";
 import { NonRetryableWorkError, RetryableWorkError } from "../work-errors.ts";
+import { fetchSettings } from "../node.ts";
 import type { CrawlerKind, WorkContext } from "./kind.ts";
 
 /**
@@ -143,13 +144,10 @@ function crawlFrom(
   return crawlSite(
     { site: ctx.host, origin: start.origin, robots: start.robots, checkedAt: start.checkedAt },
     {
-      userAgent: settings.userAgent,
+      ...fetchSettings(settings),
       connections: politeness.connectionsPerHost,
       minDelayMs: politeness.minDelayMs,
       maxCrawlDelayMs: settings.crawlDelayCapSeconds * 1000,
-      timeoutMs: settings.fetchTimeoutMs,
-      maxBodyBytes: settings.maxBodyBytes,
-      maxRedirects: settings.maxRedirects,
       limits: {
         ...DEFAULT_CRAWL_LIMITS,
         maxPages: task.maxPages,

@@ -34,7 +34,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { memMb, processCpuS } from "./proc.ts";
+import { memMb, processCpuS, smapsMb } from "./proc.ts";
 import { loadavg } from "node:os";
 import { startCluster, type Cluster, type RoleProcess } from "../harness/cluster.ts";
 import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
@@ -76,15 +76,17 @@ interface Breakdown {
   readonly heapUsedMb: number;
   readonly externalMb: number;
   readonly wasmMb: number;
+  /** Resident memory by mapping (test/bench/proc.ts smapsMb): main malloc arena, thread arenas, other anonymous, file-backed; threads. */
+  readonly smaps: ReturnType<typeof smapsMb>;
 }
 
-async function breakdown(adminPort: number): Promise<Breakdown> {
+async function breakdown(adminPort: number, pid: number): Promise<Breakdown> {
   const text = (await http(`http://127.0.0.1:${adminPort}/metrics`, { timeoutMs: 30_000 })).text;
   const value = (name: string): number => {
     const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, "m").exec(text);
     return m ? Math.round(Number(m[1]) / 1048576) : NaN;
   };
-  return { heapMb: value("nodejs_heap_size_total_bytes"), heapUsedMb: value("nodejs_heap_size_used_bytes"), externalMb: value("nodejs_external_memory_bytes"), wasmMb: value("svc_store_wasm_heap_bytes") };
+  return { heapMb: value("nodejs_heap_size_total_bytes"), heapUsedMb: value("nodejs_heap_size_used_bytes"), externalMb: value("nodejs_external_memory_bytes"), wasmMb: value("svc_store_wasm_heap_bytes"), smaps: smapsMb(pid) };
 }
 
 type Mode = "embedded" | "cluster";
@@ -213,7 +215,7 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
     if (added.status !== 201 && added.status !== 200) throw new Error(`POST /sites answered ${added.status}: ${added.text}`);
     await sleep(3000);
     const idleRssMb = memMb(measured.pid, "VmRSS");
-    const idleMemory = await breakdown(measured.adminPort);
+    const idleMemory = await breakdown(measured.adminPort, measured.pid);
     const pids = target.processes();
     const cpuOf = () => pids.reduce((sum, pid) => sum + processCpuS(pid), 0);
     const cpu0 = cpuOf();
@@ -234,10 +236,10 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
     const cpuS = cpuOf() - cpu0;
     const crawlerCpuS = processCpuS(measured.pid) - crawlerCpu0;
     peakRssMb = Math.max(peakRssMb, memMb(measured.pid, "VmRSS"));
-    const doneMemory = await breakdown(measured.adminPort);
+    const doneMemory = await breakdown(measured.adminPort, measured.pid);
     await sleep(SETTLE_MS);
     const afterRssMb = memMb(measured.pid, "VmRSS");
-    const afterMemory = await breakdown(measured.adminPort);
+    const afterMemory = await breakdown(measured.adminPort, measured.pid);
     const crawl = job.state === "done" ? ((await api(`/api/v1/crawl/${host}?limit=1`)).json as { summary: Record<string, unknown> }) : null;
     const s = crawl?.summary ?? {};
     const pages = Number(s["pages"] ?? 0);
