@@ -7,7 +7,8 @@
 // Format: a sequence of chunks, each a 4-byte big-endian length and that many bytes of gzip'd
 // JSON lines, one line per recorded page, URLs as indexes into the URL table. A URL recorded again
 // (a page stored twice) replaces its facts and keeps its first place, as CrawlFactsBuilder does.
-import { appendFileSync, closeSync, openSync, readSync, rmSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { CrawlFacts, PageFacts } from "../../analyzer/index.ts";
 
@@ -18,6 +19,59 @@ export interface SpilledFacts {
   readonly file: string;
   /** Distinct URLs recorded. */
   readonly pages: number;
+}
+
+/** Facts files are named svc-crawl-facts-<pid>-<job>-<attempt>-<hex>: the pid says whose file it is. */
+const FACTS_PREFIX = "svc-crawl-facts-";
+const FACTS_NAME = /^svc-crawl-facts-(\d+)-\d+-\d+-[0-9a-f]+$/;
+
+/** The file of one crawl attempt's facts in `dir` (this process's pid first, then job, attempt and a random part). */
+export function factsFilePath(dir: string, jobId: number, attempt: number, hex: string, pid = process.pid): string {
+  return join(dir, `${FACTS_PREFIX}${pid}-${jobId}-${attempt}-${hex}`);
+}
+
+/** Whether a process with this pid runs (on this machine, in this pid namespace). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the facts files in `dir` that no running process writes: a process that crashed (or was
+ * killed) mid-crawl never removed its file. Called once at start, before this process writes any,
+ * so a file named by this process's own pid is stale too (a container's restarted process often
+ * gets the pid of the one before). Returns the names removed; a missing folder is no error.
+ */
+export function sweepStaleFactsFiles(dir: string, alive: (pid: number) => boolean = pidAlive, self = process.pid): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = FACTS_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid !== self && alive(pid)) continue;
+    rmSync(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Makes the folder of facts files and sweeps it (and `legacy`, where earlier versions wrote them) of stale ones. */
+export function prepareFactsDir(dir: string, legacy?: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const removed = sweepStaleFactsFiles(dir);
+  if (legacy !== undefined && legacy !== dir) removed.push(...sweepStaleFactsFiles(legacy));
+  return removed;
 }
 
 /** One page's facts as a line: its URLs as table indexes. */

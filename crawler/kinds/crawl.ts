@@ -1,9 +1,8 @@
 import { rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { CrawlResult, RobotsFacts, type SiteFacts } from "../../proto/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
 import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/collect-site.ts";
+import { factsFilePath } from "../crawl/facts-file.ts";
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl/crawl-site.ts";
 import { HostLimiter } from "../fetch/host-limiter.ts";
 import type { Politeness } from "../fetch/politeness.ts";
@@ -31,7 +30,7 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     const analysis = startAnalysis(task, ctx, politeness, limiter, signal, state);
     analysis.facts.catch((err: unknown) => stop.abort(err));
     // The pages' compact facts wait on disk for the whole-crawl analysis (the serving thread keeps only the URL table).
-    const factsFile = join(tmpdir(), `svc-crawl-facts-${process.pid}-${ctx.jobId}-${ctx.attempt}-${ctx.node.randomHex(4)}`);
+    const factsFile = factsFilePath(ctx.node.factsDir, ctx.jobId, ctx.attempt, ctx.node.randomHex(4));
     const crawl = analysis.start.then((start) => crawlFrom(start, task, ctx, politeness, limiter, signal, analysis.sampled, resume, state, factsFile));
     crawl.catch((err: unknown) => stop.abort(err));
     try {
