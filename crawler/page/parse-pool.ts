@@ -71,7 +71,9 @@ interface Slot {
 /**
  * Pages of a crawl above which the thread that analysed it is replaced by a fresh one: V8 keeps
  * the heap an analysis grew (hundreds of MB at 100,000 pages) long after it is garbage, and a
- * thread that exits gives it all back.
+ * thread that exits gives it all back. With an idle limit (idleMs), and nothing else to run once
+ * the analysis is done, every thread goes at once instead (they parsed the crawl's pages: their
+ * heaps grew too) and the next task starts them again.
  */
 export const RETIRE_AFTER_ANALYSIS_OF = 5000;
 
@@ -147,6 +149,13 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
       else job.resolve(msg.result);
       if (slot.retire && slot.current.size === 0 && !closed) {
+        if (idleMs > 0 && queue.length === 0 && slots.every((s) => s.current.size === 0)) {
+          // Nothing else to do (the crawl that was analysed has ended): every thread goes now, not
+          // after the idle limit, with the heap and malloc arena the crawl's pages grew in each;
+          // the next task starts them again (as after an idle spell).
+          sleep();
+          return;
+        }
         // Out of the pool before it exits (no task goes to it), a fresh thread in its place.
         slot.gone = true;
         slots.splice(slots.indexOf(slot), 1);
@@ -192,6 +201,14 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
   ).then(() => undefined);
   // Observed here too: a caller that never asks must not see an unhandled rejection.
   loaded.catch(() => undefined);
+  /** Lets every thread go; the next task starts them again (dispatch). */
+  const sleep = () => {
+    asleep = true;
+    for (const slot of slots.splice(0)) {
+      slot.gone = true;
+      void slot.worker.terminate();
+    }
+  };
   let started = false;
   void loaded.then(() => (started = true), () => undefined);
   const sleeper =
@@ -200,11 +217,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
           () => {
             if (!started || asleep || closed || queue.length > 0 || slots.some((s) => s.current.size > 0)) return;
             if (Date.now() - lastBusy < idleMs) return;
-            asleep = true;
-            for (const slot of slots.splice(0)) {
-              slot.gone = true;
-              void slot.worker.terminate();
-            }
+            sleep();
           },
           Math.max(10, Math.min(60_000, idleMs / 4)),
         )

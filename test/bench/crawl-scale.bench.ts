@@ -27,7 +27,8 @@
  *   npm run bench:crawl-scale -- --smoke         1,000 pages only (also when CI=true)
  *
  * Overrides (environment): BENCH_SIZES (comma-separated, e.g. 1000,10000), BENCH_MODES (embedded,
- * cluster: either or both), BENCH_CONNECTIONS (8).
+ * cluster: either or both), BENCH_CONNECTIONS (8), BENCH_MALLOC_ARENA_MAX (2, as the launchers set
+ * it; "default": glibc's). Svc runs with --expose-gc, as the launchers start it.
  * Figures go to .tmp/bench-crawl-scale.json too.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -127,6 +128,10 @@ function svcSettings(size: number): Record<string, string> {
     SVC_CRAWL_MAX_MINUTES: "240",
     SVC_PARSE_WARMUP_PAGES: "100",
     SVC_BROWSER: "off",
+    // As the launchers run Svc (the image, the Helm chart, npm start: docs/operations.md, Memory): two
+    // malloc arenas and --expose-gc. BENCH_MALLOC_ARENA_MAX=default leaves glibc's own (8 per core).
+    ...(process.env.BENCH_MALLOC_ARENA_MAX === "default" ? {} : { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? "2" }),
+    NODE_OPTIONS: "--expose-gc",
   };
 }
 
