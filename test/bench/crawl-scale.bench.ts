@@ -105,6 +105,8 @@ interface Figures {
   readonly measuredCpuMsPerPage: number;
   readonly idleRssMb: number;
   readonly peakRssMb: number;
+  /** The job's progress (%) at the peak sample: ≤ 95 while crawling, the analysis after. */
+  readonly peakProgress: number;
   readonly afterRssMb: number;
   /** Main heap, external and WASM heap at idle, when the job ended and after it settled. */
   readonly memory: { readonly idle: Breakdown; readonly done: Breakdown; readonly after: Breakdown };
@@ -230,8 +232,14 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
     if (started.status !== 202) throw new Error(`POST /crawl answered ${started.status}: ${started.text}`);
     let job = (started.json as { job: { id: number; state: string } }).job;
     let peakRssMb = idleRssMb;
+    // The job's progress when the peak was sampled: up to 95 crawling, the whole-crawl analysis after.
+    let peakProgress = 0;
     while (job.state !== "done" && job.state !== "error") {
-      peakRssMb = Math.max(peakRssMb, memMb(measured.pid, "VmRSS"));
+      const rss = memMb(measured.pid, "VmRSS");
+      if (rss > peakRssMb) {
+        peakRssMb = rss;
+        peakProgress = (job as { progress?: number }).progress ?? 0;
+      }
       const exit = measured.exit();
       if (exit) throw new Error(`the measured process exited during the crawl (${JSON.stringify(exit)}): ${measured.stderr().slice(-2000)}`);
       await sleep(500);
@@ -260,6 +268,7 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
       measuredCpuMsPerPage: round(pages > 0 ? (crawlerCpuS * 1000) / pages : 0),
       idleRssMb: Math.round(idleRssMb),
       peakRssMb: Math.round(peakRssMb),
+      peakProgress,
       afterRssMb: Math.round(afterRssMb),
       memory: { idle: idleMemory, done: doneMemory, after: afterMemory },
       found: { broken: Number(s["broken_links"] ?? 0), clusters: Number(s["near_duplicate_clusters"] ?? 0), nearPairs: Number(s["near_duplicates"] ?? 0), truncatedBy: s["truncated_by"] ?? null },
