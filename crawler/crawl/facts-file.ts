@@ -7,7 +7,7 @@
 // Format: a sequence of chunks, each a 4-byte big-endian length and that many bytes of gzip'd
 // JSON lines, one line per recorded page, URLs as indexes into the URL table. A URL recorded again
 // (a page stored twice) replaces its facts and keeps its first place, as CrawlFactsBuilder does.
-import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { CrawlFacts, PageFacts } from "../../analyzer/index.ts";
@@ -110,8 +110,9 @@ export class FactsFileWriter {
     /** The builder's URL table index of a URL (the facts' strings are the table's). */
     private readonly id: (url: string) => number,
   ) {
-    // A fresh file (a stale one of a crashed process would be read back otherwise).
-    rmSync(path, { force: true });
+    // A fresh, empty file from the start (a stale one would be read back otherwise): while the crawl
+    // runs its file is there under this process's pid, so a crash leaves a file the next start sweeps.
+    writeFileSync(path, "");
   }
 
   /** Bytes written so far (compressed). */

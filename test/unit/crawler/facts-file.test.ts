@@ -86,11 +86,14 @@ describe("a crawl's facts in a file", () => {
     expect(spilling.bytes).toBe(memory.bytes);
   });
 
-  it("a crawl that recorded nothing has no file and no pages; facts in memory pass through", () => {
+  it("a crawl that recorded nothing has an empty file (there from the start) and no pages; no file reads as none; facts in memory pass through", () => {
     const file = join(dir, "never-written");
+    writeFileSync(file, "stale");
     const spilling = new CrawlFactsBuilder();
     spilling.spillTo(new FactsFileWriter(file, (url) => spilling.id(url)));
-    expect(existsSync(file)).toBe(false);
+    expect(statSync(file).size).toBe(0);
+    expect(loadFacts({ urls: [], file, pages: 0 })).toEqual({ urls: [], pages: [] });
+    rmSync(file);
     expect(loadFacts({ urls: [], file, pages: 0 })).toEqual({ urls: [], pages: [] });
     const memory = new CrawlFactsBuilder();
     memory.add(pages(1)[0] as CrawledPage);
