@@ -12,6 +12,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
+/** Pages of a crawl after which the node runs full garbage collections (before its analysis and once the job is done). */
+export const TRIM_AFTER_CRAWL_OF = 5000;
+
 let collect: (() => void) | null | undefined;
 
 /** V8's `gc`: the one exposed at start, else taken at run time (see above); null where neither works. */

@@ -2,7 +2,8 @@ import { rmSync } from "node:fs";
 import { CrawlResult, RobotsFacts, type SiteFacts } from "../../proto/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
 import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/collect-site.ts";
-import { factsFilePath } from "../crawl/facts-file.ts";
+import { factsFilePath, factsPages } from "../crawl/facts-file.ts";
+import { collectGarbage, TRIM_AFTER_CRAWL_OF } from "../heap-trim.ts";
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl/crawl-site.ts";
 import { HostLimiter } from "../fetch/host-limiter.ts";
 import type { Politeness } from "../fetch/politeness.ts";
@@ -185,6 +186,9 @@ function crawlFrom(
 
 /** The whole-crawl analysis over every stored page, on a parse thread, as the kind's result. */
 async function wholeSiteResult(ctx: WorkContext, siteFacts: SiteFacts, outcome: CrawlOutcome): Promise<CrawlResult> {
+  // The crawl's garbage on this thread goes before the analysis runs beside it: the crawl's peak is
+  // then, and a heap V8 grew to it stays committed (crawler/heap-trim.ts).
+  if (factsPages(outcome.facts) >= TRIM_AFTER_CRAWL_OF) collectGarbage();
   const analysis = await ctx.node.pool.analyze({
     jobId: ctx.jobId,
     crawledAt: unixSeconds(ctx.node.clock),
