@@ -73,6 +73,8 @@ try {
       }),
     );
   }
+  // The planted broken links' targets, stored as the crawl stores a 404.
+  for (let i = 0; i < N; i += 100) builder.add(CrawledPage.fromPartial({ url: `${O}/missing/${i}`, status: 404, isHtml: true, depth: 1 + Math.floor(Math.log(i + 1) / Math.log(50)) }));
   const facts = builder.facts();
   show("written");
   const read = readFactsFile({ urls: facts.urls, file, pages: builder.size });
