@@ -108,8 +108,8 @@ interface Figures {
   /** The job's progress (%) at the peak sample: ≤ 95 while crawling, the analysis after. */
   readonly peakProgress: number;
   readonly afterRssMb: number;
-  /** Main heap, external and WASM heap at idle, when the job ended and after it settled. */
-  readonly memory: { readonly idle: Breakdown; readonly done: Breakdown; readonly after: Breakdown };
+  /** Main heap, external and WASM heap at idle, near the peak (read when it last grew by 10 MB; null if it never did), when the job ended and after it settled. */
+  readonly memory: { readonly idle: Breakdown; readonly peak: Breakdown | null; readonly done: Breakdown; readonly after: Breakdown };
   readonly found: { broken: number; clusters: number; nearPairs: number; truncatedBy: unknown };
   readonly planted: { broken: number; clusters: number };
 }
@@ -234,11 +234,18 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
     let peakRssMb = idleRssMb;
     // The job's progress when the peak was sampled: up to 95 crawling, the whole-crawl analysis after.
     let peakProgress = 0;
+    // Where the memory is near the peak: read again whenever the peak has grown by 10 MB since.
+    let peakMemory: Breakdown | null = null;
+    let peakMemoryAt = 0;
     while (job.state !== "done" && job.state !== "error") {
       const rss = memMb(measured.pid, "VmRSS");
       if (rss > peakRssMb) {
         peakRssMb = rss;
         peakProgress = (job as { progress?: number }).progress ?? 0;
+        if (rss - peakMemoryAt >= 10) {
+          peakMemory = await breakdown(measured.adminPort, measured.pid).catch(() => peakMemory);
+          peakMemoryAt = rss;
+        }
       }
       const exit = measured.exit();
       if (exit) throw new Error(`the measured process exited during the crawl (${JSON.stringify(exit)}): ${measured.stderr().slice(-2000)}`);
@@ -270,7 +277,7 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
       peakRssMb: Math.round(peakRssMb),
       peakProgress,
       afterRssMb: Math.round(afterRssMb),
-      memory: { idle: idleMemory, done: doneMemory, after: afterMemory },
+      memory: { idle: idleMemory, peak: peakMemory, done: doneMemory, after: afterMemory },
       found: { broken: Number(s["broken_links"] ?? 0), clusters: Number(s["near_duplicate_clusters"] ?? 0), nearPairs: Number(s["near_duplicates"] ?? 0), truncatedBy: s["truncated_by"] ?? null },
       planted: { broken: m.broken, clusters: m.clusters.size },
     };
