@@ -60,8 +60,12 @@ export function sweepStaleFactsFiles(dir: string, alive: (pid: number) => boolea
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid !== self && alive(pid)) continue;
-    rmSync(join(dir, name), { force: true });
-    removed.push(name);
+    try {
+      rmSync(join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      // Another user's file in a shared temp dir (sticky): theirs to sweep.
+    }
   }
   return removed;
 }
