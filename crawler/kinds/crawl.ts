@@ -27,7 +27,7 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     // A failed analysis stops the crawl (and its error is the attempt's); an aborted job stops both.
     const stop = new AbortController();
     const signal = AbortSignal.any([ctx.signal, stop.signal]);
-    const state = { crawling: false };
+    const state = { crawling: false, collected: 0 };
     const analysis = startAnalysis(task, ctx, politeness, limiter, signal, state);
     analysis.facts.catch((err: unknown) => stop.abort(err));
     // The pages' compact facts wait on disk for the whole-crawl analysis (the serving thread keeps only the URL table).
@@ -47,6 +47,9 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     }
   },
 };
+
+/** Pages stored between two full collections of the crawling thread (the first after that many: smaller crawls never pay one). */
+export const COLLECT_EVERY_PAGES = 10_000;
 
 /**
  * A page measurement the browser crashed under (twice: the pool tries once more on a fresh
@@ -97,7 +100,7 @@ interface CrawlStart {
  * soon as the analysis knows them (or, should it end before telling, from its facts); the sample
  * pages it fetches are offered to the crawl, which takes each instead of fetching it again.
  */
-function startAnalysis(task: { pageSample: number; watch: readonly string[] }, ctx: WorkContext, politeness: Politeness, limiter: HostLimiter, signal: AbortSignal, state: { crawling: boolean }) {
+function startAnalysis(task: { pageSample: number; watch: readonly string[] }, ctx: WorkContext, politeness: Politeness, limiter: HostLimiter, signal: AbortSignal, state: { crawling: boolean; collected: number }) {
   const { node } = ctx;
   let known!: (site: SiteKnown) => void;
   const siteKnown = new Promise<SiteKnown>((resolve) => (known = resolve));
@@ -137,7 +140,7 @@ function crawlFrom(
   signal: AbortSignal,
   sampled: Map<string, Promise<SampledPage>>,
   resume: Parameters<typeof crawlSite>[2]["resume"],
-  state: { crawling: boolean },
+  state: { crawling: boolean; collected: number },
   factsFile: string,
 ): Promise<CrawlOutcome> {
   const { settings, egress, pool, externalAllowed } = ctx.node;
@@ -179,6 +182,14 @@ function crawlFrom(
       onProgress: (done, total) => {
         state.crawling = true;
         ctx.progress(10 + Math.floor((85 * done) / Math.max(1, total)), "crawling");
+        // Every COLLECT_EVERY_PAGES pages of a large crawl, a full collection on this thread: V8
+        // otherwise lets the old generation grow with the crawl's garbage (measured on a crawler
+        // node at 100,000 pages: heap 253 MB committed mid-crawl, 79 at idle, most of it garbage).
+        const round = Math.floor(done / COLLECT_EVERY_PAGES);
+        if (round > state.collected) {
+          state.collected = round;
+          collectGarbage();
+        }
       },
     },
   );
