@@ -120,6 +120,8 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       asleep = false;
       for (let i = 0; i < Math.max(1, size); i++) spawn(0);
     }
+    // Threads let go while one analysed a large crawl (below) come back when work is queued.
+    if (!asleep && !closed && queue.length > 0 && slots.every((s) => s.current.size > 0)) for (let i = slots.length; i < Math.max(1, size); i++) spawn(0);
     // Round by round, one task per free place, so that the threads share the queue evenly.
     for (let round = 0; round < perThread; round++) {
       for (const slot of slots) {
@@ -128,7 +130,19 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
         if (!job) return;
         const id = next++;
         slot.current.set(id, job);
-        if (job.task.kind === "crawl" && factsPages((job.task.input as CrawlAnalysisInput).facts) >= RETIRE_AFTER_ANALYSIS_OF) slot.retire = true;
+        if (job.task.kind === "crawl" && factsPages((job.task.input as CrawlAnalysisInput).facts) >= RETIRE_AFTER_ANALYSIS_OF) {
+          slot.retire = true;
+          // With an idle limit, the other threads, idle now, go at once: they would go after the
+          // analysis anyway (below), and meanwhile their heaps sit beside the analysis's, the
+          // crawl's peak. A task queued meanwhile starts one again (above).
+          if (idleMs > 0 && queue.length === 0) {
+            for (const other of slots.filter((s) => s !== slot && s.current.size === 0 && !s.gone)) {
+              other.gone = true;
+              slots.splice(slots.indexOf(other), 1);
+              void other.worker.terminate();
+            }
+          }
+        }
         slot.worker.ref();
         lastBusy = Date.now();
         slot.worker.postMessage({ ...job.task, id }, job.transfer);
