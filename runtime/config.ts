@@ -122,6 +122,8 @@ export interface CrawlSettings {
   readonly crawlMaxPerPattern: number;
   /** What a whole-site crawl keeps of its pages for the whole-crawl analysis, at most (truncated_by memory_limit). */
   readonly crawlMemoryMb: number;
+  /** Folder of the crawls' page-facts files ("": the data directory's crawl-facts for `svc serve` on its embedded store, else the OS temp dir's svc-crawl-facts). */
+  readonly crawlFactsDir: string;
   /** Threads that parse and check crawled pages (0: on the fetching thread). */
   readonly parseThreads: number;
   /** Generated pages each parse thread runs through the page path before the node takes work. */
@@ -530,6 +532,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_UPTIME_MIN", key: "plan.uptimeMin", default: "5", parse: integer(1, 1440), doc: "Default plan: minutes between uptime probes of a site (a site several accounts monitor is probed at the shortest of their plans' intervals)." },
   { env: "SVC_CRAWL_MAX_MINUTES", key: "crawl.crawlMaxMinutes", default: "30", parse: integer(1, 24 * 60), doc: "A whole-site crawl stops after this many minutes (truncated_by time_limit)." },
   { env: "SVC_CRAWL_MEMORY_MB", key: "crawl.crawlMemoryMb", default: "512", parse: integer(16, 1_000_000), doc: "A whole-site crawl stops once what it keeps of its pages for the whole-crawl analysis (URLs, links, the facts it reads: about 1 KB a page) reaches this many MB (truncated_by memory_limit)." },
+  { env: "SVC_CRAWL_FACTS_DIR", key: "crawl.crawlFactsDir", default: "", parse: text, doc: "Folder where a whole-site crawl keeps its pages' compact facts (gzip'd) until its analysis has read them; each file is removed when its attempt ends, and files a crashed process left (its pid no longer running) at the next start. Empty: SVC_DATA_DIR/crawl-facts for `svc serve` on its embedded store, else svc-crawl-facts in the OS temporary directory (the crawler pod's /tmp)." },
   { env: "SVC_CRAWL_MAX_PER_PATTERN", key: "crawl.crawlMaxPerPattern", default: "100", parse: integer(1, 1_000_000), doc: "Crawler traps: URLs sharing a path pattern (numbers collapsed) and parameter names beyond this many are skipped and reported as a trap." },
   { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "auto", parse: threadCount, doc: "Worker threads that parse and check crawled pages off the serving thread; auto: one per core, at most 4; 0 parses on the serving thread (tests)." },
   { env: "SVC_PARSE_WARMUP_PAGES", key: "crawl.parseWarmUpPages", default: "100", parse: integer(0, 1000), doc: "Generated pages (about 47 KB each) every parse thread parses and checks at start, before /readyz says ready (about 1 s of startup with 100): a fresh thread is two to three times slower on its first pages and compiles its hot code meanwhile, which the first crawl would otherwise pay. 0 skips it." },
