@@ -17,7 +17,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   const clock = systemClock;
   try {
     await startTracing(config, life, "svc", logger);
-    const metrics = createMetricsRegistry("serve");
+    const metrics = createMetricsRegistry("serve", config.eventLoopSampleMs);
     const { store, db: storeDb } = await openStore(config, clock, life, metrics);
     const scheduler = await composeEmbeddedWork(config, store, life, logger, clock, metrics);
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, scheduler, clock);
