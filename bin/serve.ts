@@ -17,7 +17,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   const clock = systemClock;
   try {
     await startTracing(config, life, "svc", logger);
-    const metrics = createMetricsRegistry("serve");
+    const metrics = createMetricsRegistry("serve", config.eventLoopSampleMs);
     const { store, db: storeDb } = await openStore(config, clock, life, metrics);
     // On the embedded store a crawl's page facts wait under the data directory (beside the store, not in
     // a temp dir that may be memory), unless SVC_CRAWL_FACTS_DIR says where.

@@ -37,6 +37,7 @@ export const ROLES_OF: Readonly<Record<string, readonly ConfigRole[]>> = {
   SVC_ALLOW_LINK_LOCAL_TARGETS: ["serve", "gateway", "crawler"],
   SVC_LOG_LEVEL: EVERY_ROLE,
   SVC_OTLP_ENDPOINT: EVERY_ROLE,
+  SVC_EVENT_LOOP_SAMPLE_MS: EVERY_ROLE,
   SVC_TRUSTED_PROXIES: GATEWAY,
   SVC_MAINTENANCE: GATEWAY,
   SVC_RATE_PER_HOUR: PLAN,

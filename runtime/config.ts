@@ -39,6 +39,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** OTLP/HTTP collector that receives the spans of traced work; null: no spans are exported (docs/operations.md, "Tracing"). */
   readonly otlpEndpoint: string | null;
+  readonly eventLoopSampleMs: number;
   readonly trustedProxies: readonly string[];
   readonly maintenance: boolean;
   readonly ratePerHourDefault: number;
@@ -471,6 +472,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_ALLOW_LINK_LOCAL_TARGETS", key: "allowLinkLocalTargets", default: "", parse: hostPatternsExact, doc: "Link-local (169.254.0.0/16, fe80::/10) and cloud metadata addresses, networks or names (comma-separated) that may be sites and targets anyway; all others stay refused whatever SVC_ALLOW_PRIVATE_TARGETS says." },
   { env: "SVC_LOG_LEVEL", key: "logLevel", default: "info", parse: level, doc: "pino log level: fatal, error, warn, info, debug, trace, silent." },
   { env: "SVC_OTLP_ENDPOINT", key: "otlpEndpoint", default: "", parse: otlpEndpoint, doc: "OpenTelemetry collector (OTLP/HTTP, JSON) that receives the spans of every request and the work it causes, e.g. http://otel-collector:4318 (spans go to its /v1/traces); empty sends nothing anywhere and never loads the OpenTelemetry SDK." },
+  { env: "SVC_EVENT_LOOP_SAMPLE_MS", key: "eventLoopSampleMs", default: "100", parse: integer(1, 1000), doc: "How often the event-loop delay behind nodejs_eventloop_lag_* is sampled (ms; prom-client's default was 10). Each sample wakes the process: 10 ms cost an idle role about 2 ms of CPU a second, 100 ms about 0.3; a stall shorter than this is seen only when it covers a sample (a stall of at least this long always is)." },
   { env: "SVC_TRUSTED_PROXIES", key: "trustedProxies", default: "", parse: cidrList, doc: "Comma-separated addresses/CIDRs whose X-Forwarded-For is believed." },
   { env: "SVC_MAINTENANCE", key: "maintenance", default: "0", parse: flag, doc: "Start in maintenance: every API call answers 503 maintenance (also `svc admin maintenance on`)." },
   { env: "SVC_RATE_PER_HOUR", key: "ratePerHourDefault", default: "120", parse: integer(1, 10_000_000), doc: "Default hourly request limit of a new key." },
