@@ -23,7 +23,7 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
   const state: RoleState = { started: false, draining: false };
   try {
     await startTracing(config, life, "svc-crawler", logger);
-    const metrics = createMetricsRegistry("crawler");
+    const metrics = createMetricsRegistry("crawler", config.eventLoopSampleMs);
     // The node's view of its own probes: /metrics and /readyz say when it suspects itself.
     const probeHealth = new ProbeHealth();
     const probeMetricsOf = probeMetrics(metrics, probeHealth, systemClock);

@@ -23,7 +23,7 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
   const state: RoleState = { started: false, draining: false };
   try {
     await startTracing(config, life, "svc-gateway", logger);
-    const metrics = createMetricsRegistry("gateway");
+    const metrics = createMetricsRegistry("gateway", config.eventLoopSampleMs);
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
     let db: Db | null = null;
     // Ready when Postgres answers: reads are the hot path and never touch the scheduler, so a

@@ -21,7 +21,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
   const state: RoleState = { started: false, draining: false };
   try {
     await startTracing(config, life, "svc-scheduler", logger);
-    const metrics = createMetricsRegistry("scheduler");
+    const metrics = createMetricsRegistry("scheduler", config.eventLoopSampleMs);
     const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-scheduler-probe");
     let db: Db | null = null;
     await startOps(config, life, metrics, "scheduler", state, async () => {

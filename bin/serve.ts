@@ -17,12 +17,15 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   const clock = systemClock;
   try {
     await startTracing(config, life, "svc", logger);
-    const metrics = createMetricsRegistry("serve");
+    const metrics = createMetricsRegistry("serve", config.eventLoopSampleMs);
     const opened = await openStore(config, clock, life, metrics);
     const { store, db: storeDb } = opened;
     // With SVC_CLICKHOUSE_URL: search facts older versions kept in the account database, moved once (issue 19).
     void startLegacyFactsMove(opened, clock, logger);
-    const scheduler = await composeEmbeddedWork(config, store, life, logger, clock, metrics);
+    // On the embedded store a crawl's page facts wait under the data directory (beside the store, not in
+    // a temp dir that may be memory), unless SVC_CRAWL_FACTS_DIR says where.
+    const factsDir = config.crawl.crawlFactsDir || (config.postgresUrl ? "" : join(config.dataDir, "crawl-facts"));
+    const scheduler = await composeEmbeddedWork({ ...config, crawl: { ...config.crawl, crawlFactsDir: factsDir } }, store, life, logger, clock, metrics);
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, scheduler, clock);
 
     const boot = await bootstrapOwner(admin, store, config);

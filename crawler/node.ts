@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Registry } from "prom-client";
 import { unixSeconds, type Clock, type CrawlSettings } from "../runtime/index.ts";
 import { createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
@@ -8,8 +10,20 @@ import { webhookMetrics, type WebhookMetrics } from "./webhook-metrics.ts";
 import { fetchMetrics, NO_FETCH_METRICS, type FetchMetrics } from "./fetch/fetch-metrics.ts";
 import type { CollectOptions } from "./site/collect-site.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./fetch/egress.ts";
+import type { FetchOptions } from "./fetch/fetch-page.ts";
+import { prepareFactsDir } from "./crawl/facts-file.ts";
 import { inlineParsePool, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
 import { hostMatches, politenessFor, type Politeness } from "./fetch/politeness.ts";
+
+/** What every fetch of a work kind takes from the node's settings: user agent, timeout, body cap, redirects. */
+export function fetchSettings(settings: Pick<CrawlSettings, "userAgent" | "fetchTimeoutMs" | "maxBodyBytes" | "maxRedirects">): Required<Pick<FetchOptions, "userAgent" | "timeoutMs" | "maxBodyBytes" | "maxRedirects">> {
+  return { userAgent: settings.userAgent, timeoutMs: settings.fetchTimeoutMs, maxBodyBytes: settings.maxBodyBytes, maxRedirects: settings.maxRedirects };
+}
+
+/** A work kind's fetch options: through the node's egress guard, with the node's settings, cancelled by the job's signal. */
+export function nodeFetchOptions(node: Pick<CrawlerNode, "egress" | "settings">, signal: AbortSignal): FetchOptions {
+  return { dispatcher: node.egress.dispatcher, ...fetchSettings(node.settings), signal };
+}
 
 /** The longest confirmation delay of a synchronous check (GET /analyze). */
 export const SYNC_CONFIRM_MAX_MS = 5000;
@@ -31,6 +45,8 @@ export interface CrawlerNode {
   readonly clock: Clock;
   readonly egress: Egress;
   readonly pool: ParsePool;
+  /** The folder of the crawls' facts files (SVC_CRAWL_FACTS_DIR), made and swept of stale files at start. */
+  readonly factsDir: string;
   readonly browser: BrowserPool | null;
   /** The webhook kind's metrics (absent: not exported). */
   readonly webhookMetrics?: WebhookMetrics;
@@ -63,6 +79,10 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?
   // A young generation of 8 MB per parse thread (V8's default grows to 3 x 16 MB): about 20 MB less
   // resident per thread, measured with no loss of pages per second (docs/operations.md, Memory).
   const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages, { resourceLimits: { maxYoungGenerationSizeMb: 8 }, idleMs: settings.parseIdleSeconds * 1000 }) : inlineParsePool();
+  // Before any crawl of this process writes there: files of a process that crashed mid-crawl go (and
+  // those earlier versions left in the temp dir itself).
+  const factsDir = settings.crawlFactsDir || join(tmpdir(), "svc-crawl-facts");
+  prepareFactsDir(factsDir, tmpdir());
   const externalAllowed = (hostname: string) => settings.egressAllow.some((pattern) => hostMatches(hostname, pattern));
   const browser = browserPoolFor(settings, egress, externalAllowed, clock, metrics);
   return {
@@ -70,6 +90,7 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?
     clock,
     egress,
     pool,
+    factsDir,
     browser,
     ...(metrics ? { webhookMetrics: webhookMetrics(metrics) } : {}),
     fetchMetrics: metrics ? fetchMetrics(metrics) : NO_FETCH_METRICS,

@@ -26,7 +26,7 @@ import type { CrawlerStreamKind } from "./stream/index.ts";
 import { failureOf, UndecodableWorkItemError, WorkerClosingError } from "./work-errors.ts";
 import { NO_WORKER_METRICS, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
 import { Slots } from "./slots.ts";
-import { collectGarbage } from "./heap-trim.ts";
+import { collectGarbage, TRIM_AFTER_CRAWL_OF } from "./heap-trim.ts";
 
 export interface WorkerDeps {
   readonly bus: Bus;
@@ -56,8 +56,7 @@ export interface WorkerDeps {
 const CALL = { deadlineMs: 10_000, retries: 3 };
 const COMPLETE = { deadlineMs: 60_000, retries: 5 };
 const PROGRESS_EVERY_MS = 1000;
-/** Pages of a crawl after which the node runs a full garbage collection (crawler/heap-trim.ts). */
-export const TRIM_AFTER_CRAWL_OF = 5000;
+export { TRIM_AFTER_CRAWL_OF };
 /** A stream item meant for another node is passed on at most this many times (then run here). */
 export const STREAM_MAX_HOPS = 10;
 /** How long past its lease an attempt waits for a scheduler that is away: a restart (a rollout, a rescheduled pod) fits. */

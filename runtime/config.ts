@@ -39,6 +39,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** OTLP/HTTP collector that receives the spans of traced work; null: no spans are exported (docs/operations.md, "Tracing"). */
   readonly otlpEndpoint: string | null;
+  readonly eventLoopSampleMs: number;
   readonly trustedProxies: readonly string[];
   readonly maintenance: boolean;
   readonly ratePerHourDefault: number;
@@ -122,6 +123,8 @@ export interface CrawlSettings {
   readonly crawlMaxPerPattern: number;
   /** What a whole-site crawl keeps of its pages for the whole-crawl analysis, at most (truncated_by memory_limit). */
   readonly crawlMemoryMb: number;
+  /** Folder of the crawls' page-facts files ("": the data directory's crawl-facts for `svc serve` on its embedded store, else the OS temp dir's svc-crawl-facts). */
+  readonly crawlFactsDir: string;
   /** Threads that parse and check crawled pages (0: on the fetching thread). */
   readonly parseThreads: number;
   /** Generated pages each parse thread runs through the page path before the node takes work. */
@@ -469,6 +472,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_ALLOW_LINK_LOCAL_TARGETS", key: "allowLinkLocalTargets", default: "", parse: hostPatternsExact, doc: "Link-local (169.254.0.0/16, fe80::/10) and cloud metadata addresses, networks or names (comma-separated) that may be sites and targets anyway; all others stay refused whatever SVC_ALLOW_PRIVATE_TARGETS says." },
   { env: "SVC_LOG_LEVEL", key: "logLevel", default: "info", parse: level, doc: "pino log level: fatal, error, warn, info, debug, trace, silent." },
   { env: "SVC_OTLP_ENDPOINT", key: "otlpEndpoint", default: "", parse: otlpEndpoint, doc: "OpenTelemetry collector (OTLP/HTTP, JSON) that receives the spans of every request and the work it causes, e.g. http://otel-collector:4318 (spans go to its /v1/traces); empty sends nothing anywhere and never loads the OpenTelemetry SDK." },
+  { env: "SVC_EVENT_LOOP_SAMPLE_MS", key: "eventLoopSampleMs", default: "100", parse: integer(1, 1000), doc: "How often the event-loop delay behind nodejs_eventloop_lag_* is sampled (ms; prom-client's default was 10). Each sample wakes the process: 10 ms cost an idle role about 2 ms of CPU a second, 100 ms about 0.3; a stall shorter than this is seen only when it covers a sample (a stall of at least this long always is)." },
   { env: "SVC_TRUSTED_PROXIES", key: "trustedProxies", default: "", parse: cidrList, doc: "Comma-separated addresses/CIDRs whose X-Forwarded-For is believed." },
   { env: "SVC_MAINTENANCE", key: "maintenance", default: "0", parse: flag, doc: "Start in maintenance: every API call answers 503 maintenance (also `svc admin maintenance on`)." },
   { env: "SVC_RATE_PER_HOUR", key: "ratePerHourDefault", default: "120", parse: integer(1, 10_000_000), doc: "Default hourly request limit of a new key." },
@@ -530,6 +534,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_PLAN_UPTIME_MIN", key: "plan.uptimeMin", default: "5", parse: integer(1, 1440), doc: "Default plan: minutes between uptime probes of a site (a site several accounts monitor is probed at the shortest of their plans' intervals)." },
   { env: "SVC_CRAWL_MAX_MINUTES", key: "crawl.crawlMaxMinutes", default: "30", parse: integer(1, 24 * 60), doc: "A whole-site crawl stops after this many minutes (truncated_by time_limit)." },
   { env: "SVC_CRAWL_MEMORY_MB", key: "crawl.crawlMemoryMb", default: "512", parse: integer(16, 1_000_000), doc: "A whole-site crawl stops once what it keeps of its pages for the whole-crawl analysis (URLs, links, the facts it reads: about 1 KB a page) reaches this many MB (truncated_by memory_limit)." },
+  { env: "SVC_CRAWL_FACTS_DIR", key: "crawl.crawlFactsDir", default: "", parse: text, doc: "Folder where a whole-site crawl keeps its pages' compact facts (gzip'd) until its analysis has read them; each file is removed when its attempt ends, and files a crashed process left (its pid no longer running) at the next start. Empty: SVC_DATA_DIR/crawl-facts for `svc serve` on its embedded store, else svc-crawl-facts in the OS temporary directory (the crawler pod's /tmp)." },
   { env: "SVC_CRAWL_MAX_PER_PATTERN", key: "crawl.crawlMaxPerPattern", default: "100", parse: integer(1, 1_000_000), doc: "Crawler traps: URLs sharing a path pattern (numbers collapsed) and parameter names beyond this many are skipped and reported as a trap." },
   { env: "SVC_PARSE_THREADS", key: "crawl.parseThreads", default: "auto", parse: threadCount, doc: "Worker threads that parse and check crawled pages off the serving thread; auto: one per core, at most 4; 0 parses on the serving thread (tests)." },
   { env: "SVC_PARSE_WARMUP_PAGES", key: "crawl.parseWarmUpPages", default: "100", parse: integer(0, 1000), doc: "Generated pages (about 47 KB each) every parse thread parses and checks at start, before /readyz says ready (about 1 s of startup with 100): a fresh thread is two to three times slower on its first pages and compiles its hot code meanwhile, which the first crawl would otherwise pay. 0 skips it." },

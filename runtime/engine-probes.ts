@@ -2,6 +2,7 @@ import { credentials, makeGenericClientConstructor, type Client, type ServiceErr
 import { service as healthService } from "grpc-health-check";
 import { Kafka, logLevel } from "kafkajs";
 import { GRPC_CHANNEL_OPTIONS } from "./grpc-client.ts";
+import { mendKafkajsRequestQueue } from "./kafkajs-request-queue.ts";
 
 // What a role's /readyz asks of the engines it needs: every probe is bounded by its own deadline
 // and answers with a short word for the readiness detail, never with a stack.
@@ -13,6 +14,7 @@ export class KafkaProbe {
   private readonly kafka: Kafka;
 
   constructor(brokers: readonly string[], clientId = "svc-probe") {
+    mendKafkajsRequestQueue();
     this.kafka = new Kafka({
       clientId,
       brokers: [...brokers],

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Kafka, logLevel, Partitioners, type Consumer, type EachBatchPayload, type IHeaders, type KafkaMessage, type logCreator, type Producer } from "kafkajs";
 import { deliverTraced, withTraceHeaders, type Bus, type BusHandler, type BusMessage, type SubscribeOptions } from "./bus.ts";
+import { mendKafkajsRequestQueue } from "./kafkajs-request-queue.ts";
 import { createLogger, type Logger } from "./logger.ts";
 
 /** A topic the bus needs, by its name before the prefix. */
@@ -95,6 +96,8 @@ export class KafkaBus implements Bus {
       random: options.random ?? Math.random,
     };
     this.logger = (options.logger ?? createLogger("silent")).child({ component: "kafka-bus" });
+    // kafkajs 2.2.4 spins a 1 ms timer per broker connection while idle (kafkajs-request-queue.ts).
+    if (!mendKafkajsRequestQueue()) this.logger.warn("kafkajs's request queue is not where 2.2.x keeps it: its idle timer loop is left as it is");
     this.kafka = new Kafka({
       clientId: this.settings.clientId,
       brokers: [...options.brokers],

@@ -34,6 +34,9 @@ export interface DiagnosisRunRow {
 
 const RUN_COLUMNS = "id, host, job_id, checked_at, rank, label, color, report";
 
+/** Announces a stored run (payload: its id) when its transaction commits: what the series sync waits for. */
+export const RUNS_CHANNEL = "svc_runs";
+
 /**
  * Finished analyses by host: the check-history time series, shared by every account. (The
  * distributed mode keeps per-check results in ClickHouse behind the same reads.)
@@ -44,13 +47,23 @@ export class RunsRepo {
   /** Stores a job's run once: a second completion of the same job returns the first run's id. */
   async insert(q: Queryable, run: NewRun): Promise<number> {
     const rows = await q.query<{ id: number }>(
-      `INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (job_id) DO NOTHING RETURNING id`,
+      `WITH r AS (
+         INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (job_id) DO NOTHING RETURNING id)
+       SELECT r.id FROM r CROSS JOIN LATERAL (SELECT pg_notify('${RUNS_CHANNEL}', r.id::text)) n`,
       [run.host, run.jobId, run.checkedAt, run.rank, run.label, run.color, JSON.stringify(run.report)],
     );
     if (rows[0]) return rows[0].id;
     const [existing] = await q.query<{ id: number }>("SELECT id FROM runs WHERE job_id = $1", [run.jobId]);
     return (existing as { id: number }).id;
+  }
+
+  /**
+   * Subscribes to stored runs (RUNS_CHANNEL, delivered once each run's transaction committed);
+   * onLost is called when the subscription drops and announcements may have been missed.
+   */
+  onNewRuns(onRun: () => void, onLost: () => void): Promise<{ close(): Promise<void> }> {
+    return this.db.listen(RUNS_CHANNEL, onRun, onLost);
   }
 
   async latest(host: string, q: Queryable = this.db): Promise<RunRow | null> {

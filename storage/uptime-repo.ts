@@ -71,7 +71,8 @@ export class UptimeRepo {
   /**
    * Keeps one target per monitored host: new hosts get a slot at a stable offset within their
    * interval (so that slots spread instead of all falling on the minute); the interval is the
-   * shortest of the plans of the accounts that monitor the host; hosts nobody monitors go.
+   * shortest of the plans of the accounts that monitor the host; hosts nobody monitors go. A
+   * target that did not change is not written (an idle scheduler runs this every 15 s).
    */
   async syncTargets(now: number): Promise<void> {
     await this.db.tx(async (q) => {
@@ -84,7 +85,8 @@ export class UptimeRepo {
                 coalesce((SELECT k.uptime_keyword FROM sites k WHERE k.host = s.host AND coalesce(k.uptime_keyword, '') <> '' ORDER BY k.added, k.account_id LIMIT 1), '')
          FROM sites s JOIN accounts a ON a.id = s.account_id JOIN plans p ON p.id = a.plan_id
          GROUP BY s.host
-         ON CONFLICT (host) DO UPDATE SET interval_s = EXCLUDED.interval_s, url = EXCLUDED.url, keyword = EXCLUDED.keyword`,
+         ON CONFLICT (host) DO UPDATE SET interval_s = EXCLUDED.interval_s, url = EXCLUDED.url, keyword = EXCLUDED.keyword
+         WHERE (uptime_targets.interval_s, uptime_targets.url, uptime_targets.keyword) IS DISTINCT FROM (EXCLUDED.interval_s, EXCLUDED.url, EXCLUDED.keyword)`,
         [now],
       );
       await q.query("DELETE FROM uptime_targets t WHERE NOT EXISTS (SELECT 1 FROM sites s WHERE s.host = t.host)");
@@ -96,6 +98,12 @@ export class UptimeRepo {
    * its latest slot) and moves each host to its next slot; `plan` turns them into bus messages,
    * written to the outbox in the same transaction — a crash before publishing loses nothing.
    */
+  /** Whether a probe is due by `now`: a read, so that an idle pass opens no transaction (planDue takes them). */
+  async anyDue(now: number): Promise<boolean> {
+    const [row] = await this.db.query<{ due: boolean }>("SELECT EXISTS (SELECT 1 FROM uptime_targets WHERE next_slot <= $1) AS due", [now]);
+    return row?.due === true;
+  }
+
   async planDue(now: number, limit: number, plan: (due: DueProbe[]) => OutboxMessage[]): Promise<number> {
     return this.db.tx(async (q) => {
       const rows = await q.query<{ host: string; url: string; interval_s: number; next_slot: number; keyword: string }>(

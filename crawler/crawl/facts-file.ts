@@ -7,7 +7,8 @@
 // Format: a sequence of chunks, each a 4-byte big-endian length and that many bytes of gzip'd
 // JSON lines, one line per recorded page, URLs as indexes into the URL table. A URL recorded again
 // (a page stored twice) replaces its facts and keeps its first place, as CrawlFactsBuilder does.
-import { appendFileSync, closeSync, openSync, readSync, rmSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { CrawlFacts, PageFacts } from "../../analyzer/index.ts";
 
@@ -18,6 +19,63 @@ export interface SpilledFacts {
   readonly file: string;
   /** Distinct URLs recorded. */
   readonly pages: number;
+}
+
+/** Facts files are named svc-crawl-facts-<pid>-<job>-<attempt>-<hex>: the pid says whose file it is. */
+const FACTS_PREFIX = "svc-crawl-facts-";
+const FACTS_NAME = /^svc-crawl-facts-(\d+)-\d+-\d+-[0-9a-f]+$/;
+
+/** The file of one crawl attempt's facts in `dir` (this process's pid first, then job, attempt and a random part). */
+export function factsFilePath(dir: string, jobId: number, attempt: number, hex: string, pid = process.pid): string {
+  return join(dir, `${FACTS_PREFIX}${pid}-${jobId}-${attempt}-${hex}`);
+}
+
+/** Whether a process with this pid runs (on this machine, in this pid namespace). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the facts files in `dir` that no running process writes: a process that crashed (or was
+ * killed) mid-crawl never removed its file. Called once at start, before this process writes any,
+ * so a file named by this process's own pid is stale too (a container's restarted process often
+ * gets the pid of the one before). Returns the names removed; a missing folder is no error.
+ */
+export function sweepStaleFactsFiles(dir: string, alive: (pid: number) => boolean = pidAlive, self = process.pid): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = FACTS_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid !== self && alive(pid)) continue;
+    try {
+      rmSync(join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      // Another user's file in a shared temp dir (sticky): theirs to sweep.
+    }
+  }
+  return removed;
+}
+
+/** Makes the folder of facts files and sweeps it (and `legacy`, where earlier versions wrote them) of stale ones. */
+export function prepareFactsDir(dir: string, legacy?: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const removed = sweepStaleFactsFiles(dir);
+  if (legacy !== undefined && legacy !== dir) removed.push(...sweepStaleFactsFiles(legacy));
+  return removed;
 }
 
 /** One page's facts as a line: its URLs as table indexes. */
@@ -56,8 +114,9 @@ export class FactsFileWriter {
     /** The builder's URL table index of a URL (the facts' strings are the table's). */
     private readonly id: (url: string) => number,
   ) {
-    // A fresh file (a stale one of a crashed process would be read back otherwise).
-    rmSync(path, { force: true });
+    // A fresh, empty file from the start (a stale one would be read back otherwise): while the crawl
+    // runs its file is there under this process's pid, so a crash leaves a file the next start sweeps.
+    writeFileSync(path, "");
   }
 
   /** Bytes written so far (compressed). */
@@ -103,6 +162,32 @@ export class FactsFileWriter {
   }
 }
 
+/** Ints per segment of a LinkPool: 4 MB, so that each is a mapping of its own, given back whole when let go. */
+const SEGMENT_INTS = 1 << 20;
+const NO_LINKS = new Int32Array(0);
+
+/**
+ * Every page's links in a few large Int32Arrays, each page's a view of one: an Int32Array per
+ * page (about 95 links at the bench's pages) was a small malloc'd block each, 100,000 of them
+ * at 100,000 pages, left scattered in the thread's malloc arena once freed.
+ */
+class LinkPool {
+  private segment = new Int32Array(0);
+  private used = 0;
+
+  keep(links: readonly number[]): Int32Array {
+    if (links.length === 0) return NO_LINKS;
+    if (this.used + links.length > this.segment.length) {
+      this.segment = new Int32Array(Math.max(SEGMENT_INTS, links.length));
+      this.used = 0;
+    }
+    const view = this.segment.subarray(this.used, this.used + links.length);
+    view.set(links);
+    this.used += links.length;
+    return view;
+  }
+}
+
 /**
  * Reads a facts file back, one chunk at a time (a chunk's text is let go before the next is
  * read), into the facts the analysis reads. A URL recorded twice keeps its last facts at its first place.
@@ -112,6 +197,7 @@ export function readFactsFile(spilled: SpilledFacts): CrawlFacts {
   const pages: PageFacts[] = [];
   const at = new Map<number, number>();
   const url = (i: number): string => (i >= 0 ? (urls[i] as string) : "");
+  const links = new LinkPool();
   let fd: number;
   try {
     fd = openSync(spilled.file, "r");
@@ -151,7 +237,7 @@ export function readFactsFile(spilled: SpilledFacts): CrawlFacts {
           redirects: l.r.length === 0 ? NONE : l.r.map(([u, loc]) => ({ url: url(u), location: url(loc) })),
           hreflang: l.hl.length === 0 ? NONE : l.hl.map(([h, lang]) => ({ href: url(h), hreflang: lang })),
           externalLinks: l.x.length === 0 ? NONE : l.x.map(([href, nofollow]) => ({ href, nofollow })),
-          links: Int32Array.from(l.l),
+          links: links.keep(l.l),
         };
         const i = at.get(facts.id);
         if (i === undefined) {

@@ -1,6 +1,7 @@
 import { PageResult } from "../../proto/index.ts";
 import { extractPage } from "../page/extract.ts";
 import { fetchUrl } from "../fetch/fetch-page.ts";
+import { nodeFetchOptions } from "../node.ts";
 import type { CrawlerKind } from "./kind.ts";
 
 /** One page's facts (GET /full, GET /check/{tool}). */
@@ -8,17 +9,9 @@ export const pageKind: CrawlerKind<"page"> = {
   name: "page",
   async run(task, ctx) {
     const { node } = ctx;
-    const settings = node.settings;
     // Refused targets end the check (bad_host); any other failure is recorded in the facts.
     await node.refuseBlocked(new URL(task.url).hostname.replace(/^\[|\]$/g, ""));
-    const res = await fetchUrl(task.url, {
-      dispatcher: node.egress.dispatcher,
-      userAgent: settings.userAgent,
-      timeoutMs: settings.fetchTimeoutMs,
-      maxBodyBytes: settings.maxBodyBytes,
-      maxRedirects: settings.maxRedirects,
-      signal: ctx.signal,
-    });
+    const res = await fetchUrl(task.url, nodeFetchOptions(node, ctx.signal));
     node.fetchMetrics.fetched("page", res.response);
     return PageResult.fromPartial({ facts: extractPage({ url: res.response.finalUrl || task.url, response: res.response, html: res.text }).facts });
   },

@@ -1,6 +1,7 @@
 import { RecheckResult } from "../../proto/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
 import { fetchUrl } from "../fetch/fetch-page.ts";
+import { nodeFetchOptions } from "../node.ts";
 import { HostLimiter } from "../fetch/host-limiter.ts";
 import { recheckLook } from "../site/recheck-look.ts";
 import type { CrawlerKind } from "./kind.ts";
@@ -14,7 +15,6 @@ export const recheckKind: CrawlerKind<"recheck"> = {
   name: "recheck",
   async run(task, ctx) {
     const { node } = ctx;
-    const settings = node.settings;
     const origin = new URL(task.origin);
     // Refused targets end the look (bad_host); any other failure is recorded in the facts.
     await node.refuseBlocked(origin.hostname.replace(/^\[|\]$/g, ""));
@@ -25,15 +25,7 @@ export const recheckKind: CrawlerKind<"recheck"> = {
       {
         fetch: (url, extra = {}) =>
           limiter.run(new URL(url).host, () =>
-            fetchUrl(url, {
-              dispatcher: node.egress.dispatcher,
-              userAgent: settings.userAgent,
-              timeoutMs: settings.fetchTimeoutMs,
-              maxBodyBytes: settings.maxBodyBytes,
-              maxRedirects: settings.maxRedirects,
-              signal: ctx.signal,
-              ...extra,
-            }),
+            fetchUrl(url, { ...nodeFetchOptions(node, ctx.signal), ...extra }),
           ),
         parse: node.pool.extract,
         signal: ctx.signal,

@@ -71,7 +71,9 @@ interface Slot {
 /**
  * Pages of a crawl above which the thread that analysed it is replaced by a fresh one: V8 keeps
  * the heap an analysis grew (hundreds of MB at 100,000 pages) long after it is garbage, and a
- * thread that exits gives it all back.
+ * thread that exits gives it all back. With an idle limit (idleMs), and nothing else to run once
+ * the analysis is done, every thread goes at once instead (they parsed the crawl's pages: their
+ * heaps grew too) and the next task starts them again.
  */
 export const RETIRE_AFTER_ANALYSIS_OF = 5000;
 
@@ -118,6 +120,8 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       asleep = false;
       for (let i = 0; i < Math.max(1, size); i++) spawn(0);
     }
+    // Threads let go while one analysed a large crawl (below) come back when work is queued.
+    if (!asleep && !closed && queue.length > 0 && slots.every((s) => s.current.size > 0)) for (let i = slots.length; i < Math.max(1, size); i++) spawn(0);
     // Round by round, one task per free place, so that the threads share the queue evenly.
     for (let round = 0; round < perThread; round++) {
       for (const slot of slots) {
@@ -126,7 +130,19 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
         if (!job) return;
         const id = next++;
         slot.current.set(id, job);
-        if (job.task.kind === "crawl" && factsPages((job.task.input as CrawlAnalysisInput).facts) >= RETIRE_AFTER_ANALYSIS_OF) slot.retire = true;
+        if (job.task.kind === "crawl" && factsPages((job.task.input as CrawlAnalysisInput).facts) >= RETIRE_AFTER_ANALYSIS_OF) {
+          slot.retire = true;
+          // With an idle limit, the other threads, idle now, go at once: they would go after the
+          // analysis anyway (below), and meanwhile their heaps sit beside the analysis's, the
+          // crawl's peak. A task queued meanwhile starts one again (above).
+          if (idleMs > 0 && queue.length === 0) {
+            for (const other of slots.filter((s) => s !== slot && s.current.size === 0 && !s.gone)) {
+              other.gone = true;
+              slots.splice(slots.indexOf(other), 1);
+              void other.worker.terminate();
+            }
+          }
+        }
         slot.worker.ref();
         lastBusy = Date.now();
         slot.worker.postMessage({ ...job.task, id }, job.transfer);
@@ -147,6 +163,13 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
       if (msg.error !== undefined) job.reject(new Error(`parse thread: ${msg.error}`));
       else job.resolve(msg.result);
       if (slot.retire && slot.current.size === 0 && !closed) {
+        if (idleMs > 0 && queue.length === 0 && slots.every((s) => s.current.size === 0)) {
+          // Nothing else to do (the crawl that was analysed has ended): every thread goes now, not
+          // after the idle limit, with the heap and malloc arena the crawl's pages grew in each;
+          // the next task starts them again (as after an idle spell).
+          sleep();
+          return;
+        }
         // Out of the pool before it exits (no task goes to it), a fresh thread in its place.
         slot.gone = true;
         slots.splice(slots.indexOf(slot), 1);
@@ -192,6 +215,14 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
   ).then(() => undefined);
   // Observed here too: a caller that never asks must not see an unhandled rejection.
   loaded.catch(() => undefined);
+  /** Lets every thread go; the next task starts them again (dispatch). */
+  const sleep = () => {
+    asleep = true;
+    for (const slot of slots.splice(0)) {
+      slot.gone = true;
+      void slot.worker.terminate();
+    }
+  };
   let started = false;
   void loaded.then(() => (started = true), () => undefined);
   const sleeper =
@@ -200,11 +231,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
           () => {
             if (!started || asleep || closed || queue.length > 0 || slots.some((s) => s.current.size > 0)) return;
             if (Date.now() - lastBusy < idleMs) return;
-            asleep = true;
-            for (const slot of slots.splice(0)) {
-              slot.gone = true;
-              void slot.worker.terminate();
-            }
+            sleep();
           },
           Math.max(10, Math.min(60_000, idleMs / 4)),
         )

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { analyzeCrawlFacts } from "../../analyzer/index.ts";
 import { collectGarbage } from "../heap-trim.ts";
-import { loadFacts } from "../crawl/facts-file.ts";
+import { factsPages, loadFacts } from "../crawl/facts-file.ts";
 import type { CrawlAnalysisInput } from "./parse-pool.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type ExtractInput } from "./extract.ts";
@@ -22,6 +22,9 @@ function perform(task: ParseTask): unknown {
     case "extract":
       return extractPage(task.input);
     case "crawl":
+      // What parsing the crawl's pages left on this thread's heap goes first, so that the analysis
+      // reuses that heap instead of growing it (the crawl's peak is its whole-crawl analysis).
+      if (factsPages(task.input.facts) >= TRIM_AFTER_PAGES) collectGarbage();
       // Facts in a file are read back here, on the thread that analyses (and is retired after a large crawl).
       return analyzeCrawlFacts({ ...task.input, facts: loadFacts(task.input.facts) });
   }

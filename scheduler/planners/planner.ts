@@ -23,8 +23,14 @@ export interface PlannerContext {
  */
 export interface Planner {
   readonly name: string;
-  /** How often it runs; 0 turns it off. */
+  /** How often it runs; 0 turns it off. With watch, the slow safety pass behind the wake-ups. */
   everyMs(config: Config): number;
+  /**
+   * Optional: subscribes to what makes a pass worth running before its interval (a write in any
+   * process, told through Postgres notifications); `wake` runs the planner at the leader's next
+   * tick. A subscription that drops wakes it too (announcements may have been missed).
+   */
+  watch?(ctx: PlannerContext, wake: () => void): Promise<{ close(): Promise<void> }>;
   /** One pass; what it returns is logged when it is more than zero. */
   run(ctx: PlannerContext): Promise<number>;
 }

@@ -16,6 +16,9 @@ export class PlannerRunner {
   private readonly busy = new Set<string>();
   private readonly passes = new Set<Promise<void>>();
   private ticking: Promise<void> | null = null;
+  /** Planners woken (Planner.watch) since their last pass: they run at the next tick, due or not. */
+  private readonly woken = new Set<string>();
+  private watching: Promise<{ close(): Promise<void> }[]> | null = null;
   /** When this scheduler last took or renewed the leadership (the injected clock's ms). */
   private renewedAt = -Infinity;
 
@@ -33,13 +36,34 @@ export class PlannerRunner {
 
   start(): void {
     if (this.timer) return;
+    void this.watch();
     this.timer = setInterval(() => {
       this.ticking ??= this.tick().finally(() => (this.ticking = null));
     }, this.tickMs);
     this.timer.unref();
   }
 
-  /** One tick: leadership, then the planners that are due. */
+  /**
+   * Subscribes the planners that can be woken (Planner.watch); resolves once they listen. Every
+   * scheduler listens, leader or not, so that a wake-up before a takeover is not lost. A
+   * subscription that cannot be made leaves that planner to its interval. Called by start().
+   */
+  async watch(): Promise<void> {
+    this.watching ??= Promise.all(
+      this.planners.map(async (planner) => {
+        if (!planner.watch) return { close: async () => undefined };
+        try {
+          return await planner.watch(this.ctx, () => this.woken.add(planner.name));
+        } catch (err) {
+          this.ctx.logger.warn({ err, planner: planner.name }, "planner wake-ups unavailable; it runs at its interval only");
+          return { close: async () => undefined };
+        }
+      }),
+    );
+    await this.watching;
+  }
+
+  /** One tick: leadership, then the planners that are due or woken. */
   async tick(): Promise<void> {
     const { store, clock, config, logger } = this.ctx;
     const ttlMs = Math.max(3000, 6 * this.tickMs);
@@ -69,7 +93,8 @@ export class PlannerRunner {
       if (every <= 0 || this.busy.has(planner.name)) continue;
       const due = this.nextAt.get(planner.name);
       if (due === undefined) this.nextAt.set(planner.name, now + every);
-      if (due === undefined || due > now) continue;
+      const woken = this.woken.delete(planner.name);
+      if (!woken && (due === undefined || due > now)) continue;
       this.nextAt.set(planner.name, now + every);
       this.busy.add(planner.name);
       const pass = planner
@@ -94,6 +119,9 @@ export class PlannerRunner {
     this.timer = null;
     await this.ticking;
     await Promise.allSettled([...this.passes]);
+    const watches = await this.watching;
+    this.watching = null;
+    await Promise.allSettled((watches ?? []).map((w) => w.close()));
     if (this.leading) await this.ctx.store.leaders.release(PLANNERS_LEADERSHIP, this.holder).catch(() => undefined);
     this.leading = false;
   }

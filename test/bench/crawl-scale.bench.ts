@@ -27,14 +27,15 @@
  *   npm run bench:crawl-scale -- --smoke         1,000 pages only (also when CI=true)
  *
  * Overrides (environment): BENCH_SIZES (comma-separated, e.g. 1000,10000), BENCH_MODES (embedded,
- * cluster: either or both), BENCH_CONNECTIONS (8).
+ * cluster: either or both), BENCH_CONNECTIONS (8), BENCH_MALLOC_ARENA_MAX (2, as the launchers set
+ * it; "default": glibc's). Svc runs with --expose-gc, as the launchers start it.
  * Figures go to .tmp/bench-crawl-scale.json too.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { memMb, processCpuS } from "./proc.ts";
+import { memMb, processCpuS, smapsMb } from "./proc.ts";
 import { loadavg } from "node:os";
 import { startCluster, type Cluster, type RoleProcess } from "../harness/cluster.ts";
 import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
@@ -76,15 +77,17 @@ interface Breakdown {
   readonly heapUsedMb: number;
   readonly externalMb: number;
   readonly wasmMb: number;
+  /** Resident memory by mapping (test/bench/proc.ts smapsMb): main malloc arena, thread arenas, other anonymous, file-backed; threads. */
+  readonly smaps: ReturnType<typeof smapsMb>;
 }
 
-async function breakdown(adminPort: number): Promise<Breakdown> {
+async function breakdown(adminPort: number, pid: number): Promise<Breakdown> {
   const text = (await http(`http://127.0.0.1:${adminPort}/metrics`, { timeoutMs: 30_000 })).text;
   const value = (name: string): number => {
     const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, "m").exec(text);
     return m ? Math.round(Number(m[1]) / 1048576) : NaN;
   };
-  return { heapMb: value("nodejs_heap_size_total_bytes"), heapUsedMb: value("nodejs_heap_size_used_bytes"), externalMb: value("nodejs_external_memory_bytes"), wasmMb: value("svc_store_wasm_heap_bytes") };
+  return { heapMb: value("nodejs_heap_size_total_bytes"), heapUsedMb: value("nodejs_heap_size_used_bytes"), externalMb: value("nodejs_external_memory_bytes"), wasmMb: value("svc_store_wasm_heap_bytes"), smaps: smapsMb(pid) };
 }
 
 type Mode = "embedded" | "cluster";
@@ -102,9 +105,11 @@ interface Figures {
   readonly measuredCpuMsPerPage: number;
   readonly idleRssMb: number;
   readonly peakRssMb: number;
+  /** The job's progress (%) at the peak sample: ≤ 95 while crawling, the analysis after. */
+  readonly peakProgress: number;
   readonly afterRssMb: number;
-  /** Main heap, external and WASM heap at idle, when the job ended and after it settled. */
-  readonly memory: { readonly idle: Breakdown; readonly done: Breakdown; readonly after: Breakdown };
+  /** Main heap, external and WASM heap at idle, near the peak (read when it last grew by 10 MB; null if it never did), when the job ended and after it settled. */
+  readonly memory: { readonly idle: Breakdown; readonly peak: Breakdown | null; readonly done: Breakdown; readonly after: Breakdown };
   readonly found: { broken: number; clusters: number; nearPairs: number; truncatedBy: unknown };
   readonly planted: { broken: number; clusters: number };
 }
@@ -125,6 +130,10 @@ function svcSettings(size: number): Record<string, string> {
     SVC_CRAWL_MAX_MINUTES: "240",
     SVC_PARSE_WARMUP_PAGES: "100",
     SVC_BROWSER: "off",
+    // As the launchers run Svc (the image, the Helm chart, npm start: docs/operations.md, Memory): two
+    // malloc arenas and --expose-gc. BENCH_MALLOC_ARENA_MAX=default leaves glibc's own (8 per core).
+    ...(process.env.BENCH_MALLOC_ARENA_MAX === "default" ? {} : { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? "2" }),
+    NODE_OPTIONS: "--expose-gc",
   };
 }
 
@@ -213,7 +222,7 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
     if (added.status !== 201 && added.status !== 200) throw new Error(`POST /sites answered ${added.status}: ${added.text}`);
     await sleep(3000);
     const idleRssMb = memMb(measured.pid, "VmRSS");
-    const idleMemory = await breakdown(measured.adminPort);
+    const idleMemory = await breakdown(measured.adminPort, measured.pid);
     const pids = target.processes();
     const cpuOf = () => pids.reduce((sum, pid) => sum + processCpuS(pid), 0);
     const cpu0 = cpuOf();
@@ -223,8 +232,21 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
     if (started.status !== 202) throw new Error(`POST /crawl answered ${started.status}: ${started.text}`);
     let job = (started.json as { job: { id: number; state: string } }).job;
     let peakRssMb = idleRssMb;
+    // The job's progress when the peak was sampled: up to 95 crawling, the whole-crawl analysis after.
+    let peakProgress = 0;
+    // Where the memory is near the peak: read again whenever the peak has grown by 10 MB since.
+    let peakMemory: Breakdown | null = null;
+    let peakMemoryAt = 0;
     while (job.state !== "done" && job.state !== "error") {
-      peakRssMb = Math.max(peakRssMb, memMb(measured.pid, "VmRSS"));
+      const rss = memMb(measured.pid, "VmRSS");
+      if (rss > peakRssMb) {
+        peakRssMb = rss;
+        peakProgress = (job as { progress?: number }).progress ?? 0;
+        if (rss - peakMemoryAt >= 10) {
+          peakMemory = await breakdown(measured.adminPort, measured.pid).catch(() => peakMemory);
+          peakMemoryAt = rss;
+        }
+      }
       const exit = measured.exit();
       if (exit) throw new Error(`the measured process exited during the crawl (${JSON.stringify(exit)}): ${measured.stderr().slice(-2000)}`);
       await sleep(500);
@@ -234,10 +256,10 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
     const cpuS = cpuOf() - cpu0;
     const crawlerCpuS = processCpuS(measured.pid) - crawlerCpu0;
     peakRssMb = Math.max(peakRssMb, memMb(measured.pid, "VmRSS"));
-    const doneMemory = await breakdown(measured.adminPort);
+    const doneMemory = await breakdown(measured.adminPort, measured.pid);
     await sleep(SETTLE_MS);
     const afterRssMb = memMb(measured.pid, "VmRSS");
-    const afterMemory = await breakdown(measured.adminPort);
+    const afterMemory = await breakdown(measured.adminPort, measured.pid);
     const crawl = job.state === "done" ? ((await api(`/api/v1/crawl/${host}?limit=1`)).json as { summary: Record<string, unknown> }) : null;
     const s = crawl?.summary ?? {};
     const pages = Number(s["pages"] ?? 0);
@@ -253,8 +275,9 @@ async function measure(size: number, mode: Mode): Promise<Figures> {
       measuredCpuMsPerPage: round(pages > 0 ? (crawlerCpuS * 1000) / pages : 0),
       idleRssMb: Math.round(idleRssMb),
       peakRssMb: Math.round(peakRssMb),
+      peakProgress,
       afterRssMb: Math.round(afterRssMb),
-      memory: { idle: idleMemory, done: doneMemory, after: afterMemory },
+      memory: { idle: idleMemory, peak: peakMemory, done: doneMemory, after: afterMemory },
       found: { broken: Number(s["broken_links"] ?? 0), clusters: Number(s["near_duplicate_clusters"] ?? 0), nearPairs: Number(s["near_duplicates"] ?? 0), truncatedBy: s["truncated_by"] ?? null },
       planted: { broken: m.broken, clusters: m.clusters.size },
     };

@@ -132,3 +132,38 @@ export function threadCpuS(pid: number): Map<number, { name: string; cpuS: numbe
   }
   return out;
 }
+
+/**
+ * Where a process's resident memory is, from /proc/<pid>/smaps, in MB: the main malloc arena (the
+ * `[heap]` mapping), glibc's per-thread malloc arenas (anonymous mappings that start on a 64 MB
+ * boundary: each arena reserves HEAP_MAX_SIZE, 64 MB, aligned to it), other anonymous memory (V8's
+ * heaps of every thread, WASM memory, stacks) and file-backed pages (code, the page cache of mapped
+ * files); and the process's thread count.
+ */
+export function smapsMb(pid: number): { brk: number; arenas: number; anon: number; file: number; threads: number } {
+  const out = { brk: 0, arenas: 0, anon: 0, file: 0, threads: 0 };
+  let text = "";
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, "utf8");
+    out.threads = Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return out;
+  }
+  let kind: keyof typeof out = "anon";
+  const ARENA = 64 * 1024 * 1024;
+  for (const line of text.split("\n")) {
+    const head = /^([0-9a-f]+)-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const path = (head[2] ?? "").trim();
+      if (path === "[heap]") kind = "brk";
+      else if (path.startsWith("/")) kind = "file";
+      else if (path === "" && Number(BigInt(`0x${head[1]}`) % BigInt(ARENA)) === 0) kind = "arenas";
+      else kind = "anon";
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out[kind] += Number(rss[1]) / 1024;
+  }
+  for (const k of ["brk", "arenas", "anon", "file"] as const) out[k] = Math.round(out[k]);
+  return out;
+}

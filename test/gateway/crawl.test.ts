@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
 import { page, startSmallSite, type SmallSite } from "../harness/sites/small-site.ts";
@@ -42,8 +43,9 @@ describe("a whole-site crawl", () => {
     expect(started.json().job).toMatchObject({ kind: "crawl", host: site.host, state: "queued", progress: 0 });
     const job = await untilDone(started.json().job.id as number);
     expect(job).toMatchObject({ state: "done", progress: 100 });
-    // The pages' facts waited in a file for the analysis (crawler/crawl/facts-file.ts): gone with the job.
-    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`svc-crawl-facts-${process.pid}-`))).toEqual([]);
+    // The pages' facts waited in a file for the analysis (crawler/crawl/facts-file.ts), in the node's
+    // folder of them (the OS temp dir's svc-crawl-facts when SVC_CRAWL_FACTS_DIR is empty): gone with the job.
+    expect(readdirSync(join(tmpdir(), "svc-crawl-facts")).filter((name) => name.startsWith(`svc-crawl-facts-${process.pid}-`))).toEqual([]);
     expect(job.result).toEqual({
       report: `/api/v1/report/${site.host}`,
       issues: `/api/v1/issues/${site.host}`,

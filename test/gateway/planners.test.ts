@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InProcessBus, loadConfig, ManualClock, createLogger } from "../../runtime/index.ts";
-import { PlannerRunner, type Planner, type PlannerContext } from "../../scheduler/index.ts";
-import { createStore, openPglite, type Db, type Store } from "../../storage/index.ts";
+import { defaultPlanners, PlannerRunner, type Planner, type PlannerContext } from "../../scheduler/index.ts";
+import { createStore, openPglite, type Db, type StoredReport, type Store } from "../../storage/index.ts";
 import { readPgliteTemplate } from "../harness/template.ts";
 
 // Periodic work runs on one scheduler at a time: the planners' leader. Two runners on one store
@@ -22,7 +22,7 @@ function counting(name: string, everyMs: number): Planner & { runs: string[] } {
   return { name, runs, everyMs: () => everyMs, run: async (ctx) => (runs.push((ctx as PlannerContext & { who: string }).who), 0) };
 }
 
-function runner(planner: Planner, who: string): PlannerRunner {
+function runner(planner: Planner, who: string, tickMs = 20): PlannerRunner {
   const ctx = {
     store,
     config: loadConfig({}),
@@ -33,7 +33,7 @@ function runner(planner: Planner, who: string): PlannerRunner {
     kick: () => {},
     who,
   };
-  return new PlannerRunner([planner], ctx, who, 20);
+  return new PlannerRunner([planner], ctx, who, tickMs);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,5 +78,42 @@ describe("planners", () => {
     await b.tick();
     expect(b.isLeader).toBe(true);
     await b.close();
+  });
+
+  it("sync a stored run into the check series when the run is announced, not at the slow pass", async () => {
+    const planner = defaultPlanners().find((p) => p.name === "check series");
+    if (!planner) throw new Error("no check-series planner");
+    // Its slow pass is a minute away; the runner ticks every 20 ms.
+    expect(planner.everyMs(loadConfig({}))).toBe(60_000);
+    const report = { version: 1, items: [{ code: "title", status: "pass", value: "Home", group: "content" }], groups: [], caps: [], tech: [], tasks: [], origin: "https://woken.example", after: 90 } as unknown as StoredReport;
+    const store1 = (host: string, jobId: number) => store.runs.insert(db, { host, jobId, checkedAt: 1_800_000_000, rank: 90, label: "A", color: "green", report });
+    const tickFor = async (r: PlannerRunner, ms: number, until: () => Promise<boolean>) => {
+      for (const end = performance.now() + ms; performance.now() < end; ) {
+        await r.tick();
+        if (await until()) return true;
+        await sleep(20);
+      }
+      return false;
+    };
+
+    // A leader that does not listen: a run stored meanwhile waits for the slow pass.
+    const deaf = runner(planner, "E");
+    await deaf.tick();
+    expect(deaf.isLeader).toBe(true);
+    await store1("deaf.example", 9_000_001);
+    expect(await tickFor(deaf, 500, async () => (await store.checks.count("deaf.example")) > 0)).toBe(false);
+    await deaf.close();
+
+    // A leader that listens: the run's announcement wakes the sync, which writes both runs' rows.
+    const woken = runner(planner, "F");
+    await woken.watch();
+    await woken.tick();
+    expect(woken.isLeader).toBe(true);
+    await tickFor(woken, 100, async () => false);
+    expect(await store.checks.count("deaf.example")).toBe(0);
+    await store1("woken.example", 9_000_002);
+    expect(await tickFor(woken, 5000, async () => (await store.checks.count("woken.example")) > 0)).toBe(true);
+    expect([await store.checks.count("woken.example"), await store.checks.count("deaf.example")]).toEqual([1, 1]);
+    await woken.close();
   });
 });

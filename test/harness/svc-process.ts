@@ -35,7 +35,7 @@ const started = new Set<SvcProcess>();
 
 /** Runs `node bin/svc.js …args` with exactly this environment (plus PATH and HOME; NODE_OPTIONS for a bench's profiling). */
 export function spawnSvc(args: readonly string[], svcEnv: Record<string, string>): SvcProcess {
-  for (const name of Object.keys(svcEnv)) if (!name.startsWith("SVC_") && name !== "NODE_OPTIONS") throw new Error(`only SVC_* variables are passed, not ${name}`);
+  for (const name of Object.keys(svcEnv)) if (!name.startsWith("SVC_") && !name.startsWith("MALLOC_") && name !== "NODE_OPTIONS") throw new Error(`only SVC_* variables are passed, not ${name}`);
   const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...svcEnv };
   const child = spawn(process.execPath, ["bin/svc.js", ...args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";

@@ -809,6 +809,37 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     expect(await get(cluster.api, `/backlinks/${site.host}`)).toMatchObject({ data_state: "missing", links: [], page: { total: 0 } });
   });
 
+  it("keeps a crawl's page facts in a file on its crawler only while it crawls: a SIGKILLed crawler's file is swept when it starts again, and the resumed crawl's results match the site", async () => {
+    // A fan site of this test's own: other cases crawl the shared ones.
+    const site = await serveFanSite(FAN, "127.0.0.1", SLOW_MS);
+    try {
+      // The crawlers' folder of facts files (crawler/crawl/facts-file.ts): svc-crawl-facts in their
+      // temp dir, /tmp (spawnSvc passes no TMPDIR), each file named by its process's pid, job and attempt.
+      const folder = join("/tmp", "svc-crawl-facts");
+      const filesOf = (pid: number) => readdirSync(folder).filter((name) => name.startsWith(`svc-crawl-facts-${pid}-${id}-`));
+      const id = await start(cluster.api, "crawl", site.host, true);
+      const victim = holder((await crawling(id)).worker);
+      const [file] = filesOf(victim.proc.pid);
+      expect(file).toMatch(new RegExp(`^svc-crawl-facts-${victim.proc.pid}-${id}-1-[0-9a-f]+$`));
+      expect(await cluster.kill(victim)).toEqual({ code: null, signal: "SIGKILL" });
+      // Nobody removed it: the process that would have is gone.
+      expect(existsSync(join(folder, file!))).toBe(true);
+      const again = await cluster.restart(victim);
+      // Swept by the restarted node before it took work (its pid is not the one in the name).
+      expect(existsSync(join(folder, file!))).toBe(false);
+      expect(await untilDone(cluster.api, id)).toMatchObject({ state: "done", progress: 100 });
+      expect((await progressOf(id)).attempt).toBe(2);
+      // The attempt that finished removed its own file too: no crawler holds one of this job.
+      for (const c of [...cluster.crawlers, again]) expect(filesOf(c.proc.pid)).toEqual([]);
+      // Its results are the site's, read back from the file: every page once, each known URL counted.
+      await expectStoredOnce(id, site);
+      const { summary } = (await get(cluster.api, `/crawl/${site.host}?limit=1`)) as { summary: { known: number; urls: number; truncated_by: unknown } };
+      expect(summary).toMatchObject({ known: FAN.paths.length, urls: FAN.paths.length, truncated_by: null });
+    } finally {
+      await site.close();
+    }
+  });
+
   // Keep this test last: it leaves both crawlers measuring in the browser (restarting them again
   // would double its time).
   it("measures a site in the browser on a crawler node, serves it, and keeps its metrics in ClickHouse's series", async () => {

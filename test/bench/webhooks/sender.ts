@@ -83,7 +83,7 @@ async function svcSide(): Promise<Side> {
   });
   const life = new Lifecycle();
   const { store } = await openStore(config, systemClock, life);
-  await composeEmbeddedWork(config, store, life, createLogger("silent"), systemClock, createMetricsRegistry("serve"));
+  await composeEmbeddedWork(config, store, life, createLogger("silent"), systemClock, createMetricsRegistry("serve", config.eventLoopSampleMs));
   const now = unixSeconds(systemClock);
   const plan = await store.accounts.upsertPlan("bench-webhooks", { sites: 1, checks_per_day: 1, rechecks_per_day: 1, webhooks: 1, api_keys: 1 });
   const accounts: number[] = [];

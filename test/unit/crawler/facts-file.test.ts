@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CrawlFactsBuilder } from "../../../analyzer/index.ts";
-import { FactsFileWriter, loadFacts, readFactsFile, type SpilledFacts } from "../../../crawler/index.ts";
+import { factsFilePath, FactsFileWriter, loadFacts, pidAlive, prepareFactsDir, readFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "../../../crawler/index.ts";
 import { CrawledPage } from "../../../proto/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-facts-file-"));
@@ -86,11 +86,14 @@ describe("a crawl's facts in a file", () => {
     expect(spilling.bytes).toBe(memory.bytes);
   });
 
-  it("a crawl that recorded nothing has no file and no pages; facts in memory pass through", () => {
+  it("a crawl that recorded nothing has an empty file (there from the start) and no pages; no file reads as none; facts in memory pass through", () => {
     const file = join(dir, "never-written");
+    writeFileSync(file, "stale");
     const spilling = new CrawlFactsBuilder();
     spilling.spillTo(new FactsFileWriter(file, (url) => spilling.id(url)));
-    expect(existsSync(file)).toBe(false);
+    expect(statSync(file).size).toBe(0);
+    expect(loadFacts({ urls: [], file, pages: 0 })).toEqual({ urls: [], pages: [] });
+    rmSync(file);
     expect(loadFacts({ urls: [], file, pages: 0 })).toEqual({ urls: [], pages: [] });
     const memory = new CrawlFactsBuilder();
     memory.add(pages(1)[0] as CrawledPage);
@@ -109,5 +112,31 @@ describe("a crawl's facts in a file", () => {
     // Keep everything but the last 10 bytes.
     writeFileSync(file + ".cut", readFileSync(file).subarray(0, size - 10));
     expect(() => readFactsFile({ urls, file: file + ".cut", pages: 600 })).toThrow(/cut short/);
+  });
+});
+
+describe("stale facts files", () => {
+  it("at start, removes the files of processes no longer running (and of its own pid), keeps live processes' files and anything else", () => {
+    const folder = mkdtempSync(join(dir, "sweep-"));
+    const legacy = mkdtempSync(join(dir, "legacy-"));
+    const crashed = factsFilePath(folder, 7, 1, "a1b2c3d4", 5_000_001);
+    const running = factsFilePath(folder, 8, 2, "00ff00ff", 5_000_002);
+    const mine = factsFilePath(folder, 9, 1, "deadbeef", 5_000_003);
+    const other = join(folder, "svc-crawl-facts-notes.txt");
+    const oldPlace = factsFilePath(legacy, 3, 1, "0badf00d", 5_000_001);
+    for (const f of [crashed, running, mine, other, oldPlace]) writeFileSync(f, "x");
+    const alive = (pid: number) => pid === 5_000_002;
+    expect(sweepStaleFactsFiles(folder, alive, 5_000_003).sort()).toEqual(["svc-crawl-facts-5000001-7-1-a1b2c3d4", "svc-crawl-facts-5000003-9-1-deadbeef"]);
+    expect([crashed, running, mine, other].map((f) => existsSync(f))).toEqual([false, true, false, true]);
+    // The real check of liveness: this process runs; a pid beyond the kernel's maximum does not.
+    expect(pidAlive(process.pid)).toBe(true);
+    expect(pidAlive(5_000_001)).toBe(false);
+    // prepareFactsDir makes the folder and sweeps it and the old place (the temp dir itself) with the real check.
+    const fresh = join(folder, "made");
+    expect(prepareFactsDir(fresh, legacy)).toEqual(["svc-crawl-facts-5000001-3-1-0badf00d"]);
+    expect(statSync(fresh).isDirectory()).toBe(true);
+    expect(existsSync(oldPlace)).toBe(false);
+    expect(existsSync(running)).toBe(true);
+    expect(sweepStaleFactsFiles(join(folder, "absent"))).toEqual([]);
   });
 });

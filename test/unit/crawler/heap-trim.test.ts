@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { collectGarbage } from "../../../crawler/index.ts";
 
 /** Objects a finished job leaves behind and the few it keeps (every 50th), spread over the heap's pages. */
@@ -25,5 +25,21 @@ describe("collectGarbage", () => {
     expect(kept).toHaveLength(64 * 400);
     // Once set up, again.
     expect(collectGarbage()).toBe(true);
+  });
+
+  it("uses the gc that --expose-gc at start exposes (the launchers pass it) when there is one", async () => {
+    const exposed = vi.fn();
+    const g = globalThis as { gc?: unknown };
+    const had = g.gc;
+    g.gc = exposed;
+    try {
+      vi.resetModules();
+      const fresh = await import("../../../crawler/heap-trim.ts");
+      expect(fresh.collectGarbage()).toBe(true);
+      expect(exposed).toHaveBeenCalledTimes(2);
+    } finally {
+      if (had === undefined) delete g.gc;
+      else g.gc = had;
+    }
   });
 });

@@ -145,6 +145,48 @@ describe("threadParsePool with an idle limit", () => {
     }
   });
 
+  it("lets every thread go as soon as it has analysed a crawl of 5,000 pages or more, and starts them again for the next task", async () => {
+    // An idle limit far beyond the test: only the analysis's end lets the threads go.
+    const pool = threadParsePool(2, 0, { entry: new URL("./threads/thread-id.ts", import.meta.url), idleMs: 600_000 });
+    const crawl = (pages: number) => ({ jobId: 1, crawledAt: 1, facts: { urls: [], pages: new Array(pages).fill(null) }, sitemapUrls: [], truncatedBy: "", traps: [], external: [], politeness: { delayMs: 0, connections: 1, throttled: 0, retryAfterWaitS: 0 }, durationMs: 1 }) as unknown as Parameters<typeof pool.analyze>[0];
+    const idOf = async (p: Promise<unknown>) => ((await p) as { threadId: number }).threadId;
+    try {
+      await pool.ready();
+      const before = await Promise.all(["http://x/1", "http://x/2"].map((url) => idOf(pool.page(page(url)))));
+      await pool.analyze(crawl(4999));
+      expect(pool.threads()).toBe(2);
+      await pool.analyze(crawl(5000));
+      expect(pool.threads()).toBe(0);
+      const after = await Promise.all(["http://x/3", "http://x/4", "http://x/5"].map((url) => idOf(pool.page(page(url)))));
+      expect(pool.threads()).toBe(2);
+      for (const id of after) expect(before).not.toContain(id);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("lets the other threads go while one analyses a crawl of 5,000 pages or more, and starts one again for a task queued meanwhile", async () => {
+    const pool = threadParsePool(2, 0, { entry: new URL("./threads/thread-id.ts", import.meta.url), idleMs: 600_000 });
+    const crawl = (pages: number) => ({ jobId: 1, crawledAt: 1, facts: { urls: [], pages: new Array(pages).fill(null) }, sitemapUrls: [], truncatedBy: "", traps: [], external: [], politeness: { delayMs: 0, connections: 1, throttled: 0, retryAfterWaitS: 0 }, durationMs: 1 }) as unknown as Parameters<typeof pool.analyze>[0];
+    const idOf = async (p: Promise<unknown>) => ((await p) as { threadId: number }).threadId;
+    try {
+      await pool.ready();
+      const before = await Promise.all(["http://x/1", "http://x/2"].map((url) => idOf(pool.page(page(url)))));
+      expect(new Set(before).size).toBe(2);
+      const small = pool.analyze(crawl(4999));
+      expect(pool.threads()).toBe(2);
+      await small;
+      const large = pool.analyze(crawl(5000));
+      expect(pool.threads()).toBe(1);
+      const meanwhile = idOf(pool.page(page("http://x/3")));
+      expect(pool.threads()).toBe(2);
+      const [, ran] = await Promise.all([large, meanwhile]);
+      expect(before).not.toContain(ran);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("keeps its threads while tasks keep coming", async () => {
     const pool = threadParsePool(1, 0, { entry: new URL("./threads/thread-id.ts", import.meta.url), idleMs: 200 });
     const idOf = async (p: Promise<unknown>) => ((await p) as { threadId: number }).threadId;
