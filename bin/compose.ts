@@ -110,7 +110,7 @@ export function startLegacyFactsMove(opened: Opened, clock: Clock, logger: Logge
     if (!(await opened.store.leaders.acquire(LEGACY_FACTS_LEADERSHIP, holder, clock.nowMs(), ttlMs))) return;
     try {
       const moved = await moveLegacySearchFacts(opened.db, ch, { keepGoing: () => opened.store.leaders.acquire(LEGACY_FACTS_LEADERSHIP, holder, clock.nowMs(), ttlMs) });
-      if (moved.batches > 0) logger.info({ batches: moved.batches, rows: moved.rows, tables: moved.tables }, "search facts of older versions moved to ClickHouse");
+      if (moved.batches > 0 || moved.orphans > 0) logger.info({ batches: moved.batches, rows: moved.rows, tables: moved.tables, orphans: moved.orphans }, "search facts of older versions moved to ClickHouse");
     } finally {
       await opened.store.leaders.release(LEGACY_FACTS_LEADERSHIP, holder).catch(() => undefined);
     }

@@ -74,6 +74,8 @@ export interface LegacyMoveReport {
   readonly rows: number;
   /** Rows per table. */
   readonly tables: Record<string, number>;
+  /** Rows removed whose batch no longer exists (deleted after the upgrade, before the move: its ClickHouse rows were dropped, these never read). */
+  readonly orphans: number;
 }
 
 /**
@@ -107,7 +109,14 @@ export async function moveLegacySearchFacts(db: Db, ch: ClickHouse, opts: { chun
     if (moved > 0) batches += 1;
     rows += moved;
   }
-  return { batches, rows, tables };
+  let orphans = 0;
+  for (const f of FAMILIES) {
+    const gone = await db.query<{ n: string | number }>(
+      `WITH d AS (DELETE FROM ${f.table} t WHERE NOT EXISTS (SELECT 1 FROM import_batches b WHERE b.id = t.import_id) RETURNING 1) SELECT count(*) AS n FROM d`,
+    );
+    orphans += Number(gone[0]?.n ?? 0);
+  }
+  return { batches, rows, tables, orphans };
 }
 
 /** Copies one batch's rows of one table unless ClickHouse holds exactly as many; answers how many the batch has. */

@@ -357,6 +357,8 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
     stalled.period.push(q("чужой", 1, 1));
     const stalledId = (await old.search.importBatch({ ...batch("performance", "gsc", 5), host: "stalled.example" }, stalled)).batch.id;
     await db.query("UPDATE import_batches SET complete = false WHERE id = $1", [stalledId]);
+    // A batch deleted after the upgrade, before the move: its rows in Postgres were never read again.
+    await db.query("INSERT INTO search_period (import_id, account_id, host, engine, dim, key, key2, clicks, impressions, pos_x_impr) VALUES (999999, $1, $2, 'google', 'query', 'gone', '', 1, 1, 1)", [account, host]);
     const before = await snapshot(old);
     expect(before.period.map((r) => [r.dim, r.key, r.clicks])).toEqual([["page", "https://legacy.example/", 36], ["query", "диван", 30], ["query", "кровать", 5], ["query", "стол", 1]]);
     expect([before.live.total, before.lost.total, before.points.length, before.issues.length, before.urls.length, before.domains.map((d) => d.domain), before.keywords.length, before.days.length, before.ranks.length]).toEqual([2, 1, 2, 2, 2, ["z.example", "a.example"], 2, 2, 2]);
@@ -372,12 +374,12 @@ describe("search facts older versions kept in Postgres, moved to ClickHouse at a
     await ch.insert(BACKLINKS_TABLE, ["account_id", "host", "import_id", "provider", "source_url", "target_url", "anchor", "source_domain", "nofollow"], [{ account_id: account, host, import_id: ids[1], provider: "semrush", source_url: "https://s1.example/", target_url: `https://${host}/`, anchor: "a1", source_domain: "s1.example", nofollow: 0 }]);
 
     const moved = await moveLegacySearchFacts(db, ch, { chunkRows: 2 });
-    expect(moved).toEqual({ batches: 5, rows: 21, tables: { search_period: 4, search_daily: 2, rank_checks: 2, backlinks: 3, index_status: 2, index_issues: 2, index_urls: 2, market_domains: 2, market_keywords: 2 } });
+    expect(moved).toEqual({ batches: 5, rows: 21, tables: { search_period: 4, search_daily: 2, rank_checks: 2, backlinks: 3, index_status: 2, index_issues: 2, index_urls: 2, market_domains: 2, market_keywords: 2 }, orphans: 1 });
     expect(await snapshot(now)).toEqual(before);
     expect(Number((await ch.query<{ n: string }>(sql`SELECT toString(count()) AS n FROM backlinks WHERE host = ${host}`))[0]?.n)).toBe(3);
     expect(await legacyRows()).toEqual({ search_period: 1, search_daily: 0, rank_checks: 0, backlinks: 0, index_status: 0, index_issues: 0, index_urls: 0, market_domains: 0, market_keywords: 0 });
     // Again: nothing left to move, nothing doubled.
-    expect(await moveLegacySearchFacts(db, ch)).toEqual({ batches: 0, rows: 0, tables: {} });
+    expect(await moveLegacySearchFacts(db, ch)).toEqual({ batches: 0, rows: 0, tables: {}, orphans: 0 });
     expect(await snapshot(now)).toEqual(before);
   });
 
