@@ -1,5 +1,6 @@
 import { linkSync, mkdirSync, openSync, closeSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "../runtime/index.ts";
 
 export class DataDirLockedError extends Error {
   constructor(readonly dir: string, readonly pid: number) {
@@ -29,15 +30,6 @@ export function processIdentity(pid: number): string | null {
   }
 }
 
-/** Whether a process of this id exists (one of another user's counts: signalling it is refused, not unknown). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 // A takeover marker older than this belongs to a process that died while taking over.
 const TAKEOVER_STALE_MS = 10_000;

@@ -3,7 +3,7 @@ export { openPglite, type PgliteSettings } from "./pglite-db.ts";
 export { checkSeriesLocation, seriesLocationOf, SeriesLocationError, type SeriesLocation } from "./series-location.ts";
 export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
 export { migrate, listMigrations, migrationChecksum, MigrationChangedError, type Migration } from "./migrate.ts";
-export { lockDataDir, dataDirOwner, processAlive, processIdentity, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
+export { lockDataDir, dataDirOwner, processIdentity, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
 export { AccountsRepo, PLAN_NUMBERS, type AccountRow, type KeyRow, type PlanRow, type PlanNumbers, type NewKey, type Scope } from "./accounts-repo.ts";
 export { AuthRepo, KEY_CHANGES_CHANNEL, type KeyRecord, type Reservation } from "./auth-repo.ts";
 export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempotency-repo.ts";

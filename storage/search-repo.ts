@@ -3,7 +3,7 @@ import { PostgresBacklinkSeries, uniqueLinks, type BacklinkBatch, type BacklinkR
 import { FACT_CHUNK_ROWS } from "./fact-insert.ts";
 import type { Db, Queryable } from "./db.ts";
 import { PostgresIndexSeries, uniqueIndexFacts, type IndexIssueRow, type IndexPoint, type IndexSeries, type IndexUrlRow } from "./index-series.ts";
-import { PostgresMarketSeries, uniqueMarketFacts, type MarketKeywordRow, type MarketSeries } from "./market-series.ts";
+import { PostgresMarketSeries, uniqueMarketFacts, type MarketDomainSum, type MarketKeywordRow, type MarketSeries } from "./market-series.ts";
 import { PostgresRankSeries, type MarketMoves, type RankRow, type RankSeries } from "./rank-series.ts";
 import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } from "./search-daily-series.ts";
 import { mergePeriodRows, PostgresSearchPeriodSeries, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "./search-period-series.ts";
@@ -50,13 +50,8 @@ export interface PeriodRow extends Omit<PeriodSum, "import_id"> {
   readonly period_end: string | null;
 }
 
-export interface MarketDomainRow {
-  readonly domain: string;
-  readonly common_keywords: number | null;
-  readonly similarity_pct: number | null;
-  readonly visibility: number | null;
-  readonly top10: number | null;
-  readonly pages_in_index: number | null;
+/** A market domain as read: its sum with its batch's import time in place of the batch. */
+export interface MarketDomainRow extends Omit<MarketDomainSum, "import_id"> {
   readonly imported_at: number;
 }
 

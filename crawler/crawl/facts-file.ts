@@ -11,6 +11,7 @@ import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, 
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { CrawlFacts, PageFacts } from "../../analyzer/index.ts";
+import { processAlive } from "../../runtime/index.ts";
 
 /** A crawl's facts on disk: the URL table in memory, the pages' facts in the file. */
 export interface SpilledFacts {
@@ -30,16 +31,6 @@ export function factsFilePath(dir: string, jobId: number, attempt: number, hex: 
   return join(dir, `${FACTS_PREFIX}${pid}-${jobId}-${attempt}-${hex}`);
 }
 
-/** Whether a process with this pid runs (on this machine, in this pid namespace). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Removes the facts files in `dir` that no running process writes: a process that crashed (or was
@@ -47,7 +38,7 @@ export function pidAlive(pid: number): boolean {
  * so a file named by this process's own pid is stale too (a container's restarted process often
  * gets the pid of the one before). Returns the names removed; a missing folder is no error.
  */
-export function sweepStaleFactsFiles(dir: string, alive: (pid: number) => boolean = pidAlive, self = process.pid): string[] {
+export function sweepStaleFactsFiles(dir: string, alive: (pid: number) => boolean = processAlive, self = process.pid): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { processAlive } from "../../storage/index.ts";
+import { processAlive } from "../../runtime/index.ts";
 
 /**
  * Runs fn holding <cache>/<name>.lock (created exclusively, holding the pid). A lock whose process

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CrawlFactsBuilder } from "../../../analyzer/index.ts";
-import { factsFilePath, FactsFileWriter, loadFacts, pidAlive, prepareFactsDir, readFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "../../../crawler/index.ts";
+import { factsFilePath, FactsFileWriter, loadFacts, prepareFactsDir, readFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "../../../crawler/index.ts";
+import { processAlive } from "../../../runtime/index.ts";
 import { CrawledPage } from "../../../proto/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-facts-file-"));
@@ -129,8 +130,8 @@ describe("stale facts files", () => {
     expect(sweepStaleFactsFiles(folder, alive, 5_000_003).sort()).toEqual(["svc-crawl-facts-5000001-7-1-a1b2c3d4", "svc-crawl-facts-5000003-9-1-deadbeef"]);
     expect([crashed, running, mine, other].map((f) => existsSync(f))).toEqual([false, true, false, true]);
     // The real check of liveness: this process runs; a pid beyond the kernel's maximum does not.
-    expect(pidAlive(process.pid)).toBe(true);
-    expect(pidAlive(5_000_001)).toBe(false);
+    expect(processAlive(process.pid)).toBe(true);
+    expect(processAlive(5_000_001)).toBe(false);
     // prepareFactsDir makes the folder and sweeps it and the old place (the temp dir itself) with the real check.
     const fresh = join(folder, "made");
     expect(prepareFactsDir(fresh, legacy)).toEqual(["svc-crawl-facts-5000001-3-1-0badf00d"]);
