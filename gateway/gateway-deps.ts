@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Registry } from "prom-client";
-import type { Clock, Config, Logger } from "../runtime/index.ts";
+import { PROVIDERS } from "../analyzer/index.ts";
+import { ConfigError, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { UTILITIES } from "../utilities/index.ts";
 import type { Store } from "../storage/index.ts";
 import { AdminService } from "./admin/admin-service.ts";
 import type { GatewayDeps } from "./deps.ts";
@@ -34,6 +36,7 @@ export function createGatewayParts(options: {
   readonly scheduler: SchedulerPort;
 }): GatewayParts {
   const { config, store, clock } = options;
+  checkOffLists(config);
   const switches = new ServiceSwitches(store.serviceState, config.maintenance);
   const usage = new UsageMeter(store.usage);
   const keys = new KeyCache(store.auth, clock, config.keyCacheMs);
@@ -87,4 +90,19 @@ export function createGatewayParts(options: {
       await utilities.close();
     },
   };
+}
+
+/**
+ * The administrator's off lists name what exists: a misspelt id would otherwise turn nothing off,
+ * silently. Refused at start (exit code 2, as any configuration error), naming the variable.
+ */
+export function checkOffLists(config: Config): void {
+  const problems: string[] = [];
+  const check = (env: string, ids: readonly string[], known: readonly string[]) => {
+    const unknown = ids.filter((id) => !known.includes(id));
+    if (unknown.length > 0) problems.push(`${env}: no such id ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  };
+  check("SVC_SEARCH_SOURCES_OFF", config.searchSourcesOff, PROVIDERS);
+  check("SVC_UTILITIES_OFF", config.utilities.off, UTILITIES.map((u) => u.id));
+  if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -22,7 +22,7 @@ export const SECTION_SOURCES: Readonly<Record<string, readonly Provider[]>> = {
   get_market: ["keysso"],
 };
 
-/** The known providers the administrator turned off (ids SVC_SEARCH_SOURCES_OFF names that no provider has are ignored: the config check refuses malformed ones). */
+/** The providers the administrator turned off (the gateway refuses to start when SVC_SEARCH_SOURCES_OFF names one that does not exist). */
 export function sourcesOff(deps: GatewayDeps): ReadonlySet<Provider> {
   const off = new Set(deps.config.searchSourcesOff);
   return new Set(PROVIDERS.filter((p) => off.has(p)));
