@@ -93,17 +93,17 @@ export class UptimeRepo {
     });
   }
 
-  /**
-   * Takes the probes due by `now` (one per host: a host whose slots were missed is probed once, in
-   * its latest slot) and moves each host to its next slot; `plan` turns them into bus messages,
-   * written to the outbox in the same transaction — a crash before publishing loses nothing.
-   */
   /** Whether a probe is due by `now`: a read, so that an idle pass opens no transaction (planDue takes them). */
   async anyDue(now: number): Promise<boolean> {
     const [row] = await this.db.query<{ due: boolean }>("SELECT EXISTS (SELECT 1 FROM uptime_targets WHERE next_slot <= $1) AS due", [now]);
     return row?.due === true;
   }
 
+  /**
+   * Takes the probes due by `now` (one per host: a host whose slots were missed is probed once, in
+   * its latest slot) and moves each host to its next slot; `plan` turns them into bus messages,
+   * written to the outbox in the same transaction — a crash before publishing loses nothing.
+   */
   async planDue(now: number, limit: number, plan: (due: DueProbe[]) => OutboxMessage[]): Promise<number> {
     return this.db.tx(async (q) => {
       const rows = await q.query<{ host: string; url: string; interval_s: number; next_slot: number; keyword: string }>(
