@@ -27,29 +27,54 @@ export function duplicateGroups<P extends { readonly url: string }>(pages: reado
     present[i] = 1;
   }
   const shared = sharedHashes(hashes, present);
-  const groups = new Map<string, { key: string; urls: string[] }>();
   if (shared.size === 0) return [];
+  const groups = new DuplicateCollector(normalise);
   for (let i = 0; i < pages.length; i++) {
-    if (present[i] === 0 || !shared.has(hashes[i] as number)) continue;
-    const p = pages[i] as P;
-    const t = text(p);
-    const k = normalise(t);
-    const group = groups.get(k) ?? { key: t.trim(), urls: [] };
-    group.urls.push(p.url);
-    groups.set(k, group);
+    if (present[i] === 1 && shared.has(hashes[i] as number)) groups.add(i, (pages[i] as P).url, text(pages[i] as P));
   }
-  return [...groups.values()].filter((g) => g.urls.length > 1).map((g) => ({ key: g.key, urls: g.urls.sort() })).sort((a, b) => b.urls.length - a.urls.length || a.key.localeCompare(b.key));
+  return groups.groups();
+}
+
+/**
+ * duplicateGroups's second pass, fed by the caller: the entries whose hash another shares, grouped
+ * by their exact normalised text. A group shows the text of its first entry (lowest `order`).
+ */
+export class DuplicateCollector {
+  private readonly byText = new Map<string, { key: string; first: number; urls: string[] }>();
+
+  constructor(private readonly normalise: (s: string) => string) {}
+
+  add(order: number, url: string, text: string): void {
+    const k = this.normalise(text);
+    const group = this.byText.get(k);
+    if (!group) this.byText.set(k, { key: text.trim(), first: order, urls: [url] });
+    else {
+      group.urls.push(url);
+      if (order < group.first) {
+        group.first = order;
+        group.key = text.trim();
+      }
+    }
+  }
+
+  /** Groups of two pages or more, largest first; each group's URLs sorted. */
+  groups(): DuplicateGroup[] {
+    return [...this.byText.values()]
+      .filter((g) => g.urls.length > 1)
+      .map((g) => ({ key: g.key, urls: g.urls.sort() }))
+      .sort((a, b) => b.urls.length - a.urls.length || a.key.localeCompare(b.key));
+  }
 }
 
 /** FNV-1a over a string's UTF-16 code units. */
-function hashText(s: string): number {
+export function hashText(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
 /** The hash values (of the entries present) that occur more than once: sorted, equal neighbours. */
-function sharedHashes(hashes: Uint32Array, present: Uint8Array): Set<number> {
+export function sharedHashes(hashes: Uint32Array, present: Uint8Array): Set<number> {
   let n = 0;
   for (let i = 0; i < hashes.length; i++) if (present[i] === 1) n += 1;
   const sorted = new Uint32Array(n);
@@ -67,18 +92,23 @@ export function normaliseText(s: string): string {
 
 /** Fetched pages whose URLs differ only in what the loose key drops, shortest URL first in each group (two passes, as duplicateGroups). */
 export function groupVariants(pages: readonly { readonly url: string }[]): DuplicateGroup[] {
-  const hashes = new Uint32Array(pages.length);
-  const present = new Uint8Array(pages.length).fill(1);
-  for (let i = 0; i < pages.length; i++) hashes[i] = hashText(looseKey((pages[i] as { url: string }).url));
+  return groupVariantsOf(pages.length, (i) => (pages[i] as { url: string }).url);
+}
+
+/** groupVariants over `n` URLs given by index. */
+export function groupVariantsOf(n: number, urlAt: (i: number) => string): DuplicateGroup[] {
+  const hashes = new Uint32Array(n);
+  const present = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) hashes[i] = hashText(looseKey(urlAt(i)));
   const shared = sharedHashes(hashes, present);
   const groups = new Map<string, Set<string>>();
   if (shared.size === 0) return [];
-  for (let i = 0; i < pages.length; i++) {
+  for (let i = 0; i < n; i++) {
     if (!shared.has(hashes[i] as number)) continue;
-    const p = pages[i] as { url: string };
-    const k = looseKey(p.url);
+    const url = urlAt(i);
+    const k = looseKey(url);
     const set = groups.get(k) ?? new Set<string>();
-    set.add(p.url);
+    set.add(url);
     groups.set(k, set);
   }
   return [...groups.entries()]

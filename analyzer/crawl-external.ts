@@ -18,59 +18,103 @@ export interface ExternalSummary {
 
 /** External links by URL and by domain, with the state of those checked ("unchecked" for the rest) and the nofollow share. */
 export function externalSummary(pages: readonly ExternalLinksOf[], checks: readonly ExternalLinkCheck[]): ExternalSummary {
-  const checked = new Map(checks.map((c) => [c.url, c]));
-  const links = new Map<string, { url: string; domain: string; sources: Set<string>; nofollow: boolean }>();
-  let total = 0;
-  let nofollow = 0;
-  for (const p of pages) {
-    for (const l of p.externalLinks) {
-      total += 1;
-      if (l.nofollow) nofollow += 1;
-      let host = "";
-      try {
-        host = new URL(l.href).hostname;
-      } catch {
-        continue;
-      }
-      const domain = getDomain(host, { allowPrivateDomains: true }) ?? host;
-      const entry = links.get(l.href) ?? { url: l.href, domain, sources: new Set<string>(), nofollow: true };
-      entry.sources.add(p.url);
-      entry.nofollow &&= l.nofollow;
-      links.set(l.href, entry);
-    }
+  const tally = new ExternalTally(checks);
+  for (const p of pages) tally.add(p.externalLinks);
+  return tally.summary();
+}
+
+interface LinkEntry {
+  readonly url: string;
+  readonly domain: string;
+  /** Distinct pages carrying it (pages are added once each). */
+  sources: number;
+  lastPage: number;
+  nofollow: boolean;
+}
+
+interface DomainEntry {
+  readonly domain: string;
+  links: number;
+  nofollow: number;
+  pages: number;
+  lastPage: number;
+}
+
+/**
+ * externalSummary page by page, in one pass (the whole-crawl analysis streams its pages' external
+ * links): each page given once; a link's distinct sources and a domain's distinct pages are
+ * counted with the last page that counted them, not a set of page URLs.
+ */
+export class ExternalTally {
+  private readonly checked: Map<string, ExternalLinkCheck>;
+  private readonly links = new Map<string, LinkEntry>();
+  private readonly domains = new Map<string, DomainEntry>();
+  private total = 0;
+  private nofollow = 0;
+  private pages = 0;
+
+  constructor(checks: readonly ExternalLinkCheck[]) {
+    this.checked = new Map(checks.map((c) => [c.url, c]));
   }
-  const list = [...links.values()].map((l) => {
-    const c = checked.get(l.url);
-    const state: "ok" | "broken" | "unchecked" = !c ? "unchecked" : c.status >= 400 || c.status === 0 ? "broken" : "ok";
-    return { url: l.url, domain: l.domain, sources: l.sources.size, nofollow: l.nofollow, status: c ? c.status : null, error: c?.error ?? "", state };
-  });
-  list.sort((a, b) => a.domain.localeCompare(b.domain) || a.url.localeCompare(b.url));
-  const byHref = new Map(list.map((l) => [l.url, l]));
-  const domains = new Map<string, { domain: string; links: number; nofollow: number; pages: Set<string>; checked: number; broken: number; unchecked: number }>();
-  for (const p of pages) {
-    for (const l of p.externalLinks) {
-      const entry = byHref.get(l.href);
-      if (!entry) continue;
-      const d = domains.get(entry.domain) ?? { domain: entry.domain, links: 0, nofollow: 0, pages: new Set<string>(), checked: 0, broken: 0, unchecked: 0 };
+
+  /** One page's external links (each page once). */
+  add(links: readonly { readonly href: string; readonly nofollow: boolean }[]): void {
+    const page = this.pages++;
+    for (const l of links) {
+      this.total += 1;
+      if (l.nofollow) this.nofollow += 1;
+      let entry = this.links.get(l.href);
+      if (!entry) {
+        let host = "";
+        try {
+          host = new URL(l.href).hostname;
+        } catch {
+          continue;
+        }
+        const domain = getDomain(host, { allowPrivateDomains: true }) ?? host;
+        entry = { url: l.href, domain, sources: 0, lastPage: -1, nofollow: true };
+        this.links.set(l.href, entry);
+      }
+      if (entry.lastPage !== page) {
+        entry.lastPage = page;
+        entry.sources += 1;
+      }
+      entry.nofollow &&= l.nofollow;
+      let d = this.domains.get(entry.domain);
+      if (!d) this.domains.set(entry.domain, (d = { domain: entry.domain, links: 0, nofollow: 0, pages: 0, lastPage: -1 }));
       d.links += 1;
       if (l.nofollow) d.nofollow += 1;
-      d.pages.add(p.url);
-      domains.set(entry.domain, d);
+      if (d.lastPage !== page) {
+        d.lastPage = page;
+        d.pages += 1;
+      }
     }
   }
-  for (const l of list) {
-    const d = domains.get(l.domain);
-    if (!d) continue;
-    if (l.state === "unchecked") d.unchecked += 1;
-    else {
-      d.checked += 1;
-      if (l.state === "broken") d.broken += 1;
+
+  summary(): ExternalSummary {
+    const list = [...this.links.values()].map((l) => {
+      const c = this.checked.get(l.url);
+      const state: "ok" | "broken" | "unchecked" = !c ? "unchecked" : c.status >= 400 || c.status === 0 ? "broken" : "ok";
+      return { url: l.url, domain: l.domain, sources: l.sources, nofollow: l.nofollow, status: c ? c.status : null, error: c?.error ?? "", state };
+    });
+    list.sort((a, b) => a.domain.localeCompare(b.domain) || a.url.localeCompare(b.url));
+    const counts = new Map<string, { checked: number; broken: number; unchecked: number }>();
+    for (const l of list) {
+      const c = counts.get(l.domain) ?? { checked: 0, broken: 0, unchecked: 0 };
+      if (l.state === "unchecked") c.unchecked += 1;
+      else {
+        c.checked += 1;
+        if (l.state === "broken") c.broken += 1;
+      }
+      counts.set(l.domain, c);
     }
+    return {
+      domains: [...this.domains.values()]
+        .map((d) => ({ domain: d.domain, links: d.links, nofollow: d.nofollow, pages: d.pages, checked: 0, broken: 0, unchecked: 0, ...counts.get(d.domain) }))
+        .sort((a, b) => b.links - a.links || a.domain.localeCompare(b.domain)),
+      links: list,
+      total: this.total,
+      nofollow_share: this.total > 0 ? Number((this.nofollow / this.total).toFixed(3)) : 0,
+    };
   }
-  return {
-    domains: [...domains.values()].map((d) => ({ domain: d.domain, links: d.links, nofollow: d.nofollow, pages: d.pages.size, checked: d.checked, broken: d.broken, unchecked: d.unchecked })).sort((a, b) => b.links - a.links || a.domain.localeCompare(b.domain)),
-    links: list,
-    total,
-    nofollow_share: total > 0 ? Number((nofollow / total).toFixed(3)) : 0,
-  };
 }

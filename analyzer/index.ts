@@ -41,7 +41,8 @@ export {
 } from "./profiles.ts";
 export { EXPLANATIONS, type Explanation, type ExplanationText, type GuideRef, type HintText, type PlainText } from "./explanations/index.ts";
 export { checksCount, escapeHtml, GUIDE_OF, GUIDES, GUIDES_PATH, renderGuideIndex, renderGuidePage, type Guide, type GuideSection, type Snippet } from "./guides/index.ts";
-export { analyzeCrawl, analyzeCrawlFacts, type BrokenLink, type CrawlAnalysis, type CrawlFactsInput, type CrawlInput, type CrawlReport } from "./crawl-analysis.ts";
+export { analyzeCrawl, analyzeCrawlFacts, analyzeCrawlTable, type BrokenLink, type CrawlAnalysis, type CrawlFactsInput, type CrawlInput, type CrawlReport, type CrawlTableInput } from "./crawl-analysis.ts";
+export { FactsTableBuilder, tableOfFacts, type FactsRow, type FactsTable, type PageStrings } from "./crawl-table.ts";
 export { CrawlFactsBuilder, crawlFactsOf, type CrawlFacts, type FactsSink, type PageFacts } from "./crawl-facts.ts";
 export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";

@@ -73,20 +73,44 @@ export interface NearDuplicateResult {
   readonly comparisons: number;
 }
 
+/** A page as the search reads it: its SimHash's halves and a key of its text (equal texts, equal keys). */
+export interface NearHashed {
+  readonly url: string;
+  readonly hi: number;
+  readonly lo: number;
+  readonly content: string | number;
+}
+
 /** One distinct SimHash and its pages. */
 interface HashGroup {
   readonly hi: number;
   readonly lo: number;
   readonly urls: string[];
-  readonly contents: string[];
+  readonly contents: (string | number)[];
   /** Pairs of its own pages with different texts. */
   innerPairs: number;
   /** Pages one of its pages is nearly alike to (its own, and other groups' pages). */
   degree: number;
+  /** The next group whose hash has the same high half. */
+  sameHi: HashGroup | null;
 }
 
 /** Near-duplicate clusters among `pages` (see the file comment). */
 export function nearDuplicateClusters(pages: Iterable<NearInput>, maxCandidates = MAX_CANDIDATES): NearDuplicateResult {
+  return nearClustersOfHashed(hashed(pages), maxCandidates);
+}
+
+/** The pages that have a SimHash (and text enough), hashed. */
+function* hashed(pages: Iterable<NearInput>): Iterable<NearHashed> {
+  for (const p of pages) {
+    if (!p.simhash || p.words < MIN_WORDS_FOR_NEAR) continue;
+    const padded = p.simhash.padStart(16, "0");
+    yield { url: p.url, hi: parseInt(padded.slice(0, 8), 16) | 0, lo: parseInt(padded.slice(8), 16) | 0, content: p.contentHash };
+  }
+}
+
+/** Near-duplicate clusters among pages already hashed (every one has a SimHash). */
+export function nearClustersOfHashed(pages: Iterable<NearHashed>, maxCandidates = MAX_CANDIDATES): NearDuplicateResult {
   const groups = hashGroups(pages);
   const n = groups.length;
   const parent = new Int32Array(n);
@@ -187,30 +211,32 @@ export function nearDuplicateClusters(pages: Iterable<NearInput>, maxCandidates 
   return { clusters, pages: inClusters, pairCount, pairsExact, pairs, comparisons };
 }
 
-/** Distinct SimHashes of the pages that have one (and text enough), in first-seen order. */
-function hashGroups(pages: Iterable<NearInput>): HashGroup[] {
-  const byHash = new Map<string, HashGroup>();
+/** Distinct SimHashes of the pages, in first-seen order. */
+function hashGroups(pages: Iterable<NearHashed>): HashGroup[] {
+  const byHi = new Map<number, HashGroup>();
+  const groups: HashGroup[] = [];
   for (const p of pages) {
-    if (!p.simhash || p.words < MIN_WORDS_FOR_NEAR) continue;
-    let g = byHash.get(p.simhash);
+    const first = byHi.get(p.hi);
+    let g: HashGroup | null = first ?? null;
+    while (g && g.lo !== p.lo) g = g.sameHi;
     if (!g) {
-      const padded = p.simhash.padStart(16, "0");
       // Arrays of one to start with (most hashes have one page): `[]` then a push reserves 17 slots.
-      g = { hi: parseInt(padded.slice(0, 8), 16) | 0, lo: parseInt(padded.slice(8), 16) | 0, urls: [p.url], contents: [p.contentHash], innerPairs: 0, degree: 0 };
-      byHash.set(p.simhash, g);
+      g = { hi: p.hi, lo: p.lo, urls: [p.url], contents: [p.content], innerPairs: 0, degree: 0, sameHi: first ?? null };
+      byHi.set(p.hi, g);
+      groups.push(g);
       continue;
     }
     g.urls.push(p.url);
-    g.contents.push(p.contentHash);
+    g.contents.push(p.content);
   }
-  return [...byHash.values()];
+  return groups;
 }
 
 /** Pairs among a group's pages whose texts differ: all pairs but those inside each same-text set. */
-function innerPairs(contents: readonly string[]): number {
+function innerPairs(contents: readonly (string | number)[]): number {
   const m = contents.length;
   if (m < 2) return 0;
-  const same = new Map<string, number>();
+  const same = new Map<string | number, number>();
   for (const c of contents) same.set(c, (same.get(c) ?? 0) + 1);
   let n = (m * (m - 1)) / 2;
   for (const k of same.values()) n -= (k * (k - 1)) / 2;

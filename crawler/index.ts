@@ -54,7 +54,7 @@ export { createBrowserPool, type BrowserPool, type BrowserPoolOptions, type Meas
 export { browserPoolMetrics, type BrowserPoolMetrics } from "./browser/pool-metrics.ts";
 export { PROFILES, PROFILE_NAMES, type Profile, type ProfileName } from "./browser/profiles.ts";
 export { imageSize, socialImageUrls } from "./site/social-images.ts";
-export { factsFilePath, factsPages, FactsFileWriter, loadFacts, prepareFactsDir, readFactsFile, removeFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "./crawl/facts-file.ts";
+export { factsFilePath, factsPages, FactsFileWriter, loadFacts, loadTable, prepareFactsDir, readFactsFile, readFactsTable, removeFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "./crawl/facts-file.ts";
 export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl/crawl-site.ts";
 export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePool, type ThreadPoolOptions } from "./page/parse-pool.ts";
 export { crawledPage, type PageInput } from "./page/crawled-page.ts";

@@ -16,6 +16,7 @@ export class CrawlCheckpoint {
   readonly facts = new CrawlFactsBuilder();
   private batch: CrawledPage[] = [];
   private storing: Promise<void> = Promise.resolve();
+  private writer: FactsFileWriter | null = null;
 
   /**
    * `known` counts the URLs the crawl knows of (for the progress a batch carries); a failed store
@@ -29,13 +30,13 @@ export class CrawlCheckpoint {
     /** Where the pages' compact facts go (read back by the analysis); absent: kept in memory. */
     private readonly factsFile?: string,
   ) {
-    if (factsFile) this.facts.spillTo(new FactsFileWriter(factsFile, (url) => this.facts.id(url)));
+    if (factsFile) this.facts.spillTo((this.writer = new FactsFileWriter(factsFile, (url) => this.facts.id(url))));
   }
 
   /** The facts for the analysis: in memory, or the file's (flushed) with the URL table. */
   outcomeFacts(): CrawlFacts | SpilledFacts {
     const facts = this.facts.facts();
-    return this.factsFile ? { urls: facts.urls, file: this.factsFile, pages: this.facts.size } : facts;
+    return this.factsFile ? { urls: facts.urls, file: this.factsFile, pages: this.facts.size, links: this.writer?.links ?? 0 } : facts;
   }
 
   progress(): CrawlProgress {

@@ -10,7 +10,7 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { CrawlFacts, PageFacts } from "../../analyzer/index.ts";
+import { FactsTableBuilder, tableOfFacts, type CrawlFacts, type FactsRow, type FactsTable, type PageFacts, type PageStrings } from "../../analyzer/index.ts";
 import { processAlive } from "../../runtime/index.ts";
 
 /** A crawl's facts on disk: the URL table in memory, the pages' facts in the file. */
@@ -20,6 +20,8 @@ export interface SpilledFacts {
   readonly file: string;
   /** Distinct URLs recorded. */
   readonly pages: number;
+  /** Link entries written (a URL recorded twice counts both times): what the table reserves for them. */
+  readonly links?: number;
 }
 
 /** Facts files are named svc-crawl-facts-<pid>-<job>-<attempt>-<hex>: the pid says whose file it is. */
@@ -99,6 +101,8 @@ const NONE: readonly never[] = Object.freeze([]);
 export class FactsFileWriter {
   private pending: string[] = [];
   private written = 0;
+  /** Link entries appended so far. */
+  links = 0;
 
   constructor(
     readonly path: string,
@@ -137,6 +141,7 @@ export class FactsFileWriter {
       x: p.externalLinks.map((l) => [l.href, l.nofollow]),
       l: Array.from(p.links),
     };
+    this.links += line.l.length;
     this.pending.push(JSON.stringify(line));
     if (this.pending.length >= PAGES_PER_CHUNK) this.flush();
   }
@@ -180,21 +185,15 @@ class LinkPool {
 }
 
 /**
- * Reads a facts file back, one chunk at a time (a chunk's text is let go before the next is
- * read), into the facts the analysis reads. A URL recorded twice keeps its last facts at its first place.
+ * A facts file's lines in order, one chunk at a time (a chunk's text is let go before the next is
+ * read); nothing when no file was written (nothing recorded).
  */
-export function readFactsFile(spilled: SpilledFacts): CrawlFacts {
-  const { urls } = spilled;
-  const pages: PageFacts[] = [];
-  const at = new Map<number, number>();
-  const url = (i: number): string => (i >= 0 ? (urls[i] as string) : "");
-  const links = new LinkPool();
+function* linesOf(file: string): Generator<Line> {
   let fd: number;
   try {
-    fd = openSync(spilled.file, "r");
+    fd = openSync(file, "r");
   } catch (err) {
-    // Nothing recorded: no file was written.
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { urls, pages };
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
     throw err;
   }
   try {
@@ -204,46 +203,113 @@ export function readFactsFile(spilled: SpilledFacts): CrawlFacts {
       if (readSync(fd, head, 0, 4, pos) < 4) break;
       const length = head.readUInt32BE(0);
       const body = Buffer.alloc(length);
-      if (readSync(fd, body, 0, length, pos + 4) < length) throw new Error(`crawl facts file ${spilled.file}: a chunk is cut short at byte ${pos}`);
+      if (readSync(fd, body, 0, length, pos + 4) < length) throw new Error(`crawl facts file ${file}: a chunk is cut short at byte ${pos}`);
       pos += 4 + length;
-      for (const text of gunzipSync(body).toString("utf8").split("\n")) {
-        const l = JSON.parse(text) as Line;
-        const facts: PageFacts = {
-          id: l.i,
-          url: url(l.i),
-          finalUrl: url(l.f),
-          finalId: l.f,
-          status: l.s,
-          error: l.e,
-          skipped: l.k,
-          isHtml: l.h,
-          noindex: l.n,
-          depth: l.d,
-          words: l.w,
-          title: l.t,
-          description: l.ds,
-          contentHash: l.ch,
-          simhash: l.sh,
-          canonical: url(l.c),
-          redirects: l.r.length === 0 ? NONE : l.r.map(([u, loc]) => ({ url: url(u), location: url(loc) })),
-          hreflang: l.hl.length === 0 ? NONE : l.hl.map(([h, lang]) => ({ href: url(h), hreflang: lang })),
-          externalLinks: l.x.length === 0 ? NONE : l.x.map(([href, nofollow]) => ({ href, nofollow })),
-          links: links.keep(l.l),
-        };
-        const i = at.get(facts.id);
-        if (i === undefined) {
-          at.set(facts.id, pages.length);
-          pages.push(facts);
-        } else pages[i] = facts;
-      }
+      for (const text of gunzipSync(body).toString("utf8").split("\n")) yield JSON.parse(text) as Line;
     }
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Reads a facts file back into the facts the analysis reads, all in memory (tests; the analysis
+ * reads the file as a table, readFactsTable). A URL recorded twice keeps its last facts at its first place.
+ */
+export function readFactsFile(spilled: SpilledFacts): CrawlFacts {
+  const { urls } = spilled;
+  const pages: PageFacts[] = [];
+  const at = new Map<number, number>();
+  const url = (i: number): string => (i >= 0 ? (urls[i] as string) : "");
+  const links = new LinkPool();
+  for (const l of linesOf(spilled.file)) {
+    const facts: PageFacts = {
+      id: l.i,
+      url: url(l.i),
+      finalUrl: url(l.f),
+      finalId: l.f,
+      status: l.s,
+      error: l.e,
+      skipped: l.k,
+      isHtml: l.h,
+      noindex: l.n,
+      depth: l.d,
+      words: l.w,
+      title: l.t,
+      description: l.ds,
+      contentHash: l.ch,
+      simhash: l.sh,
+      canonical: url(l.c),
+      redirects: l.r.length === 0 ? NONE : l.r.map(([u, loc]) => ({ url: url(u), location: url(loc) })),
+      hreflang: l.hl.length === 0 ? NONE : l.hl.map(([h, lang]) => ({ href: url(h), hreflang: lang })),
+      externalLinks: l.x.length === 0 ? NONE : l.x.map(([href, nofollow]) => ({ href, nofollow })),
+      links: links.keep(l.l),
+    };
+    const i = at.get(facts.id);
+    if (i === undefined) {
+      at.set(facts.id, pages.length);
+      pages.push(facts);
+    } else pages[i] = facts;
+  }
   return { urls, pages };
 }
 
-/** The facts as the analysis reads them, from memory or from their file. */
+/**
+ * A facts file as the analysis's table (analyzer/crawl-table.ts): one pass over the file fills
+ * the columns; the analysis's streamed pass reads it again. What stays in memory is the columns
+ * and the links, never every page's strings.
+ */
+export function readFactsTable(spilled: SpilledFacts): FactsTable {
+  const { urls, file } = spilled;
+  const b = new FactsTableBuilder(urls, spilled.pages, spilled.links ?? 0);
+  let row = 0;
+  for (const l of linesOf(file)) b.add(rowOfLine(l), row++);
+  return b.build((visit) => {
+    let n = 0;
+    for (const l of linesOf(file)) visit(n++, l.i, stringsOfLine(l, urls));
+  });
+}
+
+function rowOfLine(l: Line): FactsRow {
+  return {
+    id: l.i,
+    finalId: l.f,
+    status: l.s,
+    error: l.e,
+    skipped: l.k,
+    isHtml: l.h,
+    noindex: l.n,
+    depth: l.d,
+    words: l.w,
+    title: l.t,
+    description: l.ds,
+    contentHash: l.ch,
+    simhash: l.sh,
+    canonicalId: l.c,
+    redirectIds: l.r.length === 0 ? NONE : l.r.map(([u]) => u),
+    hreflang: l.hl,
+    externalLinks: l.x.length,
+    links: l.l,
+  };
+}
+
+function stringsOfLine(l: Line, urls: readonly string[]): PageStrings {
+  const url = (i: number): string => (i >= 0 ? (urls[i] as string) : "");
+  return {
+    title: l.t,
+    description: l.ds,
+    contentHash: l.ch,
+    redirects: l.r.length === 0 ? NONE : l.r.map(([u, loc]) => ({ url: url(u), location: url(loc) })),
+    externalLinks: l.x.length === 0 ? NONE : l.x.map(([href, nofollow]) => ({ href, nofollow })),
+  };
+}
+
+/** The facts as the analysis reads them: a table, from memory or from their file. */
+export function loadTable(facts: CrawlFacts | SpilledFacts): FactsTable {
+  return "file" in facts ? readFactsTable(facts) : tableOfFacts(facts);
+}
+
+/** Every page's facts, from memory or read whole from their file (tests and tools that look at them; the analysis reads a table, loadTable). */
 export function loadFacts(facts: CrawlFacts | SpilledFacts): CrawlFacts {
   return "file" in facts ? readFactsFile(facts) : facts;
 }

@@ -1,6 +1,6 @@
 import { Worker, type ResourceLimits } from "node:worker_threads";
-import { analyzeCrawlFacts, type CrawlAnalysis, type CrawlFactsInput } from "../../analyzer/index.ts";
-import { factsPages, loadFacts, type SpilledFacts } from "../crawl/facts-file.ts";
+import { analyzeCrawlTable, type CrawlAnalysis, type CrawlFactsInput } from "../../analyzer/index.ts";
+import { factsPages, loadTable, type SpilledFacts } from "../crawl/facts-file.ts";
 import { CrawledPage, CrawlFindings } from "../../proto/index.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type Extraction, type ExtractInput } from "./extract.ts";
@@ -28,7 +28,7 @@ export function inlineParsePool(): ParsePool {
   return {
     page: async (input) => crawledPage(input),
     extract: async (input) => extractPage(input),
-    analyze: async (input) => analyzeCrawlFacts({ ...input, facts: loadFacts(input.facts) }),
+    analyze: async ({ facts, ...input }) => analyzeCrawlTable({ ...input, table: loadTable(facts) }),
     ready: async () => undefined,
     threads: () => 0,
     close: async () => undefined,

@@ -2,9 +2,9 @@
 // stored crawl pages (crawledPage), and runs the whole-crawl analysis, off the event loop that
 // fetches and serves requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { analyzeCrawlFacts } from "../../analyzer/index.ts";
+import { analyzeCrawlTable } from "../../analyzer/index.ts";
 import { collectGarbage } from "../heap-trim.ts";
-import { factsPages, loadFacts } from "../crawl/facts-file.ts";
+import { factsPages, loadTable } from "../crawl/facts-file.ts";
 import type { CrawlAnalysisInput } from "./parse-pool.ts";
 import { crawledPage, type PageInput } from "./crawled-page.ts";
 import { extractPage, type ExtractInput } from "./extract.ts";
@@ -21,12 +21,14 @@ function perform(task: ParseTask): unknown {
       return crawledPage(task.input);
     case "extract":
       return extractPage(task.input);
-    case "crawl":
+    case "crawl": {
       // What parsing the crawl's pages left on this thread's heap goes first, so that the analysis
       // reuses that heap instead of growing it (the crawl's peak is its whole-crawl analysis).
       if (factsPages(task.input.facts) >= TRIM_AFTER_PAGES) collectGarbage();
-      // Facts in a file are read back here, on the thread that analyses (and is retired after a large crawl).
-      return analyzeCrawlFacts({ ...task.input, facts: loadFacts(task.input.facts) });
+      // Facts in a file are read back here, as a table, on the thread that analyses (and is retired after a large crawl).
+      const { facts, ...input } = task.input;
+      return analyzeCrawlTable({ ...input, table: loadTable(facts) });
+    }
   }
 }
 

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CrawlFactsBuilder } from "../../../analyzer/index.ts";
-import { factsFilePath, FactsFileWriter, loadFacts, prepareFactsDir, readFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "../../../crawler/index.ts";
+import { analyzeCrawlFacts, analyzeCrawlTable, CrawlFactsBuilder, tableOfFacts, type FactsTable, type PageStrings } from "../../../analyzer/index.ts";
+import { factsFilePath, FactsFileWriter, loadFacts, loadTable, prepareFactsDir, readFactsFile, readFactsTable, sweepStaleFactsFiles, type SpilledFacts } from "../../../crawler/index.ts";
 import { processAlive } from "../../../runtime/index.ts";
 import { CrawledPage } from "../../../proto/index.ts";
 
@@ -41,6 +41,12 @@ function pages(n: number): CrawledPage[] {
     );
   }
   return out;
+}
+
+function crawlFactsOfPages(list: CrawledPage[]) {
+  const b = new CrawlFactsBuilder();
+  for (const p of list) b.add(p);
+  return b.facts();
 }
 
 describe("a crawl's facts in a file", () => {
@@ -100,6 +106,81 @@ describe("a crawl's facts in a file", () => {
     memory.add(pages(1)[0] as CrawledPage);
     const facts = memory.facts();
     expect(loadFacts(facts)).toBe(facts);
+  });
+
+  it("reads back as the analysis's table: the same columns and strings as the table of the facts in memory, the same analysis", () => {
+    const all = pages(1234);
+    const again = CrawledPage.fromPartial({ ...all[10], title: "again", internalLinks: [`${O}/p/1`] });
+    const memory = new CrawlFactsBuilder();
+    for (const p of [...all, again]) memory.add(p);
+    const file = join(dir, "facts-table");
+    const spilling = new CrawlFactsBuilder();
+    const writer = new FactsFileWriter(file, (url) => spilling.id(url));
+    spilling.spillTo(writer);
+    for (const p of [...all, again]) spilling.add(p);
+    const spilled: SpilledFacts = { urls: spilling.facts().urls, file, pages: spilling.size, links: writer.links };
+    // Every link written, page 10's twice (its first facts' three and its last facts' one).
+    expect(writer.links).toBe(1234 * 3 + 1);
+
+    const fromFile = readFactsTable(spilled);
+    const inMemory = tableOfFacts(memory.facts());
+    const columns = (t: FactsTable) => ({
+      size: t.size,
+      id: Array.from(t.id),
+      finalId: Array.from(t.finalId),
+      status: Array.from(t.status),
+      depth: Array.from(t.depth),
+      words: Array.from(t.words),
+      canonical: Array.from(t.canonical),
+      flags: Array.from(t.flags),
+      errors: Array.from(t.error, (e) => t.errors[e]),
+      skipped: Array.from(t.skipped, (k) => t.skips[k]),
+      sim: Array.from(t.simHi, (hi, r) => [hi, t.simLo[r]]),
+      content: Array.from(t.contentKey),
+      hashes: Array.from(t.titleHash, (h, r) => [h, t.descriptionHash[r], t.contentHash[r]]),
+      links: Array.from(t.linkFrom, (from, r) => Array.from(t.linkData.subarray(from, from + (t.linkCount[r] as number)))),
+      hreflang: Array.from(t.hrefFrom, (from, r) => Array.from({ length: t.hrefCount[r] as number }, (_, k) => [t.hrefData[from + k], t.langs[t.hrefLang[from + k] as number]])),
+    });
+    const strings = (t: FactsTable) => {
+      const out: [number, PageStrings][] = [];
+      t.scan((r, s) => out.push([r, { title: s.title, description: s.description, contentHash: s.contentHash, redirects: [...s.redirects], externalLinks: [...s.externalLinks] }]));
+      return out.sort(([a], [b]) => a - b);
+    };
+    expect(columns(fromFile)).toEqual(columns(inMemory));
+    expect(fromFile.size).toBe(1234);
+    // Page 10 keeps its first place with its last facts, and is visited once by a scan.
+    expect(fromFile.linkCount[10]).toBe(1);
+    const scanned = strings(fromFile);
+    expect(scanned).toHaveLength(1234);
+    expect(scanned[10]?.[1].title).toBe("again");
+    expect(scanned).toEqual(strings(inMemory));
+    // Page 3 redirected (to /moved/3) with its hop, page 0 carries an external link.
+    expect(scanned[3]?.[1].redirects).toEqual([{ url: `${O}/p/3`, location: `${O}/moved/3` }]);
+    expect(scanned[0]?.[1].externalLinks).toEqual([{ href: "https://other.test/0", nofollow: true }]);
+
+    const input = { jobId: 1, crawledAt: 1_800_000_000, sitemapUrls: [`${O}/p/5`, `${O}/p/3`], truncatedBy: "", traps: [], external: [], politeness: { delayMs: 0, connections: 1, throttled: 0, retryAfterWaitS: 0 }, durationMs: 1 };
+    const fromFacts = analyzeCrawlFacts({ ...input, facts: memory.facts() });
+    expect(analyzeCrawlTable({ ...input, table: loadTable(spilled) })).toEqual(fromFacts);
+    // Redirected: the 176 pages i ≡ 3 (mod 7), but the 10 of them skipped by robots (i ≡ 9 mod 17).
+    expect(fromFacts.report.summary).toMatchObject({ known: 1234, redirects: 166 });
+    expect(fromFacts.report.external.total).toBeGreaterThan(0);
+  });
+
+  it("the analysis reads the strings in one streamed pass, and none when no step needs them", () => {
+    const input = { jobId: 1, crawledAt: 1, sitemapUrls: [], truncatedBy: "", traps: [], external: [], politeness: { delayMs: 0, connections: 1, throttled: 0, retryAfterWaitS: 0 }, durationMs: 1 };
+    const counted = (t: FactsTable) => {
+      let scans = 0;
+      return { table: { ...t, scan: (visit: Parameters<FactsTable["scan"]>[0]) => (scans++, t.scan(visit)) }, scans: () => scans };
+    };
+    const full = counted(tableOfFacts(crawlFactsOfPages(pages(300))));
+    analyzeCrawlTable({ ...input, table: full.table });
+    expect(full.scans()).toBe(1);
+    // Distinct titles, descriptions and texts, no redirect, no external link: nothing to read.
+    const plain = pages(300).map((p, i) => CrawledPage.fromPartial({ ...p, title: `T${i}`, description: `D${i}`, contentHash: `c${i}`, redirects: [], finalUrl: "", externalLinks: [], error: "" }));
+    const bare = counted(tableOfFacts(crawlFactsOfPages(plain)));
+    const a = analyzeCrawlTable({ ...input, table: bare.table });
+    expect(bare.scans()).toBe(0);
+    expect(a.findings.duplicateTitles).toBe(0);
   });
 
   it("says so when the file is cut short rather than reading half a chunk", () => {
