@@ -12,7 +12,7 @@ import { DuplicateCollector, groupVariantsOf, normaliseText, sharedHashes, type 
 import { nearClustersOfHashed, type NearCluster, type NearDuplicateResult } from "./near-clusters.ts";
 import { ExternalTally, type ExternalSummary } from "./crawl-external.ts";
 import { rankGraph } from "./link-rank.ts";
-import { BROKEN, FETCHED, HAS_CONTENT, HAS_DESCRIPTION, HAS_EXTERNAL, HAS_SIMHASH, HAS_TITLE, INDEXABLE, LOOP, NOINDEX, PAGE, REDIRECTED, tableOfFacts, type FactsTable, type PageStrings } from "./crawl-table.ts";
+import { BROKEN, FETCHED, HAS_CONTENT, HAS_DESCRIPTION, HAS_EXTERNAL, HAS_SIMHASH, HAS_TITLE, INDEXABLE, LOOP, NOINDEX, PAGE, REDIRECTED, tableOfFacts, type FactsTable } from "./crawl-table.ts";
 
 /** The crawl as the analysis reads it: its pages' compact facts and what the crawl itself knows. */
 export interface CrawlFactsInput extends Omit<CrawlInput, "pages"> {
@@ -379,9 +379,8 @@ function streamedSteps(crawl: CrawlIndex): Streamed {
   const descriptions = new DuplicateCollector(normaliseText);
   const content = new DuplicateCollector((s) => s);
   const redirected = (r: number) => has(crawl, r, FETCHED) && (has(crawl, r, REDIRECTED) || t.errors[t.error[r] as number] === "too_many_redirects");
+  // Its counts do not depend on the order pages come in (each page comes once).
   const external = new ExternalTally(input.external);
-  // The external summary takes pages in page order: their strings are gathered by record, then added in order.
-  const externalAt = new Map<number, PageStrings["externalLinks"]>();
   let wanted = wantTitle !== null || wantDescription !== null || wantContent !== null;
   for (let r = 0; r < n && !wanted; r++) wanted = redirected(r) || (has(crawl, r, PAGE) && has(crawl, r, HAS_EXTERNAL));
   const redirects: Redirect[] = [];
@@ -393,12 +392,8 @@ function streamedSteps(crawl: CrawlIndex): Streamed {
       if (redirected(r)) {
         redirects.push({ url: urlOf(crawl, r), chain: s.redirects.map((h) => h.location), final: finalUrlOf(crawl, r), status: t.status[r] as number, loop: has(crawl, r, LOOP) });
       }
-      if (has(crawl, r, PAGE) && s.externalLinks.length > 0) externalAt.set(r, s.externalLinks);
+      if (has(crawl, r, PAGE) && s.externalLinks.length > 0) external.add(s.externalLinks);
     });
-  }
-  for (const r of crawl.pages) {
-    const links = externalAt.get(r);
-    if (links) external.add(links);
   }
   return {
     duplicates: { titles: titles.groups(), descriptions: descriptions.groups(), content: content.groups() },

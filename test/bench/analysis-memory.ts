@@ -2,7 +2,7 @@
  * Where the whole-crawl analysis's memory goes at a large crawl's size, in one process, without a
  * crawl: the compact facts of N pages shaped like bench:crawl-scale's site (a tree of fan-out 50,
  * 5 related and 40 navigation links a page, a broken link every 100 pages, near-duplicate texts
- * planted 4 pages in 100) are written to a facts file as a crawl writes them, read back as a table
+ * planted 4 pages in 100, titles shared by 2 in 100, two external links a page) are written to a facts file as a crawl writes them, read back as a table
  * as the analysing parse thread reads them, and analysed (one more streamed pass over the file). After each step: RSS, the peak RSS since the
  * step before (VmHWM, reset through /proc/self/clear_refs) and the V8 heap after a full collection.
  *
@@ -66,7 +66,12 @@ try {
         isHtml: true,
         depth: Math.floor(Math.log(i + 1) / Math.log(50)),
         words: 600,
-        title: `Page ${i} of the generated scale site`,
+        // Two pages in 100 share a title (what the streamed pass groups); every page links off the site.
+        title: i % 100 < 2 ? `Shared title ${Math.floor(i / 100) % 50}` : `Page ${i} of the generated scale site`,
+        externalLinks: [
+          { href: "https://social.example/svc", nofollow: false, text: "" },
+          { href: `https://docs${i % 50}.example/ref/${i % 997}`, nofollow: i % 3 === 0, text: "" },
+        ],
         description: `The description of page ${i}, about as long as a real page's meta description is.`,
         contentHash: hex(i, 64),
         simhash: planted ? hex(1_000_000 + (Math.floor(i / 100) % 97), 16) : hex(i, 16),
