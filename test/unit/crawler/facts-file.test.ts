@@ -161,6 +161,8 @@ describe("a crawl's facts in a file", () => {
     const input = { jobId: 1, crawledAt: 1_800_000_000, sitemapUrls: [`${O}/p/5`, `${O}/p/3`], truncatedBy: "", traps: [], external: [], politeness: { delayMs: 0, connections: 1, throttled: 0, retryAfterWaitS: 0 }, durationMs: 1 };
     const fromFacts = analyzeCrawlFacts({ ...input, facts: memory.facts() });
     expect(analyzeCrawlTable({ ...input, table: loadTable(spilled) })).toEqual(fromFacts);
+    // Sized from hints that are too small (an older crawl's spilled facts had none), the table grows to fit.
+    expect(analyzeCrawlTable({ ...input, table: loadTable({ urls: spilled.urls, file, pages: 1 }) })).toEqual(fromFacts);
     // Redirected: the 176 pages i ≡ 3 (mod 7), but the 10 of them skipped by robots (i ≡ 9 mod 17).
     expect(fromFacts.report.summary).toMatchObject({ known: 1234, redirects: 166 });
     expect(fromFacts.report.external.total).toBeGreaterThan(0);
