@@ -13,27 +13,14 @@ import { hashText, normaliseText } from "./crawl-duplicates.ts";
 import { MIN_WORDS_FOR_NEAR } from "./near-clusters.ts";
 
 /** One stored URL's facts as a table takes them: URLs as indexes into the URL table. */
-export interface FactsRow {
-  readonly id: number;
-  /** -1 when the URL answered itself. */
-  readonly finalId: number;
-  readonly status: number;
-  readonly error: string;
-  readonly skipped: string;
-  readonly isHtml: boolean;
-  readonly noindex: boolean;
-  readonly depth: number;
-  readonly words: number;
-  readonly title: string;
-  readonly description: string;
-  readonly contentHash: string;
-  readonly simhash: string;
+export interface FactsRow extends Pick<PageFacts, "id" | "finalId" | "status" | "error" | "skipped" | "isHtml" | "noindex" | "depth" | "words" | "title" | "description" | "contentHash" | "simhash"> {
   /** -1 when none. */
   readonly canonicalId: number;
   /** Each redirect hop's URL. */
   readonly redirectIds: ArrayLike<number>;
   /** hreflang alternates: [href, language]. */
   readonly hreflang: readonly (readonly [number, string])[];
+  /** How many external links the page has. */
   readonly externalLinks: number;
   /** Distinct internal link targets in first-link order. */
   readonly links: ArrayLike<number>;

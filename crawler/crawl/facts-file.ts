@@ -223,26 +223,16 @@ export function readFactsFile(spilled: SpilledFacts): CrawlFacts {
   const url = (i: number): string => (i >= 0 ? (urls[i] as string) : "");
   const links = new LinkPool();
   for (const l of linesOf(spilled.file)) {
+    const { canonicalId, redirectIds: _hops, hreflang, externalLinks: _external, links: _links, ...scalars } = rowOfLine(l);
+    const strings = stringsOfLine(l, urls);
     const facts: PageFacts = {
-      id: l.i,
+      ...scalars,
       url: url(l.i),
       finalUrl: url(l.f),
-      finalId: l.f,
-      status: l.s,
-      error: l.e,
-      skipped: l.k,
-      isHtml: l.h,
-      noindex: l.n,
-      depth: l.d,
-      words: l.w,
-      title: l.t,
-      description: l.ds,
-      contentHash: l.ch,
-      simhash: l.sh,
-      canonical: url(l.c),
-      redirects: l.r.length === 0 ? NONE : l.r.map(([u, loc]) => ({ url: url(u), location: url(loc) })),
-      hreflang: l.hl.length === 0 ? NONE : l.hl.map(([h, lang]) => ({ href: url(h), hreflang: lang })),
-      externalLinks: l.x.length === 0 ? NONE : l.x.map(([href, nofollow]) => ({ href, nofollow })),
+      canonical: url(canonicalId),
+      redirects: strings.redirects,
+      hreflang: hreflang.length === 0 ? NONE : hreflang.map(([h, lang]) => ({ href: url(h), hreflang: lang })),
+      externalLinks: strings.externalLinks,
       links: links.keep(l.l),
     };
     const i = at.get(facts.id);
