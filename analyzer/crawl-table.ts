@@ -386,24 +386,12 @@ export function tableOfFacts(facts: CrawlFacts): FactsTable {
 const NO_IDS: readonly number[] = Object.freeze([]);
 
 function rowOf(p: PageFacts, idOf: (url: string) => number): FactsRow {
+  // The page's own scalars, its URLs as table indexes.
   return {
-    id: p.id,
-    finalId: p.finalId,
-    status: p.status,
-    error: p.error,
-    skipped: p.skipped,
-    isHtml: p.isHtml,
-    noindex: p.noindex,
-    depth: p.depth,
-    words: p.words,
-    title: p.title,
-    description: p.description,
-    contentHash: p.contentHash,
-    simhash: p.simhash,
+    ...p,
     canonicalId: idOf(p.canonical),
     redirectIds: p.redirects.length === 0 ? NO_IDS : p.redirects.map((r) => idOf(r.url)),
     hreflang: p.hreflang.map((h) => [idOf(h.href), h.hreflang] as const),
     externalLinks: p.externalLinks.length,
-    links: p.links,
   };
 }
