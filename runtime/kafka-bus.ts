@@ -51,9 +51,11 @@ export interface KafkaBusOptions {
   readonly maxWaitMs?: number;
   readonly logger?: Logger;
   readonly random?: () => number;
+  /** The kafkajs client to use instead of one made from the options (tests: consumers that fail as no broker can be made to on cue). */
+  readonly client?: Kafka;
 }
 
-type Settings = Required<Omit<KafkaBusOptions, "logger">>;
+type Settings = Required<Omit<KafkaBusOptions, "logger" | "client">>;
 
 const EMPTY = new Uint8Array(0);
 /** Dead-letter headers carry at most this much of an error message. */
@@ -98,7 +100,7 @@ export class KafkaBus implements Bus {
     this.logger = (options.logger ?? createLogger("silent")).child({ component: "kafka-bus" });
     // kafkajs 2.2.4 spins a 1 ms timer per broker connection while idle (kafkajs-request-queue.ts).
     if (!mendKafkajsRequestQueue()) this.logger.warn("kafkajs's request queue is not where 2.2.x keeps it: its idle timer loop is left as it is");
-    this.kafka = new Kafka({
+    this.kafka = options.client ?? new Kafka({
       clientId: this.settings.clientId,
       brokers: [...options.brokers],
       ...(options.logger
@@ -297,6 +299,9 @@ class GroupSubscription {
   private commitAgain = false;
   /** A batch waiting for a free slot: woken by the handler that frees one, or by close(). */
   private readonly slotWaiters: Array<() => void> = [];
+  /** Starts again after crashes kafkajs does not restart from, and the one pending. */
+  private restarts = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly ctx: SubscriptionContext) {
     const s = ctx.settings;
@@ -315,21 +320,54 @@ class GroupSubscription {
       const partitions = e.payload.memberAssignment[this.ctx.brokerTopic] ?? [];
       // One line per rebalance of each group (kafkajs's own lines about it are at debug level).
       this.ctx.logger.info({ group: e.payload.groupId, topic: this.ctx.brokerTopic, partitions: partitions.length, leader: e.payload.isLeader, ms: e.payload.duration }, "consumer group joined");
+      this.restarts = 0;
       this.onAssignment(partitions);
     });
     this.consumer.on(this.consumer.events.CRASH, (e) => {
-      this.ctx.logger.error({ err: e.payload.error, restart: e.payload.restart }, "kafka consumer crashed");
+      // kafkajs restarts its consumer only after errors it calls retriable; after the others (a
+      // group coordinator not found while the broker is away is one) the member would stay gone
+      // for good, its partitions left to the group's other members or to no one: it is started
+      // again here, with backoff, until it runs or the bus closes.
+      const again = !e.payload.restart && !this.closing;
+      this.ctx.logger.error({ err: e.payload.error, restart: e.payload.restart || again, kafkajsRestarts: e.payload.restart }, "kafka consumer crashed");
+      if (again) this.restartLater();
     });
     await this.consumer.connect();
     // A new group starts at the beginning: work published before its first member joined is not skipped.
     await this.consumer.subscribe({ topic: this.ctx.brokerTopic, fromBeginning: true });
-    // Offsets are resolved and committed here, never by kafkajs. One batch at a time is enough:
-    // handling is not awaited, so messages of all partitions run concurrently anyway.
-    await this.consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload) });
+    await this.run();
+  }
+
+  /** Offsets are resolved and committed here, never by kafkajs. One batch at a time is enough: handling is not awaited, so messages of all partitions run concurrently anyway. */
+  private run(): Promise<void> {
+    return this.consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload) });
+  }
+
+  /** Starts the member again after a crash kafkajs does not restart from (it has disconnected it; the subscription stays). */
+  private restartLater(): void {
+    const attempt = ++this.restarts;
+    const { retryInitialMs, retryMaxMs } = this.ctx.settings;
+    const delay = Math.min(retryMaxMs, retryInitialMs * 2 ** Math.min(attempt - 1, 16));
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.closing) return;
+      void (async () => {
+        try {
+          this.ctx.logger.warn({ attempt }, "kafka consumer starting again after a crash");
+          await this.consumer.connect();
+          // Once connected, a failure to join comes as another CRASH event (back here), not as a rejection.
+          await this.run();
+        } catch (err) {
+          this.ctx.logger.warn({ err, attempt }, "kafka consumer could not start again; retrying");
+          this.restartLater();
+        }
+      })();
+    }, delay);
   }
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     this.stopping.abort();
     this.wakeSlotWaiters();
     this.pause();
