@@ -83,6 +83,7 @@ try {
   for (let i = 0; i < N; i += 100) builder.add(CrawledPage.fromPartial({ url: `${O}/missing/${i}`, status: 404, isHtml: true, depth: 1 + Math.floor(Math.log(i + 1) / Math.log(50)) }));
   const facts = builder.facts();
   show("written");
+  process.stdout.write(`the crawl's memory estimate (CrawlFactsBuilder.bytes, what SVC_CRAWL_MEMORY_MB bounds): ${mb(builder.bytes)} MB\n`);
   const t0 = performance.now();
   const table = readFactsTable({ urls: facts.urls, file, pages: builder.size, links: writer.links });
   const read = Math.round(performance.now() - t0);
