@@ -19,9 +19,12 @@
  *   BENCH_IDLE_S=…  BENCH_SETTLE_S=…  BENCH_MODES=embedded|distributed (one mode only: to profile it, say)
  *   BENCH_ROUNDS=… (0: the idle figures only)
  *   BENCH_NODE_OPTIONS=… (reaches Svc's processes: --import a profiler, say)
+ *   BENCH_CENSUS_FLAG=PATH: the file exists while the crawl rounds run (test/bench/idle-census.ts's
+ *     flag=PATH counts what each role does over them)
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
  */
+import { rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fanSite, serveFanSite, startCluster, type Cluster, type ServedSite } from "../harness/cluster.ts";
@@ -43,6 +46,7 @@ const IDLE_S = Number(process.env.BENCH_IDLE_S ?? (SMOKE ? 10 : 30));
  * process: 0.03 CPU-s/s in the first minute, 0.004-0.006 after).
  */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? (SMOKE ? 20 : 60));
+const CENSUS_FLAG = process.env.BENCH_CENSUS_FLAG;
 const KEY = "svc_Dx7kq2VbN9pLr4TtY6hWm3cZs8Gf1JeA5uQiRoEn";
 const ENV = {
   SVC_ALLOW_PRIVATE_TARGETS: "1",
@@ -89,6 +93,8 @@ interface Figures {
   /** Per round: CPU-ms per page of Svc's processes, and with the engines. */
   perPage: number[];
   perPageWithEngines: number[];
+  /** Per round: CPU-ms per page by process and by engine. */
+  roundBy: string[];
   pages: number;
   rssMb: number;
 }
@@ -127,13 +133,18 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
     rssPeakBy: [],
     perPage: [],
     perPageWithEngines: [],
+    roundBy: [],
     pages: 0,
     rssMb: 0,
   };
+  if (CENSUS_FLAG) writeFileSync(CENSUS_FLAG, "");
   for (let r = 0; r < ROUNDS; r++) {
     const pages0 = sites.reduce((n, s) => n + s.served.pages, 0);
     const cpu0 = cpuOf(mode.processes());
     const e0 = snapshot(mode.engines());
+    const by0 = Object.entries(mode.enginesBy?.() ?? {}).map(([name, pids]) => [name, pids, snapshot(pids)] as const);
+    const procs0 = mode.processes().map((p) => [p.label, p.pid, processCpuS(p.pid)] as const);
+    const wall0 = performance.now();
     const ids = await Promise.all(
       sites.map(async (s) => {
         const a = await mode.api(`/crawl/${s.host}?fresh=true`, "POST");
@@ -154,6 +165,13 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
     figures.pages = pages;
     figures.perPage.push((1000 * cpu) / pages);
     figures.perPageWithEngines.push((1000 * (cpu + since(e0, mode.engines()))) / pages);
+    // Where a round's CPU went, per page: each of Svc's processes and each engine (the machine's load beside it).
+    const parts = [...procs0.map(([label, pid, c0]) => `${label} ${f2((1000 * (processCpuS(pid) - c0)) / pages)}`), ...by0.map(([name, pids, before]) => `${name} ${f2((1000 * since(before, pids)) / pages)}`)];
+    figures.roundBy.push(`round ${r + 1}: ${parts.join(", ")} CPU-ms/page; ${f2((performance.now() - wall0) / 1000)} s; load ${f2(loadavg()[0] ?? NaN)}`);
+  }
+  if (CENSUS_FLAG) {
+    rmSync(CENSUS_FLAG, { force: true });
+    await sleep(500); // the census looks every 100 ms and writes its report
   }
   figures.rssMb = mode.processes().reduce((sum, p) => sum + memMb(p.pid, "VmRSS"), 0);
   figures.rssPeakBy = mode.processes().map((p) => `${p.label} ${Math.round(memMb(p.pid, "VmHWM"))}`);
@@ -170,6 +188,7 @@ function print(name: string, f: Figures): void {
   for (const line of f.idleThreads) out(`  idle by thread, ${line}`);
   if (f.idleEnginesBy.length > 0) out(`  idle engines: ${f.idleEnginesBy.join(", ")} CPU-s/s`);
   out(`  idle, with the engines: ${f3(f.idleCpuPerS + f.idleEnginesPerS)} CPU-s/s; load average ${f2(f.idleLoad[0])} → ${f2(f.idleLoad[1])} over the idle time`);
+  for (const line of f.roundBy) out(`  ${line}`);
   out(`  RSS MB idle: ${f.rssIdleBy.join(", ")}; peak (VmHWM) after the crawls: ${f.rssPeakBy.join(", ")}`);
   out(
     `${name.padEnd(12)} idle ${f3(f.idleCpuPerS)} CPU-s/s (${f.idleBy.join(", ")}; engines ${f3(f.idleEnginesPerS)}); ` +
