@@ -7,7 +7,6 @@ import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS,
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
-  CRAWL_PAGES_LINGER_MS,
   ClickHouseUptimeSeries,
   ClickHouseSerpSeries,
   ClickHouseSearchDailySeries,
@@ -89,7 +88,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
-  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock, { lingerMs: CRAWL_PAGES_LINGER_MS }), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch), backlinks: new ClickHouseBacklinkSeries(ch), index: new ClickHouseIndexSeries(ch), market: new ClickHouseMarketSeries(ch) };
+  const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch), backlinks: new ClickHouseBacklinkSeries(ch), index: new ClickHouseIndexSeries(ch), market: new ClickHouseMarketSeries(ch) };
   return { db, store: createStore(db, series), life, ch };
 }
 

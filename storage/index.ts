@@ -30,7 +30,7 @@ export { ClickHouseMarketSeries } from "./clickhouse/clickhouse-market-series.ts
 export { moveLegacySearchFacts, LEGACY_FACT_TABLES, type LegacyMoveReport } from "./clickhouse/legacy-search-facts.ts";
 export { PostgresUptimeSeries, type ProbeSample, type ProbeSummary, type ProbeTimings, type UptimeSeries } from "./uptime-series.ts";
 export { ClickHouseCheckSeries } from "./clickhouse/clickhouse-check-series.ts";
-export { ClickHouseCrawlPages, CRAWL_PAGES_LINGER_MS } from "./clickhouse/clickhouse-crawl-pages.ts";
+export { ClickHouseCrawlPages } from "./clickhouse/clickhouse-crawl-pages.ts";
 export { createStore, type Store } from "./store.ts";
 export { LeadersRepo } from "./leaders-repo.ts";
 export { UptimeRepo, type DueProbe, type IncidentRow, type ProbeRow, type ProbeSettlement, type UptimeStateName, type UptimeTargetRow } from "./uptime-repo.ts";

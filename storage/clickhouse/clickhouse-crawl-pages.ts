@@ -14,16 +14,8 @@ import {
   type CrawlJobRef,
 } from "../crawl-pages.ts";
 import { CRAWL_LINKS_TABLE, CRAWL_PAGES_TABLE } from "./clickhouse-schema.ts";
-import { InsertBatcher } from "./insert-batcher.ts";
 import type { ClickHouse } from "./open-clickhouse.ts";
 import { inline, sql, type Sql } from "./sql-template.ts";
-
-/**
- * How long the distributed mode's scheduler lets a batch of crawl pages wait for other crawls' to
- * share its INSERT: a crawler does not wait for its stores until its crawl ends, so this adds at
- * most this much to a crawl's end, and saves a part per batch that joins.
- */
-export const CRAWL_PAGES_LINGER_MS = 250;
 
 const PAGE_COLUMNS = ["job_id", "url", "attempt", "seq", "job_created", "depth", "status", "skipped", "title", "words", "outlinks", "issues", "data"] as const;
 const LINK_COLUMNS = ["job_id", "url", "version", "job_created", "inlinks", "score"] as const;
@@ -38,23 +30,11 @@ const LINK_COLUMNS = ["job_id", "url", "version", "job_created", "inlinks", "sco
  */
 export class ClickHouseCrawlPages implements CrawlPages {
   private lastSeq = 0;
-  /** Pages and link figures of every crawl at once, grouped into fewer INSERTs (insert-batcher.ts). */
-  private readonly pageRows: InsertBatcher<Record<string, unknown>>;
-  private readonly linkRows: InsertBatcher<Record<string, unknown>>;
 
   constructor(
     private readonly ch: ClickHouse,
     private readonly clock: Clock = systemClock,
-    /**
-     * How long a batch of pages waits for other crawls' batches to share its INSERT (0: only those
-     * that arrive at once). Link figures never wait: they are written inside a completion's
-     * transaction, which would hold its connection and the job's row meanwhile.
-     */
-    options: { readonly lingerMs?: number } = {},
-  ) {
-    this.pageRows = new InsertBatcher(ch, CRAWL_PAGES_TABLE, PAGE_COLUMNS, options.lingerMs ?? 0);
-    this.linkRows = new InsertBatcher(ch, CRAWL_LINKS_TABLE, LINK_COLUMNS, 0);
-  }
+  ) {}
 
   async put(lease: CrawlLease, input: readonly NewCrawlPage[]): Promise<void> {
     const json = assertCrawlPages(input);
@@ -80,7 +60,7 @@ export class ClickHouseCrawlPages implements CrawlPages {
       issues: p.issues,
       data: json.get(p),
     }));
-    await this.pageRows.insert(rows);
+    await this.ch.insert(CRAWL_PAGES_TABLE, PAGE_COLUMNS, rows);
   }
 
   async jobPages(jobId: number, offset: number, limit: number): Promise<unknown[]> {
@@ -103,7 +83,9 @@ export class ClickHouseCrawlPages implements CrawlPages {
     const job = { created: ref.created };
     const jobId = ref.id;
     const version = this.nextSeq(1);
-    await this.linkRows.insert(
+    await this.ch.insert(
+      CRAWL_LINKS_TABLE,
+      LINK_COLUMNS,
       stats.map((s) => ({ job_id: jobId, url: s.url, version, job_created: job.created, inlinks: s.inlinks, score: s.score })),
     );
   }
