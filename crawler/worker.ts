@@ -239,6 +239,11 @@ export class CrawlerWorker {
       if (!keepGoing) abort.abort(new Error("lease lost"));
       else leaseUntil = Math.max(leaseUntil, Date.now() + leaseMs);
     };
+    /** A stored batch carried the progress and renewed the lease: it counts as a heartbeat. */
+    const stored = (keepGoing: boolean) => {
+      if (keepGoing) lastBeat = Date.now();
+      answered(keepGoing);
+    };
     const retryUntilMs = () => leaseUntil + Math.max(leaseMs, RESTART_ALLOWANCE_MS);
     const call = { ...CALL, retryUntilMs };
     const heartbeat = () => {
@@ -261,7 +266,7 @@ export class CrawlerWorker {
         const r = await callUnary(s.checkpoint.bind(s), CheckpointRequest.fromPartial({ jobId, worker: this.name, progress, step }), call);
         answered(r.keepGoing);
       },
-      renewed: answered,
+      renewed: stored,
       retryUntilMs,
       current: () => ({ progress, step }),
       stop: () => clearInterval(timer),
@@ -325,7 +330,7 @@ export class CrawlerWorker {
 interface Heartbeats {
   readonly progress: (progress: number, step: string) => void;
   readonly checkpoint: (progress: number, step: string) => Promise<void>;
-  /** An answer of the scheduler about the lease: keep going (renewed) or not (lost). */
+  /** A stored batch's answer about the lease: keep going (renewed, progress recorded: a heartbeat) or not (lost). */
   readonly renewed: (keepGoing: boolean) => void;
   /** Until when calls that store the attempt's work retry a scheduler away (epoch ms). */
   readonly retryUntilMs: () => number;

@@ -181,13 +181,15 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
         issues: p.issues,
         data: CrawledPage.toJSON(p),
       }));
-      // The lease is checked here, on the account database; the page store (ClickHouse in the
-      // distributed mode) is given the attempt it holds.
-      const lease = await store.jobs.holding(req.jobId, req.worker);
+      // The lease is checked and renewed here, on the account database, in one statement; the page
+      // store (ClickHouse in the distributed mode) is given the attempt it holds. A write that fails
+      // after the renewal fails the call (the crawler retries it, or abandons the attempt); a lease
+      // lost between the renewal and the write leaves rows of an older attempt, which the next
+      // attempt's rows outrank.
+      const lease = await store.jobs.renewHolding(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step || "crawling");
       if (!lease) return PutPagesResponse.fromPartial({ keepGoing: false });
       await store.crawlPages.put(lease, pages);
-      const ok = await store.jobs.heartbeat(req.jobId, req.worker, clock.nowMs(), config.leaseMs, req.progress, req.step || "crawling");
-      return PutPagesResponse.fromPartial({ keepGoing: ok });
+      return PutPagesResponse.fromPartial({ keepGoing: true });
     }),
 
     crawlPages: unary(logger, async (req: CrawlPagesRequest) => {

@@ -274,11 +274,17 @@ export class JobsRepo {
     });
   }
 
-  /** The attempt a worker holds on a running job (what a crawl's page store needs), or null when it holds none. */
-  async holding(jobId: number, worker: string): Promise<{ jobId: number; attempt: number; created: number } | null> {
+  /**
+   * A batch of a crawl's pages arrives: the lease is checked and renewed, and progress recorded, in
+   * one statement (one round trip a batch, not a check before the write and a renewal after it).
+   * Answers the attempt the worker holds (what the page store needs), or null when it holds none:
+   * then nothing is written, and the worker is told to stop.
+   */
+  async renewHolding(jobId: number, worker: string, nowMs: number, leaseMs: number, progress: number, step: string): Promise<{ jobId: number; attempt: number; created: number } | null> {
     const [row] = await this.db.query<{ attempt: number; created: number }>(
-      "SELECT attempt, created FROM jobs WHERE id = $1 AND worker = $2 AND state = 'running'",
-      [jobId, worker],
+      `UPDATE jobs SET lease_until_ms = $3, progress = GREATEST(progress, $4), step = $5, updated = $6
+       WHERE id = $1 AND worker = $2 AND state = 'running' RETURNING attempt, created`,
+      [jobId, worker, nowMs + leaseMs, Math.max(0, Math.min(99, progress)), step, Math.floor(nowMs / 1000)],
     );
     return row ? { jobId, attempt: row.attempt, created: row.created } : null;
   }

@@ -62,8 +62,12 @@ export interface CrawlOptions {
   readonly maxExternalChecks: number;
   /** Longest pause a Retry-After may impose at once. */
   readonly maxRetryAfterMs: number;
-  /** Batch size of `store`. */
+  /** Batch size of `store` (the least, when storeMax and storeAfterMs let fast crawls store larger batches: crawl-checkpoint.ts). */
   readonly storeEvery: number;
+  /** Pages a batch of a fast crawl may grow to (absent: storeEvery). */
+  readonly storeMax?: number;
+  /** How long a batch of storeEvery pages or more may wait for more (ms; absent: not at all). */
+  readonly storeAfterMs?: number;
   /**
    * Where the stored pages' compact facts go until the analysis reads them back (a file,
    * crawler/crawl/facts-file.ts); absent: kept in memory. The caller removes the file.
@@ -169,7 +173,7 @@ function newCrawlRun(
   const frontier = new Frontier({ origin, robots, userAgent: opts.userAgent, limits: opts.limits }, (page) => checkpoint.record(page));
   const checkpoint = new CrawlCheckpoint(
     (pages, progress) => deps.store(pages, progress),
-    opts.storeEvery,
+    { every: opts.storeEvery, ...(opts.storeMax !== undefined ? { max: opts.storeMax } : {}), ...(opts.storeAfterMs !== undefined ? { afterMs: opts.storeAfterMs } : {}) },
     () => Math.min(frontier.known.size, opts.limits.maxPages),
     (err) => fail(run, err),
     opts.factsFile,

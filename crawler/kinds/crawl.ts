@@ -48,6 +48,11 @@ export const crawlKind: CrawlerKind<"crawl"> = {
   },
 };
 
+/** A crawl's pages are stored in batches of STORE_EVERY, growing up to STORE_MAX while a batch is younger than STORE_AFTER_MS (crawl-checkpoint.ts). */
+export const STORE_EVERY = 50;
+export const STORE_MAX = 200;
+export const STORE_AFTER_MS = 2000;
+
 /** Pages stored between two full collections of the crawling thread (the first after that many: smaller crawls never pay one). */
 export const COLLECT_EVERY_PAGES = 10_000;
 
@@ -162,7 +167,12 @@ function crawlFrom(
       externalAllowed,
       maxExternalChecks: 200,
       maxRetryAfterMs: 60_000,
-      storeEvery: 50,
+      // 50 pages a batch, up to 200 while they come faster than 50 in 2 s: the stored pages are
+      // the checkpoint (a crash loses at most one batch), and each batch costs the cluster a call,
+      // a lease renewal and an insert.
+      storeEvery: STORE_EVERY,
+      storeMax: STORE_MAX,
+      storeAfterMs: STORE_AFTER_MS,
       factsFile,
     },
     {

@@ -19,9 +19,13 @@
  *   BENCH_IDLE_S=…  BENCH_SETTLE_S=…  BENCH_MODES=embedded|distributed (one mode only: to profile it, say)
  *   BENCH_ROUNDS=… (0: the idle figures only)
  *   BENCH_NODE_OPTIONS=… (reaches Svc's processes: --import a profiler, say)
+ *   BENCH_ENGINE_DETAIL=1: each round's engine CPU per page by process (Postgres's backends by title)
+ *   BENCH_CENSUS_FLAG=PATH: the file exists while the crawl rounds run (test/bench/idle-census.ts's
+ *     flag=PATH counts what each role does over them)
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
  */
+import { rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fanSite, serveFanSite, startCluster, type Cluster, type ServedSite } from "../harness/cluster.ts";
@@ -30,7 +34,7 @@ import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
 import { http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../harness/svc-process.ts";
 import { dirname } from "node:path";
-import { clickhouseProcesses, engineProcesses, memMb, processCpuS, threadCpuS } from "./proc.ts";
+import { clickhouseProcesses, commandLine, engineProcesses, memMb, processCpuS, threadCpuS } from "./proc.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const SITES = SMOKE ? 4 : 8;
@@ -43,6 +47,9 @@ const IDLE_S = Number(process.env.BENCH_IDLE_S ?? (SMOKE ? 10 : 30));
  * process: 0.03 CPU-s/s in the first minute, 0.004-0.006 after).
  */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? (SMOKE ? 20 : 60));
+const CENSUS_FLAG = process.env.BENCH_CENSUS_FLAG;
+/** BENCH_ENGINE_DETAIL=1: each round's engine CPU by process (Postgres's backends by title, the broker, ClickHouse). */
+const ENGINE_DETAIL = process.env.BENCH_ENGINE_DETAIL === "1";
 const KEY = "svc_Dx7kq2VbN9pLr4TtY6hWm3cZs8Gf1JeA5uQiRoEn";
 const ENV = {
   SVC_ALLOW_PRIVATE_TARGETS: "1",
@@ -89,6 +96,8 @@ interface Figures {
   /** Per round: CPU-ms per page of Svc's processes, and with the engines. */
   perPage: number[];
   perPageWithEngines: number[];
+  /** Per round: CPU-ms per page by process and by engine. */
+  roundBy: string[];
   pages: number;
   rssMb: number;
 }
@@ -127,13 +136,19 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
     rssPeakBy: [],
     perPage: [],
     perPageWithEngines: [],
+    roundBy: [],
     pages: 0,
     rssMb: 0,
   };
+  if (CENSUS_FLAG) writeFileSync(CENSUS_FLAG, "");
   for (let r = 0; r < ROUNDS; r++) {
     const pages0 = sites.reduce((n, s) => n + s.served.pages, 0);
     const cpu0 = cpuOf(mode.processes());
     const e0 = snapshot(mode.engines());
+    const by0 = Object.entries(mode.enginesBy?.() ?? {}).map(([name, pids]) => [name, pids, snapshot(pids)] as const);
+    const procs0 = mode.processes().map((p) => [p.label, p.pid, processCpuS(p.pid)] as const);
+    const wall0 = performance.now();
+    const engineThreads0 = ENGINE_DETAIL ? new Map(mode.engines().map((pid) => [pid, threadCpuS(pid)])) : new Map<number, ReturnType<typeof threadCpuS>>();
     const ids = await Promise.all(
       sites.map(async (s) => {
         const a = await mode.api(`/crawl/${s.host}?fresh=true`, "POST");
@@ -154,6 +169,30 @@ async function measure(mode: Mode, sites: readonly ServedSite[]): Promise<Figure
     figures.pages = pages;
     figures.perPage.push((1000 * cpu) / pages);
     figures.perPageWithEngines.push((1000 * (cpu + since(e0, mode.engines()))) / pages);
+    // Where a round's CPU went, per page: each of Svc's processes and each engine (the machine's load beside it).
+    const parts = [...procs0.map(([label, pid, c0]) => `${label} ${f2((1000 * (processCpuS(pid) - c0)) / pages)}`), ...by0.map(([name, pids, before]) => `${name} ${f2((1000 * since(before, pids)) / pages)}`)];
+    figures.roundBy.push(`round ${r + 1}: ${parts.join(", ")} CPU-ms/page; ${f2((performance.now() - wall0) / 1000)} s; load ${f2(loadavg()[0] ?? NaN)}`);
+    if (ENGINE_DETAIL) {
+      // The engines' processes by what they are (a Postgres backend's title without its client's address and state).
+      const byTitle = new Map<string, number>();
+      for (const pid of mode.engines()) {
+        const title = commandLine(pid).replace(/\d+\.\d+\.\d+\.\d+\(\d+\).*$/, "").slice(0, 60) || "(gone)";
+        byTitle.set(title, (byTitle.get(title) ?? 0) + Math.max(0, (processCpuS(pid) || 0) - (e0.get(pid) ?? 0)));
+      }
+      // A multi-threaded engine (ClickHouse, the broker's JVM) by thread name: inserts apart from merges.
+      const byThread = new Map<string, number>();
+      for (const [pid, before] of engineThreads0) {
+        if (before.size < 2) continue;
+        const name = commandLine(pid).split(" ")[0]?.split("/").pop() ?? "?";
+        for (const [tid, t] of threadCpuS(pid)) byThread.set(`${name}/${t.name}`, (byThread.get(`${name}/${t.name}`) ?? 0) + t.cpuS - (before.get(tid)?.cpuS ?? 0));
+      }
+      figures.roundBy.push(`  engine threads: ${[...byThread].filter(([, v]) => v > 0.005).sort((a, b) => b[1] - a[1]).map(([t, v]) => `${t} ${f2((1000 * v) / pages)}`).join("; ")}`);
+      figures.roundBy.push(`  engines by process: ${[...byTitle].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).map(([t, v]) => `${t} ${f2((1000 * v) / pages)}`).join("; ")}`);
+    }
+  }
+  if (CENSUS_FLAG) {
+    rmSync(CENSUS_FLAG, { force: true });
+    await sleep(500); // the census looks every 100 ms and writes its report
   }
   figures.rssMb = mode.processes().reduce((sum, p) => sum + memMb(p.pid, "VmRSS"), 0);
   figures.rssPeakBy = mode.processes().map((p) => `${p.label} ${Math.round(memMb(p.pid, "VmHWM"))}`);
@@ -170,6 +209,7 @@ function print(name: string, f: Figures): void {
   for (const line of f.idleThreads) out(`  idle by thread, ${line}`);
   if (f.idleEnginesBy.length > 0) out(`  idle engines: ${f.idleEnginesBy.join(", ")} CPU-s/s`);
   out(`  idle, with the engines: ${f3(f.idleCpuPerS + f.idleEnginesPerS)} CPU-s/s; load average ${f2(f.idleLoad[0])} → ${f2(f.idleLoad[1])} over the idle time`);
+  for (const line of f.roundBy) out(`  ${line}`);
   out(`  RSS MB idle: ${f.rssIdleBy.join(", ")}; peak (VmHWM) after the crawls: ${f.rssPeakBy.join(", ")}`);
   out(
     `${name.padEnd(12)} idle ${f3(f.idleCpuPerS)} CPU-s/s (${f.idleBy.join(", ")}; engines ${f3(f.idleEnginesPerS)}); ` +

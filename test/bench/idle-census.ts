@@ -7,9 +7,12 @@
 // call site); then it writes DIR/<role>-<pid>.json with the counts per second. A census run is
 // not a measurement: the counting costs CPU of its own (a stack trace per timer). With profile=1
 // it also writes a CPU profile of the window (DIR/<role>-<pid>.cpuprofile; Chrome DevTools reads it).
+// With flag=PATH the window is instead the time that file exists (distribution.bench.ts creates it
+// around its crawl rounds when BENCH_CENSUS_FLAG names it): what a crawl round does, counted; the
+// report (totals and per second of the window) is written when the file goes away.
 import { subscribe } from "node:diagnostics_channel";
 import { Session } from "node:inspector";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -18,11 +21,15 @@ const FROM_S = Number(params.get("from") ?? 70);
 const FOR_S = Number(params.get("for") ?? 60);
 const DIR = params.get("dir") ?? "/tmp/idle-census";
 const PROFILE = params.get("profile") === "1";
+const FLAG = params.get("flag");
 const role = process.argv.slice(2).find((a) => !a.startsWith("-")) ?? "svc";
 
 type Counts = Map<string, number>;
 const counts: Record<"pg" | "kafka" | "http" | "timeouts" | "intervals", Counts> = { pg: new Map(), kafka: new Map(), http: new Map(), timeouts: new Map(), intervals: new Map() };
+/** With a flag file: whether it exists, looked at every 100 ms (by the poll below). */
+let flagged = false;
 const counting = () => {
+  if (FLAG) return flagged;
   const up = process.uptime();
   return up >= FROM_S && up < FROM_S + FOR_S;
 };
@@ -85,17 +92,50 @@ subscribe("http.client.request.start", (message) => {
 
 // With profile=1, a CPU profile of the window too (--cpu-prof is refused in NODE_OPTIONS): DIR/<role>-<pid>.cpuprofile.
 const session = PROFILE ? new Session() : null;
-if (session) {
-  session.connect();
+const writeProfile = () =>
+  session?.post("Profiler.stop", (err, result) => {
+    if (!err && result) {
+      mkdirSync(DIR, { recursive: true });
+      writeFileSync(join(DIR, `${role}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    }
+  });
+if (session) session.connect();
+if (session && !FLAG) {
   realSetTimeout(() => session.post("Profiler.enable", () => session.post("Profiler.start")), Math.max(0, FROM_S * 1000 - process.uptime() * 1000)).unref();
 }
 
-realSetTimeout(() => {
+const perS = (map: Counts, seconds: number) => Object.fromEntries([...map].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, Number((n / seconds).toFixed(3))]));
+const totals = (map: Counts) => Object.fromEntries([...map].sort((a, b) => b[1] - a[1]));
+function writeReport(windowS: [number, number]): void {
   mkdirSync(DIR, { recursive: true });
-  session?.post("Profiler.stop", (err, result) => {
-    if (!err && result) writeFileSync(join(DIR, `${role}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
-  });
-  const perS = (map: Counts) => Object.fromEntries([...map].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, Number((n / FOR_S).toFixed(3))]));
-  const report = { role, pid: process.pid, windowS: [FROM_S, FROM_S + FOR_S], perSecond: Object.fromEntries(Object.entries(counts).map(([k, m]) => [k, perS(m)])) };
+  const seconds = Math.max(1e-3, windowS[1] - windowS[0]);
+  const report = {
+    role,
+    pid: process.pid,
+    windowS,
+    perSecond: Object.fromEntries(Object.entries(counts).map(([k, m]) => [k, perS(m, seconds)])),
+    ...(FLAG ? { total: Object.fromEntries(Object.entries(counts).map(([k, m]) => [k, totals(m)])) } : {}),
+  };
   writeFileSync(join(DIR, `${role}-${process.pid}.json`), `${JSON.stringify(report, null, 2)}\n`);
-}, (FROM_S + FOR_S) * 1000 - process.uptime() * 1000 + 100).unref();
+}
+
+if (FLAG) {
+  let since = 0;
+  realSetInterval(() => {
+    const now = existsSync(FLAG);
+    if (now && !flagged) {
+      since = process.uptime();
+      session?.post("Profiler.enable", () => session.post("Profiler.start"));
+    }
+    if (!now && flagged) {
+      writeReport([since, process.uptime()]);
+      writeProfile();
+    }
+    flagged = now;
+  }, 100).unref();
+} else {
+  realSetTimeout(() => {
+    writeProfile();
+    writeReport([FROM_S, FROM_S + FOR_S]);
+  }, (FROM_S + FOR_S) * 1000 - process.uptime() * 1000 + 100).unref();
+}

@@ -96,6 +96,15 @@ export function engineProcesses(postgresPorts: readonly number[], jvmArgs: reado
   return [...postmasters, ...backends, ...jvms];
 }
 
+/** A process's command line (a Postgres backend's title: "postgres: user db 127.0.0.1(port) idle"), "" once it is gone. */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return "";
+  }
+}
+
 /** The ClickHouse server listening on this HTTP port: found by the config file its command line names. */
 export function clickhouseProcesses(httpPort: number): number[] {
   return processTable()

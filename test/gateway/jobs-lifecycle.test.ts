@@ -53,6 +53,24 @@ describe("jobs", () => {
     expect(await store.jobs.lease(job.id, "C", T + 30_000, LEASE)).toEqual({ granted: false, reason: "finished" });
   });
 
+  it("a crawl's page batch renews the lease in the same statement that answers the attempt held, and is refused once the lease passed on", async () => {
+    const job = await newJob();
+    await store.jobs.lease(job.id, "A", T, LEASE);
+    expect(await store.jobs.renewHolding(job.id, "B", T + 1000, LEASE, 30, "crawling")).toBeNull();
+    expect(await store.jobs.renewHolding(job.id, "A", T + 4000, LEASE, 30, "crawling")).toEqual({ jobId: job.id, attempt: 1, created: T / 1000 });
+    expect(await store.jobs.get(job.id)).toMatchObject({ lease_until_ms: T + 4000 + LEASE, progress: 30, step: "crawling" });
+    // Renewed at T + 4 s: at T + 6 s (past the first lease's end) the job is still A's.
+    expect(await store.jobs.lease(job.id, "B", T + 6000, LEASE)).toEqual({ granted: false, reason: "held" });
+    // A stalls past its renewed lease; the sweeper hands the job to B: A's next batch is refused, the job untouched.
+    await store.jobs.republishStale(T + 10_000 + LEASE, 3600, msg);
+    expect(await store.jobs.lease(job.id, "B", T + 20_000, LEASE)).toMatchObject({ granted: true, job: { attempt: 2 } });
+    expect(await store.jobs.renewHolding(job.id, "A", T + 21_000, LEASE, 90, "crawling")).toBeNull();
+    expect(await store.jobs.get(job.id)).toMatchObject({ worker: "B", progress: 30, lease_until_ms: T + 20_000 + LEASE });
+    expect(await store.jobs.renewHolding(job.id, "B", T + 22_000, LEASE, 40, "crawling")).toEqual({ jobId: job.id, attempt: 2, created: T / 1000 });
+    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => ({ runId: null }))).toBe(true);
+    expect(await store.jobs.renewHolding(job.id, "B", T + 23_000, LEASE, 50, "crawling")).toBeNull();
+  });
+
   it("end in error with attempts_exhausted once their attempts are spent", async () => {
     const job = await newJob(2);
     await store.jobs.lease(job.id, "A", T, LEASE);

@@ -80,11 +80,11 @@ export function crawlPagesContract(targets: readonly CrawlPagesTarget[]): void {
     }
 
     /**
-     * What the scheduler does with a worker's pages: the lease is checked on the account database
-     * (JobsRepo.holding), and the store is given the attempt; false when the worker holds none.
+     * What the scheduler does with a worker's pages: the lease is checked and renewed on the account
+     * database (JobsRepo.renewHolding), and the store is given the attempt; false when the worker holds none.
      */
     async function putAs(id: number, worker: string, pages: readonly NewCrawlPage[]): Promise<boolean> {
-      const lease = await jobs.holding(id, worker);
+      const lease = await jobs.renewHolding(id, worker, T0 * 1000, LEASE_MS, 50, "crawling");
       if (!lease) return false;
       await s.pages.put(lease, pages);
       return true;

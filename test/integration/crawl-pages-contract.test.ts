@@ -110,9 +110,10 @@ describe("crawl pages on ClickHouse", () => {
     await db?.close();
   });
 
-  /** The lease a worker holds, as the scheduler passes it to the store. */
+  /** The lease a worker holds, as the scheduler passes it to the store (renewed, as a batch of pages renews it). */
   async function leaseOf(id: number, worker = "w1") {
-    const lease = await jobs.holding(id, worker);
+    const job = await jobs.get(id);
+    const lease = await jobs.renewHolding(id, worker, job?.lease_until_ms ?? 0, 60_000, 0, "crawling");
     if (!lease) throw new Error(`${worker} holds no lease on job ${id}`);
     return lease;
   }
