@@ -23,6 +23,27 @@ export default defineConfig({
       },
       {
         test: {
+          // Scenario sites whose truth is known by construction; assertions are about what the user
+          // is told (alarms, incidents, events, tasks, root causes, forecasts): zero false alarms.
+          name: "truth",
+          include: ["test/truth/**/*.test.ts"],
+          globalSetup: ["test/harness/global-gateway.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // One case per hostile-client finding: the refusal, and where it is about resources, the bound.
+          name: "hostile",
+          include: ["test/hostile/**/*.test.ts"],
+          globalSetup: ["test/harness/global-gateway.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           globalSetup: ["test/harness/global-integration.ts"],
