@@ -5,7 +5,6 @@ import { CONTRACTS, type OperationContract } from "../gateway/contracts/index.ts
 import { RestClient, SvcApiError, SvcNetworkError } from "../gateway/client/index.ts";
 import { UsageError, commandHelp, findCommand, parseCommand } from "./cli-args.ts";
 import { progressBar, renderAnswer } from "./cli-output.ts";
-import { pollDelayMs } from "./poll-delay.ts";
 
 // The client commands of `svc`: every registered operation under its cli name (GET /capabilities
 // shows the same names), built from the contracts alone, so the CLI starts without loading the
@@ -96,27 +95,29 @@ interface JobView {
 }
 
 /**
- * Follows a job to its end, polling at its poll_after_s and backing off on long jobs (pollDelayMs), with a progress bar on stderr. Ctrl-C
- * stops following, not the job, and says how to look at it later.
+ * Follows a job to its end with held requests (RestClient.waitForJob: a minute's job costs two or
+ * three requests), with a progress bar on stderr. Ctrl-C stops following, not the job, and says how
+ * to look at it later.
  */
 async function follow(client: RestClient, first: JobView, json: boolean, io: CliIo): Promise<number> {
   let job = first;
-  let stop = false;
-  const since = Date.now();
-  void io.interrupted?.().then(() => {
-    stop = true;
-  });
-  for (;;) {
-    io.err(`\r${progressBar(job.progress, job.state)}`);
-    if (job.state === "done" || job.state === "error") break;
-    const waitMs = pollDelayMs(job.poll_after_s, Date.now() - since);
-    for (let waited = 0; waited < waitMs && !stop; waited += 100) await new Promise((done) => setTimeout(done, 100));
-    if (stop) {
-      io.err(`\njob ${job.id} keeps running; follow it with: svc jobs get ${job.id}\n`);
-      return 0;
-    }
-    const path = job.self.startsWith("/api/v1") ? job.self : `/api/v1${job.self}`;
-    job = ((await client.get(path)).body as { job: JobView }).job;
+  const stop = new AbortController();
+  void io.interrupted?.().then(() => stop.abort());
+  const bar = (j: JobView) => io.err(`\r${progressBar(j.progress, j.state)}`);
+  bar(job);
+  try {
+    job = await client.waitForJob(job, {
+      signal: stop.signal,
+      onUpdate: (j) => {
+        job = j;
+        bar(j);
+      },
+    });
+  } catch (err) {
+    io.err("\n");
+    if (!stop.signal.aborted) throw err;
+    io.err(`job ${job.id} keeps running; follow it with: svc jobs get ${job.id}\n`);
+    return 0;
   }
   io.err("\n");
   io.out(`${json ? JSON.stringify({ job }, null, 2) : renderAnswer({ job })}\n`);

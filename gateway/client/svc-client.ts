@@ -28,6 +28,8 @@ export interface ClientOptions {
 export interface CallOptions {
   /** Sent as Idempotency-Key (otherwise a random one is sent on mutating calls). */
   readonly idempotencyKey?: string;
+  /** Sent as If-None-Match (a GET's last ETag): an unchanged answer is 304, uncharged. */
+  readonly ifNoneMatch?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -61,6 +63,11 @@ export class SvcApiError extends Error {
 export class SvcNetworkError extends Error {}
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** How long one held GET /jobs/{id}?wait=N waits (the server's maximum). */
+const JOB_WAIT_S = 30;
+
+/** Statuses a reverse proxy answers for an upstream that is away: retried like Svc's own 503. */
+const PROXY_STATUSES = new Set([502, 503, 504]);
 
 function retryable(status: number, code: string): boolean {
   const row = (ERROR_CATALOGUE as Record<string, { retry: boolean } | undefined>)[code];
@@ -90,11 +97,33 @@ export class RestClient {
     return this.send("GET", path, undefined, options);
   }
 
+  /**
+   * Follows a job until it is done or in error, with held requests (GET /jobs/{id}?wait=30 and the
+   * last ETag: answered when the job finishes or after 30 s, a 304 that is not charged when nothing
+   * changed). onUpdate sees the job after every answer that changed it.
+   */
+  async waitForJob<J extends { readonly id: number; readonly state: string }>(job: J, options: { readonly onUpdate?: (job: J) => void; readonly signal?: AbortSignal } = {}): Promise<J> {
+    let etag: string | undefined;
+    let current = job;
+    while (current.state !== "done" && current.state !== "error") {
+      const answer = await this.get(`/api/v1/jobs/${current.id}?wait=${JOB_WAIT_S}`, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(etag !== undefined ? { ifNoneMatch: etag } : {}),
+      });
+      if (answer.status === 304) continue;
+      etag = answer.headers.get("etag") ?? undefined;
+      current = (answer.body as { job: J }).job;
+      options.onUpdate?.(current);
+    }
+    return current;
+  }
+
   private async send(method: string, url: string, body: unknown, options: CallOptions): Promise<Answer> {
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     if (MUTATING.has(method)) headers["idempotency-key"] = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    if (options.ifNoneMatch !== undefined) headers["if-none-match"] = options.ifNoneMatch;
     const maxAttempts = this.options.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       let res: Response;
@@ -102,6 +131,12 @@ export class RestClient {
         res = await this.doFetch(this.base + url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(options.signal ? { signal: options.signal } : {}) });
       } catch (err) {
         throw new SvcNetworkError(`cannot reach ${this.base}: ${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message}`);
+      }
+      // Every answer of Svc's API carries X-API-Version; another server's (a 404 of a static file
+      // server at a wrong address) is not retried as if it were Svc failing. Gateways in front of
+      // Svc (502-504 while it restarts) are retried as before.
+      if (!res.headers.has("x-api-version") && !PROXY_STATUSES.has(res.status)) {
+        throw new SvcNetworkError(`the answer at ${this.base + url} is not Svc's API (HTTP ${res.status} without X-API-Version): check --api-url or SVC_API_URL`);
       }
       const text = await res.text();
       let json: unknown = null;

@@ -4,6 +4,9 @@ import { ReportSchema } from "../operations/report-view.ts";
 import { HostString, Nullable, PageEnvelope, StringEnum, UnixSeconds, pagedQuery } from "../schemas.ts";
 import { defineContract } from "./contract.ts";
 
+/** The longest a GET /jobs/{id}?wait=N holds its answer (seconds). */
+export const JOB_WAIT_MAX_S = 30;
+
 const JobState = StringEnum(["queued", "running", "done", "error"]);
 
 export const JobSchema = Type.Object(
@@ -111,10 +114,22 @@ export const getJob = defineContract({
   path: "/jobs/{id}",
   scope: "read",
   cli: "jobs get",
-  summary: "One job; poll_after_s says when to ask again",
+  summary: "One job; poll_after_s says when to ask again, or wait=N holds the answer until the job finishes",
+  description:
+    "wait (extension): while the job is queued or running, the answer is held until the job finishes or wait seconds pass (at most 30), whichever comes first; " +
+    "then it is the job as it stands, or 304 without charging the request when If-None-Match still matches (nothing changed while the answer was held). " +
+    "A client that sends the last ETag with wait=30 follows a job of a minute in two or three requests instead of twenty. Without wait the answer is at once.",
   tags: ["Jobs"],
   errors: ["not_found"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+  query: Type.Object(
+    {
+      wait: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: JOB_WAIT_MAX_S, description: "Extension: hold the answer up to this many seconds while the job is unfinished (0: answer at once)" }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   response: Type.Object({ job: JobSchema }, { additionalProperties: false }),
   etagOf: (body) => withoutAge((body as { job: unknown }).job),
 });

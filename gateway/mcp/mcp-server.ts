@@ -55,7 +55,7 @@ export function registerMcp(app: FastifyInstance, deps: GatewayDeps, operations:
   const instructions =
     "Svc monitors websites and analyses their search-engine health. Tools mirror the REST API at /api/v1 one to one; " +
     "errors come back as isError results whose text starts with the catalogue code (e.g. not_found, scope, limit). " +
-    "Tools that start work return a job: poll get_job until its state is done.";
+    "Tools that start work return a job: call get_job with wait (up to 30 seconds, the answer comes when the job finishes) until its state is done.";
 
   void app.register(async (mcp) => {
     // The body is read as text here so that malformed JSON is JSON-RPC's parse error, not the API's 400.

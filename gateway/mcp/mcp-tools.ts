@@ -70,7 +70,7 @@ export function toolOf(op: OperationContract): McpTool {
   if (required.length > 0) inputSchema.required = [...new Set(required)];
   const output = portableSchema(op.response);
   const scopeText = op.scope === "none" ? "Needs no key." : op.scopeRule ? `Scope: ${op.scopeRule}.` : `Needs the ${op.scope} scope.`;
-  const asyncText = op.async ? " Starts a background job: follow it with get_job (job.id), at job.poll_after_s intervals." : "";
+  const asyncText = op.async ? " Starts a background job: follow it with get_job (job.id, wait: 30 holds the answer until the job finishes or 30 s pass)." : "";
   return {
     name: op.mcp,
     title: op.summary,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { JobRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import { ApiError } from "../errors.ts";
@@ -80,10 +81,50 @@ export const listJobs = implement(contracts.listJobs, async ({ auth, deps, query
   return { body: { jobs: rows.map((j) => jobView(j, now)), page: page(query.limit, query.offset, total) } };
 });
 
-export const getJob = implement(contracts.getJob, async ({ auth, deps, params, now }) => {
-  const job = await deps.store.jobs.getOwned(auth!.accountId, params.id, deps.clock.nowMs());
+export const getJob = implement(contracts.getJob, async ({ auth, deps, params, query, now, request }) => {
+  const read = () => deps.store.jobs.getOwned(auth!.accountId, params.id, deps.clock.nowMs());
+  let job = await read();
   if (!job) throw new ApiError("not_found", `no job ${params.id} in your account`);
-  return { body: { job: jobView(job, now) } };
+  const waitMs = Math.min(query.wait ?? 0, contracts.JOB_WAIT_MAX_S) * 1000;
+  if (waitMs > 0 && !finished(job)) job = (await holdUntilFinished(job, read, waitMs, deps.switches, request.raw.socket)) ?? job;
+  return { body: { job: jobView(job, Math.max(now, Math.floor(deps.clock.nowMs() / 1000))) } };
 });
+
+/** How often a held GET /jobs/{id}?wait=N looks at its job again: one indexed read per waiting client. */
+const HOLD_POLL_MS = 500;
+
+const finished = (job: JobRow) => job.state === "done" || job.state === "error";
+
+/**
+ * Reads the job again every HOLD_POLL_MS until it finishes, waitMs have passed (counted in sleeps,
+ * so that an injected clock that stands still cannot hold a request for ever), the client has gone
+ * or the gateway drains. Answers the job as last read (null when it disappeared meanwhile).
+ */
+async function holdUntilFinished(
+  first: JobRow,
+  read: () => Promise<JobRow | null>,
+  waitMs: number,
+  switches: { readonly draining: boolean },
+  socket: NodeJS.EventEmitter | null | undefined,
+): Promise<JobRow | null> {
+  let gone = false;
+  const onClose = () => {
+    gone = true;
+  };
+  const watching = typeof socket?.once === "function";
+  if (watching) socket.once("close", onClose);
+  try {
+    let job: JobRow | null = first;
+    for (let waited = 0; waited < waitMs && job && !finished(job) && !gone && !switches.draining; ) {
+      const step = Math.min(HOLD_POLL_MS, waitMs - waited);
+      await sleep(step);
+      waited += step;
+      job = await read();
+    }
+    return job;
+  } finally {
+    if (watching) socket.removeListener("close", onClose);
+  }
+}
 
 export const jobsHandlers = [startAnalysis, analyzeSiteSync, listJobs, getJob];

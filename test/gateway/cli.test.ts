@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -109,6 +110,21 @@ describe("the svc client commands", () => {
     const r = await svc(["sites", "list"], { SVC_API_URL: `http://127.0.0.1:${await freePort()}` });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^svc: cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
+  }, 60_000);
+
+  it("exits 4 at once when the address answers but is not Svc's API (another server's 404)", async () => {
+    const other = createServer((_req, res) => res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not Found</h1>"));
+    await new Promise<void>((up) => other.listen(0, "127.0.0.1", up));
+    try {
+      const started = Date.now();
+      const r = await svc(["me"], { SVC_API_URL: `http://127.0.0.1:${(other.address() as { port: number }).port}` });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/^svc: the answer at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/me is not Svc's API \(HTTP 404 without X-API-Version\)/);
+      // No retries (they waited 1 + 2 + 4 + 8 s before).
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await new Promise((down) => other.close(down));
+    }
   }, 60_000);
 
   it("lists every registered operation as a command, and explains one with --help", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTRACTS } from "../../gateway/contracts/index.ts";
 import * as contracts from "../../gateway/contracts/index.ts";
-import { createClient, methodName, RestClient, SvcApiError } from "../../gateway/client/index.ts";
+import { createClient, methodName, RestClient, SvcApiError, SvcNetworkError } from "../../gateway/client/index.ts";
 
 // The client rule of the spec, against a scripted fetch (the faults are caused, not served):
 // retry only retryable codes, Retry-After first, else 1, 2, 4 … s, at most 5 attempts, the same
@@ -13,7 +13,7 @@ function scripted(answers: { status: number; body: unknown; headers?: Record<str
   const doFetch = (async (url: string, init: RequestInit) => {
     seen.push({ url, init });
     const a = answers[Math.min(seen.length - 1, answers.length - 1)]!;
-    return new Response(JSON.stringify(a.body), { status: a.status, headers: { "content-type": "application/json", ...a.headers } });
+    return new Response(JSON.stringify(a.body), { status: a.status, headers: { "content-type": "application/json", "x-api-version": "1.3", ...a.headers } });
   }) as unknown as typeof fetch;
   const client = new RestClient({ baseUrl: "http://svc.test/", apiKey: "svc_k", fetch: doFetch, sleep: async (ms) => void sleeps.push(ms) });
   return { client, seen, sleeps };
@@ -56,6 +56,33 @@ describe("the typed client", () => {
       const err = (await client.call(listSites, {}).catch((e: unknown) => e)) as SvcApiError;
       expect([err.code, err.exitCode, seen.length]).toEqual([code, exit, 1]);
     }
+  });
+
+  it("says at once that an answer without X-API-Version is not Svc's API, and retries a proxy's 502 without it", async () => {
+    const calls: string[] = [];
+    const notSvc = new RestClient({
+      baseUrl: "http://other.test",
+      fetch: (async (url: string) => {
+        calls.push(url);
+        return new Response("<h1>Not Found</h1>", { status: 404, headers: { "content-type": "text/html" } });
+      }) as unknown as typeof fetch,
+      sleep: async () => {},
+    });
+    const err = await notSvc.call(listSites, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SvcNetworkError);
+    expect((err as Error).message).toBe("the answer at http://other.test/api/v1/sites is not Svc's API (HTTP 404 without X-API-Version): check --api-url or SVC_API_URL");
+    expect(calls).toHaveLength(1);
+    let n = 0;
+    const behindProxy = new RestClient({
+      baseUrl: "http://svc.test",
+      fetch: async () =>
+        ++n === 1
+          ? new Response("bad gateway", { status: 502 })
+          : new Response(JSON.stringify({ sites: [] }), { status: 200, headers: { "content-type": "application/json", "x-api-version": "1.3" } }),
+      sleep: async () => {},
+    });
+    expect((await behindProxy.call(listSites, {})).body).toEqual({ sites: [] });
+    expect(n).toBe(2);
   });
 
   it("has one method per registered operation, named after its tool", () => {
