@@ -16,6 +16,8 @@ export interface ParsedCommand {
   readonly apiUrl?: string;
   readonly apiKey?: string;
   readonly idempotencyKey?: string;
+  /** --out FILE: where the file the answer produced (an image, a zip, a generated text) is saved. */
+  readonly out?: string;
 }
 
 interface FieldSchema {
@@ -27,7 +29,7 @@ interface FieldSchema {
   readonly default?: unknown;
 }
 
-const GLOBAL_VALUE_FLAGS = new Set(["api_url", "api_key", "idempotency_key"]);
+const GLOBAL_VALUE_FLAGS = new Set(["api_url", "api_key", "idempotency_key", "out"]);
 const GLOBAL_BOOLEAN_FLAGS = new Set(["json", "wait", "help"]);
 
 export function fieldsOf(op: OperationContract): { name: string; schema: FieldSchema; required: boolean; inPath: boolean }[] {
@@ -145,6 +147,7 @@ function parseOwn(op: OperationContract, rest: readonly string[], readFile: (pat
     ...(typeof globals.api_url === "string" ? { apiUrl: globals.api_url } : {}),
     ...(typeof globals.api_key === "string" ? { apiKey: globals.api_key } : {}),
     ...(typeof globals.idempotency_key === "string" ? { idempotencyKey: globals.idempotency_key } : {}),
+    ...(typeof globals.out === "string" ? { out: globals.out } : {}),
   };
 }
 
@@ -208,6 +211,7 @@ export function parseCommand(op: OperationContract, rest: readonly string[], rea
     ...(typeof globals.api_url === "string" ? { apiUrl: globals.api_url } : {}),
     ...(typeof globals.api_key === "string" ? { apiKey: globals.api_key } : {}),
     ...(typeof globals.idempotency_key === "string" ? { idempotencyKey: globals.idempotency_key } : {}),
+    ...(typeof globals.out === "string" ? { out: globals.out } : {}),
   };
 }
 
@@ -224,7 +228,8 @@ export function commandHelp(op: OperationContract): string {
     const dflt = f.schema.default !== undefined ? ` [default ${JSON.stringify(f.schema.default)}]` : "";
     lines.push(`  --${f.name.replace(/_/g, "-")} <${type}>${values}${dflt}${f.required && f.schema.default === undefined ? " (required)" : ""}${f.schema.description ? `  ${f.schema.description}` : ""}`);
   }
-  lines.push("  --json              print the API's JSON answer as is (default: a table)");
+  lines.push("  --json              print the API's JSON answer as is, errors included (default: text and tables)");
+  lines.push("  --out FILE          save the file the answer produced (an image, a zip, a generated sitemap)");
   if (op.async) lines.push("  --wait              follow the job it starts until it ends, with a progress bar");
   if (!op.readOnly) lines.push("  --idempotency-key K send this Idempotency-Key (default: a random one, the same on every retry)");
   lines.push("  --api-url URL, --api-key KEY   where and who (else SVC_API_URL, SVC_API_KEY, the config file)");

@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { CONTRACTS, type OperationContract } from "../gateway/contracts/index.ts";
 import { RestClient, SvcApiError, SvcNetworkError } from "../gateway/client/index.ts";
 import { UsageError, commandHelp, findCommand, parseCommand } from "./cli-args.ts";
-import { progressBar, renderAnswer } from "./cli-output.ts";
+import { producedFile, progressBar, renderAnswer } from "./cli-output.ts";
 
 // The client commands of `svc`: every registered operation under its cli name (GET /capabilities
 // shows the same names), built from the contracts alone, so the CLI starts without loading the
@@ -79,10 +79,19 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv, io
     const answer = await client.call(parsed.op, parsed.fields, parsed.idempotencyKey ? { idempotencyKey: parsed.idempotencyKey } : {});
     const job = (answer.body as { job?: JobView } | null)?.job;
     if (parsed.wait && parsed.op.async && job) return await follow(client, job, parsed.json, io);
+    if (parsed.out !== undefined) {
+      const file = producedFile(answer.body);
+      if (file === null) {
+        io.err(`svc: the answer has no file to save to ${parsed.out}\n`);
+        return 1;
+      }
+      writeFileSync(parsed.out, file);
+      io.err(`svc: saved ${file.length} bytes to ${parsed.out}\n`);
+    }
     io.out(`${parsed.json ? JSON.stringify(answer.body, null, 2) : renderAnswer(answer.body)}\n`);
     return 0;
   } catch (err) {
-    return failure(err, io);
+    return failure(err, io, parsed.json);
   }
 }
 
@@ -124,8 +133,10 @@ async function follow(client: RestClient, first: JobView, json: boolean, io: Cli
   return job.state === "done" ? 0 : 1;
 }
 
-function failure(err: unknown, io: CliIo): number {
+function failure(err: unknown, io: CliIo, json = false): number {
   if (err instanceof SvcApiError) {
+    // --json: the API's error answer on stdout, for scripts (the text stays on stderr).
+    if (json && err.body !== null) io.out(`${JSON.stringify(err.body, null, 2)}\n`);
     io.err(`svc: ${err.code}: ${err.message}\n`);
     return err.exitCode;
   }
