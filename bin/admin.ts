@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { dataDirOwner } from "../storage/index.ts";
@@ -25,6 +25,14 @@ export async function admin(args: string[], env: NodeJS.ProcessEnv): Promise<Rec
         throw new AdminCommandError((err as Error).message);
       });
     }
+  }
+  // Nothing runs and no store is here: without SVC_DATA_DIR this is the default ./data of wherever
+  // the command was typed, most likely not the service's. Opening it would create an empty store
+  // and answer from it as if the service had no accounts.
+  if (!config.postgresUrl && env.SVC_DATA_DIR === undefined && !existsSync(join(config.dataDir, "pg", "PG_VERSION"))) {
+    throw new AdminCommandError(
+      `no Svc store at ${resolve(config.dataDir)} and no service running there: set SVC_DATA_DIR to the service's data directory (or SVC_POSTGRES_URL for a Postgres server)`,
+    );
   }
   const life = new Lifecycle();
   try {
