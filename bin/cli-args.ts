@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { OperationContract } from "../gateway/contracts/index.ts";
 
 // The command line of a client command, read against its operation's contract: the words of its
@@ -27,6 +28,8 @@ interface FieldSchema {
   readonly anyOf?: FieldSchema[];
   readonly description?: string;
   readonly default?: unknown;
+  /** base64: the field carries a file's bytes, and the command line takes the file's path. */
+  readonly contentEncoding?: string;
 }
 
 const GLOBAL_VALUE_FLAGS = new Set(["api_url", "api_key", "idempotency_key", "out"]);
@@ -156,6 +159,14 @@ export function parseCommand(op: OperationContract, rest: readonly string[], rea
   if (op.cliParse) return parseOwn(op, rest, readFile);
   const fields = fieldsOf(op);
   const byName = new Map(fields.map((f) => [f.name, f]));
+  let fileNameFromPath: string | undefined;
+  /** A field's value from its command-line text: a base64 field takes a file's path (@path or path). */
+  const fieldValue = (field: { name: string; schema: FieldSchema }, raw: string, previous: unknown): unknown => {
+    if (field.schema.contentEncoding !== "base64") return convert(field.name, field.schema, raw, previous);
+    const path = raw.replace(/^@/, "");
+    fileNameFromPath ??= basename(path);
+    return readFile(path);
+  };
   const values: Record<string, unknown> = {};
   const globals: Record<string, string | boolean> = {};
   const positional: string[] = [];
@@ -188,7 +199,7 @@ export function parseCommand(op: OperationContract, rest: readonly string[], rea
         i++;
       }
     }
-    if (field) values[name] = convert(name, field.schema, raw, values[name]);
+    if (field) values[name] = fieldValue(field, raw, values[name]);
     else globals[name] = raw;
   }
   // Positional values: the path parameters first, then the required fields not given as flags.
@@ -196,8 +207,10 @@ export function parseCommand(op: OperationContract, rest: readonly string[], rea
   if (!globals.help && positional.length > slots.length) throw new UsageError(`svc ${op.cli} takes ${slots.length === 0 ? "no positional values" : slots.map((s) => `<${s.name}>`).join(" ")}; got "${positional.join(" ")}"`);
   positional.forEach((raw, i) => {
     const slot = slots[i];
-    if (slot) values[slot.name] = convert(slot.name, slot.schema, raw, undefined);
+    if (slot) values[slot.name] = fieldValue(slot, raw, undefined);
   });
+  // A file given by its path names itself, unless file_name was given.
+  if (fileNameFromPath !== undefined && byName.get("file_name")?.schema.type === "string" && !("file_name" in values)) values.file_name = fileNameFromPath;
   if (!globals.help) {
     const missing = fields.filter((f) => f.required && !(f.name in values) && f.schema.default === undefined);
     if (missing.length > 0) throw new UsageError(`svc ${op.cli}: ${missing.map((m) => `<${m.name}>`).join(", ")} required; see svc ${op.cli} --help`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCommand, UsageError } from "../../../bin/cli-args.ts";
-import { runUtility as runUtilityContract } from "../../../gateway/contracts/index.ts";
+import { importSearchData, runUtility as runUtilityContract } from "../../../gateway/contracts/index.ts";
 
 // `svc util <id> <primary> [--field value]…` read from the catalogue (the contract's cliParse).
 const parse = (args: string[]) => parseCommand(runUtilityContract, args, (path) => Buffer.from(`file:${path}`).toString("base64"));
@@ -20,5 +20,22 @@ describe("svc util's command line", () => {
     expect(() => parse(["hash", "hello", "--colour", "red"])).toThrow(new UsageError("hash has no field colour (its fields: text, file, algorithms, hmac_key, encoding, bcrypt_cost, bcrypt_verify)"));
     expect(() => parse(["hash", "a", "b"])).toThrow(new UsageError("svc util hash takes one positional value (its text); give the others as --name value"));
     expect(() => parse([])).toThrow(UsageError);
+  });
+});
+
+describe("a file field of any command takes a path", () => {
+  const read = (path: string) => Buffer.from(`file:${path}`).toString("base64");
+  it("svc imports add <host> <path>: the file read from the path, file_name from its name unless given", () => {
+    expect(parseCommand(importSearchData, ["example.com", "exports/Queries.csv"], read).fields).toEqual({
+      host: "example.com",
+      file: Buffer.from("file:exports/Queries.csv").toString("base64"),
+      file_name: "Queries.csv",
+    });
+    expect(parseCommand(importSearchData, ["example.com", "@Table.csv", "--file-name", "Not found (404)/Table.csv", "--provider", "gsc_indexing"], read).fields).toEqual({
+      host: "example.com",
+      file: Buffer.from("file:Table.csv").toString("base64"),
+      file_name: "Not found (404)/Table.csv",
+      provider: "gsc_indexing",
+    });
   });
 });
