@@ -2,7 +2,7 @@
 // that the quick start stays `npm ci && npm start`. Plain JavaScript, so that it runs before
 // anything is compiled. The build is fresh when no source, migration, tsconfig or package.json
 // changed after dist/.build-stamp was written; concurrent starts build once (a lock directory).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -14,6 +14,8 @@ const SOURCE_FILES = ["tsconfig.json", "tsconfig.build.json", "package.json"];
 const STAMP = join(ROOT, "dist", ".build-stamp");
 const LOCK = join(ROOT, "dist.build-lock");
 const LOCK_STALE_MS = 5 * 60_000;
+/** Prints how long the compilation has run, every 15 s, until it is killed. */
+const TICKER = 'let s = 0; setInterval(() => process.stderr.write("svc: still compiling (" + (s += 15) + " s) …\\n"), 15000);';
 
 /** The sources' newest modification time (ms) and how many there are (a deleted file changes the count). */
 function sources() {
@@ -96,12 +98,19 @@ export function build(log = (line) => process.stderr.write(`${line}\n`)) {
   try {
     if (distState() === "fresh") return;
     const started = Date.now();
-    log("svc: compiling the sources into dist/ (npm run build) …");
+    log("svc: compiling the sources into dist/ (npm run build), once: about 25 s of CPU, half a minute on an idle 2-core machine, two on a busy one …");
     rmSync(join(ROOT, "dist"), { recursive: true, force: true });
     // Stamped as of before compiling: a source saved while tsc runs leaves the build stale.
     const stampDate = new Date();
     const count = sources().count;
-    const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+    // tsc says nothing until it is done: a ticker process tells the waiting user it is alive.
+    const ticker = spawn(process.execPath, ["-e", TICKER], { stdio: ["ignore", "ignore", "inherit"] });
+    let r;
+    try {
+      r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+    } finally {
+      ticker.kill();
+    }
     if (r.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${r.status ?? r.signal})`);
     cpSync(join(ROOT, "storage", "migrations"), join(ROOT, "dist", "storage", "migrations"), { recursive: true });
     writeFileSync(STAMP, `${stampDate.toISOString()} ${count}\n`);
