@@ -54,6 +54,9 @@ export interface NotifiedEvent {
   readonly kind: string;
   readonly level: string;
   readonly text: string;
+  /** When the event happened (Unix seconds): the event feed's name for it (GET /events). */
+  readonly created: number;
+  /** The same time under its first name, kept for receivers written against it. */
   readonly at: number;
   readonly data: Record<string, unknown>;
 }
@@ -69,7 +72,7 @@ export function notificationOf(type: string, event: LoggedEvent): Notification {
   return {
     type,
     host: event.host,
-    events: [{ id: event.id, type: event.type, kind: event.kind, level: event.level, text: textOf(event), at: event.created, data: event.payload }],
+    events: [{ id: event.id, type: event.type, kind: event.kind, level: event.level, text: textOf(event), created: event.created, at: event.created, data: event.payload }],
   };
 }
 
@@ -104,6 +107,6 @@ export function testNotification(webhookId: number, at: number): Notification {
   return {
     type: WEBHOOK_TEST_EVENT,
     host: null,
-    events: [{ id: 0, type: WEBHOOK_TEST_EVENT, kind: "webhook.test", level: "info", text: `Test event for webhook ${webhookId}`, at, data: { webhook: webhookId } }],
+    events: [{ id: 0, type: WEBHOOK_TEST_EVENT, kind: "webhook.test", level: "info", text: `Test event for webhook ${webhookId}`, created: at, at, data: { webhook: webhookId } }],
   };
 }

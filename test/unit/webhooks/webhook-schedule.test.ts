@@ -70,7 +70,7 @@ describe("routing events to subscriptions", () => {
     expect(r!.notification).toEqual({
       type: "rank",
       host: "shop.example.com",
-      events: [{ id: 9, type: "rank", kind: "rank.changed", level: "info", text: "Rank of shop.example.com went from 50 to 42", at: T, data: { from: 50, to: 42, run: 7 } }],
+      events: [{ id: 9, type: "rank", kind: "rank.changed", level: "info", text: "Rank of shop.example.com went from 50 to 42", created: T, at: T, data: { from: 50, to: 42, run: 7 } }],
     });
   });
 });
