@@ -13,7 +13,11 @@ ARG NODE_IMAGE=node:20.19-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# Behind a TLS-intercepting proxy, hand its CA bundle over as a build secret (never kept in a layer):
+#   docker build --secret id=npm_ca,src=/etc/ssl/certs/ca-certificates.crt .
+RUN --mount=type=secret,id=npm_ca \
+    if [ -f /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
+    && npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY runtime ./runtime
@@ -22,13 +26,16 @@ COPY gateway ./gateway
 COPY scheduler ./scheduler
 COPY crawler ./crawler
 COPY analyzer ./analyzer
+COPY utilities ./utilities
 COPY proto ./proto
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN --mount=type=secret,id=npm_ca \
+    if [ -f /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi \
+    && npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 ARG CHROMIUM=0

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port.ts";
-import { http, spawnSvc, waitReady, type Answer, type Exit, type SvcProcess } from "./svc-process.ts";
+import { http, spawnSvc, waitReady, type Answer, type Exit, type SvcLauncher, type SvcProcess } from "./svc-process.ts";
 
 // The distributed mode as deployed: `svc gateway`, `svc scheduler` and `svc crawler` as separate
 // OS processes (node bin/svc.js <role>) on a Postgres server and a Kafka broker the caller
@@ -34,6 +34,8 @@ export interface ClusterOptions {
   readonly schedulers?: number;
   readonly crawlers?: number;
   readonly readyTimeoutMs?: number;
+  /** How each role's process starts (default: node bin/svc.js of the checkout; the image smoke runs containers). */
+  readonly launcher?: SvcLauncher;
 }
 
 export interface Cluster {
@@ -81,7 +83,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
 
   const launch = async (role: Role, label: string, env: Record<string, string>): Promise<RoleProcess> => {
-    const p: RoleProcess = { role, label, proc: spawnSvc([role], env), adminPort: Number(env.SVC_ADMIN_PORT), env };
+    const p: RoleProcess = { role, label, proc: spawnSvc([role], env, options.launcher), adminPort: Number(env.SVC_ADMIN_PORT), env };
     all.push(p);
     await waitReady(p.proc, p.adminPort, readyMs).catch((err: Error) => {
       throw new Error(`${label}: ${err.message}`);

@@ -33,11 +33,21 @@ export interface SvcProcess {
 
 const started = new Set<SvcProcess>();
 
-/** Runs `node bin/svc.js …args` with exactly this environment (plus PATH and HOME; NODE_OPTIONS for a bench's profiling). */
-export function spawnSvc(args: readonly string[], svcEnv: Record<string, string>): SvcProcess {
+/** How an `svc` process is started: the command and its arguments for `svc …args` with this environment. */
+export type SvcLauncher = (args: readonly string[], svcEnv: Record<string, string>) => { command: string; argv: string[]; env: Record<string, string> };
+
+/** `node bin/svc.js …args` from the checkout, with exactly this environment (plus PATH and HOME). */
+export const checkoutLauncher: SvcLauncher = (args, svcEnv) => ({
+  command: process.execPath,
+  argv: ["bin/svc.js", ...args],
+  env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...svcEnv },
+});
+
+/** Runs `svc …args` (by default `node bin/svc.js` of the checkout) with exactly this environment (NODE_OPTIONS for a bench's profiling). */
+export function spawnSvc(args: readonly string[], svcEnv: Record<string, string>, launcher: SvcLauncher = checkoutLauncher): SvcProcess {
   for (const name of Object.keys(svcEnv)) if (!name.startsWith("SVC_") && !name.startsWith("MALLOC_") && name !== "NODE_OPTIONS") throw new Error(`only SVC_* variables are passed, not ${name}`);
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...svcEnv };
-  const child = spawn(process.execPath, ["bin/svc.js", ...args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const launch = launcher(args, svcEnv);
+  const child = spawn(launch.command, launch.argv, { cwd: REPO_ROOT, env: launch.env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (s: string) => (out += s));
