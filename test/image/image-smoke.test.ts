@@ -59,7 +59,8 @@ afterAll(async () => {
   if (process.env.IMAGE_LOGS && cluster) process.stderr.write(`\n${cluster.logs(200)}\n`);
   await cluster?.close();
   await site?.close();
-  await Promise.all([kafka?.stop(), clickhouse?.stop(), pg?.stop()]);
+  await Promise.all([kafka?.stop(), clickhouse?.stop()]);
+  pg?.stop();
 });
 
 async function job(path: string, body?: unknown): Promise<{ state: string; progress: number }> {
