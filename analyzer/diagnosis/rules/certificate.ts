@@ -2,13 +2,15 @@
 // days left) and the open certificate incident (its stage). Critical only when browsers refuse the
 // certificate (expired, not trusted, not covering the host); an expiry ahead is a warning (30, 14
 // days) or bad (7 days), and the text says how many days are left (docs/monitoring.md).
-import { CERTIFICATE_REFUSED_CAUSES } from "../../site-incidents.ts";
+import { CERTIFICATE_REFUSED_CAUSES, CERTIFICATE_STAGES_DAYS } from "../../site-incidents.ts";
 import type { IncidentEvidence, RunEvidence } from "../evidence.ts";
 import { confidence, type Cause, type CauseEvidence, type DiagnosisRule, type Severity } from "../rule.ts";
 import { openIncident } from "../signals.ts";
 
 /** At or under this many days left, an expiry is bad (the incident's 7d stage, tls_cert_expiry's bad tier). */
 const BAD_DAYS = 7;
+/** The certificate incident's first stage (CERTIFICATE_STAGES_DAYS[0]). */
+const STAGE_DAYS = CERTIFICATE_STAGES_DAYS[0];
 
 /** Why browsers refuse the certificate, in words, from tls_cert_valid's value or the incident's cause. */
 function refusal(problem: string, host: string): string {
@@ -40,9 +42,12 @@ export const certificate: DiagnosisRule = {
     const invalid = latest.failing.find((f) => f.code === "tls_cert_valid");
     const expiring = latest.failing.find((f) => f.code === "tls_cert_expiry");
     const incident = openIncident(ev, "certificate");
-    if (!invalid && !expiring && !incident) return null;
-    const facts: CauseEvidence[] = [invalid, expiring].filter((f) => f !== undefined).map((f) => ({ source: "report", fact: `${f.code} fails: ${f.title}` }));
     const days = daysLeft(latest);
+    // Within the incident's first stage (30 days) even before the site was probed (no uptime
+    // evidence yet): the diagnosis and the certificate incident stage expiry alike.
+    const withinStages = days !== null && days < STAGE_DAYS;
+    if (!invalid && !expiring && !incident && !withinStages) return null;
+    const facts: CauseEvidence[] = [invalid, expiring].filter((f) => f !== undefined).map((f) => ({ source: "report", fact: `${f.code} fails: ${f.title}` }));
     if (days !== null) facts.push({ source: "report", fact: `the certificate expires in ${days} day(s) (check of ${new Date(latest.checkedAt * 1000).toISOString().slice(0, 10)})` });
     if (incident) facts.push({ source: "uptime", fact: `open certificate incident: ${incident.title}` });
     const refusedBy = invalid ? (latest.certificate?.problem ?? "untrusted") : incident && CERTIFICATE_REFUSED_CAUSES.includes(incident.cause) ? incident.cause : null;

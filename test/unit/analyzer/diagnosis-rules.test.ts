@@ -163,6 +163,12 @@ describe("certificate", () => {
     expect([untrusted.severity, untrusted.text]).toEqual(["critical", "Browsers do not trust the certificate (DEPTH_ZERO_SELF_SIGNED_CERT): visitors see a warning and leave."]);
   });
 
+  it("stages an expiry within 30 days from the check alone, before any probe brought the incident in; not at 30 days or more", () => {
+    const at29 = ask("certificate", site({ runs: [cert(1, [], { problem: null, daysLeft: 29 })] }))!;
+    expect([at29.severity, at29.text]).toEqual(["warn", "The certificate expires in 29 day(s): renew it before browsers start refusing the site."]);
+    expect(ask("certificate", site({ runs: [cert(1, [], { problem: null, daysLeft: 30 })] }))).toBeNull();
+  });
+
   it("does not fire when the latest check's certificate is fine (an earlier failure is history)", () => {
     expect(ask("certificate", site({ runs: [run(1, 3, 80, [fail("tls_cert_valid", "TLS certificate is valid")]), cert(2, [], { problem: null, daysLeft: 45 })] }))).toBeNull();
   });
