@@ -66,7 +66,7 @@ function plainFallback(url: string, cause: string, rawDetail: string): string | 
 }
 
 /** A failure in words a site owner reads: the error's code decides, never the TLS library's own text. */
-export function failureText(cause: string, detail: string): string {
+export function probeFailureText(cause: string, detail: string): string {
   const code = /^[A-Z][A-Z0-9_]+/.exec(detail)?.[0] ?? "";
   if (cause === "tls") {
     if (NOT_TLS.test(detail)) return "TLS handshake failed: the server does not speak HTTPS on this port";
@@ -118,7 +118,7 @@ async function probeUrl(target: ProbeTarget, url: string, node: CrawlerNode): Pr
   if (r.error) {
     const cause = CAUSES[r.error] ?? "connect";
     const raw = r.errorDetail || r.error;
-    return done({ ok: false, status: r.status, cause, detail: failureText(cause, raw), dnsMs: round(dnsMs), connectMs, tlsMs, ttfbMs: r.ttfbMs, totalMs }, raw);
+    return done({ ok: false, status: r.status, cause, detail: probeFailureText(cause, raw), dnsMs: round(dnsMs), connectMs, tlsMs, ttfbMs: r.ttfbMs, totalMs }, raw);
   }
   // A site is up when it answers its home page with a success (after redirects): 4xx and 5xx are
   // down; so is an answer without the site's keyword, when it has one.
