@@ -50,6 +50,7 @@ export { crawlDelaySeconds, isAllowed, matchingGroups, patternMatches, productTo
 export { nextUptimeState, uptimePercent, DEFAULT_UPTIME_RULES, type UptimeDecision, type UptimeRules, type UptimeState, type UptimeTarget, type UptimeTransition, type ProbeFacts } from "./uptime-state.ts";
 export {
   CERTIFICATE_STAGES_DAYS,
+  CERTIFICATE_REFUSED_CAUSES,
   siteIncidentChanges,
   siteIncidentVerdicts,
   SITE_INCIDENT_KINDS,

@@ -5,6 +5,7 @@
 import type { SiteFacts } from "../proto/index.ts";
 import { isNoindex } from "./checks/noindex.ts";
 import { robotsBlocksAll } from "./checks/robots-blocks-all.ts";
+import { httpsServed } from "./checks/tls-state.ts";
 
 export type SiteIncidentKind = "certificate" | "noindex" | "robots";
 export const SITE_INCIDENT_KINDS: readonly SiteIncidentKind[] = ["certificate", "noindex", "robots"];
@@ -14,8 +15,8 @@ export interface SiteIncidentFinding {
   readonly kind: SiteIncidentKind;
   readonly title: string;
   /**
-   * Machine-readable and stable while nothing changes: a certificate's stage (30d, 14d, 7d,
-   * expired), which moves when it gets worse; the rule found otherwise.
+   * Machine-readable and stable while nothing changes: a certificate's stage (30d, 14d, 7d, or
+   * expired, name_mismatch, untrusted), which moves when it gets worse; the rule found otherwise.
    */
   readonly cause: string;
   readonly level: "warn" | "bad";
@@ -32,13 +33,25 @@ function isoDay(unixS: number): string {
   return new Date(unixS * 1000).toISOString().slice(0, 10);
 }
 
+/**
+ * What the certificate itself says: a certificate browsers refuse (expired, not trusted, not
+ * covering the host) is an incident at once; a valid one only when it expires within 30 days.
+ */
 function certificate(facts: SiteFacts): SiteIncidentFinding | null | undefined {
   const tls = facts.tls;
-  if (!tls?.attempted || tls.validTo <= 0) return undefined;
-  const leftS = tls.validTo - facts.checkedAt;
-  if (leftS <= 0) {
+  if (!tls?.attempted || !httpsServed(tls)) return undefined;
+  if (tls.validTo > 0 && tls.validTo - facts.checkedAt <= 0) {
     return { kind: "certificate", title: `Certificate of ${facts.host} expired on ${isoDay(tls.validTo)}`, cause: "expired", level: "bad" };
   }
+  if (!tls.nameMatches) {
+    return { kind: "certificate", title: `Certificate of ${facts.host} does not cover the host name`, cause: "name_mismatch", level: "bad" };
+  }
+  if (!tls.authorized) {
+    const why = tls.authorizationError || tls.error || "not signed by a trusted authority";
+    return { kind: "certificate", title: `Certificate of ${facts.host} is not trusted by browsers (${why})`, cause: "untrusted", level: "bad" };
+  }
+  if (tls.validTo <= 0) return undefined;
+  const leftS = tls.validTo - facts.checkedAt;
   const stage = [...CERTIFICATE_STAGES_DAYS].reverse().find((d) => leftS <= d * DAY_S);
   if (stage === undefined) return null;
   const days = Math.floor(leftS / DAY_S);
@@ -49,6 +62,9 @@ function certificate(facts: SiteFacts): SiteIncidentFinding | null | undefined {
     level: stage <= 7 ? "bad" : "warn",
   };
 }
+
+/** Certificate causes browsers refuse outright (the diagnosis calls them critical). */
+export const CERTIFICATE_REFUSED_CAUSES: readonly string[] = ["expired", "name_mismatch", "untrusted"];
 
 function homeNoindex(facts: SiteFacts, unconfirmed: ReadonlySet<string>): SiteIncidentFinding | null | undefined {
   const home = facts.home;
@@ -117,9 +133,10 @@ export function siteIncidentChanges(open: readonly OpenSiteIncident[], verdicts:
   return changes;
 }
 
-// Certificate stages order by urgency; other causes have no order (a change of wording is not news).
+// Certificate stages order by urgency (a certificate browsers refuse is the worst, whatever the
+// reason); other causes have no order (a change of wording is not news).
 function stageRank(cause: string): number {
-  if (cause === "expired") return CERTIFICATE_STAGES_DAYS.length + 1;
+  if (CERTIFICATE_REFUSED_CAUSES.includes(cause)) return CERTIFICATE_STAGES_DAYS.length + 1;
   const i = CERTIFICATE_STAGES_DAYS.findIndex((d) => cause === `${d}d`);
   return i < 0 ? 0 : i + 1;
 }

@@ -13,6 +13,8 @@ export interface UptimeTarget {
   readonly fails: number;
   readonly successes: number;
   readonly slow: number;
+  /** While down: when the first of the consecutive successes came (the down ends there once confirmed). */
+  readonly recoveringAt: number | null;
 }
 
 export interface ProbeFacts {
@@ -46,7 +48,10 @@ export interface UptimeDecision {
   readonly confirm: boolean;
   /** What changed for people: an incident opens (down, degraded) or closes (up, recovered). */
   readonly transition: UptimeTransition | null;
-  /** When the transition's state began (a down began with the failure that raised the suspicion). */
+  /**
+   * When the transition's state began: a down with the failure that raised the suspicion, an up
+   * with the first of the successes that confirmed it (the site answered again from then on).
+   */
   readonly at: number;
 }
 
@@ -57,7 +62,7 @@ export function nextUptimeState(t: UptimeTarget, p: ProbeFacts, rules: UptimeRul
   if (!p.ok) {
     switch (t.state) {
       case "down":
-        return same({ ...t, fails: t.fails + 1, successes: 0 });
+        return same({ ...t, fails: t.fails + 1, successes: 0, recoveringAt: null });
       case "suspect":
         // The confirmation (or the next slot) failed too: the site is down since the first failure.
         return { target: { ...t, state: "down", since: t.suspectAt ?? p.at, fails: t.fails + 1, successes: 0, slow: 0 }, confirm: false, transition: "down", at: t.suspectAt ?? p.at };
@@ -69,8 +74,10 @@ export function nextUptimeState(t: UptimeTarget, p: ProbeFacts, rules: UptimeRul
   switch (t.state) {
     case "down": {
       const successes = t.successes + 1;
-      if (successes < rules.upAfter) return same({ ...t, successes, slow });
-      return { target: { ...t, state: "up", since: p.at, suspectAt: null, fails: 0, successes, slow }, confirm: false, transition: "up", at: p.at };
+      const recoveringAt = successes === 1 ? p.at : (t.recoveringAt ?? p.at);
+      if (successes < rules.upAfter) return same({ ...t, successes, slow, recoveringAt });
+      // Up since the first of the successes: the later ones only confirmed it.
+      return { target: { ...t, state: "up", since: recoveringAt, suspectAt: null, fails: 0, successes, slow, recoveringAt: null }, confirm: false, transition: "up", at: recoveringAt };
     }
     case "degraded": {
       const successes = slow === 0 ? t.successes + 1 : 0;

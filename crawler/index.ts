@@ -59,5 +59,5 @@ export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type Cra
 export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePool, type ThreadPoolOptions } from "./page/parse-pool.ts";
 export { crawledPage, type PageInput } from "./page/crawled-page.ts";
 export { simhash } from "./page/simhash.ts";
-export { crawlerStreamKinds, ProbeHealth, probeMetrics, probeOne, type CrawlerStreamKind } from "./stream/index.ts";
+export { crawlerStreamKinds, ProbeHealth, probeFailureText, probeMetrics, probeOne, type CrawlerStreamKind } from "./stream/index.ts";
 export { collectGarbage } from "./heap-trim.ts";

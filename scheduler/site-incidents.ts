@@ -1,4 +1,4 @@
-import { siteIncidentChanges, siteIncidentVerdicts, SITE_INCIDENT_KINDS, type Analysis, type SiteIncidentFinding, type SiteIncidentKind } from "../analyzer/index.ts";
+import { CERTIFICATE_REFUSED_CAUSES, siteIncidentChanges, siteIncidentVerdicts, SITE_INCIDENT_KINDS, type Analysis, type SiteIncidentFinding, type SiteIncidentKind } from "../analyzer/index.ts";
 import type { SiteFacts } from "../proto/index.ts";
 import type { NewEvent, Queryable, Store } from "../storage/index.ts";
 
@@ -6,14 +6,15 @@ import type { NewEvent, Queryable, Store } from "../storage/index.ts";
 const EVENT_TYPE: Readonly<Record<SiteIncidentKind, NewEvent["type"]>> = { certificate: "security", noindex: "watchdog", robots: "watchdog" };
 
 const RESOLVED_TEXT: Readonly<Record<SiteIncidentKind, (host: string) => string>> = {
-  certificate: (host) => `Certificate of ${host} renewed: it no longer expires within 30 days`,
+  certificate: (host) => `Certificate of ${host} is valid again, for more than 30 days`,
   noindex: (host) => `The home page of ${host} is open to indexing again`,
   robots: (host) => `robots.txt of ${host} no longer closes the whole site`,
 };
 
 function openedKind(f: SiteIncidentFinding): string {
   if (f.kind !== "certificate") return "incident.opened";
-  return f.cause === "expired" ? "certificate.expired" : "certificate.expiring";
+  if (f.cause === "expired") return "certificate.expired";
+  return CERTIFICATE_REFUSED_CAUSES.includes(f.cause) ? "certificate.invalid" : "certificate.expiring";
 }
 
 /**

@@ -30,6 +30,8 @@ export interface DiagnosisRunRow {
   readonly groups: { id: string; score: number | null }[];
   readonly failing: { code: string; title: string; level: "bad" | "warn" | "info" }[];
   readonly browser: { score: number | null; lcp_ms: number | null } | null;
+  /** tls_cert_valid's value when it failed, tls_cert_expiry's value (days left) whatever its status. */
+  readonly certificate: { problem: string | null; days_left: number | null };
 }
 
 const RUN_COLUMNS = "id, host, job_id, checked_at, rank, label, color, report";
@@ -155,7 +157,10 @@ export class RunsRepo {
                    FROM jsonb_array_elements(report->'items') WITH ORDINALITY AS x(i, n) WHERE i->>'status' IN ('fail', 'warn')), '[]'::jsonb) AS failing,
          (SELECT jsonb_build_object('score', p->'score', 'lcp_ms', p->'lcp_ms')
             FROM jsonb_array_elements(COALESCE(report->'browser'->'pages', '[]'::jsonb)) WITH ORDINALITY AS y(p, n)
-           WHERE p->>'device' = 'mobile' AND COALESCE(p->>'error', '') = '' ORDER BY n LIMIT 1) AS browser
+           WHERE p->>'device' = 'mobile' AND COALESCE(p->>'error', '') = '' ORDER BY n LIMIT 1) AS browser,
+         jsonb_build_object(
+           'problem', (SELECT i->>'value' FROM jsonb_array_elements(report->'items') AS v(i) WHERE i->>'code' = 'tls_cert_valid' AND i->>'status' = 'fail' LIMIT 1),
+           'days_left', (SELECT i->'value' FROM jsonb_array_elements(report->'items') AS v(i) WHERE i->>'code' = 'tls_cert_expiry' AND jsonb_typeof(i->'value') = 'number' LIMIT 1)) AS certificate
        FROM runs WHERE host = $1 AND id >= COALESCE((SELECT max(id) FROM runs WHERE host = $1 AND checked_at < $2), 0)
        ORDER BY id DESC LIMIT $3`,
       [host, since, limit],

@@ -23,6 +23,10 @@ export interface UptimeTargetRow {
   readonly last_cause: string | null;
   /** The text a probe's answer must contain; empty: none. */
   readonly keyword: string;
+  /** The URL is the home URL an analysis resolved; false: the scheme is still a guess. */
+  readonly url_known: boolean;
+  /** While down: when the first of the consecutive successes came (null: none yet). */
+  readonly recovering_at: number | null;
 }
 
 /** A probe due in a slot. */
@@ -31,10 +35,12 @@ export interface DueProbe {
   readonly url: string;
   readonly slot: number;
   readonly keyword: string;
+  /** No analysis resolved the site's scheme: the probe may fall back to http://. */
+  readonly schemeUnknown: boolean;
 }
 
-/** One probe's result as the scheduler settles it (the time series stores it as it is). */
-export type ProbeRow = ProbeSample;
+/** One probe's result as the scheduler settles it (the time series stores it as it is), with the URL it probed. */
+export type ProbeRow = ProbeSample & { readonly url?: string };
 
 export interface IncidentRow {
   readonly id: number;
@@ -49,7 +55,9 @@ export interface IncidentRow {
 
 /** What the scheduler decided for one probe result: the target's new state and what follows. */
 export interface ProbeSettlement {
-  readonly target: Pick<UptimeTargetRow, "state" | "since" | "suspect_at" | "fails" | "successes" | "slow">;
+  readonly target: Pick<UptimeTargetRow, "state" | "since" | "suspect_at" | "fails" | "successes" | "slow" | "recovering_at">;
+  /** A new probe URL: the scheme a probe found the site answering on, while no analysis resolved it. */
+  readonly url?: string;
   /** A confirmation probe to plan now. */
   readonly confirm?: OutboxMessage;
   readonly open?: { readonly kind: IncidentRow["kind"]; readonly title: string; readonly cause: string; readonly firstSeen: number };
@@ -58,7 +66,7 @@ export interface ProbeSettlement {
   readonly events?: (incidentId: number | null, accounts: readonly number[]) => NewEvent[];
 }
 
-const TARGET_COLUMNS = "host, url, interval_s, next_slot, state, since, suspect_at, first_probe, fails, successes, slow, last_check, last_status, last_cause, keyword";
+const TARGET_COLUMNS = "host, url, interval_s, next_slot, state, since, suspect_at, first_probe, fails, successes, slow, last_check, last_status, last_cause, keyword, url_known, recovering_at";
 const INCIDENT_COLUMNS = "id, host, kind, title, cause, status, first_seen, resolved_at";
 
 /**
@@ -73,20 +81,34 @@ export class UptimeRepo {
    * interval (so that slots spread instead of all falling on the minute); the interval is the
    * shortest of the plans of the accounts that monitor the host; hosts nobody monitors go. A
    * target that did not change is not written (an idle scheduler runs this every 15 s).
+   *
+   * The URL is the origin of the latest run whose home page answered: a run that got no answer
+   * (the site was down while it ran) says nothing about the scheme and moves nothing. Before any
+   * such run, a new target starts at https:// with url_known false (the probe then finds the
+   * scheme the site answers on, and keeps it: see settle).
    */
   async syncTargets(now: number): Promise<void> {
     await this.db.tx(async (q) => {
       await q.query(
-        `INSERT INTO uptime_targets (host, url, interval_s, next_slot, keyword)
-         SELECT s.host,
-                coalesce((SELECT r.report->>'origin' FROM runs r WHERE r.host = s.host ORDER BY r.id DESC LIMIT 1), 'https://' || s.host) || '/',
-                min(p.uptime_min) * 60,
-                $1 + abs(hashtext(s.host)) % (min(p.uptime_min) * 60),
-                coalesce((SELECT k.uptime_keyword FROM sites k WHERE k.host = s.host AND coalesce(k.uptime_keyword, '') <> '' ORDER BY k.added, k.account_id LIMIT 1), '')
-         FROM sites s JOIN accounts a ON a.id = s.account_id JOIN plans p ON p.id = a.plan_id
-         GROUP BY s.host
-         ON CONFLICT (host) DO UPDATE SET interval_s = EXCLUDED.interval_s, url = EXCLUDED.url, keyword = EXCLUDED.keyword
-         WHERE (uptime_targets.interval_s, uptime_targets.url, uptime_targets.keyword) IS DISTINCT FROM (EXCLUDED.interval_s, EXCLUDED.url, EXCLUDED.keyword)`,
+        `INSERT INTO uptime_targets (host, url, url_known, interval_s, next_slot, keyword)
+         SELECT g.host, coalesce(g.origin, 'https://' || g.host) || '/', g.origin IS NOT NULL, g.interval_s, g.next_slot, g.keyword
+         FROM (
+           SELECT s.host,
+                  (SELECT r.report->>'origin' FROM runs r
+                    WHERE r.host = s.host
+                      AND EXISTS (SELECT 1 FROM jsonb_array_elements(r.report->'items') AS i(item)
+                                   WHERE i.item->>'code' = 'home_status' AND jsonb_typeof(i.item->'value') = 'number')
+                    ORDER BY r.id DESC LIMIT 1) AS origin,
+                  min(p.uptime_min) * 60 AS interval_s,
+                  $1 + abs(hashtext(s.host)) % (min(p.uptime_min) * 60) AS next_slot,
+                  coalesce((SELECT k.uptime_keyword FROM sites k WHERE k.host = s.host AND coalesce(k.uptime_keyword, '') <> '' ORDER BY k.added, k.account_id LIMIT 1), '') AS keyword
+           FROM sites s JOIN accounts a ON a.id = s.account_id JOIN plans p ON p.id = a.plan_id
+           GROUP BY s.host) g
+         ON CONFLICT (host) DO UPDATE SET interval_s = EXCLUDED.interval_s, keyword = EXCLUDED.keyword,
+           url = CASE WHEN EXCLUDED.url_known THEN EXCLUDED.url ELSE uptime_targets.url END,
+           url_known = uptime_targets.url_known OR EXCLUDED.url_known
+         WHERE (uptime_targets.interval_s, uptime_targets.keyword) IS DISTINCT FROM (EXCLUDED.interval_s, EXCLUDED.keyword)
+            OR (EXCLUDED.url_known AND (uptime_targets.url, uptime_targets.url_known) IS DISTINCT FROM (EXCLUDED.url, true))`,
         [now],
       );
       await q.query("DELETE FROM uptime_targets t WHERE NOT EXISTS (SELECT 1 FROM sites s WHERE s.host = t.host)");
@@ -106,12 +128,18 @@ export class UptimeRepo {
    */
   async planDue(now: number, limit: number, plan: (due: DueProbe[]) => OutboxMessage[]): Promise<number> {
     return this.db.tx(async (q) => {
-      const rows = await q.query<{ host: string; url: string; interval_s: number; next_slot: number; keyword: string }>(
-        "SELECT host, url, interval_s, next_slot, keyword FROM uptime_targets WHERE next_slot <= $1 ORDER BY next_slot LIMIT $2 FOR UPDATE SKIP LOCKED",
+      const rows = await q.query<{ host: string; url: string; interval_s: number; next_slot: number; keyword: string; url_known: boolean }>(
+        "SELECT host, url, interval_s, next_slot, keyword, url_known FROM uptime_targets WHERE next_slot <= $1 ORDER BY next_slot LIMIT $2 FOR UPDATE SKIP LOCKED",
         [now, limit],
       );
       if (rows.length === 0) return 0;
-      const due = rows.map((r) => ({ host: r.host, url: r.url, keyword: r.keyword, slot: r.next_slot + Math.floor((now - r.next_slot) / r.interval_s) * r.interval_s }));
+      const due = rows.map((r) => ({
+        host: r.host,
+        url: r.url,
+        keyword: r.keyword,
+        schemeUnknown: !r.url_known,
+        slot: r.next_slot + Math.floor((now - r.next_slot) / r.interval_s) * r.interval_s,
+      }));
       await q.query(
         `UPDATE uptime_targets t SET next_slot = d.slot + t.interval_s FROM unnest($1::text[], $2::bigint[]) AS d(host, slot) WHERE t.host = d.host`,
         [due.map((d) => d.host), due.map((d) => d.slot)],
@@ -139,9 +167,10 @@ export class UptimeRepo {
         const s = decide(target, p);
         await q.query(
           `UPDATE uptime_targets SET state = $2, since = $3, suspect_at = $4, fails = $5, successes = $6, slow = $7,
-             last_check = greatest(coalesce(last_check, 0), $8), last_status = $9, last_cause = $10, first_probe = coalesce(first_probe, $8), last_ordinal = $11
+             last_check = greatest(coalesce(last_check, 0), $8), last_status = $9, last_cause = $10, first_probe = coalesce(first_probe, $8), last_ordinal = $11,
+             recovering_at = $12, url = CASE WHEN url_known THEN url ELSE coalesce($13, url) END
            WHERE host = $1`,
-          [p.host, s.target.state, s.target.since, s.target.suspect_at, s.target.fails, s.target.successes, s.target.slow, p.at, p.status, p.cause, ordinal],
+          [p.host, s.target.state, s.target.since, s.target.suspect_at, s.target.fails, s.target.successes, s.target.slow, p.at, p.status, p.cause, ordinal, s.target.recovering_at, s.url ?? null],
         );
         if (s.confirm) await enqueueOutbox(q, s.confirm, now);
         let incidentId: number | null = null;

@@ -49,17 +49,20 @@ export interface UptimeSeries {
   /** The latest probe that was not held. */
   lastTimings(host: string): Promise<ProbeTimings | null>;
   /**
-   * Probes that ran in whole UTC hours: from the hour of `from` to the end of the hour before
-   * `to`'s (the rollups' grain). Counts and means are exact.
+   * Probes that ran in [from, to), to the second (not only whole hours: a window that ends now
+   * counts the probes of the current hour). Counts and means are exact.
    */
   summary(host: string, from: number, to: number): Promise<ProbeSummary>;
 }
 
 export const HOUR_S = 3600;
 
-/** The whole-hour window of a summary, as both implementations cut it. */
+/**
+ * The whole hours inside [from, to) — what rollups of the hour grain can answer; the seconds
+ * before and after them are read from the raw probes. Empty (from ≥ to) when no whole hour fits.
+ */
 export function hourWindow(from: number, to: number): { from: number; to: number } {
-  return { from: Math.floor(from / HOUR_S) * HOUR_S, to: Math.floor(to / HOUR_S) * HOUR_S };
+  return { from: Math.ceil(from / HOUR_S) * HOUR_S, to: Math.floor(to / HOUR_S) * HOUR_S };
 }
 
 export function assertSample(p: ProbeSample): void {
@@ -112,11 +115,10 @@ export class PostgresUptimeSeries implements UptimeSeries {
   }
 
   async summary(host: string, from: number, to: number): Promise<ProbeSummary> {
-    const w = hourWindow(from, to);
     const [row] = await this.db.query<{ probes: number; failed: number; avg: number | null }>(
       `SELECT count(*)::int AS probes, count(*) FILTER (WHERE NOT ok)::int AS failed, avg(total_ms) FILTER (WHERE ok)::float8 AS avg
        FROM uptime_probes WHERE host = $1 AND NOT held AND at >= $2 AND at < $3`,
-      [host, w.from, w.to],
+      [host, from, to],
     );
     return { probes: row?.probes ?? 0, failed: row?.failed ?? 0, avgTotalMs: row?.avg ?? null };
   }

@@ -17,6 +17,11 @@ export interface RunEvidence {
   readonly failing: readonly { readonly code: string; readonly title: string; readonly level: "bad" | "warn" | "info" }[];
   /** The home page's browser measurement (mobile when measured), null when the run has none. */
   readonly browser: { readonly score: number | null; readonly lcpMs: number | null } | null;
+  /**
+   * What the run read of the TLS certificate: tls_cert_valid's problem when it failed (e.g.
+   * CERT_HAS_EXPIRED), tls_cert_expiry's days left whatever its status. Absent: not loaded.
+   */
+  readonly certificate?: { readonly problem: string | null; readonly daysLeft: number | null };
 }
 
 export interface IncidentEvidence {

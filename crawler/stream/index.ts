@@ -5,7 +5,7 @@ import type { CrawlerStreamKind } from "./stream-kind.ts";
 
 export type { CrawlerStreamKind } from "./stream-kind.ts";
 export { ProbeHealth } from "./probe-health.ts";
-export { probeOne } from "./probe.ts";
+export { probeFailureText, probeOne } from "./probe.ts";
 export { probeMetrics } from "./probe-metrics.ts";
 
 /** The stream-lane kinds of a crawler node, by name (the node's own probe health inside). */

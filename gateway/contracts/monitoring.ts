@@ -101,7 +101,7 @@ export const getUptime = defineContract({
         {
           additionalProperties: false,
           description:
-            "An extension: the probes behind the figures, in whole UTC hours (the last 24 or 168 hours before the current one; hourly and daily rollups in the distributed mode): how many ran, how many failed (a failure of a node that suspected itself is left out), and the mean total time of those that succeeded.",
+            "An extension: the probes behind the figures, in the last 24 hours or 7 days to the second, the current hour included (hourly and daily rollups and the raw probes at the edges in the distributed mode): how many ran, how many failed (a failure of a node that suspected itself is left out), and the mean total time of those that succeeded.",
         },
       ),
       incidents: Type.Array(IncidentSchema),

@@ -65,7 +65,8 @@ export const getUptime = implement(contracts.getUptime, async ({ auth, deps, par
   const incidents = await deps.store.uptime.incidentsOf(params.host, 20);
   const timings = await deps.store.uptimeSeries.lastTimings(params.host);
   const window = async (seconds: number) => {
-    const s = await deps.store.uptimeSeries.summary(params.host, now - seconds, now);
+    // To the end of the current second: a probe that ran this second counts.
+    const s = await deps.store.uptimeSeries.summary(params.host, now - seconds, now + 1);
     return { probes: s.probes, failed: s.failed, avg_total_ms: s.avgTotalMs === null ? null : Math.round(s.avgTotalMs * 10) / 10 };
   };
   const probes = { last_24h: await window(86_400), last_7d: await window(7 * 86_400) };

@@ -23,7 +23,9 @@ function probeMessage(key: string, due: readonly DueProbe[], confirm: boolean, c
     avoidNode,
     task: {
       $case: "probe",
-      value: { targets: due.map((d) => ProbeTarget.fromPartial({ host: d.host, url: d.url, slot: d.slot, confirm, timeoutMs: config.uptimeTimeoutMs, keyword: d.keyword })) },
+      value: {
+        targets: due.map((d) => ProbeTarget.fromPartial({ host: d.host, url: d.url, slot: d.slot, confirm, timeoutMs: config.uptimeTimeoutMs, keyword: d.keyword, schemeUnknown: d.schemeUnknown })),
+      },
     },
   });
   return { topic: TOPICS.stream, key, payload: StreamItem.encode(item).finish() };
@@ -57,6 +59,7 @@ export const probeStreamKind: SchedulerStreamKind<"probe"> = {
       node,
       // A node that suspects itself reports failures that say nothing about the sites.
       held: !o.ok && result.nodeSuspect,
+      url: o.url,
     }));
     // The series first: a crash before the state's transaction commits redelivers the result,
     // and the series counts a probe stored twice once.
@@ -68,17 +71,27 @@ export const probeStreamKind: SchedulerStreamKind<"probe"> = {
 
 function decide(target: UptimeTargetRow, probe: ProbeRow, rules: typeof DEFAULT_UPTIME_RULES, config: Config, nowMs: number): ProbeSettlement {
   const d = nextUptimeState(
-    { state: target.state, since: target.since, suspectAt: target.suspect_at, fails: target.fails, successes: target.successes, slow: target.slow },
+    {
+      state: target.state,
+      since: target.since,
+      suspectAt: target.suspect_at,
+      fails: target.fails,
+      successes: target.successes,
+      slow: target.slow,
+      recoveringAt: target.recovering_at === null ? null : Number(target.recovering_at),
+    },
     { ok: probe.ok, at: probe.at, totalMs: probe.totalMs, confirm: probe.confirm, held: probe.held, cause: probe.cause },
     rules,
   );
   const t = d.target;
   const settlement: ProbeSettlement = {
-    target: { state: t.state, since: t.since, suspect_at: t.suspectAt, fails: t.fails, successes: t.successes, slow: t.slow },
+    target: { state: t.state, since: t.since, suspect_at: t.suspectAt, fails: t.fails, successes: t.successes, slow: t.slow, recovering_at: t.recoveringAt },
+    // A site whose scheme no analysis resolved keeps the one its probe found it answering on.
+    ...(!target.url_known && probe.ok && probe.url && probe.url !== target.url ? { url: probe.url } : {}),
     // The confirmation goes under another key than the domain's and names the node whose probe
     // failed: that node passes it on (crawler/worker.ts), so with several crawler nodes another
     // one confirms, as a second location would.
-    ...(d.confirm ? { confirm: probeMessage(`${domainKey(target.host)}#confirm`, [{ host: target.host, url: target.url, slot: probe.slot, keyword: target.keyword }], true, config, nowMs, probe.node) } : {}),
+    ...(d.confirm ? { confirm: probeMessage(`${domainKey(target.host)}#confirm`, [{ host: target.host, url: target.url, slot: probe.slot, keyword: target.keyword, schemeUnknown: !target.url_known }], true, config, nowMs, probe.node) } : {}),
   };
   if (!d.transition) return settlement;
   const incident = INCIDENT_OF[d.transition];

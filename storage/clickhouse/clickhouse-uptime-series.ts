@@ -62,17 +62,28 @@ export class ClickHouseUptimeSeries implements UptimeSeries {
   }
 
   async summary(host: string, from: number, to: number): Promise<ProbeSummary> {
+    if (to <= from) return { probes: 0, failed: 0, avgTotalMs: null };
+    // Whole UTC days inside the window from the daily rollup, whole hours from the hourly one, and
+    // the seconds before the first whole hour and after the last from the raw probes (FINAL: one
+    // row per key, as the rollups count them).
     const w = hourWindow(from, to);
-    if (w.to <= w.from) return { probes: 0, failed: 0, avgTotalMs: null };
-    // Whole UTC days inside the window from the daily rollup, the hours at its edges from the hourly one.
-    const dayFrom = Math.ceil(w.from / DAY_S) * DAY_S;
-    const dayTo = Math.floor(w.to / DAY_S) * DAY_S;
-    const parts =
-      dayTo > dayFrom
-        ? sql`SELECT probes, failed, ok_probes, ok_total_ms FROM uptime_daily WHERE host = ${host} AND day >= toDate(toDateTime(${dayFrom}, 'UTC')) AND day < toDate(toDateTime(${dayTo}, 'UTC'))
-              UNION ALL SELECT probes, failed, ok_probes, ok_total_ms FROM uptime_hourly WHERE host = ${host}
-                AND ((hour >= toDateTime(${w.from}, 'UTC') AND hour < toDateTime(${dayFrom}, 'UTC')) OR (hour >= toDateTime(${dayTo}, 'UTC') AND hour < toDateTime(${w.to}, 'UTC')))`
-        : sql`SELECT probes, failed, ok_probes, ok_total_ms FROM uptime_hourly WHERE host = ${host} AND hour >= toDateTime(${w.from}, 'UTC') AND hour < toDateTime(${w.to}, 'UTC')`;
+    const raw = (a: number, b: number) =>
+      sql`SELECT toUInt64(1) AS probes, toUInt64(ok = 0) AS failed, toUInt64(ok) AS ok_probes, if(ok = 1, toFloat64(total_ms), 0) AS ok_total_ms
+          FROM uptime_probes FINAL WHERE host = ${host} AND held = 0 AND at >= toDateTime(${a}, 'UTC') AND at < toDateTime(${b}, 'UTC')`;
+    let parts;
+    if (w.to <= w.from) {
+      parts = raw(from, to);
+    } else {
+      const dayFrom = Math.ceil(w.from / DAY_S) * DAY_S;
+      const dayTo = Math.floor(w.to / DAY_S) * DAY_S;
+      const hours =
+        dayTo > dayFrom
+          ? sql`SELECT probes, failed, ok_probes, ok_total_ms FROM uptime_daily WHERE host = ${host} AND day >= toDate(toDateTime(${dayFrom}, 'UTC')) AND day < toDate(toDateTime(${dayTo}, 'UTC'))
+                UNION ALL SELECT probes, failed, ok_probes, ok_total_ms FROM uptime_hourly WHERE host = ${host}
+                  AND ((hour >= toDateTime(${w.from}, 'UTC') AND hour < toDateTime(${dayFrom}, 'UTC')) OR (hour >= toDateTime(${dayTo}, 'UTC') AND hour < toDateTime(${w.to}, 'UTC')))`
+          : sql`SELECT probes, failed, ok_probes, ok_total_ms FROM uptime_hourly WHERE host = ${host} AND hour >= toDateTime(${w.from}, 'UTC') AND hour < toDateTime(${w.to}, 'UTC')`;
+      parts = sql`${hours} UNION ALL ${raw(from, w.from)} UNION ALL ${raw(w.to, to)}`;
+    }
     const [row] = await this.ch.query<{ p: string; f: string; o: string; t: number }>(
       sql`SELECT toString(sum(probes)) AS p, toString(sum(failed)) AS f, toString(sum(ok_probes)) AS o, sum(ok_total_ms) AS t FROM (${parts})`,
     );

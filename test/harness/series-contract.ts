@@ -345,12 +345,14 @@ export function seriesContract(targets: readonly SeriesTarget[]): void {
         await settle();
         // Day 2 whole: 72 probes, 6 failed, 66 successes alternating 100 and 300 ms.
         expect(await s.uptime.summary(host, D0 + 86_400, D0 + 2 * 86_400)).toEqual({ probes: 72, failed: 6, avgTotalMs: 200 });
-        // From 09:30 of day 1 to 03:10 of day 3: the whole hours from 09:00 of day 1 to 03:00 of day 3
-        // (42 hours, 3 probes each; the daily rollup for day 2, the hourly one at both edges).
-        expect(await s.uptime.summary(host, D0 + 9 * H + 1800, D0 + 2 * 86_400 + 3 * H + 600)).toEqual({ probes: 126, failed: 6, avgTotalMs: 200 });
-        // Within one hour, and an empty window.
+        // From 09:30 of day 1 to 03:10 of day 3, to the second: 09:40, the 41 whole hours from 10:00 of
+        // day 1 to 03:00 of day 3 (3 probes each; the daily rollup for day 2, the hourly one beside
+        // it), and 03:00. The mean is over the 119 successes: 59 of 100 ms and 60 of 300.
+        expect(await s.uptime.summary(host, D0 + 9 * H + 1800, D0 + 2 * 86_400 + 3 * H + 600)).toEqual({ probes: 125, failed: 6, avgTotalMs: (59 * 100 + 60 * 300) / 119 });
+        // Within one hour: the probes in it, not only whole hours (05:00 and 05:20, not 05:40); an empty window.
         expect(await s.uptime.summary(host, D0 + 86_400 + 10 * H, D0 + 86_400 + 11 * H)).toEqual({ probes: 3, failed: 3, avgTotalMs: null });
-        expect(await s.uptime.summary(host, D0 + 5 * H, D0 + 5 * H + 1800)).toEqual({ probes: 0, failed: 0, avgTotalMs: null });
+        expect(await s.uptime.summary(host, D0 + 5 * H, D0 + 5 * H + 1800)).toEqual({ probes: 2, failed: 0, avgTotalMs: 200 });
+        expect(await s.uptime.summary(host, D0 + 5 * H + 1, D0 + 5 * H + 1199)).toEqual({ probes: 0, failed: 0, avgTotalMs: null });
       });
 
       it("refuses samples it cannot hold, and stores hostile host names as they are", async () => {

@@ -42,7 +42,7 @@ async function svcProbe(): Promise<Probe> {
   await node.ready();
   const kind = crawlerStreamKinds(new ProbeHealth()).probe;
   return async (host, url, slot) => {
-    const result = await kind.run({ targets: [{ host, url, slot, confirm: false, timeoutMs: 10_000, keyword: "" }] }, { node, plannedMs: slot * 1000 });
+    const result = await kind.run({ targets: [{ host, url, slot, confirm: false, timeoutMs: 10_000, keyword: "", schemeUnknown: false }] }, { node, plannedMs: slot * 1000 });
     return result.outcomes[0]?.ok === true;
   };
 }

@@ -31,8 +31,11 @@ export interface TestCa {
   readonly issuer: string;
   /** The names a wrong-name certificate covers instead of the site's. */
   readonly wrongNames: readonly string[];
-  /** A leaf certificate of the given variant for the site's names (the first is the common name). */
-  issue(variant: CertificateVariant, names: readonly string[]): ServerCertificate;
+  /**
+   * A leaf certificate of the given variant for the site's names (the first is the common name);
+   * `validForMs` sets how long after the CA's `now` a valid one expires (default 90 days).
+   */
+  issue(variant: CertificateVariant, names: readonly string[], validForMs?: number): ServerCertificate;
   /** Removes the CA file. */
   close(): Promise<void>;
 }
@@ -97,11 +100,11 @@ export async function createTestCa(now: Date = new Date()): Promise<TestCa> {
   const leafKeys = newKeyPair();
   const selfSignedKeys = newKeyPair();
 
-  const issue = (variant: CertificateVariant, names: readonly string[]): ServerCertificate => {
+  const issue = (variant: CertificateVariant, names: readonly string[], validForMs = 90 * DAY_MS): ServerCertificate => {
     const covered = variant === "wrong-name" ? WRONG_NAMES : names;
     const expired = variant === "expired";
     const notBefore = new Date(now.getTime() - (expired ? 120 : 1) * DAY_MS);
-    const notAfter = new Date(now.getTime() + (expired ? -30 : 90) * DAY_MS);
+    const notAfter = new Date(now.getTime() + (expired ? -30 * DAY_MS : validForMs));
     const selfSigned = variant === "self-signed";
     const keys = selfSigned ? selfSignedKeys : leafKeys;
     const cert = forge.pki.createCertificate();

@@ -134,19 +134,43 @@ describe("site_down", () => {
 });
 
 describe("certificate", () => {
-  it("fires on an expiring certificate with the check's level, and on an invalid one as critical", () => {
-    const expiring = ask("certificate", site({ runs: [run(1, 0, 80, [fail("tls_cert_expiry", "TLS certificate is not about to expire", "warn")])] }))!;
-    expect([expiring.severity, expiring.text, expiring.evidence]).toEqual([
+  const cert = (id: number, failing: Parameters<typeof run>[3], certificate: { problem: string | null; daysLeft: number | null }) => ({ ...run(id, 0, 80, failing), certificate });
+  const incident = (cause: string, title: string) => ({ firstProbe: NOW - 2 * DAY, incidents: [{ kind: "certificate", title, cause, firstSeen: NOW - DAY, resolvedAt: null }] });
+
+  it("says how many days a valid certificate has left, at the level of its stage: never critical", () => {
+    // 29 days: tls_cert_expiry passes (it warns from 21), the 30-day incident is open.
+    const at29 = ask("certificate", site({ runs: [cert(1, [], { problem: null, daysLeft: 29 })], uptime: incident("30d", "Certificate of a.example expires in 29 day(s), on 2026-12-21") }))!;
+    expect([at29.severity, at29.text, at29.evidence]).toEqual([
       "warn",
-      "The certificate expires soon: once it does, browsers will refuse the site.",
-      [{ source: "report", fact: "tls_cert_expiry fails: TLS certificate is not about to expire" }],
+      "The certificate expires in 29 day(s): renew it before browsers start refusing the site.",
+      [
+        { source: "report", fact: "the certificate expires in 29 day(s) (check of 2026-11-22)" },
+        { source: "uptime", fact: "open certificate incident: Certificate of a.example expires in 29 day(s), on 2026-12-21" },
+      ],
     ]);
-    const invalid = ask("certificate", site({ runs: [run(1, 0, 40, [fail("tls_cert_valid", "TLS certificate is valid")])] }))!;
-    expect([invalid.severity, invalid.text]).toEqual(["critical", "Browsers refuse the site's certificate: visitors see a warning and leave."]);
+    const at13 = ask("certificate", site({ runs: [cert(1, [fail("tls_cert_expiry", "TLS certificate is not about to expire", "warn")], { problem: null, daysLeft: 13 })], uptime: incident("14d", "x") }))!;
+    expect([at13.severity, at13.text]).toEqual(["warn", "The certificate expires in 13 day(s): renew it before browsers start refusing the site."]);
+    const at6 = ask("certificate", site({ runs: [cert(1, [fail("tls_cert_expiry", "TLS certificate is not about to expire")], { problem: null, daysLeft: 6 })], uptime: incident("7d", "x") }))!;
+    expect([at6.severity, at6.text]).toEqual(["bad", "The certificate expires in 6 day(s): renew it before browsers start refusing the site."]);
+  });
+
+  it("is critical only when browsers refuse the certificate, and says why", () => {
+    const expired = ask("certificate", site({ runs: [cert(1, [fail("tls_cert_valid", "TLS certificate is valid")], { problem: "CERT_HAS_EXPIRED", daysLeft: null })] }))!;
+    expect([expired.severity, expired.text]).toEqual(["critical", "The certificate has expired: browsers refuse the site and visitors see a warning."]);
+    const mismatch = ask("certificate", site({ runs: [cert(1, [fail("tls_cert_valid", "TLS certificate is valid")], { problem: "ERR_TLS_CERT_ALTNAME_INVALID", daysLeft: 90 })] }))!;
+    expect([mismatch.severity, mismatch.text]).toEqual(["critical", "The certificate does not cover a.example: browsers refuse it and visitors see a warning."]);
+    const untrusted = ask("certificate", site({ runs: [cert(1, [fail("tls_cert_valid", "TLS certificate is valid")], { problem: "DEPTH_ZERO_SELF_SIGNED_CERT", daysLeft: 90 })] }))!;
+    expect([untrusted.severity, untrusted.text]).toEqual(["critical", "Browsers do not trust the certificate (DEPTH_ZERO_SELF_SIGNED_CERT): visitors see a warning and leave."]);
+  });
+
+  it("stages an expiry within 30 days from the check alone, before any probe brought the incident in; not at 30 days or more", () => {
+    const at29 = ask("certificate", site({ runs: [cert(1, [], { problem: null, daysLeft: 29 })] }))!;
+    expect([at29.severity, at29.text]).toEqual(["warn", "The certificate expires in 29 day(s): renew it before browsers start refusing the site."]);
+    expect(ask("certificate", site({ runs: [cert(1, [], { problem: null, daysLeft: 30 })] }))).toBeNull();
   });
 
   it("does not fire when the latest check's certificate is fine (an earlier failure is history)", () => {
-    expect(ask("certificate", site({ runs: [run(1, 3, 80, [fail("tls_cert_valid", "TLS certificate is valid")]), run(2, 0, 90)] }))).toBeNull();
+    expect(ask("certificate", site({ runs: [run(1, 3, 80, [fail("tls_cert_valid", "TLS certificate is valid")]), cert(2, [], { problem: null, daysLeft: 45 })] }))).toBeNull();
   });
 });
 

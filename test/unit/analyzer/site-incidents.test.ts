@@ -34,6 +34,25 @@ describe("incidents an analysis finds", () => {
     });
   });
 
+  it("opens at once on a certificate browsers refuse: not covering the host, or not trusted", () => {
+    const mismatch = healthySite((f) => {
+      if (f.tls) f.tls.nameMatches = false;
+    });
+    expect(siteIncidentVerdicts(mismatch).certificate).toEqual({ kind: "certificate", title: "Certificate of example.com does not cover the host name", cause: "name_mismatch", level: "bad" });
+    const untrusted = healthySite((f) => {
+      if (f.tls) {
+        f.tls.authorized = false;
+        f.tls.authorizationError = "SELF_SIGNED_CERT_IN_CHAIN";
+      }
+    });
+    expect(siteIncidentVerdicts(untrusted).certificate).toEqual({
+      kind: "certificate",
+      title: "Certificate of example.com is not trusted by browsers (SELF_SIGNED_CERT_IN_CHAIN)",
+      cause: "untrusted",
+      level: "bad",
+    });
+  });
+
   it("cannot tell of a certificate on a site without TLS", () => {
     const facts = healthySite((f) => {
       if (f.tls) f.tls.attempted = false;

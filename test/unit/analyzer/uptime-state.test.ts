@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { nextUptimeState, uptimePercent, type ProbeFacts, type UptimeTarget } from "../../../analyzer/index.ts";
 
-const fresh: UptimeTarget = { state: "unknown", since: null, suspectAt: null, fails: 0, successes: 0, slow: 0 };
+const fresh: UptimeTarget = { state: "unknown", since: null, suspectAt: null, fails: 0, successes: 0, slow: 0, recoveringAt: null };
 const probe = (p: Partial<ProbeFacts>): ProbeFacts => ({ ok: true, at: 1000, totalMs: 100, confirm: false, held: false, cause: "", ...p });
 
 /** Runs a sequence of probes from a state; returns each decision. */
@@ -27,23 +27,24 @@ describe("the uptime state machine", () => {
     expect(blip).toMatchObject({ target: { state: "up", since: 100, suspectAt: null }, transition: null });
   });
 
-  it("ends a down after two consecutive successes, not one", () => {
-    const down: UptimeTarget = { state: "down", since: 400, suspectAt: 400, fails: 2, successes: 0, slow: 0 };
+  it("ends a down after two consecutive successes, not one, dated from the first of them", () => {
+    const down: UptimeTarget = { state: "down", since: 400, suspectAt: 400, fails: 2, successes: 0, slow: 0, recoveringAt: null };
     const [one, fail, two, three] = run(down, [probe({ at: 700 }), probe({ ok: false, at: 1000 }), probe({ at: 1300 }), probe({ at: 1600 })]);
-    expect(one).toMatchObject({ target: { state: "down", successes: 1 }, transition: null });
-    expect(fail).toMatchObject({ target: { state: "down", successes: 0 }, transition: null, confirm: false });
-    expect(two).toMatchObject({ target: { state: "down", successes: 1 }, transition: null });
-    expect(three).toMatchObject({ target: { state: "up", since: 1600 }, transition: "up", at: 1600 });
+    expect(one).toMatchObject({ target: { state: "down", successes: 1, recoveringAt: 700 }, transition: null });
+    expect(fail).toMatchObject({ target: { state: "down", successes: 0, recoveringAt: null }, transition: null, confirm: false });
+    expect(two).toMatchObject({ target: { state: "down", successes: 1, recoveringAt: 1300 }, transition: null });
+    // The site answered again from 1300: the success at 1600 only confirmed it.
+    expect(three).toMatchObject({ target: { state: "up", since: 1300, recoveringAt: null }, transition: "up", at: 1300 });
   });
 
   it("ignores the failures of a node that suspects itself", () => {
-    const up: UptimeTarget = { state: "up", since: 100, suspectAt: null, fails: 0, successes: 3, slow: 0 };
+    const up: UptimeTarget = { state: "up", since: 100, suspectAt: null, fails: 0, successes: 3, slow: 0, recoveringAt: null };
     const [held] = run(up, [probe({ ok: false, held: true, at: 400, cause: "dns" })]);
     expect(held).toMatchObject({ target: up, transition: null, confirm: false });
   });
 
   it("calls three slow answers in a row degraded, and two fast ones the end of it", () => {
-    const up: UptimeTarget = { state: "up", since: 100, suspectAt: null, fails: 0, successes: 3, slow: 0 };
+    const up: UptimeTarget = { state: "up", since: 100, suspectAt: null, fails: 0, successes: 3, slow: 0, recoveringAt: null };
     const d = run(up, [probe({ totalMs: 5000, at: 1 }), probe({ totalMs: 5000, at: 2 }), probe({ totalMs: 100, at: 3 }), probe({ totalMs: 5000, at: 4 }), probe({ totalMs: 5000, at: 5 }), probe({ totalMs: 5000, at: 6 }), probe({ at: 7 }), probe({ at: 8 })]);
     expect(d.map((x) => x.transition)).toEqual([null, null, null, null, null, "degraded", null, "recovered"]);
     expect(d[5]!.target).toMatchObject({ state: "degraded", since: 6 });

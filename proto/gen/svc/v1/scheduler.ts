@@ -480,6 +480,8 @@ export interface ProbeTarget {
   timeoutMs: number;
   /** the answer must contain it (the site's uptime keyword); empty: no check */
   keyword: string;
+  /** no analysis has resolved the site's scheme: on a TLS protocol error (or, without a port, a refused :443) try http:// */
+  schemeUnknown: boolean;
 }
 
 export interface ProbeResult {
@@ -505,6 +507,8 @@ export interface ProbeOutcome {
   tlsMs: number;
   ttfbMs: number;
   totalMs: number;
+  /** the URL probed (http:// when an unknown scheme fell back to it) */
+  url: string;
 }
 
 function createBaseStartCrawlRequest(): StartCrawlRequest {
@@ -5535,7 +5539,7 @@ export const ProbeTask: MessageFns<ProbeTask> = {
 };
 
 function createBaseProbeTarget(): ProbeTarget {
-  return { host: "", url: "", slot: 0, confirm: false, timeoutMs: 0, keyword: "" };
+  return { host: "", url: "", slot: 0, confirm: false, timeoutMs: 0, keyword: "", schemeUnknown: false };
 }
 
 export const ProbeTarget: MessageFns<ProbeTarget> = {
@@ -5557,6 +5561,9 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
     }
     if (message.keyword !== "") {
       writer.uint32(50).string(message.keyword);
+    }
+    if (message.schemeUnknown !== false) {
+      writer.uint32(56).bool(message.schemeUnknown);
     }
     return writer;
   },
@@ -5622,6 +5629,14 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
             message.keyword = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.schemeUnknown = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5646,6 +5661,11 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
         ? globalThis.Number(object.timeout_ms)
         : 0,
       keyword: isSet(object.keyword) ? globalThis.String(object.keyword) : "",
+      schemeUnknown: isSet(object.schemeUnknown)
+        ? globalThis.Boolean(object.schemeUnknown)
+        : isSet(object.scheme_unknown)
+        ? globalThis.Boolean(object.scheme_unknown)
+        : false,
     };
   },
 
@@ -5669,6 +5689,9 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
     if (message.keyword !== "") {
       obj.keyword = message.keyword;
     }
+    if (message.schemeUnknown !== false) {
+      obj.schemeUnknown = message.schemeUnknown;
+    }
     return obj;
   },
 
@@ -5683,6 +5706,7 @@ export const ProbeTarget: MessageFns<ProbeTarget> = {
     message.confirm = object.confirm ?? false;
     message.timeoutMs = object.timeoutMs ?? 0;
     message.keyword = object.keyword ?? "";
+    message.schemeUnknown = object.schemeUnknown ?? false;
     return message;
   },
 };
@@ -5793,6 +5817,7 @@ function createBaseProbeOutcome(): ProbeOutcome {
     tlsMs: 0,
     ttfbMs: 0,
     totalMs: 0,
+    url: "",
   };
 }
 
@@ -5836,6 +5861,9 @@ export const ProbeOutcome: MessageFns<ProbeOutcome> = {
     }
     if (message.totalMs !== 0) {
       writer.uint32(105).double(message.totalMs);
+    }
+    if (message.url !== "") {
+      writer.uint32(114).string(message.url);
     }
     return writer;
   },
@@ -5957,6 +5985,14 @@ export const ProbeOutcome: MessageFns<ProbeOutcome> = {
             message.totalMs = reader.double();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6008,6 +6044,7 @@ export const ProbeOutcome: MessageFns<ProbeOutcome> = {
         : isSet(object.total_ms)
         ? globalThis.Number(object.total_ms)
         : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
     };
   },
 
@@ -6052,6 +6089,9 @@ export const ProbeOutcome: MessageFns<ProbeOutcome> = {
     if (message.totalMs !== 0) {
       obj.totalMs = floatToJson(message.totalMs);
     }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
     return obj;
   },
 
@@ -6073,6 +6113,7 @@ export const ProbeOutcome: MessageFns<ProbeOutcome> = {
     message.tlsMs = object.tlsMs ?? 0;
     message.ttfbMs = object.ttfbMs ?? 0;
     message.totalMs = object.totalMs ?? 0;
+    message.url = object.url ?? "";
     return message;
   },
 };
