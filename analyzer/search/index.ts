@@ -34,7 +34,7 @@ export { cannibalization, ctrOpportunities, nearOpportunities, positionOf, type 
 export { clicksTrend, daysNeeded, forecastClicks, HORIZON, MIN_DAYS, SEASON, type Forecast, type ForecastDay, type ModelName } from "./forecast.ts";
 export { levelShift, SHIFT_MIN_DAYS, type LevelShift } from "./level-shift.ts";
 export { median, UNUSUAL_Z, unusualDays, weekdayFit, type UnusualDay } from "./unusual-days.ts";
-export { DATA_STATES, dataState, freshDays30, SLO_DAYS, SLO_TARGET, type DataState } from "./provider-freshness.ts";
+export { DATA_STATES, dataState, freshDays30, providerFreshness, sectionFreshness, SLO_DAYS, SLO_TARGET, type DataState, type DataUsed, type ProviderFreshness, type SectionFreshness } from "./provider-freshness.ts";
 export { keywordPositions, movedShareByDay, positionPages, rankSeries, TRACKED_DEPTH, urlFlips, type KeywordPosition, type PositionPage, type RankPoint, type Trend, type UrlFlip } from "./positions.ts";
 export { filterCounts, gapKeywords, keywordGap, MARKET_FILTERS, RANKS_DEPTH, type DomainKeyword, type GapKeyword, type MarketFilter } from "./market.ts";
 export { serpCompetitors, shareHistory, SHARE_LIST_MAX, type SerpCompetitor, VALID_POINT_COVERAGE, type SerpResult, type ShareHistory, type ShareLine, type ShareMover, type SharePoint } from "./share-of-voice.ts";

@@ -116,8 +116,11 @@ export const getTrafficForecast = defineContract({
   summary: "Organic clicks of a site: the last 28 days, a 14-day forecast with its range, trend and unusual days",
   description:
     "source: gsc (GSC Chart/Dates daily totals) or yandex (Yandex query analytics summed per day), whichever has more days. days: the daily points used. real_monthly_organic = Σ clicks of the last 28 days × 30/28. " +
-    "forecast: seasonal naive (weekly) or additive damped Holt-Winters on log1p(clicks), chosen by a rolling-origin backtest (8 origins, 14 days) by MASE; low/high are the point moved by the 5th/95th percentile of the backtest's log errors in the same week ahead. " +
-    "Unusual days: |robust z| > 3.5 of log1p(clicks) against the median of the same weekday; they are replaced by that median before fitting. verdict: growing/declining/flat at ±5 % over 4 weeks of weekly totals; insufficient_data below 28 days (forecast null). " +
+    "data_state: the age of the series' newest day (data_until) against its provider's slo_days, as GET /providers judges it; a note says so when stale or expired. " +
+    "forecast: the 14 days from today (from tomorrow when the data reach today): seasonal naive (the last observed week, repeated) or additive damped Holt-Winters on log1p(clicks), chosen by MASE over a rolling-origin backtest (8 origins) at the same distance from the data's end as the days forecast; low/high are the point moved by the 5th/95th percentile of the backtest's log errors in the same week ahead. " +
+    "null with a note when the data are expired (the gap to today would be bridged without data) or when there are too few days for that horizon (28 when the data end yesterday, one more per day of lag). " +
+    "level_shift: a sustained change of level (at least 7 days, at least ≈16 %, far beyond the day-to-day spread), found before unusual days: the days before it are moved to the new level before fitting, so the forecast starts from the new level. " +
+    "Unusual days: |robust z| > 3.5 of log1p(clicks) against the median of the same weekday (the spread taken as at least 0.05); they are replaced by that median before fitting. verdict: growing/declining/flat at ±5 % over 4 weeks of weekly totals as observed (a level shift counts); insufficient_data below 28 days. " +
     "estimate: Σ volume × expected CTR(position) over the newest rank checks with a volume (no-console fallback), null without them. potential: Σ expected gains of the open opportunities. " +
     EMPTY,
   tags: ["Search data"],
@@ -130,8 +133,15 @@ export const getTrafficForecast = defineContract({
       note: Note,
       source: Nullable(StringEnum(["gsc", "yandex"])),
       days: Type.Integer({ minimum: 0 }),
+      data_until: Nullable(Type.String({ format: "date", description: "The newest day of the series" })),
       real_monthly_organic: Nullable(Type.Integer()),
       verdict: StringEnum(["growing", "declining", "flat", "insufficient_data"]),
+      level_shift: Nullable(
+        Type.Object(
+          { date: Type.String({ format: "date", description: "The first day at the new level" }), change_pct: Type.Number({ description: "The change of level, % of the old one" }) },
+          { additionalProperties: false },
+        ),
+      ),
       forecast: Nullable(
         Type.Object(
           {

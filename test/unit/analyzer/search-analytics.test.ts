@@ -45,6 +45,22 @@ describe("opportunities", () => {
     ];
     expect(ctrOpportunities(rows, study).map((o) => [o.query, o.expected_gain_clicks])).toEqual([["weak-snippet", 274]]);
   });
+  it("ctr: a query alone at its rank is judged against the curve without itself (leave-one-out)", () => {
+    // "oak table" is the only query at rank 2: measured with itself, rank 2 would expect its own 12 %.
+    // Without it rank 2 has no impressions, so the study's 15.7 %: 5000 × 3.7 pp = 185. "pine" shares
+    // rank 1 with "oak": each is judged against the other's CTR, 600 × (25 % − 10 %) = 90 for pine.
+    const rows = [
+      { engine: "google" as const, query: "oak table", clicks: 600, impressions: 5000, posXImpr: 5000 * 2.1 },
+      { engine: "google" as const, query: "pine", clicks: 60, impressions: 600, posXImpr: 600 },
+      { engine: "google" as const, query: "oak", clicks: 250, impressions: 1000, posXImpr: 1000 },
+    ];
+    const curve = ctrCurve(rows.map((r) => ({ clicks: r.clicks, impressions: r.impressions, position: r.posXImpr / r.impressions })));
+    expect(curve.at(2.1)).toBe(0.12);
+    expect(ctrOpportunities(rows, curve).map((o) => [o.query, o.expected_gain_clicks])).toEqual([
+      ["oak table", 185],
+      ["pine", 90],
+    ]);
+  });
   it("cannibalization: two URLs over 10 % of a query; gain at the best position's CTR", () => {
     const rows = [
       { engine: "google" as const, query: "диван", page: "/a", clicks: 6, impressions: 300, posXImpr: 1500 },
