@@ -217,8 +217,10 @@ export const getIndexing = defineContract({
   summary: "Indexing of a site in Google and Yandex from imported exports, beside our own latest check",
   description:
     "google: GSC Page indexing Chart points and the newest issues (Reason, Source, Validation, Pages) and drill-down URLs. yandex: the newest status of each URL in the imported «Страницы в поиске» CSV, searchable and excluded counts and the excluded reasons (its status values). " +
-    "A block is null when nothing of that engine was imported. own: our latest check run of the site (run id and when), null before one. robots_ts: when that run was made (its robots.txt was read then). " +
-    "gaps: not_in_google (in Yandex's search, listed not indexed by Google) and in_neither (excluded by Yandex and not indexed by Google). actions: the largest reasons to fix, by pages. Owner-only: only the caller's imports are read. " +
+    "A block is null when nothing of that engine was imported. own: Svc's own view, null before its first check: the latest run (id, when), the pages it found noindex (the latest analysis and crawl, first 100), the latest crawl's pages read (at most 10,000: truncated says when more exist), fetched with 200, noindex and listed in a sitemap, and the robots.txt version in force (when Svc first saw it, its HTTP status). " +
+    "robots_ts: when the robots.txt in force was first seen (robots_versions), null before Svc read one. " +
+    "gaps: not_in_google (in Yandex's search, listed not indexed by Google), in_neither (excluded by Yandex and not indexed by Google), and the engines' lists crossed with Svc's own: sitemap_not_indexed (in a sitemap per Svc's crawl, not indexed by an engine), noindex_in_search (Svc saw noindex, Yandex has the page in its search), ok_not_indexed (Svc's crawl fetched it with 200 and no noindex, an engine does not index it); each sorted, first 100. " +
+    "data_state: the imports' newest day against each provider's slo_days, as GET /providers judges it. actions: the largest reasons to fix, by pages. Owner-only: only the caller's imports are read. " +
     EMPTY,
   tags: ["Search data"],
   errors: ["bad_host", "not_found", "service_off"],
@@ -245,12 +247,31 @@ export const getIndexing = defineContract({
       yandex: Nullable(
         Type.Object({ searchable: Type.Integer(), excluded: Type.Integer(), reasons: Type.Array(Reason) }, { additionalProperties: false }),
       ),
-      own: Nullable(Type.Object({ run: Type.Integer(), checked_at: UnixSeconds }, { additionalProperties: false })),
+      own: Nullable(
+        Type.Object(
+          {
+            run: Type.Integer(),
+            checked_at: UnixSeconds,
+            noindex: Type.Array(Type.String(), { description: "Pages Svc found noindex (first 100)" }),
+            crawl: Nullable(
+              Type.Object(
+                { job: Type.Integer(), checked_at: UnixSeconds, pages_read: Type.Integer(), ok: Type.Integer(), noindex: Type.Integer(), in_sitemap: Type.Integer(), truncated: Type.Boolean() },
+                { additionalProperties: false, description: "The latest crawl's pages; null when the host was never crawled" },
+              ),
+            ),
+            robots: Nullable(Type.Object({ seen_at: UnixSeconds, status: Type.Integer() }, { additionalProperties: false, description: "The robots.txt version in force" })),
+          },
+          { additionalProperties: false },
+        ),
+      ),
       robots_ts: Nullable(UnixSeconds),
       gaps: Type.Object(
         {
           not_in_google: Type.Array(Type.String(), { description: "In Yandex's search but listed not indexed by Google (first 100)" }),
           in_neither: Type.Array(Type.String(), { description: "Excluded by Yandex and listed not indexed by Google (first 100)" }),
+          sitemap_not_indexed: Type.Array(Type.String(), { description: "In a sitemap per Svc's crawl, not indexed by an engine (first 100)" }),
+          noindex_in_search: Type.Array(Type.String(), { description: "Svc saw noindex; Yandex has the page in its search (first 100)" }),
+          ok_not_indexed: Type.Array(Type.String(), { description: "Svc's crawl fetched it with 200 and no noindex; an engine does not index it (first 100)" }),
         },
         { additionalProperties: false },
       ),

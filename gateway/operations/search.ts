@@ -24,6 +24,7 @@ import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { ENGINE_PROVIDER, freshnessOf, stateAndNote, usedOf } from "./search-freshness.ts";
 import { ownSite } from "./search-imports.ts";
+import { ownGaps, ownIndexing } from "./search-indexing-own.ts";
 import { assertSectionOn, sourcesOff } from "./search-sources.ts";
 
 // The search operations over imported data (issue 19; search-data-anchors §9). Each answers an
@@ -214,15 +215,16 @@ export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, d
   };
 });
 
-export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps, params }) => {
+export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps, params, now }) => {
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
   assertSectionOn(deps, "get_indexing");
-  const [points, issues, urls, run] = await Promise.all([
+  const [points, issues, urls, own, fresh] = await Promise.all([
     deps.store.search.indexPoints(accountId, params.host),
     deps.store.search.indexIssues(accountId, params.host),
     deps.store.search.indexUrls(accountId, params.host),
-    deps.store.runs.latest(params.host),
+    ownIndexing(deps, params.host, now),
+    freshnessOf(deps, accountId, params.host, now, { kinds: ["indexing"] }),
   ]);
   const gPoints = points.filter((p) => p.engine === "google");
   const gIssues = issues.filter((i) => i.engine === "google");
@@ -267,14 +269,13 @@ export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps,
   return {
     body: {
       host: params.host,
-      data_state: has ? "fresh" : "missing",
-      note: has ? null : "No indexing data imported: upload a GSC Page indexing ZIP or a Yandex Webmaster pages-in-search CSV with POST /imports/{host}.",
-      run: run?.id ?? null,
+      ...stateAndNote(fresh, has, "No indexing data imported: upload a GSC Page indexing ZIP or a Yandex Webmaster pages-in-search CSV with POST /imports/{host}."),
+      run: own.view?.run ?? null,
       google,
       yandex,
-      own: run ? { run: run.id, checked_at: run.checked_at } : null,
-      robots_ts: run?.checked_at ?? null,
-      gaps: { not_in_google: notInGoogle.slice(0, 100), in_neither: inNeither.slice(0, 100) },
+      own: own.view,
+      robots_ts: own.robotsTs,
+      gaps: { not_in_google: notInGoogle.slice(0, 100), in_neither: inNeither.slice(0, 100), ...ownGaps(own, gUrls, yUrls) },
       actions,
       summary: has ? `${parts.join("; ")}.` : "No indexing data imported yet.",
     },

@@ -188,8 +188,11 @@ describe("indexing from both engines", () => {
     const yandex = `updateDate,url,httpCode,status,target,lastAccess,title,event\n2026-11-10,https://${site.host}/a,200,SEARCHABLE,,2026-11-09,A,\n2026-11-10,https://${site.host}/b,404,HTTP_ERROR,,2026-11-09,,DELETE\n2026-11-10,https://${site.host}/c,200,SEARCHABLE,,2026-11-09,C,\n`;
     expect((await upload(yandex, "pages.csv")).statusCode).toBe(201);
     const ix = await get(`/indexing/${site.host}`);
+    // GSC's chart (2026-11-08) is 14 days old, fresh for gsc_indexing (14); Yandex's list (2026-11-10)
+    // is 12 days old, expired for yandex_webmaster (fresh within 3, expired after 9): the section is expired.
+    expect(ix.note).toBe("The yandex_webmaster data end on 2026-11-10, 12 days ago: expired (fresh within 3 days, expired after 9); import a newer export.");
     expect(ix).toMatchObject({
-      data_state: "fresh",
+      data_state: "expired",
       google: { indexed: 210, not_indexed: 35, updated: "2026-11-08", urls_not_indexed: 2 },
       yandex: { searchable: 2, excluded: 1, reasons: [{ reason: "HTTP_ERROR", pages: 1 }] },
       gaps: { not_in_google: [`https://${site.host}/a`], in_neither: [`https://${site.host}/b`] },
