@@ -121,3 +121,18 @@ describe("the market's own row", () => {
     expect(m.notes).toEqual(["No rival keyword reports: only the site's own keywords are known."]);
   });
 });
+
+describe("GET /site's search block", () => {
+  it("summarises the caller's search data from what Svc holds; baseline and master_index stay null", async () => {
+    const WEEK = [100, 120, 130, 125, 110, 60, 50];
+    const rows = Array.from({ length: 28 }, (_, i) => `${new Date(Date.UTC(2026, 9, 25 + i)).toISOString().slice(0, 10)},${WEEK[i % 7]},1000,5%,7`);
+    await upload(buildZip([{ name: "Chart.csv", data: `Date,Clicks,Impressions,CTR,Position\n${rows.join("\n")}\n` }]), "Performance.zip");
+    const s = await get(`/site/${site.host}`);
+    // Seven imports in this file; four weeks of 695 clicks × 30/28 = 2979, ending yesterday.
+    expect(s.search).toEqual({ imports: 7, source: "gsc", data_state: "fresh", data_until: "2026-11-21", real_monthly_organic: 2979, verdict: "flat" });
+    expect([s.baseline, s.master_index]).toEqual([null, null]);
+    const other = await gw.newAccount("no-imports@example.com");
+    expect((await gw.call("POST", "/api/v1/sites", { key: other.key, body: { host: site.host } })).statusCode).toBe(201);
+    expect((await gw.call("GET", `/api/v1/site/${site.host}`, { key: other.key })).json().search).toBeNull();
+  });
+});
