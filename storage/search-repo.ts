@@ -215,6 +215,11 @@ export class SearchRepo {
     return host;
   }
 
+  /** The site's live batches, oldest first (what a section's freshness is read from). */
+  async liveBatches(accountId: number, host: string): Promise<ImportBatchRow[]> {
+    return this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND host = $2 AND complete ORDER BY imported_at, id`, [accountId, host]);
+  }
+
   /** Every batch of the account, oldest first (for /providers). */
   async batchesOfAccount(accountId: number): Promise<ImportBatchRow[]> {
     return this.db.query<ImportBatchRow>(`SELECT ${BATCH_COLUMNS} FROM import_batches WHERE account_id = $1 AND complete ORDER BY imported_at, id`, [accountId]);

@@ -59,7 +59,7 @@ export function ctrOpportunities(rows: readonly QuerySums[], curve: CtrCurve): O
   for (const r of rows) {
     const pos = positionOf(r);
     if (pos === null || pos > 10 || r.impressions < 500) continue;
-    const gap = curve.at(pos) - r.clicks / r.impressions;
+    const gap = curve.at(pos, { clicks: r.clicks, impressions: r.impressions, position: pos }) - r.clicks / r.impressions;
     if (gap <= 0.01) continue;
     out.push({ kind: "ctr", engine: r.engine, query: r.query, impressions: r.impressions, clicks: r.clicks, position: round1(pos), expected_gain_clicks: Math.round(r.impressions * gap) });
   }
@@ -97,7 +97,7 @@ export function cannibalization(rows: readonly QueryPageSums[], curve: CtrCurve)
       impressions,
       clicks,
       position: round1(posX / impressions),
-      expected_gain_clicks: Math.round(impressions * Math.max(0, curve.at(best) - clicks / impressions)),
+      expected_gain_clicks: Math.round(impressions * Math.max(0, curve.at(best, { clicks, impressions, position: posX / impressions }) - clicks / impressions)),
       pages: strong.map((r) => ({ url: r.page, share: Math.round((r.impressions / impressions) * 1000) / 1000, position: round1(positionOf(r) ?? 0) })),
     });
   }

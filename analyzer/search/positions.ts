@@ -95,7 +95,8 @@ export interface PositionPage {
   readonly avg_position: number;
   readonly top3: number;
   readonly top10: number;
-  readonly volume: number;
+  /** Σ of its keywords' known volumes; null when none of them has one (unknown is not 0). */
+  readonly volume: number | null;
 }
 
 /** The site's ranking URLs from the latest checks: keywords, mean position, top-3/top-10 counts, Σ volume. */
@@ -114,7 +115,7 @@ export function positionPages(latest: readonly KeywordPosition[]): PositionPage[
       avg_position: Math.round((ks.reduce((a, k) => a + (k.position as number), 0) / ks.length) * 10) / 10,
       top3: ks.filter((k) => (k.position as number) <= 3).length,
       top10: ks.filter((k) => (k.position as number) <= 10).length,
-      volume: ks.reduce((a, k) => a + (k.volume ?? 0), 0),
+      volume: ks.some((k) => k.volume !== null) ? ks.reduce((a, k) => a + (k.volume ?? 0), 0) : null,
     }))
     .sort((a, b) => b.keywords - a.keywords || a.avg_position - b.avg_position || a.url.localeCompare(b.url));
 }

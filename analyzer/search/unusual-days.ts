@@ -2,6 +2,12 @@
 // same weekday, scored by the robust z 0.6745·(r − median)/MAD; |z| > 3.5 (Iglewicz–Hoaglin).
 
 export const UNUSUAL_Z = 3.5;
+/**
+ * The least spread of log1p(clicks) the z is measured against: on an almost regular series (a
+ * level moved in log space, rounding) the MAD is near 0 and a day 1 % off would score as unusual.
+ * With it, a day must be more than 3.5 × 0.05 (≈ 19 %) off its weekday's value.
+ */
+export const UNUSUAL_MIN_SCALE = 0.05;
 
 export interface UnusualDay {
   /** Index into the series. */
@@ -36,7 +42,7 @@ export function unusualDays(y: readonly number[]): UnusualDay[] {
   let scale = median(dev) / 0.6745;
   // A perfectly regular series has MAD 0: the mean absolute deviation (×1.2533 for a normal) stands in.
   if (scale === 0) scale = (dev.reduce((a, b) => a + b, 0) / dev.length) * 1.2533;
-  if (scale === 0) return [];
+  scale = Math.max(scale, UNUSUAL_MIN_SCALE);
   const out: UnusualDay[] = [];
   r.forEach((x, i) => {
     const z = (x - med) / scale;

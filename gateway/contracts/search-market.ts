@@ -10,7 +10,12 @@ import { defineContract } from "./contract.ts";
 const DataState = StringEnum([...DATA_STATES]);
 const Note = Nullable(Type.String({ description: "Why the answer is empty or partial, and which import would fill it" }));
 /** The spec's "two supported external data sources": Keys.so (imported today) and Serpstat (no importer yet). */
-export const MARKET_SOURCES = ["keysso", "serpstat"] as const;
+/**
+ * The market sources Svc can read: those with an importer. The spec's "one of the two supported
+ * external data sources" names neither; Serpstat (the reference's second) has no importer, so it is
+ * not offered (docs/search-data.md says why).
+ */
+export const MARKET_SOURCES = ["keysso"] as const;
 
 const CompetitorSchema = Type.Object(
   {
@@ -97,7 +102,8 @@ export const getMarket = defineContract({
   cli: "market",
   summary: "The site's market from its own imported market reports: domains, overlap, filters and opportunities",
   description:
-    "src chooses the source: keysso (Keys.so reports imported) or serpstat (the second supported source; no Serpstat importer yet, so it answers empty with a note); by default the source with the newest import. " +
+    "src chooses the source among those with an importer: keysso (Keys.so reports imported); by default the source with the newest import. A second market source is offered once it has an importer. " +
+    "mine: the site's keywords and top-10 count from its own keyword report, and visibility from the competitor report's row of the site itself (null, with a note, when the report has none). data_state: the report's import day against the provider's slo_days, as GET /providers judges it; notes say when stale or expired. " +
     "Filters follow the Semrush gap vocabulary over keywords ranked ≤ 50: shared (the site and every rival), missing (every rival, not the site), behind (the site, below every rival ranking), strong (the site above every rival, all ranking), unique (only the site), theirs (a rival, not the site), all. " +
     "counts: keywords per filter. overlap: shared ÷ all keywords of the site and its rivals. opportunities: the keywords of the chosen filter with the clicks a month the site would gain at the best rival's position, largest first, paged (limit ≤ 100). " +
     "country: the base's market. Owner-only: only the caller's imports are read. Without imported reports: 200 with empty lists, data_state missing and a note.",

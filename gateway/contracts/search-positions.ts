@@ -68,7 +68,7 @@ export const getPositionPages = defineContract({
   cli: "positions pages",
   summary: "The site's ranking pages and cannibalization",
   description:
-    "pages: URLs of the latest rank checks with their keywords, mean position, top-3 and top-10 counts and Σ volume, most keywords first. " +
+    "pages: URLs of the latest rank checks with their keywords, mean position, top-3 and top-10 counts and Σ volume (of the keywords that have one; null when none has), most keywords first. " +
     "cannibalization: keywords whose ranking URL changed at least twice within the last 14 days of checks (source flips), and queries split between URLs in imported query×URL data (source shares: ≥ 2 URLs each with ≥ 10 % of impressions, best position ≤ 20). " +
     "Without imported data: 200 with empty lists, data_state missing and a note.",
   tags: ["Search data"],
@@ -80,7 +80,7 @@ export const getPositionPages = defineContract({
       data_state: DataState,
       note: Note,
       pages: Type.Array(
-        Type.Object({ url: Type.String(), keywords: Type.Integer(), avg_position: Type.Number(), top3: Type.Integer(), top10: Type.Integer(), volume: Type.Integer() }, { additionalProperties: false }),
+        Type.Object({ url: Type.String(), keywords: Type.Integer(), avg_position: Type.Number(), top3: Type.Integer(), top10: Type.Integer(), volume: Nullable(Type.Integer({ description: "Σ of the keywords' known volumes; null when none has a volume" })) }, { additionalProperties: false }),
       ),
       cannibalization: Type.Array(
         Type.Object(
@@ -110,9 +110,10 @@ export const getSerpVolatility = defineContract({
   description:
     "With imported SERP snapshots (Topvisor snapshots_2 history), method rank_distance: for each tracked query and day with a top-10 list on the day before too, D = Σ |rank today − rank the day before| over the entries of either list (an absent entry ranks 11; an entry is a domain and its occurrence in the list), shake = 100 · D / 110 (110: all ten entries changed); " +
     "site_pct = the mean shake of the site's queries that day, market_pct = the median shake over every query in this installation tracked on the same engine, region and device as the site's (an aggregate), market_median_pct = the median of market_pct over the days; the window ends at the site's latest snapshot; shakes list the site's queries whose own rank moved ≥ 5 (absent = 101). " +
-    "Without imported SERP snapshots Svc uses the reference's fallback measure (method moved_share): site_pct = the share (%) of the site's tracked keywords whose position changed by ≥ 3 since the day before or that entered or left the tracked depth; " +
+    "Svc uses the reference's fallback measure (method moved_share) without SERP snapshots, and when the snapshots measure fewer days of the window than the daily rank checks do (weekly snapshots measure none): the note then says so. " +
+    "moved_share: site_pct = the share (%) of the site's tracked keywords whose position changed by ≥ 3 since the day before or that entered or left the tracked depth; " +
     "market_pct = the same share over every tracked keyword of the same engine in this installation (an aggregate: no other site is revealed); market_median_pct = the median of market_pct over the days. " +
-    "The window is the days ending at the site's latest check. shakes: days whose market_pct exceeds both 2 × market_median_pct and the window's 90th percentile, each with the site's keywords that moved ≥ 5 places. " +
+    "The window ends at the newest day of the data used (snapshots or checks); data_state is that data's age against its provider's slo_days, as GET /providers judges it. shakes: days whose market_pct exceeds both 2 × market_median_pct and the window's 90th percentile, each with the site's keywords that moved ≥ 5 places. " +
     "Without imported rank checks: 200 with empty lists, market_median_pct null, data_state missing and a note.",
   tags: ["Search data"],
   errors: ["bad_host", "not_found", "service_off"],

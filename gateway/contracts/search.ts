@@ -116,8 +116,11 @@ export const getTrafficForecast = defineContract({
   summary: "Organic clicks of a site: the last 28 days, a 14-day forecast with its range, trend and unusual days",
   description:
     "source: gsc (GSC Chart/Dates daily totals) or yandex (Yandex query analytics summed per day), whichever has more days. days: the daily points used. real_monthly_organic = Σ clicks of the last 28 days × 30/28. " +
-    "forecast: seasonal naive (weekly) or additive damped Holt-Winters on log1p(clicks), chosen by a rolling-origin backtest (8 origins, 14 days) by MASE; low/high are the point moved by the 5th/95th percentile of the backtest's log errors in the same week ahead. " +
-    "Unusual days: |robust z| > 3.5 of log1p(clicks) against the median of the same weekday; they are replaced by that median before fitting. verdict: growing/declining/flat at ±5 % over 4 weeks of weekly totals; insufficient_data below 28 days (forecast null). " +
+    "data_state: the age of the series' newest day (data_until) against its provider's slo_days, as GET /providers judges it; a note says so when stale or expired. " +
+    "forecast: the 14 days from today (from tomorrow when the data reach today): seasonal naive (the last observed week, repeated) or additive damped Holt-Winters on log1p(clicks), chosen by MASE over a rolling-origin backtest (8 origins) at the same distance from the data's end as the days forecast; low/high are the point moved by the 5th/95th percentile of the backtest's log errors in the same week ahead. " +
+    "null with a note when the data are expired (the gap to today would be bridged without data) or when there are too few days for that horizon (28 when the data end yesterday, one more per day of lag). " +
+    "level_shift: a sustained change of level (at least 7 days, at least ≈16 %, far beyond the day-to-day spread), found before unusual days: the days before it are moved to the new level before fitting, so the forecast starts from the new level. " +
+    "Unusual days: |robust z| > 3.5 of log1p(clicks) against the median of the same weekday (the spread taken as at least 0.05); they are replaced by that median before fitting. verdict: growing/declining/flat at ±5 % over 4 weeks of weekly totals as observed (a level shift counts); insufficient_data below 28 days. " +
     "estimate: Σ volume × expected CTR(position) over the newest rank checks with a volume (no-console fallback), null without them. potential: Σ expected gains of the open opportunities. " +
     EMPTY,
   tags: ["Search data"],
@@ -130,8 +133,15 @@ export const getTrafficForecast = defineContract({
       note: Note,
       source: Nullable(StringEnum(["gsc", "yandex"])),
       days: Type.Integer({ minimum: 0 }),
+      data_until: Nullable(Type.String({ format: "date", description: "The newest day of the series" })),
       real_monthly_organic: Nullable(Type.Integer()),
       verdict: StringEnum(["growing", "declining", "flat", "insufficient_data"]),
+      level_shift: Nullable(
+        Type.Object(
+          { date: Type.String({ format: "date", description: "The first day at the new level" }), change_pct: Type.Number({ description: "The change of level, % of the old one" }) },
+          { additionalProperties: false },
+        ),
+      ),
       forecast: Nullable(
         Type.Object(
           {
@@ -207,8 +217,10 @@ export const getIndexing = defineContract({
   summary: "Indexing of a site in Google and Yandex from imported exports, beside our own latest check",
   description:
     "google: GSC Page indexing Chart points and the newest issues (Reason, Source, Validation, Pages) and drill-down URLs. yandex: the newest status of each URL in the imported «Страницы в поиске» CSV, searchable and excluded counts and the excluded reasons (its status values). " +
-    "A block is null when nothing of that engine was imported. own: our latest check run of the site (run id and when), null before one. robots_ts: when that run was made (its robots.txt was read then). " +
-    "gaps: not_in_google (in Yandex's search, listed not indexed by Google) and in_neither (excluded by Yandex and not indexed by Google). actions: the largest reasons to fix, by pages. Owner-only: only the caller's imports are read. " +
+    "A block is null when nothing of that engine was imported. own: Svc's own view, null before its first check: the latest run (id, when), the pages it found noindex (the latest analysis and crawl, first 100), the latest crawl's pages read (at most 10,000: truncated says when more exist), fetched with 200, noindex and listed in a sitemap, and the robots.txt version in force (when Svc first saw it, its HTTP status). " +
+    "robots_ts: when the robots.txt in force was first seen (robots_versions), null before Svc read one. " +
+    "gaps: not_in_google (in Yandex's search, listed not indexed by Google), in_neither (excluded by Yandex and not indexed by Google), and the engines' lists crossed with Svc's own: sitemap_not_indexed (in a sitemap per Svc's crawl, not indexed by an engine), noindex_in_search (Svc saw noindex, Yandex has the page in its search), ok_not_indexed (Svc's crawl fetched it with 200 and no noindex, an engine does not index it); each sorted, first 100. " +
+    "data_state: the imports' newest day against each provider's slo_days, as GET /providers judges it. actions: the largest reasons to fix, by pages. Owner-only: only the caller's imports are read. " +
     EMPTY,
   tags: ["Search data"],
   errors: ["bad_host", "not_found", "service_off"],
@@ -235,12 +247,31 @@ export const getIndexing = defineContract({
       yandex: Nullable(
         Type.Object({ searchable: Type.Integer(), excluded: Type.Integer(), reasons: Type.Array(Reason) }, { additionalProperties: false }),
       ),
-      own: Nullable(Type.Object({ run: Type.Integer(), checked_at: UnixSeconds }, { additionalProperties: false })),
+      own: Nullable(
+        Type.Object(
+          {
+            run: Type.Integer(),
+            checked_at: UnixSeconds,
+            noindex: Type.Array(Type.String(), { description: "Pages Svc found noindex (first 100)" }),
+            crawl: Nullable(
+              Type.Object(
+                { job: Type.Integer(), checked_at: UnixSeconds, pages_read: Type.Integer(), ok: Type.Integer(), noindex: Type.Integer(), in_sitemap: Type.Integer(), truncated: Type.Boolean() },
+                { additionalProperties: false, description: "The latest crawl's pages; null when the host was never crawled" },
+              ),
+            ),
+            robots: Nullable(Type.Object({ seen_at: UnixSeconds, status: Type.Integer() }, { additionalProperties: false, description: "The robots.txt version in force" })),
+          },
+          { additionalProperties: false },
+        ),
+      ),
       robots_ts: Nullable(UnixSeconds),
       gaps: Type.Object(
         {
           not_in_google: Type.Array(Type.String(), { description: "In Yandex's search but listed not indexed by Google (first 100)" }),
           in_neither: Type.Array(Type.String(), { description: "Excluded by Yandex and listed not indexed by Google (first 100)" }),
+          sitemap_not_indexed: Type.Array(Type.String(), { description: "In a sitemap per Svc's crawl, not indexed by an engine (first 100)" }),
+          noindex_in_search: Type.Array(Type.String(), { description: "Svc saw noindex; Yandex has the page in its search (first 100)" }),
+          ok_not_indexed: Type.Array(Type.String(), { description: "Svc's crawl fetched it with 200 and no noindex; an engine does not index it (first 100)" }),
         },
         { additionalProperties: false },
       ),

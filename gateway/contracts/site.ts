@@ -1,12 +1,26 @@
 import { Type } from "@sinclair/typebox";
-import { HostParams, Nullable, UnixSeconds } from "../schemas.ts";
+import { HostParams, Nullable, StringEnum, UnixSeconds } from "../schemas.ts";
 import { defineContract } from "./contract.ts";
 import { EventSchema } from "./monitoring.ts";
 import { TaskSchema } from "./tasks.ts";
 
-// Blocks of GET /site/{host} whose features are not built yet answer null (listed in
-// docs/architecture.md with the issue that brings them): nothing is invented.
-const Pending = Nullable(Type.Object({}, { additionalProperties: true, description: "null until its feature exists" }));
+// baseline and master_index: the spec names them and shows nothing of what they hold, and no data
+// Svc keeps defines them; they answer null rather than an invented figure.
+const Pending = Nullable(Type.Object({}, { additionalProperties: true, description: "Always null: the contract names this block without its content, and Svc holds no data that defines it" }));
+
+const SearchSummary = Nullable(
+  Type.Object(
+    {
+      imports: Type.Integer({ description: "Your live imports of the host" }),
+      source: Nullable(StringEnum(["gsc", "yandex"])),
+      data_state: StringEnum(["fresh", "stale", "expired", "partial", "missing"], { description: "The daily clicks' age against their provider's slo_days, as GET /providers judges it; missing without daily clicks" }),
+      data_until: Nullable(Type.String({ format: "date" })),
+      real_monthly_organic: Nullable(Type.Integer()),
+      verdict: StringEnum(["growing", "declining", "flat", "insufficient_data"]),
+    },
+    { additionalProperties: false, description: "Your search data of the host at a glance, as GET /traffic/{host} computes it; null when you imported none" },
+  ),
+);
 
 const WatchdogChangeSchema = Type.Object(
   {
@@ -41,7 +55,7 @@ export const getSite = defineContract({
   scope: "read",
   cli: "site",
   summary: "One site at a glance: rank, statistics, your open tasks and recent events",
-  description: "search, baseline and master_index are null until their features exist; crawl is null until the host is crawled; uptime, watchdog_changes and watched_pages are null when you do not monitor the host (docs/monitoring.md, Watchdog).",
+  description: "search: your imported search data of the host at a glance (GET /traffic/{host}), null when you imported none. baseline and master_index are always null: the contract names them without their content and Svc holds no data that defines them. crawl is null until the host is crawled; uptime, watchdog_changes and watched_pages are null when you do not monitor the host (docs/monitoring.md, Watchdog).",
   tags: ["Site data"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,
@@ -57,7 +71,7 @@ export const getSite = defineContract({
         },
         { additionalProperties: false },
       ),
-      search: Pending,
+      search: SearchSummary,
       baseline: Pending,
       master_index: Pending,
       stats: Type.Object(

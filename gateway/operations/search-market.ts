@@ -1,9 +1,10 @@
-import { filterCounts, gapKeywords, keywordGap, serpCompetitors, shareHistory, type GapKeyword, type MarketFilter, type ShareLine } from "../../analyzer/index.ts";
+import { filterCounts, gapKeywords, keywordGap, serpCompetitors, shareHistory, type GapKeyword, type MarketFilter, type Provider, type ShareLine } from "../../analyzer/index.ts";
 import type { MarketDomainRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
+import { freshnessOf, SERP_SNAPSHOTS, stateAndNote } from "./search-freshness.ts";
 import { ownSite } from "./search-imports.ts";
 import { assertSectionOn } from "./search-sources.ts";
 
@@ -34,6 +35,8 @@ interface MarketView {
   readonly base: string;
   readonly ts: number;
   readonly self: string;
+  /** The competitor report's row of the site itself, null when the report has none. */
+  readonly own: MarketDomainRow | null;
   readonly domains: MarketDomainRow[];
   readonly rivals: string[];
   readonly keywords: GapKeyword[];
@@ -45,13 +48,16 @@ async function marketOf(deps: GatewayDeps, accountId: number, host: string, src?
   const chosen = sources.find((s) => src === undefined || s.source === src);
   if (!chosen) return { view: null, sources };
   const self = bare(host);
-  const domains = (await deps.store.search.marketDomains(accountId, host, chosen.source, chosen.base)).filter((d) => bare(d.domain) !== self);
+  const reported = await deps.store.search.marketDomains(accountId, host, chosen.source, chosen.base);
+  // The report's row of the site itself gives its own figures (visibility); the others are its rivals.
+  const own = reported.find((d) => bare(d.domain) === self) ?? null;
+  const domains = reported.filter((d) => bare(d.domain) !== self);
   const rows = (await deps.store.search.marketKeywords(accountId, host, chosen.source, chosen.base)).map((r) => ({ ...r, domain: bare(r.domain) }));
   // Rivals: the competitor report's domains that have keyword data, else every other domain with keyword data.
   const withKeywords = new Set(rows.map((r) => r.domain).filter((d) => d !== self));
-  const reported = domains.map((d) => bare(d.domain)).filter((d) => withKeywords.has(d));
-  const rivals = reported.length > 0 ? reported : [...withKeywords].sort();
-  return { view: { provider: chosen.source, base: chosen.base, ts: chosen.imported_at, self, domains, rivals, keywords: gapKeywords(rows, self, rivals) }, sources };
+  const inReport = domains.map((d) => bare(d.domain)).filter((d) => withKeywords.has(d));
+  const rivals = inReport.length > 0 ? inReport : [...withKeywords].sort();
+  return { view: { provider: chosen.source, base: chosen.base, ts: chosen.imported_at, self, own, domains, rivals, keywords: gapKeywords(rows, self, rivals) }, sources };
 }
 
 function gapRow(k: GapKeyword) {
@@ -63,7 +69,7 @@ function competitorView(d: MarketDomainRow) {
   return { domain: d.domain, common_keywords: d.common_keywords, similarity_pct: d.similarity_pct, visibility: d.visibility, top10: d.top10, pages_in_index: d.pages_in_index };
 }
 
-export const getCompetitors = implement(contracts.getCompetitors, async ({ auth, deps, params }) => {
+export const getCompetitors = implement(contracts.getCompetitors, async ({ auth, deps, params, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "get_competitors");
   const { view } = await marketOf(deps, auth!.accountId, params.host);
@@ -75,11 +81,12 @@ export const getCompetitors = implement(contracts.getCompetitors, async ({ auth,
     const rows = since === null ? [] : await deps.store.search.serpResults(auth!.accountId, params.host, since);
     const rivals = serpCompetitors(rows, bare(params.host));
     if (rivals.length > 0) {
+      const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, SERP_SNAPSHOTS);
       return {
         body: {
           host: params.host,
-          data_state: "fresh" as const,
-          note: "From the site's SERP snapshots (no market competitor report imported): top10 = tracked queries whose newest snapshot of the last 90 days has the domain in the top 10; similarity_pct = their share of the tracked queries.",
+          data_state: fresh.state === "missing" ? ("fresh" as const) : fresh.state,
+          note: ["From the site's SERP snapshots (no market competitor report imported): top10 = tracked queries whose newest snapshot of the last 90 days has the domain in the top 10; similarity_pct = their share of the tracked queries.", fresh.note].filter((n) => n !== null).join(" "),
           source: "topvisor_snapshots",
           base: null,
           ts: null,
@@ -89,11 +96,11 @@ export const getCompetitors = implement(contracts.getCompetitors, async ({ auth,
     }
   }
   const has = list.length > 0;
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["market"], ...(view ? { providers: [view.provider as Provider] } : {}) });
   return {
     body: {
       host: params.host,
-      data_state: has ? "fresh" : "missing",
-      note: has ? null : NEEDS_MARKET,
+      ...stateAndNote(fresh, has, NEEDS_MARKET),
       source: has ? view!.provider : null,
       base: has ? view!.base : null,
       ts: has ? view!.ts : null,
@@ -102,43 +109,45 @@ export const getCompetitors = implement(contracts.getCompetitors, async ({ auth,
   };
 });
 
-export const getKeywordGap = implement(contracts.getKeywordGap, async ({ auth, deps, params, query }) => {
+export const getKeywordGap = implement(contracts.getKeywordGap, async ({ auth, deps, params, query, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "get_keyword_gap");
   const { view } = await marketOf(deps, auth!.accountId, params.host);
   const rows = view ? keywordGap(view.keywords, query.kind, view.rivals.length) : [];
   const has = (view?.keywords.length ?? 0) > 0;
-  return { body: { host: params.host, kind: query.kind, data_state: has ? "fresh" : "missing", note: has ? null : NEEDS_MARKET, total: rows.length, rows: rows.slice(0, query.limit).map(gapRow) } };
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["market"], ...(view ? { providers: [view.provider as Provider] } : {}) });
+  return { body: { host: params.host, kind: query.kind, ...stateAndNote(fresh, has, NEEDS_MARKET), total: rows.length, rows: rows.slice(0, query.limit).map(gapRow) } };
 });
 
-export const getMarket = implement(contracts.getMarket, async ({ auth, deps, params, query }) => {
+export const getMarket = implement(contracts.getMarket, async ({ auth, deps, params, query, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
-  // src=serpstat reads no imported provider (no Serpstat importer yet): it answers its empty note.
-  if (query.src !== "serpstat") assertSectionOn(deps, "get_market");
+  assertSectionOn(deps, "get_market");
   const { view, sources } = await marketOf(deps, auth!.accountId, params.host, query.src);
   const filter: MarketFilter = query.filter;
   if (view === null) {
-    const note = query.src === "serpstat" ? "No Serpstat data: Svc has no Serpstat importer yet; Keys.so reports are imported." : NEEDS_MARKET;
     return {
-      body: { host: params.host, data_state: "missing" as const, source: query.src ?? null, sources, filter, mine: null, country: null, ts: null, domains: [], rivals: [], overlap: null, counts: {}, notes: [note], opportunities: [], page: page(query.limit, query.offset, 0) },
+      body: { host: params.host, data_state: "missing" as const, source: query.src ?? null, sources, filter, mine: null, country: null, ts: null, domains: [], rivals: [], overlap: null, counts: {}, notes: [NEEDS_MARKET], opportunities: [], page: page(query.limit, query.offset, 0) },
     };
   }
   const chosen = view.keywords.filter((k) => k.filters.includes(filter));
   const counts = filterCounts(view.keywords);
   const mineKeywords = view.keywords.filter((k) => k.myPos !== null);
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["market"], providers: [view.provider as Provider] });
   const notes: string[] = [];
   if (mineKeywords.length === 0) notes.push(`No keyword report of ${view.self} itself in base ${view.base}: every keyword counts as the rivals' only.`);
   if (view.rivals.length === 0) notes.push("No rival keyword reports: only the site's own keywords are known.");
+  if (view.own === null && view.domains.length > 0) notes.push(`The competitor report has no row of ${view.self} itself: its visibility is unknown.`);
   const base = BASES[view.base];
   if (!base) notes.push(`Base ${view.base} is not one Svc knows the market of.`);
+  if (fresh.note) notes.push(fresh.note);
   return {
     body: {
       host: params.host,
-      data_state: "fresh" as const,
+      data_state: fresh.state === "missing" ? ("fresh" as const) : fresh.state,
       source: view.provider as "keysso",
       sources,
       filter,
-      mine: { domain: view.self, keywords: mineKeywords.length, top10: mineKeywords.filter((k) => (k.myPos as number) <= 10).length, visibility: null },
+      mine: { domain: view.self, keywords: mineKeywords.length, top10: mineKeywords.filter((k) => (k.myPos as number) <= 10).length, visibility: view.own?.visibility ?? null },
       country: base ? { base: view.base, ...base } : { base: view.base, engine: "yandex" as const, country: null, region: null },
       ts: view.ts,
       domains: view.domains.map(competitorView),
@@ -152,10 +161,9 @@ export const getMarket = implement(contracts.getMarket, async ({ auth, deps, par
   };
 });
 
-
 const shareLine = (l: ShareLine) => ({ domain: l.domain, shares: l.shares, mean: l.mean, last: l.last });
 
-export const getCompetitorHistory = implement(contracts.getCompetitorHistory, async ({ auth, deps, params, query }) => {
+export const getCompetitorHistory = implement(contracts.getCompetitorHistory, async ({ auth, deps, params, query, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "get_competitor_history");
   const accountId = auth!.accountId;
@@ -164,11 +172,13 @@ export const getCompetitorHistory = implement(contracts.getCompetitorHistory, as
   const since = end === null ? end : new Date(Date.parse(`${end}T00:00:00Z`) - (query.points * query.step - 1) * DAY_MS).toISOString().slice(0, 10);
   const rows = since === null ? [] : await deps.store.search.serpResults(accountId, params.host, since);
   const h = shareHistory(rows, bare(params.host), query.points, query.step, await deps.store.search.keywordVolumes(accountId, params.host));
+  const fresh = await freshnessOf(deps, accountId, params.host, now, SERP_SNAPSHOTS);
+  const notes = [h.validPoints === 0 ? "No point has snapshots of at least 80 % of the tracked queries: import snapshots for more dates." : null, fresh.note].filter((n): n is string => n !== null);
   return {
     body: {
       host: params.host,
-      data_state: rows.length > 0 ? ("fresh" as const) : ("missing" as const),
-      note: rows.length > 0 ? (h.validPoints === 0 ? "No point has snapshots of at least 80 % of the tracked queries: import snapshots for more dates." : null) : NEEDS_SNAPSHOTS,
+      ...stateAndNote(fresh, rows.length > 0, NEEDS_SNAPSHOTS),
+      ...(rows.length > 0 ? { note: notes.length > 0 ? notes.join(" ") : null } : {}),
       step_days: h.stepDays,
       days: h.days,
       valid_points: h.validPoints,

@@ -4,6 +4,7 @@ import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { opportunitiesOf } from "./search.ts";
+import { freshnessOf, RANK_CHECKS, SERP_SNAPSHOTS, stateAndNote } from "./search-freshness.ts";
 import { ownSite } from "./search-imports.ts";
 import { assertSectionOn } from "./search-sources.ts";
 
@@ -16,36 +17,36 @@ async function rankPoints(deps: GatewayDeps, accountId: number, host: string): P
   return deps.store.search.rankChecks(accountId, host, "0000-00-00");
 }
 
-export const listPositions = implement(contracts.listPositions, async ({ auth, deps, params, query }) => {
+export const listPositions = implement(contracts.listPositions, async ({ auth, deps, params, query, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "list_positions");
   const points = await rankPoints(deps, auth!.accountId, params.host);
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, RANK_CHECKS);
   const all = keywordPositions(points).sort((a, b) => (a.position ?? 1e9) - (b.position ?? 1e9) || a.query.localeCompare(b.query) || a.engine.localeCompare(b.engine) || a.region - b.region);
   const chosen = query.trend ? all.filter((k) => k.trend === query.trend) : all;
   return {
     body: {
       host: params.host,
       trend: query.trend ?? null,
-      data_state: points.length > 0 ? "fresh" : "missing",
-      note: points.length > 0 ? null : NEEDS_RANKS,
+      ...stateAndNote(fresh, points.length > 0, NEEDS_RANKS),
       keywords: chosen.slice(query.offset, query.offset + query.limit),
       page: page(query.limit, query.offset, chosen.length),
     },
   };
 });
 
-export const getPositionPages = implement(contracts.getPositionPages, async ({ auth, deps, params }) => {
+export const getPositionPages = implement(contracts.getPositionPages, async ({ auth, deps, params, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "get_position_pages");
   const points = await rankPoints(deps, auth!.accountId, params.host);
   const { list } = await opportunitiesOf(deps, auth!.accountId, params.host);
   const shares = list.filter((o) => o.kind === "cannibalization");
   const has = points.length > 0 || shares.length > 0;
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, ...(points.length > 0 ? [RANK_CHECKS] : []), ...(shares.length > 0 ? [{ kinds: ["performance" as const] }] : []));
   return {
     body: {
       host: params.host,
-      data_state: has ? "fresh" : "missing",
-      note: has ? null : `${NEEDS_RANKS} Query×URL data (Yandex query analytics) adds cannibalization by impression shares.`,
+      ...stateAndNote(fresh, has, `${NEEDS_RANKS} Query×URL data (Yandex query analytics) adds cannibalization by impression shares.`),
       pages: positionPages(keywordPositions(points)),
       cannibalization: [
         ...urlFlips(points).map((f) => ({ query: f.query, engine: f.engine, source: "flips" as const, urls: [...f.urls], changes: f.changes, expected_gain_clicks: null })),
@@ -93,7 +94,10 @@ async function rankDistanceVolatility(deps: GatewayDeps, accountId: number, host
   const dates = windowDays(lastDay, days);
   const since = shiftDay(dates[0] as string, -1);
   const self = host.toLowerCase().replace(/:\d+$/, "").replace(/^www\./, "");
-  const site = serpShakes(await deps.store.search.serpResults(accountId, host, since), self);
+  const rows = await deps.store.search.serpResults(accountId, host, since);
+  const site = serpShakes(rows, self);
+  // Days with a list in the window: a measured day needs the day before's list too.
+  const listDays = new Set(rows.map((r) => r.day).filter((d) => d >= (dates[0] as string))).size;
   const combos = new Set(site.map((q) => `${q.engine}\n${q.region}\n${q.device}`));
   const market = serpShakes(await deps.store.search.marketSerp(since)).filter((q) => combos.has(`${q.engine}\n${q.region}\n${q.device}`));
   const byDay = <T extends { day: string }>(xs: readonly T[]) => {
@@ -113,27 +117,21 @@ async function rankDistanceVolatility(deps: GatewayDeps, accountId: number, host
       .filter((q) => Math.abs((q.to ?? NOT_FOUND) - (q.from ?? NOT_FOUND)) >= 5)
       .sort((a, b) => serpSeriesKey(a).localeCompare(serpSeriesKey(b)))
       .map((q) => ({ query: q.keyword, from: q.from, to: q.to }));
-  return { series, ...marketShakes(series, moved) };
+  return { series, listDays, ...marketShakes(series, moved) };
 }
 
-export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({ auth, deps, params, query }) => {
-  await ownSite(deps, auth!.accountId, params.host);
-  assertSectionOn(deps, "get_serp_volatility");
-  const serpLast = await deps.store.search.serpLatestDay(auth!.accountId, params.host);
-  if (serpLast !== null) {
-    const v = await rankDistanceVolatility(deps, auth!.accountId, params.host, query.days, serpLast);
-    return { body: { host: params.host, days: query.days, method: "rank_distance" as const, data_state: "fresh" as const, note: null, ...v } };
-  }
-  const points = await rankPoints(deps, auth!.accountId, params.host);
-  const empty = { host: params.host, days: query.days, method: "moved_share" as const };
-  if (points.length === 0) return { body: { ...empty, data_state: "missing" as const, note: NEEDS_RANKS, market_median_pct: null, series: [], shakes: [] } };
-  const lastDay = points.reduce((a, p) => (p.day > a ? p.day : a), points[0]!.day);
-  const firstDay = shiftDay(lastDay, -(query.days - 1));
+/**
+ * The fallback volatility from daily rank checks (§6.6): the share of the site's tracked keywords
+ * that moved ≥ 3 places (or in/out of the depth) since the day before, beside the same share over
+ * every tracked keyword of the site's main engine in the installation.
+ */
+async function movedShareVolatility(deps: GatewayDeps, points: readonly RankPoint[], days: number, lastDay: string) {
+  const firstDay = shiftDay(lastDay, -(days - 1));
   // The site's main engine: the one most of its checks are from.
   const engine = points.filter((p) => p.engine === "google").length > points.length / 2 ? "google" : "yandex";
   const site = movedShareByDay(points.filter((p) => p.day >= shiftDay(firstDay, -1)));
   const market = new Map((await deps.store.search.marketMoves(firstDay)).filter((m) => m.engine === engine).map((m) => [m.day, m]));
-  const series = windowDays(lastDay, query.days).map((date) => {
+  const series = windowDays(lastDay, days).map((date) => {
     const s = site.get(date);
     const m = market.get(date);
     return { date, site_pct: s ? pct(s.moved, s.checked) : null, market_pct: m && m.checked > 0 ? pct(m.moved, m.checked) : null };
@@ -145,7 +143,46 @@ export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({
       .map((p) => ({ p, before: byKeyDay.get(`${p.engine}|${p.region}|${p.device}|${p.keyword}|${shiftDay(date, -1)}`) }))
       .filter(({ p, before }) => before !== undefined && Math.abs((p.position ?? NOT_FOUND) - (before.position ?? NOT_FOUND)) >= 5)
       .map(({ p, before }) => ({ query: p.keyword, from: before!.position, to: p.position }));
-  return { body: { ...empty, data_state: "fresh" as const, note: null, series, ...marketShakes(series, moved) } };
+  return { series, ...marketShakes(series, moved) };
+}
+
+/** Days of a series the site has a figure for. */
+const measured = (series: readonly VolatilityDay[]) => series.filter((s) => s.site_pct !== null).length;
+
+export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({ auth, deps, params, query, now }) => {
+  const accountId = auth!.accountId;
+  await ownSite(deps, accountId, params.host);
+  assertSectionOn(deps, "get_serp_volatility");
+  const serpLast = await deps.store.search.serpLatestDay(accountId, params.host);
+  const points = await rankPoints(deps, accountId, params.host);
+  const rankLast = points.length > 0 ? points.reduce((a, p) => (p.day > a ? p.day : a), points[0]!.day) : null;
+  const serp = serpLast !== null ? await rankDistanceVolatility(deps, accountId, params.host, query.days, serpLast) : null;
+  const ranks = rankLast !== null ? await movedShareVolatility(deps, points, query.days, rankLast) : null;
+  const base = { host: params.host, days: query.days };
+  if (serp === null && ranks === null) return { body: { ...base, method: "moved_share" as const, data_state: "missing" as const, note: NEEDS_RANKS, market_median_pct: null, series: [], shakes: [] } };
+  // Snapshots measure a day only where a query has a list on the day before too: weekly snapshots
+  // measure none. Sparse snapshots (fewer than half their days measured) give way to the daily rank
+  // checks when these measure more, and the note says why.
+  const serpDays = serp ? measured(serp.series) : 0;
+  const rankDays = ranks ? measured(ranks.series) : 0;
+  const sparse = serp !== null && serpDays < 0.5 * Math.max(1, serp.listDays - 1);
+  const useSerp = serp !== null && (ranks === null || !sparse || rankDays <= serpDays);
+  const { listDays: _listDays, ...chosen } = useSerp ? serp : { ...ranks!, listDays: 0 };
+  const fresh = await freshnessOf(deps, accountId, params.host, now, useSerp ? SERP_SNAPSHOTS : RANK_CHECKS);
+  const notes: string[] = [];
+  if (!useSerp && serp !== null) notes.push(`The SERP snapshots are sparse: ${serp.listDays} days with lists in the window measure ${serpDays} (a day needs a query's top-10 list on the day before too); the daily rank checks measure ${rankDays}: the volatility is their moved share.`);
+  const chosenDays = useSerp ? serpDays : rankDays;
+  if (chosenDays === 0) notes.push(useSerp ? "No tracked query has SERP snapshots on two consecutive days in the window: no day can be measured; import daily snapshots or daily rank checks." : "No tracked keyword was checked on two consecutive days in the window: no day can be measured; import daily rank checks.");
+  if (fresh.note) notes.push(fresh.note);
+  return {
+    body: {
+      ...base,
+      method: useSerp ? ("rank_distance" as const) : ("moved_share" as const),
+      data_state: fresh.state === "missing" ? ("fresh" as const) : fresh.state,
+      note: notes.length > 0 ? notes.join(" ") : null,
+      ...chosen,
+    },
+  };
 });
 
 export const searchPositionsHandlers = [listPositions, getPositionPages, getSerpVolatility];

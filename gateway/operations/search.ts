@@ -2,12 +2,15 @@ import {
   cannibalization,
   ctrCurve,
   ctrOpportunities,
+  clicksTrend,
   DATA_STATES,
-  dataState,
+  daysNeeded,
   forecastClicks,
   freshDays30,
   nearOpportunities,
   PROVIDERS,
+  providerFreshness,
+  sectionFreshness,
   SLO_DAYS,
   SLO_TARGET,
   studyCtr,
@@ -19,7 +22,9 @@ import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
+import { ENGINE_PROVIDER, freshnessOf, stateAndNote, usedOf } from "./search-freshness.ts";
 import { ownSite } from "./search-imports.ts";
+import { ownGaps, ownIndexing } from "./search-indexing-own.ts";
 import { assertSectionOn, sourcesOff } from "./search-sources.ts";
 
 // The search operations over imported data (issue 19; search-data-anchors §9). Each answers an
@@ -40,15 +45,15 @@ function dayOf(unix: number): string {
 
 const NEEDS_QUERIES = "No search queries imported: upload a GSC Performance export (Queries) or a Yandex Webmaster query analytics CSV with POST /imports/{host}.";
 
-export const listSearchQueries = implement(contracts.listSearchQueries, async ({ auth, deps, params, query }) => {
+export const listSearchQueries = implement(contracts.listSearchQueries, async ({ auth, deps, params, query, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "list_search_queries");
   const { rows, total, periodStart, periodEnd } = await deps.store.search.queriesPage(auth!.accountId, params.host, query.engine ?? null, query.limit, query.offset);
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["performance"], ...(query.engine ? { providers: [ENGINE_PROVIDER[query.engine]] } : {}) });
   return {
     body: {
       host: params.host,
-      data_state: total > 0 ? "fresh" : "missing",
-      note: total > 0 ? null : NEEDS_QUERIES,
+      ...stateAndNote(fresh, total > 0, NEEDS_QUERIES),
       period: total > 0 && (periodStart !== null || periodEnd !== null) ? { start: periodStart, end: periodEnd } : null,
       queries: rows.map((r) => ({
         engine: r.engine,
@@ -88,16 +93,16 @@ export async function opportunitiesOf(deps: GatewayDeps, accountId: number, host
   return { list, ctrSource, rows: rows.length + ranks.length };
 }
 
-export const listSearchOpportunities = implement(contracts.listSearchOpportunities, async ({ auth, deps, params, query }) => {
+export const listSearchOpportunities = implement(contracts.listSearchOpportunities, async ({ auth, deps, params, query, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "list_search_opportunities");
   const { list, ctrSource, rows } = await opportunitiesOf(deps, auth!.accountId, params.host, query.engine);
   const chosen = query.kind ? list.filter((o) => o.kind === query.kind) : list;
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["performance"], ...(query.engine ? { providers: [ENGINE_PROVIDER[query.engine]] } : {}) });
   return {
     body: {
       host: params.host,
-      data_state: rows > 0 ? "fresh" : "missing",
-      note: rows > 0 ? null : NEEDS_QUERIES,
+      ...stateAndNote(fresh, rows > 0, NEEDS_QUERIES),
       ctr_source: ctrSource,
       opportunities: chosen.slice(query.offset, query.offset + query.limit).map((o) => ({ ...o, ...(o.pages ? { pages: [...o.pages] } : {}) })),
       page: page(query.limit, query.offset, chosen.length),
@@ -115,7 +120,23 @@ function contiguous(points: readonly { day: string; clicks: number }[]): { start
   return { start: points[0]!.day, y };
 }
 
-export const getTrafficForecast = implement(contracts.getTrafficForecast, async ({ auth, deps, params }) => {
+const NEEDS_DAILY = "No daily clicks imported: upload a GSC Performance export with its Chart (Dates) table, or a Yandex Webmaster query analytics CSV, with POST /imports/{host}.";
+
+/**
+ * The forecast's note: why there is none (too few days for the horizon from today, or data too
+ * old to forecast from), after the freshness note when the data are stale or expired.
+ */
+function forecastNote(freshNote: string | null, n: number, lead: number, expired: boolean, forecast: boolean): string | null {
+  const why = forecast
+    ? null
+    : expired
+      ? `No forecast: the newest day is ${lead} days before today, and a forecast from today would have to bridge them without data.`
+      : `Only ${n} days of daily clicks imported; a forecast of the 14 days from today, ${lead} day${lead === 1 ? "" : "s"} after the newest, needs ${daysNeeded(lead)}.`;
+  const parts = [freshNote, why].filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join(" ") : null;
+}
+
+export const getTrafficForecast = implement(contracts.getTrafficForecast, async ({ auth, deps, params, now }) => {
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
   assertSectionOn(deps, "get_traffic_forecast");
@@ -129,29 +150,35 @@ export const getTrafficForecast = implement(contracts.getTrafficForecast, async 
   for (const r of ranks) newest.set(`${r.engine}|${r.region}|${r.device}|${r.keyword}`, r);
   const withVolume = [...newest.values()].filter((r) => r.volume !== null && r.position !== null);
   const estimate = withVolume.length > 0 ? { monthly_clicks: Math.round(withVolume.reduce((a, r) => a + (r.volume as number) * studyCtr(r.position as number), 0)), keywords: withVolume.length } : null;
-  const f = series ? forecastClicks(series.y) : null;
-  const last28 = series ? series.y.slice(-28) : [];
-  const startUnix = series ? dayStart(series.start) : 0;
   const n = series?.y.length ?? 0;
+  const startUnix = series ? dayStart(series.start) : 0;
+  const lastUnix = startUnix + (n - 1) * DAY;
+  // The series is what was used: its engine's provider and its own last day decide its freshness.
+  const fresh = sectionFreshness(series && engine ? [{ provider: ENGINE_PROVIDER[engine], until: dayOf(lastUnix), importedAt: now }] : [], now);
+  // The forecast starts today: `lead` days after the newest day (tomorrow when the data reach today).
+  const lead = Math.max(1, Math.round((dayStart(dayOf(now)) - lastUnix) / DAY));
+  const expired = fresh.state === "expired";
+  const f = series && !expired ? forecastClicks(series.y, lead) : null;
+  const trend = series ? clicksTrend(series.y) : null;
+  const last28 = series ? series.y.slice(-28) : [];
+  const shift = f?.shift ?? trend?.shift ?? null;
   return {
     body: {
       host: params.host,
-      data_state: series ? "fresh" : "missing",
-      note: series
-        ? f
-          ? null
-          : `Only ${n} days of daily clicks imported; a forecast needs 28.`
-        : "No daily clicks imported: upload a GSC Performance export with its Chart (Dates) table, or a Yandex Webmaster query analytics CSV, with POST /imports/{host}.",
+      data_state: series ? fresh.state : "missing",
+      note: series ? forecastNote(fresh.note, n, lead, expired, f !== null) : NEEDS_DAILY,
       source: engine === null ? null : engine === "google" ? "gsc" : "yandex",
       days: n,
+      data_until: series ? dayOf(lastUnix) : null,
       real_monthly_organic: series ? Math.round((last28.reduce((a, b) => a + b, 0) * 30) / 28) : null,
-      verdict: f ? f.verdict : "insufficient_data",
+      verdict: trend ? trend.verdict : "insufficient_data",
+      level_shift: shift && series ? { date: dayOf(startUnix + shift.index * DAY), change_pct: shift.pct } : null,
       forecast: f
         ? {
             model: f.model,
             mase: f.mase,
             trend_pct_week: f.trend_pct_week,
-            days: f.days.map((d) => ({ date: dayOf(startUnix + (n - 1 + d.ahead) * DAY), clicks: d.clicks, low: d.low, high: d.high })),
+            days: f.days.map((d) => ({ date: dayOf(lastUnix + d.ahead * DAY), clicks: d.clicks, low: d.low, high: d.high })),
             unusual_days: f.unusual.map((u) => ({ date: dayOf(startUnix + u.index * DAY), clicks: series!.y[u.index] ?? 0, expected: u.expected, z: u.z, direction: u.direction })),
           }
         : null,
@@ -161,17 +188,17 @@ export const getTrafficForecast = implement(contracts.getTrafficForecast, async 
   };
 });
 
-export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, deps, params, query }) => {
+export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, deps, params, query, now }) => {
   await ownSite(deps, auth!.accountId, params.host);
   assertSectionOn(deps, "list_backlinks");
   const { rows, total } = await deps.store.search.backlinks(auth!.accountId, params.host, query.state, query.limit, query.offset);
   const any = total > 0 || (await deps.store.search.backlinks(auth!.accountId, params.host, query.state === "live" ? "lost" : "live", 1, 0)).total > 0;
+  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["backlinks"] });
   return {
     body: {
       host: params.host,
       state: query.state,
-      data_state: any ? "fresh" : "missing",
-      note: any ? null : "No backlinks imported: upload an Ahrefs or Semrush backlinks export, or GSC Latest links, with POST /imports/{host}.",
+      ...stateAndNote(fresh, any, "No backlinks imported: upload an Ahrefs or Semrush backlinks export, or GSC Latest links, with POST /imports/{host}."),
       links: rows.map((r) => ({
         source: r.source_url,
         target: r.target_url,
@@ -188,15 +215,16 @@ export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, d
   };
 });
 
-export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps, params }) => {
+export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps, params, now }) => {
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
   assertSectionOn(deps, "get_indexing");
-  const [points, issues, urls, run] = await Promise.all([
+  const [points, issues, urls, own, fresh] = await Promise.all([
     deps.store.search.indexPoints(accountId, params.host),
     deps.store.search.indexIssues(accountId, params.host),
     deps.store.search.indexUrls(accountId, params.host),
-    deps.store.runs.latest(params.host),
+    ownIndexing(deps, params.host, now),
+    freshnessOf(deps, accountId, params.host, now, { kinds: ["indexing"] }),
   ]);
   const gPoints = points.filter((p) => p.engine === "google");
   const gIssues = issues.filter((i) => i.engine === "google");
@@ -241,14 +269,13 @@ export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps,
   return {
     body: {
       host: params.host,
-      data_state: has ? "fresh" : "missing",
-      note: has ? null : "No indexing data imported: upload a GSC Page indexing ZIP or a Yandex Webmaster pages-in-search CSV with POST /imports/{host}.",
-      run: run?.id ?? null,
+      ...stateAndNote(fresh, has, "No indexing data imported: upload a GSC Page indexing ZIP or a Yandex Webmaster pages-in-search CSV with POST /imports/{host}."),
+      run: own.view?.run ?? null,
       google,
       yandex,
-      own: run ? { run: run.id, checked_at: run.checked_at } : null,
-      robots_ts: run?.checked_at ?? null,
-      gaps: { not_in_google: notInGoogle.slice(0, 100), in_neither: inNeither.slice(0, 100) },
+      own: own.view,
+      robots_ts: own.robotsTs,
+      gaps: { not_in_google: notInGoogle.slice(0, 100), in_neither: inNeither.slice(0, 100), ...ownGaps(own, gUrls, yUrls) },
       actions,
       summary: has ? `${parts.join("; ")}.` : "No indexing data imported yet.",
     },
@@ -260,16 +287,14 @@ export const listProviders = implement(contracts.listProviders, async ({ auth, d
   const off = sourcesOff(deps);
   const providers = PROVIDERS.filter((p) => query.all === 1 || off.has(p) || batches.some((b) => b.provider === p)).map((provider: Provider) => {
     const mine = batches.filter((b) => b.provider === provider);
-    const dated = mine.filter((b) => b.period_end !== null);
-    const until = dated.reduce<string | null>((a, b) => (a === null || (b.period_end as string) > a ? b.period_end : a), null);
     // Undated exports (a GSC Queries table alone, backlinks) count as of the day they were imported.
-    const untilOrImport = until ?? (mine.length > 0 ? dayOf(Math.max(...mine.map((b) => b.imported_at))) : null);
+    const { state, until: untilOrImport } = providerFreshness(provider, mine.map(usedOf), now);
     const last = mine.at(-1);
     const fresh = freshDays30(mine.map((b) => ({ importedAt: b.imported_at, dataUntil: b.period_end ? dayStart(b.period_end) : dayStart(dayOf(b.imported_at)) })), provider, now);
     return {
       provider,
       enabled: !off.has(provider),
-      state: dataState(provider, untilOrImport ? dayStart(untilOrImport) : null, last?.truncated ?? false, now),
+      state,
       slo_days: SLO_DAYS[provider],
       sites: [...new Set(mine.map((b) => b.host))].sort(),
       imports: mine.length,

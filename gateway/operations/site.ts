@@ -1,4 +1,6 @@
+import { clicksTrend, sectionFreshness } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
+import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { storedReport } from "./report-view.ts";
@@ -24,7 +26,7 @@ export const getSite = implement(contracts.getSite, async ({ auth, deps, params,
       host,
       checked_at: run.checked_at,
       rank: { value: run.rank, label: run.label, groups: report.groups },
-      search: null,
+      search: await searchSummary(deps, auth!.accountId, host, now),
       baseline: null,
       master_index: null,
       stats: {
@@ -47,6 +49,42 @@ export const getSite = implement(contracts.getSite, async ({ auth, deps, params,
 });
 
 export const siteHandlers = [getSite];
+
+const DAY = 86_400;
+
+/**
+ * The caller's search data of the host at a glance (GET /traffic has the rest): the daily clicks of
+ * the engine with more days, their last 28 days × 30/28, the verdict, and how old they are, by the
+ * rule GET /providers uses; null when the caller imported none.
+ */
+async function searchSummary(deps: GatewayDeps, accountId: number, host: string, now: number) {
+  const [totals, batches] = await Promise.all([deps.store.search.dailyTotals(accountId, host), deps.store.search.liveBatches(accountId, host)]);
+  if (batches.length === 0) return null;
+  const google = totals.filter((t) => t.engine === "google");
+  const yandex = totals.filter((t) => t.engine === "yandex");
+  const series = google.length >= yandex.length ? google : yandex;
+  const engine = series === google ? "google" : "yandex";
+  const last = series.at(-1)?.day ?? null;
+  const y = last === null ? [] : contiguous(series, last);
+  const fresh = sectionFreshness(last === null ? [] : [{ provider: engine === "google" ? "gsc" : "yandex_webmaster", until: last, importedAt: now }], now);
+  const trend = clicksTrend(y);
+  return {
+    imports: batches.length,
+    source: last === null ? null : engine === "google" ? "gsc" : "yandex",
+    data_state: last === null ? "missing" : fresh.state,
+    data_until: last,
+    real_monthly_organic: last === null ? null : Math.round((y.slice(-28).reduce((a, b) => a + b, 0) * 30) / 28),
+    verdict: trend?.verdict ?? "insufficient_data",
+  };
+}
+
+/** Daily clicks without gaps up to the last day; a day missing from the export is 0. */
+function contiguous(points: readonly { day: string; clicks: number }[], last: string): number[] {
+  const start = Date.parse(`${points[0]!.day}T00:00:00Z`) / 1000;
+  const y = new Array<number>(Math.round((Date.parse(`${last}T00:00:00Z`) / 1000 - start) / DAY) + 1).fill(0);
+  for (const p of points) y[Math.round((Date.parse(`${p.day}T00:00:00Z`) / 1000 - start) / DAY)] = p.clicks;
+  return y;
+}
 
 /** GET /site lists the watchdog's changes of this many days. */
 const WATCHDOG_WINDOW_S = 30 * 86_400;

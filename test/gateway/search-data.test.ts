@@ -83,25 +83,33 @@ describe("a GSC Performance ZIP", () => {
     ]);
   });
 
-  it("gives near opportunities at the site's own CTR curve: 4120 × (11 % − 134/4120) = 319 and 1000 × (11 % − 2 %) = 90", async () => {
+  it("gives near opportunities at the site's own CTR curve: 4120 × (11 % − 134/4120) = 319 and 1000 × (11 % − 2 %) = 90, and a ctr one", async () => {
     const o = await get(`/opportunities/${site.host}`);
     expect(o.ctr_source).toBe("measured");
+    // ctr: "купить диван" is alone at rank 6, so it is judged against the study's 5.1 % (leave-one-out):
+    // 4120 × (5.1 % − 3.25 %) = 76; "диван кровать" alone at rank 8: 1000 × (3.2 % − 2 %) = 12.
     expect(o.opportunities.map((x: { kind: string; query: string; expected_gain_clicks: number }) => [x.kind, x.query, x.expected_gain_clicks])).toEqual([
       ["near", "купить диван", 319],
       ["near", "диван кровать", 90],
+      ["ctr", "купить диван", 76],
+      ["ctr", "диван кровать", 12],
     ]);
-    expect((await get(`/opportunities/${site.host}?kind=ctr`)).opportunities).toEqual([]);
+    expect((await get(`/opportunities/${site.host}?kind=ctr`)).opportunities.map((x: { query: string }) => x.query)).toEqual(["купить диван", "диван кровать"]);
   });
 
   it("forecasts traffic from the Chart: the outage is an unusual day and the weekly model wins", async () => {
     const t = await get(`/traffic/${site.host}`);
     // The last 28 days: four weeks of 695 clicks, less the outage's 45 missing clicks: 2735 × 30/28.
-    expect(t).toMatchObject({ data_state: "fresh", source: "gsc", days: 42, real_monthly_organic: 2930, verdict: "flat", potential: 409, estimate: null });
+    // The Chart ends on 2026-11-11, 11 days before today (2026-11-22): stale for gsc (fresh within 4).
+    expect(t).toMatchObject({ data_state: "stale", source: "gsc", days: 42, data_until: "2026-11-11", real_monthly_organic: 2930, verdict: "flat", level_shift: null, potential: 497, estimate: null });
+    expect(t.note).toBe("The gsc data end on 2026-11-11, 11 days ago: stale (fresh within 4 days, expired after 12); import a newer export.");
     expect(t.forecast.model).toBe("seasonal_naive");
     expect(t.forecast.unusual_days).toEqual([{ date: "2026-10-21", clicks: 5, expected: 50, z: expect.any(Number), direction: "drop" }]);
+    // The forecast starts today: 2026-11-22 is weekday 3 of the pattern (2026-10-01 is 0).
     expect(t.forecast.days.map((d: { date: string; clicks: number }) => [d.date, d.clicks]).slice(0, 7)).toEqual([
-      ["2026-11-12", 100], ["2026-11-13", 120], ["2026-11-14", 130], ["2026-11-15", 125], ["2026-11-16", 110], ["2026-11-17", 60], ["2026-11-18", 50],
+      ["2026-11-22", 125], ["2026-11-23", 110], ["2026-11-24", 60], ["2026-11-25", 50], ["2026-11-26", 100], ["2026-11-27", 120], ["2026-11-28", 130],
     ]);
+    expect(t.forecast.days.at(-1).date).toBe("2026-12-05");
   });
 
   it("lists the provider as stale: its newest day is 11 days old, past gsc's 4", async () => {
@@ -180,8 +188,11 @@ describe("indexing from both engines", () => {
     const yandex = `updateDate,url,httpCode,status,target,lastAccess,title,event\n2026-11-10,https://${site.host}/a,200,SEARCHABLE,,2026-11-09,A,\n2026-11-10,https://${site.host}/b,404,HTTP_ERROR,,2026-11-09,,DELETE\n2026-11-10,https://${site.host}/c,200,SEARCHABLE,,2026-11-09,C,\n`;
     expect((await upload(yandex, "pages.csv")).statusCode).toBe(201);
     const ix = await get(`/indexing/${site.host}`);
+    // GSC's chart (2026-11-08) is 14 days old, fresh for gsc_indexing (14); Yandex's list (2026-11-10)
+    // is 12 days old, expired for yandex_webmaster (fresh within 3, expired after 9): the section is expired.
+    expect(ix.note).toBe("The yandex_webmaster data end on 2026-11-10, 12 days ago: expired (fresh within 3 days, expired after 9); import a newer export.");
     expect(ix).toMatchObject({
-      data_state: "fresh",
+      data_state: "expired",
       google: { indexed: 210, not_indexed: 35, updated: "2026-11-08", urls_not_indexed: 2 },
       yandex: { searchable: 2, excluded: 1, reasons: [{ reason: "HTTP_ERROR", pages: 1 }] },
       gaps: { not_in_google: [`https://${site.host}/a`], in_neither: [`https://${site.host}/b`] },
@@ -249,8 +260,9 @@ describe("competitor history from Topvisor SERP snapshots", () => {
     // (15.7 + 28.5)/57 = 77.54 %; 11-08: self (15.7 + 11.0)/57 = 46.84 %, rival 100 %, other 15.7/57 = 27.54 %.
     expect(h).toEqual({
       host: site.host,
-      data_state: "fresh",
-      note: null,
+      // The snapshots end on 2026-11-08, 14 days before today: expired for topvisor (fresh within 2 days).
+      data_state: "expired",
+      note: "The topvisor data end on 2026-11-08, 14 days ago: expired (fresh within 2 days, expired after 6); import a newer export.",
       step_days: 7,
       days: 14,
       valid_points: 2,
@@ -306,7 +318,8 @@ describe("competitor history from Topvisor SERP snapshots", () => {
     // 11-10: the three leave (10 + 9 + 8) and ten come in (10 + … + 1 = 55): D = 82, 74.55 %; then 0.
     // This is the only site with snapshots: the market is its queries (median of two = the mean).
     const none = { site_pct: null, market_pct: null };
-    expect(vol).toMatchObject({ method: "rank_distance", data_state: "fresh", note: null, market_median_pct: 4.5 });
+    // Snapshots until 2026-11-11 are 11 days old today: expired for topvisor (fresh within 2 days, 6 at most stale).
+    expect(vol).toMatchObject({ method: "rank_distance", data_state: "expired", note: "The topvisor data end on 2026-11-11, 11 days ago: expired (fresh within 2 days, expired after 6); import a newer export.", market_median_pct: 4.5 });
     expect(vol.series).toEqual([
       { date: "2026-11-05", ...none },
       { date: "2026-11-06", ...none },
@@ -347,7 +360,9 @@ describe("competitors, keyword gap and market from Keys.so reports", () => {
     expect(m).toMatchObject({ source: "keysso", filter: "all", rivals: ["rival-a.ru", "rival-b.ru"], overlap: 0.667, counts: { all: 3, missing: 0, behind: 1, strong: 1, shared: 2, unique: 0, theirs: 1 }, mine: { domain: self, keywords: 2, top10: 2 }, country: { base: "msk", engine: "yandex", country: "ru" } });
     expect(m.opportunities.map((o: { keyword: string; gain: number }) => [o.keyword, o.gain])).toEqual([["кровать", 144], ["диван", 125], ["кресло", 0]]);
     expect((await get(`/market/${site.host}?filter=strong`)).opportunities.map((o: { keyword: string }) => o.keyword)).toEqual(["кресло"]);
-    expect(await get(`/market/${site.host}?src=serpstat`)).toMatchObject({ data_state: "missing", opportunities: [], notes: [expect.stringContaining("Serpstat")] });
+    // Serpstat has no importer: it is not offered as a source.
+    const serpstat = await gw.call("GET", `/api/v1/market/${site.host}?src=serpstat`);
+    expect([serpstat.statusCode, serpstat.json().code]).toEqual([400, "bad_param"]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cannibalization, ctrCurve, ctrOpportunities, dataState, forecastClicks, freshDays30, nearOpportunities, studyCtr, unusualDays } from "../../../analyzer/index.ts";
+import { cannibalization, ctrCurve, ctrOpportunities, dataState, daysNeeded, forecastClicks, freshDays30, levelShift, nearOpportunities, studyCtr, unusualDays } from "../../../analyzer/index.ts";
 
 // The formulas of search-data-anchors §6, with figures computed by hand.
 
@@ -45,6 +45,22 @@ describe("opportunities", () => {
     ];
     expect(ctrOpportunities(rows, study).map((o) => [o.query, o.expected_gain_clicks])).toEqual([["weak-snippet", 274]]);
   });
+  it("ctr: a query alone at its rank is judged against the curve without itself (leave-one-out)", () => {
+    // "oak table" is the only query at rank 2: measured with itself, rank 2 would expect its own 12 %.
+    // Without it rank 2 has no impressions, so the study's 15.7 %: 5000 × 3.7 pp = 185. "pine" shares
+    // rank 1 with "oak": each is judged against the other's CTR, 600 × (25 % − 10 %) = 90 for pine.
+    const rows = [
+      { engine: "google" as const, query: "oak table", clicks: 600, impressions: 5000, posXImpr: 5000 * 2.1 },
+      { engine: "google" as const, query: "pine", clicks: 60, impressions: 600, posXImpr: 600 },
+      { engine: "google" as const, query: "oak", clicks: 250, impressions: 1000, posXImpr: 1000 },
+    ];
+    const curve = ctrCurve(rows.map((r) => ({ clicks: r.clicks, impressions: r.impressions, position: r.posXImpr / r.impressions })));
+    expect(curve.at(2.1)).toBe(0.12);
+    expect(ctrOpportunities(rows, curve).map((o) => [o.query, o.expected_gain_clicks])).toEqual([
+      ["oak table", 185],
+      ["pine", 90],
+    ]);
+  });
   it("cannibalization: two URLs over 10 % of a query; gain at the best position's CTR", () => {
     const rows = [
       { engine: "google" as const, query: "диван", page: "/a", clicks: 6, impressions: 300, posXImpr: 1500 },
@@ -84,6 +100,56 @@ describe("forecast and unusual days", () => {
     // Four whole weeks of the same pattern have no slope.
     const flat = forecastClicks(Array.from({ length: 28 }, (_, t) => WEEK[t % 7]!))!;
     expect([flat.trend_pct_week, flat.verdict]).toEqual([0, "flat"]);
+  });
+
+  it("holds the seasonal naive's backtest to a reference implementation: MASE 1.5 by hand, not 2.0", () => {
+    // Four weeks, each 5 clicks a day above the one before. One origin (day 14): the reference
+    // (Hyndman & Athanasopoulos §5.2, ŷ(T+h) = y(T+h−7(k+1)), k = ⌊(h−1)/7⌋) repeats week 2 for
+    // both weeks ahead: errors 5 (week 3) and 10 (week 4), mean 7.5, over the in-sample scale
+    // mean|y(t) − y(t−7)| = 5: 1.5. Reaching back to week 1 for the second week (lag 21) would give
+    // errors 15 there and 2.0.
+    const y = Array.from({ length: 28 }, (_, t) => WEEK[t % 7]! + 5 * Math.floor(t / 7));
+    const reference = (series: number[], o: number, h: number) => series[o + h - 1 - 7 * (Math.floor((h - 1) / 7) + 1)]!;
+    let abs = 0;
+    for (let h = 1; h <= 14; h++) abs += Math.abs(y[14 + h - 1]! - reference(y, 14, h));
+    expect(abs / 14 / 5).toBe(1.5);
+    expect(forecastClicks(y)!.mase.seasonal_naive).toBe(1.5);
+  });
+
+  it("repeats the last observed week for both forecast weeks after a sustained 40 % fall", () => {
+    // Six weeks of the weekly pattern; from day 32 every day at 60 % (10 days: a level, not outliers).
+    const y = Array.from({ length: 42 }, (_, t) => (t >= 32 ? Math.round(WEEK[t % 7]! * 0.6) : WEEK[t % 7]!));
+    const f = forecastClicks(y)!;
+    expect(f.shift).toMatchObject({ index: 32, pct: -39.6 });
+    expect(f.unusual).toEqual([]);
+    expect(f.model).toBe("seasonal_naive");
+    // Days 35…41 (weekdays 0…6) at 60 %: 60, 72, 78, 75, 66, 36, 30, twice.
+    expect(f.days.map((d) => d.clicks)).toEqual([60, 72, 78, 75, 66, 36, 30, 60, 72, 78, 75, 66, 36, 30]);
+    // The fall is the trend: the last four weekly totals 695, 695, 607, 417.
+    expect(f.verdict).toBe("declining");
+  });
+
+  it("finds no level shift in a steady climb, a noisy weekly series or two outliers", () => {
+    expect(levelShift(Array.from({ length: 42 }, (_, t) => 100 + 3 * t))).toBeNull();
+    expect(levelShift(Array.from({ length: 70 }, (_, t) => Math.round(WEEK[t % 7]! * (1 + 0.1 * Math.sin(t * 2.3)))))).toBeNull();
+    const y = Array.from({ length: 42 }, (_, t) => WEEK[t % 7]!);
+    y[20] = 5;
+    y[30] = 400;
+    expect(levelShift(y)).toBeNull();
+    // A fall of 5 days is not yet a level: its days stay unusual drops.
+    const recent = Array.from({ length: 42 }, (_, t) => (t >= 37 ? Math.round(WEEK[t % 7]! * 0.4) : WEEK[t % 7]!));
+    expect(levelShift(recent)).toBeNull();
+    expect(unusualDays(recent).map((u) => u.index)).toEqual([37, 38, 39, 40, 41]);
+  });
+
+  it("starts the forecast lead days after the data, and asks for the days that horizon needs", () => {
+    const y = Array.from({ length: 31 }, (_, t) => WEEK[t % 7]!);
+    // Data ending 4 days before today: the first day forecast is 4 ahead (day 34, weekday 6).
+    const f = forecastClicks(y, 4)!;
+    expect(f.days.map((d) => d.ahead)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    expect(f.days.map((d) => d.clicks).slice(0, 7)).toEqual([50, 100, 120, 130, 125, 110, 60]);
+    expect(daysNeeded(4)).toBe(31);
+    expect(forecastClicks(y.slice(1), 4)).toBeNull();
   });
 
   it("needs 28 days; a growing series says growing", () => {
