@@ -13,7 +13,7 @@ import { waitFor, type SvcLauncher } from "../harness/svc-process.ts";
 // every role's /readyz answers 200, and a crawler container given SIGTERM drains and exits 0.
 
 const IMAGE = process.env.SVC_IMAGE ?? "localhost/svc:0.1.0";
-const KEY = "svc_IMGsmokeKEYwAOBmaLhZ0oW8KbCwY0lDz9CQv1x";
+const KEY = "svc_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzd";
 let count = 0;
 
 /** `podman run` of the image for one role: attached (signals reach the container), host network, env passed by name. */
@@ -81,8 +81,8 @@ describe("the container image, four roles", () => {
     }
     expect((await cluster.api("/sites", { method: "POST", body: { host: site.host } })).status).toBe(201);
     expect(await job("/analyze", { host: site.host })).toMatchObject({ state: "done", progress: 100 });
-    const report = (await cluster.api(`/report/${site.host}`)).json as { rank: number; items: unknown[] };
-    expect(report.rank).toBeGreaterThanOrEqual(1);
+    const report = (await cluster.api(`/report/${site.host}`)).json as { rank: { value: number } };
+    expect(report.rank.value).toBeGreaterThanOrEqual(1);
     expect(await job(`/crawl/${site.host}`)).toMatchObject({ state: "done", progress: 100 });
     const crawl = (await cluster.api(`/crawl/${site.host}`)).json as { pages: { url: string; status: number }[] };
     expect(crawl.pages.length).toBeGreaterThan(0);
