@@ -132,6 +132,15 @@ export class EventsRepo {
     return rows;
   }
 
+  /** How many tasks a run opened for the first time for an account (its task.new events). */
+  async tasksOpenedByRun(accountId: number, host: string, runId: number): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND host = $2 AND kind = 'task.new' AND payload->>'run' = $3",
+      [accountId, host, String(runId)],
+    );
+    return row?.n ?? 0;
+  }
+
   /** Events of every account after a cursor, oldest first: for consumers that follow the whole log (webhook outbox, summaries). */
   async after(afterId: number, limit: number): Promise<EventRecord[]> {
     return eventsAfter(this.db, afterId, limit);

@@ -1,11 +1,11 @@
-import { createServer, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
 import { page } from "../harness/sites/small-site.ts";
+import { startScenarioSite, type ScenarioSite } from "./scenario-site.ts";
 
 // A site whose links redirect into pages the sample already holds (depth audit D9): /old → /old2 →
 // /about and /index.html → /. Every page has its own title and description, so nothing is a
-// duplicate; /about is thin (50 words) and has a short title, so text_length and title_length fail
+// duplicate; /about is thin (53 words with its heading) and has a short title, so text_length and title_length fail
 // on exactly one page, named once. Truth by construction: zero duplicate verdicts, zero duplicate tasks.
 
 interface Item {
@@ -17,41 +17,23 @@ interface Item {
 }
 
 let gw: TestGateway;
-let server: Server;
-let url = "";
+let site: ScenarioSite;
+const u = (path: string) => `${site.url}${path}`;
 let host = "";
-const u = (path: string) => `${url}${path}`;
-
-const pages = new Map<string, string>();
-const redirects = new Map<string, string>([
-  ["/old", "/old2"],
-  ["/old2", "/about"],
-  ["/index.html", "/"],
-]);
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const to = redirects.get(path);
-    if (to) return void res.writeHead(301, { location: to }).end();
-    const body = pages.get(path);
-    const type = path.endsWith(".txt") ? "text/plain" : path.endsWith(".xml") ? "application/xml" : "text/html; charset=utf-8";
-    if (body === undefined) return void res.writeHead(404, { "content-type": "text/html" }).end("<!DOCTYPE html><title>Not found</title>");
-    res.writeHead(200, { "content-type": type }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  host = `127.0.0.1:${(server.address() as { port: number }).port}`;
-  url = `http://${host}`;
-  pages.set("/robots.txt", `User-agent: *\nAllow: /\n`);
+  site = await startScenarioSite();
+  host = site.host;
+  site.redirects.set("/old", "/old2").set("/old2", "/about").set("/index.html", "/");
   // The redirecting links come first: the sample meets each page through a redirect before directly.
-  pages.set("/", page({ title: "Furniture shop home page, chairs and tables", description: "Chairs, tables and shelves made to order in our own workshop.", links: ["/old", "/index.html", "/about", "/contact"] }));
-  pages.set("/about", page({ title: "About", description: "Who makes the furniture, and where the wood comes from.", links: ["/"], words: 50 }));
-  pages.set("/contact", page({ title: "Contact the furniture shop by phone or mail", description: "Opening hours, the workshop's address and how to order.", links: ["/"] }));
+  site.pages.set("/", page({ title: "Furniture shop home page, chairs and tables", description: "Chairs, tables and shelves made to order in our own workshop.", links: ["/old", "/index.html", "/about", "/contact"] }));
+  site.pages.set("/about", page({ title: "About", description: "Who makes the furniture, and where the wood comes from.", links: ["/"], words: 50 }));
+  site.pages.set("/contact", page({ title: "Contact the furniture shop by phone or mail", description: "Opening hours, the workshop's address and how to order.", links: ["/"] }));
   gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "10", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000" } });
 });
 afterAll(async () => {
   await gw.close();
-  await new Promise((resolve) => server.close(resolve));
+  await site.close();
 });
 afterEach(() => expect(gw.violations).toEqual([]));
 
