@@ -14,6 +14,7 @@ export {
   type Level,
   type RankGroup,
 } from "./checks/index.ts";
+export { homeNoAnswer } from "./checks/home-status.ts";
 export {
   applyProfile,
   EXCLUSION_FAMILIES,
