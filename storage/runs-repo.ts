@@ -66,6 +66,12 @@ export class RunsRepo {
     return this.db.listen(RUNS_CHANNEL, onRun, onLost);
   }
 
+  /** Whether an analysis or a crawl of the host (the work that stores runs) is queued or running. */
+  async checkInFlight(host: string): Promise<boolean> {
+    const rows = await this.db.query("SELECT 1 FROM jobs WHERE host = $1 AND kind IN ('analyze', 'crawl') AND state IN ('queued', 'running') LIMIT 1", [host]);
+    return rows.length > 0;
+  }
+
   async latest(host: string, q: Queryable = this.db): Promise<RunRow | null> {
     const rows = await q.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 ORDER BY id DESC LIMIT 1`, [host]);
     return rows[0] ?? null;

@@ -22,7 +22,10 @@ export async function latestRun(deps: GatewayDeps, accountId: number, host: stri
   throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
 }
 
-export const getReport = implement(contracts.getReport, async ({ auth, deps, params }) => ({ body: renderReport(await latestRun(deps, auth!.accountId, params.host)) }));
+export const getReport = implement(contracts.getReport, async ({ auth, deps, params }) => {
+  const run = await latestRun(deps, auth!.accountId, params.host);
+  return { body: renderReport(run, await deps.store.runs.checkInFlight(params.host)) };
+});
 
 export const getHistory = implement(contracts.getHistory, async ({ auth, deps, params, query }) => {
   await requireKnown(deps, auth!.accountId, params.host);
