@@ -32,6 +32,16 @@ describe("a site that refuses connections", () => {
     const report = (await gw.call("GET", `/api/v1/report/${host}`)).json<{ rank: { value: number }; items: { code: string; status: string; detail: string }[] }>();
     expect(report.rank.value).toBe(10);
     expect(report.items.find((i) => i.code === "home_status")).toMatchObject({ status: "fail", detail: "the home page did not answer (refused)" });
+    // Almost nothing was measured: the rank "if all were fixed" would be a guess, and says so.
+    const na = report.items.filter((i) => i.status === "na").length;
+    expect(na).toBeGreaterThan(report.items.length / 2);
+    const issues = (await gw.call("GET", `/api/v1/issues/${host}`)).json();
+    expect(issues).toMatchObject({
+      rank: 10,
+      after: null,
+      gain_all: null,
+      after_note: `${na} of ${report.items.length} checks were not measured in this check: a rank after fixing the issues found would rest on the few that were`,
+    });
     const done = (await eventsOf("events")).filter((e) => e.kind === "analysis.done");
     expect(done).toEqual([expect.objectContaining({ level: "bad", text: `Analysis of ${host} done: the site did not answer (refused); rank 10` })]);
   });
