@@ -189,6 +189,20 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
   };
 }
 
+/** Below this share of measured checks a projection of the rank "if all were fixed" says nothing. */
+export const MIN_MEASURED_SHARE = 0.5;
+
+/**
+ * Why the rank projected "if every issue were fixed" (/issues after, gain_all) would say nothing,
+ * or null when it may be shown: when most checks were not measured (na, e.g. the site did not
+ * answer), fixing the few failing ones projects a rank no one measured.
+ */
+export function projectionBlindness(items: readonly { readonly status: string }[]): string | null {
+  const unmeasured = items.filter((i) => i.status === "na").length;
+  if (items.length === 0 || unmeasured <= (1 - MIN_MEASURED_SHARE) * items.length) return null;
+  return `${unmeasured} of ${items.length} checks were not measured in this check: a rank after fixing the issues found would rest on the few that were`;
+}
+
 /**
  * The rank if the given tasks' checks were fixed (default: every task), caps recomputed — /issues
  * "after"; gain_all = afterAll(a) − a.rank. Recomputed from the analysis alone.

@@ -1,6 +1,6 @@
 // analyzer/: pure site analysis — checks, rank, tasks and run diffs. No I/O, no clock, no randomness.
 export { CAP_CHECKS, capJudge, capTriggers, confirmationInputs, secondLook, type CapInput, type CapJudgement, type CapTrigger } from "./cap-triggers.ts";
-export { analyzeSite, afterAll, type Analysis, type AnalyzeOptions, type ReportItem, type TaskDraft } from "./analyze.ts";
+export { analyzeSite, afterAll, projectionBlindness, type Analysis, type AnalyzeOptions, type ReportItem, type TaskDraft } from "./analyze.ts";
 export { diffRuns, type Change, type RunDiff, type RunSummary } from "./diff.ts";
 export { bandOf, BANDS, type Band } from "./bands.ts";
 export { computeRank, GROUP_WEIGHTS, RANK_GROUPS, type GroupScore, type RankEntry, type RankOptions, type RankResult } from "./rank.ts";
@@ -14,6 +14,7 @@ export {
   type Level,
   type RankGroup,
 } from "./checks/index.ts";
+export { homeNoAnswer } from "./checks/home-status.ts";
 export {
   applyProfile,
   EXCLUSION_FAMILIES,

@@ -143,7 +143,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     return store.jobs.fail(req.jobId, req.worker, failure, now(), message, async (q, job, final) => {
       if (!final) return;
       await schedulerKind(job.kind)?.failed?.(ctx, q, job, failure);
-      await store.events.append(q, [jobEvent(job, "error", { error: failure.error })], now());
+      await store.events.append(q, [jobEvent(job, "error", { error: failure.error, ...(failure.detail ? { detail: failure.detail } : {}) })], now());
     });
   }
 

@@ -42,6 +42,16 @@ export class CrawlsRepo {
     return rows.length > 0;
   }
 
+  /** Why the host's latest crawl job failed (its error detail), or null when it did not fail. */
+  async lastFailure(host: string): Promise<string | null> {
+    const rows = await this.db.query<{ state: string; error: string | null; error_detail: string | null }>(
+      "SELECT state, error, error_detail FROM jobs WHERE host = $1 AND kind = 'crawl' ORDER BY id DESC LIMIT 1",
+      [host],
+    );
+    const job = rows[0];
+    return job?.state === "error" ? job.error_detail || job.error || "failed" : null;
+  }
+
   /** The host's latest crawl's findings if it finished at or after `since` (Unix s). */
   async findingsSince(host: string, since: number, q: Queryable = this.db): Promise<unknown> {
     const rows = await q.query<{ findings: unknown }>(

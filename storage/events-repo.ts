@@ -132,6 +132,29 @@ export class EventsRepo {
     return rows;
   }
 
+  /**
+   * Every account's events of [from, to) counted by kind and level (digests themselves aside):
+   * what a daily digest summarises. Accounts without events that day are absent.
+   */
+  async countsBetween(from: number, to: number): Promise<{ account_id: number; kind: string; level: EventLevel; n: number }[]> {
+    const rows = await this.db.query<{ account_id: number; kind: string; level: EventLevel; n: number }>(
+      `SELECT account_id, kind, level, count(*)::int AS n FROM events
+        WHERE created >= $1 AND created < $2 AND account_id IS NOT NULL AND type <> 'digest'
+        GROUP BY account_id, kind, level ORDER BY account_id, kind, level`,
+      [from, to],
+    );
+    return rows.map((r) => ({ ...r, account_id: Number(r.account_id) }));
+  }
+
+  /** How many tasks a run opened for the first time for an account (its task.new events). */
+  async tasksOpenedByRun(accountId: number, host: string, runId: number): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND host = $2 AND kind = 'task.new' AND payload->>'run' = $3",
+      [accountId, host, String(runId)],
+    );
+    return row?.n ?? 0;
+  }
+
   /** Events of every account after a cursor, oldest first: for consumers that follow the whole log (webhook outbox, summaries). */
   async after(afterId: number, limit: number): Promise<EventRecord[]> {
     return eventsAfter(this.db, afterId, limit);

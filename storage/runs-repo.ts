@@ -29,6 +29,8 @@ export interface DiagnosisRunRow {
   readonly rank: number;
   readonly groups: { id: string; score: number | null }[];
   readonly failing: { code: string; title: string; level: "bad" | "warn" | "info" }[];
+  /** Codes of the checks this run could not measure (na). */
+  readonly unmeasured: string[];
   readonly browser: { score: number | null; lcp_ms: number | null } | null;
   /** tls_cert_valid's value when it failed, tls_cert_expiry's value (days left) whatever its status. */
   readonly certificate: { problem: string | null; days_left: number | null };
@@ -66,6 +68,12 @@ export class RunsRepo {
    */
   onNewRuns(onRun: () => void, onLost: () => void): Promise<{ close(): Promise<void> }> {
     return this.db.listen(RUNS_CHANNEL, onRun, onLost);
+  }
+
+  /** Whether an analysis or a crawl of the host (the work that stores runs) is queued or running. */
+  async checkInFlight(host: string): Promise<boolean> {
+    const rows = await this.db.query("SELECT 1 FROM jobs WHERE host = $1 AND kind IN ('analyze', 'crawl') AND state IN ('queued', 'running') LIMIT 1", [host]);
+    return rows.length > 0;
   }
 
   async latest(host: string, q: Queryable = this.db): Promise<RunRow | null> {
@@ -148,13 +156,14 @@ export class RunsRepo {
   /**
    * The host's runs checked from `since` on, plus the last one before it (what stood at `since`),
    * oldest first and at most `limit` (the newest kept), reduced in SQL to what the diagnosis reads:
-   * the rank groups, the failing or warning checks and the home page's mobile browser measurement.
+   * the rank groups, the failing or warning checks, the unmeasured ones and the home page's mobile browser measurement.
    */
   async diagnosisRuns(host: string, since: number, limit: number): Promise<DiagnosisRunRow[]> {
     const rows = await this.db.query<DiagnosisRunRow>(
       `SELECT id, checked_at, rank, COALESCE(report->'groups', '[]'::jsonb) AS groups,
          COALESCE((SELECT jsonb_agg(jsonb_build_object('code', i->>'code', 'title', i->>'title', 'level', i->>'level') ORDER BY n)
                    FROM jsonb_array_elements(report->'items') WITH ORDINALITY AS x(i, n) WHERE i->>'status' IN ('fail', 'warn')), '[]'::jsonb) AS failing,
+         COALESCE((SELECT jsonb_agg(i->>'code') FROM jsonb_array_elements(report->'items') AS z(i) WHERE i->>'status' = 'na'), '[]'::jsonb) AS unmeasured,
          (SELECT jsonb_build_object('score', p->'score', 'lcp_ms', p->'lcp_ms')
             FROM jsonb_array_elements(COALESCE(report->'browser'->'pages', '[]'::jsonb)) WITH ORDINALITY AS y(p, n)
            WHERE p->>'device' = 'mobile' AND COALESCE(p->>'error', '') = '' ORDER BY n LIMIT 1) AS browser,

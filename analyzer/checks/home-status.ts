@@ -1,8 +1,20 @@
+import type { SiteFacts } from "../../proto/index.ts";
 import type { CheckDef } from "./check.ts";
 import { fail, pass } from "./check.ts";
 
 const CAP_NO_ANSWER = 10;
 const CAP_CLIENT_ERROR = 20;
+
+/**
+ * Why the home page gave no HTTP answer at all (a refused or reset connection, a timeout, a failed
+ * handshake), or null when it answered with any status: the site could not be analysed, whatever
+ * the rest of the facts say.
+ */
+export function homeNoAnswer(facts: SiteFacts): string | null {
+  const response = facts.home?.response;
+  if (response && response.status !== 0) return null;
+  return response?.error || "no answer";
+}
 
 export const homeStatus: CheckDef = {
   code: "home_status",
@@ -17,10 +29,8 @@ export const homeStatus: CheckDef = {
   run(facts) {
     const response = facts.home?.response;
     // The crawler always requests the home page; facts without it mean there was no answer at all.
-    if (!response || response.status === 0) {
-      const error = response?.error || "no answer";
-      return fail(error, `the home page did not answer (${error})`, { cap: CAP_NO_ANSWER });
-    }
+    const error = homeNoAnswer(facts);
+    if (!response || error !== null) return fail(error ?? "no answer", `the home page did not answer (${error ?? "no answer"})`, { cap: CAP_NO_ANSWER });
     const status = response.status;
     if (status >= 500) return fail(status, `the home page answers ${status} (server error)`, { cap: CAP_NO_ANSWER });
     if (status >= 400) return fail(status, `the home page answers ${status} (client error)`, { cap: CAP_CLIENT_ERROR });

@@ -20,13 +20,21 @@ export type PageJudgement = PageVerdict | { verdict: "warn" | "fail"; why: strin
 const HOME_IMPORTANCE = 3;
 const PAGE_IMPORTANCE = 1;
 
-/** Home and sampled pages that answered at all, with their importance. */
+/**
+ * Home and sampled pages that answered at all, with their importance; a page reached twice (a
+ * link that redirects to a page already in the sample) counts once, as its first occurrence.
+ */
 export function sampledPages(facts: SiteFacts): SampledPage[] {
   const out: SampledPage[] = [];
-  if (facts.home?.response) out.push({ page: facts.home, url: pageUrl(facts.home), importance: HOME_IMPORTANCE, isHome: true });
-  for (const page of facts.pages) {
-    if (page.response) out.push({ page, url: pageUrl(page), importance: PAGE_IMPORTANCE, isHome: false });
-  }
+  const seen = new Set<string>();
+  const add = (page: PageFacts, isHome: boolean) => {
+    const url = pageUrl(page);
+    if (url && seen.has(url)) return;
+    seen.add(url);
+    out.push({ page, url, importance: isHome ? HOME_IMPORTANCE : PAGE_IMPORTANCE, isHome });
+  };
+  if (facts.home?.response) add(facts.home, true);
+  for (const page of facts.pages) if (page.response) add(page, false);
   return out;
 }
 

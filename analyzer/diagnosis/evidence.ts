@@ -15,6 +15,8 @@ export interface RunEvidence {
   readonly groups: readonly { readonly id: string; readonly score: number | null }[];
   /** Checks that failed or warned in this run. */
   readonly failing: readonly { readonly code: string; readonly title: string; readonly level: "bad" | "warn" | "info" }[];
+  /** Checks this run could not measure (na): their failing later is no news about them. */
+  readonly unmeasured?: readonly string[];
   /** The home page's browser measurement (mobile when measured), null when the run has none. */
   readonly browser: { readonly score: number | null; readonly lcpMs: number | null } | null;
   /**

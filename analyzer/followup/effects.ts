@@ -94,7 +94,14 @@ export function measureEffect(input: EffectInput, now: number): FixEffect {
   }
   const beforePts = input.series.filter((p) => p.t >= doneAt - window && p.t < doneAt - GUARD_S).map((p) => p.v);
   if (beforePts.length === 0) {
-    return { ...base, ...empty, verdict: "nodata", note: `${metric.title}: no measurement in the ${metric.windowDays} days before the fix` };
+    // Measurements of the last hour before the fix exist but are left out (GUARD_S): say so, or the
+    // note contradicts the history the user sees.
+    const guarded = input.series.filter((p) => p.t >= doneAt - GUARD_S && p.t < doneAt).length;
+    const why =
+      guarded > 0
+        ? `no measurement in the ${metric.windowDays} days before the fix outside its last hour, which is left out (${guarded} measurement(s) there: the check that closed the task may already have seen the fix)`
+        : `no measurement in the ${metric.windowDays} days before the fix`;
+    return { ...base, ...empty, verdict: "nodata", note: `${metric.title}: ${why}` };
   }
   const before = round(median(beforePts));
   const band = round(noiseBand(metric, beforePts));

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { homeNoAnswer } from "../../analyzer/index.ts";
 import { CrawlResult, RobotsFacts, type SiteFacts } from "../../proto/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
 import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/collect-site.ts";
@@ -36,6 +37,7 @@ export const crawlKind: CrawlerKind<"crawl"> = {
     crawl.catch((err: unknown) => stop.abort(err));
     try {
       const [siteFacts, outcome] = await Promise.all([analysis.facts, crawl]);
+      requireAnswer(ctx.host, siteFacts);
       return await wholeSiteResult(ctx, await measureCrashedAgain(ctx, siteFacts), outcome);
     } finally {
       // Once the crawl has stopped writing to it (a failed analysis aborts it; pages in flight finish).
@@ -92,6 +94,16 @@ async function requireResolvable(ctx: WorkContext): Promise<void> {
     if (NO_SUCH_NAME.has(code)) throw new NonRetryableWorkError("dns", `${hostname} does not resolve (${code}): check the name, or its DNS records`);
     if (code.startsWith("E") && code !== "blocked_private_address") throw new RetryableWorkError("dns", `${hostname} could not be resolved (${code})`);
   }
+}
+
+/**
+ * A site whose home page gave no HTTP answer (connection refused, reset, timed out) has nothing
+ * to crawl: the crawl ends in an error that says why, rather than done with a page list of one
+ * unanswered URL (its robots.txt unanswered too, which would read as "skipped by robots.txt").
+ */
+function requireAnswer(host: string, facts: SiteFacts): void {
+  const error = homeNoAnswer(facts);
+  if (error !== null) throw new NonRetryableWorkError("unreachable", `${host} did not answer (${error}): nothing to crawl`);
 }
 
 interface CrawlStart {

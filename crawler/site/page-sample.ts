@@ -57,21 +57,47 @@ export async function samplePages(input: SampleInput): Promise<PageFacts[]> {
   for (const link of input.home.links) if (link.internal) offer(link.href, 1);
 
   const pages: PageFacts[] = [];
+  // A page is one page however it was reached: the final URL of each kept page (the home page's
+  // among them) maps to its slot, and a fetch that lands on one already kept is not a second page.
+  const landed = new Map<string, number>();
+  if (home?.finalUrl) landed.set(home.finalUrl, -1);
   const inflight = new Set<Promise<void>>();
-  let started = 0;
+  let slots = 0;
+  let budget = 0; // fetches that became (or may become) sample pages
   let done = 0;
   const failures: Error[] = [];
-  while (started < input.maxPages && failures.length === 0) {
+  const keep = (slot: number, page: PageFacts): boolean => {
+    const final = page.response?.finalUrl;
+    if (!final) return (pages[slot] = page), true;
+    known.set(final, null);
+    const other = landed.get(final);
+    if (other === undefined) {
+      landed.set(final, slot);
+      pages[slot] = page;
+      return true;
+    }
+    // The same page twice: the fetch that asked for it directly stands for it (its URL is the page's).
+    const kept = pages[other];
+    if (kept && (kept.response?.redirects.length ?? 0) > 0 && page.response?.redirects.length === 0) {
+      pages[other] = page;
+    }
+    return false;
+  };
+  while (budget < input.maxPages && failures.length === 0) {
     const next = queue.shift();
     if (!next) {
       if (inflight.size === 0) break;
       await Promise.race(inflight);
       continue;
     }
-    const slot = started++;
+    const slot = slots++;
+    budget++;
     known.set(next.url, null);
     const task = input.fetchPage(next.url).then((page) => {
-      pages[slot] = page;
+      if (!keep(slot, page)) {
+        budget--;
+        return;
+      }
       if (next.depth < input.maxDepth) for (const link of page.links) if (link.internal) offer(link.href, next.depth + 1);
       input.onPage?.(++done);
     }, (err: unknown) => void failures.push(err instanceof Error ? err : new Error("page sample failed", { cause: err })));

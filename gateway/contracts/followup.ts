@@ -23,7 +23,7 @@ export const recheckTask = defineContract({
     "Every accepted re-check counts against the plan's daily re-checks (rechecks_per_day; 429 limit with Retry-After until the next UTC day), not against its daily checks. " +
     "When the run does not finish within the synchronous wait, 409 not_ready names its job; ask again when it is done (the fresh report is then reused). " +
     "before and after are the check's own value and status in the report before the re-check and in the re-check's report; rank_from and rank_to their ranks; " +
-    "new_tasks counts the checks that fail in the re-check's report and did not fail in the one before.",
+    "new_tasks counts the tasks the re-check's report opened (its run's task.new events; a check unmeasured before, na, that fails now is no new task); after a narrow look, the checks of the task's family that fail on its facts and passed in the last report.",
   tags: ["Tasks"],
   errors: ["not_found", "unsupported", "limit", "not_ready"],
   params: Type.Object({ id: Type.Integer({ minimum: 1, description: "The task's id" }) }, { additionalProperties: false }),
@@ -37,7 +37,7 @@ export const recheckTask = defineContract({
       reused_fresh_report: Type.Boolean({ description: "A report younger than two minutes answered; nothing ran" }),
       rank_from: Type.Integer({ description: "The site's rank before the re-check" }),
       rank_to: Type.Integer({ description: "The site's rank in the re-check's report" }),
-      new_tasks: Type.Integer({ minimum: 0, description: "Checks failing in the re-check's report that passed before it; after a narrow look, the checks of the task's family that fail on its facts and did not fail in the last report" }),
+      new_tasks: Type.Integer({ minimum: 0, description: "Tasks the re-check's report opened; after a narrow look, the checks of the task's family that fail on its facts and passed in the last report" }),
       ran: StringEnum(["report", "dns", "tls", "page", "pages", "robots", "links", "analysis"], {
         description:
           "Extension: what answered. report: a report younger than two minutes, nothing ran; dns, tls, page: a narrow live look of that kind (the synchronous lane, no new report); pages: fetches of the 2 to 10 pages the check failed on; robots: a fetch of robots.txt, its sitemaps and the home page; links: a crawl subset (broken_internal: the pages that linked to the latest crawl's broken targets, then the targets still linked; canonical_target: the pages with a bad canonical, then the targets they name now; pages, robots and links run on a crawler node, the recheck work kind); analysis: the whole analysis (docs/followup.md has the table by check)",

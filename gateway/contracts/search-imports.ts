@@ -102,9 +102,10 @@ export const removeImport = defineContract({
   additive: true,
   summary: "Remove an import batch and every fact it brought",
   description:
-    "Extension of v1. Reads then fall back to older batches' rows where they overlap. The path has its own segment (`batches`) so that it never differs from GET /imports/{host} by the parameter's name alone.",
+    "Extension of v1. Reads then fall back to older batches' rows where they overlap. The path has its own segment (`batches`) so that it never differs from GET /imports/{host} by the parameter's name alone. " +
+    "removed is false (and host null) when the account has no such batch (already removed: the call is idempotent, as DELETE /sites).",
   tags: ["Search data"],
-  errors: ["not_found"],
+  errors: [],
   params: Type.Object({ id: Type.Integer({ minimum: 1, description: "The batch's id" }) }, { additionalProperties: false }),
-  response: Type.Object({ id: Type.Integer(), host: Type.String(), removed: Type.Literal(true) }, { additionalProperties: false }),
+  response: Type.Object({ id: Type.Integer(), host: Nullable(Type.String()), removed: Type.Boolean() }, { additionalProperties: false }),
 });

@@ -209,7 +209,7 @@ export const runUtility = defineContract({
   summary: "Runs a utility on an input and answers its result, ready blocks and warnings",
   description:
     "input holds the utility's fields (GET /utilities/{id}); files are base64 in input.file (a data: prefix is tolerated; input.file_name is a hint). " +
-    "A wrong field is bad_param naming it (input.<field>); an input the utility cannot process is tool_failed saying why; a utility the administrator disabled, or one this server cannot run, is tool_off. " +
+    "A wrong field is bad_param naming it (input.<field>); an input the utility cannot process is tool_failed saying why; a utility the administrator disabled, or one this server cannot run, is tool_off; one still loading its state on first use (spell_check's dictionaries) is 409 not_ready with Retry-After. " +
     "Local utilities run in a bounded pool of worker threads (a CPU time and memory limit per run). " +
     "Network utilities (net true) run on a crawler node behind the SSRF guard (20 s, 120 requests and 5 MB per body at most), count against the key's hourly limit of network utilities (GET /capabilities: limits.net_utilities_per_hour; past it limit), and answer not_ready when the run outlasts the synchronous wait. Nothing of the input or result is stored or logged (byte counts and outcome only): " +
     "an Idempotency-Key keeps only the request's fingerprint, so a replay runs the utility again. " +

@@ -114,11 +114,11 @@ export const removeWebhook = defineContract({
   scope: "write",
   cli: "webhooks remove",
   summary: "Remove a webhook and its delivery log",
-  description: "Attempts already handed to a crawler finish; nothing is sent after them.",
+  description: "Attempts already handed to a crawler finish; nothing is sent after them. removed is false when the account has no such webhook (already removed: the call is idempotent, as DELETE /sites).",
   tags: ["Webhooks"],
-  errors: ["not_found"],
+  errors: [],
   params: IdParams,
-  response: Type.Object({ id: Type.Integer(), removed: Type.Boolean() }, { additionalProperties: false }),
+  response: Type.Object({ id: Type.Integer(), removed: Type.Boolean({ description: "false: no such webhook in the account (already removed)" }) }, { additionalProperties: false }),
 });
 
 export const rotateWebhookSecret = defineContract({

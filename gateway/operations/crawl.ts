@@ -20,6 +20,8 @@ async function latestCrawl(deps: GatewayDeps, host: string): Promise<CrawlRow> {
   const crawl = await deps.store.crawls.latest(host);
   if (crawl) return crawl;
   if (await deps.store.crawls.inFlight(host)) throw new ApiError("not_ready", `the first crawl of ${host} is still running`, { retryAfter: 10 });
+  const failure = await deps.store.crawls.lastFailure(host);
+  if (failure !== null) throw new ApiError("not_found", `${host} has no finished crawl: the last one failed (${failure})`, { details: { reason: failure } });
   throw new ApiError("not_found", `${host} has not been crawled; start a crawl with POST /crawl/${host}`);
 }
 

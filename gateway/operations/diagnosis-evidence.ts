@@ -35,6 +35,7 @@ export async function loadEvidence(deps: GatewayDeps, accountId: number, host: s
       rank: Number(r.rank),
       groups: r.groups.map((g) => ({ id: g.id, score: g.score })),
       failing: r.failing,
+      unmeasured: r.unmeasured,
       browser: r.browser && r.browser.score !== null ? { score: r.browser.score, lcpMs: r.browser.lcp_ms } : null,
       certificate: { problem: r.certificate.problem, daysLeft: r.certificate.days_left === null ? null : Number(r.certificate.days_left) },
     })),

@@ -45,8 +45,6 @@ async function freshRun(deps: GatewayDeps, accountId: number, host: string): Pro
   }
 }
 
-const FAILING = new Set(["warn", "fail"]);
-
 function itemOf(run: RunRow, code: string): ReportItem | undefined {
   return run.report.items.find((i) => i.code === code);
 }
@@ -58,10 +56,14 @@ function inOwnTerms(item: Pick<ReportItem, "status" | "detail" | "value"> | unde
   return said ? `${item.status}: ${said.length > 300 ? `${said.slice(0, 299)}…` : said}` : item.status;
 }
 
-function newFailures(before: RunRow, after: RunRow): number {
+/**
+ * The tasks the re-check's report opened for the account: its run's task.new events. A check that
+ * was merely unmeasured before (na, e.g. while the site was down) and fails now is no new task when
+ * its task already exists; and a reused first report opened nothing the re-check could add.
+ */
+async function tasksOpened(deps: GatewayDeps, accountId: number, before: RunRow, after: RunRow): Promise<number> {
   if (before.id === after.id) return 0;
-  const failedBefore = new Set(before.report.items.filter((i) => FAILING.has(i.status)).map((i) => i.code));
-  return after.report.items.filter((i) => FAILING.has(i.status) && !failedBefore.has(i.code)).length;
+  return deps.store.events.tasksOpenedByRun(accountId, after.host, after.id);
 }
 
 /** The label of an outcome in words. */
@@ -177,7 +179,7 @@ export const recheckTask = implement(contracts.recheckTask, async ({ auth, deps,
       reused_fresh_report: reused,
       rank_from: before.rank,
       rank_to: after.rank,
-      new_tasks: newFailures(before, after),
+      new_tasks: await tasksOpened(deps, accountId, before, after),
       ran: reused ? ("report" as const) : ("analysis" as const),
     },
   };

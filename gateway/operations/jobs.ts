@@ -73,7 +73,7 @@ export const analyzeSiteSync = implement(contracts.analyzeSiteSync, async ({ aut
   }
   const run = await deps.store.runs.byId(job.run_id);
   if (!run) throw new ApiError("server", "the finished run is missing");
-  return { body: renderReport(run) };
+  return { body: renderReport(run, await deps.store.runs.checkInFlight(run.host)) };
 });
 
 export const listJobs = implement(contracts.listJobs, async ({ auth, deps, query, now }) => {

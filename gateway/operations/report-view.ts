@@ -47,7 +47,9 @@ export const ReportSchema = Type.Object(
   {
     host: Type.String(),
     checked_at: UnixSeconds,
-    phase: StringEnum(["done"], { description: "done: a finished run" }),
+    phase: StringEnum(["done", "running"], {
+      description: "done: this is the host's latest word; running: a newer analysis or crawl of the host is queued or running, this report will be replaced when it ends",
+    }),
     run: Type.Integer({ description: "The run's number (as in /history and /changes)" }),
     items: Type.Array(ReportItemSchema),
     rank: RankSchema,
@@ -57,13 +59,13 @@ export const ReportSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A run as GET /report/{host} (and GET /analyze) shows it. */
-export function renderReport(run: RunRow) {
+/** A run as GET /report/{host} (and GET /analyze) shows it; `running` when a newer check of the host is under way. */
+export function renderReport(run: RunRow, running: boolean) {
   const r = storedReport(run);
   return {
     host: run.host,
     checked_at: run.checked_at,
-    phase: "done" as const,
+    phase: running ? ("running" as const) : ("done" as const),
     run: run.id,
     items: r.items,
     rank: { value: run.rank, label: run.label, color: run.color, groups: r.groups, caps: r.caps, ...unconfirmedOf(r) },

@@ -1,4 +1,4 @@
-import { bandOf, diffRuns, isExclusionFamily, memberChecks, performanceRegressions, profiledIssues, type ReportItem } from "../../analyzer/index.ts";
+import { bandOf, diffRuns, isExclusionFamily, memberChecks, performanceRegressions, profiledIssues, projectionBlindness, type ReportItem } from "../../analyzer/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -22,7 +22,10 @@ export async function latestRun(deps: GatewayDeps, accountId: number, host: stri
   throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
 }
 
-export const getReport = implement(contracts.getReport, async ({ auth, deps, params }) => ({ body: renderReport(await latestRun(deps, auth!.accountId, params.host)) }));
+export const getReport = implement(contracts.getReport, async ({ auth, deps, params }) => {
+  const run = await latestRun(deps, auth!.accountId, params.host);
+  return { body: renderReport(run, await deps.store.runs.checkInFlight(params.host)) };
+});
 
 export const getHistory = implement(contracts.getHistory, async ({ auth, deps, params, query }) => {
   await requireKnown(deps, auth!.accountId, params.host);
@@ -100,6 +103,7 @@ export const getTopIssues = implement(contracts.getTopIssues, async ({ auth, dep
           const tasks = p.tasks.map((t) => ({ ...(byCode.get(t.code) as (typeof r.tasks)[number]), impact: t.impact, lifts_cap: t.lifts_cap }));
           return { rank: p.rank, label: bandOf(p.rank).label, after: p.after, tasks };
         })();
+  const blind = projectionBlindness(r.items);
   const mine = new Map((await deps.store.tasks.forHost(auth!.accountId, params.host)).map((t) => [t.code, t.status]));
   const problems = view.tasks.slice(0, 5).map((t) => ({
     code: t.code,
@@ -121,8 +125,9 @@ export const getTopIssues = implement(contracts.getTopIssues, async ({ auth, dep
       verdict: VERDICTS[view.label] ?? "",
       total_issues: view.tasks.length,
       problems,
-      after: view.after,
-      gain_all: view.after - view.rank,
+      after: blind === null ? view.after : null,
+      gain_all: blind === null ? view.after - view.rank : null,
+      after_note: blind,
       more: Math.max(0, view.tasks.length - 5),
     },
   };

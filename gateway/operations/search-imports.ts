@@ -148,9 +148,9 @@ export const listImports = implement(contracts.listImports, async ({ auth, deps,
 });
 
 export const removeImport = implement(contracts.removeImport, async ({ auth, deps, params }) => {
+  // Idempotent like DELETE /sites: a batch already gone (or never the account's) answers removed false.
   const host = await deps.store.search.deleteBatch(auth!.accountId, params.id);
-  if (host === null) throw new ApiError("not_found", `no import ${params.id} in your account`);
-  return { body: { id: params.id, host, removed: true as const } };
+  return { body: { id: params.id, host, removed: host !== null } };
 });
 
 export const searchImportsHandlers = [importSearchData, listImports, removeImport];

@@ -100,8 +100,9 @@ export const addWebhook = implement(contracts.addWebhook, async ({ auth, deps, b
 });
 
 export const removeWebhook = implement(contracts.removeWebhook, async ({ auth, deps, params }) => {
-  if (!(await deps.store.webhooks.remove(auth!.accountId, params.id))) throw new ApiError("not_found", `no webhook ${params.id} in your account`);
-  return { body: { id: params.id, removed: true } };
+  // Idempotent like DELETE /sites: a webhook already gone (or never the account's) answers removed false.
+  const removed = await deps.store.webhooks.remove(auth!.accountId, params.id);
+  return { body: { id: params.id, removed } };
 });
 
 export const rotateWebhookSecret = implement(contracts.rotateWebhookSecret, async ({ auth, deps, params }) => {

@@ -43,6 +43,9 @@ export function jsonBytes(value: unknown): number {
   return 0;
 }
 
+/** When a caller should ask again while a utility's own thread loads (its build measured at about 11 s on 2 cores). */
+const LOADING_RETRY_S = 10;
+
 export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off" | "limit" | "not_ready";
 
 export interface UtilityRunnerOptions {
@@ -123,10 +126,15 @@ export class UtilityRunner {
       throw new ApiError("tool_off", `the utility ${u.id} is disabled by the administrator`);
     }
     if (u.ownThread && !this.available(u)) {
-      // The first use starts the thread that builds the utility's state; until it is built the utility is off.
+      // The first use starts the thread that builds the utility's state. Loading is a passing state,
+      // not the administrator's switch: 409 not_ready (retryable, with Retry-After), never tool_off.
       const pool = this.ownPool(u);
-      log("tool_off", 0);
-      throw new ApiError("tool_off", pool ? `the utility ${u.id} is loading (its dictionaries take up to a minute); try again shortly` : `the utility ${u.id} is not available on this server`);
+      if (!pool) {
+        log("tool_off", 0);
+        throw new ApiError("tool_off", `the utility ${u.id} is not available on this server`);
+      }
+      log("not_ready", 0);
+      throw new ApiError("not_ready", `the utility ${u.id} is loading (its dictionaries take up to a minute); try again in ${LOADING_RETRY_S} s`, { retryAfter: LOADING_RETRY_S });
     }
     if (!this.available(u)) {
       log("tool_off", 0);

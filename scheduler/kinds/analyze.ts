@@ -1,4 +1,4 @@
-import { afterAll, analyzeSite, browserSection, carryBrowserRun, performanceRegressions, robotsLines } from "../../analyzer/index.ts";
+import { afterAll, analyzeSite, browserSection, carryBrowserRun, homeNoAnswer, performanceRegressions, robotsLines } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
@@ -124,7 +124,8 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     events.push(...(await settleSiteIncidents(store, q, { host: job.host, runId, checkedAt, facts, analysis, accounts })));
     events.push(...(await settleWatchdog(store, q, { host: job.host, runId, checkedAt, facts, accounts, count: ctx.config.watchPages })));
   }
-  events.push(jobEvent(job, "done", { run: runId, rank: analysis.rank }));
+  const unanswered = homeNoAnswer(facts);
+  events.push(jobEvent(job, "done", { run: runId, rank: analysis.rank, ...(unanswered !== null ? { unanswered } : {}) }));
   await store.events.append(q, events, now);
   return runId;
 }

@@ -103,7 +103,7 @@ describe("POST /tasks/{id}/recheck", () => {
     // Its fix date is the re-check's. The only check before it ran in the hour before the fix, which
     // the before-window leaves out (the check that closes a task runs then): nothing to compare yet.
     const effect = (await gw.call("GET", `/api/v1/effects/${site.host}`)).json().effects.find((e: { task_id: number }) => e.task_id === task.id);
-    expect(effect).toMatchObject({ done_at: nowS(), metric: "rank_group.content", verdict: "nodata", note: "Score of the task's rank group: no measurement in the 7 days before the fix" });
+    expect(effect).toMatchObject({ done_at: nowS(), metric: "rank_group.content", verdict: "nodata", note: "Score of the task's rank group: no measurement in the 7 days before the fix outside its last hour, which is left out (1 measurement(s) there: the check that closed the task may already have seen the fix)" });
 
     // A task judged over the whole crawl cannot be re-checked alone: 422, not charged.
     const me = (await gw.call("GET", "/api/v1/me")).json();

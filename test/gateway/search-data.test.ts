@@ -121,9 +121,13 @@ describe("a GSC Performance ZIP", () => {
 
   it("is removed with everything it brought", async () => {
     const other = await gw.newAccount("other@example.com");
-    expect((await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`, { key: other.key })).json().code).toBe("not_found");
+    // Another account's batch is not theirs to remove: nothing happens, as for a batch already gone.
+    expect((await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`, { key: other.key })).json()).toEqual({ id: batchId, host: null, removed: false });
     const res = await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`);
     expect(res.json()).toEqual({ id: batchId, host: site.host, removed: true });
+    // DELETE is idempotent: again, 200 and removed false.
+    const again = await gw.call("DELETE", `/api/v1/imports/batches/${batchId}`);
+    expect([again.statusCode, again.json()]).toEqual([200, { id: batchId, host: null, removed: false }]);
     expect((await get(`/queries/${site.host}`)).queries).toEqual([]);
     expect((await get(`/traffic/${site.host}`)).days).toBe(0);
   });

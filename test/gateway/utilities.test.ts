@@ -156,12 +156,13 @@ describe("the utilities endpoints", () => {
     expect(JSON.parse(cli.stdout)).toMatchObject({ result: { hashes: [{ alg: "md5", value: "5d41402abc4b2a76b9719d911017c592" }, { alg: "crc32", value: "3610a686" }] } });
   }, 60_000);
 
-  it("spell_check: off while its own thread builds the dictionaries (started by the first use), then it runs the example", async () => {
+  it("spell_check: not ready while its own thread builds the dictionaries (started by the first use), then it runs the example", async () => {
     const available = async () => (await gw.call("GET", "/api/v1/utilities?group=text&limit=50")).json<{ utilities: { id: string; available: boolean }[] }>().utilities.find((u) => u.id === "spell_check")?.available;
     expect(await available()).toBe(false);
     const first = await post("spell_check", { text: "Превед" });
-    expect(first.statusCode).toBe(503);
-    expect(first.json()).toMatchObject({ code: "tool_off", error: "the utility spell_check is loading (its dictionaries take up to a minute); try again shortly" });
+    // Loading passes: a retryable not_ready with Retry-After, not tool_off (the administrator's switch, not retryable).
+    expect([first.statusCode, first.headers["retry-after"]]).toEqual([409, "10"]);
+    expect(first.json()).toMatchObject({ code: "not_ready", retryable: true, error: "the utility spell_check is loading (its dictionaries take up to a minute); try again in 10 s" });
     // Wait for the thread (what is waited for is the state, not a time).
     for (let i = 0; i < 600 && !(await available()); i++) await new Promise((r) => setTimeout(r, 250));
     const res = await post("spell_check", { text: "Превед, мир! Малако и молоко. This sentense has an eror.", language: "auto" });

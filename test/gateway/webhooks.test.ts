@@ -122,7 +122,13 @@ describe("webhook operations", () => {
     const removed = await gw.call("DELETE", `/api/v1/webhooks/${third.id}`, { key });
     expect(removed.json()).toEqual({ id: third.id, removed: true });
     expect((await gw.call("GET", `/api/v1/webhooks/${third.id}/deliveries`, { key })).statusCode).toBe(404);
+    // DELETE is idempotent, as DELETE /sites: again, 200 and removed false.
+    const again = await gw.call("DELETE", `/api/v1/webhooks/${third.id}`, { key });
+    expect([again.statusCode, again.json()]).toEqual([200, { id: third.id, removed: false }]);
     const other = await account("crud-other");
+    // Another account's webhook is not theirs to remove: the same answer, and it stays.
+    expect((await gw.call("DELETE", `/api/v1/webhooks/${hook.id}`, { key: other.key })).json()).toEqual({ id: hook.id, removed: false });
+    expect((await gw.call("GET", `/api/v1/webhooks/${hook.id}/deliveries`, { key })).statusCode).toBe(200);
     expect((await gw.call("GET", `/api/v1/webhooks/${hook.id}/deliveries`, { key: other.key })).statusCode).toBe(404);
   });
 

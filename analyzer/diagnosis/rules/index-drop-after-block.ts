@@ -3,7 +3,7 @@
 // out of the index after a robots change". A robots.txt block is read from the diff of the
 // versions analyses stored (the Disallow rule a change added for a search engine, named), a
 // noindex from the check that fails since a given check.
-import { dayOf, dayStart, type SiteEvidence } from "../evidence.ts";
+import { dayOf, dayStart, type DayValue, type SiteEvidence } from "../evidence.ts";
 import { blockingRule, robotsDiff } from "../robots-lines.ts";
 import { confidence, type Cause, type CauseEvidence, type DiagnosisRule } from "../rule.ts";
 import { DROP_SHARE, failingSince, indexChange, trafficChange } from "../signals.ts";
@@ -14,6 +14,8 @@ export const BLOCKING_CHECKS: readonly string[] = Object.freeze(["noindex"]);
 /** A block of indexing: since when, in words, and what fixes it. */
 interface Block {
   readonly since: number;
+  /** The block was first seen at the site's first check: it may be older, its start is unknown. */
+  readonly seenFirst: boolean;
   /** "a noindex", or what the robots.txt change added. */
   readonly what: string;
   readonly evidence: CauseEvidence;
@@ -51,6 +53,7 @@ function robotsBlocks(ev: SiteEvidence): Block[] {
     const day = dayOf(version.seenAt);
     out.push({
       since: version.seenAt,
+      seenFirst: false,
       what: `robots.txt added ${quote(rules)}`,
       evidence: { source: "report", fact: `robots.txt changed on ${day}: added ${rules.map((r) => r.line).join("; ")}` },
       fixedBy: blocksAll ? ["robots_blocks_all"] : [],
@@ -68,6 +71,7 @@ function noindexBlock(ev: SiteEvidence): Block[] {
     return [
       {
         since: since.checkedAt,
+        seenFirst: since === ev.runs[0],
         what: "a noindex",
         evidence: { source: "report", fact: `${code} fails since the check of ${dayOf(since.checkedAt)} (${title})` },
         fixedBy: [code],
@@ -75,6 +79,19 @@ function noindexBlock(ev: SiteEvidence): Block[] {
       },
     ];
   });
+}
+
+/**
+ * The indexed-pages series from the block on: its last point on or before the block's day (the
+ * level the block met), then every later one. A fall that began before the block was seen is not
+ * the block's doing, so the series never reaches back past it; a block older than every point
+ * keeps them all.
+ */
+function afterBlock(indexed: readonly DayValue[], since: number): DayValue[] {
+  const day = dayStart(dayOf(since));
+  let from = 0;
+  for (let i = 0; i < indexed.length; i++) if (dayStart(indexed[i]!.day) <= day) from = i;
+  return indexed.slice(from);
 }
 
 export const indexDropAfterBlock: DiagnosisRule = {
@@ -86,14 +103,14 @@ export const indexDropAfterBlock: DiagnosisRule = {
     const blocks = [...noindexBlock(ev), ...robotsBlocks(ev)].sort((a, b) => a.since - b.since);
     const first = blocks[0];
     if (!first) return null;
-    const index = indexChange(ev.indexed);
-    // The drop must come after the block: its peak no later than the block's day, the fall after it.
-    if (!index || index.changePct > -DROP_SHARE * 100 || dayStart(index.toDay) < dayStart(dayOf(first.since))) return null;
+    const index = indexChange(afterBlock(ev.indexed, first.since));
+    if (!index || index.changePct > -DROP_SHARE * 100) return null;
     const evidence: CauseEvidence[] = [first.evidence, { source: "indexing", fact: `indexed pages ${index.from} (${index.fromDay}) → ${index.to} (${index.toDay}), ${index.changePct}%` }];
     const traffic = trafficChange(ev.clicks);
     const trafficFell = traffic !== null && traffic.changePct <= -DROP_SHARE * 100;
     if (trafficFell) evidence.push({ source: "search", fact: `clicks per day ${traffic.before} → ${traffic.recent}, ${traffic.changePct}%` });
-    const dropped = `pages dropped out of the index (${index.from} → ${index.to}) after ${first.what} on ${dayOf(first.since)}`;
+    const when = first.seenFirst ? `already there at the first check, on ${dayOf(first.since)}` : `on ${dayOf(first.since)}`;
+    const dropped = `pages dropped out of the index (${index.from} → ${index.to}) after ${first.what} ${when}`;
     return {
       code: this.code,
       title: this.title,

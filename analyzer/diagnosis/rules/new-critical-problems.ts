@@ -14,7 +14,8 @@ export const newCriticalProblems: DiagnosisRule = {
     const latest = ev.runs.at(-1)!;
     const previous = ev.runs.at(-2);
     if (!previous || previous.rank - latest.rank < RANK_DROP_POINTS) return null;
-    const before = new Set(previous.failing.map((f) => f.code));
+    // A check the previous run failed, or could not measure (na: it may have failed all along), is not new.
+    const before = new Set([...previous.failing.map((f) => f.code), ...(previous.unmeasured ?? [])]);
     const fresh = latest.failing.filter((f) => f.level === "bad" && !before.has(f.code));
     if (fresh.length === 0) return null;
     return {

@@ -57,7 +57,7 @@ export interface NarrowJudgement {
   readonly outcome: CheckOutcome;
   /** The last report's rank with this check's result replaced by the narrow one (caps: see projectRank). */
   readonly rankTo: number;
-  /** Other checks of the same family that fail on the narrow facts and did not fail in the last report. */
+  /** Other checks of the same family that fail on the narrow facts and passed in the last report (an unmeasured one is no new failure). */
   readonly newTasks: number;
 }
 
@@ -101,9 +101,11 @@ export function judgeNarrow(
   // A family that decides in several looks (decide) gives the outcome itself; its siblings are not judged.
   if ("status" in facts) return judgeOutcome(scope, code, facts, last);
   const outcome = runOne(def, facts);
-  const failedBefore = new Set(last.items.filter((i) => FAILING.has(i.status)).map((i) => i.code));
+  // Only a sibling that passed in the last report is a new failure: one that was not measured
+  // there (na, e.g. while the site was down) may have failed all along.
+  const passedBefore = new Set(last.items.filter((i) => i.status === "pass").map((i) => i.code));
   const newTasks = scope.codes.filter((c) => {
-    if (c === code || failedBefore.has(c)) return false;
+    if (c === code || !passedBefore.has(c)) return false;
     const sibling = DEFS.get(c);
     return sibling !== undefined && FAILING.has(runOne(sibling, facts).status);
   }).length;

@@ -46,7 +46,7 @@ describe("index_drop_after_block", () => {
       since: NOW - 5 * DAY,
       evidence: [
         { source: "report", fact: "noindex fails since the check of 2026-11-17 (Pages are not blocked by noindex)" },
-        { source: "indexing", fact: "indexed pages 200 (2026-11-02) → 80 (2026-11-21), -60%" },
+        { source: "indexing", fact: "indexed pages 200 (2026-11-16) → 80 (2026-11-21), -60%" },
         { source: "search", fact: "clicks per day 100 → 50, -50%" },
       ],
       fixedBy: ["noindex"],
@@ -76,7 +76,7 @@ describe("index_drop_after_block", () => {
       since: NOW - 5 * DAY,
       evidence: [
         { source: "report", fact: "robots.txt changed on 2026-11-17: added Disallow: /blog/ (User-agent: *)" },
-        { source: "indexing", fact: "indexed pages 200 (2026-11-02) → 80 (2026-11-21), -60%" },
+        { source: "indexing", fact: "indexed pages 200 (2026-11-16) → 80 (2026-11-21), -60%" },
         { source: "search", fact: "clicks per day 100 → 50, -50%" },
       ],
       fixedBy: [],
@@ -100,6 +100,21 @@ describe("index_drop_after_block", () => {
   it("does not fire when the index held, or when nothing blocks", () => {
     expect(ask("index_drop_after_block", site({ runs: blockedRuns, indexed: daily("2026-11-02", repeat(200, 20)), clicks: CLICKS_DROP }))).toBeNull();
     expect(ask("index_drop_after_block", site({ runs: [run(1, 10, 85), run(2, 5, 84)], indexed: INDEX_DROP, clicks: CLICKS_DROP }))).toBeNull();
+  });
+
+  it("does not blame a noindex first seen at the first check for a fall that began before it", () => {
+    // The audit's site: added today with a noindex already there; the index had fallen 20% the day
+    // before (2026-11-21) and fell on to 55 the same day. Nothing shows the block came first.
+    const first = [run(1, 0.1, 49, [NOINDEX])];
+    const indexed = [...daily("2026-11-02", repeat(100, 19)), ...daily("2026-11-21", [80, 55])];
+    expect(ask("index_drop_after_block", site({ runs: first, indexed }))).toBeNull();
+    // The same block, and the index falling on after it was seen: the fall from the level of the day it was seen, without claiming its start.
+    const later = [...daily("2026-11-02", repeat(100, 10)), ...daily("2026-11-12", repeat(100, 5)), ...daily("2026-11-17", [90, 80, 70, 60, 55])];
+    const c = ask("index_drop_after_block", site({ runs: [run(1, 5, 49, [NOINDEX]), run(2, 1, 49, [NOINDEX])], indexed: later }))!;
+    expect([c.text, c.evidence[1]]).toEqual([
+      "Pages dropped out of the index (90 → 55) after a noindex already there at the first check, on 2026-11-17.",
+      { source: "indexing", fact: "indexed pages 90 (2026-11-17) → 55 (2026-11-21), -38.9%" },
+    ]);
   });
 
   it("does not blame a block for a drop that came before it", () => {

@@ -77,6 +77,12 @@ describe("measureEffect", () => {
   it("nodata: no series, nothing before the fix, nothing after the window", () => {
     expect(measureEffect({ ...lcp([]), series: null }, D + 10 * DAY)).toMatchObject({ verdict: "nodata", before: null, after: null, band: null, note: "Largest Contentful Paint: no measurements for this site" });
     expect(measureEffect({ ...lcp([]), series: pts(D + 3 * DAY, [2000]) }, D + 10 * DAY)).toMatchObject({ verdict: "nodata", before: null, note: "Largest Contentful Paint: no measurement in the 7 days before the fix" });
+    // Measurements minutes before the fix exist but are left out by the 1-hour guard: the note says so.
+    expect(measureEffect({ ...lcp([]), series: [{ t: D - 180, v: 2400 }, { t: D - 120, v: 2300 }] }, D + 10 * DAY)).toMatchObject({
+      verdict: "nodata",
+      before: null,
+      note: "Largest Contentful Paint: no measurement in the 7 days before the fix outside its last hour, which is left out (2 measurement(s) there: the check that closed the task may already have seen the fix)",
+    });
     expect(measureEffect(lcp([]), D + 10 * DAY)).toMatchObject({ verdict: "nodata", before: 3000, after: null });
   });
 

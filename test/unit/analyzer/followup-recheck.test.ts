@@ -147,6 +147,22 @@ describe("judgeNarrow", () => {
     expect(judged.newTasks).toBeGreaterThan(0);
   });
 
+  it("does not count a sibling that was unmeasured in the last report as a new failure", () => {
+    // The last report was taken while DNS answered nothing for DMARC, CAA and BIMI (na): failing now is not new.
+    const lastFacts = healthySite(noSpf);
+    const measured = analyzeSite(lastFacts);
+    const last = { ...measured, items: measured.items.map((i) => (["dmarc", "caa", "bimi"].includes(i.code) ? { ...i, status: "na" as const, score: null } : i)) };
+    const scope = recheckScopeOf("spf")!;
+    const dns = healthySite((f) => {
+      noSpf(f);
+      f.dns!.dmarc = "";
+      f.dns!.caa = [];
+    }).dns!;
+    const judged = judgeNarrow(scope, "spf", scope.facts!(ctxOf(lastFacts, "spf"), DnsFacts.toJSON(dns)), last);
+    expect(judged.outcome.status).toBe("fail");
+    expect(judged.newTasks).toBe(0);
+  });
+
   it("decides a certificate check on a handshake alone", () => {
     const NOW = healthySite().checkedAt;
     const lastFacts = healthySite((f) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterAll, analyzeSite, type TaskDraft } from "../../../analyzer/index.ts";
+import { afterAll, analyzeSite, projectionBlindness, type TaskDraft } from "../../../analyzer/index.ts";
 import type { SiteFacts } from "../../../proto/index.ts";
 import { brokenSite, mediocreSite } from "./golden-sites.ts";
 import { ORIGIN, allPages, response, setHeader } from "./site-builder.ts";
@@ -115,6 +115,15 @@ describe("tasks (seo-anchors §3.6)", () => {
     const mediocre = analyzeSite(mediocreSite());
     expect(afterAll(mediocre)).toBe(100);
     expect(afterAll(mediocre, ["image_dimensions", "render_blocking"])).toBe(82); // 71.816380 + 16·(6/9) = 82.48
+  });
+
+  it("projectionBlindness: a projection is shown while at least half the checks were measured", () => {
+    const item = (status: string) => ({ status });
+    expect(projectionBlindness([...Array(5).fill(item("na")), ...Array(5).fill(item("fail"))])).toBeNull();
+    expect(projectionBlindness([...Array(6).fill(item("na")), ...Array(4).fill(item("pass"))])).toBe(
+      "6 of 10 checks were not measured in this check: a rank after fixing the issues found would rest on the few that were",
+    );
+    expect(projectionBlindness(analyzeSite(brokenSite()).items)).toBeNull();
   });
 
   it("tied binding caps: both are binding, neither lifts the rank alone", () => {
