@@ -73,8 +73,12 @@ export class PoolBusyError extends Error {
   }
 }
 
-/** The run's caller went away: it was dropped before it ran, or cut while running. */
-export class RunAbandonedError extends Error {}
+/** The run's caller went away: it was dropped before it ran, or cut while running (`started`). */
+export class RunAbandonedError extends Error {
+  constructor(readonly started: boolean) {
+    super(started ? "the client went away during the run: it was stopped" : "the client went away before the run started: it was dropped");
+  }
+}
 
 const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./utility-thread.ts" : "./utility-thread.js", import.meta.url);
 const OWN_THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./own-thread.ts" : "./own-thread.js", import.meta.url);
@@ -128,10 +132,10 @@ const RSS_POLL_MS = 50;
 
 export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
   const slots: Slot[] = [];
-  /** Waiting runs per caller, and the callers in the order of their turns. */
+  /** Waiting runs per caller; runs running per caller; when each active caller was last given a host. */
   const waiting = new Map<string, Job[]>();
-  const turns: string[] = [];
   const running = new Map<string, number>();
+  const served = new Map<string, number>();
   let next = 1;
   let closed = false;
   /** A host died while loading: no more are started until the next run asks (it would die again). */
@@ -149,7 +153,14 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
     for (const t of current.timers) clearTimeout(t);
     slot.current = null;
     slot.host.busy(false);
-    running.set(current.job.caller, (running.get(current.job.caller) ?? 1) - 1);
+    const caller = current.job.caller;
+    const left = (running.get(caller) ?? 1) - 1;
+    if (left > 0) running.set(caller, left);
+    else {
+      running.delete(caller);
+      // A caller with nothing running or waiting is forgotten: the maps hold active callers only.
+      if (!waiting.has(caller)) served.delete(caller);
+    }
     current.job.release();
     return current;
   };
@@ -160,19 +171,27 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
     while (slots.length < hostsWanted) spawn();
   };
 
-  /** The next caller in turn whose waiting run may start, moved to the back of the turns. */
+  /**
+   * The next run: of the callers under their running cap, the one with the fewest runs running,
+   * and of those the one served longest ago (a newcomer first). So a flood waits behind itself.
+   */
   const nextJob = (): Job | null => {
-    for (let i = 0; i < turns.length; i++) {
-      const caller = turns[i] as string;
-      if ((running.get(caller) ?? 0) >= (options.perCaller?.running ?? Infinity)) continue;
-      const queue = waiting.get(caller) as Job[];
-      const job = queue.shift() as Job;
-      turns.splice(i, 1);
-      if (queue.length > 0) turns.push(caller);
-      else waiting.delete(caller);
-      return job;
+    let best: string | null = null;
+    for (const caller of waiting.keys()) {
+      const busy = running.get(caller) ?? 0;
+      if (busy >= (options.perCaller?.running ?? Infinity)) continue;
+      if (best === null) best = caller;
+      else {
+        const bestBusy = running.get(best) ?? 0;
+        if (busy < bestBusy || (busy === bestBusy && (served.get(caller) ?? -1) < (served.get(best) ?? -1))) best = caller;
+      }
     }
-    return null;
+    if (best === null) return null;
+    const queue = waiting.get(best) as Job[];
+    const job = queue.shift() as Job;
+    if (queue.length === 0) waiting.delete(best);
+    served.set(best, next);
+    return job;
   };
 
   const unqueue = (job: Job): boolean => {
@@ -182,7 +201,7 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
     queue.splice(at, 1);
     if (queue.length === 0) {
       waiting.delete(job.caller);
-      turns.splice(turns.indexOf(job.caller), 1);
+      if (!running.has(job.caller)) served.delete(job.caller);
     }
     return true;
   };
@@ -237,7 +256,8 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
       return;
     }
     replenish();
-    dispatch();
+    // After the current event's other listeners: runs of a caller that went away are all dropped first.
+    queueMicrotask(dispatch);
   };
 
   /** A process host that kept much of a run's memory is retired (its replacement is already loading). */
@@ -289,11 +309,11 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
       // Waiting: dropped, never run. Running: cut (its host is killed and replaced).
       if (unqueue(job)) {
         job.release();
-        reject(new RunAbandonedError("the client went away before the run started"));
+        reject(new RunAbandonedError(false));
         return;
       }
       const slot = slots.find((s) => s.current?.job === job);
-      if (slot) stop(slot, "the client went away", new RunAbandonedError("the client went away during the run"));
+      if (slot) stop(slot, "the client went away", new RunAbandonedError(true));
     };
     const job: Job = {
       task,
@@ -315,18 +335,16 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
       deadline.unref();
     }
     task.signal?.addEventListener("abort", onAbort, { once: true });
-    if (!waiting.has(caller)) {
-      waiting.set(caller, []);
-      turns.push(caller);
-    }
-    (waiting.get(caller) as Job[]).push(job);
+    const queue = waiting.get(caller) ?? [];
+    waiting.set(caller, queue);
+    queue.push(job);
     dispatch();
   };
 
   return {
     run(task) {
       if (closed) return Promise.reject(new Error("utility pool closed"));
-      if (task.signal?.aborted) return Promise.reject(new RunAbandonedError("the client went away before the run started"));
+      if (task.signal?.aborted) return Promise.reject(new RunAbandonedError(false));
       broken = false;
       return new Promise((resolve, reject) => enqueue(task, resolve, reject));
     },
@@ -346,7 +364,6 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
         job.reject(new Error("utility pool closed"));
       }
       waiting.clear();
-      turns.length = 0;
       for (const slot of slots.splice(0)) {
         slot.gone = true;
         finish(slot)?.job.reject(new Error("utility pool closed"));

@@ -43,7 +43,7 @@ export function jsonBytes(value: unknown): number {
   return 0;
 }
 
-export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off" | "limit" | "not_ready" | "abandoned";
+export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off" | "limit" | "not_ready" | "dropped" | "abandoned";
 
 export interface UtilityRunnerOptions {
   readonly pool: UtilityPool;
@@ -162,8 +162,8 @@ export class UtilityRunner {
         throw new ApiError("limit", err.message, { retryAfter: err.retryAfterS, details: { policy: "utility_runs" } });
       }
       if (err instanceof RunAbandonedError) {
-        // Nobody reads this answer; it is logged as what happened.
-        log("abandoned", 0);
+        // Nobody reads this answer; it is logged as what happened: dropped unrun, or cut while running.
+        log(err.started ? "abandoned" : "dropped", 0);
         throw new ApiError("tool_failed", err.message);
       }
       if (err instanceof ApiError && (err.code === "limit" || err.code === "not_ready")) log(err.code, 0);
