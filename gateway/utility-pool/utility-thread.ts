@@ -29,7 +29,7 @@ function channel(): Channel | null {
   if (!send) return null;
   // The gateway is gone: nothing will ask again.
   process.once("disconnect", () => process.exit(0));
-  return { on: (event, listener) => process.on(event, listener), postMessage: (message) => void send(message) };
+  return { on: (event, listener) => process.on(event, listener), postMessage: (message) => void send(message, undefined, undefined, () => undefined) };
 }
 
 const port = channel();
