@@ -40,8 +40,17 @@ export function createGatewayParts(options: {
   const switches = new ServiceSwitches(store.serviceState, config.maintenance);
   const usage = new UsageMeter(store.usage);
   const keys = new KeyCache(store.auth, clock, config.keyCacheMs);
-  const utilityPool = createUtilityPool({ size: config.utilities.threads, cpuMs: config.utilities.cpuMs, memoryMb: config.utilities.memoryMb });
-  const utilities = new UtilityRunner({ pool: utilityPool, clock, random: randomBytes, logger: options.logger, metrics: options.metrics, off: config.utilities.off,
+  const utilityPool = createUtilityPool({ ...utilityBulkheads(config), size: config.utilities.threads, cpuMs: config.utilities.cpuMs, memoryMb: config.utilities.memoryMb, spare: true });
+  // libvips allocates outside V8: the image utilities run in child processes whose resident memory is bounded.
+  const imagePool = createUtilityPool({
+    ...utilityBulkheads(config),
+    size: config.utilities.threads,
+    cpuMs: config.utilities.cpuMs,
+    memoryMb: config.utilities.memoryMb,
+    isolation: "process",
+    rssMb: config.utilities.imageMemoryMb,
+  });
+  const utilities = new UtilityRunner({ pool: utilityPool, nativePool: imagePool, clock, random: randomBytes, logger: options.logger, metrics: options.metrics, off: config.utilities.off,
     // Network utilities run as `utility` jobs on the crawler nodes, through the scheduler.
     net: new SchedulerNetLane({ scheduler: options.scheduler, store, config, clock, random: randomBytes }),
     // spell_check's dictionaries are built once in a thread of its own, started on first use.
@@ -87,9 +96,19 @@ export function createGatewayParts(options: {
       await usage.close().catch(() => undefined);
       await switches.close();
       await utilityPool.close();
+      await imagePool.close();
       await utilities.close();
     },
   };
+}
+
+/**
+ * What keeps one account from holding the utility pools for the others: at most threads − 1 runs
+ * at once (one when there is one thread) and 4 waiting, served in turn with the other accounts'
+ * runs; a run waits at most three run limits for a thread.
+ */
+function utilityBulkheads(config: Config) {
+  return { perCaller: { running: Math.max(1, config.utilities.threads - 1), waiting: 4 }, queueMs: 3 * config.utilities.cpuMs };
 }
 
 /**

@@ -97,6 +97,8 @@ export interface UtilitySettings {
   readonly cpuMs: number;
   /** Heap of each pool thread (MB). */
   readonly memoryMb: number;
+  /** Resident memory of each image utilities' process (MB). */
+  readonly imageMemoryMb: number;
   /** Utility ids that answer tool_off. */
   readonly off: readonly string[];
   /** Runs of network utilities one key may start per hour (utilities-catalogue.md §9.3). */
@@ -554,6 +556,7 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_UTILITY_THREADS", key: "utilities.threads", default: "auto", parse: utilityThreads, doc: "Worker threads of the gateway that run the offline utilities (POST /utilities/{id}), started on first use; auto: one per core less one, 1-4." },
   { env: "SVC_UTILITY_CPU_MS", key: "utilities.cpuMs", default: "10000", parse: integer(100, 600_000), doc: "Time limit of one offline utility run (ms); past it the run's thread is terminated and the run answers tool_failed (regex_test has 1 s)." },
   { env: "SVC_UTILITY_MEMORY_MB", key: "utilities.memoryMb", default: "256", parse: integer(32, 16_384), doc: "Heap of each utility thread (MB); a run that needs more is stopped and answers tool_failed, and a fresh thread takes its place." },
+  { env: "SVC_UTILITY_IMAGE_MEMORY_MB", key: "utilities.imageMemoryMb", default: "512", parse: integer(128, 16_384), doc: "Resident memory (MB) of each process that runs the image utilities (libvips allocates outside the V8 heap, so they run in child processes of the gateway, one per utility thread); a run past it is killed and answers tool_failed, and a fresh process takes its place." },
   { env: "SVC_UTILITIES_OFF", key: "utilities.off", default: "", parse: idList, doc: "Comma-separated utility ids the administrator disabled: they stay listed with enabled false and answer tool_off. An id no utility has stops the gateway at start." },
   { env: "SVC_UTILITY_NET_PER_HOUR", key: "utilities.netPerHour", default: "60", parse: integer(1, 1_000_000), doc: "Runs of network utilities (net: true) one key may start per hour; a bulk run counts 1 plus 1 for every 10 targets after the first; past it POST /utilities/{id} answers 429 limit." },
   { env: "SVC_UTILITY_RESOLVERS", key: "crawl.utilityResolvers", default: "google=8.8.8.8,cloudflare=1.1.1.1,quad9=9.9.9.9,yandex=77.88.8.8", parse: resolverMap, doc: "Public DNS resolvers network utilities may ask besides the crawler's own (dns_lookup's resolvers), comma-separated name=address[:port]." },

@@ -303,6 +303,11 @@ export interface Utility<I = Record<string, unknown>> {
   readonly ownThread?: boolean;
   /** Builds the heavy state of an ownThread utility. */
   warmUp?(): Promise<void>;
+  /**
+   * It allocates outside the V8 heap (libvips): the gateway runs it in a child process whose
+   * resident memory is bounded and handed back after the run, not in a pool thread (docs/utilities.md).
+   */
+  readonly nativeMemory?: boolean;
   /** Heap (MB) its own thread needs when above the pool's. */
   readonly memoryMb?: number;
   /** Whether this machine can run it (page_screenshot needs Chromium); available when absent. */

@@ -2,6 +2,7 @@ import { GROUPS, GROUP_TITLES, descriptionOf, entryOf, utilityById, type Utility
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
+import { clientGone } from "../http/client-gone.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 
@@ -35,9 +36,14 @@ export const getUtility = implement(contracts.getUtility, async ({ params, deps 
   return { body: { ...entry(deps, u), ...descriptionOf(u) } };
 });
 
-export const runUtility = implement(contracts.runUtility, async ({ params, body, deps, auth }) => {
-  const output = await deps.utilities.run(params.id, body.input, auth?.keyId ?? null, auth?.accountId ?? 0);
-  return { body: output };
+export const runUtility = implement(contracts.runUtility, async ({ params, body, deps, auth, request }) => {
+  const gone = clientGone(request);
+  try {
+    const output = await deps.utilities.run(params.id, body.input, auth?.keyId ?? null, auth?.accountId ?? 0, gone.signal);
+    return { body: output };
+  } finally {
+    gone.done();
+  }
 });
 
 export const utilitiesHandlers = [listUtilities, getUtility, runUtility];

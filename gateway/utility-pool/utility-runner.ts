@@ -3,7 +3,7 @@ import type { Clock, Logger } from "../../runtime/index.ts";
 import { UtilityError, UTILITIES, utilityById, validateInput, type Utility } from "../../utilities/index.ts";
 import { ApiError } from "../errors.ts";
 import type { RandomBytes } from "../keys/api-key.ts";
-import type { UtilityPool } from "./utility-pool.ts";
+import { PoolBusyError, RunAbandonedError, type UtilityPool } from "./utility-pool.ts";
 
 // What POST /utilities/{id} runs through: the catalogue's checks (exists, enabled, available,
 // valid input), then the pool for offline utilities or the network lane for the others. Nothing
@@ -46,10 +46,12 @@ export function jsonBytes(value: unknown): number {
 /** When a caller should ask again while a utility's own thread loads (its build measured at about 11 s on 2 cores). */
 const LOADING_RETRY_S = 10;
 
-export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off" | "limit" | "not_ready";
+export type UtilityOutcome = "ok" | "bad_param" | "tool_failed" | "tool_off" | "limit" | "not_ready" | "dropped" | "abandoned";
 
 export interface UtilityRunnerOptions {
   readonly pool: UtilityPool;
+  /** The pool of utilities that allocate natively (nativeMemory: the image utilities): child processes. */
+  readonly nativePool?: UtilityPool;
   readonly clock: Clock;
   readonly random: RandomBytes;
   readonly logger: Logger;
@@ -100,7 +102,7 @@ export class UtilityRunner {
     return pool ?? null;
   }
 
-  /** Stops the own threads (the shared pool is closed by its owner). */
+  /** Stops the own threads (the shared pools are closed by their owner). */
   async close(): Promise<void> {
     await Promise.all([...this.own.values()].map((p) => p.close()));
   }
@@ -110,7 +112,8 @@ export class UtilityRunner {
     return UTILITIES;
   }
 
-  async run(id: string, input: unknown, keyId: number | null, accountId = 0): Promise<unknown> {
+  /** Runs a utility for a caller; `signal` aborts when the client has gone (the run is dropped or cut). */
+  async run(id: string, input: unknown, keyId: number | null, accountId = 0, signal?: AbortSignal): Promise<unknown> {
     const u = utilityById(id);
     if (!u) throw new ApiError("not_found", `no utility has the id ${id}; GET /utilities lists them`);
     const started = this.options.clock.nowMs();
@@ -143,16 +146,33 @@ export class UtilityRunner {
     try {
       const valid = validateInput(u, input);
       const nowMs = this.options.clock.nowMs();
-      const pool = u.ownThread ? (this.own.get(u.id) as UtilityPool) : this.options.pool;
+      const pool = u.ownThread ? (this.own.get(u.id) as UtilityPool) : u.nativeMemory ? (this.options.nativePool ?? this.options.pool) : this.options.pool;
       const output = u.net
         ? await (this.options.net as NetUtilityLane).run(u.id, valid, nowMs, { accountId, keyId })
-        : await pool.run({ utility: u.id, input: valid, nowMs, seed: new Uint8Array(this.options.random(32)), ...(u.cpuMs ? { cpuMs: u.cpuMs } : {}) });
+        : await pool.run({
+            utility: u.id,
+            input: valid,
+            nowMs,
+            seed: new Uint8Array(this.options.random(32)),
+            caller: `account:${accountId}`,
+            ...(u.cpuMs ? { cpuMs: u.cpuMs } : {}),
+            ...(signal ? { signal } : {}),
+          });
       log("ok", jsonBytes(output));
       return output;
     } catch (err) {
       if (err instanceof UtilityError) {
         log(err.code, 0);
         throw new ApiError(err.code, err.message, err.field ? { param: err.field } : {});
+      }
+      if (err instanceof PoolBusyError) {
+        log("limit", 0);
+        throw new ApiError("limit", err.message, { retryAfter: err.retryAfterS, details: { policy: "utility_runs" } });
+      }
+      if (err instanceof RunAbandonedError) {
+        // Nobody reads this answer; it is logged as what happened: dropped unrun, or cut while running.
+        log(err.started ? "abandoned" : "dropped", 0);
+        throw new ApiError("tool_failed", err.message);
       }
       if (err instanceof ApiError && (err.code === "limit" || err.code === "not_ready")) log(err.code, 0);
       throw err;

@@ -1,6 +1,6 @@
-// A thread of the gateway's utility pool: runs one offline utility at a time on input the
-// gateway already validated. The pool stops a thread that overruns its time or memory by
-// terminating it, so nothing here needs to be interruptible.
+// A thread (or child process) of the gateway's utility pool: runs one offline utility at a time on
+// input the gateway already validated. The pool stops a host that overruns its time or memory by
+// killing it, so nothing here needs to be interruptible.
 import { parentPort } from "node:worker_threads";
 import { UtilityError, runValidated, seededPorts, utilityById } from "../../utilities/index.ts";
 
@@ -17,7 +17,22 @@ export type UtilityReply =
   | { readonly id: number; readonly error: { readonly code: "bad_param" | "tool_failed"; readonly message: string; readonly field?: string } }
   | { readonly id: number; readonly fault: string };
 
-const port = parentPort;
+interface Channel {
+  on(event: "message", listener: (task: UtilityTask) => void): unknown;
+  postMessage(message: unknown): void;
+}
+
+/** The pool's end: the thread's port, or a child process's IPC channel. */
+function channel(): Channel | null {
+  if (parentPort) return parentPort;
+  const send = process.send?.bind(process);
+  if (!send) return null;
+  // The gateway is gone: nothing will ask again.
+  process.once("disconnect", () => process.exit(0));
+  return { on: (event, listener) => process.on(event, listener), postMessage: (message) => void send(message, undefined, undefined, () => undefined) };
+}
+
+const port = channel();
 if (port) {
   port.on("message", (task: UtilityTask) => {
     const utility = utilityById(task.utility);

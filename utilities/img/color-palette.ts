@@ -67,6 +67,7 @@ export const colorPalette = defineUtility<Input>({
   description:
     "Finds the dominant colours and a Vibrant/Muted palette of an image, with HEX, RGB, HSL, share and the readable text colour (WCAG contrast) for each. Transparent pixels are left out",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: ["png", "jpeg", "webp", "avif", "gif", "tiff", "svg", "heic"],
   fields: [

@@ -40,6 +40,7 @@ export const faviconGenerator = defineUtility<Input>({
   description:
     "From one image or SVG makes favicon.ico (16/32/48), favicon.svg, apple-touch-icon 180, PWA icons 192/512 (+maskable), site.webmanifest and the <link> tags, all returned as a ZIP",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: ["png", "jpeg", "webp", "avif", "gif", "svg", "heic"],
   fields: [

@@ -30,7 +30,7 @@ async function once(img: OpenedImage, format: OutputFormat, quality: number, kee
   const animated = format === "gif" || format === "webp";
   let p = img.pipeline({ animated }).rotate();
   if (keep) p = p.keepMetadata();
-  const { data, info } = await encode(encodeAs(p, format, quality));
+  const { data, info } = await encode(encodeAs(p, format, quality, img));
   return { data, width: info.width, height: info.pageHeight ?? info.height };
 }
 
@@ -59,6 +59,7 @@ export const imageCompress = defineUtility<Input>({
   description:
     "TinyPNG-style compression of JPEG, PNG, WebP, AVIF, GIF and HEIC photos (written as JPEG unless another format is chosen): set quality or a target size; palette PNG, progressive mozjpeg; metadata (GPS too) is stripped unless kept; can switch format to WebP or AVIF. Returns the file and the savings",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: [...IMAGE_KINDS],
   fields: [

@@ -31,6 +31,7 @@ export const imageConvert = defineUtility<Input>({
   description:
     "Converts between JPEG, PNG, WebP, AVIF, GIF (animation kept), TIFF and ICO, rasterises SVG (sanitised first), and reads HEIC/HEIF phone photos (decoded by libheif: the primary image, upright)",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: ["jpeg", "png", "webp", "avif", "gif", "tiff", "svg", "heic"],
   fields: [
@@ -54,7 +55,7 @@ export const imageConvert = defineUtility<Input>({
       if (img.meta.hasAlpha && input.to === "jpeg") warnings.push({ code: "alpha_flattened", text: `JPEG has no transparency: transparent pixels are filled with ${bg}` });
       if (input.to === "gif" && img.format !== "gif") warnings.push({ code: "palette", text: "GIF holds 256 colours: photos lose colour detail" });
       const p = img.pipeline({ animated, ...(img.format === "svg" ? { density: 72 } : {}) }).rotate();
-      const { data, info } = await encode(encodeAs(p, input.to, input.quality, { background: bg, palette: false }));
+      const { data, info } = await encode(encodeAs(p, input.to, input.quality, img, { background: bg, palette: false }));
       out = { data, width: info.width, height: info.pageHeight ?? info.height };
     }
     if (LOSSY.has(input.to as OutputFormat) && !LOSSY.has(img.format as OutputFormat) && img.format !== "svg" && img.format !== "heif") warnings.push({ code: "lossy", text: `${input.to.toUpperCase()} at quality ${input.quality} is lossy; the ${img.format.toUpperCase()} source was lossless` });

@@ -70,7 +70,7 @@ async function stripped(img: OpenedImage, warnings: Warning[]): Promise<Buffer> 
   if (img.format === "heif") warnings.push({ code: "heic_to_jpeg", text: "HEIC cannot be written here: the copy without metadata is a JPEG (quality 92)" });
   else warnings.push({ code: "reencoded", text: orientation !== 1 ? `the EXIF orientation (${orientation}) was applied to the pixels, so the copy was re-encoded` : `${img.format.toUpperCase()} was re-encoded to drop its metadata` });
   const format = cleanFormat(img);
-  const { data } = await encode(encodeAs(img.pipeline({ animated: true }).rotate(), format, 92, { palette: false }));
+  const { data } = await encode(encodeAs(img.pipeline({ animated: true }).rotate(), format, 92, img, { palette: false }));
   return data;
 }
 
@@ -81,6 +81,7 @@ export const imageMetadata = defineUtility<Input>({
   description:
     "Shows format, dimensions, DPI, colour space, ICC profile, alpha, frames, orientation, EXIF/IPTC/XMP (camera, date, GPS with a privacy warning) and hashes. Can return a copy with all metadata removed (JPEG and PNG without re-encoding)",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic"],
   fields: [

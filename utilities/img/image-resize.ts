@@ -50,7 +50,7 @@ function plannedSize(t: { width?: number; height?: number }, w: number, h: numbe
   return [w, h];
 }
 
-async function render(img: OpenedImage, input: Input, t: { width?: number; height?: number }, scale: number, format: OutputFormat) {
+async function render(img: OpenedImage, input: Input, t: { width?: number; height?: number }, scale: number, format: OutputFormat, size: { width: number; height: number }) {
   const sharp = await loadSharp();
   const bg = toHex(parseColor(input.background) ?? { r: 255, g: 255, b: 255, a: 1 });
   let p = img.pipeline({ animated: format === "gif" || format === "webp" }).rotate();
@@ -67,7 +67,7 @@ async function render(img: OpenedImage, input: Input, t: { width?: number; heigh
       background: bg,
     });
   }
-  const { data, info } = await encode(encodeAs(p, format, input.quality, { background: bg, palette: false }));
+  const { data, info } = await encode(encodeAs(p, format, input.quality, size, { background: bg, palette: false }));
   return { data, width: info.width, height: info.pageHeight ?? info.height };
 }
 
@@ -78,6 +78,7 @@ export const imageResize = defineUtility<Input>({
   description:
     "Resizes by width, height or percent with a fit mode (cover, contain, inside, fill); smart crop (attention or entropy); rotate, flip, background. Can return a 1x/2x/3x set with a srcset/<picture> snippet",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: ["jpeg", "png", "webp", "avif", "gif", "tiff", "heic"],
   fields: [
@@ -114,7 +115,7 @@ export const imageResize = defineUtility<Input>({
       if (scale > 1 && (pw * scale > w || ph * scale > h)) {
         warnings.push({ code: "upscaled", text: `the ${scale}x image is larger than the original (${w}×${h}): it is upscaled and adds no detail` });
       }
-      const out = await render(img, input, t, scale, format);
+      const out = await render(img, input, t, scale, format, { width: pw * scale, height: ph * scale });
       total += out.data.length;
       files.push({ data_base64: out.data.toString("base64"), width: out.width, height: out.height, bytes: out.data.length, mime, file_name: `${stem}-${out.width}w.${EXT_OF[format]}`, density: `${scale}x` });
     }

@@ -67,6 +67,7 @@ export const ogImageGenerator = defineUtility<Input>({
   description:
     "Makes a sharing image (1200×630, 1080×1080 or 1200×1200) from a title, subtitle, site name and colours, with an optional logo or background upload. Text wraps and shrinks to fit; PNG or JPEG",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: ["png", "jpeg", "webp", "avif", "gif", "svg", "heic"],
   fields: [

@@ -97,6 +97,7 @@ export const qrCode = defineUtility<Input>({
   description:
     "Generates a QR code for a URL, text, Wi-Fi, vCard, e-mail, SMS or geo location (error correction, size, margin, colours, PNG or SVG), or decodes an uploaded QR image. Structured kinds take \"key: value\" lines: wifi ssid/password/type/hidden; vcard name/org/title/phone/email/url/address/note; email to/subject/body; sms phone/body; geo \"lat, lon\"",
   net: false,
+  nativeMemory: true,
   file: true,
   fileKinds: ["png", "jpeg", "webp", "avif", "gif", "tiff", "heic"],
   fields: [

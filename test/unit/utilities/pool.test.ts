@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { createUtilityPool, transferablesOf } from "../../../gateway/utility-pool/utility-pool.ts";
+import { createUtilityPool, PoolBusyError, RunAbandonedError, transferablesOf, type PoolRun, type UtilityPool } from "../../../gateway/utility-pool/utility-pool.ts";
 
 // The pool's limits with a stand-in thread: a run that exhausts its heap or never ends is stopped
 // with tool_failed, and the pool goes on serving the runs queued behind it.
@@ -37,5 +37,93 @@ describe("the utility pool", () => {
     // Two views of one memory move it once.
     const shared = new ArrayBuffer(100_000);
     expect(transferablesOf({ file: new Uint8Array(shared, 0, 10), other: new Uint8Array(shared, 10, 10), text: "x" })).toEqual([shared]);
+  }, 60_000);
+});
+
+const STAND_IN = new URL("./threads/hog-thread.ts", import.meta.url);
+const run = (p: UtilityPool, utility: string, extra: Partial<PoolRun> = {}) => p.run({ utility, input: {}, nowMs: 0, seed: new Uint8Array(1), ...extra });
+/** When a promise settles, in ms since `t0`, and how. */
+const settled = (t0: number, p: Promise<unknown>): Promise<{ at: number; ok?: unknown; err?: Error }> =>
+  p.then(
+    (v) => ({ at: performance.now() - t0, ok: v }),
+    (e: Error) => ({ at: performance.now() - t0, err: e }),
+  );
+
+describe("the utility pool as a bulkhead between accounts", () => {
+  it("serves accounts in turn, and refuses an account's run past its cap of running and waiting runs", async () => {
+    const p = createUtilityPool({ size: 1, cpuMs: 20_000, memoryMb: 64, entry: STAND_IN, perCaller: { running: 1, waiting: 2 } });
+    try {
+      await run(p, "warm");
+      const order: string[] = [];
+      const track = (name: string, q: Promise<unknown>) => q.then(() => order.push(name));
+      const a = [1, 2, 3].map((i) => track(`a${i}`, run(p, "wait", { caller: "a", input: { ms: 150 } })));
+      await expect(run(p, "wait", { caller: "a", input: { ms: 150 } })).rejects.toSatisfy((e) => e instanceof PoolBusyError && e.retryAfterS === 20);
+      const b = track("b", run(p, "echo", { caller: "b" }));
+      await Promise.all([...a, b]);
+      // b came after all three of a's, and ran right after the one that was running.
+      expect(order).toEqual(["a1", "b", "a2", "a3"]);
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
+
+  it("drops a waiting run whose caller has gone, cuts a running one, and a spare thread takes the next run at once", async () => {
+    const p = createUtilityPool({ size: 1, cpuMs: 20_000, memoryMb: 64, entry: STAND_IN, spare: true });
+    try {
+      const tLoad = performance.now();
+      await run(p, "warm");
+      const loadMs = performance.now() - tLoad;
+      await expect.poll(() => p.ready && p.threads === 2, { timeout: 20_000 }).toBe(true);
+      const gone = new AbortController();
+      const t0 = performance.now();
+      const spinning = settled(t0, run(p, "spin", { caller: "a", signal: gone.signal }));
+      const waitingRun = settled(t0, run(p, "echo", { caller: "a", signal: gone.signal }));
+      setTimeout(() => gone.abort(), 200);
+      const [cut, dropped] = await Promise.all([spinning, waitingRun]);
+      expect(cut.err).toBeInstanceOf(RunAbandonedError);
+      expect((cut.err as RunAbandonedError).started).toBe(true);
+      expect((dropped.err as RunAbandonedError).started).toBe(false);
+      // The spare was loaded: the next caller does not wait for a thread to start (as the first run did).
+      const t1 = performance.now();
+      await expect(run(p, "echo", { caller: "b" })).resolves.toEqual({ ran: "echo" });
+      expect(performance.now() - t1).toBeLessThan(loadMs / 2);
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
+
+  it("answers PoolBusyError to a run that waited past the queue deadline", async () => {
+    const p = createUtilityPool({ size: 1, cpuMs: 5_000, memoryMb: 64, entry: STAND_IN, queueMs: 300 });
+    try {
+      // Loading the thread counts as waiting too: it is loaded first.
+      p.start();
+      await expect.poll(() => p.ready, { timeout: 20_000 }).toBe(true);
+      const t0 = performance.now();
+      const long = run(p, "wait", { caller: "a", input: { ms: 1_000 } });
+      const late = await settled(t0, run(p, "echo", { caller: "b" }));
+      expect(late.err).toBeInstanceOf(PoolBusyError);
+      expect(late.err?.message).toBe("the utility could not start within 0.3 s: the utility threads are busy; retry shortly");
+      expect(late.at).toBeGreaterThanOrEqual(290);
+      expect(late.at).toBeLessThan(900);
+      await expect(long).resolves.toEqual({ ran: "wait" });
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
+
+  it("kills a process host whose resident memory passes its limit (memory a thread's heap limit does not see), and answers the next run", async () => {
+    const threads = createUtilityPool({ size: 1, cpuMs: 1_500, memoryMb: 64, entry: STAND_IN });
+    const processes = createUtilityPool({ size: 1, cpuMs: 20_000, memoryMb: 64, entry: STAND_IN, isolation: "process", rssMb: 300 });
+    try {
+      // In a thread, 16 MB Buffers every 5 ms are not the heap's: only the time limit ends it.
+      await expect(run(threads, "native")).rejects.toMatchObject({ code: "tool_failed", message: "the run was stopped after 1500 ms (the time limit of a utility run)" });
+      const t0 = performance.now();
+      await expect(run(processes, "native")).rejects.toMatchObject({ code: "tool_failed", message: "the run was stopped: it needed more than the 300 MB of memory an image run may use" });
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      await expect(run(processes, "echo")).resolves.toEqual({ ran: "echo" });
+    } finally {
+      await threads.close();
+      await processes.close();
+    }
   }, 60_000);
 });
