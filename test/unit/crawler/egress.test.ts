@@ -45,12 +45,18 @@ describe("blockedRange", () => {
     ["2001:0:a00:1:8000:63bf:f7f7:f7f7", "private"], // Teredo, server 10.0.0.1, client 8.8.8.8
     ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", "teredo"], // Teredo, public client and server: still a tunnel, refused
     ["::808:808", "ipv4Compatible"], // ::/96 is refused even around a public IPv4
+    // ::/8 outside the mapped and translated forms, and all else outside 2000::/3, is reserved (Q11).
+    ["::1:7f00:1", "reserved"],
+    ["::1:0:0:1", "reserved"],
+    ["1::", "reserved"],
+    ["4000::1", "reserved"],
+    ["e000::1", "reserved"],
     ["100.100.100.200", "metadata"], // Alibaba Cloud's metadata service
   ])("%s is refused (%s)", (address, range) => {
     expect(blockedRange(address)).toBe(range);
   });
 
-  it.each(["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:0808:0808::1"])("%s is public", (address) => {
+  it.each(["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8", "2002:0808:0808::1", "64:ff9b::808:808"])("%s is public", (address) => {
     expect(blockedRange(address)).toBeNull();
   });
 });
