@@ -1,23 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { createUtilityNet, DEFAULT_UTILITY_PORTS } from "../../crawler/utility-net/utility-net.ts";
+import { createEgress } from "../../crawler/index.ts";
 import { UnreachableError, UtilityError } from "../../utilities/index.ts";
 
 // The network of a network-utility run refuses what the crawler's egress guard refuses, for HTTP,
 // TCP, WHOIS and plain address look-ups alike, whatever a utility's input names.
 
 function net(allowPrivateTargets = false) {
+  // Every name resolves to a private address, as a rebinding attacker's would.
+  const egress = createEgress({ allowPrivateTargets, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 }, { resolver: async () => [{ address: "10.1.2.3", family: 4 }] });
   return createUtilityNet({
-    policy: { allowPrivateTargets, allowLinkLocal: [] },
+    egress,
     dnsServers: [],
     resolvers: {},
     ports: DEFAULT_UTILITY_PORTS,
     whoisRoot: "whois.iana.org",
     whoisPort: 43,
-    ca: undefined,
     userAgent: "test",
     signal: new AbortController().signal,
-    // Every name resolves to a private address, as a rebinding attacker's would.
-    resolver: async () => [{ address: "10.1.2.3", family: 4 }],
   });
 }
 
