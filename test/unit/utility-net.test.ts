@@ -42,6 +42,16 @@ describe("the utilities' guarded network", () => {
     expect((await refusal(n.addresses("[::ffff:127.0.0.1]"))).code).toBe("tool_failed");
   });
 
+  it("refuses cloud-metadata names and numeric IPv4 forms like the crawler's guard, even with private targets allowed", async () => {
+    const n = net(true);
+    const metadata = "metadata.google.internal resolves to metadata.google.internal (metadata), which is not a public address";
+    expect(await refusal(n.addresses("metadata.google.internal"))).toEqual({ type: "utility", code: "tool_failed", message: metadata });
+    expect(await refusal(n.fetch("http://metadata.google.internal/computeMetadata/v1/"))).toEqual({ type: "utility", code: "tool_failed", message: metadata });
+    expect((await refusal(n.whois("metadata.google.internal", "example.com"))).message).toBe(metadata);
+    expect((await refusal(n.whois("0xa9fea9fe", "example.com"))).message).toBe("0xa9fea9fe resolves to 169.254.169.254 (metadata), which is not a public address");
+    expect((await refusal(n.connect("169.254.169.254", 80, 1000))).message).toBe("169.254.169.254 resolves to 169.254.169.254 (metadata), which is not a public address");
+  });
+
   it("connects only to allow-listed ports and only over http(s)", async () => {
     const n = net(true);
     expect(await refusal(n.connect("127.0.0.1", 23, 1000))).toMatchObject({ code: "bad_param", field: "input.ports" });
