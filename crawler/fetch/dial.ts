@@ -6,7 +6,12 @@
 import { connect as netConnect, isIP, type Socket } from "node:net";
 import { connect as tlsConnect, createSecureContext, rootCertificates, type ConnectionOptions, type SecureContext, type SecureVersion, type TLSSocket } from "node:tls";
 import { performance } from "node:perf_hooks";
-import type { ResolvedAddress } from "./egress.ts";
+
+/** One address of a name, as the egress resolved and admitted it. */
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
 
 /** A TLS handshake over the dialled socket. */
 export interface DialTls {

@@ -3,7 +3,9 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { nameRefused, refusedRange, type TargetPolicy } from "../../runtime/index.ts";
 import { Agent, buildConnector, request as undiciRequest, type Dispatcher } from "undici";
-import { createDial, secureContexts, type Dial } from "./dial.ts";
+import { createDial, secureContexts, type Dial, type ResolvedAddress } from "./dial.ts";
+
+export type { ResolvedAddress } from "./dial.ts";
 
 // The one egress of a crawler node: one policy (resolveTarget: which names and addresses may be
 // reached), one dialler (dial.ts) and the undici dispatchers over them. Page fetches, uptime
@@ -21,11 +23,6 @@ export interface EgressOptions {
   /** PEM certificates trusted in addition to the default CAs. */
   readonly extraCa: string | null;
   readonly connectTimeoutMs: number;
-}
-
-export interface ResolvedAddress {
-  readonly address: string;
-  readonly family: 4 | 6;
 }
 
 /** DNS as a port: all A and AAAA addresses of a name. Rejects with a Node DNS error (code ENOTFOUND, ETIMEOUT…). */
