@@ -100,6 +100,34 @@ export default tseslint.config(
     },
   },
   {
+    // DESIGN.md: one egress module on a crawler node. Within crawler/, only crawler/fetch/ (the
+    // egress: policy, dialler, dispatchers, the browser's proxy) opens connections; everything else
+    // asks the node's Egress; the utilities reach the network only through their injected port.
+    // isIP, createServer and the types stay free.
+    files: ["crawler/**", "utilities/**"],
+    ignores: ["crawler/fetch/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "node:net", importNames: ["connect", "createConnection", "Socket"], allowTypeImports: true, message: "connect through the node's Egress (crawler/fetch/egress.ts: dial)" },
+            { name: "node:tls", importNames: ["connect", "createSecureContext", "TLSSocket"], allowTypeImports: true, message: "connect through the node's Egress (crawler/fetch/egress.ts: dial with tls)" },
+            { name: "node:http", importNames: ["request", "get", "Agent", "globalAgent"], allowTypeImports: true, message: "send requests through the node's Egress (crawler/fetch/)" },
+            { name: "node:https", importNames: ["request", "get", "Agent", "globalAgent"], allowTypeImports: true, message: "send requests through the node's Egress (crawler/fetch/)" },
+            { name: "node:http2", importNames: ["connect"], allowTypeImports: true, message: "connect through the node's Egress (crawler/fetch/)" },
+            { name: "net", importNames: ["connect", "createConnection", "Socket"], allowTypeImports: true, message: "use node:net names only through the node's Egress (crawler/fetch/)" },
+            { name: "tls", importNames: ["connect", "createSecureContext", "TLSSocket"], allowTypeImports: true, message: "use node:tls names only through the node's Egress (crawler/fetch/)" },
+            { name: "http", importNames: ["request", "get", "Agent", "globalAgent"], allowTypeImports: true, message: "use node:http names only through the node's Egress (crawler/fetch/)" },
+            { name: "https", importNames: ["request", "get", "Agent", "globalAgent"], allowTypeImports: true, message: "use node:https names only through the node's Egress (crawler/fetch/)" },
+            { name: "undici", importNames: ["request", "fetch", "stream", "pipeline", "connect", "Agent", "Client", "Pool", "ProxyAgent", "buildConnector", "setGlobalDispatcher"], allowTypeImports: true, message: "send requests through the node's Egress (egress.request, egress.dispatcher)" },
+          ],
+        },
+      ],
+      "no-restricted-globals": ["error", { name: "fetch", message: "the global fetch bypasses the egress guard: use the node's Egress" }],
+    },
+  },
+  {
     // DESIGN.md: SQL lives only in storage/. A string that starts like a statement (keywords in
     // capitals, as all of Svc's SQL is written) is one.
     files: ["runtime/**", "gateway/**", "scheduler/**", "crawler/**", "analyzer/**", "utilities/**", "proto/**", "bin/**"],

@@ -47,7 +47,8 @@ export { FactsTableBuilder, tableOfFacts, type FactsRow, type FactsTable, type P
 export { CrawlFactsBuilder, crawlFactsOf, type CrawlFacts, type FactsSink, type PageFacts } from "./crawl-facts.ts";
 export { pageIssues, pageIsNoindex, type PageContext } from "./page-issues.ts";
 export { isTracking, looseKey, strictKey, TRACKING_PARAMETERS } from "./url-keys.ts";
-export { crawlDelaySeconds, isAllowed, matchingGroups, patternMatches, productToken } from "./robots-match.ts";
+export { crawlDelaySeconds, isAllowed, matchingGroups, patternMatches, productToken, robotsVerdict, type RobotsVerdict } from "./robots-match.ts";
+export { parseRobots, readRobots, ROBOTS_MAX_BYTES, type RobotsLines, type RobotsReading } from "./robots-parse.ts";
 export { nextUptimeState, uptimePercent, DEFAULT_UPTIME_RULES, type UptimeDecision, type UptimeRules, type UptimeState, type UptimeTarget, type UptimeTransition, type ProbeFacts } from "./uptime-state.ts";
 export {
   CERTIFICATE_STAGES_DAYS,

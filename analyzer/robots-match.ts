@@ -7,11 +7,31 @@ export function productToken(userAgent: string): string {
   return (/^[a-zA-Z_-]+/.exec(userAgent.trim())?.[0] ?? "").toLowerCase();
 }
 
-/** The groups that apply to a crawler: every group naming its token (merged), else the `*` groups. */
+/**
+ * The groups that apply to a crawler: every group naming its token (merged), else every group
+ * naming its family (Googlebot-Image and Googlebot-News obey `Googlebot`, YandexBot and
+ * YandexImages obey `Yandex`, as Google and Yandex document), else the `*` groups.
+ */
 export function matchingGroups(robots: RobotsFacts, userAgent: string): RobotsGroupRules[] {
   const token = productToken(userAgent);
-  const named = robots.groups.filter((g) => g.userAgents.some((ua) => ua !== "*" && productToken(ua) === token));
-  return named.length > 0 ? named : robots.groups.filter((g) => g.userAgents.includes("*"));
+  const naming = (t: string) => (t === "" ? [] : robots.groups.filter((g) => g.userAgents.some((ua) => ua !== "*" && productToken(ua) === t)));
+  const own = naming(token);
+  if (own.length > 0) return own;
+  const family = familyOf(token);
+  const kin = family === token ? [] : naming(family);
+  return kin.length > 0 ? kin : robots.groups.filter((g) => g.userAgents.includes("*"));
+}
+
+function familyOf(token: string): string {
+  if (token.startsWith("googlebot-")) return "googlebot";
+  if (token.startsWith("yandex")) return "yandex";
+  return token;
+}
+
+/** Whether a path may be fetched, and the rule that decided: its group (an index into `robots.groups`), kind and pattern; null when none matched. */
+export interface RobotsVerdict {
+  readonly allowed: boolean;
+  readonly rule: { readonly group: number; readonly allow: boolean; readonly pattern: string } | null;
 }
 
 /**
@@ -19,23 +39,28 @@ export function matchingGroups(robots: RobotsFacts, userAgent: string): RobotsGr
  * wins, Allow on a tie; `*` matches any characters and a final `$` anchors the end (RFC 9309 §2.2.2).
  */
 export function isAllowed(robots: RobotsFacts, userAgent: string, path: string): boolean {
+  return robotsVerdict(robots, userAgent, path).allowed;
+}
+
+/** isAllowed with the rule that decided. */
+export function robotsVerdict(robots: RobotsFacts, userAgent: string, path: string): RobotsVerdict {
   const target = normalizeEncoding(path || "/");
-  if (target === "/robots.txt") return true;
+  if (target === "/robots.txt") return { allowed: true, rule: null };
   let best = -1;
-  let allowed = true;
+  let rule: RobotsVerdict["rule"] = null;
   for (const group of matchingGroups(robots, userAgent)) {
     for (const [patterns, allow] of [[group.allow, true], [group.disallow, false]] as const) {
       for (const pattern of patterns) {
         const p = normalizeEncoding(pattern);
         if (!patternMatches(p, target)) continue;
-        if (p.length > best || (p.length === best && allow)) {
+        if (p.length > best || (p.length === best && allow && !(rule?.allow ?? false))) {
           best = p.length;
-          allowed = allow;
+          rule = { group: robots.groups.indexOf(group), allow, pattern };
         }
       }
     }
   }
-  return allowed;
+  return { allowed: rule?.allow ?? true, rule };
 }
 
 /** The Crawl-delay, in seconds, of the groups that apply to `userAgent` (0 when none). */

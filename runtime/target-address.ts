@@ -16,7 +16,7 @@ export type AddressTier = "public" | "private" | "forbidden";
 
 export interface AddressVerdict {
   readonly tier: AddressTier;
-  /** ipaddr.js's range name of the judged address, or metadata, ipv4Compatible, nat64Local, invalid. */
+  /** ipaddr.js's range name of the judged address, or metadata, ipv4Compatible, reserved, nat64Local, invalid. */
   readonly range: string;
 }
 
@@ -57,6 +57,10 @@ function classifyIPv6(addr: ipaddr.IPv6): AddressVerdict {
       // ::/96 (IPv4-compatible, deprecated by RFC 4291) is what ipaddr.js calls unicast; :: and ::1
       // are matched earlier as unspecified and loopback. Refused even around a public IPv4.
       if (bytes.slice(0, 12).every((b) => b === 0)) return embedded(v4(12), { tier: "private", range: "ipv4Compatible" });
+      // ipaddr.js calls everything it has no name for unicast; IANA allocates global unicast only
+      // from 2000::/3. The rest (::/8 around the mapped and translated forms, 4000::/2…) is reserved
+      // and routes nowhere public, so a host there is refused rather than dialled (Q11: ::1:7f00:1).
+      if ((bytes[0] as number) >> 5 !== 0b001) return { tier: "private", range: "reserved" };
       return PUBLIC;
     }
     case "ipv4Mapped": // ::ffff:0:0/96

@@ -55,7 +55,7 @@ export interface BrowserPool {
 }
 
 export interface BrowserPoolDeps {
-  readonly egress: Pick<Egress, "resolve">;
+  readonly egress: Pick<Egress, "resolve" | "dial">;
   readonly metrics?: BrowserPoolMetrics;
   /** Unix seconds (checked_at of a measurement). */
   readonly now?: () => number;

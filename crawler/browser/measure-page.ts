@@ -1,7 +1,7 @@
 // One page load in a fresh browser context: observers registered before any page script, load,
 // wait for LCP and quiet, read the metrics and the rendered DOM, then one scripted click on a real
 // input for INP. The egress rules hold for everything the page loads: every connection goes through
-// browser-proxy.ts (loopback included: Playwright proxies it too), which admits the target (the
+// fetch/egress-proxy.ts (loopback included: Playwright proxies it too), which admits the target (the
 // site's own origin; other origins only as the third-party setting allows; never an address the
 // egress guard refuses) and dials the address it admitted. No request is paused in Node on the way
 // (context.route would add a round trip to every request and inflate TTFB, FCP and LCP against
@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
-import { startEgressProxy, type AdmitTarget } from "./browser-proxy.ts";
+import { startEgressProxy, type AdmitTarget } from "../fetch/egress-proxy.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
 import { userAgentFor, type Profile } from "./profiles.ts";
 import type { Egress, ResolvedAddress } from "../fetch/egress.ts";
@@ -157,7 +157,7 @@ const INP_WAIT_MS = 1500;
  * Starts measuring one page in a fresh context of `browser`. The measurement ends by itself; the
  * pool races `result` with `interrupted` and its deadline, and calls close() in every case.
  */
-export async function startMeasurement(browser: Browser, run: PageRun, egress: Pick<Egress, "resolve">): Promise<Measurement> {
+export async function startMeasurement(browser: Browser, run: PageRun, egress: Pick<Egress, "resolve" | "dial">): Promise<Measurement> {
   const page0 = new URL(run.url);
   if (page0.protocol !== "http:" && page0.protocol !== "https:") throw new Error(`not an http(s) URL: ${run.url}`);
   const counts = { blocked: 0, requests: 0, bytes: 0, dialogs: 0, popups: 0, navigations: 0 };
@@ -169,7 +169,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
       counts.blocked += 1;
       throw err;
     });
-  const proxy = await startEgressProxy(admit, { connectTimeoutMs: Math.min(10_000, Math.max(1000, run.deadline - Date.now())) });
+  const proxy = await startEgressProxy(admit, egress, { connectTimeoutMs: Math.min(10_000, Math.max(1000, run.deadline - Date.now())) });
   let interrupt: (err: Error) => void = () => undefined;
   const interrupted = new Promise<Error>((resolve) => (interrupt = resolve));
   let context: BrowserContext | null = null;
@@ -189,7 +189,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
       // Certificates are judged by the TLS checks; the metrics are measured even behind a private CA.
       ignoreHTTPSErrors: true,
       acceptDownloads: false,
-      proxy: { server: proxy.server }, // no credentials: browser-proxy.ts says why
+      proxy: { server: proxy.server }, // no credentials: fetch/egress-proxy.ts says why
     });
   } catch (err) {
     await close();

@@ -1,8 +1,16 @@
 import { promises as dnsPromises } from "node:dns";
-import { connect as netConnect, isIP, type Socket } from "node:net";
-import { connect as tlsConnect, createSecureContext, rootCertificates } from "node:tls";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { nameRefused, refusedRange, type TargetPolicy } from "../../runtime/index.ts";
-import { Agent, buildConnector, type Dispatcher } from "undici";
+import { Agent, buildConnector, request as undiciRequest, type Dispatcher } from "undici";
+import { createDial, secureContexts, type Dial, type ResolvedAddress } from "./dial.ts";
+
+export type { ResolvedAddress } from "./dial.ts";
+
+// The one egress of a crawler node: one policy (resolveTarget: which names and addresses may be
+// reached), one dialler (dial.ts) and the undici dispatchers over them. Page fetches, uptime
+// probes, webhook sends, the browser's proxy, TLS and DNS facts and the network utilities all
+// connect through an Egress; nothing else in crawler/ opens a socket (eslint enforces it).
 
 /** The one SSRF guard: every connection to a user-supplied address goes through an Egress. */
 export interface EgressOptions {
@@ -15,11 +23,6 @@ export interface EgressOptions {
   /** PEM certificates trusted in addition to the default CAs. */
   readonly extraCa: string | null;
   readonly connectTimeoutMs: number;
-}
-
-export interface ResolvedAddress {
-  readonly address: string;
-  readonly family: 4 | 6;
 }
 
 /** DNS as a port: all A and AAAA addresses of a name. Rejects with a Node DNS error (code ENOTFOUND, ETIMEOUT…). */
@@ -56,19 +59,29 @@ export interface TimedDispatcher {
   close(): Promise<void>;
 }
 
+/** undici's request options, without a dispatcher of one's own. */
+export type EgressRequestInit = Omit<NonNullable<Parameters<typeof undiciRequest>[1]>, "dispatcher">;
+
 export interface Egress {
   /** An undici dispatcher that connects only to validated addresses. */
   readonly dispatcher: Dispatcher;
+  /** One HTTP request through `dispatcher` (undici's `request`; redirects are not followed). */
+  request(url: string | URL, init?: EgressRequestInit): ReturnType<typeof undiciRequest>;
+  /**
+   * A socket to host:port (TLS over it with `tls`): the host resolved once, judged by the policy
+   * and dialled at the judged address. Throws EgressBlockedError for a refused target.
+   */
+  readonly dial: Dial;
   /**
    * A dispatcher for one measurement (an uptime probe): the same guard, no connection shared with
    * other requests, connect and TLS times of its first connection recorded. Close it after use.
    */
   timed(): TimedDispatcher;
   readonly options: EgressOptions;
-  /** The CA list for node:tls (undefined = Node's defaults). */
-  readonly ca: string[] | undefined;
   /** Resolves once and returns the first address the policy allows; throws EgressBlockedError otherwise. */
   resolve(host: string): Promise<ResolvedAddress>;
+  /** Every address of a host the policy allows, in the resolver's order; throws EgressBlockedError when none is. */
+  resolveAll(host: string): Promise<ResolvedAddress[]>;
   close(): Promise<void>;
 }
 
@@ -136,43 +149,57 @@ function dnsError(host: string, code: string): NodeJS.ErrnoException {
 }
 
 /**
- * Resolves `host` (an IP literal is used as is) and returns the first address the policy allows.
+ * The address an IPv4 literal in any form inet_aton reads stands for (`127.1`, `0x7f.1`,
+ * `0177.0.0.1`, `2130706433`), or null. The WHATWG URL parser turns these into dotted quads, but a
+ * host that arrives bare (a utility's input, a CONNECT line) would otherwise be taken for a name,
+ * and getaddrinfo would answer it with the very address.
+ */
+export function numericIPv4(host: string): string | null {
+  if (!/^[0-9a-fA-FxX.]+$/.test(host) || !/^[0-9]/.test(host) || !ipaddr.IPv4.isValid(host)) return null;
+  return ipaddr.IPv4.parse(host).toString();
+}
+
+/**
+ * Every address of `host` the policy allows (an IP literal, in any IPv4 form, is judged as is;
+ * a metadata service's name is refused before it is resolved). Throws EgressBlockedError when
+ * none is allowed.
+ */
+export async function admittedAddresses(host: string, resolver: Resolver, policy: TargetPolicy): Promise<ResolvedAddress[]> {
+  const bare = (host.startsWith("[") ? host.slice(1, -1) : host).replace(/\.$/, "");
+  const numeric = isIP(bare) !== 0 ? bare : numericIPv4(bare);
+  if (numeric === null && nameRefused(bare, policy)) throw new EgressBlockedError(bare, bare, "metadata");
+  const addresses: ResolvedAddress[] = numeric !== null ? [{ address: numeric, family: isIP(numeric) as 4 | 6 }] : await resolver(bare);
+  if (addresses.length === 0) throw dnsError(bare, "ENODATA");
+  const allowed = addresses.filter((candidate) => refusedRange(candidate.address, policy) === null);
+  if (allowed.length > 0) return allowed;
+  const first = addresses[0] as ResolvedAddress;
+  throw new EgressBlockedError(bare, first.address, refusedRange(first.address, policy) ?? "refused");
+}
+
+/**
+ * Resolves `host` and returns the first address the policy allows (admittedAddresses).
  * Connecting to exactly this address is what prevents DNS rebinding.
  */
 export async function resolveTarget(host: string, resolver: Resolver, policy: TargetPolicy): Promise<ResolvedAddress> {
-  const bare = host.startsWith("[") ? host.slice(1, -1) : host;
-  const literal = isIP(bare);
-  if (literal === 0 && nameRefused(bare, policy)) throw new EgressBlockedError(bare, bare, "metadata");
-  const addresses: ResolvedAddress[] = literal !== 0 ? [{ address: bare, family: literal as 4 | 6 }] : await resolver(bare);
-  if (addresses.length === 0) throw dnsError(bare, "ENODATA");
-  let refused: { address: string; range: string } | null = null;
-  for (const candidate of addresses) {
-    const range = refusedRange(candidate.address, policy);
-    if (range === null) return candidate;
-    refused ??= { address: candidate.address, range };
-  }
-  const first = refused as { address: string; range: string };
-  throw new EgressBlockedError(bare, first.address, first.range);
+  return (await admittedAddresses(host, resolver, policy))[0] as ResolvedAddress;
 }
 
-function round1(ms: number): number {
-  return Math.round(ms * 10) / 10;
-}
-
-/** Builds the guarded egress: resolver, policy and an undici Agent that pins each connection. */
+/** Builds the guarded egress: resolver, policy, the dialler and an undici Agent that pins each connection. */
 export function createEgress(options: EgressOptions, deps: EgressDeps = {}): Egress {
   const resolver = deps.resolver ?? dnsResolver(options.dnsServers, options.connectTimeoutMs);
-  const ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
   const policy: TargetPolicy = { allowPrivateTargets: options.allowPrivateTargets, allowLinkLocal: options.allowLinkLocal ?? [] };
+  const resolveAll = (host: string) => admittedAddresses(host, resolver, policy);
   const resolve = (host: string) => resolveTarget(host, resolver, policy);
-  // One secure context for every connection: passing `ca` to each tls.connect would parse the
+  // One secure context per kind of handshake: passing `ca` to each tls.connect would parse the
   // whole root store again per connection (about 20 ms of CPU each, measured by bench:uptime).
-  const secureContext = ca ? createSecureContext({ ca }) : undefined;
-  const inner = buildConnector({ timeout: options.connectTimeoutMs, ...(secureContext ? { secureContext } : {}) });
+  const contexts = secureContexts(options.extraCa);
+  const dial = createDial(resolve, contexts, options.connectTimeoutMs);
+  const inner = buildConnector({ timeout: options.connectTimeoutMs, ...(options.extraCa ? { secureContext: contexts.get({}) } : {}) });
 
   // A connector rather than `connect.lookup`: Node skips `lookup` for IP-literal hosts, which would
   // let http://127.0.0.1/ through. Here every connection, named or literal, is resolved once and
-  // dialled at the validated address, with SNI (and undici's Host header) kept on the name.
+  // dialled at the validated address, with SNI (and undici's Host header) kept on the name. It is
+  // undici's own connector (keep-alive, TLS session reuse) for the many connections of a crawl.
   const connector: buildConnector.connector = (opts, callback) => {
     resolve(opts.hostname).then(
       ({ address }) => {
@@ -185,39 +212,17 @@ export function createEgress(options: EgressOptions, deps: EgressDeps = {}): Egr
   const agent = new Agent({ connect: connector });
   const timed = (): TimedDispatcher => {
     const timings: ConnectTimings = { connectMs: null, tlsMs: null };
-    // Its own dialling, so that TCP and TLS are timed apart: net.connect, then tls over that socket.
+    // The dialler, so that TCP and TLS are timed apart: a TCP connection, then TLS over that socket.
     const timedConnector: buildConnector.connector = (opts, callback) => {
-      resolve(opts.hostname).then(
-        ({ address }) => {
-          const servername = isIP(opts.hostname) === 0 ? opts.hostname : undefined;
-          const port = Number(opts.port) || (opts.protocol === "https:" ? 443 : 80);
-          const t0 = performance.now();
-          let settled = false;
-          const finish = (err: Error | null, socket: Socket | null, tcpAt: number) => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            if (err || !socket) {
-              tcp.destroy();
-              callback(err ?? new Error("connect failed"), null);
-              return;
-            }
-            if (timings.connectMs === null) {
-              timings.connectMs = round1(tcpAt - t0);
-              timings.tlsMs = opts.protocol === "https:" ? round1(performance.now() - tcpAt) : 0;
-            }
-            callback(null, socket);
-          };
-          const tcp = netConnect({ host: address, port });
-          const timer = setTimeout(() => finish(Object.assign(new Error("connect timeout"), { code: "UND_ERR_CONNECT_TIMEOUT" }), null, 0), options.connectTimeoutMs);
-          tcp.once("error", (err) => finish(err, null, 0));
-          tcp.once("connect", () => {
-            const tcpAt = performance.now();
-            if (opts.protocol !== "https:") return finish(null, tcp, tcpAt);
-            const secure = tlsConnect({ socket: tcp, host: opts.hostname, ...(servername ? { servername } : {}), ALPNProtocols: ["http/1.1"], ...(secureContext ? { secureContext } : {}) });
-            secure.once("error", (err: Error) => finish(err, null, tcpAt));
-            secure.once("secureConnect", () => finish(null, secure, tcpAt));
-          });
+      const https = opts.protocol === "https:";
+      const port = Number(opts.port) || (https ? 443 : 80);
+      dial(opts.hostname, port, https ? { tls: { alpn: ["http/1.1"] } } : {}).then(
+        (dialled) => {
+          if (timings.connectMs === null) {
+            timings.connectMs = dialled.connectMs;
+            timings.tlsMs = dialled.tlsMs;
+          }
+          callback(null, dialled.socket);
         },
         (err: Error) => callback(err, null),
       );
@@ -227,10 +232,12 @@ export function createEgress(options: EgressOptions, deps: EgressDeps = {}): Egr
   };
   return {
     dispatcher: agent,
+    request: (url, init) => undiciRequest(url, { ...init, dispatcher: agent }),
+    dial,
     timed,
     options,
-    ca,
     resolve,
+    resolveAll,
     close: () => agent.close(),
   };
 }

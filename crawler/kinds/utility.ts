@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { UtilityResult } from "../../proto/index.ts";
-import { startEgressProxy, type EgressProxy } from "../browser/browser-proxy.ts";
+import { startEgressProxy, type EgressProxy } from "../fetch/egress-proxy.ts";
 import { UtilityError, runValidated, seededPorts, utilityById } from "../../utilities/index.ts";
 import { createUtilityNet, NET_BUDGET } from "../utility-net/utility-net.ts";
 import type { CrawlerKind } from "./kind.ts";
@@ -28,7 +28,7 @@ export const utilityKind: CrawlerKind<"utility"> = {
       }, NET_BUDGET.runMs);
     });
     const net = createUtilityNet({
-      policy: { allowPrivateTargets: node.settings.allowPrivateTargets, allowLinkLocal: node.settings.allowLinkLocal ?? [] },
+      egress: node.egress,
       dnsServers: node.settings.dnsServers,
       resolvers: node.settings.utilityResolvers,
       ports: node.settings.utilityPorts,
@@ -36,7 +36,6 @@ export const utilityKind: CrawlerKind<"utility"> = {
       whoisPort: node.settings.whoisPort,
       smtpPort: node.settings.smtpPort,
       echoUrl: node.settings.echoUrl || null,
-      ca: node.egress.ca,
       userAgent: node.settings.userAgent,
       signal: deadline.signal,
     });
@@ -46,7 +45,7 @@ export const utilityKind: CrawlerKind<"utility"> = {
     try {
       const browserPath = node.settings.browserPath;
       if (u.browser && existsSync(browserPath)) {
-        proxy = await startEgressProxy((hostname) => node.egress.resolve(hostname), { connectTimeoutMs: NET_BUDGET.connectMs });
+        proxy = await startEgressProxy((hostname) => node.egress.resolve(hostname), node.egress, { connectTimeoutMs: NET_BUDGET.connectMs });
       }
       const browser = proxy ? { executablePath: browserPath, proxy: { server: proxy.server } } : undefined;
       const input = JSON.parse(task.inputJson) as Record<string, unknown>;

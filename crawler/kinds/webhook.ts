@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { request } from "undici";
 import { WebhookResult } from "../../proto/index.ts";
 import { classifyFetchError } from "../fetch/fetch-errors.ts";
 import { NO_WEBHOOK_METRICS, webhookOutcomeOf } from "../webhook-metrics.ts";
@@ -58,11 +57,10 @@ export const webhookKind: CrawlerKind<"webhook"> = {
     const started = performance.now();
     const duration = () => Math.round(performance.now() - started);
     try {
-      const res = await request(url, {
+      const res = await node.egress.request(url, {
         method: "POST",
         headers,
         body,
-        dispatcher: node.egress.dispatcher,
         signal: AbortSignal.any([ctx.signal, deadline]),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,

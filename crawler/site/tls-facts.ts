@@ -1,5 +1,4 @@
-import { isIP } from "node:net";
-import { checkServerIdentity, connect, type DetailedPeerCertificate, type TLSSocket } from "node:tls";
+import { checkServerIdentity, type DetailedPeerCertificate, type TLSSocket } from "node:tls";
 import { TlsFacts } from "../../proto/index.ts";
 import type { Egress } from "../fetch/egress.ts";
 import { classifyFetchError } from "../fetch/fetch-errors.ts";
@@ -14,51 +13,21 @@ export interface TlsFactsOptions {
  * certificate chain. Verification uses the egress CAs, but the handshake is not aborted on a bad
  * certificate: its facts are what we came for. Never throws.
  */
-export async function collectTlsFacts(host: string, port: number, egress: Pick<Egress, "resolve" | "ca">, opts: TlsFactsOptions = {}): Promise<TlsFacts> {
+export async function collectTlsFacts(host: string, port: number, egress: Pick<Egress, "dial">, opts: TlsFactsOptions = {}): Promise<TlsFacts> {
   const facts = TlsFacts.fromPartial({ attempted: true });
-  let address: string;
-  try {
-    address = (await egress.resolve(host)).address;
-  } catch (err) {
-    facts.error = classifyFetchError(err, false).code;
-    return facts;
-  }
   let socket: TLSSocket | undefined;
   try {
-    socket = await handshake(host, address, port, egress.ca, opts.timeoutMs ?? 10_000);
-    fillFromSocket(facts, host, socket);
+    socket = (await egress.dial(host, port, { tls: { rejectUnauthorized: false, alpn: ["h2", "http/1.1"] }, timeoutMs: opts.timeoutMs ?? 10_000 })).socket;
   } catch (err) {
     facts.error = tlsErrorCode(err);
+    return facts;
+  }
+  try {
+    fillFromSocket(facts, host, socket);
   } finally {
-    socket?.destroy();
+    socket.destroy();
   }
   return facts;
-}
-
-function handshake(host: string, address: string, port: number, ca: string[] | undefined, timeoutMs: number): Promise<TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({
-      host: address,
-      port,
-      ...(isIP(host) === 0 ? { servername: host } : {}),
-      ...(ca ? { ca } : {}),
-      rejectUnauthorized: false,
-      ALPNProtocols: ["h2", "http/1.1"],
-    });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(Object.assign(new Error(`no TLS handshake within ${timeoutMs} ms`), { code: "ETIMEDOUT" }));
-    }, timeoutMs);
-    socket.once("secureConnect", () => {
-      clearTimeout(timer);
-      resolve(socket);
-    });
-    socket.once("error", (err: Error) => {
-      clearTimeout(timer);
-      socket.destroy();
-      reject(err);
-    });
-  });
 }
 
 function fillFromSocket(facts: TlsFacts, host: string, socket: TLSSocket): void {

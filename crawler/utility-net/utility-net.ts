@@ -1,12 +1,7 @@
-import { promises as dnsPromises } from "node:dns";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { connect as tcpConnect, isIP } from "node:net";
+import type { promises as dnsPromises } from "node:dns";
+import { isIP, type Socket } from "node:net";
 import { networkInterfaces } from "node:os";
-import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
 import { performance } from "node:perf_hooks";
-import { brotliDecompressSync, constants as zlibConstants, gunzipSync, inflateSync } from "node:zlib";
-import { refusedRange, type TargetPolicy } from "../../runtime/index.ts";
 import { HttpResponse } from "../../proto/index.ts";
 import {
   UnreachableError,
@@ -21,16 +16,18 @@ import {
   type TlsProbeInit,
   type UtilityNet,
 } from "../../utilities/index.ts";
-import { dnsResolver, type Resolver } from "../fetch/egress.ts";
+import { createDnsClient, EgressBlockedError, type Egress } from "../fetch/egress.ts";
+import { exchange } from "../fetch/exchange.ts";
 import { parseContentType } from "../fetch/fetch-page.ts";
 import { extractPage } from "../page/extract.ts";
 import { technologyDetails } from "../page/tech-detect.ts";
 import { parseSitemap } from "../site/sitemaps.ts";
 
-// The network of a network-utility run (docs/utilities.md): the crawler node's egress policy
-// applied to HTTP, DNS, TCP and WHOIS alike (utilities-catalogue.md §6), with the run's budgets of
-// requests and bytes (§5). Every address a utility connects to is resolved here, checked against
-// the policy and dialled as checked (no second lookup that DNS rebinding could answer).
+// The network of a network-utility run (docs/utilities.md): the conversations the utilities hold
+// (HTTP, DNS records, TCP, WHOIS, TLS, SMTP) over the crawler node's one egress, within the run's
+// budgets of requests and bytes (utilities-catalogue.md §5). It opens no socket itself: every
+// connection is the egress's dial (crawler/fetch/dial.ts), which resolves the target once, judges
+// it by the node's policy (metadata names included) and connects to the address it judged.
 
 /** The catalogue's budgets of one run (§5). */
 export const NET_BUDGET = {
@@ -50,8 +47,9 @@ export const NET_BUDGET = {
 export const DEFAULT_UTILITY_PORTS = [21, 22, 25, 53, 80, 110, 143, 443, 465, 587, 993, 995, 3306, 5432, 8080, 8443] as const;
 
 export interface UtilityNetOptions {
-  readonly policy: TargetPolicy;
-  /** The node's DNS servers (empty: the system's): the "system" resolver. */
+  /** The node's egress: every address judged and dialled there. */
+  readonly egress: Pick<Egress, "dial" | "resolveAll">;
+  /** The node's DNS servers (empty: the system's): the "system" resolver of record look-ups. */
   readonly dnsServers: readonly string[];
   /** Named public resolvers a utility may ask (name → address[:port]). */
   readonly resolvers: Readonly<Record<string, string>>;
@@ -66,25 +64,27 @@ export interface UtilityNetOptions {
   readonly smtpHelo?: string;
   /** The operator's echo service for my_ip (none: null). */
   readonly echoUrl?: string | null;
-  /** CA list for TLS (undefined: Node's defaults). */
-  readonly ca: string[] | undefined;
   readonly userAgent: string;
   /** Aborted when the run is over (deadline, lost lease): every pending request stops. */
   readonly signal: AbortSignal;
-  /** A resolver for tests; default node:dns on dnsServers. */
-  readonly resolver?: Resolver;
 }
 
 const RECORD_TYPES = new Set(["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SOA", "CAA", "SRV", "PTR"]);
 
-function refused(host: string, address: string, range: string): UtilityError {
-  return new UtilityError("tool_failed", `${host} resolves to ${address} (${range}), which is not a public address`);
-}
-
-function dnsFailure(host: string, err: unknown): UtilityError {
-  const code = (err as NodeJS.ErrnoException).code ?? "failed";
-  const why = code === "ENOTFOUND" ? "does not exist (NXDOMAIN)" : code === "ENODATA" ? "has no address" : `could not be resolved (${code})`;
-  return new UnreachableError(`${host} ${why}`);
+/**
+ * What a refused or failed dial means to a utility: a refusal by the policy is the run's
+ * tool_failed (never "unreachable"), a name without an address is unreachable, like a dead host.
+ */
+function dialFailure(host: string, err: unknown, unreachable: (err: Error) => string): UtilityError {
+  if (err instanceof UtilityError) return err;
+  if (err instanceof EgressBlockedError) return new UtilityError("tool_failed", err.message);
+  const e = err as NodeJS.ErrnoException & { syscall?: string };
+  if (String(e.syscall ?? "").startsWith("query") || e.syscall === "getaddrinfo" || e.code === "ENOTFOUND" || e.code === "ENODATA") {
+    const code = e.code ?? "failed";
+    const why = code === "ENOTFOUND" ? "does not exist (NXDOMAIN)" : code === "ENODATA" ? "has no address" : `could not be resolved (${code})`;
+    return new UnreachableError(`${host} ${why}`);
+  }
+  return new UnreachableError(unreachable(e));
 }
 
 /** Splits "host", "host:port", "[v6]:port" or a bare IPv6 address. */
@@ -98,7 +98,6 @@ function splitServer(server: string, defaultPort: number): { host: string; port:
 }
 
 export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
-  const resolver = o.resolver ?? dnsResolver(o.dnsServers, NET_BUDGET.connectMs);
   let requests = 0;
 
   const spend = (what: string) => {
@@ -106,39 +105,34 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
     requests += 1;
     if (requests > NET_BUDGET.requests) throw new UtilityError("tool_failed", `the run needed more than ${NET_BUDGET.requests} requests (${what})`);
   };
+  const unbracket = (host: string) => (host.startsWith("[") ? host.slice(1, -1) : host);
+  /** A name costs a DNS request of the budget; an address literal none. */
+  const spendLookup = (host: string) => {
+    if (isIP(host) === 0) spend(`DNS ${host}`);
+  };
 
   /** Every address of a host the policy allows (an IP literal as is); none allowed is a refusal. */
   async function addresses(host: string): Promise<string[]> {
-    const bare = host.startsWith("[") ? host.slice(1, -1) : host;
-    let found: string[];
-    if (isIP(bare) !== 0) found = [bare];
-    else {
-      spend(`DNS ${bare}`);
-      try {
-        found = (await resolver(bare)).map((a) => a.address);
-      } catch (err) {
-        throw dnsFailure(bare, err);
-      }
+    const bare = unbracket(host);
+    spendLookup(bare);
+    try {
+      return (await o.egress.resolveAll(bare)).map((a) => a.address);
+    } catch (err) {
+      throw dialFailure(bare, err, (e) => e.message);
     }
-    const allowed = found.filter((a) => refusedRange(a, o.policy) === null);
-    if (allowed.length === 0) {
-      const first = found[0] ?? bare;
-      throw refused(bare, first, refusedRange(first, o.policy) ?? "refused");
-    }
-    return allowed;
+  }
+
+  /** An address literal and an allow-listed port, or a refusal (`field`: the input that named the port); the egress judges the address. */
+  function dialable(ip: string, port: number, field: string): void {
+    if (isIP(ip) === 0) throw new UtilityError("tool_failed", `${ip} is not an address`);
+    if (!o.ports.includes(port)) throw new UtilityError("bad_param", `port ${port} is not one a check may connect to (${o.ports.join(", ")})`, field);
   }
 
   async function fetch(url: string, init: NetFetchInit = {}): Promise<NetResponse> {
     const target = new URL(url);
     if (target.protocol !== "http:" && target.protocol !== "https:") throw new UtilityError("tool_failed", `${url} is not an http(s) URL`);
-    const started = performance.now();
-    const hostname = target.hostname.startsWith("[") ? target.hostname.slice(1, -1) : target.hostname;
-    const ip = (await addresses(hostname))[0] as string;
-    const dnsDone = performance.now();
+    spendLookup(unbracket(target.hostname));
     spend(`GET ${target.host}`);
-    const maxBytes = Math.min(init.maxBytes ?? NET_BUDGET.bodyBytes, NET_BUDGET.bodyBytes);
-    const secure = target.protocol === "https:";
-    const method = init.method ?? "GET";
     const headers: Record<string, string> = {
       "user-agent": o.userAgent,
       accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
@@ -146,89 +140,18 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
       ...Object.fromEntries(Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
       host: target.host,
     };
-    return new Promise<NetResponse>((resolve, reject) => {
-      let connected = dnsDone;
-      let secured = dnsDone;
-      let firstByte = 0;
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        clearTimeout(ttfbTimer);
-        reject(err instanceof UtilityError ? err : new UnreachableError(`${target.host} did not answer: ${describeError(err)}`));
-      };
-      const req = (secure ? httpsRequest : httpRequest)({
-        host: ip,
-        port: target.port || (secure ? 443 : 80),
-        path: `${target.pathname}${target.search}`,
-        method,
+    try {
+      return await exchange(o.egress, target, {
+        method: init.method ?? "GET",
         headers,
-        agent: false,
+        maxBytes: Math.min(init.maxBytes ?? NET_BUDGET.bodyBytes, NET_BUDGET.bodyBytes),
+        connectTimeoutMs: NET_BUDGET.connectMs,
+        ttfbMs: NET_BUDGET.ttfbMs,
         signal: o.signal,
-        ...(secure ? { servername: isIP(hostname) === 0 ? hostname : undefined, ca: o.ca, ALPNProtocols: ["http/1.1"] } : {}),
       });
-      const timer = setTimeout(() => req.destroy(new Error(`no connection within ${NET_BUDGET.connectMs / 1000} s`)), NET_BUDGET.connectMs);
-      req.on("socket", (socket) => {
-        socket.once("connect", () => {
-          connected = performance.now();
-          secured = connected;
-          clearTimeout(timer);
-          setTimeoutAgain();
-        });
-        socket.once("secureConnect", () => {
-          secured = performance.now();
-        });
-      });
-      let ttfbTimer: NodeJS.Timeout | undefined;
-      const setTimeoutAgain = () => {
-        ttfbTimer = setTimeout(() => req.destroy(new Error(`no answer within ${NET_BUDGET.ttfbMs / 1000} s`)), NET_BUDGET.ttfbMs);
-      };
-      req.on("error", fail);
-      req.on("response", (res: IncomingMessage) => {
-        firstByte = performance.now();
-        clearTimeout(ttfbTimer);
-        const chunks: Buffer[] = [];
-        let encoded = 0;
-        let truncated = false;
-        res.on("data", (chunk: Buffer) => {
-          encoded += chunk.length;
-          if (encoded > maxBytes) {
-            truncated = true;
-            chunks.push(chunk.subarray(0, chunk.length - (encoded - maxBytes)));
-            encoded = maxBytes;
-            res.destroy();
-            finish();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        let finished = false;
-        const finish = () => {
-          if (finished) return;
-          finished = true;
-          clearTimeout(timer);
-          const raw = Buffer.concat(chunks);
-          const decoded = decode(raw, String(res.headers["content-encoding"] ?? ""), maxBytes);
-          const pairs: [string, string][] = [];
-          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) pairs.push([(res.rawHeaders[i] as string).toLowerCase(), res.rawHeaders[i + 1] as string]);
-          const end = performance.now();
-          const ms = (a: number, b: number) => Math.max(0, Math.round(b - a));
-          resolve({
-            url: target.href,
-            status: res.statusCode ?? 0,
-            status_text: res.statusMessage ?? "",
-            http_version: res.httpVersion,
-            ip,
-            headers: pairs,
-            body: new Uint8Array(decoded.body),
-            encoded_bytes: raw.length,
-            truncated: truncated || decoded.truncated,
-            timings_ms: { dns: ms(started, dnsDone), connect: ms(dnsDone, connected), tls: secure ? ms(connected, secured) : 0, ttfb: ms(started, firstByte), total: ms(started, end) },
-          });
-        };
-        res.on("end", finish);
-        res.on("error", (err) => (finished ? undefined : fail(err)));
-      });
-      req.end();
-    });
+    } catch (err) {
+      throw dialFailure(unbracket(target.hostname), err, (e) => `${target.host} did not answer: ${describeError(e)}`);
+    }
   }
 
   async function resolve(name: string, type: string, resolverName = "system"): Promise<NetRecord[]> {
@@ -242,8 +165,7 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
       servers = [server];
     }
     spend(`DNS ${t} ${name}`);
-    const r = new dnsPromises.Resolver({ timeout: 3000, tries: 2 });
-    if (servers.length > 0) r.setServers([...servers]);
+    const r = createDnsClient(servers, 3000);
     const cancel = () => r.cancel();
     o.signal.addEventListener("abort", cancel, { once: true });
     try {
@@ -258,35 +180,36 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
   }
 
   async function connect(ip: string, port: number, timeoutMs: number): Promise<NetConnect> {
-    if (isIP(ip) === 0) throw new UtilityError("tool_failed", `${ip} is not an address`);
-    if (!o.ports.includes(port)) throw new UtilityError("bad_param", `port ${port} is not one a check may connect to (${o.ports.join(", ")})`, "input.ports");
-    const range = refusedRange(ip, o.policy);
-    if (range !== null) throw refused(ip, ip, range);
+    dialable(ip, port, "input.ports");
     spend(`TCP ${ip}:${port}`);
     const started = performance.now();
-    return new Promise<NetConnect>((done) => {
-      const socket = tcpConnect({ host: ip, port, signal: o.signal });
-      const end = (state: NetConnect["state"]) => {
-        clearTimeout(timer);
-        socket.destroy();
-        done({ state, ms: Math.round((performance.now() - started) * 10) / 10 });
-      };
-      const timer = setTimeout(() => end("filtered"), Math.min(timeoutMs, NET_BUDGET.connectMs));
-      socket.once("connect", () => end("open"));
-      socket.once("error", (err: NodeJS.ErrnoException) => end(err.code === "ECONNREFUSED" ? "closed" : "filtered"));
-    });
+    const ms = () => Math.round((performance.now() - started) * 10) / 10;
+    try {
+      const { socket } = await o.egress.dial(ip, port, { timeoutMs: Math.min(timeoutMs, NET_BUDGET.connectMs), signal: o.signal });
+      socket.destroy();
+      return { state: "open", ms: ms() };
+    } catch (err) {
+      if (err instanceof UtilityError) throw err;
+      if (err instanceof EgressBlockedError) throw new UtilityError("tool_failed", err.message);
+      return { state: (err as NodeJS.ErrnoException).code === "ECONNREFUSED" ? "closed" : "filtered", ms: ms() };
+    }
   }
 
   async function whois(server: string, query: string): Promise<string> {
     const { host } = splitServer(server, o.whoisPort);
     const ip = (await addresses(host))[0] as string;
     spend(`WHOIS ${host}`);
+    let socket: Socket;
+    try {
+      socket = (await o.egress.dial(ip, o.whoisPort, { timeoutMs: NET_BUDGET.connectMs, signal: o.signal })).socket;
+    } catch (err) {
+      throw dialFailure(host, err, (e) => `the WHOIS server ${host} did not answer: ${describeError(e)}`);
+    }
     return new Promise<string>((done, reject) => {
-      const socket = tcpConnect({ host: ip, port: o.whoisPort, signal: o.signal });
       const chunks: Buffer[] = [];
       let size = 0;
       const timer = setTimeout(() => socket.destroy(new Error("no answer within 10 s")), NET_BUDGET.ttfbMs);
-      socket.once("connect", () => socket.write(`${query}\r\n`));
+      socket.write(`${query}\r\n`);
       socket.on("data", (chunk: Buffer) => {
         size += chunk.length;
         if (size > NET_BUDGET.whoisBytes) socket.end();
@@ -303,79 +226,63 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
     });
   }
 
-  /** A checked address and allow-listed port, or a refusal (field: the input field that named the port). */
-  function dialable(ip: string, port: number, field: string): void {
-    if (isIP(ip) === 0) throw new UtilityError("tool_failed", `${ip} is not an address`);
-    if (!o.ports.includes(port)) throw new UtilityError("bad_param", `port ${port} is not one a check may connect to (${o.ports.join(", ")})`, field);
-    const range = refusedRange(ip, o.policy);
-    if (range !== null) throw refused(ip, ip, range);
-  }
-
   async function tls(ip: string, port: number, init: TlsProbeInit): Promise<TlsProbe> {
     dialable(ip, port, "input.port");
     spend(`TLS ${ip}:${port} ${init.version}`);
-    return new Promise<TlsProbe>((done) => {
-      const failed = (error: string): TlsProbe => ({ ok: false, error, protocol: null, cipher: null, alpn: null, ocsp_stapled: false, cert_valid_to: null, authorized: false });
-      let stapled = false;
-      // requestOCSP is a documented option of tls.connect that @types/node leaves out.
-      const socket = tlsConnect({
-        requestOCSP: true,
-        host: ip,
-        port,
-        servername: isIP(init.servername) === 0 ? init.servername : undefined,
-        minVersion: init.version,
-        maxVersion: init.version,
-        // TLS 1.0 and 1.1 need OpenSSL's security level 0 to be offered at all; what the server accepts is the question.
-        ciphers: init.version === "TLSv1" || init.version === "TLSv1.1" ? "DEFAULT@SECLEVEL=0" : undefined,
-        ALPNProtocols: [...(init.alpn ?? ["h2", "http/1.1"])],
-        rejectUnauthorized: false,
-        ca: o.ca,
+    const failed = (error: string): TlsProbe => ({ ok: false, error, protocol: null, cipher: null, alpn: null, ocsp_stapled: false, cert_valid_to: null, authorized: false });
+    try {
+      const { socket, ocspStapled } = await o.egress.dial(ip, port, {
+        timeoutMs: NET_BUDGET.connectMs,
         signal: o.signal,
-      } as ConnectionOptions);
-      const timer = setTimeout(() => {
-        socket.destroy();
-        done(failed("no handshake within 5 s"));
-      }, NET_BUDGET.connectMs);
-      socket.once("OCSPResponse", (response: Buffer) => {
-        stapled = response !== null && response.length > 0;
+        tls: {
+          servername: isIP(init.servername) === 0 ? init.servername : undefined,
+          minVersion: init.version,
+          maxVersion: init.version,
+          // TLS 1.0 and 1.1 need OpenSSL's security level 0 to be offered at all; what the server accepts is the question.
+          ciphers: init.version === "TLSv1" || init.version === "TLSv1.1" ? "DEFAULT@SECLEVEL=0" : undefined,
+          alpn: init.alpn ?? ["h2", "http/1.1"],
+          rejectUnauthorized: false,
+          requestOCSP: true,
+        },
       });
-      socket.once("secureConnect", () => {
-        clearTimeout(timer);
-        const cert = socket.getPeerCertificate();
-        const validTo = cert && cert.valid_to ? new Date(cert.valid_to).toISOString() : null;
-        const out: TlsProbe = {
-          ok: true,
-          error: null,
-          protocol: socket.getProtocol() ?? null,
-          cipher: socket.getCipher()?.name ?? null,
-          alpn: typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null,
-          ocsp_stapled: stapled,
-          cert_valid_to: validTo,
-          authorized: socket.authorized,
-        };
-        socket.end();
-        socket.destroy();
-        done(out);
-      });
-      socket.once("error", (err: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        socket.destroy();
-        done(failed(err.code === "ECONNREFUSED" ? "connection refused" : (err.code ?? err.message)));
-      });
-    });
+      const cert = socket.getPeerCertificate();
+      const out: TlsProbe = {
+        ok: true,
+        error: null,
+        protocol: socket.getProtocol() ?? null,
+        cipher: socket.getCipher()?.name ?? null,
+        alpn: typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null,
+        ocsp_stapled: ocspStapled,
+        cert_valid_to: cert && cert.valid_to ? new Date(cert.valid_to).toISOString() : null,
+        authorized: socket.authorized,
+      };
+      socket.end();
+      socket.destroy();
+      return out;
+    } catch (err) {
+      if (err instanceof UtilityError) throw err;
+      if (err instanceof EgressBlockedError) throw new UtilityError("tool_failed", err.message);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ECONNREFUSED") return failed("connection refused");
+      if (code === "UND_ERR_CONNECT_TIMEOUT" || code === "ETIMEDOUT") return failed(`no handshake within ${NET_BUDGET.connectMs / 1000} s`);
+      return failed(code ?? (err as Error).message);
+    }
   }
 
   async function smtp(ip: string, rcpt: string): Promise<SmtpReply[]> {
     const port = o.smtpPort ?? 25;
-    const range = refusedRange(ip, o.policy);
     if (isIP(ip) === 0) throw new UtilityError("tool_failed", `${ip} is not an address`);
-    if (range !== null) throw refused(ip, ip, range);
     if (/[\r\n<>]/.test(rcpt)) throw new UtilityError("tool_failed", "the address cannot be sent in an SMTP command");
     spend(`SMTP ${ip}`);
+    let socket: Socket;
+    try {
+      socket = (await o.egress.dial(ip, port, { timeoutMs: NET_BUDGET.connectMs, signal: o.signal })).socket;
+    } catch (err) {
+      throw dialFailure(ip, err, (e) => `the mail server ${ip} did not answer: ${describeError(e)}`);
+    }
     const commands = ["", `EHLO ${o.smtpHelo ?? "svc.invalid"}`, "MAIL FROM:<>", `RCPT TO:<${rcpt}>`, "QUIT"];
     return new Promise<SmtpReply[]>((done, reject) => {
       const replies: SmtpReply[] = [];
-      const socket = tcpConnect({ host: ip, port, signal: o.signal });
       let buffer = "";
       let step = 0;
       const timer = setTimeout(() => socket.destroy(new Error("no answer within 10 s")), NET_BUDGET.ttfbMs);
@@ -467,21 +374,6 @@ function describeError(err: Error): string {
   if (code === "ABORT_ERR") return "the run's time is over";
   if (code && /CERT|SELF_SIGNED|UNABLE_TO/.test(code)) return `certificate error (${code})`;
   return err.message;
-}
-
-/** Undoes Content-Encoding (gzip, deflate, br) within maxBytes; an unknown or broken one leaves the bytes as sent. */
-function decode(raw: Buffer, encoding: string, maxBytes: number): { body: Buffer; truncated: boolean } {
-  const enc = encoding.trim().toLowerCase();
-  if (raw.length === 0 || !["gzip", "x-gzip", "deflate", "br"].includes(enc)) return { body: raw, truncated: false };
-  try {
-    const opts = { maxOutputLength: maxBytes };
-    if (enc === "br") return { body: brotliDecompressSync(raw, { ...opts, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH }), truncated: false };
-    if (enc === "deflate") return { body: inflateSync(raw, { ...opts, finishFlush: zlibConstants.Z_SYNC_FLUSH }), truncated: false };
-    return { body: gunzipSync(raw, { ...opts, finishFlush: zlibConstants.Z_SYNC_FLUSH }), truncated: false };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return { body: Buffer.alloc(0), truncated: true };
-    return { body: raw, truncated: false };
-  }
 }
 
 async function records(r: dnsPromises.Resolver, name: string, t: string): Promise<NetRecord[]> {

@@ -136,8 +136,9 @@ describe("browser metrics", () => {
   it("aborts requests to an address the egress guard refuses, and never reaches it", async () => {
     // The site itself is let through as SVC_ALLOW_PRIVATE_TARGETS would; every other host gets the
     // production policy (resolveTarget with private targets refused), which refuses 127.0.0.2.
-    const strict: Pick<Egress, "resolve"> = {
+    const strict: Pick<Egress, "resolve" | "dial"> = {
       resolve: (host) => (host === "127.0.0.1" ? Promise.resolve({ address: "127.0.0.1", family: 4 as const }) : resolveTarget(host, dnsResolver([]), { allowPrivateTargets: false, allowLinkLocal: [] })),
+      dial: egress.dial,
     };
     const guarded = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, thirdParty: "all", externalAllowed: () => false }, { egress: strict });
     try {

@@ -59,6 +59,7 @@ describe("normalizeHost", () => {
     ["[2002:7f00:1::]", "private, loopback or reserved addresses are not allowed"], // 6to4 of 127.0.0.1
     ["[64:ff9b::c0a8:101]", "private, loopback or reserved addresses are not allowed"], // NAT64 of 192.168.1.1
     ["[2001:0:4136:e378:8000:63bf:80ff:fffe]", "private, loopback or reserved addresses are not allowed"], // Teredo, client 127.0.0.1
+    ["[::1:7f00:1]", "private, loopback or reserved addresses are not allowed"], // ::/8 outside ::/96 and the mapped forms (Q11)
   ])("refuses the IPv4 embedding %s like the IPv4 it carries (%s)", (input, reason) => {
     expect(normalizeHost(input, publicOnly)).toEqual({ ok: false, reason });
   });

@@ -1,23 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { createUtilityNet, DEFAULT_UTILITY_PORTS } from "../../crawler/utility-net/utility-net.ts";
+import { createEgress } from "../../crawler/index.ts";
 import { UnreachableError, UtilityError } from "../../utilities/index.ts";
 
 // The network of a network-utility run refuses what the crawler's egress guard refuses, for HTTP,
 // TCP, WHOIS and plain address look-ups alike, whatever a utility's input names.
 
 function net(allowPrivateTargets = false) {
+  // Every name resolves to a private address, as a rebinding attacker's would.
+  const egress = createEgress({ allowPrivateTargets, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 }, { resolver: async () => [{ address: "10.1.2.3", family: 4 }] });
   return createUtilityNet({
-    policy: { allowPrivateTargets, allowLinkLocal: [] },
+    egress,
     dnsServers: [],
     resolvers: {},
     ports: DEFAULT_UTILITY_PORTS,
     whoisRoot: "whois.iana.org",
     whoisPort: 43,
-    ca: undefined,
     userAgent: "test",
     signal: new AbortController().signal,
-    // Every name resolves to a private address, as a rebinding attacker's would.
-    resolver: async () => [{ address: "10.1.2.3", family: 4 }],
   });
 }
 
@@ -40,6 +40,16 @@ describe("the utilities' guarded network", () => {
     expect((await refusal(n.connect("192.168.0.1", 22, 1000))).message).toBe("192.168.0.1 resolves to 192.168.0.1 (private), which is not a public address");
     expect((await refusal(n.whois("whois.intranet.example", "example.ru"))).message).toBe("whois.intranet.example resolves to 10.1.2.3 (private), which is not a public address");
     expect((await refusal(n.addresses("[::ffff:127.0.0.1]"))).code).toBe("tool_failed");
+  });
+
+  it("refuses cloud-metadata names and numeric IPv4 forms like the crawler's guard, even with private targets allowed", async () => {
+    const n = net(true);
+    const metadata = "metadata.google.internal resolves to metadata.google.internal (metadata), which is not a public address";
+    expect(await refusal(n.addresses("metadata.google.internal"))).toEqual({ type: "utility", code: "tool_failed", message: metadata });
+    expect(await refusal(n.fetch("http://metadata.google.internal/computeMetadata/v1/"))).toEqual({ type: "utility", code: "tool_failed", message: metadata });
+    expect((await refusal(n.whois("metadata.google.internal", "example.com"))).message).toBe(metadata);
+    expect((await refusal(n.whois("0xa9fea9fe", "example.com"))).message).toBe("0xa9fea9fe resolves to 169.254.169.254 (metadata), which is not a public address");
+    expect((await refusal(n.connect("169.254.169.254", 80, 1000))).message).toBe("169.254.169.254 resolves to 169.254.169.254 (metadata), which is not a public address");
   });
 
   it("connects only to allow-listed ports and only over http(s)", async () => {

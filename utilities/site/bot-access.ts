@@ -1,7 +1,7 @@
 import { defineUtility, type NetResponse } from "../utility.ts";
 import { USER_AGENTS } from "../shared/user-agents.ts";
 import { bodyText, netOf, redirectTarget } from "./net-util.ts";
-import { groupsFor, parseRobots, verdict } from "./robots-txt-check.ts";
+import { isAllowed, parseRobots } from "../../analyzer/index.ts";
 
 const BOT_IDS = ["googlebot", "googlebot_mobile", "yandexbot", "bingbot", "gptbot", "claudebot", "perplexitybot", "ccbot"] as const;
 type BotId = (typeof BOT_IDS)[number];
@@ -67,7 +67,7 @@ export const botAccess = defineUtility<Input>({
     for (const bot of input.bots) {
       const { ua, token } = BOT_UA[bot];
       const got = seen(await net.fetch(input.url, { headers: { "user-agent": ua } }));
-      const allowed = verdict(groupsFor(robots, token), page.pathname + page.search).allowed;
+      const allowed = isAllowed(robots, token, page.pathname + page.search);
       // The same page: same status and title, and a size within a fifth of the browser's.
       const same = got.status === browser.status && got.title === browser.title && Math.abs(got.bytes - browser.bytes) <= Math.max(512, browser.bytes * 0.2);
       const problems: string[] = [];

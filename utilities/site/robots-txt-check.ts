@@ -1,3 +1,4 @@
+import { readRobots, robotsVerdict, type RobotsReading } from "../../analyzer/index.ts";
 import { UtilityError, defineUtility } from "../utility.ts";
 import { bodyText, netOf } from "./net-util.ts";
 
@@ -10,110 +11,29 @@ interface Input {
   bots: string[];
 }
 
-interface Rule {
-  allow: boolean;
-  path: string;
+/** One syntax problem of the file: its line, the line's text and what is wrong with it. */
+interface Problem {
   line: number;
+  text: string;
+  problem: string;
 }
 
-interface Group {
-  agents: string[];
-  rules: Rule[];
-  crawl_delay: number | null;
-  line: number;
-}
-
-export interface ParsedRobots {
-  groups: Group[];
-  sitemaps: string[];
-  clean_params: string[];
-  host: string | null;
-  errors: { line: number; text: string; problem: string }[];
-}
-
-const KNOWN = new Set(["user-agent", "allow", "disallow", "sitemap", "crawl-delay", "clean-param", "host"]);
-
-/** robots.txt as RFC 9309 reads it, plus Yandex's Clean-param and Host and the common Crawl-delay. */
-export function parseRobots(text: string): ParsedRobots {
-  const out: ParsedRobots = { groups: [], sitemaps: [], clean_params: [], host: null, errors: [] };
-  let current: Group | null = null;
-  let lastWasAgent = false;
-  text.split(/\r\n|\r|\n/).forEach((raw, i) => {
-    const line = i + 1;
-    const content = raw.replace(/#.*$/, "").trim();
-    if (content === "") return;
-    const m = /^([A-Za-z-]+)\s*:\s*(.*)$/.exec(content);
-    if (!m) {
-      out.errors.push({ line, text: raw.slice(0, 200), problem: "not a \"field: value\" line" });
-      return;
-    }
-    const field = (m[1] as string).toLowerCase();
-    const value = (m[2] as string).trim();
-    if (!KNOWN.has(field)) {
-      out.errors.push({ line, text: raw.slice(0, 200), problem: `unknown field ${m[1]}` });
-      return;
-    }
-    if (field === "user-agent") {
-      if (!current || !lastWasAgent) {
-        current = { agents: [], rules: [], crawl_delay: null, line };
-        out.groups.push(current);
-      }
-      current.agents.push(value);
-      lastWasAgent = true;
-      return;
-    }
-    lastWasAgent = false;
-    if (field === "sitemap") {
-      if (!/^https?:\/\//i.test(value)) out.errors.push({ line, text: raw.slice(0, 200), problem: "Sitemap needs an absolute URL" });
-      else out.sitemaps.push(value);
-    } else if (field === "clean-param") out.clean_params.push(value);
-    else if (field === "host") out.host = value;
-    else if (!current) out.errors.push({ line, text: raw.slice(0, 200), problem: `${m[1]} before any User-agent line is ignored` });
-    else if (field === "crawl-delay") {
-      const n = Number(value.replace(",", "."));
-      if (!Number.isFinite(n) || n < 0) out.errors.push({ line, text: raw.slice(0, 200), problem: "Crawl-delay must be a number of seconds" });
-      else current.crawl_delay = n;
-    } else {
-      if (value !== "" && !value.startsWith("/") && !value.startsWith("*")) out.errors.push({ line, text: raw.slice(0, 200), problem: "a path should start with / or *" });
-      // An empty Disallow allows everything: it is no rule.
-      if (value !== "") current.rules.push({ allow: field === "allow", path: value, line });
-    }
+/** The parser's problems ("line N: what"), each with the text of its line. */
+function problemsOf(reading: RobotsReading, text: string): Problem[] {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  return reading.facts.syntaxErrors.map((error) => {
+    const m = /^line (\d+): (.*)$/s.exec(error);
+    const line = m ? Number(m[1]) : 0;
+    return { line, text: (lines[line - 1] ?? "").slice(0, 200), problem: m ? (m[2] as string) : error };
   });
-  return out;
 }
 
-/** The groups that apply to a bot: its own (by product token), a family group (Googlebot-Image → Googlebot, YandexBot → Yandex), else *. */
-export function groupsFor(parsed: ParsedRobots, bot: string): Group[] {
-  const token = bot.toLowerCase();
-  const named = (name: string) => parsed.groups.filter((g) => g.agents.some((a) => a.toLowerCase() === name));
-  if (token !== "*") {
-    const own = named(token);
-    if (own.length > 0) return own;
-    const family = token.startsWith("googlebot-") ? "googlebot" : token.startsWith("yandex") ? "yandex" : null;
-    if (family) {
-      const fam = named(family);
-      if (fam.length > 0) return fam;
-    }
-  }
-  return named("*");
-}
-
-/** Whether a robots.txt path pattern (with * and $) matches a path. */
-function matches(pattern: string, path: string): boolean {
-  const anchored = pattern.endsWith("$");
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  const re = new RegExp(`^${body.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}${anchored ? "$" : ""}`);
-  return re.test(path);
-}
-
-/** The verdict for a path: the longest matching rule wins, allow on a tie; no rule allows. */
-export function verdict(groups: readonly Group[], path: string): { allowed: boolean; rule: Rule | null } {
-  let best: Rule | null = null;
-  for (const rule of groups.flatMap((g) => g.rules)) {
-    if (!matches(rule.path, path)) continue;
-    if (!best || rule.path.length > best.path.length || (rule.path.length === best.path.length && rule.allow && !best.allow)) best = rule;
-  }
-  return { allowed: best ? best.allow : true, rule: best };
+/** The verdict for one bot and path, with the rule and line that decided: the crawler's own matcher (analyzer/robots-match.ts). */
+export function botVerdict(reading: RobotsReading, bot: string, path: string): { allowed: boolean; line: number | null; rule: string | null } {
+  const { allowed, rule } = robotsVerdict(reading.facts, bot, path);
+  if (!rule) return { allowed, line: null, rule: null };
+  const line = reading.lines.groups[rule.group]?.rules.find((r) => r.allow === rule.allow && r.pattern === rule.pattern)?.line ?? null;
+  return { allowed, line, rule: `${rule.allow ? "Allow" : "Disallow"}: ${rule.pattern}` };
 }
 
 export const robotsTxtCheck = defineUtility<Input>({
@@ -142,7 +62,11 @@ export const robotsTxtCheck = defineUtility<Input>({
       if (res.status >= 500) text = "User-agent: *\nDisallow: /";
       else text = res.status >= 200 && res.status < 300 ? bodyText(res) : "";
     }
-    const parsed = parseRobots(text);
+    // The crawler's own parser and matcher (analyzer/robots-parse.ts, robots-match.ts): what this
+    // reports is what a crawl of the site obeys and its report says.
+    const reading = readRobots(text);
+    const { facts } = reading;
+    const errors = problemsOf(reading, text);
     const tests = (input.test_urls && input.test_urls.length > 0 ? input.test_urls : [base.pathname + base.search]).map((u) => {
       try {
         const url = new URL(u, base);
@@ -153,24 +77,29 @@ export const robotsTxtCheck = defineUtility<Input>({
     });
     const verdicts = tests.flatMap((t) =>
       input.bots.map((bot) => {
-        const v = verdict(groupsFor(parsed, bot), t.path);
-        return { url: t.input, bot, allowed: v.allowed, line: v.rule?.line ?? null, rule: v.rule ? `${v.rule.allow ? "Allow" : "Disallow"}: ${v.rule.path}` : null };
+        const v = botVerdict(reading, bot, t.path);
+        return { url: t.input, bot, allowed: v.allowed, line: v.line, rule: v.rule };
       }),
     );
-    const groups = parsed.groups.map((g) => ({ agents: g.agents, line: g.line, allow: g.rules.filter((r) => r.allow).length, disallow: g.rules.filter((r) => !r.allow).length, crawl_delay: g.crawl_delay }));
+    const groups = facts.groups.map((g, i) => {
+      const lines = reading.lines.groups[i];
+      return { agents: lines?.agents ?? g.userAgents, line: lines?.line ?? null, allow: g.allow.length, disallow: g.disallow.length, crawl_delay: g.crawlDelayS > 0 ? g.crawlDelayS : null };
+    });
+    const sitemaps = facts.sitemaps;
+    const host = facts.hostDirective || null;
     return {
-      result: { status, source: input.robots_text === undefined ? "fetched" : "pasted", errors: parsed.errors, groups, sitemaps: parsed.sitemaps, clean_params: parsed.clean_params, host: parsed.host, verdicts },
+      result: { status, source: input.robots_text === undefined ? "fetched" : "pasted", errors, groups, sitemaps, clean_params: facts.cleanParams, host, verdicts },
       blocks: {
         pairs: [
           { label: "robots.txt", value: status === null ? "pasted text" : `HTTP ${status}`, status: status === null || (status >= 200 && status < 300) ? "good" : status >= 500 ? "bad" : "warn" },
           { label: "Groups", value: String(groups.length) },
-          { label: "Sitemaps", value: parsed.sitemaps.join(", ") || "none", status: parsed.sitemaps.length > 0 ? "good" : "warn" },
-          { label: "Syntax problems", value: String(parsed.errors.length), status: parsed.errors.length === 0 ? "good" : "warn" },
+          { label: "Sitemaps", value: sitemaps.join(", ") || "none", status: sitemaps.length > 0 ? "good" : "warn" },
+          { label: "Syntax problems", value: String(errors.length), status: errors.length === 0 ? "good" : "warn" },
         ],
         tables: [
           { title: "Verdicts", columns: ["URL", "Bot", "Allowed", "Line", "Rule"], rows: verdicts.map((v) => [v.url, v.bot, v.allowed, v.line, v.rule]) },
           { title: "Groups", columns: ["User-agents", "Line", "Allow", "Disallow", "Crawl-delay"], rows: groups.map((g) => [g.agents.join(", "), g.line, g.allow, g.disallow, g.crawl_delay]) },
-          ...(parsed.errors.length > 0 ? [{ title: "Problems", columns: ["Line", "Text", "Problem"], rows: parsed.errors.map((e) => [e.line, e.text, e.problem]) }] : []),
+          ...(errors.length > 0 ? [{ title: "Problems", columns: ["Line", "Text", "Problem"], rows: errors.map((e) => [e.line, e.text, e.problem]) }] : []),
         ],
         code: [{ lang: "text", text, filename: "robots.txt" }],
       },

@@ -45,12 +45,18 @@ describe("blockedRange", () => {
     ["2001:0:a00:1:8000:63bf:f7f7:f7f7", "private"], // Teredo, server 10.0.0.1, client 8.8.8.8
     ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", "teredo"], // Teredo, public client and server: still a tunnel, refused
     ["::808:808", "ipv4Compatible"], // ::/96 is refused even around a public IPv4
+    // ::/8 outside the mapped and translated forms, and all else outside 2000::/3, is reserved (Q11).
+    ["::1:7f00:1", "reserved"],
+    ["::1:0:0:1", "reserved"],
+    ["1::", "reserved"],
+    ["4000::1", "reserved"],
+    ["e000::1", "reserved"],
     ["100.100.100.200", "metadata"], // Alibaba Cloud's metadata service
   ])("%s is refused (%s)", (address, range) => {
     expect(blockedRange(address)).toBe(range);
   });
 
-  it.each(["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:0808:0808::1"])("%s is public", (address) => {
+  it.each(["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8", "2002:0808:0808::1", "64:ff9b::808:808"])("%s is public", (address) => {
     expect(blockedRange(address)).toBeNull();
   });
 });
@@ -234,6 +240,151 @@ describe("a timed dispatcher (uptime probes)", () => {
     } finally {
       await trusted.close();
       await server.close();
+    }
+  });
+});
+
+describe("the one guard: every refused form, through the dialler every connection of a node takes", () => {
+  // A listener on loopback stands for what a refused target would reach: nothing may connect to it.
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startHttp((_req, res) => res.end("REACHED"));
+  });
+  afterAll(() => server.close());
+
+  // Names a hostile DNS server would answer with refused addresses.
+  const hostile = fixedResolver({
+    "loopback.example": ["127.0.0.1"],
+    "v6-loopback.example": ["::1"],
+    "mapped.example": ["::ffff:127.0.0.1"],
+    "nat64.example": ["64:ff9b::7f00:1"],
+    "metadata.example": ["169.254.169.254"],
+    "private.example": ["10.0.0.1", "192.168.1.1"],
+    "reserved-v6.example": ["::1:7f00:1"],
+  });
+
+  it.each([
+    // literal IPv4
+    ["127.0.0.1", "loopback"],
+    ["10.0.0.1", "private"],
+    ["0.0.0.0", "unspecified"],
+    ["169.254.169.254", "metadata"],
+    ["100.100.100.200", "metadata"],
+    // IPv4 in the forms inet_aton reads: never handed to a resolver as a name
+    ["2130706433", "loopback"],
+    ["0177.0.0.1", "loopback"],
+    ["0x7f.0.0.1", "loopback"],
+    ["0x7f000001", "loopback"],
+    ["127.1", "loopback"],
+    ["0xa9fea9fe", "metadata"],
+    // literal IPv6, with and without brackets
+    ["[::1]", "loopback"],
+    ["::1", "loopback"],
+    ["[::]", "unspecified"],
+    ["[fe80::1]", "linkLocal"],
+    ["[fc00::1]", "uniqueLocal"],
+    ["[fd00:ec2::254]", "metadata"],
+    ["[::1:7f00:1]", "reserved"],
+    // IPv4-mapped, -compatible, -translated, NAT64, 6to4 and Teredo forms
+    ["[::ffff:127.0.0.1]", "loopback"],
+    ["[::ffff:7f00:1]", "loopback"],
+    ["[::127.0.0.1]", "loopback"],
+    ["[::ffff:0:7f00:1]", "loopback"],
+    ["[64:ff9b::7f00:1]", "loopback"],
+    ["[64:ff9b::a9fe:a9fe]", "metadata"],
+    ["[2002:7f00:1::]", "loopback"],
+    ["[2001:0:4136:e378:8000:63bf:80ff:fffe]", "loopback"],
+    // cloud metadata names, refused before any lookup
+    ["metadata.google.internal", "metadata"],
+    ["METADATA.GOOGLE.INTERNAL.", "metadata"],
+    ["instance-data", "metadata"],
+    // names that resolve to refused addresses
+    ["loopback.example", "loopback"],
+    ["v6-loopback.example", "loopback"],
+    ["mapped.example", "loopback"],
+    ["nat64.example", "loopback"],
+    ["metadata.example", "metadata"],
+    ["private.example", "private"],
+    ["reserved-v6.example", "reserved"],
+  ])("%s is refused (%s) and never dialled", async (host, range) => {
+    const egress = createEgress({ ...base, ...CLOSED }, { resolver: hostile.resolver });
+    try {
+      const before = server.connections();
+      const calls = hostile.calls.length;
+      const err = await egress.dial(host, server.port).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EgressBlockedError);
+      expect(err).toMatchObject({ reason: "blocked_private_address", range });
+      // The TLS dial, the undici dispatcher and the utilities' lookups judge alike.
+      await expect(egress.dial(host, server.port, { tls: {} })).rejects.toMatchObject({ range });
+      await expect(egress.resolveAll(host)).rejects.toMatchObject({ range });
+      const url = `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${server.port}/`;
+      expect((await fetchUrl(url, { dispatcher: egress.dispatcher, timeoutMs: 2000 })).response.error).toBe("blocked_private_address");
+      expect(server.connections()).toBe(before);
+      // Only names are looked up; a literal in any form and a metadata name never reach DNS.
+      if (!host.endsWith(".example")) expect(hostile.calls.length).toBe(calls);
+    } finally {
+      await egress.close();
+    }
+  });
+
+  it("refuses a redirect to a refused address, even with private targets allowed", async () => {
+    const redirecting = await startHttp((req, res) => {
+      const to = { "/meta": "http://169.254.169.254/latest/meta-data/", "/meta-name": "http://metadata.google.internal/", "/mapped": "http://[::ffff:a9fe:a9fe]/" }[req.url ?? ""];
+      res.writeHead(302, { location: to ?? "/" }).end();
+    });
+    const egress = createEgress({ ...base, ...OPEN });
+    try {
+      for (const path of ["/meta", "/meta-name", "/mapped"]) {
+        const r = await fetchUrl(`${redirecting.origin}${path}`, { dispatcher: egress.dispatcher, timeoutMs: 2000 });
+        expect(r.response.redirects.map((h) => h.status)).toEqual([302]);
+        expect(r.response.error).toBe("blocked_private_address");
+      }
+    } finally {
+      await egress.close();
+      await redirecting.close();
+    }
+  });
+
+  it("dials the address it checked: a name that rebinds between check and connect reaches the first answer only", async () => {
+    const first = await listenOn("127.0.0.2", 0, "FIRST");
+    const second = await listenOn("127.0.0.3", first.port, "SECOND");
+    let answers = 0;
+    const rebinding = async () => [{ address: answers++ === 0 ? "127.0.0.2" : "127.0.0.3", family: 4 as const }];
+    const egress = createEgress({ ...base, ...OPEN }, { resolver: rebinding });
+    try {
+      const dialled = await egress.dial("rebind.example", first.port);
+      expect(dialled.address).toEqual({ address: "127.0.0.2", family: 4 });
+      expect(dialled.socket.remoteAddress).toBe("127.0.0.2");
+      dialled.socket.destroy();
+      expect(answers).toBe(1);
+      expect(second.connections()).toBe(0);
+    } finally {
+      await egress.close();
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("dials a public answer of a name that also carries refused ones, and no other", async () => {
+    const { resolver } = fixedResolver({ "mixed.example": ["127.0.0.1", "10.0.0.1", "::1"] });
+    const egress = createEgress({ ...base, ...CLOSED }, { resolver });
+    try {
+      await expect(egress.resolveAll("mixed.example")).rejects.toMatchObject({ address: "127.0.0.1", range: "loopback" });
+    } finally {
+      await egress.close();
+    }
+    const open = createEgress({ ...base, ...OPEN }, { resolver });
+    try {
+      expect(await open.resolveAll("mixed.example")).toEqual([
+        { address: "127.0.0.1", family: 4 },
+        { address: "10.0.0.1", family: 4 },
+        { address: "::1", family: 6 },
+      ]);
+      const dialled = await open.dial("mixed.example", server.port);
+      expect(dialled.socket.remoteAddress).toBe("127.0.0.1");
+      dialled.socket.destroy();
+    } finally {
+      await open.close();
     }
   });
 });

@@ -50,7 +50,9 @@ describe("parseRobots", () => {
     expect(r.cleanParams).toEqual(["ref /some_dir/get_book.pl", "sid&sort /forum/*.php"]);
     expect(r.hostDirective).toBe("https://www.example.com");
     expect(r.sitemaps).toEqual(["https://www.example.com/sitemap.xml"]);
-    expect(crawlDelaySeconds(r, "YandexBot/3.0")).toBe(0); // the token is "yandexbot", not "yandex"
+    // The token is "yandexbot"; with no group of its own it obeys its family's, "Yandex" (as Yandex documents).
+    expect(crawlDelaySeconds(r, "YandexBot/3.0")).toBe(2.5);
+    expect(crawlDelaySeconds(r, "SvcBot/0.1")).toBe(0);
     expect(crawlDelaySeconds(r, "Yandex")).toBe(2.5);
     expect(r.syntaxErrors).toEqual([]);
   });

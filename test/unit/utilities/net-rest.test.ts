@@ -7,6 +7,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEgress } from "../../../crawler/index.ts";
 import { createUtilityNet } from "../../../crawler/utility-net/utility-net.ts";
 import { runValidated, seededPorts, utilityById, validateInput, type Utility } from "../../../utilities/index.ts";
 import { createTestCa, type ServerCertificate, type TestCa } from "../../harness/fixture-web/ca.ts";
@@ -45,7 +46,7 @@ let ports: { site: number; modern: number; legacy: number; smtp: number };
 async function run(id: string, input: Record<string, unknown>) {
   const u = utilityById(id) as Utility;
   const net = createUtilityNet({
-    policy: { allowPrivateTargets: true, allowLinkLocal: [] },
+    egress: createEgress({ allowPrivateTargets: true, dnsServers: [dns.address], extraCa: ca.certPem, connectTimeoutMs: 5000 }),
     dnsServers: [dns.address],
     resolvers: {},
     ports: [ports.site, ports.modern, ports.legacy],
@@ -53,7 +54,6 @@ async function run(id: string, input: Record<string, unknown>) {
     whoisPort: 43,
     smtpPort: ports.smtp,
     echoUrl: `${origin}/echo`,
-    ca: [ca.certPem],
     userAgent: "svc-test",
     signal: new AbortController().signal,
   });

@@ -11,9 +11,13 @@
 // credentials guarded is small: the proxy listens on loopback only, for one measurement, and
 // admits only what `admit` allows (the measured site, third parties as configured) at addresses
 // the egress guard accepts; a local process gains nothing it could not reach directly.
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, isIP, type Socket } from "node:net";
-import { EgressBlockedError, type ResolvedAddress } from "../fetch/egress.ts";
+//
+// It lives with the egress because it opens connections: each through the egress's dialler, at the
+// address `admit` returned (judged again by the policy as a literal).
+import { Agent, createServer, request as httpRequest, type AgentOptions, type IncomingMessage, type ServerResponse } from "node:http";
+import { isIP, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import { EgressBlockedError, type Egress, type ResolvedAddress } from "./egress.ts";
 
 /** Admits a target (throws to refuse it): the address to dial. */
 export type AdmitTarget = (hostname: string, port: number) => Promise<ResolvedAddress>;
@@ -30,8 +34,8 @@ export interface EgressProxyOptions {
 
 const HOP_BY_HOP = new Set(["proxy-authorization", "proxy-connection", "connection", "keep-alive"]);
 
-/** Starts a proxy that admits each target with `admit` and connects to the address it returns. */
-export async function startEgressProxy(admit: AdmitTarget, options: EgressProxyOptions): Promise<EgressProxy> {
+/** Starts a proxy that admits each target with `admit` and dials the address it returns through the egress. */
+export async function startEgressProxy(admit: AdmitTarget, egress: Pick<Egress, "dial">, options: EgressProxyOptions): Promise<EgressProxy> {
   const sockets = new Set<Socket>();
   const server = createServer();
   server.on("connection", (s: Socket) => {
@@ -39,20 +43,13 @@ export async function startEgressProxy(admit: AdmitTarget, options: EgressProxyO
     s.once("close", () => sockets.delete(s));
   });
 
-  const dial = async (hostname: string, port: number): Promise<Socket> => {
-    const { address } = await admit(hostname, port);
-    return new Promise((resolve, reject) => {
-      const socket = connect({ host: address, port, timeout: options.connectTimeoutMs });
-      sockets.add(socket);
-      socket.once("close", () => sockets.delete(socket));
-      socket.once("connect", () => {
-        socket.setTimeout(0);
-        resolve(socket);
-      });
-      socket.once("timeout", () => socket.destroy(new Error(`connect to ${hostname}:${port} timed out`)));
-      socket.once("error", reject);
-    });
+  const track = (socket: Socket): Socket => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    return socket;
   };
+  const dialAddress = async (address: string, port: number): Promise<Socket> => track((await egress.dial(address, port, { timeoutMs: options.connectTimeoutMs })).socket);
+  const dial = async (hostname: string, port: number): Promise<Socket> => dialAddress((await admit(hostname, port)).address, port);
 
   server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
     client.on("error", () => client.destroy());
@@ -72,7 +69,7 @@ export async function startEgressProxy(admit: AdmitTarget, options: EgressProxyO
 
   // Plain http:// requests arrive in absolute form; they go out on a keep-alive pool, each to the
   // admitted address with the Host header of the name.
-  const agent = new Agent({ keepAlive: true, maxSockets: 6 });
+  const agent = new DialAgent({ keepAlive: true, maxSockets: 6 }, dialAddress);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     let url: URL;
     try {
@@ -103,6 +100,24 @@ export async function startEgressProxy(admit: AdmitTarget, options: EgressProxyO
         server.close(() => resolve());
       }),
   };
+}
+
+/** A keep-alive pool whose connections the egress dials (to the admitted address a request names as its host). */
+class DialAgent extends Agent {
+  constructor(
+    options: AgentOptions,
+    private readonly dialAddress: (address: string, port: number) => Promise<Socket>,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: { host?: string | null; port?: number | string | null }, done: (err: Error | null, socket: Duplex) => void): Duplex | undefined {
+    this.dialAddress(String(options.host), Number(options.port)).then(
+      (socket) => done(null, socket),
+      (err: Error) => done(err, undefined as unknown as Duplex),
+    );
+    return undefined;
+  }
 }
 
 interface Upstream {
