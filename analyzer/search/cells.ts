@@ -50,7 +50,8 @@ export function figureAt(row: readonly string[], col: number): number | null {
     if (isNoFigure(cell)) return null;
     throw new CellError(col, `${JSON.stringify(cleanText(cell).slice(0, 40))} is not a number`);
   }
-  if (n < 0) throw new CellError(col, `${cleanText(cell)} is negative`);
+  // The cell as written (cleanText would drop the minus, as it drops a formula's lead).
+  if (n < 0) throw new CellError(col, `${cell.trim().slice(0, 40)} is negative`);
   return n;
 }
 
@@ -59,7 +60,7 @@ export function countAt(row: readonly string[], col: number): number | null {
   const n = figureAt(row, col);
   if (n === null) return null;
   const count = Math.round(n);
-  if (!Number.isSafeInteger(count)) throw new CellError(col, `${cleanText(row[col] ?? "")} is too large for a count`);
+  if (!Number.isSafeInteger(count)) throw new CellError(col, `${(row[col] ?? "").trim().slice(0, 40)} is too large for a count`);
   return count;
 }
 
