@@ -145,9 +145,32 @@ async function readOne(file: Source, facts: ImportFacts, budget: Budget): Promis
     const format = JSON_FORMATS.find((f) => f.matches(doc));
     format?.read(doc, facts);
     budget.facts(factCount(facts));
+    checkJsonFigures(file.name, facts);
     return format ?? null;
   }
   return readTable(csvTable(file.name, text, sniffDelimiter(text)), facts, budget);
+}
+
+/**
+ * The figures of a JSON export hold what the stores hold (whole regions, ranks and volumes of at
+ * least 0 or 1): a file with one that is not is refused naming its keyword and field, never stored
+ * half or answered with a server error by the storage's own check.
+ */
+function checkJsonFigures(name: string, facts: ImportFacts): void {
+  const whole = (n: number | null, min: number) => n === null || (Number.isSafeInteger(n) && n >= min);
+  const refuse = (keyword: string, field: string, value: number | null, min: number) => {
+    throw new ImportFormatError(`${name}: keyword ${JSON.stringify(keyword)}: ${field} ${value} is not a whole number of at least ${min}; nothing of the file was imported`);
+  };
+  for (const r of facts.ranks) {
+    if (!whole(r.region, 0)) refuse(r.keyword, "region", r.region, 0);
+    if (!whole(r.position, 1)) refuse(r.keyword, "position", r.position, 1);
+    if (!whole(r.volume, 0)) refuse(r.keyword, "volume", r.volume, 0);
+  }
+  for (const k of facts.marketKeywords) if (!whole(k.volume, 0)) refuse(k.keyword, "volume", k.volume, 0);
+  for (const s of facts.serp) {
+    if (!whole(s.region, 0)) refuse(s.keyword, "region", s.region, 0);
+    if (!whole(s.rank, 1)) refuse(s.keyword, "rank", s.rank, 1);
+  }
 }
 
 /** Rows a format could not use, by reason: how many and the first row of each. */

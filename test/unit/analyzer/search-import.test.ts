@@ -158,3 +158,12 @@ describe("hostile and wrong files", () => {
     await expect(parseImport(many, "m.zip", { zipCaps: { maxEntries: 8, maxEntryBytes: 1e6, maxTotalBytes: 1e6 } })).rejects.toThrow("holds 9 entries; at most 8");
   });
 });
+
+describe("a JSON export with a figure the stores cannot hold", () => {
+  it("is refused naming the keyword and the field, not stored to fail the storage's check with a 500", async () => {
+    const ks = { data: [{ word: "диван", wsk: -5, dates: [{ date: "2026-11-01", organic_pos: 3, check_status: "found" }] }] };
+    await expect(parseImport(Buffer.from(JSON.stringify(ks)), "k.json")).rejects.toThrow('k.json: keyword "диван": volume -5 is not a whole number of at least 0; nothing of the file was imported');
+    const fractional = { data: [{ word: "диван", wsk: 10, dates: [{ date: "2026-11-01", organic_pos: 2.5, check_status: "found" }] }] };
+    await expect(parseImport(Buffer.from(JSON.stringify(fractional)), "k.json")).rejects.toThrow('k.json: keyword "диван": position 2.5 is not a whole number of at least 1; nothing of the file was imported');
+  });
+});
