@@ -8,6 +8,7 @@ import type { KeyCache } from "./keys/key-cache.ts";
 import type { Quota } from "./pipeline/quota.ts";
 import type { SchedulerPort } from "./scheduler-port.ts";
 import type { UtilityRunner } from "./utility-pool/utility-runner.ts";
+import type { ImportParser } from "./imports/import-parser.ts";
 
 /** What the gateway's operations and pipeline are built from; the composition root supplies it. */
 export interface GatewayDeps {
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   readonly scheduler: SchedulerPort;
   /** Runs the utilities: offline ones in the gateway's bounded thread pool. */
   readonly utilities: UtilityRunner;
+  /** Parses uploaded exports off the serving thread (POST /imports/{host}). */
+  readonly imports: ImportParser;
   /** The package version, reported as x-service-version. */
   readonly serviceVersion: string;
 }

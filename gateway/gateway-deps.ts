@@ -15,6 +15,7 @@ import { createUtilityPool, ownThreadEntry } from "./utility-pool/utility-pool.t
 import { SchedulerNetLane } from "./utility-pool/net-lane.ts";
 import { UtilityRunner } from "./utility-pool/utility-runner.ts";
 import { sweepImports } from "./operations/search-imports.ts";
+import { createImportParser } from "./imports/import-parser.ts";
 
 export interface GatewayParts {
   readonly deps: GatewayDeps;
@@ -63,6 +64,7 @@ export function createGatewayParts(options: {
         onLoadFailure: (why) => options.logger.warn({ utility: u.id, why }, "utility thread failed to load"),
       }),
   });
+  const imports = createImportParser({ memoryMb: config.importMemoryMb, limits: { maxRows: config.importMaxRows, maxCells: config.importMaxCells } });
   const deps: GatewayDeps = {
     config,
     store,
@@ -76,6 +78,7 @@ export function createGatewayParts(options: {
     quota: new Quota(store.auth),
     scheduler: options.scheduler,
     utilities,
+    imports,
     serviceVersion: options.serviceVersion,
   };
   const admin = new AdminService(store, config, clock, randomBytes, (change) => keys.onChange(change));
@@ -98,6 +101,7 @@ export function createGatewayParts(options: {
       await utilityPool.close();
       await imagePool.close();
       await utilities.close();
+      await imports.close();
     },
   };
 }

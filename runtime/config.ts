@@ -78,6 +78,9 @@ export interface Config {
   /** Watched pages per monitored site (the home page and the most linked pages); 0 turns the watchdog off. */
   readonly watchPages: number;
   readonly importSyncMaxMb: number;
+  readonly importMaxRows: number;
+  readonly importMaxCells: number;
+  readonly importMemoryMb: number;
   /** Search data providers (as GET /providers names them) the administrator turned off: their imports and the sections reading only them answer service_off. */
   readonly searchSourcesOff: readonly string[];
   readonly kafkaBrokers: readonly string[] | null;
@@ -506,6 +509,9 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_UPTIME_SLOW_MS", key: "uptimeSlowMs", default: "3000", parse: integer(100, 60_000), doc: "An uptime probe answered slower than this is slow; three slow probes in a row make the site degraded (its own incident), two fast ones end it." },
   { env: "SVC_WATCH_PAGES", key: "watchPages", default: "10", parse: integer(0, 50), doc: "Watched pages per monitored site: the home page and the most important pages by internal link rank (of the latest crawl; before one, the first pages an analysis samples). Every analysis compares their status, title, description, robots, canonical, H1 and text; a change is a watchdog event. 0 turns the watchdog off." },
   { env: "SVC_IMPORT_SYNC_MAX_MB", key: "importSyncMaxMb", default: "5", parse: integer(0, 64), doc: "Uploads to POST /imports/{host} up to this size (MB, decoded) are imported within the request (201, or 200 for a file imported before); larger ones answer 202 with an import job that runs in the background of the gateway that took the upload (GET /jobs/{id} shows it; docs/search-data.md). 0 sends every upload to a job." },
+  { env: "SVC_IMPORT_MAX_ROWS", key: "importMaxRows", default: "500000", parse: integer(1000, 100_000_000), doc: "Rows one import may hold (the rows of its tables, or the facts of a JSON export, summed over a ZIP's files and a workbook's sheets); a larger file is refused with bad_param saying the cap, as soon as the parser reaches it, and nothing of it is stored (docs/search-data.md)." },
+  { env: "SVC_IMPORT_MAX_CELLS", key: "importMaxCells", default: "10000000", parse: integer(10_000, 1_000_000_000), doc: "Cells one import may hold (the cells of its rows, a workbook's shared texts among them); a larger file is refused with bad_param saying the cap, and nothing of it is stored." },
+  { env: "SVC_IMPORT_MEMORY_MB", key: "importMemoryMb", default: "384", parse: integer(64, 16_384), doc: "Heap of the thread that parses one import (MB): every upload is parsed off the serving thread, in a thread of its own with this heap; a file that needs more is refused with bad_param, and nothing of it is stored. The parsed facts are stored from the gateway's own heap, which holds them (at most SVC_IMPORT_MAX_ROWS of them) while they are written." },
   { env: "SVC_SEARCH_SOURCES_OFF", key: "searchSourcesOff", default: "", parse: providerList, doc: "Comma-separated search data providers (as GET /providers names them: gsc, gsc_indexing, yandex_webmaster, topvisor, keysso, ahrefs, semrush) the administrator turned off for every account: their imports, and the sections that read only turned-off providers, answer 503 service_off; GET /providers lists them with enabled false (docs/search-data.md). An id no provider has stops the gateway at start." },
   { env: "SVC_UPTIME_PLAN_EVERY_MS", key: "uptimePlanEveryMs", default: "5000", parse: integer(0, 600_000), doc: "How often the scheduler plans the uptime probes that are due (each site every uptime_min of its plan, 5 by default); 0 turns uptime probing off." },
   { env: "SVC_KAFKA_BROKERS", key: "kafkaBrokers", default: "", parse: brokerList, doc: "Kafka bootstrap servers (host:port, comma-separated) of the distributed mode's bus; empty: the in-process bus of `svc serve`." },

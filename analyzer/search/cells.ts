@@ -1,3 +1,5 @@
+import { CellError } from "./format.ts";
+
 // Cell readers for exports in any UI locale (search-data-anchors §7 parser checklist).
 
 /**
@@ -26,8 +28,40 @@ export function parseLocaleNumber(cell: string): number | null {
   } else if (commas > 1) s = s.replace(/,/g, "");
   else if (commas === 1) s = /^-?\d{1,3},\d{3}$/.test(s) ? s.replace(",", "") : s.replace(",", ".");
   else if (dots > 1) s = s.replace(/\./g, "");
-  if (!/^-?\d+(\.\d+)?$/.test(s)) return null;
+  if (!/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(s)) return null;
   return Number(s);
+}
+
+/** True for a cell that holds no figure on purpose: blank, or a dash ("-", "--", "—"). */
+function isNoFigure(cell: string): boolean {
+  return /^[-–—]*$/.test(cell.replace(/[\s\u00a0\u202f%]/g, ""));
+}
+
+/**
+ * A figure a format stores (a position, a share): null when the column is absent or the cell is
+ * blank or a dash; CellError when the cell holds text or a negative number, so a file whose
+ * figures did not parse is refused rather than read as zeros.
+ */
+export function figureAt(row: readonly string[], col: number): number | null {
+  if (col < 0) return null;
+  const cell = row[col] ?? "";
+  const n = parseLocaleNumber(cell);
+  if (n === null) {
+    if (isNoFigure(cell)) return null;
+    throw new CellError(col, `${JSON.stringify(cleanText(cell).slice(0, 40))} is not a number`);
+  }
+  // The cell as written (cleanText would drop the minus, as it drops a formula's lead).
+  if (n < 0) throw new CellError(col, `${cell.trim().slice(0, 40)} is negative`);
+  return n;
+}
+
+/** A count a format stores (clicks, impressions, pages): figureAt, rounded, and at most 2^53. */
+export function countAt(row: readonly string[], col: number): number | null {
+  const n = figureAt(row, col);
+  if (n === null) return null;
+  const count = Math.round(n);
+  if (!Number.isSafeInteger(count)) throw new CellError(col, `${(row[col] ?? "").trim().slice(0, 40)} is too large for a count`);
+  return count;
 }
 
 /** A whole count ("1,240", "1 240"); null when blank or not a number. */

@@ -4,7 +4,19 @@ import type { ImportFacts, ImportKind, Provider } from "./facts.ts";
 export interface ReadContext {
   /** The entry's name (in a ZIP, with its folder): GSC drill-down Table.csv takes its reason from it. */
   readonly fileName: string;
+  /** A data row the format could not use (no date, no URL…), with why: counted, and a file of mostly such rows is refused. */
+  skip(reason: string): void;
 }
+
+/** A table read row by row: its rows, and the file's row number of the row last handed out (errors name it). */
+export interface TableSource {
+  readonly name: string;
+  readonly rows: Iterable<string[]> | AsyncIterable<string[]>;
+  position(): number;
+}
+
+/** The rows a format reads after its header. */
+export type DataRows = AsyncIterable<string[]>;
 
 /** A table export recognised by its header row (one file per format, listed in formats/index.ts). */
 export interface TableFormat {
@@ -15,8 +27,8 @@ export interface TableFormat {
   readonly expects: string;
   /** True when this header row (cells as headerKey gives them) is this format's. */
   matches(header: readonly string[]): boolean;
-  /** Reads the data rows after the header into facts. */
-  read(header: readonly string[], rows: Iterable<string[]>, facts: ImportFacts, ctx: ReadContext): void;
+  /** Reads the data rows after the header into facts; a figure that is not one throws CellError. */
+  read(header: readonly string[], rows: DataRows, facts: ImportFacts, ctx: ReadContext): Promise<void>;
 }
 
 /** A JSON document from a provider's API saved to a file (Topvisor, Keys.so). */
@@ -34,6 +46,20 @@ export class ImportFormatError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ImportFormatError";
+  }
+}
+
+/**
+ * A cell that holds no valid figure (a count or position that is text, negative or too large): the
+ * importer refuses the file, naming the row and the column's header, rather than store a guess.
+ */
+export class CellError extends Error {
+  constructor(
+    readonly column: number,
+    readonly problem: string,
+  ) {
+    super(problem);
+    this.name = "CellError";
   }
 }
 

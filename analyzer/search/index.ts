@@ -1,7 +1,7 @@
 // Search data: parsers of the user's exports and the analytics derived from them. Pure code.
 export { decodeText, type TextEncoding } from "./text-decode.ts";
-export { csvRecords, sniffDelimiter, type Delimiter } from "./csv.ts";
-export { cleanText, headerKey, normalizeQuery, parseCount, parseDay, parseFlag, parseLocaleNumber } from "./cells.ts";
+export { csvTable, sniffDelimiter, type Delimiter } from "./csv.ts";
+export { cleanText, countAt, figureAt, headerKey, normalizeQuery, parseCount, parseDay, parseFlag, parseLocaleNumber } from "./cells.ts";
 export { isZip, readZip, ZipError, type ZipCaps, type ZipEntry } from "./zip-reader.ts";
 export {
   coverDay,
@@ -25,10 +25,10 @@ export {
   type RankFact,
   type SerpFact,
 } from "./facts.ts";
-export { ImportFormatError, type JsonFormat, type TableFormat } from "./format.ts";
+export { CellError, ImportFormatError, type JsonFormat, type TableFormat, type TableSource } from "./format.ts";
 export { JSON_FORMATS, TABLE_FORMATS } from "./formats/index.ts";
 export { GSC_UI_ROW_CAP } from "./formats/gsc-performance.ts";
-export { DEFAULT_ZIP_CAPS, expectedFormats, parseImport, parseImportFile, PARSER_VERSION, type ParsedImport, type ParseOptions } from "./import-file.ts";
+export { DEFAULT_IMPORT_LIMITS, DEFAULT_ZIP_CAPS, expectedFormats, parseImport, PARSER_VERSION, type ImportLimits, type ParsedImport, type ParseOptions } from "./import-file.ts";
 export { ctrCurve, MEASURED_MIN_IMPRESSIONS, STUDY_CTR, studyCtr, type CtrCurve } from "./ctr-curve.ts";
 export { cannibalization, ctrOpportunities, nearOpportunities, positionOf, type Opportunity, type OpportunityKind, type QueryPageSums, type QuerySums } from "./opportunities.ts";
 export { clicksTrend, daysNeeded, forecastClicks, HORIZON, MIN_DAYS, SEASON, type Forecast, type ForecastDay, type ModelName } from "./forecast.ts";

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { factCount, ImportFormatError, parseImportFile, PARSER_VERSION, type ImportFacts, type ImportKind, type Provider } from "../../analyzer/index.ts";
+import { factCount, ImportFormatError, PARSER_VERSION, type ImportFacts, type ImportKind, type Provider } from "../../analyzer/index.ts";
 import type { ImportBatchRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -59,7 +59,7 @@ interface ImportInput {
 
 /** Parses and stores one file: all of it (in bounded transactions, visible at the last commit), or (on any error) nothing. */
 async function runImport(deps: GatewayDeps, input: ImportInput, now: number, parsed?: { facts: ImportFacts; provider: Provider; kind: ImportKind; formats: readonly string[] }, onProgress?: (stored: number, total: number) => Promise<void>) {
-  const p = parsed ?? (await parseFile(input));
+  const p = parsed ?? (await parseFile(deps, input));
   assertProviderOn(deps, p.provider);
   const rows = factCount(p.facts);
   if (rows === 0) throw new ApiError("bad_param", `${input.fileName} was recognised (${p.formats.join(", ")}) but holds no data rows`, { param: "file" });
@@ -76,9 +76,10 @@ export async function sweepImports(deps: GatewayDeps, atStart: boolean): Promise
   return deps.store.search.sweepIncomplete(atStart && embedded ? null : Math.floor((deps.clock.nowMs() - IMPORT_LEASE_MS) / 1000));
 }
 
-async function parseFile(input: ImportInput) {
+/** Parses the upload in a thread of its own (deps.imports): the serving thread only receives the facts. */
+async function parseFile(deps: GatewayDeps, input: ImportInput) {
   try {
-    return await parseImportFile(input.bytes, input.fileName, { ...(input.provider ? { provider: input.provider } : {}), ...(input.kind ? { kind: input.kind } : {}) });
+    return await deps.imports.parse(input.accountId, input.bytes, input.fileName, { ...(input.provider ? { provider: input.provider } : {}), ...(input.kind ? { kind: input.kind } : {}) });
   } catch (err) {
     if (err instanceof ImportFormatError) throw new ApiError("bad_param", err.message, { param: "file" });
     throw err;
@@ -95,7 +96,7 @@ async function importInBackground(deps: GatewayDeps, jobId: number, input: Impor
   try {
     await new Promise((resolve) => setImmediate(resolve));
     await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 5, "parsing");
-    const parsed = await parseFile(input);
+    const parsed = await parseFile(deps, input);
     if (!(await jobs.heartbeat(jobId, IMPORT_WORKER, deps.clock.nowMs(), IMPORT_LEASE_MS, 50, `storing ${factCount(parsed.facts)} facts`))) return;
     const now = Math.floor(deps.clock.nowMs() / 1000);
     const total = factCount(parsed.facts);

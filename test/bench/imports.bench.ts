@@ -148,8 +148,9 @@ async function main(): Promise<void> {
         ch = await openClickHouse({ url: await chServer.createDatabase(`bench_imports_${i}`) });
         await ensureClickHouseSchema(ch);
       }
-      // The synchronous path up to the body limit (the backlinks upload is 18 MB), or every upload a job.
-      const env = { SVC_RATE_PER_HOUR: "10000000", SVC_IMPORT_SYNC_MAX_MB: path === "job" ? "0" : "64" };
+      // The synchronous path up to the body limit (the backlinks upload is 18 MB), or every upload a job;
+      // the row cap (500,000 by default) and the parse heap (384 MB) raised for the full run's million backlinks.
+      const env = { SVC_RATE_PER_HOUR: "10000000", SVC_IMPORT_SYNC_MAX_MB: path === "job" ? "0" : "64", SVC_IMPORT_MAX_ROWS: String(Math.max(500_000, BACKLINK_ROWS + 1000, GSC_ROWS + 1000)), SVC_IMPORT_MEMORY_MB: "2048" };
       const gw = await startTestGateway({ ...(postgresUrl ? { postgresUrl } : {}), ...(ch ? { storeOverrides: withClickHouse(ch) } : {}), validateResponses: false, env });
       try {
         log(`${target}${ch ? " (Postgres server + ClickHouse " + chServer!.version + ")" : ""}:`);

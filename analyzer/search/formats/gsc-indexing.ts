@@ -1,4 +1,4 @@
-import { cleanText, parseCount, parseDay } from "../cells.ts";
+import { cleanText, countAt, parseDay } from "../cells.ts";
 import { coverDay } from "../facts.ts";
 import { hasColumns, type TableFormat } from "../format.ts";
 
@@ -12,14 +12,17 @@ export const gscIndexingChart: TableFormat = {
   kind: "indexing",
   expects: "Google Search Console Pages: Date,Not indexed,Indexed,Impressions",
   matches: (h) => (h[0] === "date" || h[0] === "дата") && hasColumns(h, ["not indexed", "не проиндексировано"], ["indexed", "проиндексировано"]),
-  read(header, rows, facts) {
+  async read(header, rows, facts, ctx) {
     const notIdx = Math.max(header.indexOf("not indexed"), header.indexOf("не проиндексировано"));
     const idx = Math.max(header.indexOf("indexed"), header.indexOf("проиндексировано"));
-    for (const row of rows) {
+    for await (const row of rows) {
       const day = parseDay(row[0] ?? "");
-      if (day === null) continue;
-      const indexed = parseCount(row[idx] ?? "");
-      const notIndexed = parseCount(row[notIdx] ?? "");
+      if (day === null) {
+        ctx.skip("its date is not a date");
+        continue;
+      }
+      const indexed = countAt(row, idx);
+      const notIndexed = countAt(row, notIdx);
       // Blank before the first refresh: not a zero.
       if (indexed === null && notIndexed === null) continue;
       coverDay(facts, day);
@@ -34,16 +37,19 @@ export const gscIndexingIssues: TableFormat = {
   kind: "indexing",
   expects: "Google Search Console Pages issues: Reason,Source,Validation,Pages",
   matches: (h) => hasColumns(h, ["reason", "причина"], ["source", "источник"], ["pages", "страницы"]),
-  read(header, rows, facts) {
+  async read(header, rows, facts, ctx) {
     const at = (names: string[]) => names.map((n) => header.indexOf(n)).find((i) => i >= 0) ?? -1;
     const reason = at(["reason", "причина"]);
     const source = at(["source", "источник"]);
     const validation = at(["validation", "проверка"]);
     const pages = at(["pages", "страницы"]);
-    for (const row of rows) {
+    for await (const row of rows) {
       const r = cleanText(row[reason] ?? "");
-      if (r === "") continue;
-      facts.indexIssues.push({ engine: "google", reason: r, source: cleanText(row[source] ?? ""), validation: validation < 0 ? "" : cleanText(row[validation] ?? ""), pages: parseCount(row[pages] ?? "") ?? 0 });
+      if (r === "") {
+        ctx.skip("it has no reason");
+        continue;
+      }
+      facts.indexIssues.push({ engine: "google", reason: r, source: cleanText(row[source] ?? ""), validation: validation < 0 ? "" : cleanText(row[validation] ?? ""), pages: countAt(row, pages) ?? 0 });
     }
   },
 };
@@ -54,8 +60,8 @@ export const gscIndexingMetadata: TableFormat = {
   kind: "indexing",
   expects: "Property,Value",
   matches: (h) => h.length === 2 && (h[0] === "property" || h[0] === "свойство"),
-  read(_header, rows, facts) {
-    for (const row of rows) facts.filters[cleanText(row[0] ?? "")] = cleanText(row[1] ?? "");
+  async read(_header, rows, facts) {
+    for await (const row of rows) facts.filters[cleanText(row[0] ?? "")] = cleanText(row[1] ?? "");
   },
 };
 
@@ -73,11 +79,14 @@ export const gscIndexingTable: TableFormat = {
   kind: "indexing",
   expects: "Google Search Console Pages drill-down: URL,Last crawled",
   matches: (h) => h.length === 2 && h[0] === "url" && (h[1] === "last crawled" || h[1] === "последнее сканирование"),
-  read(_header, rows, facts, ctx) {
+  async read(_header, rows, facts, ctx) {
     const reason = reasonOf(ctx.fileName);
-    for (const row of rows) {
+    for await (const row of rows) {
       const url = cleanText(row[0] ?? "");
-      if (!/^https?:\/\//i.test(url)) continue;
+      if (!/^https?:\/\//i.test(url)) {
+        ctx.skip("its URL is not an http(s) URL");
+        continue;
+      }
       facts.indexUrls.push({ engine: "google", url, status: "not_indexed", reason, httpCode: null, lastCrawled: parseDay(row[1] ?? ""), event: null, eventDate: null, target: null });
     }
   },

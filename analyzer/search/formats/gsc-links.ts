@@ -11,10 +11,13 @@ export const gscLinks: TableFormat = {
   kind: "backlinks",
   expects: "Google Search Console latest links: Linking page,Last crawled",
   matches: (h) => h.length === 2 && h[0] === "linking page" && h[1] === "last crawled",
-  read(_header, rows, facts) {
-    for (const row of rows) {
+  async read(_header, rows, facts, ctx) {
+    for await (const row of rows) {
       const sourceUrl = linkUrl(row[0] ?? "");
-      if (!/^https?:\/\//i.test(sourceUrl)) continue;
+      if (!/^https?:\/\//i.test(sourceUrl)) {
+        ctx.skip("its linking page is not an http(s) URL");
+        continue;
+      }
       facts.backlinks.push({ sourceUrl, targetUrl: "", anchor: "", sourceDomain: sourceDomainOf(sourceUrl), nofollow: false, sourceRating: null, ratingScale: null, firstSeen: null, lastSeen: parseDay(row[1] ?? ""), lostAt: null });
     }
   },

@@ -1,4 +1,4 @@
-import { cleanText, normalizeQuery, parseCount, parseDay, parseLocaleNumber } from "../cells.ts";
+import { cleanText, countAt, figureAt, normalizeQuery, parseDay } from "../cells.ts";
 import { coverDay, type ImportFacts, type PeriodDim } from "../facts.ts";
 import type { ReadContext, TableFormat } from "../format.ts";
 
@@ -55,10 +55,10 @@ function layoutOf(header: readonly string[]): Layout | null {
 }
 
 function metricsAt(row: readonly string[], cols: Partial<Record<Metric, number>>) {
-  const cell = (m: Metric) => (cols[m] === undefined ? "" : (row[cols[m]] ?? ""));
-  const clicks = parseCount(cell("clicks"));
-  const impressions = parseCount(cell("impressions"));
-  const position = parseLocaleNumber(cell("position"));
+  const at = (m: Metric) => cols[m] ?? -1;
+  const clicks = countAt(row, at("clicks"));
+  const impressions = countAt(row, at("impressions"));
+  const position = figureAt(row, at("position"));
   // Position 0 means "no data", not rank 1: it adds no weight.
   const posXImpr = position !== null && position > 0 && impressions !== null ? position * impressions : 0;
   return { clicks, impressions, posXImpr, present: clicks !== null || impressions !== null };
@@ -70,18 +70,18 @@ export const gscPerformance: TableFormat = {
   kind: "performance",
   expects: "Google Search Console Performance: Top queries|Top pages|Country|Device|Search Appearance|Date,Clicks,Impressions,CTR,Position (or the Russian UI's Популярные запросы,Клики,Показы,CTR,Позиция)",
   matches: (header) => layoutOf(header) !== null,
-  read(header, rows, facts: ImportFacts, _ctx: ReadContext) {
+  async read(header, rows, facts: ImportFacts, ctx: ReadContext) {
     const layout = layoutOf(header) as Layout;
     const compare = Object.keys(layout.prev).length > 0;
     let n = 0;
-    for (const row of rows) {
+    for await (const row of rows) {
       n++;
       const key = row[0] ?? "";
       const cur = metricsAt(row, layout.cur);
       if (layout.dim === "date") {
         const day = parseDay(key);
         if (day === null) {
-          facts.warnings.push(`skipped a date row that is not a date: ${cleanText(key).slice(0, 40)}`);
+          ctx.skip("its date is not a date");
           continue;
         }
         coverDay(facts, day);
@@ -116,7 +116,7 @@ export const gscFilters: TableFormat = {
   kind: "performance",
   expects: "Filter,Value",
   matches: (header) => header.length === 2 && (header[0] === "filter" || header[0] === "фильтр") && (header[1] === "value" || header[1] === "значение"),
-  read(_header, rows, facts) {
-    for (const row of rows) facts.filters[cleanText(row[0] ?? "")] = cleanText(row[1] ?? "");
+  async read(_header, rows, facts) {
+    for await (const row of rows) facts.filters[cleanText(row[0] ?? "")] = cleanText(row[1] ?? "");
   },
 };

@@ -12,12 +12,15 @@ export const yandexPages: TableFormat = {
   kind: "indexing",
   expects: "Yandex Webmaster pages in search: updateDate,url,httpCode,status,target,lastAccess,title,event",
   matches: (h) => hasColumns(h, ["url"], ["status"], ["httpcode"], ["lastaccess"]),
-  read(header, rows, facts) {
+  async read(header, rows, facts, ctx) {
     const col = (n: string) => header.indexOf(n);
     const [url, code, status, target, last, event, update] = ["url", "httpcode", "status", "target", "lastaccess", "event", "updatedate"].map((n): number => col(n));
-    for (const row of rows) {
+    for await (const row of rows) {
       const u = cleanText(row[url as number] ?? "");
-      if (!/^https?:\/\//i.test(u)) continue;
+      if (!/^https?:\/\//i.test(u)) {
+        ctx.skip("its url is not an http(s) URL");
+        continue;
+      }
       const raw = cleanText(row[status as number] ?? "").toUpperCase();
       const eventDate = update! >= 0 ? parseDay(row[update!] ?? "") : null;
       if (eventDate) coverDay(facts, eventDate);

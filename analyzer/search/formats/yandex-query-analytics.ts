@@ -1,4 +1,4 @@
-import { cleanText, normalizeQuery, parseCount, parseDay, parseLocaleNumber } from "../cells.ts";
+import { cleanText, countAt, figureAt, normalizeQuery, parseDay } from "../cells.ts";
 import { coverDay, type DailyFact, type ImportFacts } from "../facts.ts";
 import { hasColumns, type TableFormat } from "../format.ts";
 
@@ -27,18 +27,22 @@ export const yandexQueryAnalytics: TableFormat = {
   kind: "performance",
   expects: "Yandex Webmaster query analytics by URL: Date,Host,URL,Query,Region,Clicks,Impressions,Ranking",
   matches: (h) => hasColumns(h, ["date", "дата"], ["url"], ["query", "запрос"], ["clicks", "клики"], ["impressions", "показы"], ["ranking", "позиция", "position"]),
-  read(header, rows, facts: ImportFacts) {
+  async read(header, rows, facts: ImportFacts, ctx) {
     const col = (...names: string[]) => names.map((n) => header.indexOf(n)).find((i) => i >= 0) ?? -1;
     const [date, url, query, clicks, impr, rank] = [col("date", "дата"), col("url"), col("query", "запрос"), col("clicks", "клики"), col("impressions", "показы"), col("ranking", "позиция", "position")];
     const byDay = new Map<string, Sum>();
     const byQuery = new Map<string, Sum>();
     const byPair = new Map<string, Sum>();
-    for (const row of rows) {
+    for await (const row of rows) {
       const day = parseDay(row[date] ?? "");
-      if (day === null) continue;
+      if (day === null) {
+        ctx.skip("its date is not a date");
+        continue;
+      }
+      const impressions = countAt(row, impr) ?? 0;
+      const position = figureAt(row, rank);
+      const clickCount = countAt(row, clicks) ?? 0;
       coverDay(facts, day);
-      const impressions = parseCount(row[impr] ?? "") ?? 0;
-      const position = parseLocaleNumber(row[rank] ?? "");
       const f: DailyFact = {
         engine: "yandex",
         date: day,
@@ -46,7 +50,7 @@ export const yandexQueryAnalytics: TableFormat = {
         page: cleanText(row[url] ?? ""),
         country: "",
         device: "",
-        clicks: parseCount(row[clicks] ?? "") ?? 0,
+        clicks: clickCount,
         impressions,
         posXImpr: position !== null && position > 0 ? position * impressions : 0,
       };

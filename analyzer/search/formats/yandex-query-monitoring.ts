@@ -1,4 +1,4 @@
-import { cleanText, normalizeQuery, parseCount, parseDay, parseLocaleNumber } from "../cells.ts";
+import { cleanText, countAt, figureAt, normalizeQuery, parseDay } from "../cells.ts";
 import { coverDay, type ImportFacts } from "../facts.ts";
 import { columnOf, type TableFormat } from "../format.ts";
 
@@ -38,7 +38,7 @@ export const yandexQueryMonitoring: TableFormat = {
   kind: "performance",
   expects: "Yandex Webmaster «Мониторинг запросов»: Query (or Поисковые запросы), Url, then <date>_shows, <date>_clicks, <date>_position (and <date>_demand) per day",
   matches: (h) => columnOf(h, ...QUERY) >= 0 && [...dateColumns(h).values()].some((m) => m.has("shows") || m.has("clicks")),
-  read(header, rows, facts: ImportFacts) {
+  async read(header, rows, facts: ImportFacts, ctx) {
     const query = columnOf(header, ...QUERY);
     const url = columnOf(header, "url", "адрес страницы");
     const days = [...dateColumns(header)].sort(([a], [b]) => a.localeCompare(b));
@@ -48,16 +48,19 @@ export const yandexQueryMonitoring: TableFormat = {
       const o = map.get(key) ?? { clicks: 0, impressions: 0, posXImpr: 0 };
       map.set(key, { clicks: o.clicks + s.clicks, impressions: o.impressions + s.impressions, posXImpr: o.posXImpr + s.posXImpr });
     };
-    for (const row of rows) {
+    for await (const row of rows) {
       const q = normalizeQuery(row[query] ?? "");
-      if (q === "") continue;
+      if (q === "") {
+        ctx.skip("it has no query");
+        continue;
+      }
       const page = url >= 0 ? cleanText(row[url] ?? "") : "";
       for (const [day, metrics] of days) {
-        const cell = (m: string) => (metrics.has(m) ? (row[metrics.get(m) as number] ?? "") : "");
-        const impressions = parseCount(cell("shows"));
-        const clicks = parseCount(cell("clicks"));
+        const col = (m: string) => metrics.get(m) ?? -1;
+        const impressions = countAt(row, col("shows"));
+        const clicks = countAt(row, col("clicks"));
         if (impressions === null && clicks === null) continue;
-        const position = parseLocaleNumber(cell("position"));
+        const position = figureAt(row, col("position"));
         const s = { clicks: clicks ?? 0, impressions: impressions ?? 0, posXImpr: position !== null && position > 0 ? position * (impressions ?? 0) : 0 };
         coverDay(facts, day);
         facts.daily.push({ engine: "yandex", date: day, query: q, page, country: "", device: "", ...s });

@@ -74,7 +74,7 @@ describe("competitors from SERP snapshots", () => {
 });
 
 describe("Topvisor snapshots_2/history import", () => {
-  it("reads the rank from the date:rank:region key and the domain from the entry or its URL", () => {
+  it("reads the rank from the date:rank:region key and the domain from the entry or its URL", async () => {
     const doc = {
       regions: { "2": { searcher: "google", region: 213, device: "mobile" } },
       result: {
@@ -90,7 +90,7 @@ describe("Topvisor snapshots_2/history import", () => {
         ],
       },
     };
-    const parsed = parseImport(Buffer.from(JSON.stringify(doc)), "snap.json");
+    const parsed = await parseImport(Buffer.from(JSON.stringify(doc)), "snap.json");
     expect(parsed).toMatchObject({ provider: "topvisor", kind: "positions", formats: ["topvisor_snapshots"] });
     expect(parsed.facts.serp).toEqual([
       { engine: "google", region: 213, device: "mobile", keyword: "диван кровать", date: "2026-11-08", rank: 1, domain: "rival.ru", url: "https://www.Rival.ru/x" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseImport, parseImportFile } from "../../../analyzer/index.ts";
+import { parseImport } from "../../../analyzer/index.ts";
 import { buildXlsx } from "../../harness/xlsx-writer.ts";
 
 // Yandex Webmaster «Мониторинг запросов» (search-data-anchors §2.1): a wide XLSX, unpivoted into
@@ -19,7 +19,7 @@ describe("Yandex «Мониторинг запросов»", () => {
         ],
       },
     ]);
-    const parsed = await parseImportFile(workbook, "monitoring.xlsx");
+    const parsed = await parseImport(workbook, "monitoring.xlsx");
     expect(parsed).toMatchObject({ provider: "yandex_webmaster", kind: "performance", formats: ["yandex_query_monitoring"] });
     expect(parsed.facts.periodStart).toBe("2026-11-01");
     expect(parsed.facts.periodEnd).toBe("2026-11-02");
@@ -40,9 +40,9 @@ describe("Yandex «Мониторинг запросов»", () => {
     ]);
   });
 
-  it("reads the older header (Поисковые запросы, dates as dd.mm.yyyy) in a CSV, without a URL column", () => {
+  it("reads the older header (Поисковые запросы, dates as dd.mm.yyyy) in a CSV, without a URL column", async () => {
     const csv = "\ufeffПоисковые запросы;01.11.2026_shows;01.11.2026_clicks;01.11.2026_position\nдиван;1 000;25;4,5\n";
-    const parsed = parseImport(Buffer.from(csv), "monitoring.csv");
+    const parsed = await parseImport(Buffer.from(csv), "monitoring.csv");
     expect(parsed.formats).toEqual(["yandex_query_monitoring"]);
     expect(parsed.facts.daily).toEqual([{ engine: "yandex", date: "2026-11-01", query: "диван", page: "", country: "", device: "", clicks: 25, impressions: 1000, posXImpr: 4500 }]);
     expect(parsed.facts.period.map((r) => [r.dim, r.key, r.clicks, r.impressions, r.posXImpr])).toEqual([["query", "диван", 25, 1000, 4500]]);
