@@ -31,13 +31,13 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
   localhost_links: {
     hint: {
       ru: {
-        what: "Ищет на страницах выборки ссылки на localhost, 127.0.0.1, 0.0.0.0, [::1] и имена *.localhost.",
+        what: "Ищет на страницах выборки ссылки на localhost, 127.0.0.1, 0.0.0.0, [::1] и имена *.localhost, кроме ссылок на хост и порт самой страницы: сайт, который сам работает на локальном адресе, ссылается на себя законно.",
         good: "Ни одна ссылка не ведёт на локальный адрес.",
         bad: "Хотя бы одна ссылка ведёт на локальный адрес.",
         glossary: ["localhost — имя компьютера самого пользователя, а не сервера сайта", "127.0.0.1 — локальный адрес IPv4, то же, что localhost"],
       },
       en: {
-        what: "Looks for links to localhost, 127.0.0.1, 0.0.0.0, [::1] and *.localhost names on the sampled pages.",
+        what: "Looks for links to localhost, 127.0.0.1, 0.0.0.0, [::1] and *.localhost names on the sampled pages, except links to the page's own host and port: a site that itself runs on a local address rightly links to itself.",
         good: "No link points to a local address.",
         bad: "At least one link points to a local address.",
         glossary: ["localhost — the visitor's own computer, not the site's server", "127.0.0.1 — the local IPv4 address, the same as localhost"],

@@ -1,0 +1,44 @@
+// Page checks on patterns of real CMS sites (issue 33, findings real-sites.md R2, R3, R8, R11, R12
+// and browser-vs-lighthouse.md B12): what the CMS does on purpose is no task; the real fault still is.
+import { describe, expect, it } from "vitest";
+import type { SiteFacts } from "../../../proto/index.ts";
+import { runCheck } from "./cases/check-case.ts";
+import { ORIGIN, allPages, healthySite } from "./site-builder.ts";
+
+/** Every string of the facts with the healthy site's origin moved to `origin` (a site served elsewhere). */
+function movedTo(origin: string, mutate?: (f: SiteFacts) => void): SiteFacts {
+  const moved = JSON.parse(JSON.stringify(healthySite()).replaceAll(ORIGIN, origin)) as SiteFacts;
+  mutate?.(moved);
+  return moved;
+}
+
+function verdict(code: string, facts: SiteFacts) {
+  const o = runCheck(code, facts);
+  return { status: o.status, value: o.value, pages: o.pages };
+}
+
+describe("localhost_links compares a link's host with the page's own (R2, B12)", () => {
+  const LOOPBACK = "http://127.0.0.1:58510";
+
+  it("a site served on loopback linking to itself passes", () => {
+    expect(verdict("localhost_links", movedTo(LOOPBACK))).toEqual({ status: "pass", value: 0, pages: [] });
+  });
+
+  it("the same site's stray link to localhost on its own port fails, on that page only", () => {
+    const facts = movedTo(LOOPBACK, (f) => void f.pages[0]!.links.push({ href: "http://localhost:58510/about/", text: "About", nofollow: false, internal: false }));
+    expect(verdict("localhost_links", facts)).toEqual({ status: "fail", value: 1, pages: [`${LOOPBACK}/about/`] });
+    expect(runCheck("localhost_links", facts).detail).toBe(
+      `1 of 3 pages: links to localhost (${LOOPBACK}/about/: http://localhost:58510/about/)`,
+    );
+  });
+
+  it("a link to another loopback port (a dead development server) still fails", () => {
+    const facts = movedTo(LOOPBACK, (f) => void f.home!.links.push({ href: "http://127.0.0.1:58599/old-site/", text: "Old site", nofollow: false, internal: false }));
+    expect(verdict("localhost_links", facts)).toEqual({ status: "fail", value: 1, pages: [`${LOOPBACK}/`] });
+  });
+
+  it("a public site linking to localhost fails", () => {
+    const facts = healthySite((f) => allPages(f).forEach((p) => void p.links.push({ href: "http://localhost/", text: "Local", nofollow: false, internal: false })));
+    expect(verdict("localhost_links", facts).value).toBe(3);
+  });
+});
