@@ -239,13 +239,13 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
   crawlable_anchors: {
     hint: {
       ru: {
-        what: "Ищет ссылки <a>, по которым робот не может перейти: href с javascript: или file:, href, который не разбирается как адрес, и <a> без href, но с onclick. Ссылки с role, name и mailto: пропускаются, как в Lighthouse.",
+        what: "Ищет ссылки <a>, по которым робот не может перейти, по правилу Lighthouse 12: href javascript:void(0) или file:, href, который не разбирается как адрес, и <a> без href, но с onclick. Прочие javascript:-действия (например, javascript:print() «Версии для печати» MediaWiki), ссылки с role, name и mailto: пропускаются, как в Lighthouse.",
         good: "Таких ссылок нет; страницы без ссылок не оцениваются.",
         bad: "Есть хотя бы одна такая ссылка: поисковик не перейдёт по ней и не найдёт страницу, куда она ведёт. Оценка по доле таких страниц.",
         glossary: ["javascript:-ссылка — ссылка, которая запускает скрипт вместо перехода по адресу", "onclick — обработчик нажатия, который поисковый робот не выполняет"],
       },
       en: {
-        what: "Looks for <a> links a crawler cannot follow: a javascript: or file: href, an href that does not parse as a URL, and <a> without href but with onclick. Links with a role, a name or a mailto: href are skipped, as in Lighthouse.",
+        what: "Looks for <a> links a crawler cannot follow, by Lighthouse 12's rule: a javascript:void(0) or file: href, an href that does not parse as a URL, and <a> without href but with onclick. Other javascript: actions (MediaWiki's \"Printable version\", javascript:print()), links with a role, a name or a mailto: href are skipped, as in Lighthouse.",
         good: "There are none; pages without links are not judged.",
         bad: "At least one such link: search engines will not follow it or find the page behind it. Scored by the share of such pages.",
         glossary: ["javascript: link — a link that runs a script instead of going to an address", "onclick — a click handler that search crawlers do not run"],
