@@ -57,13 +57,13 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
   internal_nofollow: {
     hint: {
       ru: {
-        what: "Ищет на страницах выборки внутренние ссылки с rel=\"nofollow\".",
+        what: "Ищет на страницах выборки внутренние ссылки с rel=\"nofollow\". Не считаются ссылки на саму страницу, её якоря и её варианты с параметрами (ссылки «Ответить» WordPress с ?replytocom=) и на адреса, закрытые в robots.txt для поисковиков: там nofollow ставят намеренно.",
         good: "Ни одна ссылка на свои страницы не помечена nofollow.",
         bad: "Хотя бы одна внутренняя ссылка помечена nofollow.",
         glossary: ["nofollow — пометка ссылки «не передавать вес и не переходить»", "внутренняя ссылка — ссылка на страницу того же сайта"],
       },
       en: {
-        what: "Looks for internal links with rel=\"nofollow\" on the sampled pages.",
+        what: "Looks for internal links with rel=\"nofollow\" on the sampled pages. Links to the page itself, its fragments and its query variants (WordPress's ?replytocom= reply links), and to URLs robots.txt closes to search crawlers, are not counted: a CMS nofollows them on purpose.",
         good: "No link to the site's own pages carries nofollow.",
         bad: "At least one internal link carries nofollow.",
         glossary: ["nofollow — a link hint meaning \"do not pass weight or follow\"", "internal link — a link to a page of the same site"],

@@ -42,3 +42,32 @@ describe("localhost_links compares a link's host with the page's own (R2, B12)",
     expect(verdict("localhost_links", facts).value).toBe(3);
   });
 });
+
+describe("internal_nofollow leaves the nofollow a CMS sets on purpose (R3)", () => {
+  const POST = `${ORIGIN}/about/`;
+  const link = (href: string, text: string) => ({ href, text, nofollow: true, internal: true });
+
+  it("WordPress: the ?replytocom reply links and the hidden cancel-reply self-link pass", () => {
+    const facts = healthySite((f) => {
+      f.pages[0]!.links.push(link(`${POST}?replytocom=12`, "Reply to Ann"), link(`${POST}?replytocom=13`, "Reply to Bob"), link(POST, "Cancel reply"));
+    });
+    expect(verdict("internal_nofollow", facts)).toEqual({ status: "pass", value: 0, pages: [] });
+  });
+
+  it("MediaWiki: a nofollow link robots.txt closes to search crawlers passes", () => {
+    const facts = healthySite((f) => {
+      f.robots!.groups[0]!.disallow.push("/wiki/Special:");
+      f.pages[0]!.links.push(link(`${ORIGIN}/wiki/Special:RecentChangesLinked/About`, "Related changes"));
+    });
+    expect(verdict("internal_nofollow", facts)).toEqual({ status: "pass", value: 0, pages: [] });
+  });
+
+  it("a nofollow link to another page of the site still fails, as does one Googlebot may fetch though Yandex may not", () => {
+    const facts = healthySite((f) => {
+      f.robots!.groups.push({ userAgents: ["yandex"], allow: [], disallow: ["/blog/"], crawlDelayS: 0 });
+      f.pages[0]!.links.push(link(`${ORIGIN}/blog/first-post/?replytocom=12`, "A reply elsewhere"));
+      f.pages[1]!.links.push(link(`${ORIGIN}/pricing/`, "Pricing"));
+    });
+    expect(verdict("internal_nofollow", facts)).toEqual({ status: "fail", value: 2, pages: [POST, `${ORIGIN}/blog/first-post/`] });
+  });
+});
