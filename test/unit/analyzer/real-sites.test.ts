@@ -71,3 +71,35 @@ describe("internal_nofollow leaves the nofollow a CMS sets on purpose (R3)", () 
     expect(verdict("internal_nofollow", facts)).toEqual({ status: "fail", value: 2, pages: [POST, `${ORIGIN}/blog/first-post/`] });
   });
 });
+
+describe("url_hygiene does not fail a scheme the whole site uses (R11)", () => {
+  const WIKI = "http://127.0.0.1:58520";
+  /** A MediaWiki: every page under /wiki/ with its title's capital and underscores. */
+  function wiki(paths: string[]): SiteFacts {
+    return healthySite((f) => {
+      const [home, ...inner] = paths.map((p) => `${WIKI}${p}`);
+      f.home!.response!.finalUrl = home!;
+      f.pages = inner.map((url) => ({ ...structuredClone(f.pages[0]!), response: { ...f.pages[0]!.response!, requestedUrl: url, finalUrl: url } }));
+    });
+  }
+
+  it("MediaWiki's /wiki/Title_Case paths pass, saying why", () => {
+    const o = runCheck("url_hygiene", wiki(["/wiki/Main_Page", "/wiki/Ls", "/wiki/Talk:Ext4", "/wiki/Category:User_commands"]));
+    expect([o.status, o.value, o.detail]).toEqual([
+      "pass",
+      0,
+      "4 pages checked, all pass; uppercase letters and underscores are the site's URL scheme on every sampled page, not counted",
+    ]);
+  });
+
+  it("a page longer than 115 characters still fails on such a site", () => {
+    const long = `/wiki/${"Very_long_title_".repeat(7)}`;
+    const o = runCheck("url_hygiene", wiki(["/wiki/Main_Page", "/wiki/Ls", "/wiki/Talk:Ext4", long]));
+    expect([o.status, o.value, o.pages]).toEqual(["fail", 1, [`${WIKI}${long}`]]);
+  });
+
+  it("one odd page on a lower-case site fails", () => {
+    const o = runCheck("url_hygiene", wiki(["/", "/about/", "/blog/first-post/", "/About_Us"]));
+    expect([o.status, o.value, o.pages]).toEqual(["fail", 1, [`${WIKI}/About_Us`]]);
+  });
+});
