@@ -586,6 +586,7 @@ function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitema
     redirectedLinks: redirectedTargets.length,
     redirected: sample([...redirectedTargets].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)).map((r) => ({ url: r.url, detail: `redirects to ${r.final}` }))),
     canonicalBad: canonicals.length,
+    canonicalDeclared: pages.reduce((n, r) => n + ((t.canonical[r] as number) >= 0 ? 1 : 0), 0),
     canonical: sample(canonicals.map((c) => ({ url: c.url, detail: `canonical ${c.target}: ${c.problem}` }))),
     hreflangMissingReturn: hreflang.length,
     hreflang: sample(hreflang.map((h) => ({ url: h.url, detail: `${h.hreflang} alternate ${h.alternate} does not link back` }))),

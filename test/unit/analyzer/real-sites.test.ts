@@ -1,9 +1,9 @@
 // Page checks on patterns of real CMS sites (issue 33, findings real-sites.md R2, R3, R8, R11, R12
 // and browser-vs-lighthouse.md B12): what the CMS does on purpose is no task; the real fault still is.
 import { describe, expect, it } from "vitest";
-import type { SiteFacts } from "../../../proto/index.ts";
+import type { CrawlFindings, SiteFacts } from "../../../proto/index.ts";
 import { runCheck } from "./cases/check-case.ts";
-import { ORIGIN, allPages, healthySite } from "./site-builder.ts";
+import { ORIGIN, allPages, cleanCrawl, healthySite } from "./site-builder.ts";
 
 /** Every string of the facts with the healthy site's origin moved to `origin` (a site served elsewhere). */
 function movedTo(origin: string, mutate?: (f: SiteFacts) => void): SiteFacts {
@@ -101,5 +101,24 @@ describe("url_hygiene does not fail a scheme the whole site uses (R11)", () => {
   it("one odd page on a lower-case site fails", () => {
     const o = runCheck("url_hygiene", wiki(["/", "/about/", "/blog/first-post/", "/About_Us"]));
     expect([o.status, o.value, o.pages]).toEqual(["fail", 1, [`${WIKI}/About_Us`]]);
+  });
+});
+
+describe("canonical_target never contradicts the crawl (R12)", () => {
+  // MediaWiki writes a canonical only on redirect pages: none in the sample, five in the crawl.
+  const noneSampled = (crawl: Partial<CrawlFindings>) =>
+    healthySite((f) => {
+      allPages(f).forEach((p) => void (p.canonicals = []));
+      f.crawl = cleanCrawl(crawl);
+    });
+
+  it("five valid canonicals in the crawl pass, though no sampled page has one", () => {
+    const o = runCheck("canonical_target", noneSampled({ canonicalDeclared: 5 }));
+    expect([o.status, o.value, o.detail]).toEqual(["pass", 0, "40 pages crawled, all pass (crawl of 2025-06-13)"]);
+  });
+
+  it("a crawl where no page declares one is not judged, and says so of the crawl", () => {
+    const o = runCheck("canonical_target", noneSampled({ canonicalDeclared: 0 }));
+    expect([o.status, o.detail]).toEqual(["na", "no crawled page declares a canonical URL (crawl of 2025-06-13)"]);
   });
 });

@@ -566,6 +566,8 @@ export interface CrawlFindings {
   sitemapListed: boolean;
   /** of redirect_chains, the loops */
   redirectLoops: number;
+  /** crawled HTML pages that declare a canonical URL (any target) */
+  canonicalDeclared: number;
 }
 
 function createBaseHeader(): Header {
@@ -6228,6 +6230,7 @@ function createBaseCrawlFindings(): CrawlFindings {
     urlVariant: [],
     sitemapListed: false,
     redirectLoops: 0,
+    canonicalDeclared: 0,
   };
 }
 
@@ -6343,6 +6346,9 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     }
     if (message.redirectLoops !== 0) {
       writer.uint32(296).int32(message.redirectLoops);
+    }
+    if (message.canonicalDeclared !== 0) {
+      writer.uint32(304).int32(message.canonicalDeclared);
     }
     return writer;
   },
@@ -6656,6 +6662,14 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
             message.redirectLoops = reader.int32();
             continue;
           }
+          case 38: {
+            if (tag !== 304) {
+              break;
+            }
+
+            message.canonicalDeclared = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6823,6 +6837,11 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
         : isSet(object.redirect_loops)
         ? globalThis.Number(object.redirect_loops)
         : 0,
+      canonicalDeclared: isSet(object.canonicalDeclared)
+        ? globalThis.Number(object.canonicalDeclared)
+        : isSet(object.canonical_declared)
+        ? globalThis.Number(object.canonical_declared)
+        : 0,
     };
   },
 
@@ -6939,6 +6958,9 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     if (message.redirectLoops !== 0) {
       obj.redirectLoops = Math.round(message.redirectLoops);
     }
+    if (message.canonicalDeclared !== 0) {
+      obj.canonicalDeclared = Math.round(message.canonicalDeclared);
+    }
     return obj;
   },
 
@@ -6984,6 +7006,7 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     message.urlVariant = object.urlVariant?.map((e) => CrawlSample.fromPartial(e)) || [];
     message.sitemapListed = object.sitemapListed ?? false;
     message.redirectLoops = object.redirectLoops ?? 0;
+    message.canonicalDeclared = object.canonicalDeclared ?? 0;
     return message;
   },
 };
