@@ -413,14 +413,24 @@ function redirectedTargets(crawl: CrawlIndex, graph: LinkGraph): { url: string; 
   return out;
 }
 
-/** Sitemap URLs no crawled page links to (the home page is never an orphan). */
+/**
+ * Sitemap URLs the home page's links do not lead to (the home page is never an orphan): no page
+ * reached from the home page links to them. A section only the sitemap leads to is orphaned as a
+ * whole, though its pages link to each other (WordPress's author archive and its pagination).
+ */
 function orphansOf(crawl: CrawlIndex, graph: LinkGraph): Orphan[] {
   const { input, t } = crawl;
   let home = -1;
   for (let r = 0; r < t.size && home < 0; r++) if (t.depth[r] === 0) home = r;
   const homeUrl = home >= 0 ? urlOf(crawl, home) : undefined;
   const homeFinal = home >= 0 ? finalUrlOf(crawl, home) : undefined;
-  const linked = (url: string) => inlinksOf(graph, crawl.sitemapIds.get(url) ?? -1) > 0 || url === homeUrl || url === homeFinal;
+  const reached = reachedFromHome(crawl);
+  const linked = (url: string) => {
+    const id = crawl.sitemapIds.get(url) ?? -1;
+    if (id < 0) return inlinksOf(graph, id) > 0 || url === homeUrl || url === homeFinal;
+    const r = t.recordOf[id] as number;
+    return reached[id] === 1 || (r >= 0 && (t.depth[r] as number) >= 0) || url === homeUrl || url === homeFinal;
+  };
   // Sitemap URLs that redirect or fail are not pages: they count as sitemap problems instead.
   return input.sitemapUrls
     .filter((u) => {
@@ -433,6 +443,22 @@ function orphansOf(crawl: CrawlIndex, graph: LinkGraph): Orphan[] {
       return { url: u, status: r >= 0 ? (t.status[r] as number) : 0 };
     })
     .sort((a, b) => a.url.localeCompare(b.url));
+}
+
+/** 1 for every URL a page reached by links from the home page (depth ≥ 0) links to, or redirects there. */
+function reachedFromHome({ pages, t, urls }: CrawlIndex): Uint8Array {
+  const reached = new Uint8Array(urls.length);
+  const { linkFrom, linkCount, linkData, recordOf, finalId } = t;
+  for (const p of pages) {
+    if ((t.depth[p] as number) < 0) continue;
+    for (let k = linkFrom[p] as number, end = k + (linkCount[p] as number); k < end; k++) {
+      const target = linkData[k] as number;
+      reached[target] = 1;
+      const r = recordOf[target] as number;
+      if (r >= 0 && (finalId[r] as number) >= 0) reached[finalId[r] as number] = 1;
+    }
+  }
+  return reached;
 }
 
 /** Canonicals that point to what cannot be the indexed page. */
@@ -579,7 +605,7 @@ function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitema
     brokenLinks: broken.length,
     broken: sample(broken.map((b) => ({ url: b.url, detail: `${b.status || b.error}, linked from ${b.links} page${b.links > 1 ? "s" : ""} (e.g. ${b.sources[0] ?? ""})` }))),
     orphans: orphans.length,
-    orphan: sample(orphans.map((o) => ({ url: o.url, detail: "listed in the sitemap, linked from no crawled page" }))),
+    orphan: sample(orphans.map((o) => ({ url: o.url, detail: "listed in the sitemap, not reached by links from the home page" }))),
     redirectChains: chains.length,
     redirectLoops: chains.filter((c) => c.loop).length,
     redirectChain: sample(chains.map((c) => ({ url: c.url, detail: c.loop ? "redirect loop" : `${c.chain.length} hops: ${[c.url, ...c.chain].join(" → ")}` }))),

@@ -78,8 +78,21 @@ function withExtraction(page: CrawledPage, { facts, text }: Extraction, input: O
   }
   page.internalLinks = [...internal];
   page.nofollowInternal = [...internal].filter((k) => !followed.has(k));
+  page.internalAssets = internalAssets(facts, input.originHost, internal);
   page.issues = pageIssues(facts, { host: input.site, origin: input.origin, checkedAt: input.checkedAt });
   return page;
+}
+
+/** The page's same-origin images, scripts and stylesheets not linked as pages too (strict keys, distinct, in document order). */
+function internalAssets(facts: Extraction["facts"], originHost: string, links: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const src of [...facts.images.map((i) => i.src), ...facts.assets]) {
+    const key = strictKey(src);
+    if (!key || links.has(key)) continue;
+    const url = new URL(key);
+    if (url.host === originHost && (url.protocol === "http:" || url.protocol === "https:")) out.add(key);
+  }
+  return [...out];
 }
 
 /**

@@ -125,10 +125,12 @@ export interface CrawledPage {
   /** failing page-check codes */
   issues: string[];
   inSitemap: boolean;
-  /** empty, or why it was not fetched: robots, trap, page_limit, depth_limit */
+  /** empty, or why it was not fetched: robots, trap, page_limit, depth_limit, missing_target */
   skipped: string;
   /** 429/503 answers before this one */
   throttled: number;
+  /** distinct same-origin <img src>, scripts and stylesheets (strict keys), checked by HEAD */
+  internalAssets: string[];
 }
 
 export interface ExternalLinkCheck {
@@ -728,6 +730,7 @@ function createBaseCrawledPage(): CrawledPage {
     inSitemap: false,
     skipped: "",
     throttled: 0,
+    internalAssets: [],
   };
 }
 
@@ -807,6 +810,9 @@ export const CrawledPage: MessageFns<CrawledPage> = {
     }
     if (message.throttled !== 0) {
       writer.uint32(200).int32(message.throttled);
+    }
+    for (const v of message.internalAssets) {
+      writer.uint32(210).string(v!);
     }
     return writer;
   },
@@ -1024,6 +1030,14 @@ export const CrawledPage: MessageFns<CrawledPage> = {
             message.throttled = reader.int32();
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.internalAssets.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1103,6 +1117,11 @@ export const CrawledPage: MessageFns<CrawledPage> = {
         : false,
       skipped: isSet(object.skipped) ? globalThis.String(object.skipped) : "",
       throttled: isSet(object.throttled) ? globalThis.Number(object.throttled) : 0,
+      internalAssets: globalThis.Array.isArray(object?.internalAssets)
+        ? object.internalAssets.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.internal_assets)
+        ? object.internal_assets.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1183,6 +1202,9 @@ export const CrawledPage: MessageFns<CrawledPage> = {
     if (message.throttled !== 0) {
       obj.throttled = Math.round(message.throttled);
     }
+    if (message.internalAssets?.length) {
+      obj.internalAssets = message.internalAssets;
+    }
     return obj;
   },
 
@@ -1216,6 +1238,7 @@ export const CrawledPage: MessageFns<CrawledPage> = {
     message.inSitemap = object.inSitemap ?? false;
     message.skipped = object.skipped ?? "";
     message.throttled = object.throttled ?? 0;
+    message.internalAssets = object.internalAssets?.map((e) => e) || [];
     return message;
   },
 };
