@@ -209,6 +209,7 @@ export function analyzeCrawlTable(input: CrawlTableInput): CrawlAnalysis {
   const graph = linkGraph(crawl);
   const streamed = streamedSteps(crawl);
   const redirects = streamed.redirects;
+  const duplicates = { ...streamed.duplicates, near: nearDuplicates(crawl), variants: groupVariantsOf(crawl.pages.length, (i) => urlOf(crawl, crawl.pages[i] as number)) };
   const results: CrawlResults = {
     graph,
     problems: {
@@ -220,13 +221,21 @@ export function analyzeCrawlTable(input: CrawlTableInput): CrawlAnalysis {
       canonicals: canonicalProblems(crawl),
       hreflang: hreflangMissingReturn(crawl),
     },
-    duplicates: { ...streamed.duplicates, near: nearDuplicates(crawl), variants: groupVariantsOf(crawl.pages.length, (i) => urlOf(crawl, crawl.pages[i] as number)) },
+    duplicates,
     depths: clickDepths(crawl),
-    sitemap: sitemapConsistency(crawl),
+    sitemap: sitemapConsistency(crawl, copiesOf(duplicates)),
     ranks: rankPages(crawl, graph),
     external: streamed.external,
   };
   return { findings: crawlFindings(crawl, results), report: crawlReport(crawl, results), pageStats: results.ranks.pageStats };
+}
+
+/** Pages that repeat another's text, exactly or nearly (every member of a group but the first or representative). */
+function copiesOf({ content, near }: { content: readonly DuplicateGroup[]; near: NearDuplicateResult }): Set<string> {
+  const copies = new Set<string>();
+  for (const g of content) for (const url of g.urls.slice(1)) copies.add(url);
+  for (const c of near.clusters) for (const url of c.urls.slice(1)) copies.add(url);
+  return copies;
 }
 
 function urlOf({ urls, t }: CrawlIndex, r: number): string {
@@ -528,7 +537,21 @@ function clickDepths(crawl: CrawlIndex): Depths {
   return { histogram, max, deepPages: deep.length, deep: firstSorted(deep, SAMPLES, (a, b) => (t.depth[b] as number) - (t.depth[a] as number) || urlOf(crawl, a).localeCompare(urlOf(crawl, b))) };
 }
 
-function sitemapConsistency(crawl: CrawlIndex): SitemapConsistency {
+/**
+ * Pages a CMS keeps out of its sitemap on purpose, and rightly: the further pages of a paginated
+ * series (`/page/2/`, `?paged=2`, `?page=2`) and date archives (`/2023/`, `/2023/05/`), which list
+ * what the sitemap lists already.
+ */
+const SERIES_PAGE = /\/page\/\d+\/?$/;
+const SERIES_QUERY = /[?&](paged|page)=\d+(&|$)/;
+const DATE_ARCHIVE = /^\/(\d{4})(\/\d{1,2}){0,2}\/?$/;
+
+function listingByDesign(url: string): boolean {
+  const u = new URL(url);
+  return SERIES_PAGE.test(u.pathname) || SERIES_QUERY.test(u.search) || DATE_ARCHIVE.test(u.pathname);
+}
+
+function sitemapConsistency(crawl: CrawlIndex, copies: ReadonlySet<string>): SitemapConsistency {
   const { input, indexable, sitemapSet, t } = crawl;
   const bad: { url: string; problem: string }[] = [];
   for (const u of input.sitemapUrls) {
@@ -540,7 +563,9 @@ function sitemapConsistency(crawl: CrawlIndex): SitemapConsistency {
   }
   bad.sort((a, b) => a.url.localeCompare(b.url));
   const notInSitemap: number[] = [];
-  if (sitemapSet.size > 0) for (const r of indexable) if (!sitemapSet.has(urlOf(crawl, r)) && !sitemapSet.has(finalUrlOf(crawl, r))) notInSitemap.push(r);
+  // Near-duplicates are left out too: the fix for a copy is a redirect, a canonical or noindex, not a listing.
+  const missing = (r: number) => !sitemapSet.has(urlOf(crawl, r)) && !sitemapSet.has(finalUrlOf(crawl, r)) && !listingByDesign(urlOf(crawl, r)) && !copies.has(urlOf(crawl, r));
+  if (sitemapSet.size > 0) for (const r of indexable) if (missing(r)) notInSitemap.push(r);
   return { bad, notInSitemap: notInSitemap.length, notInSitemapFirst: firstSorted(notInSitemap, SAMPLES, (a, b) => urlOf(crawl, a).localeCompare(urlOf(crawl, b))) };
 }
 
@@ -588,7 +613,7 @@ function pageGraph({ pages, t, urls }: CrawlIndex) {
   return { n: pages.length, offsets, targets: targets.subarray(0, k) };
 }
 
-function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitemap }: CrawlResults): CrawlFindings {
+function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitemap, external }: CrawlResults): CrawlFindings {
   const { input, fetched, pages, sitemapSet, t } = crawl;
   const { broken, orphans, chains, redirectedTargets, canonicals, hreflang } = problems;
   const { titles, descriptions, content, near, variants } = duplicates;
@@ -613,6 +638,11 @@ function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitema
     redirected: sample([...redirectedTargets].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)).map((r) => ({ url: r.url, detail: `redirects to ${r.final}` }))),
     canonicalBad: canonicals.length,
     canonicalDeclared: pages.reduce((n, r) => n + ((t.canonical[r] as number) >= 0 ? 1 : 0), 0),
+    externalChecked: external.links.filter((l) => l.state !== "unchecked").length,
+    brokenExternal: external.links.filter((l) => l.state === "broken").length,
+    externalBroken: sample(
+      external.links.filter((l) => l.state === "broken").map((l) => ({ url: l.url, detail: `${l.status || l.error}, linked from ${l.sources} page${l.sources > 1 ? "s" : ""}` })),
+    ),
     canonical: sample(canonicals.map((c) => ({ url: c.url, detail: `canonical ${c.target}: ${c.problem}` }))),
     hreflangMissingReturn: hreflang.length,
     hreflang: sample(hreflang.map((h) => ({ url: h.url, detail: `${h.hreflang} alternate ${h.alternate} does not link back` }))),

@@ -37,6 +37,7 @@ import { h1Present } from "./h1-present.ts";
 import { headingsEmpty } from "./headings-empty.ts";
 import { headingsOrder } from "./headings-order.ts";
 import { homeStatus } from "./home-status.ts";
+import { brokenExternal } from "./broken-external.ts";
 import { httpStatus } from "./http-status.ts";
 import { hostCanonical } from "./host-canonical.ts";
 import { hreflangCodes } from "./hreflang-codes.ts";
@@ -219,6 +220,7 @@ export const CHECKS: readonly CheckDef[] = Object.freeze([
   pictureNoImg,
   // links
   brokenInternal,
+  brokenExternal,
   internalRedirects,
   orphanPages,
   crawlDepth,

@@ -106,6 +106,32 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
       },
     },
   },
+  broken_external: {
+    hint: {
+      ru: {
+        what: "Берёт из последнего полного обхода сайта (не старше 30 дней) внешние ссылки, которые обход проверил, и находит среди них отвечающие 4xx, 5xx или не отвечающие вовсе. Проверяются только хосты, разрешённые настройкой SVC_EGRESS_ALLOW; остальные ссылки не проверяются, и тогда проверка не применяется.",
+        good: "Все проверенные внешние ссылки ведут на работающие адреса.",
+        bad: "Хотя бы одна проверенная внешняя ссылка ведёт на адрес с ошибкой; оценка падает вместе с долей таких ссылок среди проверенных.",
+        glossary: ["внешняя ссылка — ссылка на страницу другого сайта", "SVC_EGRESS_ALLOW — список хостов, к которым сервису разрешено обращаться помимо самого сайта"],
+      },
+      en: {
+        what: "Takes from the latest whole-site crawl (at most 30 days old) the external links the crawl checked and finds those answering 4xx, 5xx or not at all. Only hosts the SVC_EGRESS_ALLOW setting allows are checked; with none checked, the check is not applicable.",
+        good: "Every external link checked leads to a working URL.",
+        bad: "At least one checked external link leads to a failing URL; the score falls with the share of such links among those checked.",
+        glossary: ["external link — a link to a page of another site", "SVC_EGRESS_ALLOW — the hosts the service may contact besides the site itself"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Ссылки на другие сайты не битые",
+        what: "Сервис проверяет, открываются ли страницы других сайтов, на которые ссылается ваш сайт.",
+        why: "Другие сайты переезжают и закрываются, и ссылка на пропавшую страницу разочаровывает читателя.",
+        benefit: "Читатель попадает туда, куда обещает ссылка.",
+        effort: "от получаса: найти новый адрес страницы или убрать ссылку",
+        who: "автор или редактор текста со ссылкой",
+      },
+    },
+  },
   internal_redirects: {
     hint: {
       ru: {

@@ -43,7 +43,7 @@ ${canonical ? `<link rel="canonical" href="${canonical}">` : ""}
 <link rel="alternate" type="application/rss+xml" title="Debian Notes » Feed" href="${origin}/feed/">
 </head><body class="wp-site-blocks">
 <header><p class="wp-block-site-title"><a href="${origin}" rel="home">Debian Notes</a></p>
-<nav><a href="${origin}/about/">About</a> <a href="${origin}/category/games/">Games</a></nav></header>
+<nav><a href="${origin}/about/">About</a> <a href="${origin}/category/games/">Games</a> <a href="${origin}/2022/11/">November 2022</a></nav></header>
 <main>${main}</main>
 <footer><p>Proudly powered by <a href="https://wordpress.org" rel="nofollow">WordPress</a></p></footer>
 </body></html>`;
@@ -74,7 +74,7 @@ function wpRoutes(origin: string): Map<string, Route> {
   const routes = new Map<string, Route>();
   const post = (slug: string) => `${origin}/2022/11/${slug}/`;
   const extras: Record<(typeof WP_POSTS)[number], string> = {
-    "hello-world": `<p>See the <a href="${origin}/2022/05/nonexistent-article/">old article</a> and the <a href="${origin}/wp-content/uploads/2022/03/annual-report.pdf">annual report</a>.</p>`,
+    "hello-world": `<p>See the <a href="${origin}/2022/05/nonexistent-article/">old article</a> and the <a href="${origin}/wp-content/uploads/2022/03/annual-report.pdf">annual report</a>; the <a href="http://127.0.0.1:9/old-site/">old site</a> is gone.</p>`,
     "plank-stupidly-simple": `<figure><a href="${post("plank-stupidly-simple")}screenshot-10/"><img src="${origin}/wp-content/uploads/2022/11/screenshot-10.png" alt="Plank on the desktop" width="640" height="400"></a></figure>`,
     "weekly-roundup": `<figure><img src="${origin}/wp-content/uploads/2023/01/missing-diagram.png" alt="How the parts fit"></figure><p>Write to <a href="http://localhost:${new URL(origin).port}/about/">us</a>.</p>`,
   };
@@ -87,6 +87,8 @@ function wpRoutes(origin: string): Map<string, Route> {
   routes.set("/wp-content/uploads/2022/11/screenshot-10.png", PNG);
   routes.set("/about/", page(wpLayout(origin, "About", `<h1>About</h1>${body(3)}`, `${origin}/about/`)));
   routes.set("/category/games/", page(wpArchive(origin, "Games", WP_POSTS.map(post))));
+  // The month's archive: a listing WordPress keeps out of its sitemap.
+  routes.set("/2022/11/", page(wpArchive(origin, "Month: November 2022", WP_POSTS.map(post))));
   // Home pagination: each page links only to the next one (Twenty Twenty-Three's query loop).
   const homeNext = (n: number) => (n < WP_HOME_PAGES ? `${origin}/page/${n + 1}/` : undefined);
   routes.set("/", page(wpArchive(origin, "Debian Notes", WP_POSTS.map(post), homeNext(1))));

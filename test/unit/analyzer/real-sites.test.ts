@@ -122,3 +122,30 @@ describe("canonical_target never contradicts the crawl (R12)", () => {
     expect([o.status, o.detail]).toEqual(["na", "no crawled page declares a canonical URL (crawl of 2025-06-13)"]);
   });
 });
+
+describe("broken_external: a checked external link that fails makes a task (R9)", () => {
+  const withCrawl = (crawl: Partial<CrawlFindings>) => healthySite((f) => void (f.crawl = cleanCrawl(crawl)));
+
+  it("is not applicable when the egress policy let the crawl check no external link", () => {
+    const o = runCheck("broken_external", withCrawl({ externalChecked: 0 }));
+    expect([o.status, o.detail]).toEqual([
+      "na",
+      "no external link was checked: the crawl checks only hosts SVC_EGRESS_ALLOW lets it reach; the others are listed as unchecked in GET /external (crawl of 2025-06-13)",
+    ]);
+  });
+
+  it("fails on the dead origin, scored by the share of the links checked", () => {
+    const o = runCheck("broken_external", withCrawl({ externalChecked: 4, brokenExternal: 1, externalBroken: [{ url: "http://127.0.0.1:58599/old-site/", detail: "refused, linked from 1 page" }] }));
+    expect([o.status, o.value, o.score, o.pages, o.detail]).toEqual([
+      "fail",
+      1,
+      0.675,
+      ["http://127.0.0.1:58599/old-site/"],
+      "1 of 4 external links checked answer 4xx, 5xx or not at all (crawl of 2025-06-13); e.g. http://127.0.0.1:58599/old-site/ (refused, linked from 1 page)",
+    ]);
+  });
+
+  it("passes when every checked external link answers", () => {
+    expect(runCheck("broken_external", withCrawl({ externalChecked: 4 })).status).toBe("pass");
+  });
+});
