@@ -132,6 +132,8 @@ interface CrawlRun {
   readonly startedAt: number;
   readonly frontier: Frontier;
   readonly checkpoint: CrawlCheckpoint;
+  /** robots.txt as the crawl obeys it (page checks read it too). */
+  readonly robots: RobotsFacts | undefined;
   /** Sitemap URLs (their pages are marked inSitemap); set once the sitemaps are read. */
   sitemapSet: ReadonlySet<string>;
   /** External links on allowed hosts, checked once the crawl is done (opts.maxExternalChecks at most). */
@@ -180,7 +182,7 @@ function newCrawlRun(
     (err) => fail(run, err),
     opts.factsFile,
   );
-  const run: CrawlRun = { input, opts, deps, originHost: origin.host, limiter, politeness, startedAt, frontier, checkpoint, sitemapSet: new Set(), externalToCheck: new Map(), fetched: 0, failure: undefined };
+  const run: CrawlRun = { input, opts, deps, originHost: origin.host, limiter, politeness, startedAt, frontier, checkpoint, robots, sitemapSet: new Set(), externalToCheck: new Map(), fetched: 0, failure: undefined };
   return run;
 }
 
@@ -256,7 +258,7 @@ async function crawlEntry(run: CrawlRun, entry: FrontierEntry): Promise<void> {
   run.fetched += 1;
   const depth = Number.isFinite(entry.depth) ? entry.depth : -1;
   const { input, originHost } = run;
-  const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
+  const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt, robots: run.robots };
   // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
   const redirected = r.response.redirects.length > 0;
   const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await parsedOrFailed(run, pageInput, redirected ? undefined : r.body);
