@@ -209,6 +209,7 @@ export function analyzeCrawlTable(input: CrawlTableInput): CrawlAnalysis {
   const graph = linkGraph(crawl);
   const streamed = streamedSteps(crawl);
   const redirects = streamed.redirects;
+  const duplicates = { ...streamed.duplicates, near: nearDuplicates(crawl), variants: groupVariantsOf(crawl.pages.length, (i) => urlOf(crawl, crawl.pages[i] as number)) };
   const results: CrawlResults = {
     graph,
     problems: {
@@ -220,13 +221,21 @@ export function analyzeCrawlTable(input: CrawlTableInput): CrawlAnalysis {
       canonicals: canonicalProblems(crawl),
       hreflang: hreflangMissingReturn(crawl),
     },
-    duplicates: { ...streamed.duplicates, near: nearDuplicates(crawl), variants: groupVariantsOf(crawl.pages.length, (i) => urlOf(crawl, crawl.pages[i] as number)) },
+    duplicates,
     depths: clickDepths(crawl),
-    sitemap: sitemapConsistency(crawl),
+    sitemap: sitemapConsistency(crawl, copiesOf(duplicates)),
     ranks: rankPages(crawl, graph),
     external: streamed.external,
   };
   return { findings: crawlFindings(crawl, results), report: crawlReport(crawl, results), pageStats: results.ranks.pageStats };
+}
+
+/** Pages that repeat another's text, exactly or nearly (every member of a group but the first or representative). */
+function copiesOf({ content, near }: { content: readonly DuplicateGroup[]; near: NearDuplicateResult }): Set<string> {
+  const copies = new Set<string>();
+  for (const g of content) for (const url of g.urls.slice(1)) copies.add(url);
+  for (const c of near.clusters) for (const url of c.urls.slice(1)) copies.add(url);
+  return copies;
 }
 
 function urlOf({ urls, t }: CrawlIndex, r: number): string {
@@ -413,14 +422,24 @@ function redirectedTargets(crawl: CrawlIndex, graph: LinkGraph): { url: string; 
   return out;
 }
 
-/** Sitemap URLs no crawled page links to (the home page is never an orphan). */
+/**
+ * Sitemap URLs the home page's links do not lead to (the home page is never an orphan): no page
+ * reached from the home page links to them. A section only the sitemap leads to is orphaned as a
+ * whole, though its pages link to each other (WordPress's author archive and its pagination).
+ */
 function orphansOf(crawl: CrawlIndex, graph: LinkGraph): Orphan[] {
   const { input, t } = crawl;
   let home = -1;
   for (let r = 0; r < t.size && home < 0; r++) if (t.depth[r] === 0) home = r;
   const homeUrl = home >= 0 ? urlOf(crawl, home) : undefined;
   const homeFinal = home >= 0 ? finalUrlOf(crawl, home) : undefined;
-  const linked = (url: string) => inlinksOf(graph, crawl.sitemapIds.get(url) ?? -1) > 0 || url === homeUrl || url === homeFinal;
+  const reached = reachedFromHome(crawl);
+  const linked = (url: string) => {
+    const id = crawl.sitemapIds.get(url) ?? -1;
+    if (id < 0) return inlinksOf(graph, id) > 0 || url === homeUrl || url === homeFinal;
+    const r = t.recordOf[id] as number;
+    return reached[id] === 1 || (r >= 0 && (t.depth[r] as number) >= 0) || url === homeUrl || url === homeFinal;
+  };
   // Sitemap URLs that redirect or fail are not pages: they count as sitemap problems instead.
   return input.sitemapUrls
     .filter((u) => {
@@ -433,6 +452,22 @@ function orphansOf(crawl: CrawlIndex, graph: LinkGraph): Orphan[] {
       return { url: u, status: r >= 0 ? (t.status[r] as number) : 0 };
     })
     .sort((a, b) => a.url.localeCompare(b.url));
+}
+
+/** 1 for every URL a page reached by links from the home page (depth ≥ 0) links to, or redirects there. */
+function reachedFromHome({ pages, t, urls }: CrawlIndex): Uint8Array {
+  const reached = new Uint8Array(urls.length);
+  const { linkFrom, linkCount, linkData, recordOf, finalId } = t;
+  for (const p of pages) {
+    if ((t.depth[p] as number) < 0) continue;
+    for (let k = linkFrom[p] as number, end = k + (linkCount[p] as number); k < end; k++) {
+      const target = linkData[k] as number;
+      reached[target] = 1;
+      const r = recordOf[target] as number;
+      if (r >= 0 && (finalId[r] as number) >= 0) reached[finalId[r] as number] = 1;
+    }
+  }
+  return reached;
 }
 
 /** Canonicals that point to what cannot be the indexed page. */
@@ -502,7 +537,21 @@ function clickDepths(crawl: CrawlIndex): Depths {
   return { histogram, max, deepPages: deep.length, deep: firstSorted(deep, SAMPLES, (a, b) => (t.depth[b] as number) - (t.depth[a] as number) || urlOf(crawl, a).localeCompare(urlOf(crawl, b))) };
 }
 
-function sitemapConsistency(crawl: CrawlIndex): SitemapConsistency {
+/**
+ * Pages a CMS keeps out of its sitemap on purpose, and rightly: the further pages of a paginated
+ * series (`/page/2/`, `?paged=2`, `?page=2`) and date archives (`/2023/`, `/2023/05/`), which list
+ * what the sitemap lists already.
+ */
+const SERIES_PAGE = /\/page\/\d+\/?$/;
+const SERIES_QUERY = /[?&](paged|page)=\d+(&|$)/;
+const DATE_ARCHIVE = /^\/(\d{4})(\/\d{1,2}){0,2}\/?$/;
+
+function listingByDesign(url: string): boolean {
+  const u = new URL(url);
+  return SERIES_PAGE.test(u.pathname) || SERIES_QUERY.test(u.search) || DATE_ARCHIVE.test(u.pathname);
+}
+
+function sitemapConsistency(crawl: CrawlIndex, copies: ReadonlySet<string>): SitemapConsistency {
   const { input, indexable, sitemapSet, t } = crawl;
   const bad: { url: string; problem: string }[] = [];
   for (const u of input.sitemapUrls) {
@@ -514,7 +563,9 @@ function sitemapConsistency(crawl: CrawlIndex): SitemapConsistency {
   }
   bad.sort((a, b) => a.url.localeCompare(b.url));
   const notInSitemap: number[] = [];
-  if (sitemapSet.size > 0) for (const r of indexable) if (!sitemapSet.has(urlOf(crawl, r)) && !sitemapSet.has(finalUrlOf(crawl, r))) notInSitemap.push(r);
+  // Near-duplicates are left out too: the fix for a copy is a redirect, a canonical or noindex, not a listing.
+  const missing = (r: number) => !sitemapSet.has(urlOf(crawl, r)) && !sitemapSet.has(finalUrlOf(crawl, r)) && !listingByDesign(urlOf(crawl, r)) && !copies.has(urlOf(crawl, r));
+  if (sitemapSet.size > 0) for (const r of indexable) if (missing(r)) notInSitemap.push(r);
   return { bad, notInSitemap: notInSitemap.length, notInSitemapFirst: firstSorted(notInSitemap, SAMPLES, (a, b) => urlOf(crawl, a).localeCompare(urlOf(crawl, b))) };
 }
 
@@ -562,7 +613,7 @@ function pageGraph({ pages, t, urls }: CrawlIndex) {
   return { n: pages.length, offsets, targets: targets.subarray(0, k) };
 }
 
-function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitemap }: CrawlResults): CrawlFindings {
+function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitemap, external }: CrawlResults): CrawlFindings {
   const { input, fetched, pages, sitemapSet, t } = crawl;
   const { broken, orphans, chains, redirectedTargets, canonicals, hreflang } = problems;
   const { titles, descriptions, content, near, variants } = duplicates;
@@ -579,13 +630,19 @@ function crawlFindings(crawl: CrawlIndex, { problems, duplicates, depths, sitema
     brokenLinks: broken.length,
     broken: sample(broken.map((b) => ({ url: b.url, detail: `${b.status || b.error}, linked from ${b.links} page${b.links > 1 ? "s" : ""} (e.g. ${b.sources[0] ?? ""})` }))),
     orphans: orphans.length,
-    orphan: sample(orphans.map((o) => ({ url: o.url, detail: "listed in the sitemap, linked from no crawled page" }))),
+    orphan: sample(orphans.map((o) => ({ url: o.url, detail: "listed in the sitemap, not reached by links from the home page" }))),
     redirectChains: chains.length,
     redirectLoops: chains.filter((c) => c.loop).length,
     redirectChain: sample(chains.map((c) => ({ url: c.url, detail: c.loop ? "redirect loop" : `${c.chain.length} hops: ${[c.url, ...c.chain].join(" → ")}` }))),
     redirectedLinks: redirectedTargets.length,
     redirected: sample([...redirectedTargets].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)).map((r) => ({ url: r.url, detail: `redirects to ${r.final}` }))),
     canonicalBad: canonicals.length,
+    canonicalDeclared: pages.reduce((n, r) => n + ((t.canonical[r] as number) >= 0 ? 1 : 0), 0),
+    externalChecked: external.links.filter((l) => l.state !== "unchecked").length,
+    brokenExternal: external.links.filter((l) => l.state === "broken").length,
+    externalBroken: sample(
+      external.links.filter((l) => l.state === "broken").map((l) => ({ url: l.url, detail: `${l.status || l.error}, linked from ${l.sources} page${l.sources > 1 ? "s" : ""}` })),
+    ),
     canonical: sample(canonicals.map((c) => ({ url: c.url, detail: `canonical ${c.target}: ${c.problem}` }))),
     hreflangMissingReturn: hreflang.length,
     hreflang: sample(hreflang.map((h) => ({ url: h.url, detail: `${h.hreflang} alternate ${h.alternate} does not link back` }))),

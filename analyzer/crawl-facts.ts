@@ -143,14 +143,17 @@ export class CrawlFactsBuilder {
   private factsOf(p: CrawledPage): PageFacts {
     const id = this.id(p.url);
     const finalUrl = p.finalUrl ? this.intern(p.finalUrl) : "";
-    const links = new Int32Array(p.internalLinks.length);
+    // A page's images, scripts and stylesheets are link targets too: a broken one is a broken link with its sources.
+    const links = new Int32Array(p.internalLinks.length + p.internalAssets.length);
     let n = 0;
     const seen = new Set<number>();
-    for (const link of p.internalLinks) {
-      const t = this.id(link);
-      if (seen.has(t)) continue;
-      seen.add(t);
-      links[n++] = t;
+    for (const targets of [p.internalLinks, p.internalAssets]) {
+      for (const link of targets) {
+        const t = this.id(link);
+        if (seen.has(t)) continue;
+        seen.add(t);
+        links[n++] = t;
+      }
     }
     return {
       id,

@@ -7,6 +7,7 @@ export { computeRank, GROUP_WEIGHTS, RANK_GROUPS, type GroupScore, type RankEntr
 export { DESKTOP_CONTROL_POINTS, erf, logNormalScore, metricScore, MOBILE_CONTROL_POINTS, type LogNormalPoints } from "./lognormal.ts";
 export {
   CHECKS,
+  PAGE_ONLY_CHECKS,
   type CheckDef,
   type CheckOutcome,
   type CheckStatus,

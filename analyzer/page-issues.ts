@@ -1,4 +1,4 @@
-import { PageFacts, SiteFacts } from "../proto/index.ts";
+import { PageFacts, SiteFacts, type RobotsFacts } from "../proto/index.ts";
 import { CHECKS } from "./checks/index.ts";
 import { isNoindex } from "./checks/noindex.ts";
 import { pageUrl } from "./checks/response.ts";
@@ -8,6 +8,8 @@ export interface PageContext {
   readonly origin: string;
   /** Unix seconds. */
   readonly checkedAt: number;
+  /** The site's robots.txt, which page checks read too (internal_nofollow leaves links it closes to search crawlers). */
+  readonly robots?: RobotsFacts | undefined;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface PageContext {
 export function pageIssues(page: PageFacts, context: PageContext): string[] {
   const url = pageUrl(page);
   if (!url) return [];
-  const facts = SiteFacts.fromPartial({ host: context.host, origin: context.origin, checkedAt: context.checkedAt, pages: [page] });
+  const facts = SiteFacts.fromPartial({ host: context.host, origin: context.origin, checkedAt: context.checkedAt, pages: [page], ...(context.robots ? { robots: context.robots } : {}) });
   const codes: string[] = [];
   for (const def of CHECKS) {
     let outcome;

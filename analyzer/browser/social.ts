@@ -27,7 +27,7 @@ export interface SocialCard {
   readonly url: string;
   readonly open_graph: Record<string, string>;
   readonly twitter: Record<string, string>;
-  /** The card's image (og:image, else twitter:image), null when none is named. */
+  /** The card's image (og:image, else twitter:image), null when none is named; a different twitter:image is judged in image_reachable. */
   readonly image: CardImage | null;
   readonly checks: CardCheck[];
   /** Passed checks over all, 0-100. */
@@ -58,6 +58,8 @@ export interface SocialReport {
 
 /** The Open Graph protocol's required properties (ogp.me). */
 export const OG_REQUIRED = Object.freeze(["og:title", "og:type", "og:image", "og:url"]);
+const OG_IMAGE_KEYS = ["og:image", "og:image:url", "og:image:secure_url"] as const;
+const TWITTER_IMAGE_KEYS = ["twitter:image", "twitter:image:src"] as const;
 const TWITTER_CARDS = new Set(["summary", "summary_large_image", "app", "player"]);
 /** The smallest image Facebook accepts for a share card; X's large card needs 300 × 157. */
 export const MIN_IMAGE = Object.freeze({ width: 200, height: 200 });
@@ -70,6 +72,11 @@ function tags(list: readonly { key: string; content: string }[]): Record<string,
   const out: Record<string, string> = {};
   for (const t of list) if (!(t.key in out)) out[t.key] = t.content.trim();
   return out;
+}
+
+/** Whether a tag's value is an absolute http(s) URL: scrapers do not resolve a relative one against the page. */
+function isAbsolute(value: string): boolean {
+  return /^https?:\/\/[^/]/i.test(value);
 }
 
 function absolute(value: string, base: string): string {
@@ -85,12 +92,14 @@ export function socialCard(page: PageFacts, images: ReadonlyMap<string, SocialIm
   const url = page.response?.finalUrl || page.response?.requestedUrl || "";
   const og = tags(page.openGraph);
   const tw = tags(page.twitter);
-  const imageRef = og["og:image"] || og["og:image:url"] || og["og:image:secure_url"] || tw["twitter:image"] || tw["twitter:image:src"] || "";
-  const imageUrl = imageRef ? absolute(imageRef, url) : "";
-  const fetched = imageUrl ? images.get(imageUrl) : undefined;
-  const image: CardImage | null = imageUrl
-    ? { url: imageUrl, status: fetched?.status ?? 0, content_type: fetched?.contentType ?? "", width: fetched?.width ?? 0, height: fetched?.height ?? 0, checked: fetched !== undefined && !fetched.error.startsWith("not fetched") }
-    : null;
+  const ogKey = OG_IMAGE_KEYS.find((k) => og[k]) ?? "";
+  const twKey = TWITTER_IMAGE_KEYS.find((k) => tw[k]) ?? "";
+  const ogRef = ogKey ? (og[ogKey] ?? "") : "";
+  const twRef = twKey ? (tw[twKey] ?? "") : "";
+  const imageRef = ogRef || twRef;
+  const image = imageRef ? cardImage(absolute(imageRef, url), images) : null;
+  // X shows twitter:image when both are named: a different one is a second image to judge.
+  const twImage = ogRef && twRef && absolute(twRef, url) !== image?.url ? cardImage(absolute(twRef, url), images) : null;
   const cardType = tw["twitter:card"] ?? "";
   const large = cardType !== "summary";
   const checks: CardCheck[] = [];
@@ -100,9 +109,35 @@ export function socialCard(page: PageFacts, images: ReadonlyMap<string, SocialIm
   if (!cardType) checks.push({ code: "twitter_card", status: "fail", detail: "no twitter:card (X shows a bare link)" });
   else if (!TWITTER_CARDS.has(cardType)) checks.push({ code: "twitter_card", status: "fail", detail: `twitter:card "${cardType}" is not a card type (summary, summary_large_image, app, player)` });
   else checks.push({ code: "twitter_card", status: "pass", detail: `twitter:card ${cardType}` });
-  checks.push(...imageChecks(image, large));
+  const [reachable, ...rest] = imageChecks(image, large);
+  const named = [[ogKey, ogRef], [twKey, twRef]] as const;
+  checks.push(withCardImages(reachable as CardCheck, named, twImage), ...rest);
   const passed = checks.filter((c) => c.status === "pass").length;
   return { url, open_graph: og, twitter: tw, image, checks, score: Math.round((100 * passed) / checks.length) };
+}
+
+function cardImage(url: string, images: ReadonlyMap<string, SocialImage>): CardImage {
+  const fetched = images.get(url);
+  return { url, status: fetched?.status ?? 0, content_type: fetched?.contentType ?? "", width: fetched?.width ?? 0, height: fetched?.height ?? 0, checked: fetched !== undefined && !fetched.error.startsWith("not fetched") };
+}
+
+const WORSE: Record<CheckState, number> = { pass: 0, warn: 1, fail: 2 };
+
+/**
+ * image_reachable over every image the card names: a relative og:image or twitter:image fails
+ * (the Open Graph protocol and X's cards take absolute URLs only), and a twitter:image other than
+ * the og:image must load too.
+ */
+function withCardImages(reachable: CardCheck, refs: readonly (readonly [string, string])[], twImage: CardImage | null): CardCheck {
+  const found: CardCheck[] = [reachable];
+  for (const [key, ref] of refs) if (ref && !isAbsolute(ref)) found.push({ code: "image_reachable", status: "fail", detail: `${key} "${ref}" is relative: scrapers need an absolute URL` });
+  if (twImage) {
+    const own = imageChecks(twImage, false)[0] as CardCheck;
+    found.push({ ...own, detail: `twitter:image ${own.detail}` });
+  }
+  const worst = found.reduce((a, b) => (WORSE[b.status] > WORSE[a.status] ? b : a));
+  const failing = found.filter((c) => c.status !== "pass");
+  return { code: "image_reachable", status: worst.status, detail: (failing.length > 0 ? failing : found).map((c) => c.detail).join("; ") };
 }
 
 function imageChecks(image: CardImage | null, large: boolean): CardCheck[] {

@@ -16,9 +16,10 @@ export const canonicalTarget: CheckDef = {
   run(facts) {
     const crawl = latestCrawl(facts);
     if (!crawl) return notApplicable(NO_CRAWL);
-    // As canonical_valid: a site that declares no canonical has nothing to aim (canonical_present fails instead).
-    const declares = htmlPages(facts).some((p) => p.page.canonicals.length > 0 || p.page.canonicalHeader !== "");
-    if (crawl.canonicalBad === 0 && !declares) return notApplicable(`no page declares a canonical URL (${crawlNote(crawl)})`);
+    // As canonical_valid: a site that declares no canonical has nothing to aim (canonical_present
+    // fails instead). The crawl saw every page, the sample only some: either one declaring decides.
+    const declares = crawl.canonicalDeclared > 0 || htmlPages(facts).some((p) => p.page.canonicals.length > 0 || p.page.canonicalHeader !== "");
+    if (crawl.canonicalBad === 0 && !declares) return notApplicable(`no crawled page declares a canonical URL (${crawlNote(crawl)})`);
     return crawlShare(crawl, { count: crawl.canonicalBad, samples: crawl.canonical, of: "pages", problem: "canonical points to a redirect, an error, a noindex page or another host" });
   },
 };

@@ -37,6 +37,8 @@ import { h1Present } from "./h1-present.ts";
 import { headingsEmpty } from "./headings-empty.ts";
 import { headingsOrder } from "./headings-order.ts";
 import { homeStatus } from "./home-status.ts";
+import { brokenExternal } from "./broken-external.ts";
+import { httpStatus } from "./http-status.ts";
 import { hostCanonical } from "./host-canonical.ts";
 import { hreflangCodes } from "./hreflang-codes.ts";
 import { hreflangLangMismatch } from "./hreflang-lang-mismatch.ts";
@@ -218,6 +220,7 @@ export const CHECKS: readonly CheckDef[] = Object.freeze([
   pictureNoImg,
   // links
   brokenInternal,
+  brokenExternal,
   internalRedirects,
   orphanPages,
   crawlDepth,
@@ -248,5 +251,8 @@ export const CHECKS: readonly CheckDef[] = Object.freeze([
   twitterCard,
   socialProfiles,
 ]);
+
+/** Checks of a single page only (GET /full, /check/{tool}), outside the site catalogue: see each file. */
+export const PAGE_ONLY_CHECKS: readonly CheckDef[] = Object.freeze([httpStatus]);
 
 export type { CheckDef, CheckOutcome, CheckStatus, DisplayGroup, Level, RankGroup } from "./check.ts";

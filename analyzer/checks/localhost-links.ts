@@ -4,9 +4,18 @@ import { httpUrl } from "./response.ts";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "0.0.0.0", "[::1]"]);
 
-function isLocal(href: string): boolean {
-  const host = httpUrl(href)?.hostname;
-  return host !== undefined && (LOCAL_HOSTS.has(host) || host.endsWith(".localhost"));
+function isLocalHost(hostname: string): boolean {
+  return LOCAL_HOSTS.has(hostname) || hostname.endsWith(".localhost");
+}
+
+/**
+ * Whether a link leads to a local development host other than the page's own. A site served from
+ * loopback (a test or intranet install) links to itself on that address, and that is no mistake;
+ * a link to localhost from anywhere else, or to another local host or port, is a leftover.
+ */
+function strayLocal(href: string, pageHost: string): boolean {
+  const url = httpUrl(href);
+  return url !== undefined && isLocalHost(url.hostname) && url.host !== pageHost;
 }
 
 export const localhostLinks: CheckDef = {
@@ -22,9 +31,10 @@ export const localhostLinks: CheckDef = {
   run(facts) {
     return aggregatePages(
       htmlPages(facts),
-      ({ page }) => {
+      ({ page, url }) => {
         if (page.links.length === 0) return "na";
-        const local = page.links.find((l) => isLocal(l.href));
+        const own = httpUrl(url)?.host ?? "";
+        const local = page.links.find((l) => strayLocal(l.href, own));
         return local ? { verdict: "fail", why: local.href } : "pass";
       },
       { problem: "links to localhost", none: "no page has links" },

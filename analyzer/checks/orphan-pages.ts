@@ -16,9 +16,11 @@ export const orphanPages: CheckDef = {
     const crawl = latestCrawl(facts);
     if (!crawl) return notApplicable(NO_CRAWL);
     if (!crawl.sitemapListed) return notApplicable(`no sitemap URLs to compare with (${crawlNote(crawl)})`);
-    // Pages the crawl did not reach may hold the missing links: a cut-short crawl would call them orphans wrongly.
-    if (crawl.truncatedBy) return notApplicable(`the crawl did not reach every page (${crawlNote(crawl)})`);
+    // Pages the crawl did not reach may hold the missing links: a cut-short crawl would call them
+    // orphans wrongly. The click-depth limit is no such cut: a page not reached within it is
+    // orphaned for a crawler that follows links from the home page too.
+    if (crawl.truncatedBy && crawl.truncatedBy !== "depth_limit") return notApplicable(`the crawl did not reach every page (${crawlNote(crawl)})`);
     // Sitemap URLs are fetched by the crawl too: f is the orphans' share of the URLs fetched.
-    return crawlShare(crawl, { count: crawl.orphans, samples: crawl.orphan, of: "urls", problem: "listed in the sitemap, linked from no crawled page" });
+    return crawlShare(crawl, { count: crawl.orphans, samples: crawl.orphan, of: "urls", problem: "listed in the sitemap, not reached by links from the home page" });
   },
 };

@@ -32,13 +32,13 @@ export const INDEXING_URLS: Readonly<Record<string, ExplanationText>> = {
     hint: {
       ru: {
         what: "Смотрит на адреса страниц выборки: путь и длину всего URL.",
-        good: "Путь в нижнем регистре, без подчёркиваний, пробелов (%20) и двойных слешей, весь адрес не длиннее 115 символов (порог Screaming Frog); закодированная кириллица (%D0%…) заглавными буквами не считается.",
+        good: "Путь в нижнем регистре, без подчёркиваний, пробелов (%20) и двойных слешей, весь адрес не длиннее 115 символов (порог Screaming Frog); закодированная кириллица (%D0%…) заглавными буквами не считается. Заглавные буквы и подчёркивания, которые есть на каждой странице выборки ниже корня (схема сайта, как /wiki/Main_Page в MediaWiki), не считаются.",
         bad: "В пути есть заглавные буквы, подчёркивания, пробелы или двойной слеш, либо адрес длиннее 115 символов. Оценка по доле таких страниц.",
         glossary: ["ЧПУ — человекопонятный URL из слов через дефис", "регистр в адресе — для сервера /Page и /page два разных адреса"],
       },
       en: {
         what: "Looks at the sampled pages' URLs: the path and the length of the whole URL.",
-        good: "The path is lower case, without underscores, spaces (%20) or double slashes, and the whole URL is at most 115 characters (Screaming Frog's threshold); percent-encoded letters (%D0%…) do not count as uppercase.",
+        good: "The path is lower case, without underscores, spaces (%20) or double slashes, and the whole URL is at most 115 characters (Screaming Frog's threshold); percent-encoded letters (%D0%…) do not count as uppercase. Uppercase letters and underscores found on every sampled page below the root (the site's scheme, as MediaWiki's /wiki/Main_Page) do not count.",
         bad: "The path has uppercase letters, underscores, spaces or a double slash, or the URL is longer than 115 characters. Scored by the share of such pages.",
         glossary: ["readable URL — a path made of words joined by hyphens", "case in a URL — to a server /Page and /page are two different addresses"],
       },

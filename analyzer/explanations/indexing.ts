@@ -421,13 +421,13 @@ export const INDEXING: Readonly<Record<string, ExplanationText>> = {
   sitemap_missing_pages: {
     hint: {
       ru: {
-        what: "Сравнивает индексируемые страницы последнего полного обхода (не старше 30 дней) со списком адресов карты сайта; без карты сайта проверка не применяется.",
+        what: "Сравнивает индексируемые страницы последнего полного обхода (не старше 30 дней) со списком адресов карты сайта; без карты сайта проверка не применяется. Не считаются страницы, которые CMS намеренно не включает в карту: продолжения постраничных списков (/page/2/, ?paged=2), архивы по датам (/2023/05/) и копии других страниц (точные и почти точные дубли).",
         good: "Карта сайта перечисляет все индексируемые страницы, которые нашёл обход.",
         bad: "Обход нашёл индексируемые страницы, которых нет в карте сайта; задача информационная.",
         glossary: ["генератор карты сайта — модуль CMS или скрипт, который собирает sitemap.xml", "индексируемая страница обхода — страница с ответом 200 без noindex и без canonical на другой адрес"],
       },
       en: {
-        what: "Compares the indexable pages of the latest whole-site crawl (at most 30 days old) with the sitemap's URLs; a site without a sitemap is not judged.",
+        what: "Compares the indexable pages of the latest whole-site crawl (at most 30 days old) with the sitemap's URLs; a site without a sitemap is not judged. Pages a CMS keeps out of its sitemap on purpose are not counted: further pages of a paginated series (/page/2/, ?paged=2), date archives (/2023/05/) and copies of other pages (exact or near-duplicates).",
         good: "The sitemap lists every indexable page the crawl found.",
         bad: "The crawl found indexable pages the sitemap lacks; the task is informational.",
         glossary: ["sitemap generator — the CMS module or script that builds sitemap.xml", "indexable crawled page — a page answering 200, without noindex and without a canonical elsewhere"],

@@ -31,13 +31,13 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
   localhost_links: {
     hint: {
       ru: {
-        what: "Ищет на страницах выборки ссылки на localhost, 127.0.0.1, 0.0.0.0, [::1] и имена *.localhost.",
+        what: "Ищет на страницах выборки ссылки на localhost, 127.0.0.1, 0.0.0.0, [::1] и имена *.localhost, кроме ссылок на хост и порт самой страницы: сайт, который сам работает на локальном адресе, ссылается на себя законно.",
         good: "Ни одна ссылка не ведёт на локальный адрес.",
         bad: "Хотя бы одна ссылка ведёт на локальный адрес.",
         glossary: ["localhost — имя компьютера самого пользователя, а не сервера сайта", "127.0.0.1 — локальный адрес IPv4, то же, что localhost"],
       },
       en: {
-        what: "Looks for links to localhost, 127.0.0.1, 0.0.0.0, [::1] and *.localhost names on the sampled pages.",
+        what: "Looks for links to localhost, 127.0.0.1, 0.0.0.0, [::1] and *.localhost names on the sampled pages, except links to the page's own host and port: a site that itself runs on a local address rightly links to itself.",
         good: "No link points to a local address.",
         bad: "At least one link points to a local address.",
         glossary: ["localhost — the visitor's own computer, not the site's server", "127.0.0.1 — the local IPv4 address, the same as localhost"],
@@ -57,13 +57,13 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
   internal_nofollow: {
     hint: {
       ru: {
-        what: "Ищет на страницах выборки внутренние ссылки с rel=\"nofollow\".",
+        what: "Ищет на страницах выборки внутренние ссылки с rel=\"nofollow\". Не считаются ссылки на саму страницу, её якоря и её варианты с параметрами (ссылки «Ответить» WordPress с ?replytocom=) и на адреса, закрытые в robots.txt для поисковиков: там nofollow ставят намеренно.",
         good: "Ни одна ссылка на свои страницы не помечена nofollow.",
         bad: "Хотя бы одна внутренняя ссылка помечена nofollow.",
         glossary: ["nofollow — пометка ссылки «не передавать вес и не переходить»", "внутренняя ссылка — ссылка на страницу того же сайта"],
       },
       en: {
-        what: "Looks for internal links with rel=\"nofollow\" on the sampled pages.",
+        what: "Looks for internal links with rel=\"nofollow\" on the sampled pages. Links to the page itself, its fragments and its query variants (WordPress's ?replytocom= reply links), and to URLs robots.txt closes to search crawlers, are not counted: a CMS nofollows them on purpose.",
         good: "No link to the site's own pages carries nofollow.",
         bad: "At least one internal link carries nofollow.",
         glossary: ["nofollow — a link hint meaning \"do not pass weight or follow\"", "internal link — a link to a page of the same site"],
@@ -103,6 +103,32 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
         benefit: "Посетители и поисковики доходят до нужных страниц без тупиков.",
         effort: "от часа: поправить ссылки в меню и статьях или вернуть удалённые страницы",
         who: "контент-менеджер, а ссылки в шаблонах — разработчик",
+      },
+    },
+  },
+  broken_external: {
+    hint: {
+      ru: {
+        what: "Берёт из последнего полного обхода сайта (не старше 30 дней) внешние ссылки, которые обход проверил, и находит среди них отвечающие 4xx, 5xx или не отвечающие вовсе. Проверяются только хосты, разрешённые настройкой SVC_EGRESS_ALLOW; остальные ссылки не проверяются, и тогда проверка не применяется.",
+        good: "Все проверенные внешние ссылки ведут на работающие адреса.",
+        bad: "Хотя бы одна проверенная внешняя ссылка ведёт на адрес с ошибкой; оценка падает вместе с долей таких ссылок среди проверенных.",
+        glossary: ["внешняя ссылка — ссылка на страницу другого сайта", "SVC_EGRESS_ALLOW — список хостов, к которым сервису разрешено обращаться помимо самого сайта"],
+      },
+      en: {
+        what: "Takes from the latest whole-site crawl (at most 30 days old) the external links the crawl checked and finds those answering 4xx, 5xx or not at all. Only hosts the SVC_EGRESS_ALLOW setting allows are checked; with none checked, the check is not applicable.",
+        good: "Every external link checked leads to a working URL.",
+        bad: "At least one checked external link leads to a failing URL; the score falls with the share of such links among those checked.",
+        glossary: ["external link — a link to a page of another site", "SVC_EGRESS_ALLOW — the hosts the service may contact besides the site itself"],
+      },
+    },
+    plain: {
+      ru: {
+        name: "Ссылки на другие сайты не битые",
+        what: "Сервис проверяет, открываются ли страницы других сайтов, на которые ссылается ваш сайт.",
+        why: "Другие сайты переезжают и закрываются, и ссылка на пропавшую страницу разочаровывает читателя.",
+        benefit: "Читатель попадает туда, куда обещает ссылка.",
+        effort: "от получаса: найти новый адрес страницы или убрать ссылку",
+        who: "автор или редактор текста со ссылкой",
       },
     },
   },
@@ -239,13 +265,13 @@ export const LINKS: Readonly<Record<string, ExplanationText>> = {
   crawlable_anchors: {
     hint: {
       ru: {
-        what: "Ищет ссылки <a>, по которым робот не может перейти: href с javascript: или file:, href, который не разбирается как адрес, и <a> без href, но с onclick. Ссылки с role, name и mailto: пропускаются, как в Lighthouse.",
+        what: "Ищет ссылки <a>, по которым робот не может перейти, по правилу Lighthouse 12: href javascript:void(0) или file:, href, который не разбирается как адрес, и <a> без href, но с onclick. Прочие javascript:-действия (например, javascript:print() «Версии для печати» MediaWiki), ссылки с role, name и mailto: пропускаются, как в Lighthouse.",
         good: "Таких ссылок нет; страницы без ссылок не оцениваются.",
         bad: "Есть хотя бы одна такая ссылка: поисковик не перейдёт по ней и не найдёт страницу, куда она ведёт. Оценка по доле таких страниц.",
         glossary: ["javascript:-ссылка — ссылка, которая запускает скрипт вместо перехода по адресу", "onclick — обработчик нажатия, который поисковый робот не выполняет"],
       },
       en: {
-        what: "Looks for <a> links a crawler cannot follow: a javascript: or file: href, an href that does not parse as a URL, and <a> without href but with onclick. Links with a role, a name or a mailto: href are skipped, as in Lighthouse.",
+        what: "Looks for <a> links a crawler cannot follow, by Lighthouse 12's rule: a javascript:void(0) or file: href, an href that does not parse as a URL, and <a> without href but with onclick. Other javascript: actions (MediaWiki's \"Printable version\", javascript:print()), links with a role, a name or a mailto: href are skipped, as in Lighthouse.",
         good: "There are none; pages without links are not judged.",
         bad: "At least one such link: search engines will not follow it or find the page behind it. Scored by the share of such pages.",
         glossary: ["javascript: link — a link that runs a script instead of going to an address", "onclick — a click handler that search crawlers do not run"],

@@ -1,19 +1,37 @@
-// A whole-site crawl's frontier: which URLs are admitted (this origin, a page, allowed by
-// robots.txt, not a trap, within the depth limit), and in which order they start (breadth-first,
-// a depth started only when no shallower page can still find its URLs nearer the home page).
+// A whole-site crawl's frontier: which URLs are admitted (this origin, allowed by robots.txt, not
+// a trap, not marked missing by the site, within the depth limit), how they are fetched (a URL
+// that looks like a file, and every image, script and stylesheet, is asked by HEAD first: its
+// Content-Type, not its name, says whether it is a page), and in which order they start
+// (breadth-first, a depth started only when no shallower page can still find its URLs nearer the
+// home page). Every URL refused is recorded with the reason.
 import { CrawledPage, type RobotsFacts } from "../../proto/index.ts";
 import { trapOf, type TrapLimits } from "./crawl-traps.ts";
 import { isAllowed } from "../site/robots.ts";
 
 /** Unlinked (sitemap-only) URLs: fetched after every linked one, their depth unknown. */
 export const UNLINKED = Number.POSITIVE_INFINITY;
-const NOT_PAGES = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|zip|gz|tgz|rar|7z|mp[34]|webm|ogg|wav|avi|mov|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk)$/i;
+/**
+ * Paths that usually name a file, not a page: asked by HEAD first, so a large download is not
+ * fetched whole. The answer's Content-Type decides: MediaWiki's `/wiki/File:Shot.png` is an HTML page.
+ */
+const FILE_LIKE = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|rar|7z|mp[34]|webm|ogg|wav|avi|mov|css|js|mjs|woff2?|ttf|eot|exe|dmg|apk)$/i;
+
+/** How a URL was found: a link to follow, or a subresource of a page (an image, a script, a stylesheet) only checked. */
+export type Found = "link" | "asset";
 
 export interface FrontierEntry {
   readonly url: string;
   depth: number;
+  /** Link hops below the sitemap URL an unlinked entry was found from (0 for linked entries and sitemap URLs). */
+  below: number;
+  /** Ask by HEAD first; fetch the page whole only when the answer is HTML. */
+  readonly probe: boolean;
+  /** Never fetched as a page, only checked (a subresource). */
+  readonly asset: boolean;
   started: boolean;
   throttles: number;
+  /** Recorded as not fetched, for this reason ("" when admitted). */
+  skipped: string;
 }
 
 export interface Trap {
@@ -53,15 +71,23 @@ export class Frontier {
 
   /** A URL a previous attempt stored: done, never fetched again. */
   restore(page: CrawledPage): void {
-    this.known.set(page.url, { url: page.url, depth: page.depth < 0 ? UNLINKED : page.depth, started: true, throttles: 0 });
+    this.known.set(page.url, { url: page.url, depth: page.depth < 0 ? UNLINKED : page.depth, below: 0, probe: false, asset: false, started: true, throttles: 0, skipped: page.skipped });
   }
 
-  /** A URL found at `depth`: queued when admitted, or moved up when it was queued deeper. */
-  offer(url: string, depth: number): void {
+  /**
+   * A URL found at `depth` (`below` hops under a sitemap URL when unlinked): queued when admitted,
+   * or moved up when it was queued deeper or refused as too deep.
+   */
+  offer(url: string, depth: number, found: Found = "link", below = 0): void {
+    const { limits } = this.rules;
     const existing = this.known.get(url);
     if (existing) {
-      if (!existing.started && depth < existing.depth) {
+      const readmit = existing.skipped === "depth_limit" && !tooDeep(depth, below, limits.maxDepth);
+      if (readmit || (!existing.started && depth < existing.depth && !tooDeep(depth, below, limits.maxDepth))) {
         existing.depth = depth;
+        existing.below = below;
+        existing.started = false;
+        existing.skipped = "";
         this.enqueue(existing);
       }
       return;
@@ -72,9 +98,10 @@ export class Frontier {
     } catch {
       return;
     }
-    const { origin, limits } = this.rules;
+    const { origin } = this.rules;
     if (u.host !== origin.host || u.protocol !== origin.protocol) return;
-    if (NOT_PAGES.test(u.pathname)) return;
+    // The site says the target does not exist (MediaWiki's red links): nothing to fetch.
+    if (u.searchParams.get("redlink") === "1") return this.skip(url, depth, "missing_target");
     if (!robotsAllow(this.rules.robots, this.rules.userAgent, u)) return this.skip(url, depth, "robots");
     const trap = trapOf(u, limits, this.patterns);
     if (trap) {
@@ -84,11 +111,13 @@ export class Frontier {
       this.truncate("trap");
       return this.skip(url, depth, "trap");
     }
-    if (depth > limits.maxDepth && Number.isFinite(depth)) {
+    // A subresource is checked at its page's depth; it leads nowhere, so it is never too deep.
+    if (found === "link" && tooDeep(depth, below, limits.maxDepth)) {
       this.truncate("depth_limit");
-      return;
+      return this.skip(url, depth, "depth_limit");
     }
-    const entry: FrontierEntry = { url, depth, started: false, throttles: 0 };
+    const asset = found === "asset";
+    const entry: FrontierEntry = { url, depth, below, probe: asset || FILE_LIKE.test(u.pathname), asset, started: false, throttles: 0, skipped: "" };
     this.known.set(url, entry);
     this.enqueue(entry);
   }
@@ -152,7 +181,7 @@ export class Frontier {
   // Every stored URL is known (a skipped one is made known first, a fetched one was), so "known"
   // is the only test needed for "not seen yet".
   private skip(url: string, depth: number, why: string): void {
-    this.known.set(url, { url, depth, started: true, throttles: 0 });
+    this.known.set(url, { url, depth, below: 0, probe: false, asset: false, started: true, throttles: 0, skipped: why });
     this.skipped(CrawledPage.fromPartial({ url, finalUrl: url, depth: Number.isFinite(depth) ? depth : -1, skipped: why }));
   }
 }
@@ -195,6 +224,14 @@ export class Fifo<T> {
     for (let i = this.head; i < this.items.length; i++) if (test(this.items[i] as T)) return true;
     return false;
   }
+}
+
+/**
+ * Whether a link is past the click-depth limit: its hops from the home page, or, for a page only a
+ * sitemap leads to, its hops below that sitemap URL (a section linked from nowhere is bounded too).
+ */
+function tooDeep(depth: number, below: number, maxDepth: number): boolean {
+  return Number.isFinite(depth) ? depth > maxDepth : below > maxDepth;
 }
 
 /** RFC 9309 §2.3.1: an unreachable robots.txt (5xx, network) means "disallow all"; 4xx means "allow all". */

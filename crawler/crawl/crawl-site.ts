@@ -114,6 +114,8 @@ export interface CrawlOutcome {
 }
 
 const MAX_THROTTLES_PER_URL = 10;
+/** Body cap of a subresource asked by GET because its server refuses HEAD: its status is all the crawl wants. */
+const PROBE_MAX_BODY_BYTES = 64 * 1024;
 const ROBOTS_ATTEMPTS = 5;
 
 type Politeness = CrawlOutcome["politeness"];
@@ -130,6 +132,8 @@ interface CrawlRun {
   readonly startedAt: number;
   readonly frontier: Frontier;
   readonly checkpoint: CrawlCheckpoint;
+  /** robots.txt as the crawl obeys it (page checks read it too). */
+  readonly robots: RobotsFacts | undefined;
   /** Sitemap URLs (their pages are marked inSitemap); set once the sitemaps are read. */
   sitemapSet: ReadonlySet<string>;
   /** External links on allowed hosts, checked once the crawl is done (opts.maxExternalChecks at most). */
@@ -178,7 +182,7 @@ function newCrawlRun(
     (err) => fail(run, err),
     opts.factsFile,
   );
-  const run: CrawlRun = { input, opts, deps, originHost: origin.host, limiter, politeness, startedAt, frontier, checkpoint, sitemapSet: new Set(), externalToCheck: new Map(), fetched: 0, failure: undefined };
+  const run: CrawlRun = { input, opts, deps, originHost: origin.host, limiter, politeness, startedAt, frontier, checkpoint, robots, sitemapSet: new Set(), externalToCheck: new Map(), fetched: 0, failure: undefined };
   return run;
 }
 
@@ -192,7 +196,7 @@ function seedFrontier(run: CrawlRun): void {
   }
   const homeUrl = strictKey(`${run.input.origin}/`) as string;
   if (!run.checkpoint.facts.has(homeUrl)) run.frontier.offer(homeUrl, 0);
-  for (const page of resume) offerWhatPageLeadsTo(run, page, page.depth < 0 ? UNLINKED : page.depth);
+  for (const page of resume) offerWhatPageLeadsTo(run, page, { depth: page.depth < 0 ? UNLINKED : page.depth, below: 0 });
 }
 
 /**
@@ -244,7 +248,7 @@ function startFetch(run: CrawlRun, entry: FrontierEntry, inflight: Set<Promise<v
 async function crawlEntry(run: CrawlRun, entry: FrontierEntry): Promise<void> {
   // A page the analysis alongside fetched for its sample is not fetched and parsed again.
   const shared = await reusable(run.deps, entry.url);
-  const r: FetchResult = shared?.result ?? await fetchEntry(run, entry);
+  const r: FetchResult = shared?.result ?? (entry.probe ? await probeEntry(run, entry) : await fetchEntry(run, entry));
   run.deps.signal?.throwIfAborted();
   if (askedToWait(r, entry)) {
     // A request to slow down, not a failure: the URL goes back to the queue untouched.
@@ -254,15 +258,28 @@ async function crawlEntry(run: CrawlRun, entry: FrontierEntry): Promise<void> {
   run.fetched += 1;
   const depth = Number.isFinite(entry.depth) ? entry.depth : -1;
   const { input, originHost } = run;
-  const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt };
+  const pageInput = { url: entry.url, depth, response: r.response, originHost, origin: input.origin, site: input.site, checkedAt: input.checkedAt, robots: run.robots };
   // A redirect is not a page: its target is fetched as a URL of its own (at the same depth).
   const redirected = r.response.redirects.length > 0;
   const page = shared ? crawledPageFrom(pageInput, shared.extraction) : await parsedOrFailed(run, pageInput, redirected ? undefined : r.body);
   page.throttled = entry.throttles;
   page.inSitemap = run.sitemapSet.has(entry.url);
   run.checkpoint.record(page);
-  offerWhatPageLeadsTo(run, page, entry.depth);
+  offerWhatPageLeadsTo(run, page, entry);
   collectExternal(run, page);
+}
+
+/**
+ * A URL that may be a file: HEAD first, so a download is not fetched whole. A link answered as
+ * HTML is a page (MediaWiki's `File:Shot.png`) and is fetched as one; a server refusing HEAD
+ * (405, 501) is asked by GET, a subresource's body capped as an external link's is.
+ */
+async function probeEntry(run: CrawlRun, entry: FrontierEntry): Promise<FetchResult> {
+  const head = await fetchEntry(run, entry, "HEAD");
+  const status = head.response.status;
+  if (status === 405 || status === 501) return fetchEntry(run, entry, "GET", entry.asset ? PROBE_MAX_BODY_BYTES : undefined);
+  const html = /^(text\/html|application\/xhtml\+xml)\b/i.test(head.response.contentType);
+  return !entry.asset && html && status >= 200 && status < 300 ? fetchEntry(run, entry) : head;
 }
 
 /**
@@ -290,14 +307,15 @@ async function reusable(deps: CrawlDeps, url: string): Promise<SampledPage | nul
 }
 
 /** Fetches an entry through the site's limiter; a 429 or 503 pauses the site (Retry-After) before its slot is released. */
-function fetchEntry(run: CrawlRun, entry: FrontierEntry): Promise<FetchResult> {
+function fetchEntry(run: CrawlRun, entry: FrontierEntry, method: "GET" | "HEAD" = "GET", maxBodyBytes?: number): Promise<FetchResult> {
   const { opts, deps, originHost, limiter, politeness } = run;
   return limiter.run(originHost, () =>
     fetchUrl(entry.url, {
       dispatcher: deps.egress.dispatcher,
       userAgent: opts.userAgent,
       timeoutMs: opts.timeoutMs,
-      maxBodyBytes: opts.maxBodyBytes,
+      maxBodyBytes: maxBodyBytes ?? opts.maxBodyBytes,
+      method,
       maxRedirects: opts.maxRedirects,
       ...(deps.signal ? { signal: deps.signal } : {}),
       followRedirect: (target) => new URL(target).host === originHost,
@@ -327,17 +345,22 @@ function askedToWait(r: FetchResult, entry: FrontierEntry): boolean {
 }
 
 /**
- * Offers the URLs a crawled page leads to: its followed internal links (a hop deeper), its
- * redirect's target on the site (at the same depth), and its canonical (checked, fetched once,
- * even when nothing links to it).
+ * Offers the URLs a crawled page leads to: its followed internal links (a hop deeper; below a
+ * sitemap URL, a hop further below it), its images, scripts and stylesheets (checked at its
+ * depth), its redirect's target on the site (at the same depth), and its canonical (checked,
+ * fetched once, even when nothing links to it).
  */
-function offerWhatPageLeadsTo(run: CrawlRun, page: CrawledPage, depth: number): void {
+function offerWhatPageLeadsTo(run: CrawlRun, page: CrawledPage, from: { depth: number; below: number }): void {
   const { frontier, originHost } = run;
-  const linkDepth = Number.isFinite(depth) ? depth + 1 : UNLINKED;
+  const { depth, below } = from;
+  const linked = Number.isFinite(depth);
+  const linkDepth = linked ? depth + 1 : UNLINKED;
+  const linkBelow = linked ? 0 : below + 1;
   const nofollow = new Set(page.nofollowInternal);
-  for (const link of page.internalLinks) if (!nofollow.has(link)) frontier.offer(link, linkDepth);
+  for (const link of page.internalLinks) if (!nofollow.has(link)) frontier.offer(link, linkDepth, "link", linkBelow);
+  for (const asset of page.internalAssets) frontier.offer(asset, depth, "asset", below);
   const target = page.redirects[page.redirects.length - 1]?.location ?? "";
-  if (target && new URL(target).host === originHost) frontier.offer(target, depth);
+  if (target && new URL(target).host === originHost) frontier.offer(target, depth, "link", below);
   if (page.canonical && page.canonical !== page.url && page.canonical !== page.finalUrl) frontier.offerUnlinked(page.canonical);
 }
 

@@ -1,5 +1,5 @@
 import { pageIsNoindex, pageIssues, strictKey } from "../../analyzer/index.ts";
-import { CrawledPage, type HttpResponse } from "../../proto/index.ts";
+import { CrawledPage, type HttpResponse, type RobotsFacts } from "../../proto/index.ts";
 import { extractPage, type Extraction } from "./extract.ts";
 import { bodyText } from "../fetch/fetch-page.ts";
 import { simhash } from "./simhash.ts";
@@ -18,6 +18,8 @@ export interface PageInput {
   readonly site: string;
   /** Unix seconds. */
   readonly checkedAt: number;
+  /** The site's robots.txt, for the page checks that read it. */
+  readonly robots?: RobotsFacts | undefined;
 }
 
 /**
@@ -78,8 +80,21 @@ function withExtraction(page: CrawledPage, { facts, text }: Extraction, input: O
   }
   page.internalLinks = [...internal];
   page.nofollowInternal = [...internal].filter((k) => !followed.has(k));
-  page.issues = pageIssues(facts, { host: input.site, origin: input.origin, checkedAt: input.checkedAt });
+  page.internalAssets = internalAssets(facts, input.originHost, internal);
+  page.issues = pageIssues(facts, { host: input.site, origin: input.origin, checkedAt: input.checkedAt, robots: input.robots });
   return page;
+}
+
+/** The page's same-origin images, scripts and stylesheets not linked as pages too (strict keys, distinct, in document order). */
+function internalAssets(facts: Extraction["facts"], originHost: string, links: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const src of [...facts.images.map((i) => i.src), ...facts.assets]) {
+    const key = strictKey(src);
+    if (!key || links.has(key)) continue;
+    const url = new URL(key);
+    if (url.host === originHost && (url.protocol === "http:" || url.protocol === "https:")) out.add(key);
+  }
+  return [...out];
 }
 
 /**

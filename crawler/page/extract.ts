@@ -41,6 +41,8 @@ const EXAMPLES = 5;
 const MAX_SCRIPTS_WITHOUT_INTEGRITY = 20;
 const MAX_ASSETS = 50;
 const LOREM_IPSUM = /\blorem ipsum\b/i;
+/** Lighthouse's pattern of a javascript: href that goes nowhere, matched against the href without whitespace. */
+const JAVASCRIPT_VOID = /javascript:void(\(|)0(\)|)/;
 
 /** True when a response carries an HTML document (by Content-Type, or by sniffing when it has none). */
 export function isHtmlResponse(response: HttpResponse, text: string): boolean {
@@ -291,17 +293,21 @@ class PageState {
   }
 
   /**
-   * Anchors a crawler cannot follow (Lighthouse crawlable-anchors, and Google's "javascript:" links):
-   * a javascript: or file: href, one that does not parse, or no href but an onclick handler. Anchors
-   * with a role, a name (targets) or a mailto: href are not links to crawl.
+   * Anchors a crawler cannot follow, by Lighthouse 12's crawlable-anchors rule: a file: href,
+   * `javascript:void(0)`, an href that does not parse, or no href but an onclick handler. Other
+   * javascript: hrefs (MediaWiki's "Printable version", `javascript:print();`) are actions, not
+   * links to pages, and pass as in Lighthouse. Anchors with a role, a name (targets) or a mailto:
+   * href are not links to crawl; an empty href is a link to the page itself.
    */
   private crawlable(a: Attribs, resolved: URL | null): void {
-    if (a.role?.trim() || a.name?.trim()) return;
+    if (a.role?.trim()) return;
     const raw = a.href?.replace(/\s/g, "");
+    if (raw?.startsWith("mailto:")) return;
     let why: string | undefined;
-    if (raw === undefined) why = a.onclick !== undefined ? "(no href, onclick)" : undefined;
-    else if (raw.startsWith("mailto:")) why = undefined;
-    else if (/^(javascript|file):/i.test(raw) || (raw === a.href?.trim() ? resolved : this.absUrl(raw)) === null) why = raw;
+    if (raw?.startsWith("file:")) why = raw;
+    else if (a.name?.trim()) why = undefined;
+    else if (raw === undefined) why = a.onclick !== undefined ? "(no href, onclick)" : undefined;
+    else if (JAVASCRIPT_VOID.test(raw) || (raw === a.href?.trim() ? resolved : this.absUrl(raw)) === null) why = raw;
     if (why === undefined) return;
     this.facts.uncrawlableAnchors += 1;
     if (this.facts.uncrawlableAnchorExamples.length < EXAMPLES) this.facts.uncrawlableAnchorExamples.push(why);

@@ -135,7 +135,7 @@ export const getSocial = defineContract({
   cli: "social",
   summary: "Social presence: profile links by network and the share cards of the checked pages",
   description:
-    "profiles: links to social-network profiles found on the checked pages (share buttons are not profiles). cards: the Open Graph and Twitter/X card of each checked page, as the networks' scrapers read the raw HTML, with its checks: og_required (og:title, og:type, og:image, og:url), og_description, twitter_card, image_reachable (2xx and an image), image_size (at least 200 × 200, whatever the card type) and image_aspect (1.6-2.2:1 for large cards, 0.8-1.25:1 for summary cards). A card's score is the share of its checks that pass (0-100); card_score is the pages' mean, null when no HTML page was checked. pages is the number of pages whose cards were read.",
+    "profiles: links to social-network profiles found on the checked pages (share buttons are not profiles). cards: the Open Graph and Twitter/X card of each checked page, as the networks' scrapers read the raw HTML, with its checks: og_required (og:title, og:type, og:image, og:url), og_description, twitter_card, image_reachable (2xx and an image, named by an absolute URL; a twitter:image other than the og:image must load too), image_size (at least 200 × 200, whatever the card type) and image_aspect (1.6-2.2:1 for large cards, 0.8-1.25:1 for summary cards). A card's score is the share of its checks that pass (0-100); card_score is the pages' mean, null when no HTML page was checked. pages is the number of pages whose cards were read.",
   tags: ["Search and links"],
   errors: ["bad_host", "not_found", "not_ready"],
   params: HostParams,

@@ -4,7 +4,7 @@ import { defineContract } from "./contract.ts";
 
 /** The page checks of GET /full, by the group names GET /check/{tool} takes. */
 export const PAGE_CHECK_GROUPS = {
-  meta: ["title_present", "title_length", "title_multiple", "description_present", "description_length", "description_multiple", "viewport", "charset", "html_lang", "canonical_present", "canonical_valid", "noindex", "meta_refresh", "soft_404", "url_hygiene"],
+  meta: ["http_status", "title_present", "title_length", "title_multiple", "description_present", "description_length", "description_multiple", "viewport", "charset", "html_lang", "canonical_present", "canonical_valid", "noindex", "meta_refresh", "soft_404", "url_hygiene"],
   headings: ["h1_present", "h1_multiple", "headings_order", "headings_empty"],
   images: ["img_alt_missing", "img_alt_long", "image_dimensions", "picture_no_img"],
   links: ["link_text", "localhost_links", "internal_nofollow", "too_many_links", "empty_anchor_text", "crawlable_anchors", "http_internal_links"],

@@ -38,6 +38,9 @@ export const startCrawl = defineContract({
   response: Type.Object({ job: JobSchema }, { additionalProperties: false }),
 });
 
+/** Why a crawl recorded a URL without fetching it (docs/crawl.md). */
+export const SKIP_REASONS = ["robots", "trap", "depth_limit", "missing_target"] as const;
+
 const CrawlPage = Type.Object(
   {
     url: Type.String(),
@@ -58,7 +61,11 @@ const CrawlPage = Type.Object(
     content_type: Type.String(),
     bytes: Type.Integer(),
     ttfb_ms: Type.Number(),
-    skipped: Nullable(StringEnum(["robots", "trap"], { description: "why the URL was not fetched" })),
+    skipped: Nullable(
+      StringEnum(SKIP_REASONS, {
+        description: "why the URL was not fetched: robots.txt disallows it, a crawler trap, past the click-depth limit, or a link the site itself marks as missing (MediaWiki's redlink=1)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

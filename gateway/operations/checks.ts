@@ -1,4 +1,4 @@
-import { CHECKS, type CheckOutcome } from "../../analyzer/index.ts";
+import { CHECKS, PAGE_ONLY_CHECKS, type CheckOutcome } from "../../analyzer/index.ts";
 import { DnsFacts, PageFacts, SiteFacts, TlsFacts } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
@@ -43,7 +43,7 @@ function runPageChecks(page: PageFacts, codes: readonly string[]) {
   const facts = SiteFacts.fromPartial({ home: page, origin: at.origin });
   const inner = at.pathname === "/" ? facts : SiteFacts.fromPartial({ pages: [page], origin: at.origin });
   return codes.map((code) => {
-    const def = CHECKS.find((c) => c.code === code);
+    const def = CHECKS.find((c) => c.code === code) ?? PAGE_ONLY_CHECKS.find((c) => c.code === code);
     if (!def) throw new Error(`unknown check ${code}`);
     let out: CheckOutcome;
     try {

@@ -58,7 +58,7 @@ export const getCrawl = implement(contracts.getCrawl, async ({ deps, params, que
           content_type: d.contentType,
           bytes: d.bytes,
           ttfb_ms: d.ttfbMs,
-          skipped: r.skipped === "robots" || r.skipped === "trap" ? r.skipped : null,
+          skipped: (contracts.SKIP_REASONS as readonly string[]).includes(r.skipped) ? (r.skipped as (typeof contracts.SKIP_REASONS)[number]) : null,
         };
       }),
       summary: crawl.report.summary ?? {},

@@ -118,7 +118,15 @@ describe("the analysis path", () => {
     expect(unknown.json()).toMatchObject({ code: "bad_param", param: "tool" });
     // A page that answers 404 is judged by that first: score 0, whatever its markup.
     const dead = (await gw.call("GET", `/api/v1/full?url=${encodeURIComponent(`${site.url}/no-such-page`)}`)).json();
-    expect(dead.overall).toMatchObject({ status: 404, page_ok: false, score: 0, error: null });
+    expect(dead.overall).toMatchObject({ status: 404, page_ok: false, score: 0, error: null, failed: 1 });
+    // ...with an explicit verdict among the checks, as Lighthouse's http-status-code gives (B1).
+    expect(dead.checks.meta.find((c: { code: string }) => c.code === "http_status")).toMatchObject({
+      status: "fail",
+      level: "bad",
+      value: 404,
+      detail: `${site.url}/no-such-page answers 404 (client error)`,
+    });
+    expect(body.checks.meta.find((c: { code: string }) => c.code === "http_status")).toMatchObject({ status: "pass", value: 200 });
     // A page that cannot be fetched is still an answer: the reason is in overall.error.
     const closed = (await gw.call("GET", `/api/v1/full?url=${encodeURIComponent("http://127.0.0.1:1/")}`)).json();
     expect(closed.overall).toMatchObject({ status: 0, score: null, page_ok: false, error: expect.stringMatching(/^refused/) });

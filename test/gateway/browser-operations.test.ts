@@ -41,10 +41,10 @@ beforeAll(async () => {
   const words = Array.from({ length: JS_WORDS }, (_, i) => `w${i}`).join(" ");
   const pages: Record<string, string> = {
     "/": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home of the test</title><meta name="description" content="A home page with a complete card.">
-<meta property="og:title" content="Home"><meta property="og:type" content="website"><meta property="og:image" content="/card.png"><meta property="og:url" content="ORIGIN/"><meta property="og:description" content="The home page">
+<meta property="og:title" content="Home"><meta property="og:type" content="website"><meta property="og:image" content="ORIGIN/card.png"><meta property="og:url" content="ORIGIN/"><meta property="og:description" content="The home page">
 <meta name="twitter:card" content="summary_large_image"></head><body><h1>Home</h1><p>Plain server-rendered text of the home page.</p>
 <a href="/app">App</a> <a href="/broken">Broken</a> <a href="https://x.com/svc_test">X</a> <a href="https://www.facebook.com/svcpage">Facebook</a> <a href="https://www.facebook.com/sharer/sharer.php?u=ORIGIN/">Share</a></body></html>`,
-    "/app": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Loading</title><meta property="og:image" content="/tiny.png"></head><body><div id="root"></div>
+    "/app": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Loading</title><meta property="og:image" content="ORIGIN/tiny.png"></head><body><div id="root"></div>
 <script>document.title = "App"; document.getElementById("root").innerHTML = "<h1>App</h1><p>${words}</p>"; fetch("${otherOrigin}/beacon").catch(() => {});</script></body></html>`,
     "/broken": `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Broken card</title><meta property="og:title" content="Broken"><meta property="og:type" content="article"><meta property="og:url" content="ORIGIN/broken"><meta property="og:image" content="/gone.png"><meta name="twitter:card" content="summary"></head><body><h1>Broken</h1><a href="/app">App</a></body></html>`,
   };

@@ -33,20 +33,20 @@ describe("GET /explain", () => {
     const first = await gw.call("GET", "/api/v1/explain");
     expect(first.statusCode).toBe(200);
     const body = first.json();
-    // 118 checks: the default pages of 50 hold the first 50, the next 50 and the last 18.
+    // 119 checks: the default pages of 50 hold the first 50, the next 50 and the last 19.
     const all = CHECKS.map((c) => ({ code: c.code, has_hint: true, has_guide: true }));
-    expect(all).toHaveLength(118);
-    expect(body.page).toEqual({ limit: 50, offset: 0, total: 118, next_offset: 50 });
+    expect(all).toHaveLength(119);
+    expect(body.page).toEqual({ limit: 50, offset: 0, total: 119, next_offset: 50 });
     expect(body.codes).toEqual(all.slice(0, 50));
     const second = (await gw.call("GET", "/api/v1/explain?offset=50")).json();
-    expect(second.page).toEqual({ limit: 50, offset: 50, total: 118, next_offset: 100 });
+    expect(second.page).toEqual({ limit: 50, offset: 50, total: 119, next_offset: 100 });
     const rest = (await gw.call("GET", "/api/v1/explain?offset=100")).json();
-    expect(rest.page).toEqual({ limit: 50, offset: 100, total: 118, next_offset: null });
+    expect(rest.page).toEqual({ limit: 50, offset: 100, total: 119, next_offset: null });
     expect([...body.codes, ...second.codes, ...rest.codes]).toEqual(all);
 
     // The catalogue ends with the presentation group (mobile, international, structured data, social).
-    const paged = (await gw.call("GET", "/api/v1/explain?limit=20&offset=99")).json();
-    expect(paged.page).toEqual({ limit: 20, offset: 99, total: 118, next_offset: null });
+    const paged = (await gw.call("GET", "/api/v1/explain?limit=20&offset=100")).json();
+    expect(paged.page).toEqual({ limit: 20, offset: 100, total: 119, next_offset: null });
     expect(paged.codes.map((c: { code: string }) => c.code)).toEqual([
       "viewport",
       "pwa_manifest",
@@ -74,7 +74,7 @@ describe("GET /explain", () => {
         { code: "robots_txt_fetch", has_hint: true, has_guide: true },
         { code: "robots_txt_syntax", has_hint: true, has_guide: true },
       ],
-      page: { limit: 2, offset: 0, total: 118, next_offset: 2 },
+      page: { limit: 2, offset: 0, total: 119, next_offset: 2 },
     });
 
     const tooBig = await gw.call("GET", "/api/v1/explain?limit=201");

@@ -109,7 +109,7 @@ describe("GET /guides", () => {
     expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(res.body).toContain('<html lang="ru">');
     expect(res.body).toContain("<h1>Руководства Svc</h1>");
-    expect(res.body).toContain(`<p>Руководств: ${GUIDES.length}, проверок в них: 118.</p>`);
+    expect(res.body).toContain(`<p>Руководств: ${GUIDES.length}, проверок в них: 119.</p>`);
     for (const g of GUIDES) {
       expect(res.body, g.id).toContain(`<a href="/guides/${g.id}">${escapeHtml(g.title)}</a>`);
       for (const s of g.sections) expect(res.body, s.code).toContain(`<a href="/guides/${g.id}#${s.code}">${escapeHtml(s.heading)}</a>`);

@@ -22,7 +22,7 @@ export const crawlScope: RecheckScope = {
   codes: [
     "sitemap_url_status", "sitemap_missing_pages", "redirect_chain", "duplicate_urls", "title_duplicate",
     "description_duplicate", "duplicate_content", "near_duplicate", "internal_redirects", "orphan_pages",
-    "crawl_depth", "hreflang_return",
+    "crawl_depth", "hreflang_return", "broken_external",
   ],
   why: "a whole-site crawl (POST /crawl/{host}); a single re-check cannot decide it",
   // Each reason says what a bounded re-fetch of the failing pages and their links would miss. Common
@@ -46,6 +46,7 @@ export const crawlScope: RecheckScope = {
       "it counts every internal link target that redirects; the crawl keeps those targets without the pages linking to them, so there are no linking pages to fetch again: only a whole crawl's links show which still point at a redirect",
     orphan_pages: "a page is an orphan when no crawled page links to it: only every page's links can show that one now does",
     crawl_depth: "a page's depth is its shortest click path from the home page, computed over the whole link graph",
+    broken_external: "the crawl keeps the broken external targets with how many pages link to them, not which: only every page's links show which still point at them",
     hreflang_return: "an alternate must link back: each alternate's own annotations, and every page naming it, are needed, which is the crawl's graph",
   },
 };

@@ -57,7 +57,7 @@ export const MAPPING: readonly AuditMapping[] = [
     audit: "crawlable-anchors",
     weight: 1,
     svc: ["crawlable_anchors"],
-    note: "Same rule set (javascript: hrefs, empty or unparsable href, no href with a click handler); Lighthouse sees listeners added by scripts, Svc only the HTML's onclick.",
+    note: "Same rule set as Lighthouse 12 (javascript:void(0), file: or unparsable href, no href with a click handler; other javascript: actions such as javascript:print() pass); Lighthouse sees listeners added by scripts, Svc only the HTML's onclick.",
   },
   {
     audit: "robots-txt",

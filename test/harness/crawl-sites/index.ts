@@ -22,4 +22,5 @@ export { jaccard, shingles } from "./generated-text.ts";
 export { throttlingSite, violations } from "./throttling-site.ts";
 export type { ThrottlingManifest, ThrottlingOptions, ThrottlingSite, Violation } from "./throttling-site.ts";
 export { trapSite } from "./trap-site.ts";
+export { MW_ARTICLES, WP_AUTHOR_PAGES, WP_HOME_PAGES, mediawikiSite, wordpressSite } from "./cms-sites.ts";
 export type { TrapFamily, TrapFamilyName, TrapManifest, TrapSite } from "./trap-site.ts";

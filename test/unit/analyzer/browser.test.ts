@@ -55,7 +55,7 @@ describe("social cards", () => {
       openGraph: Object.entries(og).map(([key, content]) => ({ key, content })),
       twitter: Object.entries(tw).map(([key, content]) => ({ key, content })),
     });
-  const complete = { "og:title": "T", "og:type": "website", "og:image": "/i.png", "og:url": "https://a.test/p", "og:description": "D" };
+  const complete = { "og:title": "T", "og:type": "website", "og:image": "https://a.test/i.png", "og:url": "https://a.test/p", "og:description": "D" };
   const image = (width: number, height: number, status = 200) => new Map([["https://a.test/i.png", SocialImage.fromPartial({ url: "https://a.test/i.png", status, contentType: "image/png", width, height })]]);
   const states = (c: ReturnType<typeof socialCard>) => Object.fromEntries(c.checks.map((x) => [x.code, x.status]));
 
@@ -75,6 +75,24 @@ describe("social cards", () => {
     expect(states(card)).toEqual({ og_required: "fail", og_description: "warn", twitter_card: "fail", image_reachable: "fail", image_size: "fail", image_aspect: "fail" });
     expect(card.checks[0]?.detail).toBe("missing og:type, og:url");
     expect(card.score).toBe(0);
+  });
+
+  it("judges a twitter:image other than the og:image on its own, and both must be absolute (B10)", () => {
+    // The findings' social page: a good og:image, and twitter:image=/missing.png (relative, 404), which X would show.
+    const images = new Map([...image(1200, 630), ["https://a.test/missing.png", SocialImage.fromPartial({ url: "https://a.test/missing.png", status: 404, contentType: "text/html" })]]);
+    const card = socialCard(page(complete, { "twitter:card": "summary_large_image", "twitter:image": "/missing.png" }), images);
+    expect(card.checks.find((c) => c.code === "image_reachable")).toEqual({
+      code: "image_reachable",
+      status: "fail",
+      detail: 'twitter:image "/missing.png" is relative: scrapers need an absolute URL; twitter:image https://a.test/missing.png answered 404 (text/html)',
+    });
+    expect(states(card)).toMatchObject({ image_size: "pass", image_aspect: "pass" });
+    // The same image under both names, absolute, is one image and passes.
+    const same = socialCard(page(complete, { "twitter:card": "summary_large_image", "twitter:image": "https://a.test/i.png" }), image(1200, 630));
+    expect([same.score, same.checks.find((c) => c.code === "image_reachable")?.detail]).toEqual([100, "https://a.test/i.png answered 200 (image/png)"]);
+    // A relative og:image fails though it loads.
+    const relative = socialCard(page({ ...complete, "og:image": "/i.png" }, { "twitter:card": "summary_large_image" }), image(1200, 630));
+    expect(relative.checks.find((c) => c.code === "image_reachable")?.status).toBe("fail");
   });
 });
 

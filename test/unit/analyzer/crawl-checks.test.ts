@@ -10,6 +10,8 @@ import { DAY, NOW, ORIGIN, allPages, cleanCrawl, healthySite } from "./site-buil
 const CODES = Object.keys(CRAWL_CASES);
 const PAGE_SHARE = ["canonical_target", "hreflang_return", "duplicate_content", "near_duplicate", "crawl_depth", "sitemap_missing_pages", "duplicate_urls"];
 const URL_SHARE = ["broken_internal", "internal_redirects", "orphan_pages", "redirect_chain", "sitemap_url_status"];
+/** Shares of the external links the crawl checked. */
+const CHECKED_SHARE = ["broken_external"];
 
 function withCrawl(patch: Partial<CrawlFindings>, mutate?: (f: SiteFacts) => void): SiteFacts {
   return healthySite((f) => {
@@ -24,8 +26,8 @@ function outcome(code: string, facts: SiteFacts) {
 }
 
 describe("which crawl counts", () => {
-  it("splits the crawl checks into page shares and URL shares, one of each per check", () => {
-    expect([...PAGE_SHARE, ...URL_SHARE].sort()).toEqual([...CODES].sort());
+  it("splits the crawl checks into page shares, URL shares and shares of checked external links, one of each per check", () => {
+    expect([...PAGE_SHARE, ...URL_SHARE, ...CHECKED_SHARE].sort()).toEqual([...CODES].sort());
   });
 
   it.each(CODES)("%s: no crawl, a crawl marked absent, or one older than 30 days → na", (code) => {
@@ -146,9 +148,9 @@ describe("in the report", () => {
     const clean = analyzeSite(withCrawl({}));
     const broken = analyzeSite(withCrawl({ brokenLinks: 10, broken: [{ url: `${ORIGIN}/gone/`, detail: "404, linked from 2 pages" }] }));
     expect(broken.tasks.map((t) => [t.code, t.level, t.recheck])).toEqual([["broken_internal", "bad", false]]);
-    // links: broken_internal 6·0.9·(1 − 10/50) = 4.32, the other 19 of weight pass → 23.32/25 = 0.9328;
-    // 100·R = 100 − 10·(1 − 0.9328) = 99.328 → 99.
-    expect(broken.groups.find((g) => g.id === "links")).toEqual({ id: "links", weight: 10, score: 93, checks: 10 });
+    // links: broken_internal 6·0.9·(1 − 10/50) = 4.32, the other 22 of weight pass → 26.32/28 = 0.94;
+    // 100·R = 100 − 10·(1 − 0.94) = 99.4 → 99.
+    expect(broken.groups.find((g) => g.id === "links")).toEqual({ id: "links", weight: 10, score: 94, checks: 11 });
     expect([clean.rank, broken.rank]).toEqual([100, 99]);
   });
 });

@@ -217,8 +217,8 @@ export function setHeader(res: HttpResponse | undefined, name: string, value: st
 
 /**
  * Findings of a clean whole-site crawl two days before the run: 40 HTML pages among 50 URLs, at
- * most 3 clicks deep, sitemap compared, nothing wrong. `patch` adds what a test needs found.
+ * most 3 clicks deep, sitemap compared, 10 external links checked, nothing wrong. `patch` adds what a test needs found.
  */
 export function cleanCrawl(patch: Partial<CrawlFindings> = {}): CrawlFindings {
-  return CrawlFindings.fromPartial({ present: true, jobId: 7, crawledAt: NOW - 2 * DAY, pages: 40, urls: 50, maxDepth: 3, sitemapListed: true, ...patch });
+  return CrawlFindings.fromPartial({ present: true, jobId: 7, crawledAt: NOW - 2 * DAY, pages: 40, urls: 50, maxDepth: 3, sitemapListed: true, externalChecked: 10, ...patch });
 }

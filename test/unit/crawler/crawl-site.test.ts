@@ -192,7 +192,9 @@ describe("crawlSite", () => {
   it("stops at the depth limit and says so", async () => {
     const { outcome } = await crawl(inlineParsePool(), { options: { limits: { ...DEFAULT_CRAWL_LIMITS, maxDepth: 1 } } });
     if (outcome instanceof Error) throw outcome;
-    expect(outcome.facts.pages).toHaveLength(11);
+    expect(outcome.facts.pages.filter((p) => !p.skipped)).toHaveLength(11);
+    // What the limit kept out is recorded as such, not dropped silently (R1).
+    expect(outcome.facts.pages.filter((p) => p.skipped === "depth_limit").map((p) => p.depth)).toEqual(Array<number>(50).fill(2));
     expect(outcome.truncatedBy).toBe("depth_limit");
   });
 });

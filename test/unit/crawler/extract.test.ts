@@ -216,10 +216,14 @@ describe("extractPage", () => {
     });
   });
 
-  it("counts anchors crawlers cannot follow and links without a name", () => {
+  it("counts anchors crawlers cannot follow (Lighthouse's rule) and links without a name", () => {
     const html = `<html><body>
       <a href="javascript:void(0)">menu</a>
+      <a href=" javascript: void( 0 ) ">menu</a>
       <a href=" javascript: open( 'x' ) ">open</a>
+      <a href="javascript:print();">Printable version</a>
+      <a href="file:///C:/site/index.html">local copy</a>
+      <a name="x" href="file:///tmp/a.html">named local copy</a>
       <a href="http://[bad">broken</a>
       <a onclick="go()">no href</a>
       <a>placeholder</a>
@@ -234,7 +238,11 @@ describe("extractPage", () => {
       <a href="/empty">  </a>
     </body></html>`;
     const { facts } = extractPage({ url: "https://a.example/", response: HttpResponse.fromPartial({ contentType: "text/html" }), html });
-    expect([facts.uncrawlableAnchors, facts.uncrawlableAnchorExamples]).toEqual([4, ["javascript:void(0)", "javascript:open('x')", "http://[bad", "(no href, onclick)"]]);
+    expect([facts.uncrawlableAnchors, facts.uncrawlableAnchorExamples]).toEqual([
+      6,
+      // MediaWiki's javascript:print() and other javascript: actions pass, as in Lighthouse 12 (R8).
+      ["javascript:void(0)", "javascript:void(0)", "file:///C:/site/index.html", "file:///tmp/a.html", "http://[bad"],
+    ]);
     expect([facts.unnamedLinks, facts.unnamedLinkExamples]).toEqual([2, ["https://a.example/icon-only", "https://a.example/empty"]]);
   });
 

@@ -566,6 +566,13 @@ export interface CrawlFindings {
   sitemapListed: boolean;
   /** of redirect_chains, the loops */
   redirectLoops: number;
+  /** crawled HTML pages that declare a canonical URL (any target) */
+  canonicalDeclared: number;
+  /** external link URLs the crawl checked (hosts the egress policy allows) */
+  externalChecked: number;
+  /** of those, URLs answering 4xx, 5xx or not at all */
+  brokenExternal: number;
+  externalBroken: CrawlSample[];
 }
 
 function createBaseHeader(): Header {
@@ -6228,6 +6235,10 @@ function createBaseCrawlFindings(): CrawlFindings {
     urlVariant: [],
     sitemapListed: false,
     redirectLoops: 0,
+    canonicalDeclared: 0,
+    externalChecked: 0,
+    brokenExternal: 0,
+    externalBroken: [],
   };
 }
 
@@ -6343,6 +6354,18 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     }
     if (message.redirectLoops !== 0) {
       writer.uint32(296).int32(message.redirectLoops);
+    }
+    if (message.canonicalDeclared !== 0) {
+      writer.uint32(304).int32(message.canonicalDeclared);
+    }
+    if (message.externalChecked !== 0) {
+      writer.uint32(312).int32(message.externalChecked);
+    }
+    if (message.brokenExternal !== 0) {
+      writer.uint32(320).int32(message.brokenExternal);
+    }
+    for (const v of message.externalBroken) {
+      CrawlSample.encode(v!, writer.uint32(330).fork()).join();
     }
     return writer;
   },
@@ -6656,6 +6679,38 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
             message.redirectLoops = reader.int32();
             continue;
           }
+          case 38: {
+            if (tag !== 304) {
+              break;
+            }
+
+            message.canonicalDeclared = reader.int32();
+            continue;
+          }
+          case 39: {
+            if (tag !== 312) {
+              break;
+            }
+
+            message.externalChecked = reader.int32();
+            continue;
+          }
+          case 40: {
+            if (tag !== 320) {
+              break;
+            }
+
+            message.brokenExternal = reader.int32();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.externalBroken.push(CrawlSample.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6823,6 +6878,26 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
         : isSet(object.redirect_loops)
         ? globalThis.Number(object.redirect_loops)
         : 0,
+      canonicalDeclared: isSet(object.canonicalDeclared)
+        ? globalThis.Number(object.canonicalDeclared)
+        : isSet(object.canonical_declared)
+        ? globalThis.Number(object.canonical_declared)
+        : 0,
+      externalChecked: isSet(object.externalChecked)
+        ? globalThis.Number(object.externalChecked)
+        : isSet(object.external_checked)
+        ? globalThis.Number(object.external_checked)
+        : 0,
+      brokenExternal: isSet(object.brokenExternal)
+        ? globalThis.Number(object.brokenExternal)
+        : isSet(object.broken_external)
+        ? globalThis.Number(object.broken_external)
+        : 0,
+      externalBroken: globalThis.Array.isArray(object?.externalBroken)
+        ? object.externalBroken.map((e: any) => CrawlSample.fromJSON(e))
+        : globalThis.Array.isArray(object?.external_broken)
+        ? object.external_broken.map((e: any) => CrawlSample.fromJSON(e))
+        : [],
     };
   },
 
@@ -6939,6 +7014,18 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     if (message.redirectLoops !== 0) {
       obj.redirectLoops = Math.round(message.redirectLoops);
     }
+    if (message.canonicalDeclared !== 0) {
+      obj.canonicalDeclared = Math.round(message.canonicalDeclared);
+    }
+    if (message.externalChecked !== 0) {
+      obj.externalChecked = Math.round(message.externalChecked);
+    }
+    if (message.brokenExternal !== 0) {
+      obj.brokenExternal = Math.round(message.brokenExternal);
+    }
+    if (message.externalBroken?.length) {
+      obj.externalBroken = message.externalBroken.map((e) => CrawlSample.toJSON(e));
+    }
     return obj;
   },
 
@@ -6984,6 +7071,10 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     message.urlVariant = object.urlVariant?.map((e) => CrawlSample.fromPartial(e)) || [];
     message.sitemapListed = object.sitemapListed ?? false;
     message.redirectLoops = object.redirectLoops ?? 0;
+    message.canonicalDeclared = object.canonicalDeclared ?? 0;
+    message.externalChecked = object.externalChecked ?? 0;
+    message.brokenExternal = object.brokenExternal ?? 0;
+    message.externalBroken = object.externalBroken?.map((e) => CrawlSample.fromPartial(e)) || [];
     return message;
   },
 };

@@ -125,10 +125,12 @@ export interface CrawledPage {
   /** failing page-check codes */
   issues: string[];
   inSitemap: boolean;
-  /** empty, or why it was not fetched: robots, trap, page_limit, depth_limit */
+  /** empty, or why it was not fetched: robots, trap, page_limit, depth_limit, missing_target */
   skipped: string;
   /** 429/503 answers before this one */
   throttled: number;
+  /** distinct same-origin <img src>, scripts and stylesheets (strict keys), checked by HEAD */
+  internalAssets: string[];
 }
 
 export interface ExternalLinkCheck {
@@ -732,6 +734,7 @@ function createBaseCrawledPage(): CrawledPage {
     inSitemap: false,
     skipped: "",
     throttled: 0,
+    internalAssets: [],
   };
 }
 
@@ -811,6 +814,9 @@ export const CrawledPage: MessageFns<CrawledPage> = {
     }
     if (message.throttled !== 0) {
       writer.uint32(200).int32(message.throttled);
+    }
+    for (const v of message.internalAssets) {
+      writer.uint32(210).string(v!);
     }
     return writer;
   },
@@ -1028,6 +1034,14 @@ export const CrawledPage: MessageFns<CrawledPage> = {
             message.throttled = reader.int32();
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.internalAssets.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1107,6 +1121,11 @@ export const CrawledPage: MessageFns<CrawledPage> = {
         : false,
       skipped: isSet(object.skipped) ? globalThis.String(object.skipped) : "",
       throttled: isSet(object.throttled) ? globalThis.Number(object.throttled) : 0,
+      internalAssets: globalThis.Array.isArray(object?.internalAssets)
+        ? object.internalAssets.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.internal_assets)
+        ? object.internal_assets.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1187,6 +1206,9 @@ export const CrawledPage: MessageFns<CrawledPage> = {
     if (message.throttled !== 0) {
       obj.throttled = Math.round(message.throttled);
     }
+    if (message.internalAssets?.length) {
+      obj.internalAssets = message.internalAssets;
+    }
     return obj;
   },
 
@@ -1220,6 +1242,7 @@ export const CrawledPage: MessageFns<CrawledPage> = {
     message.inSitemap = object.inSitemap ?? false;
     message.skipped = object.skipped ?? "";
     message.throttled = object.throttled ?? 0;
+    message.internalAssets = object.internalAssets?.map((e) => e) || [];
     return message;
   },
 };

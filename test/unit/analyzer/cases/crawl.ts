@@ -12,6 +12,14 @@ function crawled(patch: Partial<CrawlFindings> = {}): (f: SiteFacts) => void {
 const sample = (path: string, detail: string) => ({ url: `${ORIGIN}${path}`, detail });
 
 export const CRAWL_CASES: Record<string, CheckCase> = {
+  broken_external: {
+    pass: crawled(),
+    passValue: 0,
+    fail: crawled({ brokenExternal: 2, externalBroken: [sample("/x", "404, linked from 1 page"), sample("/y", "refused, linked from 2 pages")] }),
+    failStatus: "fail",
+    failValue: 2,
+    failScore: 0.9 * (1 - 2 / 10),
+  },
   broken_internal: {
     // A link to a redirect is not broken (internal_redirects notes it).
     pass: crawled({ redirectedLinks: 1, redirected: [sample("/old/", `redirects to ${ORIGIN}/new/`)] }),
