@@ -170,14 +170,12 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
           default:
             throw new OAuthError("unsupported_grant_type", "grant_type is authorization_code or refresh_token");
         }
-        if ("refusal" in issued) {
-          for (const id of issued.revokedKeys) deps.keys.onChange(`key:${id}`);
-          throw new OAuthError("invalid_grant", issued.reason ?? REFUSALS[issued.refusal]);
-        }
+        for (const id of issued.revokedKeys) deps.keys.onChange(`key:${id}`);
+        if ("refusal" in issued) throw new OAuthError("invalid_grant", issued.reason ?? REFUSALS[issued.refusal]);
         return reply.headers({ ...CORS, ...NO_STORE }).send({
           access_token: fresh.accessToken,
           token_type: "Bearer",
-          expires_in: deps.config.oauthAccessTtlSeconds,
+          expires_in: issued.accessExpiresAt - now,
           refresh_token: fresh.refreshToken,
           scope: issued.scopes.join(" "),
         });
@@ -204,9 +202,13 @@ const REFUSALS: Record<TokenRefusal, string> = {
   reused: "the code or token was already used; everything issued from it is revoked",
   revoked: "the grant was revoked",
   client: "the code or token was issued to another client",
+  plan: "the account's plan has no room for another key",
 };
 
-/** A new access key and refresh token, to be stored under a grant by the repository. */
+/**
+ * A new access key and refresh token, to be stored under a grant by the repository, which narrows
+ * them to the consenting key's bounds (addresses, hourly limit, expiry).
+ */
 function freshTokens(deps: GatewayDeps, now: number): { accessToken: string; refreshToken: string; issue: TokenIssue } {
   const accessToken = generateKey(deps.random);
   const refreshToken = `svcr_${randomToken()}`;
@@ -218,7 +220,6 @@ function freshTokens(deps: GatewayDeps, now: number): { accessToken: string; ref
         name: "oauth access token",
         prefix: keyPrefix(accessToken),
         hash: hashKey(accessToken),
-        allowedIps: [],
         ratePerHour: deps.config.ratePerHourDefault,
         expiresAt: now + deps.config.oauthAccessTtlSeconds,
       },
