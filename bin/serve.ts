@@ -5,6 +5,7 @@ import { ping } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { listenOrExplain } from "./listen.ts";
+import { shutdownSignal } from "./role.ts";
 
 /**
  * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
@@ -55,10 +56,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     const port = typeof addr === "object" && addr ? addr.port : config.port;
     logger.info({ port, store: storeDb.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);
 
-    const signal = await new Promise<string>((resolve) => {
-      process.once("SIGTERM", () => resolve("SIGTERM"));
-      process.once("SIGINT", () => resolve("SIGINT"));
-    });
+    const signal = await shutdownSignal();
     draining = true;
     deps.switches.draining = true;
     logger.info({ signal }, "draining");
