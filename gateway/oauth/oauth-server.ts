@@ -4,6 +4,7 @@ import { ApiError } from "../errors.ts";
 import { generateKey, hashKey, keyPrefix } from "../keys/api-key.ts";
 import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
+import { nulField } from "../pipeline/validation.ts";
 import { publicOrigin } from "../http/public-origin.ts";
 import { API_BASE_PATH } from "../mcp/mcp-paths.ts";
 import type { IssuedTokens, Refused, TokenIssue, TokenRefusal } from "../../storage/index.ts";
@@ -93,6 +94,13 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
         const { rate, over } = await countAddress(deps, request.svc.address, Math.floor(request.svc.nowMs / 1000));
         setRateHeaders(reply, rate);
         if (over) throw new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } });
+      });
+      // No value of these forms may hold U+0000 (the store refuses it in text): refused before any lookup.
+      api.addHook("preHandler", async (request) => {
+        const field = nulField(request.body) ?? nulField(request.query);
+        if (field === null) return;
+        const code = request.url.startsWith(`${API_BASE_PATH}/oauth/register`) ? "invalid_client_metadata" : "invalid_request";
+        throw new OAuthError(code, `${field === "" ? "the request" : field} contains U+0000 (NUL), which no value may hold`);
       });
       api.setErrorHandler(async (err, request, reply) => {
         if (err instanceof ApiError) throw err;

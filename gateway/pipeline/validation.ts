@@ -36,12 +36,38 @@ export function buildValidatorCompiler(policy: HostPolicy): FastifySchemaCompile
     // A body marked "x-optional" (POST /crawl's {fresh}) may also be left out. (Fastify hands the
     // compiler a copy of the schema: TypeBox's Optional symbol does not survive it.)
     const mayBeAbsent = httpPart === "body" && (schema as { "x-optional"?: unknown })["x-optional"] === true;
+    const where = httpPart === "querystring" ? "query" : (httpPart ?? "body");
     return (data: unknown) => {
       if (mayBeAbsent && (data === undefined || data === null)) return { value: undefined };
+      const nul = nulField(data);
+      if (nul !== null) return { error: nulError(where, nul) };
       const ok = validate(data);
       return ok ? { value: data } : { error: validationError(validate.errors ?? [], httpPart ?? "body", policy) };
     };
   };
+}
+
+/**
+ * Where a request's value holds U+0000: the dotted path of the first string (or object key) with
+ * one, "" for the value itself, null when there is none. No text Svc stores may hold it
+ * (PostgreSQL refuses NUL in text), and no field needs it, so it is refused before anything runs.
+ */
+export function nulField(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const at = path === "" ? k : `${path}.${k}`;
+    if (k.includes("\u0000")) return at;
+    const found = nulField(v, at);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** The answer to a NUL in a request's field: bad_param naming it. */
+export function nulError(where: string, field: string): ApiError {
+  const what = field === "" ? `the ${where}` : `${where} field "${field}"`;
+  return new ApiError("bad_param", `${what} contains U+0000 (NUL), which no text may hold`, field === "" ? {} : { param: field });
 }
 
 /**
