@@ -79,6 +79,7 @@ export async function startOps(
   extra: () => Promise<Record<string, unknown>> = async () => ({}),
 ): Promise<void> {
   const ops = buildOpsServer({
+    requestTimeoutMs: config.requestTimeoutMs,
     metrics,
     ready: async () => {
       if (!state.started || state.draining) return { ok: false, detail: { role, started: state.started, draining: state.draining } };

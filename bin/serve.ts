@@ -41,6 +41,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     // Both ports are bound before anything answers, each in the lifecycle as soon as it is open,
     // so that a port in use ends the process at once (rather than leaving the other one serving).
     const ops = buildOpsServer({
+      requestTimeoutMs: config.requestTimeoutMs,
       metrics,
       ready: async () => {
         await ping(storeDb);
