@@ -3,6 +3,7 @@ import addFormatsModule from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { ErrorCode } from "../errors.ts";
 import { ApiError } from "../errors.ts";
+import { boundIntegers } from "../schemas.ts";
 import { normalizeHost, type HostPolicy } from "./host.ts";
 
 // ajv-formats is CommonJS with a default export.
@@ -68,24 +69,6 @@ export function nulField(value: unknown, path = ""): string | null {
 export function nulError(where: string, field: string): ApiError {
   const what = field === "" ? `the ${where}` : `${where} field "${field}"`;
   return new ApiError("bad_param", `${what} contains U+0000 (NUL), which no text may hold`, field === "" ? {} : { param: field });
-}
-
-/**
- * Every integer of a request is an exact JavaScript number and fits a PostgreSQL bigint: without
- * a bound of its own, an integer schema gets ±(2^53 − 1), so that /jobs/10000000000000000001 is
- * 400 bad_param rather than a database error. Returns a copy; the contract's schema is untouched.
- */
-export function boundIntegers(schema: unknown): object {
-  if (Array.isArray(schema)) return schema.map(boundIntegers);
-  if (schema === null || typeof schema !== "object") return schema as object;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) out[k] = typeof v === "object" && v !== null ? boundIntegers(v) : v;
-  const types = ([] as unknown[]).concat(out.type);
-  if (types.includes("integer")) {
-    out.maximum ??= Number.MAX_SAFE_INTEGER;
-    out.minimum ??= -Number.MAX_SAFE_INTEGER;
-  }
-  return out;
 }
 
 /** Turns the first ajv error into the catalogue's answer, naming the field. */
