@@ -71,7 +71,7 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
   const discovery = (path: string, document: (urls: OAuthUrls) => unknown) => {
     app.get(path, async (request, reply) => {
       request.svc.page = path;
-      return reply.headers({ ...CORS, "Cache-Control": "public, max-age=3600" }).send(document(urlsOf(request)));
+      return reply.headers({ ...CORS, "Cache-Control": "public, max-age=3600", Vary: "Host" }).send(document(urlsOf(request)));
     });
     app.options(path, async (_request, reply) => reply.code(204).headers(CORS).send());
   };
