@@ -4,13 +4,21 @@ import type { GatewayDeps } from "../deps.ts";
 import { buildTrustedProxy } from "../pipeline/client-address.ts";
 
 /**
- * The service's public origin, as links in answers, the OAuth metadata and the tool server's
- * DNS-rebinding check use it: SVC_PUBLIC_BASE_URL when set. Otherwise the request's Host only
- * when no page can choose it: an IP literal or localhost (a DNS-rebinding page's Host is the
+ * The service's public origin, as links in answers show it: SVC_PUBLIC_BASE_URL when set, else the
+ * request's scheme and Host (what the caller reached).
+ */
+export function publicOrigin(deps: GatewayDeps, request: FastifyRequest): string {
+  return deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/**
+ * The origin where trust depends on it — the OAuth issuer and endpoints, the tool server's
+ * DNS-rebinding check: SVC_PUBLIC_BASE_URL when set. Otherwise the request's Host only when no
+ * web page can choose it: an IP literal or localhost (a DNS-rebinding page's Host is the
  * attacker's name), or any Host relayed by a trusted proxy (SVC_TRUSTED_PROXIES); else the
  * address and port the connection reached.
  */
-export function publicOrigin(deps: GatewayDeps, request: FastifyRequest): string {
+export function trustedOrigin(deps: GatewayDeps, request: FastifyRequest): string {
   if (deps.config.publicBaseUrl !== null) return deps.config.publicBaseUrl;
   const host = request.host;
   if (hostIsLiteral(host) || viaTrustedProxy(deps, request)) return `${request.protocol}://${host}`;

@@ -4,7 +4,7 @@ import { ApiError } from "../errors.ts";
 import { authenticate, readKey, type AuthContext } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { MAX_BODY_DEPTH, nestingDepth } from "../pipeline/json-body.ts";
-import { publicOrigin } from "../http/public-origin.ts";
+import { trustedOrigin } from "../http/public-origin.ts";
 import type { Operation } from "../registry/operation.ts";
 import { oauthUrls } from "../oauth/oauth-urls.ts";
 import { MCP_PATH } from "./mcp-paths.ts";
@@ -76,7 +76,7 @@ export function registerMcp(app: FastifyInstance, deps: GatewayDeps, operations:
 
     mcp.post(MCP_PATH, { bodyLimit: 1024 * 1024 }, async (request, reply) => {
       request.svc.page = MCP_PATH;
-      const urls = oauthUrls(publicOrigin(deps, request));
+      const urls = oauthUrls(trustedOrigin(deps, request));
       if (!originAllowed(deps, request, urls.issuer)) {
         // The transport's rule (403), outside the API's catalogue: no key was even looked at.
         return reply.code(403).send(rpcError(null, JSONRPC_INVALID_REQUEST, `requests from the origin ${String(request.headers.origin)} are refused; an operator may allow it with SVC_MCP_ALLOWED_ORIGINS`));

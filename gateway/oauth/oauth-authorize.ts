@@ -4,7 +4,7 @@ import type { GatewayDeps } from "../deps.ts";
 import { hashKey } from "../keys/api-key.ts";
 import { addressAllowed, countAddress } from "../pipeline/auth.ts";
 import { hourOf } from "../pipeline/rate-headers.ts";
-import { publicOrigin } from "../http/public-origin.ts";
+import { trustedOrigin } from "../http/public-origin.ts";
 import { renderConsentPage, renderErrorPage } from "./consent-page.ts";
 import { oauthUrls, type OAuthUrls } from "./oauth-urls.ts";
 import { CODE_TTL_S, parseScopes, randomToken, redirectMatches, resourceOf, sha256Hex, validChallenge, withParams } from "./oauth-rules.ts";
@@ -74,7 +74,7 @@ function answer(reply: FastifyReply, checked: Exclude<Checked, { ok: Authorizati
 }
 
 export function registerAuthorize(api: FastifyInstance, deps: GatewayDeps): void {
-  const urlsOf = (request: FastifyRequest) => oauthUrls(publicOrigin(deps, request));
+  const urlsOf = (request: FastifyRequest) => oauthUrls(trustedOrigin(deps, request));
 
   api.get("/oauth/authorize", async (request, reply) => {
     request.svc.page = "/api/v1/oauth/authorize";

@@ -5,7 +5,7 @@ import { generateKey, hashKey, keyPrefix } from "../keys/api-key.ts";
 import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { nulField } from "../pipeline/validation.ts";
-import { publicOrigin } from "../http/public-origin.ts";
+import { trustedOrigin } from "../http/public-origin.ts";
 import { API_BASE_PATH } from "../mcp/mcp-paths.ts";
 import type { IssuedTokens, Refused, TokenIssue, TokenRefusal } from "../../storage/index.ts";
 import { registerAuthorize } from "./oauth-authorize.ts";
@@ -67,7 +67,7 @@ export function authorizationServerMetadata(urls: OAuthUrls) {
 
 /** Registers the discovery documents (at the origin) and the OAuth endpoints (under /api/v1). */
 export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
-  const urlsOf = (request: FastifyRequest) => oauthUrls(publicOrigin(deps, request));
+  const urlsOf = (request: FastifyRequest) => oauthUrls(trustedOrigin(deps, request));
   const discovery = (path: string, document: (urls: OAuthUrls) => unknown) => {
     app.get(path, async (request, reply) => {
       request.svc.page = path;
