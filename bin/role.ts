@@ -79,6 +79,7 @@ export async function startOps(
   extra: () => Promise<Record<string, unknown>> = async () => ({}),
 ): Promise<void> {
   const ops = buildOpsServer({
+    requestTimeoutMs: config.requestTimeoutMs,
     metrics,
     ready: async () => {
       if (!state.started || state.draining) return { ok: false, detail: { role, started: state.started, draining: state.draining } };
@@ -90,11 +91,19 @@ export async function startOps(
   life.add("ops server", ops);
 }
 
-/** Resolves with the signal's name at the first SIGTERM or SIGINT. */
+/**
+ * Resolves with the signal's name at the first SIGTERM, SIGINT (Ctrl-C) or SIGHUP (the terminal
+ * closed): each drains and closes alike.
+ */
 export function shutdownSignal(): Promise<string> {
   return new Promise<string>((resolve) => {
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-    process.once("SIGINT", () => resolve("SIGINT"));
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      process.once(signal, () => {
+        // After a hangup the terminal is gone: writing the log to it fails, and must not stop the drain.
+        if (signal === "SIGHUP") for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
+        resolve(signal);
+      });
+    }
   });
 }
 

@@ -5,6 +5,7 @@ import { ping } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { listenOrExplain } from "./listen.ts";
+import { shutdownSignal } from "./role.ts";
 
 /**
  * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
@@ -40,6 +41,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     // Both ports are bound before anything answers, each in the lifecycle as soon as it is open,
     // so that a port in use ends the process at once (rather than leaving the other one serving).
     const ops = buildOpsServer({
+      requestTimeoutMs: config.requestTimeoutMs,
       metrics,
       ready: async () => {
         await ping(storeDb);
@@ -55,10 +57,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     const port = typeof addr === "object" && addr ? addr.port : config.port;
     logger.info({ port, store: storeDb.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);
 
-    const signal = await new Promise<string>((resolve) => {
-      process.once("SIGTERM", () => resolve("SIGTERM"));
-      process.once("SIGINT", () => resolve("SIGINT"));
-    });
+    const signal = await shutdownSignal();
     draining = true;
     deps.switches.draining = true;
     logger.info({ signal }, "draining");

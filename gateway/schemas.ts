@@ -95,3 +95,22 @@ export const EmptyQuery = Type.Object({}, { additionalProperties: false });
 export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
 }
+
+/**
+ * Every integer of a request is an exact JavaScript number and fits a PostgreSQL bigint: without
+ * a bound of its own, an integer schema gets ±(2^53 − 1), so that /jobs/10000000000000000001 is
+ * 400 bad_param rather than a database error. Returns a copy; the contract's schema is untouched. The OpenAPI document publishes the same
+ * bounds (the request validator and the document apply this one function).
+ */
+export function boundIntegers(schema: unknown): object {
+  if (Array.isArray(schema)) return schema.map(boundIntegers);
+  if (schema === null || typeof schema !== "object") return schema as object;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = typeof v === "object" && v !== null ? boundIntegers(v) : v;
+  const types = ([] as unknown[]).concat(out.type);
+  if (types.includes("integer")) {
+    out.maximum ??= Number.MAX_SAFE_INTEGER;
+    out.minimum ??= -Number.MAX_SAFE_INTEGER;
+  }
+  return out;
+}

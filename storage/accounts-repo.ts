@@ -1,5 +1,6 @@
 import type { Db, Queryable } from "./db.ts";
 import { KEY_CHANGES_CHANNEL } from "./auth-repo.ts";
+import { revokeGrants } from "./grant-revocation.ts";
 
 export type Scope = "read" | "run" | "write";
 
@@ -41,6 +42,18 @@ export interface KeyRow {
   readonly created: number;
   readonly expires_at: number | null;
   readonly revoked_at: number | null;
+}
+
+/** A key as GET /keys lists it: an OAuth access key with the grant it belongs to. */
+export interface ListedKey extends KeyRow {
+  readonly oauth: {
+    readonly id: number;
+    readonly client_id: string;
+    readonly client_name: string;
+    /** The API key that signed the grant (null for grants older than that rule, all ended). */
+    readonly key_id: number | null;
+    readonly revoked: number | null;
+  } | null;
 }
 
 export interface NewKey {
@@ -191,22 +204,10 @@ export class AccountsRepo {
    * ("rate", with the figures); the account row is locked so that concurrent creations cannot
    * both pass the checks.
    */
-  async insertKeyWithinPlan(k: NewKey, now: number): Promise<KeyRow | "limit" | { readonly rate: { readonly ceiling: number; readonly used: number } }> {
+  async insertKeyWithinPlan(k: NewKey, now: number): Promise<KeyRow | PlanRefusal> {
     return this.db.tx(async (q) => {
-      const [row] = await q.query<{ api_keys: number; key_rate_per_hour: number }>(
-        "SELECT p.api_keys, p.key_rate_per_hour FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
-        [k.accountId],
-      );
-      const [usable] = await q.query<{ n: number; rate: number }>(
-        `SELECT count(*) AS n, COALESCE(sum(rate_limit_per_hour), 0)::bigint AS rate FROM api_keys
-         WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
-        [k.accountId, now],
-      );
-      const n = Number(usable?.n ?? 0);
-      const used = Number(usable?.rate ?? 0);
-      if (!row || n >= row.api_keys) return "limit";
-      if (used + k.ratePerHour > row.key_rate_per_hour) return { rate: { ceiling: row.key_rate_per_hour, used } };
-      return this.insertKey(k, now, q);
+      const refusal = await planRefusal(q, k.accountId, k.ratePerHour, now);
+      return refusal ?? this.insertKey(k, now, q);
     });
   }
 
@@ -225,22 +226,66 @@ export class AccountsRepo {
     return Number(row?.rate ?? 0);
   }
 
-  async listKeys(accountId: number, limit: number, offset: number): Promise<{ rows: KeyRow[]; total: number }> {
-    const rows = await this.db.query<KeyRow>(
-      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+  /**
+   * The account's keys by id. An OAuth grant shows as its newest access key, with the grant: the
+   * tokens a refresh replaced are not listed again.
+   */
+  async listKeys(accountId: number, limit: number, offset: number): Promise<{ rows: ListedKey[]; total: number }> {
+    const where = `k.account_id = $1 AND (k.oauth_grant_id IS NULL OR NOT EXISTS (SELECT 1 FROM api_keys n WHERE n.oauth_grant_id = k.oauth_grant_id AND n.id > k.id))`;
+    const rows = await this.db.query<ListedKey>(
+      `SELECT k.id, k.account_id, k.name, k.kind, k.prefix, k.scopes, ARRAY(SELECT abbrev(x) FROM unnest(k.allowed_ips) x) AS allowed_ips,
+              k.rate_limit_per_hour, k.created, k.expires_at, k.revoked_at,
+              CASE WHEN g.id IS NULL THEN NULL ELSE json_build_object('id', g.id, 'client_id', g.client_id, 'client_name', c.name, 'key_id', g.key_id, 'revoked', g.revoked_at) END AS oauth
+       FROM api_keys k LEFT JOIN oauth_grants g ON g.id = k.oauth_grant_id LEFT JOIN oauth_clients c ON c.id = g.client_id
+       WHERE ${where} ORDER BY k.id LIMIT $2 OFFSET $3`,
       [accountId, limit, offset],
     );
-    const [count] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM api_keys WHERE account_id = $1", [accountId]);
-    return { rows, total: count?.n ?? 0 };
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM api_keys k WHERE ${where}`, [accountId]);
+    return { rows, total: Number(count?.n ?? 0) };
   }
 
-  /** Revokes one of the account's keys at once; null when the account has no such key. */
-  async revokeKey(accountId: number, keyId: number, now: number): Promise<KeyRow | null> {
-    const rows = await this.db.query<KeyRow>(
-      `WITH u AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING *)
-       SELECT ${KEY_COLUMNS} FROM u CROSS JOIN LATERAL (SELECT pg_notify('${KEY_CHANGES_CHANNEL}', 'key:' || u.id)) n`,
-      [accountId, keyId, now],
-    );
-    return rows[0] ?? null;
+  /**
+   * Revokes one of the account's keys at once, and the OAuth grants it ends: those the key signed,
+   * and, for an OAuth access key, its own grant (its refresh token with it). Null when the account
+   * has no such key; `alsoRevoked` lists the grants' access keys, for the key caches.
+   */
+  async revokeKey(accountId: number, keyId: number, now: number): Promise<(KeyRow & { readonly alsoRevoked: readonly number[] }) | null> {
+    return this.db.tx(async (q) => {
+      const [row] = await q.query<KeyRow & { oauth_grant_id: number | null }>(
+        `WITH u AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING *)
+         SELECT ${KEY_COLUMNS}, oauth_grant_id FROM u CROSS JOIN LATERAL (SELECT pg_notify('${KEY_CHANGES_CHANNEL}', 'key:' || u.id)) n`,
+        [accountId, keyId, now],
+      );
+      if (!row) return null;
+      const { oauth_grant_id: grantId, ...key } = row;
+      const signed = await revokeGrants(q, { keyId }, now);
+      const own = grantId === null ? [] : await revokeGrants(q, { grantId }, now);
+      return { ...key, alsoRevoked: [...signed, ...own] };
+    });
   }
+}
+
+/** Why the plan has no room for one more usable key of this hourly limit. */
+export type PlanRefusal = "limit" | { readonly rate: { readonly ceiling: number; readonly used: number } };
+
+/**
+ * Whether the account's plan has room for one more usable key (OAuth access keys count like any
+ * other) with this hourly limit; null when it has. Locks the account row for the caller's
+ * transaction, so that concurrent creations cannot both pass.
+ */
+export async function planRefusal(q: Queryable, accountId: number, ratePerHour: number, now: number): Promise<PlanRefusal | null> {
+  const [row] = await q.query<{ api_keys: number; key_rate_per_hour: number }>(
+    "SELECT p.api_keys, p.key_rate_per_hour FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
+    [accountId],
+  );
+  const [usable] = await q.query<{ n: number; rate: number }>(
+    `SELECT count(*) AS n, COALESCE(sum(rate_limit_per_hour), 0)::bigint AS rate FROM api_keys
+     WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+    [accountId, now],
+  );
+  const n = Number(usable?.n ?? 0);
+  const used = Number(usable?.rate ?? 0);
+  if (!row || n >= row.api_keys) return "limit";
+  if (used + ratePerHour > row.key_rate_per_hour) return { rate: { ceiling: row.key_rate_per_hour, used } };
+  return null;
 }

@@ -17,6 +17,8 @@ export interface KeyRecord {
   readonly revoked_at: number | null;
   readonly blocked: boolean;
   readonly is_admin: boolean;
+  /** For an OAuth access key, its grant: the grant's tokens share one hourly window. */
+  readonly oauth_grant_id: number | null;
 }
 
 export interface Reservation {
@@ -48,7 +50,7 @@ export class AuthRepo {
     const rows = await this.db.query<KeyRecord>(
       `SELECT k.id AS key_id, k.account_id, a.email, k.name, k.kind, k.prefix, k.scopes,
               ARRAY(SELECT abbrev(x) FROM unnest(k.allowed_ips) x) AS allowed_ips, k.rate_limit_per_hour,
-              k.created, k.expires_at, k.revoked_at, a.blocked, a.is_admin
+              k.created, k.expires_at, k.revoked_at, a.blocked, a.is_admin, k.oauth_grant_id
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.hash = $1`,
       [hash],

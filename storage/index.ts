@@ -4,7 +4,7 @@ export { checkSeriesLocation, seriesLocationOf, SeriesLocationError, type Series
 export { openPostgres, type PostgresOptions } from "./postgres-db.ts";
 export { migrate, listMigrations, migrationChecksum, MigrationChangedError, type Migration } from "./migrate.ts";
 export { lockDataDir, dataDirOwner, processIdentity, DataDirLockedError, type DataDirLock } from "./data-dir-lock.ts";
-export { AccountsRepo, PLAN_NUMBERS, type AccountRow, type KeyRow, type PlanRow, type PlanNumbers, type NewKey, type Scope } from "./accounts-repo.ts";
+export { AccountsRepo, PLAN_NUMBERS, type AccountRow, type KeyRow, type ListedKey, type PlanRow, type PlanNumbers, type NewKey, type Scope } from "./accounts-repo.ts";
 export { AuthRepo, KEY_CHANGES_CHANNEL, type KeyRecord, type Reservation } from "./auth-repo.ts";
 export { IdempotencyRepo, type ClaimOutcome, type StoredAnswer } from "./idempotency-repo.ts";
 export { ServiceStateRepo, type ServiceState, type Switch } from "./service-state-repo.ts";

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from "./db.ts";
 import { KEY_CHANGES_CHANNEL } from "./auth-repo.ts";
-import type { NewKey, Scope } from "./accounts-repo.ts";
+import { planRefusal, type NewKey, type Scope } from "./accounts-repo.ts";
+import { revokeAccessKeys, revokeGrants } from "./grant-revocation.ts";
 
 export interface OAuthClientRow {
   readonly id: string;
@@ -13,6 +14,8 @@ export interface NewCode {
   readonly hash: string;
   readonly clientId: string;
   readonly accountId: number;
+  /** The API key the owner signed in with: the grant is never stronger than it. */
+  readonly keyId: number;
   readonly redirectUri: string;
   readonly codeChallenge: string;
   readonly resource: string;
@@ -23,6 +26,7 @@ export interface NewCode {
 export interface CodeRow {
   readonly client_id: string;
   readonly account_id: number;
+  readonly key_id: number | null;
   readonly redirect_uri: string;
   readonly code_challenge: string;
   readonly resource: string;
@@ -32,9 +36,13 @@ export interface CodeRow {
   readonly grant_id: number | null;
 }
 
-/** What a grant hands out at once: an access key (an api_keys row) and a refresh token. */
+/**
+ * What a grant hands out at once: an access key (an api_keys row) and a refresh token. The hourly
+ * limit and both expiries are the service's bounds; the consenting key's own narrow them, and the
+ * access key takes that key's allowed addresses.
+ */
 export interface TokenIssue {
-  readonly accessKey: Omit<NewKey, "accountId" | "scopes" | "kind">;
+  readonly accessKey: Omit<NewKey, "accountId" | "scopes" | "kind" | "allowedIps" | "expiresAt"> & { readonly expiresAt: number };
   readonly refreshHash: string;
   readonly refreshExpiresAt: number;
 }
@@ -43,11 +51,17 @@ export interface IssuedTokens {
   readonly grantId: number;
   readonly keyId: number;
   readonly scopes: Scope[];
-  readonly accessExpiresAt: number | null;
+  readonly accessExpiresAt: number;
+  /** Access keys this issue revoked (the one a refresh replaced), for the key caches. */
+  readonly revokedKeys: readonly number[];
 }
 
-/** Why a code or refresh token was refused; reuse also revoked what it had produced. */
-export type TokenRefusal = "unknown" | "expired" | "reused" | "revoked" | "client";
+/**
+ * Why a code or refresh token was refused; reuse also revoked what it had produced. "revoked"
+ * also covers a consenting key that was revoked or expired; "plan" is the plan's key number or
+ * hourly ceiling.
+ */
+export type TokenRefusal = "unknown" | "expired" | "reused" | "revoked" | "client" | "plan";
 
 /** A refused code or refresh token, with the access keys its reuse revoked (for the key caches). */
 export interface Refused {
@@ -81,9 +95,9 @@ export class OAuthRepo {
 
   async insertCode(c: NewCode, now: number): Promise<void> {
     await this.db.query(
-      `INSERT INTO oauth_codes (hash, client_id, account_id, redirect_uri, code_challenge, resource, scopes, created, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [c.hash, c.clientId, c.accountId, c.redirectUri, c.codeChallenge, c.resource, c.scopes, now, c.expiresAt],
+      `INSERT INTO oauth_codes (hash, client_id, account_id, key_id, redirect_uri, code_challenge, resource, scopes, created, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [c.hash, c.clientId, c.accountId, c.keyId, c.redirectUri, c.codeChallenge, c.resource, c.scopes, now, c.expiresAt],
     );
     // Spent and expired codes are of no further use; the table stays small without a planner.
     await this.db.query("DELETE FROM oauth_codes WHERE expires_at < $1", [now - 86_400]);
@@ -104,25 +118,29 @@ export class OAuthRepo {
   ): Promise<IssuedTokens | Refused> {
     return this.db.tx(async (q) => {
       const [code] = await q.query<CodeRow>(
-        "SELECT client_id, account_id, redirect_uri, code_challenge, resource, scopes, expires_at, used_at, grant_id FROM oauth_codes WHERE hash = $1 FOR UPDATE",
+        "SELECT client_id, account_id, key_id, redirect_uri, code_challenge, resource, scopes, expires_at, used_at, grant_id FROM oauth_codes WHERE hash = $1 FOR UPDATE",
         [hash],
       );
       if (!code) return refused("unknown");
       if (code.client_id !== clientId) return refused("client");
-      if (code.used_at !== null) return refused("reused", code.grant_id !== null ? await revokeGrant(q, code.grant_id, now) : []);
+      if (code.used_at !== null) return refused("reused", code.grant_id !== null ? await revokeGrants(q, { grantId: code.grant_id }, now) : []);
       // A code is single-use whatever the outcome: a wrong verifier spends it too.
       await q.query("UPDATE oauth_codes SET used_at = $2 WHERE hash = $1", [hash, now]);
       if (code.expires_at <= now) return refused("expired");
       const reason = check(code);
       if (reason !== null) return { refusal: "unknown", reason, revokedKeys: [] };
+      if (code.key_id === null) return refused("revoked");
       const [grant] = await q.query<{ id: number }>(
-        "INSERT INTO oauth_grants (client_id, account_id, scopes, resource, created) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-        [clientId, code.account_id, code.scopes, code.resource, now],
+        "INSERT INTO oauth_grants (client_id, account_id, key_id, scopes, resource, created) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        [clientId, code.account_id, code.key_id, code.scopes, code.resource, now],
       );
       const grantId = (grant as { id: number }).id;
       await q.query("UPDATE oauth_codes SET grant_id = $2 WHERE hash = $1", [hash, grantId]);
       await q.query("UPDATE oauth_clients SET last_used = $2 WHERE id = $1", [clientId, now]);
-      return issueTokens(q, grantId, code.account_id, code.scopes, issue, now);
+      const issued = await issueTokens(q, { id: grantId, accountId: code.account_id, keyId: code.key_id, scopes: code.scopes }, issue, now);
+      // A refused first issue leaves no grant behind (the transaction keeps the spent code).
+      if ("refusal" in issued) await revokeGrants(q, { grantId }, now);
+      return issued;
     });
   }
 
@@ -132,18 +150,19 @@ export class OAuthRepo {
    */
   async rotateRefresh(hash: string, clientId: string, now: number, issue: TokenIssue): Promise<IssuedTokens | Refused> {
     return this.db.tx(async (q) => {
-      const [row] = await q.query<{ grant_id: number; expires_at: number; used_at: number | null; client_id: string; account_id: number; scopes: Scope[]; revoked_at: number | null }>(
-        `SELECT t.grant_id, t.expires_at, t.used_at, g.client_id, g.account_id, g.scopes, g.revoked_at
+      const [row] = await q.query<{ grant_id: number; expires_at: number; used_at: number | null; client_id: string; account_id: number; key_id: number | null; scopes: Scope[]; revoked_at: number | null }>(
+        `SELECT t.grant_id, t.expires_at, t.used_at, g.client_id, g.account_id, g.key_id, g.scopes, g.revoked_at
          FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1 FOR UPDATE OF t`,
         [hash],
       );
       if (!row) return refused("unknown");
       if (row.client_id !== clientId) return refused("client");
       if (row.revoked_at !== null) return refused("revoked");
-      if (row.used_at !== null) return refused("reused", await revokeGrant(q, row.grant_id, now));
+      if (row.used_at !== null) return refused("reused", await revokeGrants(q, { grantId: row.grant_id }, now));
       if (row.expires_at <= now) return refused("expired");
+      if (row.key_id === null) return refused("revoked", await revokeGrants(q, { grantId: row.grant_id }, now));
       await q.query("UPDATE oauth_refresh_tokens SET used_at = $2 WHERE hash = $1", [hash, now]);
-      return issueTokens(q, row.grant_id, row.account_id, row.scopes, issue, now);
+      return issueTokens(q, { id: row.grant_id, accountId: row.account_id, keyId: row.key_id, scopes: row.scopes }, issue, now);
     });
   }
 
@@ -154,7 +173,7 @@ export class OAuthRepo {
   async revokeToken(hash: string, now: number): Promise<number[]> {
     return this.db.tx(async (q) => {
       const [refresh] = await q.query<{ grant_id: number }>("SELECT grant_id FROM oauth_refresh_tokens WHERE hash = $1", [hash]);
-      if (refresh) return revokeGrant(q, refresh.grant_id, now);
+      if (refresh) return revokeGrants(q, { grantId: refresh.grant_id }, now);
       const rows = await q.query<{ id: number }>(
         `WITH u AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE hash = $1 AND kind = 'oauth' RETURNING id)
          SELECT u.id FROM u CROSS JOIN LATERAL (SELECT pg_notify('${KEY_CHANGES_CHANNEL}', 'key:' || u.id)) n`,
@@ -165,24 +184,57 @@ export class OAuthRepo {
   }
 }
 
-async function issueTokens(q: Queryable, grantId: number, accountId: number, scopes: Scope[], issue: TokenIssue, now: number): Promise<IssuedTokens> {
-  const k = issue.accessKey;
-  const [key] = await q.query<{ id: number }>(
-    `INSERT INTO api_keys (account_id, name, kind, prefix, hash, scopes, allowed_ips, rate_limit_per_hour, created, expires_at, oauth_grant_id)
-     VALUES ($1, $2, 'oauth', $3, $4, $5, $6::inet[], $7, $8, $9, $10) RETURNING id`,
-    [accountId, k.name, k.prefix, k.hash, scopes, k.allowedIps, k.ratePerHour, now, k.expiresAt, grantId],
-  );
-  await q.query("INSERT INTO oauth_refresh_tokens (hash, grant_id, created, expires_at) VALUES ($1, $2, $3, $4)", [issue.refreshHash, grantId, now, issue.refreshExpiresAt]);
-  return { grantId, keyId: (key as { id: number }).id, scopes, accessExpiresAt: k.expiresAt };
+/** The consenting key's bounds on a grant, read in the issuing transaction. */
+interface ConsentingKey {
+  readonly scopes: Scope[];
+  readonly allowed_ips: string[];
+  readonly rate_limit_per_hour: number;
+  readonly expires_at: number | null;
+  readonly revoked_at: number | null;
 }
 
-/** Revokes a grant and every access key issued under it, announcing each key to the caches. */
-async function revokeGrant(q: Queryable, grantId: number, now: number): Promise<number[]> {
-  await q.query("UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1", [grantId, now]);
-  const rows = await q.query<{ id: number }>(
-    `WITH u AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE oauth_grant_id = $1 RETURNING id)
-     SELECT u.id FROM u CROSS JOIN LATERAL (SELECT pg_notify('${KEY_CHANGES_CHANNEL}', 'key:' || u.id)) n`,
-    [grantId, now],
+const earlier = (a: number, b: number | null): number => (b === null ? a : Math.min(a, b));
+
+/**
+ * Issues a grant's next access key and refresh token, never stronger than the key that consented:
+ * its scopes, its allowed addresses, an hourly limit and expiries no later than its own. A revoked
+ * or expired consenting key ends the grant; the grant's earlier access keys end (a refresh
+ * replaces its token); the new key counts against the plan like any other.
+ */
+async function issueTokens(
+  q: Queryable,
+  grant: { readonly id: number; readonly accountId: number; readonly keyId: number; readonly scopes: Scope[] },
+  issue: TokenIssue,
+  now: number,
+): Promise<IssuedTokens | Refused> {
+  const [key] = await q.query<ConsentingKey>(
+    `SELECT k.scopes, ARRAY(SELECT abbrev(x) FROM unnest(k.allowed_ips) x) AS allowed_ips, k.rate_limit_per_hour, k.expires_at, k.revoked_at
+     FROM api_keys k WHERE k.id = $1`,
+    [grant.keyId],
   );
-  return rows.map((r) => r.id);
+  if (!key || key.revoked_at !== null || (key.expires_at !== null && key.expires_at <= now)) {
+    return { refusal: "revoked", reason: "the API key that signed this grant was revoked or has expired; sign in again", revokedKeys: await revokeGrants(q, { grantId: grant.id }, now) };
+  }
+  const replaced = await revokeAccessKeys(q, [grant.id], now);
+  const k = issue.accessKey;
+  const scopes = grant.scopes.filter((s) => key.scopes.includes(s));
+  const ratePerHour = Math.min(k.ratePerHour, key.rate_limit_per_hour);
+  const plan = await planRefusal(q, grant.accountId, ratePerHour, now);
+  if (plan !== null) {
+    const reason = plan === "limit" ? "your plan's number of API keys is reached (an application's access counts as a key); revoke one first" : `your plan allows keys totalling ${plan.rate.ceiling} requests per hour; ${plan.rate.used} are taken by usable keys`;
+    return { refusal: "plan", reason, revokedKeys: replaced };
+  }
+  const accessExpiresAt = earlier(k.expiresAt, key.expires_at);
+  const [row] = await q.query<{ id: number }>(
+    `INSERT INTO api_keys (account_id, name, kind, prefix, hash, scopes, allowed_ips, rate_limit_per_hour, created, expires_at, oauth_grant_id)
+     VALUES ($1, $2, 'oauth', $3, $4, $5, $6::inet[], $7, $8, $9, $10) RETURNING id`,
+    [grant.accountId, k.name, k.prefix, k.hash, scopes, key.allowed_ips, ratePerHour, now, accessExpiresAt, grant.id],
+  );
+  await q.query("INSERT INTO oauth_refresh_tokens (hash, grant_id, created, expires_at) VALUES ($1, $2, $3, $4)", [
+    issue.refreshHash,
+    grant.id,
+    now,
+    earlier(issue.refreshExpiresAt, key.expires_at),
+  ]);
+  return { grantId: grant.id, keyId: (row as { id: number }).id, scopes, accessExpiresAt, revokedKeys: replaced };
 }

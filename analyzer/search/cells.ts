@@ -2,6 +2,9 @@ import { CellError } from "./format.ts";
 
 // Cell readers for exports in any UI locale (search-data-anchors §7 parser checklist).
 
+/** Leading characters a spreadsheet runs as a formula (CSV injection). */
+const FORMULA_LEADS = "=+-@\t\r";
+
 /**
  * A text cell as stored: trimmed, and without the leading = + - @ (and tab/CR) a spreadsheet would
  * run as a formula when a user re-exports our data (CSV injection). Repeated so "=+cmd" loses both.
@@ -9,8 +12,18 @@ import { CellError } from "./format.ts";
 export function cleanText(cell: string): string {
   // NUL cannot be stored in a Postgres text column; it has no meaning in an export either.
   let s = cell.replace(/\u0000/g, "").trim();
-  while (s.length > 0 && "=+-@\t\r".includes(s[0] as string)) s = s.slice(1).trimStart();
+  // A leading character is judged by its compatibility form: ＝ (U+FF1D) and ﹦ (U+FE66) become
+  // "=" under NFKC, which a query's normalisation applies and a spreadsheet may too.
+  for (let lead = firstChar(s); lead !== "" && FORMULA_LEADS.includes(lead.normalize("NFKC").charAt(0)); lead = firstChar(s)) {
+    s = s.slice(lead.length).trimStart();
+  }
   return s;
+}
+
+/** The first code point of s, as text ("" when s is empty). */
+function firstChar(s: string): string {
+  const cp = s.codePointAt(0);
+  return cp === undefined ? "" : String.fromCodePoint(cp);
 }
 
 /**
@@ -103,7 +116,8 @@ export function parseFlag(cell: string): boolean {
 
 /** A search query as stored: NFKC, lower case, collapsed spaces (reference §6.1). */
 export function normalizeQuery(q: string): string {
-  return cleanText(q).normalize("NFKC").toLowerCase().replace(/\s+/g, " ");
+  // Normalised first, then cleaned: the formula guard sees the characters that are stored.
+  return cleanText(q.normalize("NFKC")).toLowerCase().replace(/\s+/g, " ");
 }
 
 /** A header cell compared loosely: lower case, BOM and quotes gone, spaces collapsed. */

@@ -99,7 +99,10 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
 
   const acquire = (): Promise<Instance> => {
     if (current) return current;
-    const launching = import("playwright-core").then(({ chromium }) => chromium.launch({ executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: options.timeoutMs })).then((browser) => {
+    // Playwright's own signal handlers would close the browser and exit on SIGINT, and swallow
+    // SIGHUP: the process's composition root drains and closes the pool (and the store) instead.
+    const launch = { executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: options.timeoutMs, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
+    const launching = import("playwright-core").then(({ chromium }) => chromium.launch(launch)).then((browser) => {
       const inst: Instance = { browser, pages: 0, active: 0, retiring: false, dead: false };
       all.add(inst);
       metrics.browsers(all.size);

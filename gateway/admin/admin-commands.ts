@@ -9,7 +9,7 @@ export type AdminCommand =
   | { readonly op: "account-create"; readonly email: string; readonly admin: boolean }
   | { readonly op: "account-block"; readonly account: string; readonly blocked: boolean }
   | { readonly op: "account-list" }
-  | { readonly op: "key-create"; readonly account: string; readonly name: string; readonly scopes: Scope[] }
+  | { readonly op: "key-create"; readonly account: string; readonly name: string; readonly scopes: Scope[]; readonly ratePerHour?: number }
   | { readonly op: "plan-list" }
   | { readonly op: "plan-set"; readonly plan: string; readonly changes: Partial<PlanNumbers> };
 
@@ -21,7 +21,9 @@ export const ADMIN_USAGE = `usage: svc admin <command>
   account create <email> [--admin]         new account and its first key (printed once)
   account list
   account block|unblock <id|email>
-  key create <id|email> [--name N] [--scopes read,run,write]
+  key create <id|email> [--name N] [--scopes read,run,write] [--rate-per-hour N]
+                                           a new key; its hourly limit is N (default
+                                           SVC_RATE_PER_HOUR), raised without a restart
   plan list                                every plan and its numbers
   plan set <name> [--sites N] [--checks-per-day N] [--rechecks-per-day N] [--webhooks N]
       [--api-keys N] [--crawl-pages N] [--crawl-depth N] [--uptime-min N] [--key-rate-per-hour N]
@@ -91,10 +93,21 @@ export function parseAdminArgs(args: string[]): AdminCommand | { readonly op: "h
   }
   if (a === "account" && (b === "block" || b === "unblock")) return { op: "account-block", account: strict(rest, 1).positionals[0] as string, blocked: b === "block" };
   if (a === "key" && b === "create") {
-    const p = strict(rest, 1, { name: { type: "string" }, scopes: { type: "string" } });
+    const p = strict(rest, 1, { name: { type: "string" }, scopes: { type: "string" }, "rate-per-hour": { type: "string" } });
     const scopes = ((p.values.scopes as string | undefined) ?? ALL_SCOPES.join(",")).split(",");
     if (scopes.some((s) => !ALL_SCOPES.includes(s as Scope))) throw new AdminUsageError("scopes are read, run, write (comma-separated)");
-    return { op: "key-create", account: p.positionals[0] as string, name: (p.values.name as string | undefined) ?? "admin-issued", scopes: scopes as Scope[] };
+    const rate = p.values["rate-per-hour"] as string | undefined;
+    // The API's own bound on a key's hourly limit (POST /keys): 1-1,000,000.
+    if (rate !== undefined && (!/^\d{1,7}$/.test(rate) || Number(rate) < 1 || Number(rate) > 1_000_000)) {
+      throw new AdminUsageError(`--rate-per-hour takes a whole number from 1 to 1000000, got "${rate}"`);
+    }
+    return {
+      op: "key-create",
+      account: p.positionals[0] as string,
+      name: (p.values.name as string | undefined) ?? "admin-issued",
+      scopes: scopes as Scope[],
+      ...(rate !== undefined ? { ratePerHour: Number(rate) } : {}),
+    };
   }
   if (a === "plan" && b === "list") {
     strict(rest, 0);
@@ -141,9 +154,9 @@ export async function executeAdmin(admin: AdminService, cmd: AdminCommand): Prom
       return { account: cmd.account, blocked: cmd.blocked };
     }
     case "key-create": {
-      const issued = await admin.createKey(cmd.account, cmd.name, cmd.scopes);
+      const issued = await admin.createKey(cmd.account, cmd.name, cmd.scopes, cmd.ratePerHour);
       if (!issued) throw new AdminCommandError(`no account ${cmd.account}`);
-      return { account: issued.accountId, key_id: issued.keyId, key: issued.key, note: "the key is shown only now" };
+      return { account: issued.accountId, key_id: issued.keyId, key: issued.key, rate_limit_per_hour: issued.ratePerHour, note: "the key is shown only now" };
     }
     case "plan-list":
       return { plans: await admin.plans() };

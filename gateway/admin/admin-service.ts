@@ -69,17 +69,22 @@ export class AdminService {
     return { accountId: created.account.id, keyId: created.key.id, key, prefix: created.key.prefix };
   }
 
-  /** A new key for an existing account (by id or e-mail); null when there is no such account. */
-  async createKey(idOrEmail: string, name: string, scopes: readonly Scope[]): Promise<IssuedKey | null> {
+  /**
+   * A new key for an existing account (by id or e-mail); null when there is no such account. Its
+   * hourly limit is ratePerHour, else the service's default: the operator's way to raise an
+   * owner's limit without a restart. The plan's key_rate_per_hour ceiling binds the keys an
+   * account creates itself (POST /keys), not the operator.
+   */
+  async createKey(idOrEmail: string, name: string, scopes: readonly Scope[], ratePerHour = this.config.ratePerHourDefault): Promise<(IssuedKey & { readonly ratePerHour: number }) | null> {
     const accounts = await this.store.accounts.listAccounts();
     const account = accounts.find((a) => a.email === idOrEmail || String(a.id) === idOrEmail);
     if (!account) return null;
     const key = generateKey(this.random);
     const row = await this.store.accounts.insertKey(
-      { accountId: account.id, name, kind: "api", prefix: keyPrefix(key), hash: hashKey(key), scopes, allowedIps: [], ratePerHour: this.config.ratePerHourDefault, expiresAt: null },
+      { accountId: account.id, name, kind: "api", prefix: keyPrefix(key), hash: hashKey(key), scopes, allowedIps: [], ratePerHour, expiresAt: null },
       unixSeconds(this.clock),
     );
-    return { accountId: account.id, keyId: row.id, key, prefix: row.prefix };
+    return { accountId: account.id, keyId: row.id, key, prefix: row.prefix, ratePerHour: row.rate_limit_per_hour };
   }
 
   async setBlocked(idOrEmail: string, blocked: boolean): Promise<boolean> {

@@ -9,9 +9,13 @@ export interface RestRequest {
   readonly body?: Record<string, unknown>;
 }
 
+/** A path parameter that cannot be placed in the path: missing, or a dot segment. */
 export class MissingPathParameter extends Error {
-  constructor(readonly param: string) {
-    super(`${param} is required`);
+  constructor(
+    readonly param: string,
+    message = `${param} is required`,
+  ) {
+    super(message);
   }
 }
 
@@ -33,14 +37,18 @@ export function requestOf(op: OperationContract, fields: Readonly<Record<string,
   for (const name of pathNames) {
     const value = fields[name];
     if (value === undefined || value === null || value === "") throw new MissingPathParameter(name);
-    path = path.replace(`{${name}}`, encodeURIComponent(typeof value === "string" ? value : JSON.stringify(value)));
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    // A URL resolves "." and ".." (escaped or not) as dot segments: the request would reach another route.
+    if (text === "." || text === "..") throw new MissingPathParameter(name, `${name} may not be "${text}"`);
+    path = path.replace(`{${name}}`, encodeURIComponent(text));
   }
   const hasBody = op.body !== undefined;
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields)) {
     if (pathNames.includes(name) || skip.includes(name) || value === undefined) continue;
-    if (bodyNames.includes(name) || (!queryNames.includes(name) && hasBody)) body[name] = value;
+    // defineProperty: a field named __proto__ is a field (refused by name), not the body's prototype.
+    if (bodyNames.includes(name) || (!queryNames.includes(name) && hasBody)) Object.defineProperty(body, name, { value, enumerable: true, writable: true, configurable: true });
     else for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === "object" ? JSON.stringify(item) : String(item as string | number | boolean));
   }
   const qs = query.toString();

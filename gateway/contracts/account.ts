@@ -29,6 +29,17 @@ const KeyView = Type.Object(
     rate_limit_per_hour: Type.Integer(),
     created: UnixSeconds,
     revoked: Nullable(UnixSeconds),
+    oauth: Nullable(
+      Type.Object(
+        {
+          grant: Type.Integer({ description: "The grant: one application's sign-in; its refresh token renews this key" }),
+          client_id: Type.String(),
+          client_name: Type.String(),
+          signed_by_key: Nullable(Type.Integer({ description: "The API key whose owner signed in; revoking it ends the grant" })),
+        },
+        { additionalProperties: false, description: "For kind oauth: the application's grant (null for an API key). DELETE /keys/{id} of this key ends the whole grant" },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -157,6 +168,10 @@ export const listKeys = defineContract({
   cli: "keys list",
   additive: true,
   summary: "The account's API keys (never the keys themselves)",
+  description:
+    "An application's OAuth sign-in (a grant) is listed as its current access key, kind oauth, with the grant in oauth; a refresh replaces that key, and " +
+    "the replaced ones are not listed. A grant is never stronger than the API key that signed it (its scopes, allowed addresses, hourly limit and expiry), " +
+    "ends when that key is revoked or expires, and counts against the plan's api_keys and key_rate_per_hour like any key.",
   tags: ["Keys"],
   pageMax: 200,
   query: pagedQuery(200, {}),
@@ -173,7 +188,8 @@ export const revokeKey = defineContract({
   summary: "Revoke an API key at once",
   description:
     "A key (with write scope) may always revoke itself. It may revoke another key of the account only if that key is no stronger than itself (the rule of POST /keys: " +
-    "scopes within its own, no later expiry, addresses within its allowed list, no higher hourly limit); otherwise 403 scope.",
+    "scopes within its own, no later expiry, addresses within its allowed list, no higher hourly limit); otherwise 403 scope. Revoking an API key ends the " +
+    "OAuth grants it signed; revoking an OAuth access key ends its whole grant (the application's refresh token too).",
   tags: ["Keys"],
   errors: ["not_found", "scope"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),

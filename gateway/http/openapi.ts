@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../errors.ts";
 import type { OperationContract } from "../contracts/index.ts";
-import { callerRequired, callerSchema, ErrorBody } from "../schemas.ts";
+import { boundIntegers, callerRequired, callerSchema, ErrorBody } from "../schemas.ts";
 
 export const API_VERSION = "1.3";
 
@@ -59,7 +59,7 @@ function parameters(op: OperationContract): unknown[] {
     // Required only where a caller must send it: a field with a default is filled in by the gateway.
     const required = new Set<string>(callerRequired(schema));
     for (const [name, prop] of Object.entries(props)) {
-      const plain = callerSchema(prop);
+      const plain = boundIntegers(callerSchema(prop)) as Record<string, unknown>;
       out.push({
         name,
         in: where,
@@ -132,7 +132,7 @@ export function buildOpenApi(operations: readonly OperationContract[], serviceVe
       security: op.scope === "none" ? [] : [{ apiKey: [] }, { bearer: [] }],
       parameters: parameters(op),
       ...(op.body
-        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: callerSchema(op.body) }, ...(op.formUpload ? formContent(op.body) : {}), ...(op.form ? { "multipart/form-data": { schema: op.form.schema, "x-form-body": true } } : {}) } } }
+        ? { requestBody: { required: (op.body as { "x-optional"?: unknown })["x-optional"] !== true, content: { "application/json": { schema: boundIntegers(callerSchema(op.body)) }, ...(op.formUpload ? formContent(op.body) : {}), ...(op.form ? { "multipart/form-data": { schema: op.form.schema, "x-form-body": true } } : {}) } } }
         : {}),
       responses: responses(op),
       "x-scope": op.scope,

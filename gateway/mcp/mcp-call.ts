@@ -30,7 +30,11 @@ export async function callTool(app: FastifyInstance, request: FastifyRequest, op
     if (typeof value === "string") headers[name] = value;
   }
   const idempotencyKey = args[IDEMPOTENCY_ARGUMENT];
-  if (!op.readOnly && typeof idempotencyKey === "string") headers["idempotency-key"] = idempotencyKey;
+  if (!op.readOnly && idempotencyKey !== undefined) {
+    // A key the write would silently run without is refused, as REST refuses a malformed header.
+    if (typeof idempotencyKey !== "string") return errorResult({ error: `${IDEMPOTENCY_ARGUMENT} must be a string`, code: "bad_param", param: IDEMPOTENCY_ARGUMENT });
+    headers["idempotency-key"] = idempotencyKey;
+  }
   if (rest.body) headers["content-type"] = "application/json";
   const res = await app.inject({
     method: op.method,

@@ -3,7 +3,8 @@ import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { authenticate, readKey, type AuthContext } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
-import { publicOrigin } from "../http/public-origin.ts";
+import { MAX_BODY_DEPTH, nestingDepth } from "../pipeline/json-body.ts";
+import { trustedOrigin } from "../http/public-origin.ts";
 import type { Operation } from "../registry/operation.ts";
 import { oauthUrls } from "../oauth/oauth-urls.ts";
 import { MCP_PATH } from "./mcp-paths.ts";
@@ -75,7 +76,7 @@ export function registerMcp(app: FastifyInstance, deps: GatewayDeps, operations:
 
     mcp.post(MCP_PATH, { bodyLimit: 1024 * 1024 }, async (request, reply) => {
       request.svc.page = MCP_PATH;
-      const urls = oauthUrls(publicOrigin(deps, request));
+      const urls = oauthUrls(trustedOrigin(deps, request));
       if (!originAllowed(deps, request, urls.issuer)) {
         // The transport's rule (403), outside the API's catalogue: no key was even looked at.
         return reply.code(403).send(rpcError(null, JSONRPC_INVALID_REQUEST, `requests from the origin ${String(request.headers.origin)} are refused; an operator may allow it with SVC_MCP_ALLOWED_ORIGINS`));
@@ -92,7 +93,8 @@ export function registerMcp(app: FastifyInstance, deps: GatewayDeps, operations:
             : null;
         throw challenge ? new ApiError(outcome.error.code, outcome.error.message, { ...outcome.error.options, headers: { "WWW-Authenticate": challenge } }) : outcome.error;
       }
-      // Not request.svc.auth: the envelope is not a call of the key's usage; its tool calls are.
+      // Not request.svc.auth yet: a tool call's envelope is not a call of the key's usage (its
+      // REST request is); the other methods become one below, once the message is read.
       const auth = outcome.auth as AuthContext;
 
       const versionHeader = request.headers["mcp-protocol-version"];
@@ -112,6 +114,23 @@ export function registerMcp(app: FastifyInstance, deps: GatewayDeps, operations:
       const msg = message as JsonRpcRequest;
       // Notifications and the client's answers need no reply.
       if (msg.id === undefined || msg.method === undefined) return reply.code(202).send();
+      // JSON-RPC ids are strings or numbers (MCP: never null); an object is not echoed back.
+      if (typeof msg.id !== "string" && typeof msg.id !== "number") {
+        return reply.code(400).send(rpcError(null, JSONRPC_INVALID_REQUEST, "id must be a string or a number"));
+      }
+      // The REST API's depth bound, on what a tool call would send it: the arguments sit two
+      // levels down (message, params), and nothing below may walk deeper ones.
+      if (nestingDepth(request.body as string, MAX_BODY_DEPTH + 2) > MAX_BODY_DEPTH + 2) {
+        return reply.type("application/json").send(rpcError(msg.id, JSONRPC_INVALID_PARAMS, `params are nested deeper than ${MAX_BODY_DEPTH} levels`));
+      }
+      // A tool call is counted as the REST request it becomes; every other answered method is
+      // counted here, as a REST call would be (a key past its hour gets 429 limit).
+      if (msg.method !== "tools/call") {
+        const counted = await authenticate(deps, request, request.svc.address, null, now);
+        setRateHeaders(reply, counted.rate);
+        request.svc.auth = counted.auth;
+        if (counted.error) throw counted.error;
+      }
 
       try {
         const result = await dispatch(msg.method, msg.params ?? {});

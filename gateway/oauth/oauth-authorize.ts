@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Scope } from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { hashKey } from "../keys/api-key.ts";
-import { countAddress } from "../pipeline/auth.ts";
-import { publicOrigin } from "../http/public-origin.ts";
+import { addressAllowed, countAddress } from "../pipeline/auth.ts";
+import { hourOf } from "../pipeline/rate-headers.ts";
+import { trustedOrigin } from "../http/public-origin.ts";
 import { renderConsentPage, renderErrorPage } from "./consent-page.ts";
 import { oauthUrls, type OAuthUrls } from "./oauth-urls.ts";
 import { CODE_TTL_S, parseScopes, randomToken, redirectMatches, resourceOf, sha256Hex, validChallenge, withParams } from "./oauth-rules.ts";
@@ -73,7 +74,7 @@ function answer(reply: FastifyReply, checked: Exclude<Checked, { ok: Authorizati
 }
 
 export function registerAuthorize(api: FastifyInstance, deps: GatewayDeps): void {
-  const urlsOf = (request: FastifyRequest) => oauthUrls(publicOrigin(deps, request));
+  const urlsOf = (request: FastifyRequest) => oauthUrls(trustedOrigin(deps, request));
 
   api.get("/oauth/authorize", async (request, reply) => {
     request.svc.page = "/api/v1/oauth/authorize";
@@ -102,13 +103,18 @@ export function registerAuthorize(api: FastifyInstance, deps: GatewayDeps): void
     const row = key === "" ? null : await deps.keys.get(hashKey(key));
     if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now) || row.blocked) return signIn("That key is not a usable Svc API key.");
     if (row.kind !== "api") return signIn("Sign in with an API key, not with a token another application holds.");
+    // The grant is never stronger than the key (oauth-repo.ts narrows its tokens): a key that may
+    // not be used from here may not sign in from here, and a key past its hour signs in nothing.
+    if (!addressAllowed(request.svc.address, row.allowed_ips)) return signIn(`That key may not be used from your address (${request.svc.address}).`);
+    const { hour } = hourOf(now);
+    if (!(await deps.quota.take(`k:${row.key_id}`, hour, row.rate_limit_per_hour)).admitted) return signIn("That key's hourly limit is reached; try again next hour.");
     // The client asked for req.scopes; the owner may narrow them, and never grant what the key lacks.
     const picked = parseScopes([form.scope ?? []].flat().join(" "), []) ?? [];
     const scopes = picked.filter((s) => req.scopes.includes(s) && row.scopes.includes(s));
     if (scopes.length === 0) return signIn("Pick at least one scope that your key holds.");
     const code = randomToken();
     await deps.store.oauth.insertCode(
-      { hash: sha256Hex(code), clientId: req.clientId, accountId: row.account_id, redirectUri: req.redirectUri, codeChallenge: req.codeChallenge, resource: req.resource, scopes, expiresAt: now + CODE_TTL_S },
+      { hash: sha256Hex(code), clientId: req.clientId, accountId: row.account_id, keyId: row.key_id, redirectUri: req.redirectUri, codeChallenge: req.codeChallenge, resource: req.resource, scopes, expiresAt: now + CODE_TTL_S },
       now,
     );
     return reply.redirect(withParams(req.redirectUri, { code, state: req.state, iss: urls.issuer }), 302);

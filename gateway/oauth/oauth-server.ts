@@ -4,7 +4,8 @@ import { ApiError } from "../errors.ts";
 import { generateKey, hashKey, keyPrefix } from "../keys/api-key.ts";
 import { countAddress } from "../pipeline/auth.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
-import { publicOrigin } from "../http/public-origin.ts";
+import { nulField } from "../pipeline/validation.ts";
+import { trustedOrigin } from "../http/public-origin.ts";
 import { API_BASE_PATH } from "../mcp/mcp-paths.ts";
 import type { IssuedTokens, Refused, TokenIssue, TokenRefusal } from "../../storage/index.ts";
 import { registerAuthorize } from "./oauth-authorize.ts";
@@ -66,11 +67,11 @@ export function authorizationServerMetadata(urls: OAuthUrls) {
 
 /** Registers the discovery documents (at the origin) and the OAuth endpoints (under /api/v1). */
 export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
-  const urlsOf = (request: FastifyRequest) => oauthUrls(publicOrigin(deps, request));
+  const urlsOf = (request: FastifyRequest) => oauthUrls(trustedOrigin(deps, request));
   const discovery = (path: string, document: (urls: OAuthUrls) => unknown) => {
     app.get(path, async (request, reply) => {
       request.svc.page = path;
-      return reply.headers({ ...CORS, "Cache-Control": "public, max-age=3600" }).send(document(urlsOf(request)));
+      return reply.headers({ ...CORS, "Cache-Control": "public, max-age=3600", Vary: "Host" }).send(document(urlsOf(request)));
     });
     app.options(path, async (_request, reply) => reply.code(204).headers(CORS).send());
   };
@@ -93,6 +94,13 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
         const { rate, over } = await countAddress(deps, request.svc.address, Math.floor(request.svc.nowMs / 1000));
         setRateHeaders(reply, rate);
         if (over) throw new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } });
+      });
+      // No value of these forms may hold U+0000 (the store refuses it in text): refused before any lookup.
+      api.addHook("preHandler", async (request) => {
+        const field = nulField(request.body) ?? nulField(request.query);
+        if (field === null) return;
+        const code = request.url.startsWith(`${API_BASE_PATH}/oauth/register`) ? "invalid_client_metadata" : "invalid_request";
+        throw new OAuthError(code, `${field === "" ? "the request" : field} contains U+0000 (NUL), which no value may hold`);
       });
       api.setErrorHandler(async (err, request, reply) => {
         if (err instanceof ApiError) throw err;
@@ -170,14 +178,12 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
           default:
             throw new OAuthError("unsupported_grant_type", "grant_type is authorization_code or refresh_token");
         }
-        if ("refusal" in issued) {
-          for (const id of issued.revokedKeys) deps.keys.onChange(`key:${id}`);
-          throw new OAuthError("invalid_grant", issued.reason ?? REFUSALS[issued.refusal]);
-        }
+        for (const id of issued.revokedKeys) deps.keys.onChange(`key:${id}`);
+        if ("refusal" in issued) throw new OAuthError("invalid_grant", issued.reason ?? REFUSALS[issued.refusal]);
         return reply.headers({ ...CORS, ...NO_STORE }).send({
           access_token: fresh.accessToken,
           token_type: "Bearer",
-          expires_in: deps.config.oauthAccessTtlSeconds,
+          expires_in: issued.accessExpiresAt - now,
           refresh_token: fresh.refreshToken,
           scope: issued.scopes.join(" "),
         });
@@ -204,9 +210,13 @@ const REFUSALS: Record<TokenRefusal, string> = {
   reused: "the code or token was already used; everything issued from it is revoked",
   revoked: "the grant was revoked",
   client: "the code or token was issued to another client",
+  plan: "the account's plan has no room for another key",
 };
 
-/** A new access key and refresh token, to be stored under a grant by the repository. */
+/**
+ * A new access key and refresh token, to be stored under a grant by the repository, which narrows
+ * them to the consenting key's bounds (addresses, hourly limit, expiry).
+ */
 function freshTokens(deps: GatewayDeps, now: number): { accessToken: string; refreshToken: string; issue: TokenIssue } {
   const accessToken = generateKey(deps.random);
   const refreshToken = `svcr_${randomToken()}`;
@@ -218,7 +228,6 @@ function freshTokens(deps: GatewayDeps, now: number): { accessToken: string; ref
         name: "oauth access token",
         prefix: keyPrefix(accessToken),
         hash: hashKey(accessToken),
-        allowedIps: [],
         ratePerHour: deps.config.ratePerHourDefault,
         expiresAt: now + deps.config.oauthAccessTtlSeconds,
       },

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import type { KeyRow } from "../../storage/index.ts";
+import type { KeyRow, ListedKey } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import { ApiError } from "../errors.ts";
 import { generateKey, hashKey, keyPrefix } from "../keys/api-key.ts";
@@ -114,7 +114,8 @@ export const createKey = implement(contracts.createKey, async ({ auth, deps, bod
 
 export const listKeys = implement(contracts.listKeys, async ({ auth, deps, query }) => {
   const { rows, total } = await deps.store.accounts.listKeys(auth!.accountId, query.limit, query.offset);
-  return { body: { keys: rows.map(keyView), page: page(query.limit, query.offset, total) } };
+  const view = (k: ListedKey) => ({ ...keyView(k), oauth: k.oauth && { grant: k.oauth.id, client_id: k.oauth.client_id, client_name: k.oauth.client_name, signed_by_key: k.oauth.key_id } });
+  return { body: { keys: rows.map(view), page: page(query.limit, query.offset, total) } };
 });
 
 export const revokeKey = implement(contracts.revokeKey, async ({ auth, deps, params, now }) => {
@@ -132,7 +133,7 @@ export const revokeKey = implement(contracts.revokeKey, async ({ auth, deps, par
   }
   const row = await deps.store.accounts.revokeKey(a.accountId, params.id, now);
   if (!row) throw new ApiError("not_found", `no key ${params.id} in your account`);
-  deps.keys.onChange(`key:${row.id}`);
+  for (const id of [row.id, ...row.alsoRevoked]) deps.keys.onChange(`key:${id}`);
   return { body: { id: row.id, revoked: true } };
 });
 

@@ -71,7 +71,8 @@ export async function authenticate(
   if (row.expires_at !== null && row.expires_at <= now) return addressFailure(deps, address, now, new ApiError("expired", "this API key has expired"));
 
   const { hour, resetSeconds } = hourOf(now);
-  const subject = `k:${row.key_id}`;
+  // A grant's tokens share one window, or a refresh would buy a fresh hour.
+  const subject = row.oauth_grant_id === null ? `k:${row.key_id}` : `g:${row.oauth_grant_id}`;
   const auth: AuthContext = {
     keyId: row.key_id,
     accountId: row.account_id,
@@ -111,7 +112,7 @@ async function addressFailure(deps: GatewayDeps, address: string, now: number, e
 }
 
 /** Whether address is in the key's allowlist (empty: any address). */
-function addressAllowed(address: string, allowed: readonly string[]): boolean {
+export function addressAllowed(address: string, allowed: readonly string[]): boolean {
   if (allowed.length === 0) return true;
   let ip: ipaddr.IPv4 | ipaddr.IPv6;
   try {

@@ -1,12 +1,17 @@
 import ipaddr from "ipaddr.js";
 
-/** Decides the client's address: the peer, or X-Forwarded-For when the peer is a trusted proxy. */
-export function buildClientAddress(trustedProxies: readonly string[]) {
+/** Whether an address is one of SVC_TRUSTED_PROXIES (addresses or CIDR networks). */
+export function buildTrustedProxy(trustedProxies: readonly string[]): (ip: string) => boolean {
   const ranges = trustedProxies.map((item) => (item.includes("/") ? ipaddr.parseCIDR(item) : toHostRange(item)));
-  const trusted = (ip: string): boolean => {
+  return (ip: string): boolean => {
     const addr = parse(ip);
     return addr !== null && ranges.some(([net, bits]) => addr.kind() === net.kind() && addr.match(net, bits));
   };
+}
+
+/** Decides the client's address: the peer, or X-Forwarded-For when the peer is a trusted proxy. */
+export function buildClientAddress(trustedProxies: readonly string[]) {
+  const trusted = buildTrustedProxy(trustedProxies);
   return (peer: string | undefined, forwardedFor: string | string[] | undefined): string => {
     let client = normalize(peer ?? "0.0.0.0");
     if (!trusted(client) || forwardedFor === undefined) return client;

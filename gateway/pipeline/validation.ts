@@ -3,6 +3,7 @@ import addFormatsModule from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { ErrorCode } from "../errors.ts";
 import { ApiError } from "../errors.ts";
+import { boundIntegers } from "../schemas.ts";
 import { normalizeHost, type HostPolicy } from "./host.ts";
 
 // ajv-formats is CommonJS with a default export.
@@ -36,8 +37,11 @@ export function buildValidatorCompiler(policy: HostPolicy): FastifySchemaCompile
     // A body marked "x-optional" (POST /crawl's {fresh}) may also be left out. (Fastify hands the
     // compiler a copy of the schema: TypeBox's Optional symbol does not survive it.)
     const mayBeAbsent = httpPart === "body" && (schema as { "x-optional"?: unknown })["x-optional"] === true;
+    const where = httpPart === "querystring" ? "query" : (httpPart ?? "body");
     return (data: unknown) => {
       if (mayBeAbsent && (data === undefined || data === null)) return { value: undefined };
+      const nul = nulField(data);
+      if (nul !== null) return { error: nulError(where, nul) };
       const ok = validate(data);
       return ok ? { value: data } : { error: validationError(validate.errors ?? [], httpPart ?? "body", policy) };
     };
@@ -45,21 +49,26 @@ export function buildValidatorCompiler(policy: HostPolicy): FastifySchemaCompile
 }
 
 /**
- * Every integer of a request is an exact JavaScript number and fits a PostgreSQL bigint: without
- * a bound of its own, an integer schema gets ±(2^53 − 1), so that /jobs/10000000000000000001 is
- * 400 bad_param rather than a database error. Returns a copy; the contract's schema is untouched.
+ * Where a request's value holds U+0000: the dotted path of the first string (or object key) with
+ * one, "" for the value itself, null when there is none. No text Svc stores may hold it
+ * (PostgreSQL refuses NUL in text), and no field needs it, so it is refused before anything runs.
  */
-export function boundIntegers(schema: unknown): object {
-  if (Array.isArray(schema)) return schema.map(boundIntegers);
-  if (schema === null || typeof schema !== "object") return schema as object;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) out[k] = typeof v === "object" && v !== null ? boundIntegers(v) : v;
-  const types = ([] as unknown[]).concat(out.type);
-  if (types.includes("integer")) {
-    out.maximum ??= Number.MAX_SAFE_INTEGER;
-    out.minimum ??= -Number.MAX_SAFE_INTEGER;
+export function nulField(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const at = path === "" ? k : `${path}.${k}`;
+    if (k.includes("\u0000")) return at;
+    const found = nulField(v, at);
+    if (found !== null) return found;
   }
-  return out;
+  return null;
+}
+
+/** The answer to a NUL in a request's field: bad_param naming it. */
+export function nulError(where: string, field: string): ApiError {
+  const what = field === "" ? `the ${where}` : `${where} field "${field}"`;
+  return new ApiError("bad_param", `${what} contains U+0000 (NUL), which no text may hold`, field === "" ? {} : { param: field });
 }
 
 /** Turns the first ajv error into the catalogue's answer, naming the field. */

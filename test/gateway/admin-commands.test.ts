@@ -19,6 +19,15 @@ describe("svc admin commands on a real store", () => {
     await expect(executeAdmin(admin, { op: "key-create", account: "nobody@example.com", name: "k", scopes: ["read"] })).rejects.toThrow(AdminCommandError);
   });
 
+  it("key create --rate-per-hour gives the owner a key with a higher limit, without a restart (new-user 6)", async () => {
+    const admin = new AdminService(gw.store, gw.deps.config, gw.clock, randomBytes);
+    const made = (await executeAdmin(admin, parseAdminArgs(["key", "create", "owner@example.com", "--name", "work", "--rate-per-hour", "5000"]) as Parameters<typeof executeAdmin>[1])) as { key: string; rate_limit_per_hour: number };
+    expect(made.rate_limit_per_hour).toBe(5000);
+    const me = await gw.call("GET", "/api/v1/me", { key: made.key });
+    expect(me.json<{ key: { name: string }; rate: { limit_per_hour: number } }>()).toMatchObject({ key: { name: "work" }, rate: { limit_per_hour: 5000 } });
+    expect(me.headers["x-ratelimit-limit"]).toBe("5000");
+  });
+
   it("plans are data: an admin command from a shell without SVC_PLAN_* leaves the default plan as the operator set it", async () => {
     const running = new AdminService(gw.store, gw.deps.config, gw.clock, randomBytes);
     const run = (args: string[], admin = running) => executeAdmin(admin, parseAdminArgs(args) as Parameters<typeof executeAdmin>[1]);

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { Agent, request as httpRequest, type ClientRequest } from "node:http";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { Agent, createServer as createHttpServer, request as httpRequest, type ClientRequest } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { chromiumPath } from "../harness/chromium.ts";
 import { http, killAllSvc, REPO_ROOT, runSvc, spawnSvc, svcAdmin, svcEnvFor, tempDataDir, waitFor, waitReady, type Answer, type SvcProcess } from "../harness/svc-process.ts";
 
 // The real `svc` executable, run as separate processes on the embedded store (PGlite) in a
@@ -39,10 +40,10 @@ interface Running {
 }
 
 /** `svc serve` on dir with fresh ports, waited for until /readyz answers 200. */
-async function serve(dir: string, extra: Record<string, string> = {}): Promise<Running> {
+async function serve(dir: string, extra: Record<string, string> = {}, readyMs = READY_MS): Promise<Running> {
   const { env, port, adminPort } = await svcEnvFor(dir, extra);
   const proc = spawnSvc(["serve"], env);
-  const ready = await waitReady(proc, adminPort, READY_MS);
+  const ready = await waitReady(proc, adminPort, readyMs);
   return { proc, port, adminPort, env, ready, api: (path, init) => http(`http://127.0.0.1:${port}/api/v1${path}`, init) };
 }
 
@@ -312,6 +313,33 @@ describe("svc serve as a process (embedded store)", () => {
     expect(r.proc.stdout()).not.toContain("grace period over");
   });
 
+  it.each(["SIGINT", "SIGHUP"] as const)("%s with Chromium running drains and closes the store as SIGTERM does (new-user 1)", { timeout: 120_000 }, async (signal) => {
+    // Playwright installs its own handlers unless told not to: SIGINT closed the browsers and
+    // exited 130 without the drain, SIGHUP was swallowed and left the process serving.
+    const site = createHttpServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html lang=en><head><title>Signals</title></head><body><h1>Signals</h1></body></html>"));
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    try {
+      const dir = await dataDir();
+      const key = "svc_Q7hZp2LwX9vKd4RmT8nYc3JbF6sGa1UeWq5iNoPl";
+      const r = await serve(dir, { SVC_BOOTSTRAP_KEY: key, SVC_LOG_LEVEL: "info", SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_BROWSER_PROFILES: "mobile", SVC_BROWSER_PAGES: "1", SVC_ALLOW_PRIVATE_TARGETS: "1" }, 90_000);
+      const host = `127.0.0.1:${(site.address() as { port: number }).port}`;
+      expect((await r.api("/analyze", { method: "POST", key, body: { host } })).status).toBe(202);
+      const browsers = await waitFor("Chromium started by svc serve", 60_000, async () => {
+        const found = childrenNamed(r.proc.pid, "chrom");
+        return found.length > 0 ? found : undefined;
+      });
+      r.proc.child.kill(signal);
+      expect(await r.proc.waitExit(EXIT_MS)).toEqual({ code: 0, signal: null });
+      expect(r.proc.stdout()).toContain(`"signal":"${signal}"`);
+      expect(r.proc.stdout()).toContain('"msg":"draining"');
+      // The store was closed, not recovered on the next start: the lock is released, no browser is left.
+      expect(existsSync(join(dir, "svc.lock"))).toBe(false);
+      expect(browsers.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z "))).toEqual([]);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it("npm start: SIGTERM to npm drains svc serve and releases the data directory (the compiled build, built first when stale)", { timeout: 120_000 }, async () => {
     const dir = await dataDir();
     const { env, adminPort } = await svcEnvFor(dir, { SVC_LOG_LEVEL: "info" });
@@ -388,4 +416,21 @@ async function sigtermDuringRequest(
   } finally {
     if (agent) agent.destroy();
   }
+}
+
+/** Pids of the direct children of pid whose command name contains `name` (Linux /proc). */
+function childrenNamed(pid: number, name: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid && comm.includes(name)) found.push(Number(entry));
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  return found;
 }

@@ -12,6 +12,7 @@ describe("svc admin arguments", () => {
     [["account", "block", "7"], { op: "account-block", account: "7", blocked: true }],
     [["key", "create", "ops@example.com", "--scopes", "read"], { op: "key-create", account: "ops@example.com", name: "admin-issued", scopes: ["read"] }],
     [["key", "create", "ops@example.com", "--scopes=read,run", "--name=ci"], { op: "key-create", account: "ops@example.com", name: "ci", scopes: ["read", "run"] }],
+    [["key", "create", "owner@localhost", "--name", "work", "--rate-per-hour", "5000"], { op: "key-create", account: "owner@localhost", name: "work", scopes: ["read", "run", "write"], ratePerHour: 5000 }],
     [["plan", "list"], { op: "plan-list" }],
     [["plan", "set", "default", "--crawl-pages", "5000", "--key-rate-per-hour=20000"], { op: "plan-set", plan: "default", changes: { crawl_pages: 5000, key_rate_per_hour: 20000 } }],
   ])("%j", (args, cmd) => {
@@ -28,6 +29,8 @@ describe("svc admin arguments", () => {
     [["maintenance", "maybe"], 'expected on or off, got "maybe"'],
     [["status", "now"], 'unexpected argument "now"'],
     [["frobnicate"], 'unknown command "frobnicate"'],
+    [["key", "create", "x", "--rate-per-hour", "0"], '--rate-per-hour takes a whole number from 1 to 1000000, got "0"'],
+    [["key", "create", "x", "--rate-per-hour", "lots"], '--rate-per-hour takes a whole number from 1 to 1000000, got "lots"'],
     [["plan", "set", "default"], "plan set changes at least one number"],
     [["plan", "set", "default", "--crawl-pages", "lots"], '--crawl-pages takes a whole number, got "lots"'],
     [["plan", "set", "default", "--pages", "5"], "Unknown option '--pages'"],
