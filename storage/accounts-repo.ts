@@ -145,6 +145,11 @@ export class AccountsRepo {
     return rows[0] ?? null;
   }
 
+  /** The account's usable keys (not revoked, not expired at now) and their hourly limits added up: what the plan's api_keys and key_rate_per_hour bound. */
+  async usableKeys(accountId: number, now: number): Promise<{ keys: number; ratePerHour: number }> {
+    return usableKeysOf(this.db, accountId, now);
+  }
+
   async countAccounts(): Promise<number> {
     const rows = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM accounts");
     return (rows[0] as { n: number }).n;
@@ -273,18 +278,22 @@ export type PlanRefusal = "limit" | { readonly rate: { readonly ceiling: number;
  * other) with this hourly limit; null when it has. Locks the account row for the caller's
  * transaction, so that concurrent creations cannot both pass.
  */
+/** The account's usable keys (not revoked, not expired at now) and their hourly limits added up. */
+async function usableKeysOf(q: Queryable, accountId: number, now: number): Promise<{ keys: number; ratePerHour: number }> {
+  const [row] = await q.query<{ n: number; rate: number }>(
+    `SELECT count(*) AS n, COALESCE(sum(rate_limit_per_hour), 0)::bigint AS rate FROM api_keys
+     WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+    [accountId, now],
+  );
+  return { keys: Number(row?.n ?? 0), ratePerHour: Number(row?.rate ?? 0) };
+}
+
 export async function planRefusal(q: Queryable, accountId: number, ratePerHour: number, now: number): Promise<PlanRefusal | null> {
   const [row] = await q.query<{ api_keys: number; key_rate_per_hour: number }>(
     "SELECT p.api_keys, p.key_rate_per_hour FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
     [accountId],
   );
-  const [usable] = await q.query<{ n: number; rate: number }>(
-    `SELECT count(*) AS n, COALESCE(sum(rate_limit_per_hour), 0)::bigint AS rate FROM api_keys
-     WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
-    [accountId, now],
-  );
-  const n = Number(usable?.n ?? 0);
-  const used = Number(usable?.rate ?? 0);
+  const { keys: n, ratePerHour: used } = await usableKeysOf(q, accountId, now);
   if (!row || n >= row.api_keys) return "limit";
   if (used + ratePerHour > row.key_rate_per_hour) return { rate: { ceiling: row.key_rate_per_hour, used } };
   return null;

@@ -67,7 +67,15 @@ export const getAccount = defineContract({
         },
         { additionalProperties: false },
       ),
-      rate: Type.Object({ limit_per_hour: Type.Integer(), used_this_hour: Type.Integer() }, { additionalProperties: false }),
+      rate: Type.Object(
+        {
+          limit_per_hour: Type.Integer(),
+          used_this_hour: Type.Integer(),
+          keys: Type.Integer({ description: "Extension: the account's usable keys (OAuth grants included), against plan.api_keys" }),
+          keys_per_hour: Type.Integer({ description: "Extension: the hourly limits of the account's usable keys added up, against plan.key_rate_per_hour (POST /keys answers 429 limit past it)" }),
+        },
+        { additionalProperties: false },
+      ),
       plan: Nullable(PlanObject),
     },
     { additionalProperties: false },
@@ -116,7 +124,7 @@ export const createKey = defineContract({
     "The key is returned once and stored only as a hash. A key is never stronger than the key that creates it: no scope it lacks (403 scope), " +
     "no later expiry, no address outside its allowed list and no higher hourly limit (400 bad_param naming the field); a field left out takes the " +
     "creating key's value (expires_in, allowed_ips) or the lower of the service's default and the creating key's limit (rate_limit_per_hour). " +
-    "The plan's api_keys number and key_rate_per_hour ceiling (the sum of the hourly limits of the account's usable keys, shown in GET /me) apply " +
+    "The plan's api_keys number and key_rate_per_hour ceiling (the sum of the hourly limits of the account's usable keys; GET /me shows rate.keys and rate.keys_per_hour against them) apply " +
     "(429 limit without Retry-After: waiting does not help; revoke a key first).",
   tags: ["Keys"],
   status: 201,

@@ -23,14 +23,14 @@ function keyView(k: KeyRow) {
   };
 }
 
-export const getAccount = implement(contracts.getAccount, async ({ auth, deps, request }) => {
+export const getAccount = implement(contracts.getAccount, async ({ auth, deps, request, now }) => {
   const a = auth!;
-  const plan = await deps.store.accounts.planOfAccount(a.accountId);
+  const [plan, usable] = await Promise.all([deps.store.accounts.planOfAccount(a.accountId), deps.store.accounts.usableKeys(a.accountId, now)]);
   return {
     body: {
       user: { id: a.accountId, email: a.email },
       key: { id: a.keyId, name: a.name, prefix: a.prefix, scopes: a.scopes, expires: a.expiresAt, allowed_ips: a.allowedIps, created: a.created },
-      rate: { limit_per_hour: a.rateLimitPerHour, used_this_hour: request.svc.rate?.used ?? 0 },
+      rate: { limit_per_hour: a.rateLimitPerHour, used_this_hour: request.svc.rate?.used ?? 0, keys: usable.keys, keys_per_hour: usable.ratePerHour },
       plan: plan
         ? {
             name: plan.name,

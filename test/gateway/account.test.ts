@@ -16,7 +16,7 @@ describe("GET /me", () => {
     expect(res.json()).toEqual({
       user: { id: 1, email: "owner@example.com" },
       key: { id: 1, name: "first key", prefix: gw.ownerKey.slice(0, 12), scopes: ["read", "run", "write"], expires: null, allowed_ips: [], created: T0 },
-      rate: { limit_per_hour: 120, used_this_hour: 1 },
+      rate: { limit_per_hour: 120, used_this_hour: 1, keys: 1, keys_per_hour: 120 },
       plan: { name: "default", sites: 50, checks_per_day: 200, rechecks_per_day: 100, webhooks: 10, api_keys: 3, key_rate_per_hour: 300 },
     });
   });
@@ -42,7 +42,7 @@ describe("keys", () => {
     expect(list.body).not.toContain(k.key);
     expect(list.json().keys.map((x: { name: string }) => x.name)).toEqual(["first key", "reporting"]);
     expect(list.json().keys[1]).toMatchObject({ id: 2, prefix: k.prefix, revoked: null, kind: "api" });
-    expect((await gw.call("GET", "/api/v1/me", { key: k.key, remoteAddress: "203.0.113.5" })).json().rate).toEqual({ limit_per_hour: 100, used_this_hour: 1 });
+    expect((await gw.call("GET", "/api/v1/me", { key: k.key, remoteAddress: "203.0.113.5" })).json().rate).toMatchObject({ limit_per_hour: 100, used_this_hour: 1 });
     expect((await gw.call("DELETE", "/api/v1/keys/2")).json()).toEqual({ id: 2, revoked: true });
     expect((await gw.call("GET", "/api/v1/keys")).json().keys[1].revoked).toBe(T0);
     expect((await gw.call("DELETE", "/api/v1/keys/999")).json().code).toBe("not_found");

@@ -20,7 +20,7 @@ describe("the hourly limit per key", () => {
     expect(first.headers["x-ratelimit-reset"]).toBe(String(HOUR_LEFT));
     expect(first.headers["ratelimit-policy"]).toBe('"hour";q=120;w=3600');
     expect(first.headers["ratelimit"]).toBe(`"hour";r=119;t=${HOUR_LEFT}`);
-    expect(first.json().rate).toEqual({ limit_per_hour: 120, used_this_hour: 1 });
+    expect(first.json().rate).toMatchObject({ limit_per_hour: 120, used_this_hour: 1 });
     const bad = await gw.call("GET", "/api/v1/usage?days=0", { key });
     expect(bad.statusCode).toBe(400);
     expect(bad.headers["x-ratelimit-remaining"]).toBe("118");
