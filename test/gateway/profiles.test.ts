@@ -166,73 +166,74 @@ describe("site profiles against a real run", () => {
   it("shows a lift, or a loss, where no cap binds (the same run's items without its cap)", async () => {
     // A run stored with the real run's items but no cap, as an HTTPS twin of the site would give.
     const [latest] = await gw.db.query<{ report: { caps: unknown[] } }>("SELECT report FROM runs WHERE host = $1 ORDER BY id DESC LIMIT 1", [site.host]);
-    await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, 82, 'good', '#7cb342', $3)", [
+    await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, 84, 'good', '#7cb342', $3)", [
       site.host,
       report.checked_at + 1,
       JSON.stringify({ ...latest!.report, caps: [] }),
     ]);
     const failing = (await put({ profile: "general", exclude: ["security_txt"], confirm: ["security_txt"] })).json().applied;
     // 100·R = indexing 22·51/54 + technical 10·18/19 + security 14·11/23 + performance 16 + content 16·34/38
-    //       + links 10·9/12 + presentation 12·9/16 = 81.51 → 82 (spf, dmarc, mx and caa, 8 of the security
-    //       weight, do not apply to a site addressed by IP).
+    //       + links 10·12/12 + presentation 12·9/16 = 84.01 → 84 (spf, dmarc, mx and caa, 8 of the security
+    //       weight, do not apply to a site addressed by IP; localhost_links and crawlable_anchors pass: the
+    //       site links to itself on its own loopback address, and has no javascript:void(0) anchor).
     // security_txt weighs 1 of the security group's 23 applicable (security_txt_fields does not apply without
-    // the file): its share of the rank rounds away (81.51 → 81.81).
-    expect(failing).toMatchObject({ base: 82, value: 82, delta: 0, warn: false, excluded: [{ code: "security_txt", was: 0 }] });
+    // the file): its share of the rank rounds away (84.01 → 84.32).
+    expect(failing).toMatchObject({ base: 84, value: 84, delta: 0, warn: false, excluded: [{ code: "security_txt", was: 0 }] });
     const both = (await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied;
     // og_required and twitter_card fail on every page, og's other checks do not apply (presentation 9/16 → 9/12),
-    // text_length fails too (content 34/38 → 34/35): 81.51 → 84.99, +3, which is not over warn_lift.
-    expect(both).toMatchObject({ base: 82, value: 85, delta: 3, warn: false, excluded: [{ code: "text", was: 0 }, { code: "og", was: 0 }] });
+    // text_length fails too (content 34/38 → 34/35): 84.01 → 87.49, +3, which is not over warn_lift.
+    expect(both).toMatchObject({ base: 84, value: 87, delta: 3, warn: false, excluded: [{ code: "text", was: 0 }, { code: "og", was: 0 }] });
     // Excluding families whose checks do not apply here (bimi: an IP address sends no mail) or that have none
     // (same_ip) changes nothing.
     expect((await put({ profile: "general", exclude: ["bimi", "same_ip"], confirm: ["bimi", "same_ip"] })).json().applied).toMatchObject({
-      base: 82,
-      value: 82,
+      base: 84,
+      value: 84,
       delta: 0,
       excluded: [{ code: "bimi", was: null }, { code: "same_ip", was: null }],
     });
     // /report keeps the standard rank: applied.base, not applied.value.
-    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(82);
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(84);
   });
 
   it("uses the caller's profile in /overview, /issues?apply_profile=1 and /plan; /report and /history stay standard", async () => {
-    // The latest run is the cap-less one (82); the site rows learn its rank as a completed run would tell them.
-    await gw.db.query("UPDATE sites SET prev_rank = rank, rank = 82, label = 'good' WHERE host = $1", [site.host]);
-    expect((await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied).toMatchObject({ base: 82, value: 85 });
+    // The latest run is the cap-less one (84); the site rows learn its rank as a completed run would tell them.
+    await gw.db.query("UPDATE sites SET prev_rank = rank, rank = 84, label = 'good' WHERE host = $1", [site.host]);
+    expect((await put({ profile: "general", exclude: ["og", "text"], confirm: ["og", "text"] })).json().applied).toMatchObject({ base: 84, value: 87 });
 
     // /overview: rank is the profile's, rank_without_exclusions the standard one; the summary follows rank.
     const ov = (await gw.call("GET", "/api/v1/overview")).json();
     expect(ov.sites).toEqual([
-      expect.objectContaining({ host: site.host, rank: 85, rank_band: "good", rank_without_exclusions: 82, profile: "general", rank_delta: 33, falling: false, open_tasks: 17 }),
+      expect.objectContaining({ host: site.host, rank: 87, rank_band: "good", rank_without_exclusions: 84, profile: "general", rank_delta: 35, falling: false, open_tasks: 16 }),
     ]);
-    expect(ov.summary).toMatchObject({ n: 1, rated: 1, avg: 85, best: 85, worst: 85 });
-    expect((await gw.call("GET", "/api/v1/overview?rmax=82")).json().sites).toEqual([]);
+    expect(ov.summary).toMatchObject({ n: 1, rated: 1, avg: 87, best: 87, worst: 87 });
+    expect((await gw.call("GET", "/api/v1/overview?rmax=84")).json().sites).toEqual([]);
     // /sites keeps the standard rank (its items have no profile field).
-    expect((await gw.call("GET", "/api/v1/sites")).json().sites[0]).toMatchObject({ host: site.host, rank: 82, prev_rank: 49 });
+    expect((await gw.call("GET", "/api/v1/sites")).json().sites[0]).toMatchObject({ host: site.host, rank: 84, prev_rank: 49 });
     // An account without a profile of the same site: nulls, and the standard rank.
     const third = await gw.newAccount("profile-third@example.com");
     await gw.call("POST", "/api/v1/sites", { key: third.key, body: { host: site.host } });
     expect((await gw.call("GET", "/api/v1/overview", { key: third.key })).json().sites).toEqual([
-      expect.objectContaining({ host: site.host, rank: 82, rank_band: "good", profile: null, rank_without_exclusions: null }),
+      expect.objectContaining({ host: site.host, rank: 84, rank_band: "good", profile: null, rank_without_exclusions: null }),
     ]);
 
     // /issues without apply_profile: the stored (standard) answer, with the caller's type.
     const std = (await gw.call("GET", `/api/v1/issues/${site.host}`)).json();
-    expect(std).toMatchObject({ profile: "general", rank: 82, label: "good", total_issues: 17, after: 100, gain_all: 18, more: 12 });
+    expect(std).toMatchObject({ profile: "general", rank: 84, label: "good", total_issues: 16, after: 100, gain_all: 16, more: 11 });
     expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=0`)).json()).toEqual(std);
     // With apply_profile=1: og_required, twitter_card and text_length are no problems; the others are priced
     // against the profiled rank. spf and dmarc, once two of the top five, do not apply to a site addressed by IP.
     const prof = (await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`)).json();
-    expect(prof).toMatchObject({ profile: "general", rank: 85, label: "good", total_issues: 14, after: 100, gain_all: 15, more: 9 });
+    expect(prof).toMatchObject({ profile: "general", rank: 87, label: "good", total_issues: 13, after: 100, gain_all: 13, more: 8 });
     expect(prof.problems.map((p: { code: string; gain: number; lifts_cap: boolean; status: string }) => [p.code, p.gain, p.lifts_cap, p.status])).toEqual([
       ["https_available", 4, false, "open"],
-      ["localhost_links", 2, false, "open"],
-      ["canonical_present", 1, false, "open"],
+      ["canonical_present", 2, false, "open"],
       ["social_profiles", 1, false, "open"],
       ["frame_ancestors", 1, false, "open"],
+      ["permissions_policy", 1, false, "open"],
     ]);
     // No stored profile: profile null, and apply_profile=1 is the standard answer as "general".
     const thirds = (await gw.call("GET", `/api/v1/issues/${site.host}`, { key: third.key })).json();
-    expect(thirds).toMatchObject({ profile: null, rank: 82, total_issues: 17 });
+    expect(thirds).toMatchObject({ profile: null, rank: 84, total_issues: 16 });
     expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`, { key: third.key })).json()).toEqual({ ...thirds, profile: "general" });
 
     // /plan leaves the excluded checks' tasks out (order and total too); /tasks keeps them open.
@@ -240,7 +241,6 @@ describe("site profiles against a real run", () => {
     expect(plan.tasks.map((t: { code: string }) => t.code)).toEqual([
       "https_available",
       "canonical_present",
-      "localhost_links",
       "favicon",
       "frame_ancestors",
       "permissions_policy",
@@ -253,20 +253,20 @@ describe("site profiles against a real run", () => {
       "pwa_manifest",
       "schema_core_types",
     ]);
-    expect(plan.page).toEqual({ limit: 50, offset: 0, total: 14, next_offset: null });
+    expect(plan.page).toEqual({ limit: 50, offset: 0, total: 13, next_offset: null });
     const paged = (await gw.call("GET", "/api/v1/plan?limit=2&offset=2")).json();
-    expect(paged.tasks.map((t: { code: string }) => t.code)).toEqual(["localhost_links", "favicon"]);
-    expect(paged.page).toEqual({ limit: 2, offset: 2, total: 14, next_offset: 4 });
+    expect(paged.tasks.map((t: { code: string }) => t.code)).toEqual(["favicon", "frame_ancestors"]);
+    expect(paged.page).toEqual({ limit: 2, offset: 2, total: 13, next_offset: 4 });
     const tasks = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks as { code: string; status: string }[];
     expect(tasks.filter((t) => ["og_required", "text_length"].includes(t.code)).map((t) => t.status)).toEqual(["open", "open"]);
     // A profile whose families have no check (same_ip waits for a reverse-IP source) leaves the plan whole.
     await put({ profile: "general", exclude: ["same_ip"], confirm: ["same_ip"] });
-    expect((await gw.call("GET", "/api/v1/plan")).json().page.total).toBe(17);
+    expect((await gw.call("GET", "/api/v1/plan")).json().page.total).toBe(16);
     expect((await gw.call("GET", `/api/v1/issues/${site.host}?apply_profile=1`)).json()).toEqual({ ...std, profile: "general" });
 
     // /report and /history keep the standard rank.
-    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(82);
-    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.map((r: { rank: number }) => r.rank)).toEqual([82, 49]);
+    expect((await gw.call("GET", `/api/v1/report/${site.host}`)).json().rank.value).toBe(84);
+    expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.map((r: { rank: number }) => r.rank)).toEqual([84, 49]);
   });
 
   it("resets to the standard set with DELETE, and a removed site takes its profile with it", async () => {
