@@ -387,6 +387,8 @@ export function storageContract(targets: readonly StorageTarget[]): void {
           revoked_at: null,
           blocked: false,
           is_admin: true,
+          // An API key belongs to no OAuth grant (an access key of a grant names it).
+          oauth_grant_id: null,
         });
         await accounts.setBlocked(a.email, true);
         await accounts.revokeKey(a.id, k.id, 1_200);
