@@ -84,7 +84,8 @@ describe("browser metrics", () => {
     site = createServer((req, res) => {
       if (req.url === "/hero.png") return void res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG);
       if (req.url === "/crash.png") {
-        crashOnImage?.();
+        // The browser loading the page asks with GET; the crawl's own check of the image asks with HEAD.
+        if (req.method === "GET") crashOnImage?.();
         // Answered a little later: a crash under the page has ended its measurement by then.
         return void setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG), 300);
       }
@@ -290,7 +291,8 @@ describe("browser metrics", () => {
     const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock, registry);
     const crawlSite = createServer((req, res) => {
       if (req.url === "/crash.png") {
-        crashOnImage?.();
+        // The browser loading the page asks with GET; the crawl's own check of the image asks with HEAD.
+        if (req.method === "GET") crashOnImage?.();
         return void setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG), 300);
       }
       if (req.url !== "/") return void res.writeHead(404).end();
