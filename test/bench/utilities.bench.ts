@@ -38,14 +38,14 @@ async function main(): Promise<void> {
     if (res.statusCode !== 200) throw new Error(`${id}: ${res.statusCode} ${res.body.slice(0, 200)}`);
   };
   // Warm-up: every utility's modules and the pool's threads load before anything is timed (a
-  // utility with a thread of its own, spell_check, answers 503 tool_off until its dictionaries are built).
+  // utility with a thread of its own, spell_check, answers 409 not_ready until its dictionaries are built).
   for (const u of offline) {
     await runUtility(u.id, u.example, ports());
     const deadline = Date.now() + 180_000;
     for (;;) {
       const res = await gw.call("POST", `/api/v1/utilities/${u.id}`, { body: { input: u.example } });
       if (res.statusCode === 200) break;
-      if (res.statusCode !== 503 || Date.now() > deadline) throw new Error(`${u.id}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode !== 409 || Date.now() > deadline) throw new Error(`${u.id}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }
