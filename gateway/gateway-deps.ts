@@ -17,6 +17,13 @@ import { UtilityRunner } from "./utility-pool/utility-runner.ts";
 import { sweepImports } from "./operations/search-imports.ts";
 import { createImportParser } from "./imports/import-parser.ts";
 
+/**
+ * Cells an import may hold per row of SVC_IMPORT_MAX_ROWS (10,000,000 at the default 500,000): the
+ * exports Svc reads have far fewer columns, so the row cap binds first on real files and this one
+ * only on a sheet of unrealistically wide rows or shared texts. Not a setting of its own.
+ */
+const CELLS_PER_ROW = 20;
+
 export interface GatewayParts {
   readonly deps: GatewayDeps;
   readonly admin: AdminService;
@@ -64,7 +71,7 @@ export function createGatewayParts(options: {
         onLoadFailure: (why) => options.logger.warn({ utility: u.id, why }, "utility thread failed to load"),
       }),
   });
-  const imports = createImportParser({ memoryMb: config.importMemoryMb, limits: { maxRows: config.importMaxRows, maxCells: config.importMaxCells } });
+  const imports = createImportParser({ memoryMb: config.importMemoryMb, limits: { maxRows: config.importMaxRows, maxCells: CELLS_PER_ROW * config.importMaxRows } });
   const deps: GatewayDeps = {
     config,
     store,
