@@ -76,6 +76,8 @@ export {
   type NotifiedEvent,
   type WebhookEventType,
 } from "./webhook-events.ts";
+export * as EVENTS from "./events/catalogue.ts";
+export { newEvent, eventCatalogueTable, EVENT_CATALOGUE, EVENT_KINDS, type EventDescriptor, type EventLevel, type NewEvent } from "./events/catalogue.ts";
 export {
   browserSection,
   carryBrowserRun,

@@ -76,30 +76,9 @@ export function notificationOf(type: string, event: LoggedEvent): Notification {
   };
 }
 
-const JOB_NAMES: Readonly<Record<string, string>> = { analyze: "Analysis", crawl: "Crawl", page: "Page check" };
-const TASK_CHANGES: Readonly<Record<string, string>> = { new: "found", fixed: "fixed", returned: "returned", set: "changed" };
-
-/** A person's sentence for an event: the one the log stored, or one made from its facts. */
+/** A person's sentence for an event: the one its descriptor wrote (analyzer/events/catalogue.ts). */
 function textOf(e: LoggedEvent): string {
-  if (e.text) return e.text;
-  const p = Object.fromEntries(Object.entries(e.payload).map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)]));
-  const host = e.host ?? "your account";
-  switch (e.type) {
-    case "task": {
-      const change = p.status !== undefined ? `set to ${String(p.status)}` : (TASK_CHANGES[String(p.change)] ?? String(p.change));
-      return `Task "${p.title ?? p.code}" on ${host}: ${change}`;
-    }
-    case "rank":
-      return `Rank of ${host} went from ${String(p.from)} to ${String(p.to)}`;
-    case "job": {
-      const what = JOB_NAMES[String(p.kind)] ?? `${String(p.kind)} job`;
-      return p.state === "done" ? `${what} of ${host} finished${p.rank !== undefined ? ` (rank ${String(p.rank)})` : ""}` : `${what} of ${host} failed: ${String(p.error)}`;
-    }
-    case "webhook":
-      return `Webhook ${String(p.webhook)} (${String(p.url)}) disabled after ${String(p.lost)} lost deliveries in a row`;
-    default:
-      return `${e.type} event on ${host}`;
-  }
+  return e.text || `${e.kind} on ${e.host ?? "your account"}`;
 }
 
 /** The notification of a test send. */

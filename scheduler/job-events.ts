@@ -1,35 +1,25 @@
+import { EVENTS, newEvent, type EventDescriptor } from "../analyzer/index.ts";
 import type { JobRow, NewEvent } from "../storage/index.ts";
 
+type JobEnd = EventDescriptor<EVENTS.JobEndFacts>;
+
 /**
- * A job's event by its kind: an analysis is a site event, a crawl a crawl event, a page check a
- * page event; other jobs (live TLS and DNS checks, webhook attempts) are check events, which no
- * webhook receives.
+ * A job's event kind by its kind: an analysis ends as analysis.*, a crawl as crawl.*, any other job
+ * (a page check, live TLS and DNS checks, webhook attempts) as check.*, of which only a page
+ * check's reaches a webhook (analyzer/events/catalogue.ts).
  */
-const JOB_EVENTS: Readonly<Record<string, { type: NewEvent["type"]; kind: string; what: string }>> = {
-  analyze: { type: "events", kind: "analysis", what: "Analysis" },
-  crawl: { type: "crawl", kind: "crawl", what: "Crawl" },
-  page: { type: "page", kind: "check", what: "Page check" },
+const JOB_END: Readonly<Record<string, { done: JobEnd; error: JobEnd }>> = {
+  analyze: { done: EVENTS.ANALYSIS_DONE, error: EVENTS.ANALYSIS_ERROR },
+  crawl: { done: EVENTS.CRAWL_DONE, error: EVENTS.CRAWL_ERROR },
 };
+const CHECK_END = { done: EVENTS.CHECK_DONE, error: EVENTS.CHECK_ERROR };
 
 /**
  * The event of a job that ended (done or error), keyed by the job so a repeated completion adds
- * nothing; a failure says its detail when the worker gave one. A job done on a site that gave no answer (`extra.unanswered`: why) is done, but bad
- * news: the analysis measured only that the site is unreachable, and says so.
+ * nothing; `extra` goes to its data (a failure's error and detail; a run's run, rank and, when the
+ * site gave no answer, `unanswered`: why).
  */
 export function jobEvent(job: JobRow, state: "done" | "error", extra: Record<string, unknown>): NewEvent {
-  const view = JOB_EVENTS[job.kind] ?? { type: "events", kind: "check", what: `Check (${job.kind})` };
-  const unanswered = state === "done" && typeof extra.unanswered === "string" ? extra.unanswered : null;
-  const rank = typeof extra.rank === "number" ? `rank ${extra.rank}` : "";
-  const detail =
-    state === "error" ? `: ${typeof extra.detail === "string" ? extra.detail : typeof extra.error === "string" ? extra.error : "failed"}` : unanswered !== null ? `: the site did not answer (${unanswered})${rank ? `; ${rank}` : ""}` : rank ? `: ${rank}` : "";
-  return {
-    eventKey: `job:${job.id}:${state}`,
-    accountId: job.account_id,
-    host: job.host,
-    type: view.type,
-    kind: `${view.kind}.${state}`,
-    level: state === "done" && unanswered === null ? "good" : "bad",
-    text: `${view.what} of ${job.host} ${state === "done" ? "done" : "failed"}${detail}`,
-    payload: { job: job.id, kind: job.kind, state, ...extra },
-  };
+  const end = (JOB_END[job.kind] ?? CHECK_END)[state];
+  return newEvent(end, { job: { id: job.id, kind: job.kind, host: job.host }, extra }, { accountId: job.account_id, host: job.host });
 }

@@ -1,20 +1,12 @@
-import { CERTIFICATE_REFUSED_CAUSES, siteIncidentChanges, siteIncidentVerdicts, SITE_INCIDENT_KINDS, type Analysis, type SiteIncidentFinding, type SiteIncidentKind } from "../analyzer/index.ts";
+import { CERTIFICATE_REFUSED_CAUSES, EVENTS, newEvent, siteIncidentChanges, siteIncidentVerdicts, SITE_INCIDENT_KINDS, type Analysis, type EventDescriptor, type SiteIncidentFinding, type SiteIncidentKind } from "../analyzer/index.ts";
 import type { SiteFacts } from "../proto/index.ts";
 import type { NewEvent, Queryable, Store } from "../storage/index.ts";
 
-/** The event type of each analysis incident kind (docs/monitoring.md has the table). */
-const EVENT_TYPE: Readonly<Record<SiteIncidentKind, NewEvent["type"]>> = { certificate: "security", noindex: "watchdog", robots: "watchdog" };
-
-const RESOLVED_TEXT: Readonly<Record<SiteIncidentKind, (host: string) => string>> = {
-  certificate: (host) => `Certificate of ${host} is valid again, for more than 30 days`,
-  noindex: (host) => `The home page of ${host} is open to indexing again`,
-  robots: (host) => `robots.txt of ${host} no longer closes the whole site`,
-};
-
-function openedKind(f: SiteIncidentFinding): string {
-  if (f.kind !== "certificate") return "incident.opened";
-  if (f.cause === "expired") return "certificate.expired";
-  return CERTIFICATE_REFUSED_CAUSES.includes(f.cause) ? "certificate.invalid" : "certificate.expiring";
+/** The event kind of an incident that opened or got worse (analyzer/events/catalogue.ts). */
+function openedKind(f: SiteIncidentFinding): EventDescriptor<EVENTS.IncidentFacts> {
+  if (f.kind !== "certificate") return EVENTS.INCIDENT_OPENED;
+  if (f.cause === "expired") return EVENTS.CERTIFICATE_EXPIRED;
+  return CERTIFICATE_REFUSED_CAUSES.includes(f.cause) ? EVENTS.CERTIFICATE_INVALID : EVENTS.CERTIFICATE_EXPIRING;
 }
 
 /**
@@ -34,31 +26,21 @@ export async function settleSiteIncidents(
     open.map((i) => ({ kind: i.kind as SiteIncidentKind, cause: i.cause })),
     verdicts,
   );
-  const facts: { key: string; kind: SiteIncidentKind; eventKind: string; level: NewEvent["level"]; text: string; payload: Record<string, unknown> }[] = [];
-  for (const f of changes.open) {
-    const id = await store.uptime.openIncident(q, { host, kind: f.kind, title: f.title, cause: f.cause, at: run.checkedAt });
-    facts.push({ key: `incident:${id}:opened`, kind: f.kind, eventKind: openedKind(f), level: f.level, text: f.title, payload: { incident: id, kind: f.kind, cause: f.cause, run: run.runId } });
-  }
+  const made: ((accountId: number) => NewEvent)[] = [];
+  const stage = (f: SiteIncidentFinding, incident: number, worse: boolean) => {
+    const facts = { incident, incidentKind: f.kind, cause: f.cause, title: f.title, level: f.level, worse, run: run.runId };
+    made.push((accountId) => newEvent(openedKind(f), facts, { accountId, host, perAccount: true }));
+  };
+  for (const f of changes.open) stage(f, await store.uptime.openIncident(q, { host, kind: f.kind, title: f.title, cause: f.cause, at: run.checkedAt }), false);
   for (const f of changes.worse) {
     const id = await store.uptime.reviseIncident(q, { host, kind: f.kind, title: f.title, cause: f.cause });
-    if (id === null) continue;
-    facts.push({ key: `incident:${id}:${f.cause}`, kind: f.kind, eventKind: openedKind(f), level: f.level, text: f.title, payload: { incident: id, kind: f.kind, cause: f.cause, run: run.runId } });
+    if (id !== null) stage(f, id, true);
   }
   for (const kind of changes.close) {
     const id = await store.uptime.closeIncident(q, host, kind, run.checkedAt);
     if (id === null) continue;
-    facts.push({ key: `incident:${id}:closed`, kind, eventKind: "incident.closed", level: "good", text: RESOLVED_TEXT[kind](host), payload: { incident: id, kind, run: run.runId } });
+    const facts = { incident: id, incidentKind: kind, host, run: run.runId };
+    made.push((accountId) => newEvent(EVENTS.INCIDENT_CLOSED, facts, { accountId, host, perAccount: true }));
   }
-  return run.accounts.flatMap((accountId) =>
-    facts.map((f) => ({
-      eventKey: `${f.key}:account:${accountId}`,
-      accountId,
-      host,
-      type: EVENT_TYPE[f.kind],
-      kind: f.eventKind,
-      level: f.level,
-      text: f.text,
-      payload: f.payload,
-    })),
-  );
+  return run.accounts.flatMap((accountId) => made.map((make) => make(accountId)));
 }

@@ -1,4 +1,4 @@
-import { chooseWatchedPages, watchChanges, watchSnapshot, worstWatchLevel, type WatchChange, type WatchSnapshot } from "../analyzer/index.ts";
+import { chooseWatchedPages, EVENTS, newEvent, watchChanges, watchSnapshot, worstWatchLevel, type WatchChange, type WatchSnapshot } from "../analyzer/index.ts";
 import type { PageFacts, SiteFacts } from "../proto/index.ts";
 import type { NewEvent, Queryable, Store } from "../storage/index.ts";
 
@@ -73,19 +73,10 @@ export async function settleWatchdog(
   for (const f of found) {
     const critical = f.changes.filter((c) => c.critical);
     if (critical.length === 0) continue;
-    const path = new URL(f.url).pathname;
-    const text = `Watchdog on ${host}${path}: ${critical.map((c) => `${FIELD_WORDS[c.field]} ${describe(c)}`).join("; ")}`;
+    const said = critical.map((c) => `${FIELD_WORDS[c.field]} ${describe(c)}`).join("; ");
+    const changes = critical.map((c) => ({ field: c.field, before: c.before, after: c.after, level: c.level }));
     for (const accountId of run.accounts) {
-      events.push({
-        eventKey: `watchdog:${run.runId}:${f.url}:account:${accountId}`,
-        accountId,
-        host,
-        type: "watchdog",
-        kind: "watchdog.change",
-        level: worstWatchLevel(critical),
-        text,
-        payload: { url: f.url, run: run.runId, changes: critical.map((c) => ({ field: c.field, before: c.before, after: c.after, level: c.level })) },
-      });
+      events.push(newEvent(EVENTS.WATCHDOG_CHANGE, { run: run.runId, url: f.url, level: worstWatchLevel(critical), said, host, changes }, { accountId, host, perAccount: true }));
     }
   }
   return events;

@@ -1,4 +1,5 @@
-import type { DeliveryRow, DeliveryUpdate, NewEvent, Queryable, Store } from "../storage/index.ts";
+import { EVENTS, newEvent } from "../analyzer/index.ts";
+import type { DeliveryRow, DeliveryUpdate, Queryable, Store } from "../storage/index.ts";
 
 /** Seconds from a failed attempt to the next: after the 1st failure 1 min, then 5 min, 30 min, 2 h, 12 h (the spec's schedule, no jitter). */
 export const RETRY_DELAYS_S = [60, 300, 1800, 7200, 43_200] as const;
@@ -63,15 +64,6 @@ export async function recordOutcome(store: Store, q: Queryable, delivery: Delive
   const hook = await store.webhooks.lost(q, delivery.webhook_id);
   if (!hook || !hook.active || hook.failed_in_a_row < DISABLE_AFTER_LOST) return;
   const dropped = await store.webhooks.disable(q, hook.id, now);
-  const event: NewEvent = {
-    eventKey: `webhook:${hook.id}:disabled:${now}`,
-    accountId: hook.account_id,
-    host: null,
-    type: "events",
-    kind: "webhook.disabled",
-    level: "bad",
-    text: `Webhook ${hook.id} (${hook.url}) disabled after ${hook.failed_in_a_row} lost deliveries in a row`,
-    payload: { webhook: hook.id, url: hook.url, state: "disabled", lost: hook.failed_in_a_row, dropped_deliveries: dropped },
-  };
+  const event = newEvent(EVENTS.WEBHOOK_DISABLED, { webhook: hook.id, url: hook.url, lost: hook.failed_in_a_row, dropped, at: now }, { accountId: hook.account_id, host: null });
   await store.events.append(q, [event], now);
 }

@@ -1,25 +1,11 @@
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../analyzer/index.ts";
+import { WEBHOOK_EVENT_TYPES, type EventLevel, type NewEvent, type WebhookEventType } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
 
-export type EventLevel = "good" | "warn" | "bad" | "info";
+export type { EventLevel, NewEvent } from "../analyzer/index.ts";
 
 /** The spec's webhook event types: every event has one (docs/monitoring.md maps what happens to them). */
 export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 export type EventType = WebhookEventType;
-
-/** An event to append: its key is deterministic, so appending it again is harmless. */
-export interface NewEvent {
-  readonly eventKey: string;
-  readonly accountId: number | null;
-  readonly host: string | null;
-  readonly type: EventType;
-  /** What happened, within the type: task.new, rank.changed, site.down, … */
-  readonly kind: string;
-  readonly level: EventLevel;
-  /** The event said to a person. */
-  readonly text: string;
-  readonly payload: unknown;
-}
 
 /** A stored event, as the feed, the webhook dispatcher and the summaries read it. */
 export interface EventRecord {

@@ -1,3 +1,4 @@
+import { EVENTS, newEvent } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
 import { appendEvents } from "./events-repo.ts";
 
@@ -138,18 +139,7 @@ export class TasksRepo {
         [id, accountId, status, now],
       );
       if (!row) return null;
-      await appendEvents(q, [
-        {
-          eventKey: `task:${id}:set:${status}:${now}`,
-          accountId,
-          host: row.host,
-          type: "events",
-          kind: `task.${status}`,
-          level: "info",
-          text: `Task "${row.title}" on ${row.host} marked ${status}`,
-          payload: { task: id, code: row.code, status, by: "user" },
-        },
-      ], now);
+      await appendEvents(q, [newEvent(EVENTS.TASK_SET[status], { taskId: id, code: row.code, title: row.title, host: row.host, at: now }, { accountId, host: row.host })], now);
       return row;
     });
   }
@@ -185,18 +175,7 @@ export class TasksRepo {
         const [same] = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = $1 AND account_id = $2`, [id, accountId]);
         return same ?? null;
       }
-      await appendEvents(q, [
-        {
-          eventKey: `task:${id}:recheck:done:${now}`,
-          accountId,
-          host: row.host,
-          type: "events",
-          kind: "task.done",
-          level: "good",
-          text: `Task "${row.title}" on ${row.host} re-checked: fixed`,
-          payload: { task: id, code: row.code, status: "done", by: "recheck" },
-        },
-      ], now);
+      await appendEvents(q, [newEvent(EVENTS.TASK_RECHECKED, { taskId: id, code: row.code, title: row.title, host: row.host, at: now }, { accountId, host: row.host })], now);
       return row;
     });
   }

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { HostParams, HostString, Nullable, PageEnvelope, StringEnum, UnixSeconds, pagedQuery } from "../schemas.ts";
-import { WEBHOOK_EVENT_TYPES } from "../../analyzer/index.ts";
+import { EVENT_KINDS, WEBHOOK_EVENT_TYPES } from "../../analyzer/index.ts";
 import { defineContract } from "./contract.ts";
 
 /** The spec's webhook event types: every event has one. */
@@ -11,7 +11,7 @@ export const EventSchema = Type.Object(
   {
     id: Type.Integer({ description: "Increasing: poll with after_id set to the largest id seen" }),
     type: StringEnum([...EVENT_TYPE_NAMES], { description: "The webhook event type it belongs to" }),
-    kind: Type.String({ description: "What happened within the type: analysis.done, crawl.done, rank.changed, task.new, task.fixed, task.returned, site.down, site.up, site.degraded, incident.opened, incident.closed, performance.regressed, …" }),
+    kind: Type.String({ description: `What happened within the type (the event catalogue, docs/monitoring.md): ${EVENT_KINDS.join(", ")}` }),
     level: EventLevel,
     host: Nullable(Type.String()),
     text: Type.String({ description: "The event said to a person" }),

@@ -1,4 +1,4 @@
-import { afterAll, analyzeSite, browserSection, carryBrowserRun, homeNoAnswer, performanceRegressions, robotsLines } from "../../analyzer/index.ts";
+import { afterAll, analyzeSite, browserSection, carryBrowserRun, EVENTS, homeNoAnswer, newEvent, performanceRegressions, robotsLines } from "../../analyzer/index.ts";
 import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
@@ -23,7 +23,7 @@ export const analyzeKind: SchedulerKind<"analyze"> = {
   },
 };
 
-const TASK_CHANGE_TEXT: Readonly<Record<string, string>> = { new: "New task", fixed: "Task fixed", returned: "Task came back" };
+const TASK_CHANGE = { new: EVENTS.TASK_NEW, fixed: EVENTS.TASK_FIXED, returned: EVENTS.TASK_RETURNED } as const;
 
 /**
  * Turns a job's facts into a run, the tasks of every account that monitors the host, and the
@@ -82,41 +82,20 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
   const accounts = await store.sites.monitors(job.host, q);
   for (const accountId of accounts) {
     regressions.forEach((r, i) =>
-      events.push({
-        eventKey: `performance:${job.host}:run:${runId}:${i}:account:${accountId}`,
-        accountId,
-        host: job.host,
-        type: "page",
-        kind: "performance.regressed",
-        level: "warn",
-        text: `Performance of ${r.url} (${r.device}) regressed on ${job.host}: ${r.changes.join(", ")}`,
-        payload: { url: r.url, device: r.device, score_from: r.score_from, score_to: r.score_to, changes: r.changes, metrics: r.metrics, run: runId, previous_run: previous!.id },
-      }),
+      events.push(
+        newEvent(
+          EVENTS.PERFORMANCE_REGRESSED,
+          { host: job.host, run: runId, previousRun: previous!.id, index: i, url: r.url, device: r.device, scoreFrom: r.score_from, scoreTo: r.score_to, changes: r.changes, metrics: r.metrics },
+          { accountId, host: job.host, perAccount: true },
+        ),
+      ),
     );
     const transitions = await store.tasks.applyRun(q, accountId, job.host, now, failing, passing);
     for (const t of transitions) {
-      events.push({
-        eventKey: `task:${t.taskId}:run:${runId}:${t.kind}`,
-        accountId,
-        host: job.host,
-        type: "events",
-        kind: `task.${t.kind}`,
-        level: t.kind === "fixed" ? "good" : t.kind === "returned" ? "warn" : "info",
-        text: `${TASK_CHANGE_TEXT[t.kind] ?? "Task changed"} on ${job.host}: ${t.title}`,
-        payload: { task: t.taskId, code: t.code, title: t.title, change: t.kind, run: runId },
-      });
+      events.push(newEvent(TASK_CHANGE[t.kind], { taskId: t.taskId, code: t.code, title: t.title, host: job.host, run: runId }, { accountId, host: job.host }));
     }
     if (previous && previous.id !== runId && previous.rank !== analysis.rank) {
-      events.push({
-        eventKey: `rank:${job.host}:run:${runId}:account:${accountId}`,
-        accountId,
-        host: job.host,
-        type: "rank",
-        kind: "rank.changed",
-        level: analysis.rank > previous.rank ? "good" : "bad",
-        text: `Rank of ${job.host} ${analysis.rank > previous.rank ? "rose" : "fell"} from ${previous.rank} to ${analysis.rank} (${analysis.rank > previous.rank ? "+" : ""}${analysis.rank - previous.rank})`,
-        payload: { from: previous.rank, to: analysis.rank, delta: analysis.rank - previous.rank, run: runId },
-      });
+      events.push(newEvent(EVENTS.RANK_CHANGED, { host: job.host, run: runId, from: previous.rank, to: analysis.rank }, { accountId, host: job.host, perAccount: true }));
     }
   }
   // Incidents are kept for monitored hosts only; a repeated completion finds them settled already.

@@ -1,3 +1,4 @@
+import { EVENTS, newEvent } from "../../analyzer/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
 import type { EventLevel, NewEvent } from "../../storage/index.ts";
 import type { Planner } from "./planner.ts";
@@ -50,16 +51,8 @@ export function digestEvent(day: number, counts: DayCounts): NewEvent {
   if (rankDown > 0) said.push(`${rankDown} rank ${rankDown === 1 ? "fall" : "falls"}`);
   const total = byLevel.bad + byLevel.warn + byLevel.good + byLevel.info;
   const level: EventLevel = byLevel.bad > 0 ? "bad" : byLevel.warn > 0 ? "warn" : "info";
-  return {
-    eventKey: `digest:${counts.accountId}:${date}`,
-    accountId: counts.accountId,
-    host: null,
-    type: "digest",
-    kind: "digest.daily",
-    level,
-    text: `Your day, ${date} (UTC): ${said.length > 0 ? said.join(", ") : `${total} ${total === 1 ? "event" : "events"}`}.`,
-    payload: { day: date, events: total, levels: byLevel, kinds: Object.fromEntries([...byKind].sort(([a], [b]) => a.localeCompare(b))) },
-  };
+  const kinds = Object.fromEntries([...byKind].sort(([a], [b]) => a.localeCompare(b)));
+  return newEvent(EVENTS.DIGEST_DAILY, { accountId: counts.accountId, date, level, said, total, levels: byLevel, kinds }, { accountId: counts.accountId, host: null });
 }
 
 /**

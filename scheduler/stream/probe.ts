@@ -1,4 +1,4 @@
-import { DEFAULT_UPTIME_RULES, nextUptimeState, type UptimeTransition } from "../../analyzer/index.ts";
+import { DEFAULT_UPTIME_RULES, EVENTS, newEvent, nextUptimeState, type UptimeTransition } from "../../analyzer/index.ts";
 import { ProbeTarget, StreamItem, TOPICS } from "../../proto/index.ts";
 import type { Config } from "../../runtime/index.ts";
 import type { DueProbe, NewEvent, OutboxMessage, ProbeRow, ProbeSettlement, UptimeTargetRow } from "../../storage/index.ts";
@@ -106,31 +106,7 @@ function decide(target: UptimeTargetRow, probe: ProbeRow, rules: typeof DEFAULT_
   };
 }
 
-const EVENT_TEXT: Readonly<Record<UptimeTransition, { kind: string; level: NewEvent["level"]; text: (host: string) => string }>> = {
-  down: { kind: "site.down", level: "bad", text: (h) => `${h} is down` },
-  up: { kind: "site.up", level: "good", text: (h) => `${h} is up again` },
-  degraded: { kind: "site.degraded", level: "warn", text: (h) => `${h} answers slowly` },
-  recovered: { kind: "site.recovered", level: "good", text: (h) => `${h} answers at its usual speed again` },
-};
-
 function uptimeEvent(transition: UptimeTransition, host: string, accountId: number, incidentId: number | null, at: number, probe: ProbeRow, target: UptimeTargetRow): NewEvent {
-  const e = EVENT_TEXT[transition];
-  const downFor = transition === "up" && target.since !== null ? at - target.since : null;
-  const detail = transition === "down" ? ` (${probe.cause})` : downFor !== null ? ` after ${formatDuration(downFor)}` : "";
-  return {
-    eventKey: `uptime:${host}:${transition}:${at}:account:${accountId}`,
-    accountId,
-    host,
-    type: "uptime",
-    kind: e.kind,
-    level: e.level,
-    text: `${e.text(host)}${detail}`,
-    payload: { incident: incidentId, at, status: probe.status, cause: probe.cause || null, total_ms: probe.totalMs },
-  };
-}
-
-function formatDuration(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${Math.round(seconds / 360) / 10} h`;
+  const downForS = transition === "up" && target.since !== null ? at - target.since : null;
+  return newEvent(EVENTS.UPTIME_EVENTS[transition], { host, at, incident: incidentId, status: probe.status, cause: probe.cause, totalMs: probe.totalMs, downForS }, { accountId, host, perAccount: true });
 }
