@@ -255,7 +255,7 @@ export interface ProfiledIssues {
 const LEVEL_RANK: Readonly<Record<string, number>> = { bad: 0, warn: 1, info: 2 };
 
 /**
- * A run's tasks as the profile sees them (issue 4 §2, /issues?apply_profile=1): the excluded
+ * A run's tasks as the profile sees them (/issues?apply_profile=1): the excluded
  * families' checks are no tasks; the others are priced against the rank with the exclusions
  * (caps recomputed), ordered by impact, level, effort, exact gain and code like analyzeSite's.
  * With no exclusions it reproduces the stored tasks, rank and after.

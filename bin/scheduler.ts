@@ -32,7 +32,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     const opened = await openStore(config, clock, life, metrics);
     const { store, db: storeDb } = opened;
     db = storeDb;
-    // Search facts older versions kept in the account database, moved to ClickHouse once (issue 19).
+    // Search facts older versions kept in the account database, moved to ClickHouse once.
     void startLegacyFactsMove(opened, clock, logger);
     registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.uptime, webhooks: store.webhooks });
     const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));

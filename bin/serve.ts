@@ -21,7 +21,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     const metrics = createMetricsRegistry("serve", config.eventLoopSampleMs);
     const opened = await openStore(config, clock, life, metrics);
     const { store, db: storeDb } = opened;
-    // With SVC_CLICKHOUSE_URL: search facts older versions kept in the account database, moved once (issue 19).
+    // With SVC_CLICKHOUSE_URL: search facts older versions kept in the account database, moved once.
     void startLegacyFactsMove(opened, clock, logger);
     // On the embedded store a crawl's page facts wait under the data directory (beside the store, not in
     // a temp dir that may be memory), unless SVC_CRAWL_FACTS_DIR says where.

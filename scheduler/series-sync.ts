@@ -39,7 +39,7 @@ export async function syncCheckSeries(store: Store): Promise<number> {
   }
 }
 
-/** The browser's metrics of a run, one series per page, profile and metric (issue 16): code browser:<device>:<metric>:<path>. */
+/** The browser's metrics of a run, one series per page, profile and metric: code browser:<device>:<metric>:<path>. */
 const BROWSER_SERIES = ["score", "lcp_ms", "cls", "inp_ms", "tbt_ms", "fcp_ms", "ttfb_ms"] as const;
 
 function browserRows(run: Awaited<ReturnType<Store["runs"]["after"]>>[number]): CheckRow[] {

@@ -22,7 +22,7 @@ export interface BacklinkRow {
 }
 
 /**
- * The time-series port for imported backlinks (issue 19; Ahrefs, Semrush, GSC Latest links). A link
+ * The time-series port for imported backlinks (Ahrefs, Semrush, GSC Latest links). A link
  * is (source, target, anchor); reads take each link's row from the newest live batch that has it,
  * so a later export replaces an older one's row and deleting it reveals the older row again. Live =
  * no lost day. Postgres in the embedded mode, ClickHouse in the distributed one; the batches stay in

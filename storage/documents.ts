@@ -21,7 +21,7 @@ export interface StoredReport {
   readonly origin: string;
   /** The rank if every task's check passed. */
   readonly after: number;
-  /** The browser's pages, JavaScript dependency and social cards (absent in reports stored before issue 16). */
+  /** The browser's pages, JavaScript dependency and social cards (absent in reports stored by older versions). */
   readonly browser?: BrowserSection;
 }
 

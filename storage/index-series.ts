@@ -35,7 +35,7 @@ export interface IndexFacts {
 }
 
 /**
- * The time-series port for imported indexing facts (issue 19). Reads name the live batches:
+ * The time-series port for imported indexing facts. Reads name the live batches:
  * points per (engine, day) and URLs per (engine, url) from the newest live batch that has them;
  * issues whole from each engine's newest live batch with issues. Postgres embedded, ClickHouse in
  * the distributed mode.

@@ -35,7 +35,7 @@ export interface MarketFacts {
 }
 
 /**
- * The time-series port for imported market data (issue 19; Keys.so organic/concurents and
+ * The time-series port for imported market data (Keys.so organic/concurents and
  * organic/keywords, per regional base). Reads name the live batches: a competitor report is read
  * whole from the newest live batch of its provider and base; keywords per (domain, keyword) from
  * the newest live batch that has them. Postgres embedded, ClickHouse in the distributed mode.

@@ -29,7 +29,7 @@ export interface RankBatch extends SerpBatch {
 }
 
 /**
- * The time-series port for imported rank checks (issue 19; Topvisor positions, Keys.so
+ * The time-series port for imported rank checks (Topvisor positions, Keys.so
  * monitoring). Postgres in the embedded mode, ClickHouse in the distributed one; the batches stay
  * in Postgres and reads name the live ones (as SerpSeries).
  */

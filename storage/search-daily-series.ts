@@ -13,7 +13,7 @@ export interface DailyTotal {
 }
 
 /**
- * The time-series port for dated search facts (issue 19; search_daily: GSC Chart/Dates, Yandex
+ * The time-series port for dated search facts (search_daily: GSC Chart/Dates, Yandex
  * query analytics), stored as sums. The embedded mode keeps them in Postgres, the distributed mode
  * in ClickHouse; the batches stay in Postgres, and reads name the live ones (as SerpSeries).
  */

@@ -27,7 +27,7 @@ export interface CtrAtRank {
 }
 
 /**
- * The time-series port for period sums (issue 19; search_period: GSC Performance's queries, pages,
+ * The time-series port for period sums (search_period: GSC Performance's queries, pages,
  * countries, devices, appearances, Yandex query × page). A UI export is a whole: reads take, per
  * engine, the newest of the live batches holding the dimensions asked for, never rows of two
  * exports mixed. The embedded mode keeps them in Postgres, the distributed mode in ClickHouse; the

@@ -9,7 +9,7 @@ import { PostgresSearchDailySeries, type DailyTotal, type SearchDailySeries } fr
 import { mergePeriodRows, PostgresSearchPeriodSeries, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "./search-period-series.ts";
 import { PostgresSerpSeries, type SerpSeries } from "./serp-series.ts";
 
-// Imported search data (issue 19) on Postgres/PGlite: the batches and the facts they brought.
+// Imported search data on Postgres/PGlite: the batches and the facts they brought.
 // Reads take, for each fact's key, the row of the newest batch that has it, so re-importing an
 // overlapping export replaces rather than doubles; deleting a batch reveals the older rows again.
 

@@ -2,7 +2,7 @@ import type { SerpFact, SerpResult } from "../analyzer/index.ts";
 import type { Db, Queryable } from "./db.ts";
 
 /**
- * The time-series port for SERP snapshots (issue 19): the domains ranking per tracked query and
+ * The time-series port for SERP snapshots: the domains ranking per tracked query and
  * day, as imported rank-tracker snapshots bring them. The embedded mode keeps them in Postgres
  * (serp_snapshots), the distributed mode in ClickHouse. The batches stay in Postgres either way:
  * reads name the batches that still exist, so rows of a batch that never committed or was deleted

@@ -6,7 +6,7 @@ import { jsDependency, type JsDependencyReport } from "./js-dependency.ts";
 import { socialReport, type SocialReport } from "./social.ts";
 
 export interface BrowserSection {
-  /** measured, off, absent (no Chromium), sync (GET /analyze), not_html; "" in facts from before issue 16. */
+  /** measured, off, absent (no Chromium), sync (GET /analyze), not_html; "" in facts written by older versions. */
   readonly state: string;
   readonly note: string;
   readonly pages: BrowserPageReport[];

@@ -1,4 +1,4 @@
-// The operations the crawler nodes' browser feeds (issue 16): performance, JavaScript dependency
+// The operations the crawler nodes' browser feeds: performance, JavaScript dependency
 // and social presence of a site's latest check.
 import { Type } from "@sinclair/typebox";
 import { HostParams, Nullable, StringEnum, UnixSeconds } from "../schemas.ts";

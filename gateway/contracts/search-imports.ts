@@ -4,7 +4,7 @@ import { HostParams, Nullable, PageEnvelope, StringEnum, UnixSeconds, pagedQuery
 import { defineContract } from "./contract.ts";
 import { JobSchema } from "./jobs.ts";
 
-// Imports of the user's own search exports (issue 19): an extension of the v1 contract, since the
+// Imports of the user's own search exports: an extension of the v1 contract, since the
 // spec's search operations read "uploaded third-party data" without naming how it is uploaded.
 
 /** Largest import request: the file travels base64-encoded (4/3 of its size) inside JSON. */

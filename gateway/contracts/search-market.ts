@@ -3,7 +3,7 @@ import { DATA_STATES, MARKET_FILTERS } from "../../analyzer/index.ts";
 import { HostParams, Nullable, PageEnvelope, StringEnum, UnixSeconds } from "../schemas.ts";
 import { defineContract } from "./contract.ts";
 
-// Competitors, keyword gap and market from a market source's imported reports (issue 19; Keys.so
+// Competitors, keyword gap and market from a market source's imported reports (Keys.so
 // organic/concurents and organic/keywords JSON). Without them: 200, empty lists, data_state
 // missing and a note naming the import. Owner-only like all search data.
 

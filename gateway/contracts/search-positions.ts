@@ -3,7 +3,7 @@ import { DATA_STATES } from "../../analyzer/index.ts";
 import { HostParams, Nullable, PageEnvelope, StringEnum, pagedQuery } from "../schemas.ts";
 import { defineContract } from "./contract.ts";
 
-// Tracked positions from imported rank-tracker data (Topvisor, Keys.so monitoring; issue 19).
+// Tracked positions from imported rank-tracker data (Topvisor, Keys.so monitoring).
 // Without rank checks: 200, empty lists, data_state missing and a note naming the import.
 
 const DataState = StringEnum([...DATA_STATES]);

@@ -3,7 +3,7 @@ import { DATA_STATES, PROVIDERS } from "../../analyzer/index.ts";
 import { HostParams, Nullable, PageEnvelope, StringEnum, UnixSeconds, pagedQuery } from "../schemas.ts";
 import { defineContract } from "./contract.ts";
 
-// The search operations computed from imported exports (issue 19; search-data-anchors §9).
+// The search operations computed from imported exports (search-data-anchors §9).
 // Without imported data each answers 200 with empty lists, data_state "missing" and a note saying
 // which import feeds it: an empty, explained answer, never estimated numbers. An account's imports
 // are its own: every read is filtered by the caller's account (owner-only, as the spec asks of

@@ -27,7 +27,7 @@ import { ownSite } from "./search-imports.ts";
 import { ownGaps, ownIndexing } from "./search-indexing-own.ts";
 import { assertSectionOn, sourcesOff } from "./search-sources.ts";
 
-// The search operations over imported data (issue 19; search-data-anchors §9). Each answers an
+// The search operations over imported data (search-data-anchors §9). Each answers an
 // empty, explained result (data_state missing and a note) when nothing feeding it was imported.
 
 const DAY = 86_400;

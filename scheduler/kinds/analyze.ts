@@ -77,7 +77,7 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
   }));
   const passing = new Set(analysis.items.filter((i) => i.status === "pass").map((i) => i.code));
   const events: NewEvent[] = [];
-  // A page measured in the same profile in both checks that got slower (issue 16).
+  // A page measured in the same profile in both checks that got slower.
   const regressions = previous && previous.id !== runId && previous.report.browser && report.browser ? performanceRegressions(previous.report.browser.pages, report.browser.pages) : [];
   const accounts = await store.sites.monitors(job.host, q);
   for (const accountId of accounts) {

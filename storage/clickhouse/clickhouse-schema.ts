@@ -24,7 +24,7 @@ export const UPTIME_HOURLY_TABLE = "uptime_hourly";
 export const UPTIME_DAILY_TABLE = "uptime_daily";
 
 /**
- * SERP snapshots imported by users (issue 19): the domains per tracked query and day. Partitioned
+ * SERP snapshots imported by users: the domains per tracked query and day. Partitioned
  * by the month of the day, but not under retention: imported history is the user's to delete
  * (DELETE /imports/batches/{id}), whatever its age.
  */
@@ -230,7 +230,7 @@ const TABLES: readonly Sql[] = [
   ) ENGINE = ReplacingMergeTree
   PARTITION BY toYYYYMM(day)
   ORDER BY (account_id, host, engine, region, device, keyword, day, import_id)`,
-  // Imported search facts of issue 19 (the BacklinkSeries, IndexSeries and MarketSeries ports):
+  // Imported search facts (the BacklinkSeries, IndexSeries and MarketSeries ports):
   // one row per batch and natural key after merges (reads use FINAL); a batch's rows of a report
   // read whole keep the report's order in seq.
   sql`CREATE TABLE IF NOT EXISTS backlinks (

@@ -1,4 +1,4 @@
-// The re-check table (issue 18 §1): for each catalogued check, the narrowest run that yields the
+// The re-check table: for each catalogued check, the narrowest run that yields the
 // facts it reads. One file per family; adding a check = adding its code to one family's list (a unit
 // test holds every catalogued code to exactly one family). docs/followup.md has the same table.
 import type { SiteFacts } from "../../../proto/index.ts";
