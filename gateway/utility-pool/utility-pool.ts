@@ -122,11 +122,16 @@ interface Slot {
   /** Its modules are loaded: the time limit of a run starts only then. */
   loaded: boolean;
   gone: boolean;
-  /** Resident memory when it loaded (a process host): a run that leaves much more behind retires it. */
+  /**
+   * Resident memory it may keep (a process host): when it loaded, then after its first run, which
+   * loads what every run uses (libvips, fonts, a layout engine: ~55 MB for og_image_generator), up
+   * to RETAINED_MB more. A run that leaves much more than this behind retires it.
+   */
   baseRssMb: number | null;
+  warm: boolean;
 }
 
-/** A process host that keeps this much more than it had when loaded is replaced after its run. */
+/** A process host that keeps this much more than its base is replaced after its run. */
 const RETAINED_MB = 64;
 const RSS_POLL_MS = 50;
 
@@ -263,12 +268,18 @@ export function createUtilityPool(options: UtilityPoolOptions): UtilityPool {
   /** A process host that kept much of a run's memory is retired (its replacement is already loading). */
   const retireIfSwollen = (slot: Slot) => {
     const rss = slot.host.rssMb();
-    if (rss === null || slot.baseRssMb === null || rss - slot.baseRssMb <= RETAINED_MB) return;
+    if (rss === null || slot.baseRssMb === null) return;
+    if (!slot.warm) {
+      // What the first run loaded stays for every later run: not retained, but the host's working set.
+      slot.warm = true;
+      slot.baseRssMb = Math.min(rss, slot.baseRssMb + RETAINED_MB);
+    }
+    if (rss - slot.baseRssMb <= RETAINED_MB) return;
     stop(slot, "retired");
   };
 
   const spawn = (): Slot => {
-    const slot: Slot = { host: undefined as unknown as PoolHost, current: null, loaded: false, gone: false, baseRssMb: null };
+    const slot: Slot = { host: undefined as unknown as PoolHost, current: null, loaded: false, gone: false, baseRssMb: null, warm: false };
     const host = spawnHost(isolation, {
       entry,
       memoryMb: options.memoryMb,

@@ -111,6 +111,23 @@ describe("the utility pool as a bulkhead between accounts", () => {
     }
   }, 60_000);
 
+  it("keeps a process host whose first run loaded what every run uses, and retires one that a later run left swollen", async () => {
+    const p = createUtilityPool({ size: 1, cpuMs: 20_000, memoryMb: 64, entry: STAND_IN, isolation: "process", rssMb: 1_000 });
+    const pid = async (mb: number) => ((await p.run({ utility: "keep", input: { mb }, nowMs: 0, seed: new Uint8Array(32) })) as { pid: number }).pid;
+    try {
+      // The first run loads 56 MB that stays (og_image_generator: libvips, fonts, a layout engine):
+      // the host's working set, not a leak; the next run keeps 24 MB more, within what a host may keep.
+      const first = await pid(56);
+      expect(await pid(24)).toBe(first);
+      expect(await pid(0)).toBe(first);
+      // A run that leaves 120 MB behind retires its host: the next run has a new process.
+      expect(await pid(120)).toBe(first);
+      expect(await pid(0)).not.toBe(first);
+    } finally {
+      await p.close();
+    }
+  }, 60_000);
+
   it("kills a process host whose resident memory passes its limit (memory a thread's heap limit does not see), and answers the next run", async () => {
     const threads = createUtilityPool({ size: 1, cpuMs: 1_500, memoryMb: 64, entry: STAND_IN });
     const processes = createUtilityPool({ size: 1, cpuMs: 20_000, memoryMb: 64, entry: STAND_IN, isolation: "process", rssMb: 300 });

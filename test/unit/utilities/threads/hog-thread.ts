@@ -1,14 +1,17 @@
 // A stand-in utility thread (or child process) speaking the pool's protocol: "hog" runs out of heap
 // for real (the pool gives it a small one), "native" holds memory outside the V8 heap as libvips
 // does (Buffers), "spin" never returns, "bytes" answers what it received in input.file, "wait"
-// answers after input.ms, anything else answers its own id.
+// answers after input.ms, "keep" keeps input.mb MB (filled, so resident) for good and answers its
+// process id, anything else answers its own id.
 import { parentPort } from "node:worker_threads";
 
 interface Task {
   id: number;
   utility: string;
-  input: { file?: Uint8Array; ms?: number };
+  input: { file?: Uint8Array; ms?: number; mb?: number };
 }
+
+const kept: Buffer[] = [];
 
 const send = parentPort ? (m: unknown) => parentPort?.postMessage(m) : (m: unknown) => void process.send?.(m);
 const onTask = (task: Task) => {
@@ -31,6 +34,11 @@ const onTask = (task: Task) => {
     return;
   }
   if (task.utility === "spin") for (;;);
+  if (task.utility === "keep") {
+    for (let i = 0; i < (task.input.mb ?? 0); i++) kept.push(Buffer.alloc(1024 * 1024, i + 1));
+    send({ id: task.id, output: { pid: process.pid } });
+    return;
+  }
   if (task.utility === "wait") {
     setTimeout(() => send({ id: task.id, output: { ran: "wait" } }), task.input.ms ?? 0);
     return;
