@@ -89,7 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // An operation with a long base64 field (a utility's input.file, an import's file) has it
       // decoded from the bytes; an import's, over 8 MB, by a thread of the import parser.
       const bytesField = req.svc.op?.bytesField;
-      const body = bytesField ? parseJsonBodyWithBytes(raw as Buffer, bytesField, deps.imports.decode) : parseJsonBody((raw as Buffer).toString("utf8"));
+      const body = bytesField ? parseJsonBodyWithBytes(raw as Buffer, bytesField, (bytes, start, end) => deps.imports.decode(bytes, start, end)) : parseJsonBody((raw as Buffer).toString("utf8"));
       if (body instanceof Promise) body.then((value: unknown) => done(null, value), (err: unknown) => done(err as ApiError));
       else done(null, body);
     } catch (err) {

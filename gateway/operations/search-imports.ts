@@ -132,7 +132,7 @@ export const importSearchData = implement(contracts.importSearchData, async ({ a
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
   if (body.provider) assertProviderOn(deps, body.provider);
-  const bytes = fileBytes(body.file as string | Uint8Array);
+  const bytes = fileBytes(body.file);
   if (bytes.length === 0) throw new ApiError("bad_param", "file is empty", { param: "file" });
   // WebCrypto's digest runs on libuv's pool: a 46 MB file's hash does not hold the serving thread.
   const sha256 = Buffer.from(await crypto.subtle.digest("SHA-256", bytes)).toString("hex");
