@@ -1,50 +1,23 @@
-import type { promises as dnsPromises } from "node:dns";
 import { isIP, type Socket } from "node:net";
-import { networkInterfaces } from "node:os";
 import { performance } from "node:perf_hooks";
-import { HttpResponse } from "../../proto/index.ts";
-import {
-  UnreachableError,
-  UtilityError,
-  type NetConnect,
-  type NetFetchInit,
-  type NetRecord,
-  type NetResponse,
-  type PageReading,
-  type SmtpReply,
-  type TlsProbe,
-  type TlsProbeInit,
-  type UtilityNet,
-} from "../../utilities/index.ts";
+import { UnreachableError, UtilityError, type NetConnect, type NetFetchInit, type NetRecord, type NetResponse, type SmtpReply, type TlsProbe, type TlsProbeInit, type UtilityNet } from "../../utilities/index.ts";
 import { createDnsClient, EgressBlockedError, type Egress } from "../fetch/egress.ts";
 import { exchange } from "../fetch/exchange.ts";
-import { parseContentType } from "../fetch/fetch-page.ts";
-import { extractPage } from "../page/extract.ts";
-import { technologyDetails } from "../page/tech-detect.ts";
-import { parseSitemap } from "../site/sitemaps.ts";
+import { describeError, smtpConversation, tlsProbeOf, whoisConversation } from "./conversations.ts";
+import { records, RECORD_TYPES } from "./dns-records.ts";
+import { NET_BUDGET } from "./net-budget.ts";
+import { nodeInterfaces, readPage, readSitemap } from "./utility-readers.ts";
 
 // The network of a network-utility run (docs/utilities.md): the conversations the utilities hold
 // (HTTP, DNS records, TCP, WHOIS, TLS, SMTP) over the crawler node's one egress, within the run's
 // budgets of requests and bytes (utilities-catalogue.md §5). It opens no socket itself: every
 // connection is the egress's dial (crawler/fetch/dial.ts), which resolves the target once, judges
-// it by the node's policy (metadata names included) and connects to the address it judged.
+// it by the node's policy (metadata names included) and connects to the address it judged. What
+// is read off those connections is read elsewhere: the protocols' conversations
+// (conversations.ts), DNS records (dns-records.ts), pages and sitemaps by the crawl's own readers
+// (utility-readers.ts).
 
-/** The catalogue's budgets of one run (§5). */
-export const NET_BUDGET = {
-  /** Wall time of the whole run. */
-  runMs: 20_000,
-  connectMs: 5_000,
-  ttfbMs: 10_000,
-  /** Outbound requests (HTTP, DNS, TCP, WHOIS) of one run. */
-  requests: 120,
-  /** Body bytes kept of one HTTP answer, after decoding. */
-  bodyBytes: 5 * 1024 * 1024,
-  /** A WHOIS reply. */
-  whoisBytes: 256 * 1024,
-} as const;
-
-/** The ports a utility may connect to (catalogue §6: port_check and the TLS probes). */
-export const DEFAULT_UTILITY_PORTS = [21, 22, 25, 53, 80, 110, 143, 443, 465, 587, 993, 995, 3306, 5432, 8080, 8443] as const;
+export { DEFAULT_UTILITY_PORTS, NET_BUDGET } from "./net-budget.ts";
 
 export interface UtilityNetOptions {
   /** The node's egress: every address judged and dialled there. */
@@ -68,8 +41,6 @@ export interface UtilityNetOptions {
   /** Aborted when the run is over (deadline, lost lease): every pending request stops. */
   readonly signal: AbortSignal;
 }
-
-const RECORD_TYPES = new Set(["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SOA", "CAA", "SRV", "PTR"]);
 
 /**
  * What a refused or failed dial means to a utility: a refusal by the policy is the run's
@@ -205,25 +176,7 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
     } catch (err) {
       throw dialFailure(host, err, (e) => `the WHOIS server ${host} did not answer: ${describeError(e)}`);
     }
-    return new Promise<string>((done, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const timer = setTimeout(() => socket.destroy(new Error("no answer within 10 s")), NET_BUDGET.ttfbMs);
-      socket.write(`${query}\r\n`);
-      socket.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > NET_BUDGET.whoisBytes) socket.end();
-        else chunks.push(chunk);
-      });
-      socket.once("close", () => {
-        clearTimeout(timer);
-        done(Buffer.concat(chunks).toString("utf8"));
-      });
-      socket.once("error", (err) => {
-        clearTimeout(timer);
-        reject(new UnreachableError(`the WHOIS server ${host} did not answer: ${describeError(err)}`));
-      });
-    });
+    return whoisConversation(socket, query, host);
   }
 
   async function tls(ip: string, port: number, init: TlsProbeInit): Promise<TlsProbe> {
@@ -245,20 +198,7 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
           requestOCSP: true,
         },
       });
-      const cert = socket.getPeerCertificate();
-      const out: TlsProbe = {
-        ok: true,
-        error: null,
-        protocol: socket.getProtocol() ?? null,
-        cipher: socket.getCipher()?.name ?? null,
-        alpn: typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null,
-        ocsp_stapled: ocspStapled,
-        cert_valid_to: cert && cert.valid_to ? new Date(cert.valid_to).toISOString() : null,
-        authorized: socket.authorized,
-      };
-      socket.end();
-      socket.destroy();
-      return out;
+      return tlsProbeOf(socket, ocspStapled);
     } catch (err) {
       if (err instanceof UtilityError) throw err;
       if (err instanceof EgressBlockedError) throw new UtilityError("tool_failed", err.message);
@@ -280,129 +220,10 @@ export function createUtilityNet(o: UtilityNetOptions): UtilityNet {
     } catch (err) {
       throw dialFailure(ip, err, (e) => `the mail server ${ip} did not answer: ${describeError(e)}`);
     }
-    const commands = ["", `EHLO ${o.smtpHelo ?? "svc.invalid"}`, "MAIL FROM:<>", `RCPT TO:<${rcpt}>`, "QUIT"];
-    return new Promise<SmtpReply[]>((done, reject) => {
-      const replies: SmtpReply[] = [];
-      let buffer = "";
-      let step = 0;
-      const timer = setTimeout(() => socket.destroy(new Error("no answer within 10 s")), NET_BUDGET.ttfbMs);
-      const finish = () => {
-        clearTimeout(timer);
-        socket.destroy();
-        done(replies);
-      };
-      socket.on("data", (chunk: Buffer) => {
-        buffer += chunk.toString("latin1");
-        if (buffer.length > 64 * 1024) return finish();
-        // A reply ends with a line "NNN text" (a dash after the code continues it).
-        for (;;) {
-          const lines = buffer.split("\r\n");
-          const last = lines.findIndex((l) => /^\d{3}(?: |$)/.test(l));
-          if (last < 0) return;
-          const reply = lines.slice(0, last + 1);
-          buffer = lines.slice(last + 1).join("\r\n");
-          const code = Number((reply[last] as string).slice(0, 3));
-          replies.push({ command: commands[step] === "" ? "(greeting)" : (commands[step] as string), code, text: reply.map((l) => l.slice(4)).join("\n") });
-          step += 1;
-          if (step >= commands.length || code >= 400) {
-            if (code >= 400 && step < commands.length) socket.write("QUIT\r\n");
-            return finish();
-          }
-          socket.write(`${commands[step]}\r\n`);
-        }
-      });
-      socket.once("close", () => finish());
-      socket.once("error", (err) => {
-        clearTimeout(timer);
-        if (replies.length > 0) done(replies);
-        else reject(new UnreachableError(`the mail server ${ip} did not answer: ${describeError(err)}`));
-      });
-    });
+    return smtpConversation(socket, ["", `EHLO ${o.smtpHelo ?? "svc.invalid"}`, "MAIL FROM:<>", `RCPT TO:<${rcpt}>`, "QUIT"], ip);
   }
 
-  function page(res: NetResponse): PageReading {
-    const ct = parseContentType(res.headers.find(([n]) => n === "content-type")?.[1] ?? "");
-    const response = HttpResponse.fromPartial({
-      requestedUrl: res.url,
-      finalUrl: res.url,
-      status: res.status,
-      headers: res.headers.map(([name, value]) => ({ name, value })),
-      ttfbMs: res.timings_ms.ttfb,
-      totalMs: res.timings_ms.total,
-      wireBytes: res.encoded_bytes,
-      bodyBytes: res.body.length,
-      contentEncoding: (res.headers.find(([n]) => n === "content-encoding")?.[1] ?? "").toLowerCase(),
-      contentType: ct.mediaType,
-      charset: ct.charset,
-      bodyTruncated: res.truncated,
-    });
-    const html = bodyText(res.body, ct.charset);
-    const { facts, generator, scriptSrcs, text } = extractPage({ url: res.url, response, html });
-    const technologies = technologyDetails({ generator, headers: response.headers, scriptSrcs });
-    return { facts, generator, scriptSrcs, text, technologies };
-  }
-
-  async function sitemap(url: string, body: Uint8Array, siteHost: string, sample: number) {
-    const parsed = await parseSitemap(url, Buffer.from(body.buffer, body.byteOffset, body.byteLength), siteHost, sample);
-    return { facts: parsed.facts, children: parsed.children };
-  }
-
-  function interfaces() {
-    const out: { name: string; address: string; family: 4 | 6 }[] = [];
-    for (const [name, list] of Object.entries(networkInterfaces())) {
-      for (const a of list ?? []) if (!a.internal) out.push({ name, address: a.address, family: a.family === "IPv6" ? 6 : 4 });
-    }
-    return out;
-  }
-
-  return { fetch, addresses, resolve, connect, whois, tls, smtp, page, sitemap, interfaces, echoUrl: o.echoUrl ?? null, whoisRoot: o.whoisRoot };
+  return { fetch, addresses, resolve, connect, whois, tls, smtp, page: readPage, sitemap: readSitemap, interfaces: nodeInterfaces, echoUrl: o.echoUrl ?? null, whoisRoot: o.whoisRoot };
 }
 
-/** HTML bytes as text: the charset the answer declares, else UTF-8. */
-function bodyText(body: Uint8Array, charset: string): string {
-  try {
-    return new TextDecoder(charset || "utf-8").decode(body);
-  } catch {
-    return new TextDecoder("utf-8").decode(body);
-  }
-}
 
-function describeError(err: Error): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ECONNREFUSED") return "connection refused";
-  if (code === "ECONNRESET") return "connection reset";
-  if (code === "ABORT_ERR") return "the run's time is over";
-  if (code && /CERT|SELF_SIGNED|UNABLE_TO/.test(code)) return `certificate error (${code})`;
-  return err.message;
-}
-
-async function records(r: dnsPromises.Resolver, name: string, t: string): Promise<NetRecord[]> {
-  const rec = (value: string, ttl: number | null = null): NetRecord => ({ type: t, value, ttl });
-  switch (t) {
-    case "A":
-      return (await r.resolve4(name, { ttl: true })).map((a) => rec(a.address, a.ttl));
-    case "AAAA":
-      return (await r.resolve6(name, { ttl: true })).map((a) => rec(a.address, a.ttl));
-    case "CNAME":
-      return (await r.resolveCname(name)).map((v) => rec(v));
-    case "MX":
-      return (await r.resolveMx(name)).sort((a, b) => a.priority - b.priority).map((m) => rec(`${m.priority} ${m.exchange}`));
-    case "NS":
-      return (await r.resolveNs(name)).sort().map((v) => rec(v));
-    case "TXT":
-      return (await r.resolveTxt(name)).map((parts) => rec(parts.join("")));
-    case "SOA": {
-      const s = await r.resolveSoa(name);
-      return [rec(`${s.nsname} ${s.hostmaster} ${s.serial} ${s.refresh} ${s.retry} ${s.expire} ${s.minttl}`)];
-    }
-    case "CAA":
-      return (await r.resolveCaa(name)).map((c) => {
-        const entry: [string, unknown] = Object.entries(c).find(([k]) => k !== "critical") ?? ["", ""];
-        return rec(`${c.critical} ${entry[0]} "${String(entry[1])}"`);
-      });
-    case "SRV":
-      return (await r.resolveSrv(name)).map((s) => rec(`${s.priority} ${s.weight} ${s.port} ${s.name}`));
-    default:
-      return (await r.resolvePtr(name)).map((v) => rec(v));
-  }
-}

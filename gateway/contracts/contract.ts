@@ -87,11 +87,11 @@ export interface ContractSpec<P extends TObject | undefined, Q extends TObject |
   readonly errors?: readonly ErrorCode[];
   /** Largest accepted body (bytes). */
   readonly bodyLimitBytes?: number;
-  /** The body may also come as multipart/form-data, its base64 string field `file` as a file part (uploads). */
+  /** The body may also come as multipart/form-data, its base64 string field `file` as a file part (uploads; it arrives as a Uint8Array of the part's bytes). */
   readonly formUpload?: boolean;
   /** The body may also come as multipart/form-data, read this way (files as raw bytes). */
   readonly form?: FormReading;
-  /** The path of a long base64 field of the JSON body that arrives decoded, as a Uint8Array (input.file of a utility run). */
+  /** The path of a long base64 field of the JSON body that arrives decoded, as a Uint8Array (input.file of a utility run, file of an import); validation takes the bytes for the text they were sent as. */
   readonly bytesField?: readonly string[];
   /** Largest page (limit) of a list operation. */
   readonly pageMax?: number;

@@ -55,6 +55,7 @@ export const importSearchData = defineContract({
   errors: ["bad_host", "bad_param", "not_found", "service_off"],
   bodyLimitBytes: IMPORT_BODY_LIMIT_BYTES,
   formUpload: true,
+  bytesField: ["file"],
   params: HostParams,
   body: Type.Object(
     {

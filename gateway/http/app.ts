@@ -86,9 +86,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, raw, done) => {
     try {
-      // An operation with a long base64 field (a utility's input.file) has it decoded from the bytes.
+      // An operation with a long base64 field (a utility's input.file, an import's file) has it
+      // decoded from the bytes; an import's, over 8 MB, by a thread of the import parser.
       const bytesField = req.svc.op?.bytesField;
-      done(null, bytesField ? parseJsonBodyWithBytes(raw as Buffer, bytesField) : parseJsonBody((raw as Buffer).toString("utf8")));
+      const body = bytesField ? parseJsonBodyWithBytes(raw as Buffer, bytesField, (bytes, start, end) => deps.imports.decode(bytes, start, end)) : parseJsonBody((raw as Buffer).toString("utf8"));
+      if (body instanceof Promise) body.then((value: unknown) => done(null, value), (err: unknown) => done(err as ApiError));
+      else done(null, body);
     } catch (err) {
       done(err as ApiError);
     }

@@ -51,17 +51,18 @@ export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
 }
 
 /**
- * The JSON body an upload operation takes, from a form: the part `file` base64-encoded (as the JSON
- * body carries it), `file_name` from its own field or else the file part's filename, every other
- * field as text. A field sent twice is bad_request; what the fields hold is left to the contract.
+ * The JSON body an upload operation takes, from a form: the part `file` as its bytes (as a JSON
+ * body's base64 arrives decoded: the contract's bytesField), `file_name` from its own field or
+ * else the file part's filename, every other field as text. A field sent twice is bad_request;
+ * what the fields hold is left to the contract.
  */
-export function formToBody(parts: readonly FormPart[]): Record<string, string> {
-  const body: Record<string, string> = {};
+export function formToBody(parts: readonly FormPart[]): Record<string, string | Uint8Array> {
+  const body: Record<string, string | Uint8Array> = {};
   let fileName: string | null = null;
   for (const part of parts) {
     if (Object.hasOwn(body, part.name)) throw new ApiError("bad_request", `the form field ${part.name} is sent twice`, { param: part.name });
     if (part.name === "file") {
-      body.file = part.data.toString("base64");
+      body.file = new Uint8Array(part.data.buffer, part.data.byteOffset, part.data.length);
       fileName = part.filename;
     } else body[part.name] = part.data.toString("utf8");
   }

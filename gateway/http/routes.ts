@@ -77,7 +77,7 @@ export function registerOperation(
       if (key === null) return;
       request.svc.idempotency = {
         key,
-        fingerprint: fingerprint(op.method, routePath, request.params, request.query, request.body),
+        fingerprint: await fingerprint(op.method, routePath, request.params, request.query, request.body),
         claimed: false,
         replay: false,
       };

@@ -23,6 +23,16 @@ export interface ParseRequest {
   readonly kind?: ImportKind;
 }
 
+/**
+ * A long base64 string of a request body to decode: the body's memory is moved to the thread,
+ * decoded there in place, and moved back as the file's bytes (DecodeReply).
+ */
+export interface DecodeRequest {
+  readonly decode: { readonly bytes: ArrayBuffer; readonly start: number; readonly end: number };
+}
+
+export type DecodeReply = { readonly decoded: { readonly bytes: ArrayBuffer; readonly byteOffset: number; readonly byteLength: number } } | { readonly refused: string } | { readonly fault: string };
+
 export type ParseSummary = Pick<ImportFacts, "warnings" | "filters" | "truncated" | "periodStart" | "periodEnd"> & { readonly provider: Provider; readonly kind: ImportKind; readonly formats: readonly string[] };
 
 export type ParseReply =

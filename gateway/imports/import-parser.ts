@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { emptyFacts, ImportFormatError, type ImportFacts, type ImportLimits, type ParsedImport, type ParseOptions } from "../../analyzer/index.ts";
+import { createDecodeLane } from "./decode-lane.ts";
 import type { ParseReply, ParseRequest } from "./import-messages.ts";
 
 // Every upload is parsed off the serving thread (DESIGN.md: work whose size one account controls
@@ -33,6 +34,8 @@ export interface ImportParserOptions {
 export interface ImportParser {
   /** The file's facts, or ImportFormatError for a file refused (unknown, malformed, over a cap, over the heap). The bytes are moved to the thread: the caller gives them up. */
   parse(accountId: number, bytes: Uint8Array, fileName: string, options: Pick<ParseOptions, "provider" | "kind">): Promise<ParsedImport>;
+  /** The bytes of a request body's long base64 string raw[start, end), decoded in a thread (decode-lane.ts); null when it is not base64. The caller gives raw up. */
+  decode(raw: Buffer, start: number, end: number): Promise<Uint8Array | null>;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ export function createImportParser(options: ImportParserOptions): ImportParser {
   const slots: Slot[] = [];
   const waiting: Job[] = [];
   let closed = false;
+  // The decode thread's heap holds nothing large: the body's memory is outside it.
+  const lane = createDecodeLane(() => new Worker(boot, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8, stackSizeMb: 4 } }));
 
   const busyAccounts = () => new Set(slots.flatMap((s) => (s.job ? [s.job.accountId] : [])));
 
@@ -148,8 +153,10 @@ export function createImportParser(options: ImportParserOptions): ImportParser {
         dispatch();
       });
     },
+    decode: (raw, start, end) => lane.decode(raw, start, end),
     async close() {
       closed = true;
+      await lane.close();
       for (const job of waiting.splice(0)) job.reject(new Error("the import parser is closed"));
       await Promise.all(
         [...slots].map(async (slot) => {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { factCount, ImportFormatError, PARSER_VERSION, type ImportFacts, type ImportKind, type Provider } from "../../analyzer/index.ts";
 import type { ImportBatchRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
@@ -34,6 +34,16 @@ export async function ownSite(deps: GatewayDeps, accountId: number, host: string
 }
 
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/;
+
+/**
+ * The upload's bytes: as they arrived (a form's file part, or a large JSON body's base64 decoded
+ * off the serving thread: bytesField), or decoded here from a short JSON body's text.
+ */
+function fileBytes(file: string | Uint8Array): Buffer {
+  if (typeof file !== "string") return Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+  if (!BASE64.test(file)) throw new ApiError("bad_param", "file must be base64-encoded", { param: "file" });
+  return Buffer.from(file, "base64");
+}
 
 /** How long a gateway holds an import job before it counts as interrupted (a 64 MB file parses in well under a minute). */
 export const IMPORT_LEASE_MS = 10 * 60 * 1000;
@@ -121,11 +131,11 @@ async function importInBackground(deps: GatewayDeps, jobId: number, input: Impor
 export const importSearchData = implement(contracts.importSearchData, async ({ auth, deps, params, body, now }) => {
   const accountId = auth!.accountId;
   await ownSite(deps, accountId, params.host);
-  if (!BASE64.test(body.file)) throw new ApiError("bad_param", "file must be base64-encoded", { param: "file" });
   if (body.provider) assertProviderOn(deps, body.provider);
-  const bytes = Buffer.from(body.file, "base64");
+  const bytes = fileBytes(body.file);
   if (bytes.length === 0) throw new ApiError("bad_param", "file is empty", { param: "file" });
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  // WebCrypto's digest runs on libuv's pool: a 46 MB file's hash does not hold the serving thread.
+  const sha256 = Buffer.from(await crypto.subtle.digest("SHA-256", bytes)).toString("hex");
   const known = await deps.store.search.findBatch(accountId, params.host, sha256, PARSER_VERSION);
   if (known) assertProviderOn(deps, known.provider);
   if (known) return { status: 200, body: { import: batchView(known), created: false } };

@@ -61,31 +61,62 @@ const MARKER = "\u0000svc-bytes\u0000";
 /** The marker as the content of a JSON string (control characters must be escaped there). */
 const MARKER_JSON = JSON.stringify(MARKER).slice(1, -1);
 
+/** Decodes the base64 text raw[start, end) off the serving thread (null: not base64); raw is given up. */
+export type BytesDecoder = (raw: Buffer, start: number, end: number) => Promise<Uint8Array | null>;
+/**
+ * A body above this is never parsed whole on the serving thread: its long base64 string goes to
+ * the decoder, and the rest may be at most REST_MAX_BYTES. Only an import's body is this large (a
+ * utility's is at most 7.6 MB): a 62 MB body took the serving thread seconds as a string (the
+ * text, JSON.parse's copy, validation's walk over it, the base64 check, the decode).
+ */
+export const DECODE_IN_THREAD_BYTES = 8 * 1024 * 1024;
+/** What a body handed to the decoder may hold besides its long string. */
+const REST_MAX_BYTES = 64 * 1024;
+
 /**
  * Parses a JSON request body whose one long base64 string sits at `path` (input.file of a utility
- * run), decoding that string straight from the request's bytes into a Uint8Array: the 7 MB of text
- * never becomes a V8 string (a UTF-8 body text and JSON.parse's copy of the string were two 7 MB
- * heap strings per run, and their garbage collection most of the JSON path's overhead). The rest
- * of the body is parsed as usual with a marker in the string's place, and the result is kept only
- * when that marker comes out exactly once, at `path`. Anything else — a string with escapes or not
- * clean base64, a data: URL, a key "file" elsewhere — is parsed the ordinary way, so validation
- * answers exactly as for any JSON body.
+ * run, file of an import), decoding that string straight from the request's bytes into a
+ * Uint8Array: the text never becomes a V8 string (a UTF-8 body text and JSON.parse's copy of the
+ * string were two heap strings of its size, and their garbage collection most of the JSON path's
+ * overhead). The rest of the body is parsed as usual with a marker in the string's place, and the
+ * result is kept only when that marker comes out exactly once, at `path`. Below
+ * DECODE_IN_THREAD_BYTES anything else — a string with escapes or not clean base64, a data: URL,
+ * a key "file" elsewhere — is parsed the ordinary way, so validation answers exactly as for any
+ * JSON body; above it, the string (escapes and all) is decoded by `decoder`, and a body that is not
+ * so shaped is bad_param naming the field.
  */
-export function parseJsonBodyWithBytes(raw: Buffer, path: readonly string[]): unknown {
+export function parseJsonBodyWithBytes(raw: Buffer, path: readonly string[], decoder?: BytesDecoder): unknown {
   const plain = () => parseJsonBody(raw.toString("utf8"));
   const key = path[path.length - 1];
   if (raw.length < BYTES_PATH_MIN || key === undefined) return plain();
-  const span = base64Span(raw, key);
-  if (!span) return plain();
+  const inThread = decoder !== undefined && raw.length > DECODE_IN_THREAD_BYTES;
+  const field = path.join(".");
+  const misshapen = () => new ApiError("bad_param", `${field} must be base64-encoded, the one long value of the body (a body over ${DECODE_IN_THREAD_BYTES / 1024 / 1024} MB is read only so)`, { param: field });
+  const span = base64Span(raw, key, inThread);
+  if (!span || (inThread && raw.length - (span.end - span.start) > REST_MAX_BYTES)) {
+    if (inThread) throw misshapen();
+    return plain();
+  }
   // The rest first: the decode may write over the text (in place), after which only this parse stands.
   const body = parseJsonBody(`${raw.toString("utf8", 0, span.start)}${MARKER_JSON}${raw.toString("utf8", span.end)}`);
   let parent: unknown = body;
   for (const name of path.slice(0, -1)) parent = parent !== null && typeof parent === "object" && !Array.isArray(parent) ? (parent as Record<string, unknown>)[name] : undefined;
-  if (parent === null || typeof parent !== "object" || Array.isArray(parent) || (parent as Record<string, unknown>)[key] !== MARKER || markers(body) !== 1) return plain();
+  if (parent === null || typeof parent !== "object" || Array.isArray(parent) || (parent as Record<string, unknown>)[key] !== MARKER || markers(body) !== 1) {
+    if (inThread) throw misshapen();
+    return plain();
+  }
+  const put = (bytes: Uint8Array) => {
+    (parent as Record<string, unknown>)[key] = bytes;
+    return body;
+  };
+  if (inThread) {
+    return decoder(raw, span.start, span.end).then((bytes) => {
+      if (!bytes) throw new ApiError("bad_param", `${field} must be base64-encoded`, { param: field });
+      return put(bytes);
+    });
+  }
   const bytes = decodeBase64(raw, span.start, span.end);
-  if (!bytes) return plain();
-  (parent as Record<string, unknown>)[key] = bytes;
-  return body;
+  return bytes ? put(bytes) : plain();
 }
 
 /** Characters of base64 decoded at a time: small strings die young (a 7 MB one cost a full garbage collection). */
@@ -132,8 +163,12 @@ function decodeBase64(raw: Buffer, start: number, end: number): Uint8Array | nul
 /** Where a piece is decoded for the proof (three quarters of a piece, reused). */
 const scratch = Buffer.allocUnsafeSlow((DECODE_CHUNK / 4) * 3);
 
-/** Where the value of the first `"key": "…"` holds a long run of base64 (no backslash), as byte offsets. */
-function base64Span(raw: Buffer, key: string): { start: number; end: number } | null {
+/**
+ * Where the value of the first `"key": "…"` holds a long string, as byte offsets of its inside:
+ * without a backslash (clean base64), or with the escapes base64 may carry when `escapes` (the
+ * decoder's path); the string ends at the first quote not escaped.
+ */
+function base64Span(raw: Buffer, key: string, escapes: boolean): { start: number; end: number } | null {
   const needle = Buffer.from(`"${key}"`, "latin1");
   for (let at = raw.indexOf(needle); at >= 0; at = raw.indexOf(needle, at + 1)) {
     let i = at + needle.length;
@@ -143,13 +178,20 @@ function base64Span(raw: Buffer, key: string): { start: number; end: number } | 
     while (isSpace(raw[i])) i++;
     if (raw[i] !== 0x22) continue; // "
     const start = i + 1;
-    const end = raw.indexOf(0x22, start);
+    let end = raw.indexOf(0x22, start);
+    while (escapes && end > 0 && escapedAt(raw, end, start)) end = raw.indexOf(0x22, end + 1);
     if (end < 0 || end - start < BYTES_MIN_CHARS) continue;
-    const slash = raw.indexOf(0x5c, start);
-    if (slash >= 0 && slash < end) continue;
+    if (!escapes && raw.subarray(start, end).includes(0x5c)) continue;
     return { start, end };
   }
   return null;
+}
+
+/** Whether the quote at raw[at] is escaped (an odd run of backslashes before it, back to `from`). */
+function escapedAt(raw: Buffer, at: number, from: number): boolean {
+  let slashes = 0;
+  for (let j = at - 1; j >= from && raw[j] === 0x5c; j--) slashes++;
+  return slashes % 2 === 1;
 }
 
 function isSpace(c: number | undefined): boolean {

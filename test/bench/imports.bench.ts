@@ -20,17 +20,25 @@
  *
  *   npm run bench:imports                 full: 200,000 GSC rows, 1,000,000 backlinks
  *   npm run bench:imports -- --smoke      smoke: 5,000 GSC rows, 20,000 backlinks (also when CI=true)
+ *   npm run bench:imports -- --attack     the Q2 attack (test/harness/import-attack.ts): a 46 MB CSV
+ *                                         and a 200 MB-sheet XLSX uploaded over sockets by one account
+ *                                         while another asks GET /me; B's latencies and RSS
  *
  * Overrides (environment): BENCH_GSC_ROWS, BENCH_BACKLINK_ROWS, BENCH_TARGETS
  * (pglite,postgres,clickhouse,pglite:job,clickhouse:job).
  */
-import { loadavg } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { ClickHouseBacklinkSeries, ClickHouseIndexSeries, ClickHouseMarketSeries, ClickHouseRankSeries, ClickHouseSearchDailySeries, ClickHouseSearchPeriodSeries, ClickHouseSerpSeries, clickhouseSql, createStore, ensureClickHouseSchema, openClickHouse, type ClickHouse } from "../../storage/index.ts";
 import { startClickHouse, type ClickHouseServer } from "../harness/clickhouse.ts";
 import { writePgliteTemplate } from "../harness/template.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
 import { buildZip, utf16le } from "../harness/zip-writer.ts";
+import { runImportAttack, writeAttackFiles } from "../harness/import-attack.ts";
+import { startSmallSite } from "../harness/sites/small-site.ts";
+import { settleImports } from "../../gateway/operations/search-imports.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const GSC_ROWS = Number(process.env.BENCH_GSC_ROWS ?? (SMOKE ? 5_000 : 200_000));
@@ -127,7 +135,30 @@ async function timeReads(gw: TestGateway): Promise<void> {
   }
 }
 
+/** --attack: the Q2 attack on PGlite, its figures as one JSON line. */
+async function attack(): Promise<void> {
+  log(`bench:imports --attack: load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  await writePgliteTemplate();
+  const dir = await mkdtemp(join(tmpdir(), "svc-bench-q2-"));
+  const site = await startSmallSite();
+  const gw = await startTestGateway({ validateResponses: false, env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_RATE_PER_HOUR: "1000000", SVC_ADDRESS_RATE_PER_HOUR: "1000000", SVC_PLAN_KEY_RATE_PER_HOUR: "1000000000" } });
+  try {
+    const added = await gw.call("POST", "/api/v1/sites", { body: { host: site.host } });
+    if (added.statusCode !== 201) throw new Error(`adding ${site.host} answered ${added.statusCode}`);
+    const files = await writeAttackFiles(dir);
+    const { figures, answers } = await runImportAttack(gw, site.host, files, settleImports);
+    log(`  uploads answered ${answers.map((a) => a.status).join(", ")}`);
+    log(`  Q2 figures: ${JSON.stringify(figures)}`);
+  } finally {
+    await gw.close();
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+    log(`  load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--attack")) return attack();
   log(`bench:imports (${SMOKE ? "smoke" : "full"}): ${GSC_ROWS} GSC query rows, ${BACKLINK_ROWS} backlinks; targets ${TARGETS.join(", ")}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   const gsc = gscZip(GSC_ROWS);
   const links = backlinksZip(BACKLINK_ROWS);

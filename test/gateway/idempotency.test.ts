@@ -119,7 +119,7 @@ describe("Idempotency-Key", () => {
     const { fingerprint } = await import("../../gateway/pipeline/idempotency.ts");
     const now = Math.floor(gw.clock.nowMs() / 1000);
     // The state a concurrent first request leaves while its handler runs.
-    await gw.store.idempotency.claim(account, "busy-1", fingerprint("POST", "/sites", {}, {}, { host: "busy.example.com" }), now, 60, 86400);
+    await gw.store.idempotency.claim(account, "busy-1", await fingerprint("POST", "/sites", {}, {}, { host: "busy.example.com" }), now, 60, 86400);
     const res = await gw.call("POST", "/api/v1/sites", { body: { host: "busy.example.com" }, headers: withKey("busy-1") });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: "idem_busy", retryable: true, retry_after: 1 });

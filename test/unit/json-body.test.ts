@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decodeBase64InPlace } from "../../gateway/imports/base64-text.ts";
 import { nestingDepth, parseJsonBody, parseJsonBodyWithBytes } from "../../gateway/pipeline/json-body.ts";
 
 // The body depth guard skips strings natively (a utility body is one long base64 string): the
@@ -86,5 +87,61 @@ describe("parseJsonBodyWithBytes: a utility run's long base64 input.file decoded
   it("answers malformed JSON and a body nested too deep as parseJsonBody does", () => {
     expect(() => parseJsonBodyWithBytes(Buffer.from(`{"input":{"file":"${b64}"`), ["input", "file"])).toThrow("the body is not valid JSON");
     expect(() => parseJsonBodyWithBytes(Buffer.from(`{"input":{"file":"${b64}","x":${"[".repeat(40)}${"]".repeat(40)}}}`), ["input", "file"])).toThrow(/nested deeper than 32 levels/);
+  });
+});
+
+describe("an import's body over 8 MB: its base64 file decoded by a thread, the rest parsed here", () => {
+  // 7,000,000 bytes: 9,333,336 base64 characters, a body over DECODE_IN_THREAD_BYTES.
+  const file = Buffer.from(Array.from({ length: 7_000_000 }, (_, i) => (i * 13 + (i >> 9)) % 256));
+  const b64 = file.toString("base64");
+  /** The decoder as the import parser's thread runs it, here in place (the thread is tested through the gateway). */
+  const inPlace = async (raw: Buffer, start: number, end: number) => {
+    const at = decodeBase64InPlace(raw, start, end);
+    return at ? new Uint8Array(raw.buffer, at.byteOffset, at.byteLength) : null;
+  };
+
+  it("hands the string to the decoder, escapes and line breaks included, and keeps the other fields", async () => {
+    const calls: number[] = [];
+    const decoder = (raw: Buffer, start: number, end: number) => (calls.push(end - start), inPlace(raw, start, end));
+    const parsed = (await parseJsonBodyWithBytes(Buffer.from(JSON.stringify({ file_name: "Queries.csv", file: b64 })), ["file"], decoder)) as { file: Uint8Array; file_name: string };
+    expect(calls).toEqual([b64.length]);
+    expect(parsed.file_name).toBe("Queries.csv");
+    expect(Buffer.compare(Buffer.from(parsed.file), file)).toBe(0);
+    // PHP's json_encode writes every / as \/; MIME encoders break lines every 76 characters.
+    const escaped = b64.replace(/(.{76})/g, "$1\\r\\n").replace(/\//g, "\\/");
+    const again = (await parseJsonBodyWithBytes(Buffer.from(`{"file":"${escaped}","file_name":"a.csv"}`), ["file"], decoder)) as { file: Uint8Array };
+    expect(Buffer.compare(Buffer.from(again.file), file)).toBe(0);
+  });
+
+  it("refuses, without parsing it whole, a body whose bulk is not the base64 file", async () => {
+    const decoder = inPlace;
+    const notBase64 = `{"file":"${"!".repeat(9_000_000)}","file_name":"a.csv"}`;
+    await expect(parseJsonBodyWithBytes(Buffer.from(notBase64), ["file"], decoder) as Promise<unknown>).rejects.toMatchObject({ code: "bad_param", options: { param: "file" }, message: "file must be base64-encoded" });
+    const misshapen = "file must be base64-encoded, the one long value of the body (a body over 8 MB is read only so)";
+    expect(() => parseJsonBodyWithBytes(Buffer.from(JSON.stringify({ file: "AAAA", file_name: "x".repeat(9_000_000) })), ["file"], decoder)).toThrow(misshapen);
+    expect(() => parseJsonBodyWithBytes(Buffer.from(JSON.stringify({ x: { file: b64 }, file_name: "a.csv" })), ["file"], decoder)).toThrow(misshapen);
+    expect(() => parseJsonBodyWithBytes(Buffer.from(JSON.stringify({ file: b64, file_name: "a.csv", note: "n".repeat(100_000) })), ["file"], decoder)).toThrow(misshapen);
+  });
+});
+
+describe("decodeBase64InPlace", () => {
+  const decode = (text: string) => {
+    const buf = Buffer.from(`"${text}"`, "latin1");
+    const at = decodeBase64InPlace(buf, 1, buf.length - 1);
+    return at ? Buffer.from(buf.buffer, at.byteOffset, at.byteLength).toString("latin1") : null;
+  };
+
+  it("decodes what Node's decoder does and refuses what is not base64", () => {
+    expect(decode(Buffer.from("hello world?>").toString("base64"))).toBe("hello world?>");
+    expect(decode("aGVsbG8")).toBe("hello");
+    expect(decode("aGVs\\nbG8=\\r\\n")).toBe("hello");
+    expect(decode("P\\/8=")).toBe("?\u00ff");
+    expect(decode("")).toBe("");
+    expect(decode("aGVsbG8=x")).toBeNull();
+    expect(decode("aGVsbG8===")).toBeNull();
+    expect(decode("aGVsb")).toBeNull();
+    expect(decode("aGV*bG8=")).toBeNull();
+    expect(decode('aGV\\"bG8=')).toBeNull();
+    expect(decode("aGV\\u0041bG8=")).toBeNull();
   });
 });

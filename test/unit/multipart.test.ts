@@ -20,12 +20,12 @@ describe("multipart/form-data", () => {
     const parts = parseMultipart(body, "xyz");
     expect(parts.map((p) => [p.name, p.filename])).toEqual([["kind", null], ["file", 'a "b".zip']]);
     expect(Buffer.compare(parts[1]!.data, data)).toBe(0);
-    expect(formToBody(parts)).toEqual({ kind: "performance", file: data.toString("base64"), file_name: 'a "b".zip' });
+    expect(formToBody(parts)).toEqual({ kind: "performance", file: new Uint8Array(data), file_name: 'a "b".zip' });
   });
 
   it("prefers a file_name field to the part's filename", () => {
     const body = Buffer.concat([part("b", 'form-data; name="file"; filename="Table.csv"', "x"), part("b", 'form-data; name="file_name"', "Coverage/Table.csv"), close("b")]);
-    expect(formToBody(parseMultipart(body, "b"))).toEqual({ file: "eA==", file_name: "Coverage/Table.csv" });
+    expect(formToBody(parseMultipart(body, "b"))).toEqual({ file: new Uint8Array([0x78]), file_name: "Coverage/Table.csv" });
   });
 
   it("refuses malformed forms with the reason", () => {
