@@ -31,6 +31,12 @@ export interface TaskDraft {
   group: DisplayGroup;
   /** = gain, one decimal. */
   impact: number;
+  /**
+   * The gain with every cap lifted, one decimal: what fixing it is worth once the capping check is
+   * fixed. Under a cap most gains are 0 (the ceiling holds the rank), and this tells a broken link
+   * from a missing security.txt; without a cap it equals `impact`.
+   */
+  impact_uncapped: number;
   hint: string;
   detail: string;
   source: "report";
@@ -104,9 +110,15 @@ interface RankedTask {
   exactGain: number;
 }
 
+/** The entries with no cap: the model as it stands once the capping checks are fixed. */
+function uncapped(entries: readonly RankEntry[]): RankEntry[] {
+  return entries.map((e) => (e.cap === undefined ? e : { ...e, cap: undefined }));
+}
+
 function byUsefulness(a: RankedTask, b: RankedTask): number {
   return (
     b.task.impact - a.task.impact ||
+    b.task.impact_uncapped - a.task.impact_uncapped ||
     LEVEL_ORDER[a.task.level] - LEVEL_ORDER[b.task.level] ||
     a.task.effort - b.task.effort ||
     b.exactGain - a.exactGain ||
@@ -131,13 +143,14 @@ function toItem(def: CheckDef, outcome: CheckOutcome, weight: number, gain: numb
   };
 }
 
-function toTask(def: CheckDef, item: ReportItem, liftsCap: boolean): TaskDraft {
+function toTask(def: CheckDef, item: ReportItem, liftsCap: boolean, gainUncapped: number): TaskDraft {
   return {
     code: def.code,
     title: def.title,
     level: item.level,
     group: def.group,
     impact: Number(item.gain.toFixed(1)),
+    impact_uncapped: Number(gainUncapped.toFixed(1)),
     hint: def.hint,
     detail: item.detail,
     source: "report",
@@ -164,6 +177,8 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
   });
   const entries = runs.map(({ def, outcome, cap }) => toEntry(def, outcome, excluded, cap));
   const current = computeRank(entries);
+  const free = uncapped(entries);
+  const currentFree = current.caps.length > 0 ? computeRank(free) : current;
   const items: ReportItem[] = [];
   const tasks: RankedTask[] = [];
   runs.forEach(({ def, outcome }, i) => {
@@ -172,7 +187,9 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
     const fixed = open ? ifFixed(entries, new Set([def.code])) : current;
     const item = toItem(def, outcome, entry.weight, fixed.rank - current.rank);
     items.push(item);
-    if (open) tasks.push({ task: toTask(def, item, isBindingCap(entry, current)), exactGain: points(fixed) - points(current) });
+    if (!open) return;
+    const gainUncapped = current.caps.length > 0 ? ifFixed(free, new Set([def.code])).rank - currentFree.rank : item.gain;
+    tasks.push({ task: toTask(def, item, isBindingCap(entry, current), gainUncapped), exactGain: points(fixed) - points(current) });
   });
   const band = bandOf(current.rank);
   const titles = new Map(CHECKS.map((d) => [d.code, d.title]));
