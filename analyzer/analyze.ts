@@ -4,6 +4,7 @@ import type { SiteFacts } from "../proto/index.ts";
 import { bandOf } from "./bands.ts";
 import { capJudge, type CapJudgement } from "./cap-triggers.ts";
 import { CHECKS, type CheckDef, type CheckOutcome, type CheckStatus, type DisplayGroup, type Level, type RankGroup } from "./checks/index.ts";
+import { decidedByCrawl } from "./checks/crawl-pages.ts";
 import { computeRank, type RankEntry, type RankResult } from "./rank.ts";
 
 export interface ReportItem {
@@ -67,9 +68,10 @@ export interface AnalyzeOptions {
 const LEVEL_ORDER: Readonly<Record<Level, number>> = { bad: 0, warn: 1, info: 2 };
 const FAILING: ReadonlySet<CheckStatus> = new Set(["warn", "fail"]);
 
+/** A check's outcome on this run's facts; a page check the site's recent crawl found failing is decided with it (R5). */
 function runCheck(def: CheckDef, facts: SiteFacts): CheckOutcome {
   try {
-    return def.run(facts);
+    return decidedByCrawl(def, def.run(facts), facts);
   } catch (error) {
     // One faulty check must not sink the whole report (the job would be retried into the same fault).
     return { status: "na", score: null, value: null, detail: `check error: ${(error as Error).message}`, pages: [] };
