@@ -3,10 +3,11 @@
 // pages (CrawlFindings.page_issues). While that crawl is at most 30 days old (latestCrawl), a page
 // check the crawl found failing is decided by it: "N of M crawled pages", scored as a crawl share,
 // s = 0.9·(1 − N/M). The sample still speaks for the pages it judged now: a page the crawl listed
-// as failing that this run sampled and found passing is fixed since, and leaves the count; when
-// the crawl listed all its failing pages, one this run found failing is added. A check the crawl
-// found on no page is left to the sample: the sample saw something the crawl did not (a page
-// changed since, or one the crawl did not reach), and that is said as the sample says it.
+// as failing that this run sampled and found passing is fixed since, and leaves the count. A
+// sampled page failing now that the crawl did not list is quoted (the sample's detail ends the
+// crawl's), not counted: the crawl may not have fetched it (a nofollow or a robots-closed link, a
+// depth or page limit) and its M does not hold it. A check the crawl found on no page is left to
+// the sample, which saw what the crawl did not (a page changed since, or one it did not reach).
 import type { SiteFacts } from "../../proto/index.ts";
 import { type CheckDef, type CheckOutcome, MAX_PAGES } from "./check.ts";
 import { crawlNote, latestCrawl } from "./crawl-share.ts";
@@ -24,19 +25,16 @@ export function decidedByCrawl(def: CheckDef, sample: CheckOutcome, facts: SiteF
   if (!count || count.pages <= 0) return sample;
   const judged = new Set(htmlPages(facts).map((p) => p.url));
   const failingNow = new Set(sample.status === "warn" || sample.status === "fail" ? sample.pages : []);
-  const listed = new Set(count.urls);
   const fixed = count.urls.filter((u) => judged.has(u) && !failingNow.has(u)).length;
-  const added = count.urls.length === count.pages ? [...failingNow].filter((u) => !listed.has(u)).length : 0;
-  const n = Math.min(crawl.pages, count.pages - fixed + added);
+  const n = Math.min(crawl.pages, count.pages - fixed);
   if (n <= 0) return sample;
-  // Pages failing now first (those the crawl listed too, then new ones), then the crawl's others not sampled now.
-  const urls = [...[...failingNow].sort((a, b) => Number(listed.has(b)) - Number(listed.has(a))), ...count.urls.filter((u) => !judged.has(u))];
+  const urls = count.urls.filter((u) => !judged.has(u) || failingNow.has(u));
   const f = n / crawl.pages;
   const outcome: CheckOutcome = {
     status: sample.status === "warn" ? "warn" : "fail",
     score: Math.round(0.9 * (1 - f) * 1e4) / 1e4,
     value: n,
-    detail: `${n} of ${crawl.pages} crawled pages fail (${crawlNote(crawl)}); e.g. ${urls.slice(0, EXAMPLES).join("; ")}; sampled now: ${sample.detail}`,
+    detail: `${n} of ${crawl.pages} crawled pages fail (${crawlNote(crawl)})${urls.length > 0 ? `; e.g. ${urls.slice(0, EXAMPLES).join("; ")}` : ""}; sampled now: ${sample.detail}`,
     pages: urls.slice(0, MAX_PAGES),
   };
   if (sample.cap !== undefined) outcome.cap = sample.cap;
