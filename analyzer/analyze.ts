@@ -33,9 +33,9 @@ export interface TaskDraft {
   /** = gain, one decimal. */
   impact: number;
   /**
-   * The gain with every cap lifted, one decimal: what fixing it is worth once the capping check is
-   * fixed. Under a cap most gains are 0 (the ceiling holds the rank), and this tells a broken link
-   * from a missing security.txt; without a cap it equals `impact`.
+   * The gain with every cap lifted, unrounded rank points to one decimal: what fixing it is worth
+   * once the capping checks are fixed. Under a cap most gains are 0 (the ceiling holds the rank),
+   * and this tells a broken link from a missing security.txt; without a cap it equals `impact`.
    */
   impact_uncapped: number;
   hint: string;
@@ -190,7 +190,8 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
     const item = toItem(def, outcome, entry.weight, fixed.rank - current.rank);
     items.push(item);
     if (!open) return;
-    const gainUncapped = current.caps.length > 0 ? ifFixed(free, new Set([def.code])).rank - currentFree.rank : item.gain;
+    // Before rounding: under a cap the rounded rank hides the small gains that tell tasks apart.
+    const gainUncapped = current.caps.length > 0 ? points(ifFixed(free, new Set([def.code]))) - points(currentFree) : item.gain;
     tasks.push({ task: toTask(def, item, isBindingCap(entry, current), gainUncapped), exactGain: points(fixed) - points(current) });
   });
   const band = bandOf(current.rank);

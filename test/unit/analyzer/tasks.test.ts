@@ -112,7 +112,7 @@ describe("tasks (seo-anchors §3.6)", () => {
   it("under a cap, a task's gain with the cap lifted orders the tasks the cap holds at 0 (R7)", () => {
     // The cap binds (robots.txt blocks all: 29), a crawl found 10 broken URLs, security.txt is
     // missing: alone, none of them gains a point under the ceiling. With the cap lifted the broken
-    // links are worth 1 and security.txt 0: tasks of equal impact are ordered by it, then by level.
+    // links are worth 0.6 points and security.txt 0.2: tasks of equal impact are ordered by it.
     const site = fixed(brokenSite(), (f) => {
       f.crawl = cleanCrawl({ brokenLinks: 10, broken: [{ url: `${ORIGIN}/gone/`, detail: "404, linked from 10 pages" }] });
       f.securityTxt = response(`${ORIGIN}/.well-known/security.txt`, { status: 404, contentType: "text/html" });
@@ -121,12 +121,12 @@ describe("tasks (seo-anchors §3.6)", () => {
     const a = analyzeSite(site);
     expect(a.rank).toBe(29);
     expect(a.tasks.map((t) => [t.code, t.impact, t.impact_uncapped])).toEqual([
-      ["robots_blocks_all", 10, 2],
-      ["https_redirect", 0, 2],
-      ["tls_cert_valid", 0, 2],
-      ["broken_internal", 0, 1],
-      ["ai_crawlers_blocked", 0, 1],
-      ["security_txt", 0, 0],
+      ["robots_blocks_all", 10, 1.9],
+      ["https_redirect", 0, 1.4],
+      ["tls_cert_valid", 0, 1.4],
+      ["broken_internal", 0, 0.6],
+      ["ai_crawlers_blocked", 0, 0.3],
+      ["security_txt", 0, 0.2],
     ]);
   });
 
@@ -158,9 +158,10 @@ describe("tasks (seo-anchors §3.6)", () => {
       ["noindex", 29],
       ["robots_blocks_all", 29],
     ]);
-    expect(a.tasks.filter((t) => t.lifts_cap).map((t) => [t.code, t.impact])).toEqual([
-      ["noindex", 0],
-      ["robots_blocks_all", 0],
+    // Ordered by their gain once the caps are lifted (R7).
+    expect(a.tasks.filter((t) => t.lifts_cap).map((t) => [t.code, t.impact, t.impact_uncapped])).toEqual([
+      ["robots_blocks_all", 0, 2.3],
+      ["noindex", 0, 1.5],
     ]);
   });
 });
