@@ -120,8 +120,9 @@ function uncapped(entries: readonly RankEntry[]): RankEntry[] {
 function byUsefulness(a: RankedTask, b: RankedTask): number {
   return (
     b.task.impact - a.task.impact ||
-    b.task.impact_uncapped - a.task.impact_uncapped ||
     LEVEL_ORDER[a.task.level] - LEVEL_ORDER[b.task.level] ||
+    // Under a cap most impacts tie at 0: what a task is worth once the cap is lifted comes before effort.
+    b.task.impact_uncapped - a.task.impact_uncapped ||
     a.task.effort - b.task.effort ||
     b.exactGain - a.exactGain ||
     a.task.code.localeCompare(b.task.code)

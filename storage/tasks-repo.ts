@@ -91,12 +91,12 @@ export class TasksRepo {
   }
 
   async forHost(accountId: number, host: string): Promise<TaskRow[]> {
-    return this.db.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 ORDER BY status, impact DESC, coalesce(impact_uncapped, impact) DESC, id`, [accountId, host]);
+    return this.db.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 ORDER BY status, impact DESC, CASE level WHEN 'bad' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END, coalesce(impact_uncapped, impact) DESC, id`, [accountId, host]);
   }
 
   /**
-   * The account's open tasks, most useful first (impact, then the gain with caps lifted, then
-   * level, then effort). `familyOf` maps
+   * The account's open tasks, most useful first (impact, then level, then the gain with caps
+   * lifted, then effort). `familyOf` maps
    * a check code to the profile family it belongs to (analyzer FAMILY_CHECKS inverted): a task whose
    * family the account's profile of its host excludes is left out — in SQL, so order, paging and
    * total stay exact.
@@ -123,7 +123,7 @@ export class TasksRepo {
       params.push(filter.level);
       where.push(`level = $${params.length}`);
     }
-    const order = "impact DESC, coalesce(impact_uncapped, impact) DESC, CASE level WHEN 'bad' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END, effort, id";
+    const order = "impact DESC, CASE level WHEN 'bad' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END, coalesce(impact_uncapped, impact) DESC, effort, id";
     const rows = await this.db.query<TaskRow>(
       `SELECT ${TASK_COLUMNS} FROM tasks WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit, offset],

@@ -66,7 +66,7 @@ export const getPlan = defineContract({
   cli: "plan",
   summary: "Open tasks of all your sites, most useful first",
   description:
-    "Ordered by impact, then impact_uncapped (under a rank cap, what a task is worth once the cap is lifted), then level (bad, warn, info), then effort. Tasks of checks your profile of their site excludes (PUT /profile/{host}) are left out; they stay in /tasks/{host} with their status.",
+    "Ordered by impact, then level (bad, warn, info), then impact_uncapped (under a rank cap, where most impacts are 0: what a task is worth once the cap is lifted), then effort. Tasks of checks your profile of their site excludes (PUT /profile/{host}) are left out; they stay in /tasks/{host} with their status.",
   tags: ["Tasks"],
   errors: ["bad_host"],
   pageMax: 200,

@@ -112,7 +112,8 @@ describe("tasks (seo-anchors §3.6)", () => {
   it("under a cap, a task's gain with the cap lifted orders the tasks the cap holds at 0 (R7)", () => {
     // The cap binds (robots.txt blocks all: 29), a crawl found 10 broken URLs, security.txt is
     // missing: alone, none of them gains a point under the ceiling. With the cap lifted the broken
-    // links are worth 0.6 points and security.txt 0.2: tasks of equal impact are ordered by it.
+    // links are worth 0.6 points and security.txt 0.2: tasks of equal impact and level are ordered by it
+    // (https_redirect and tls_cert_valid before broken_internal, all bad; ai_crawlers_blocked before security_txt, both info).
     const site = fixed(brokenSite(), (f) => {
       f.crawl = cleanCrawl({ brokenLinks: 10, broken: [{ url: `${ORIGIN}/gone/`, detail: "404, linked from 10 pages" }] });
       f.securityTxt = response(`${ORIGIN}/.well-known/security.txt`, { status: 404, contentType: "text/html" });
