@@ -34,8 +34,8 @@ export interface TaskDraft {
   impact: number;
   /**
    * The gain with every cap lifted, unrounded rank points to one decimal: what fixing it is worth
-   * once the capping checks are fixed. Under a cap most gains are 0 (the ceiling holds the rank),
-   * and this tells a broken link from a missing security.txt; without a cap it equals `impact`.
+   * once the capping checks are fixed. Under a binding cap most gains are 0 (the ceiling holds the
+   * rank), and this tells a broken link from a missing security.txt; when no cap binds it equals `impact`.
    */
   impact_uncapped: number;
   hint: string;
@@ -180,8 +180,10 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
   });
   const entries = runs.map(({ def, outcome, cap }) => toEntry(def, outcome, excluded, cap));
   const current = computeRank(entries);
+  // A cap binds when its ceiling holds the rank below the model's: only then are the gains it hides told apart.
+  const capBinds = current.ceiling < 100 * current.raw;
   const free = uncapped(entries);
-  const currentFree = current.caps.length > 0 ? computeRank(free) : current;
+  const currentFree = capBinds ? computeRank(free) : current;
   const items: ReportItem[] = [];
   const tasks: RankedTask[] = [];
   runs.forEach(({ def, outcome }, i) => {
@@ -192,7 +194,7 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
     items.push(item);
     if (!open) return;
     // Before rounding: under a cap the rounded rank hides the small gains that tell tasks apart.
-    const gainUncapped = current.caps.length > 0 ? points(ifFixed(free, new Set([def.code]))) - points(currentFree) : item.gain;
+    const gainUncapped = capBinds ? points(ifFixed(free, new Set([def.code]))) - points(currentFree) : item.gain;
     tasks.push({ task: toTask(def, item, isBindingCap(entry, current), gainUncapped), exactGain: points(fixed) - points(current) });
   });
   const band = bandOf(current.rank);

@@ -18,7 +18,7 @@ export const TaskSchema = Type.Object(
     impact: Type.Number({ description: "Rank points gained by fixing it, as of the last check" }),
     impact_uncapped: Type.Number({
       description:
-        "Rank points gained by fixing it once every rank cap is lifted (the capping checks fixed). Under a cap most impacts are 0; this tells a broken link from a missing security.txt. Equal to impact when no cap holds the rank",
+        "Rank points gained by fixing it once every rank cap is lifted (the capping checks fixed). Under a cap most impacts are 0; this tells a broken link from a missing security.txt. Equal to impact when no cap holds the rank down",
     }),
     hint: Type.String(),
     detail: Type.String(),
