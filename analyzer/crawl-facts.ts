@@ -144,12 +144,12 @@ export class CrawlFactsBuilder {
 
   /**
    * Per page check, the crawled HTML pages (2xx, not redirected: CrawlFindings.pages) it fails or
-   * warns on, with the first ISSUE_URLS of them in the order the crawl met their URLs; most pages
-   * first, then by code.
+   * warns on, with the first ISSUE_URLS of them by URL; most pages first, then by code.
    */
   pageIssues(): PageIssueCount[] {
     const out = new Map<string, PageIssueCount>();
-    const ids = [...this.issues.keys()].sort((a, b) => a - b);
+    // By URL, not by when the crawl met them: concurrent fetches meet pages in no fixed order.
+    const ids = [...this.issues.keys()].sort((a, b) => ((this.urls[a] as string) < (this.urls[b] as string) ? -1 : 1));
     for (const id of ids) {
       for (const code of this.issues.get(id) as readonly string[]) {
         let count = out.get(code);

@@ -585,7 +585,7 @@ export interface CrawlFindings {
 export interface PageIssueCount {
   code: string;
   pages: number;
-  /** at most 20, in the order the crawl met them */
+  /** the first 20 by URL */
   urls: string[];
 }
 
