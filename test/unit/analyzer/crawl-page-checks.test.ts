@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analyzeSite } from "../../../analyzer/index.ts";
-import type { PageIssueCount, SiteFacts } from "../../../proto/index.ts";
+import { analyzeSite, CrawlFactsBuilder } from "../../../analyzer/index.ts";
+import { CrawledPage, type PageIssueCount, type SiteFacts } from "../../../proto/index.ts";
 import { DAY, NOW, ORIGIN, cleanCrawl, healthySite } from "./site-builder.ts";
 
 // Page checks decided by the crawl (issue 33, real-sites.md R5): the healthy site's sample is home,
@@ -69,5 +69,24 @@ describe("page checks decided by a recent crawl (R5)", () => {
   it("url_hygiene stays with the sample: the site's URL scheme is not seen one page at a time", () => {
     const facts = withCrawl([{ code: "url_hygiene", pages: 40, urls: thin(20) }]);
     expect(item(facts, "url_hygiene")).toMatchObject({ status: "pass" });
+  });
+});
+
+describe("a crawl's page issue counts (CrawlFindings.page_issues)", () => {
+  const stored = (url: string, patch: Partial<CrawledPage>) => CrawledPage.fromPartial({ url, finalUrl: url, status: 200, isHtml: true, ...patch });
+
+  it("count the HTML pages answering 2xx themselves, a page stored again once, its first 20 by URL", () => {
+    const b = new CrawlFactsBuilder();
+    for (let i = 25; i >= 1; i--) b.add(stored(`${ORIGIN}/t/${String(i).padStart(2, "0")}/`, { issues: ["text_length"] }));
+    b.add(stored(`${ORIGIN}/a/`, { issues: ["text_length", "headings_order"] }));
+    b.add(stored(`${ORIGIN}/a/`, { issues: ["headings_order"] })); // stored again (a resumed attempt): its last facts count
+    b.add(stored(`${ORIGIN}/gone/`, { status: 404, isHtml: true, issues: ["text_length"] }));
+    b.add(stored(`${ORIGIN}/old/`, { finalUrl: `${ORIGIN}/t/01/`, redirects: [{ url: `${ORIGIN}/old/`, status: 301, location: `${ORIGIN}/t/01/` }], issues: ["text_length"] }));
+    b.add(stored(`${ORIGIN}/file.pdf`, { isHtml: false, issues: ["text_length"] }));
+    const counts = b.pageIssues();
+    expect(counts.map((c) => [c.code, c.pages, c.urls.length, c.urls[0], c.urls[19]])).toEqual([
+      ["text_length", 25, 20, `${ORIGIN}/t/01/`, `${ORIGIN}/t/20/`],
+      ["headings_order", 1, 1, `${ORIGIN}/a/`, undefined],
+    ]);
   });
 });
