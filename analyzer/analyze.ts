@@ -4,6 +4,7 @@ import type { SiteFacts } from "../proto/index.ts";
 import { bandOf } from "./bands.ts";
 import { capJudge, type CapJudgement } from "./cap-triggers.ts";
 import { CHECKS, type CheckDef, type CheckOutcome, type CheckStatus, type DisplayGroup, type Level, type RankGroup } from "./checks/index.ts";
+import { decidedByCrawl } from "./checks/crawl-pages.ts";
 import { computeRank, type RankEntry, type RankResult } from "./rank.ts";
 
 export interface ReportItem {
@@ -31,6 +32,12 @@ export interface TaskDraft {
   group: DisplayGroup;
   /** = gain, one decimal. */
   impact: number;
+  /**
+   * The gain with every cap lifted, unrounded rank points to one decimal: what fixing it is worth
+   * once the capping checks are fixed. Under a binding cap most gains are 0 (the ceiling holds the
+   * rank), and this tells a broken link from a missing security.txt; when no cap binds it equals `impact`.
+   */
+  impact_uncapped: number;
   hint: string;
   detail: string;
   source: "report";
@@ -61,9 +68,10 @@ export interface AnalyzeOptions {
 const LEVEL_ORDER: Readonly<Record<Level, number>> = { bad: 0, warn: 1, info: 2 };
 const FAILING: ReadonlySet<CheckStatus> = new Set(["warn", "fail"]);
 
+/** A check's outcome on this run's facts; a page check the site's recent crawl found failing is decided with it (R5). */
 function runCheck(def: CheckDef, facts: SiteFacts): CheckOutcome {
   try {
-    return def.run(facts);
+    return decidedByCrawl(def, def.run(facts), facts);
   } catch (error) {
     // One faulty check must not sink the whole report (the job would be retried into the same fault).
     return { status: "na", score: null, value: null, detail: `check error: ${(error as Error).message}`, pages: [] };
@@ -104,10 +112,17 @@ interface RankedTask {
   exactGain: number;
 }
 
+/** The entries with no cap: the model as it stands once the capping checks are fixed. */
+function uncapped(entries: readonly RankEntry[]): RankEntry[] {
+  return entries.map((e) => (e.cap === undefined ? e : { ...e, cap: undefined }));
+}
+
 function byUsefulness(a: RankedTask, b: RankedTask): number {
   return (
     b.task.impact - a.task.impact ||
     LEVEL_ORDER[a.task.level] - LEVEL_ORDER[b.task.level] ||
+    // Under a cap most impacts tie at 0: what a task is worth once the cap is lifted comes before effort.
+    b.task.impact_uncapped - a.task.impact_uncapped ||
     a.task.effort - b.task.effort ||
     b.exactGain - a.exactGain ||
     a.task.code.localeCompare(b.task.code)
@@ -131,13 +146,14 @@ function toItem(def: CheckDef, outcome: CheckOutcome, weight: number, gain: numb
   };
 }
 
-function toTask(def: CheckDef, item: ReportItem, liftsCap: boolean): TaskDraft {
+function toTask(def: CheckDef, item: ReportItem, liftsCap: boolean, gainUncapped: number): TaskDraft {
   return {
     code: def.code,
     title: def.title,
     level: item.level,
     group: def.group,
     impact: Number(item.gain.toFixed(1)),
+    impact_uncapped: Number(gainUncapped.toFixed(1)),
     hint: def.hint,
     detail: item.detail,
     source: "report",
@@ -164,6 +180,10 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
   });
   const entries = runs.map(({ def, outcome, cap }) => toEntry(def, outcome, excluded, cap));
   const current = computeRank(entries);
+  // A cap binds when its ceiling holds the rank below the model's: only then are the gains it hides told apart.
+  const capBinds = current.ceiling < 100 * current.raw;
+  const free = uncapped(entries);
+  const currentFree = capBinds ? computeRank(free) : current;
   const items: ReportItem[] = [];
   const tasks: RankedTask[] = [];
   runs.forEach(({ def, outcome }, i) => {
@@ -172,7 +192,10 @@ export function analyzeSite(facts: SiteFacts, options: AnalyzeOptions = {}): Ana
     const fixed = open ? ifFixed(entries, new Set([def.code])) : current;
     const item = toItem(def, outcome, entry.weight, fixed.rank - current.rank);
     items.push(item);
-    if (open) tasks.push({ task: toTask(def, item, isBindingCap(entry, current)), exactGain: points(fixed) - points(current) });
+    if (!open) return;
+    // Before rounding: under a cap the rounded rank hides the small gains that tell tasks apart.
+    const gainUncapped = capBinds ? points(ifFixed(free, new Set([def.code]))) - points(currentFree) : item.gain;
+    tasks.push({ task: toTask(def, item, isBindingCap(entry, current), gainUncapped), exactGain: points(fixed) - points(current) });
   });
   const band = bandOf(current.rank);
   const titles = new Map(CHECKS.map((d) => [d.code, d.title]));

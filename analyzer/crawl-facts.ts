@@ -3,7 +3,7 @@
 // an Int32Array of indexes into it, and a page keeps only the facts the analysis reads (no
 // headings, images, issues or anchor texts). A crawl builds it page by page as it stores them, so
 // what it holds until the analysis is about a tenth of the pages' full facts.
-import type { CrawledPage } from "../proto/index.ts";
+import type { CrawledPage, PageIssueCount } from "../proto/index.ts";
 
 /** What the analysis reads of one stored URL (fetched or skipped). Strings are the table's. */
 export interface PageFacts {
@@ -39,10 +39,14 @@ export interface CrawlFacts {
 }
 
 const NONE: readonly never[] = Object.freeze([]);
+/** URLs a page issue count names (CrawlFindings.page_issues). */
+const ISSUE_URLS = 20;
 /** Estimated bytes of a URL table entry (string header, map entry, array slot), of a page's facts object, of a small link object. */
 const URL_BYTES = 80;
 const PAGE_BYTES = 260;
 const LINK_BYTES = 60;
+/** Estimated bytes of a page's entry in the page issue tally (map entry, array header). */
+const PAGE_ISSUE_BYTES = 64;
 
 /** Where a builder puts page facts instead of holding them (a file: crawler/crawl/facts-file.ts). */
 export interface FactsSink {
@@ -65,6 +69,9 @@ export class CrawlFactsBuilder {
   private readonly at = new Map<number, number>();
   private estimate = 0;
   private sink: FactsSink | null = null;
+  /** The page checks failing on each HTML page (2xx) with any, by URL table index; codes are `codes`' strings. */
+  private readonly issues = new Map<number, readonly string[]>();
+  private readonly codes = new Map<string, string>();
 
   /** From now on page facts go to the sink (before the first page is added). */
   spillTo(sink: FactsSink): void {
@@ -117,6 +124,7 @@ export class CrawlFactsBuilder {
 
   add(page: CrawledPage): void {
     const facts = this.factsOf(page);
+    this.tallyIssues(facts.id, page);
     // With a sink too: the estimate is of what the analysis holds once it has read them back.
     this.estimate += PAGE_BYTES + 4 * facts.links.length + 2 * (facts.title.length + facts.description.length + facts.contentHash.length + facts.simhash.length + facts.error.length);
     this.estimate += LINK_BYTES * (facts.redirects.length + facts.hreflang.length + facts.externalLinks.length);
@@ -134,10 +142,40 @@ export class CrawlFactsBuilder {
     } else this.pages[i] = facts;
   }
 
+  /**
+   * Per page check, the crawled HTML pages (2xx, not redirected: CrawlFindings.pages) it fails or
+   * warns on, with the first ISSUE_URLS of them by URL; most pages first, then by code.
+   */
+  pageIssues(): PageIssueCount[] {
+    const out = new Map<string, PageIssueCount>();
+    // By URL, not by when the crawl met them: concurrent fetches meet pages in no fixed order.
+    const ids = [...this.issues.keys()].sort((a, b) => ((this.urls[a] as string) < (this.urls[b] as string) ? -1 : 1));
+    for (const id of ids) {
+      for (const code of this.issues.get(id) as readonly string[]) {
+        let count = out.get(code);
+        if (!count) out.set(code, (count = { code, pages: 0, urls: [] }));
+        count.pages += 1;
+        if (count.urls.length < ISSUE_URLS) count.urls.push(this.urls[id] as string);
+      }
+    }
+    return [...out.values()].sort((a, b) => b.pages - a.pages || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  }
+
   /** The facts so far (the arrays themselves: build once the crawl is done). With a sink: flushed, and no pages here. */
   facts(): CrawlFacts {
     this.sink?.flush();
     return { urls: this.urls, pages: this.pages };
+  }
+
+  private tallyIssues(id: number, p: CrawledPage): void {
+    const page = p.isHtml && p.status >= 200 && p.status < 300 && p.redirects.length === 0;
+    if (!page || p.issues.length === 0) {
+      this.issues.delete(id);
+      return;
+    }
+    const codes = p.issues.map((c) => this.codes.get(c) ?? (this.codes.set(c, c), c));
+    if (!this.issues.has(id)) this.estimate += PAGE_ISSUE_BYTES + 8 * codes.length;
+    this.issues.set(id, codes);
   }
 
   private factsOf(p: CrawledPage): PageFacts {

@@ -16,7 +16,8 @@ export interface PageContext {
  * The catalogue's verdict on one page of a crawl: the codes of the checks that fail (or warn on) it.
  * Every check runs over a site made of this one page; a page check names its failing pages, so a
  * code counts when its outcome names this page — site-level checks (robots, TLS, DNS…) name none
- * and cross-page checks (duplicates) have only one page to compare: neither is a page issue.
+ * and cross-page checks (duplicates) have only one page to compare: neither is a page issue, nor
+ * is a check that only a sample of the site's pages decides (CheckDef.sampleOnly).
  */
 export function pageIssues(page: PageFacts, context: PageContext): string[] {
   const url = pageUrl(page);
@@ -24,6 +25,8 @@ export function pageIssues(page: PageFacts, context: PageContext): string[] {
   const facts = SiteFacts.fromPartial({ host: context.host, origin: context.origin, checkedAt: context.checkedAt, pages: [page], ...(context.robots ? { robots: context.robots } : {}) });
   const codes: string[] = [];
   for (const def of CHECKS) {
+    // Judged among the site's pages only (url_hygiene: the site's own URL scheme): one page alone would say otherwise.
+    if (def.sampleOnly) continue;
     let outcome;
     try {
       outcome = def.run(facts);

@@ -9,6 +9,7 @@ export {
   Confirmation,
   CrawlFindings,
   CrawlSample,
+  PageIssueCount,
   DnsFacts,
   Header,
   Heading,

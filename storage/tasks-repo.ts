@@ -13,6 +13,8 @@ export interface TaskRow {
   readonly level: "bad" | "warn" | "info";
   readonly grp: string;
   readonly impact: number;
+  /** The gain with every rank cap lifted (null: written before migration 048). */
+  readonly impact_uncapped: number | null;
   readonly hint: string;
   readonly detail: string;
   readonly source: string;
@@ -33,6 +35,8 @@ export interface TaskDraftRow {
   readonly level: "bad" | "warn" | "info";
   readonly group: string;
   readonly impact: number;
+  /** The gain with every rank cap lifted (analyzer TaskDraft.impact_uncapped); absent: `impact`. */
+  readonly impactUncapped?: number;
   readonly hint: string;
   readonly detail: string;
   readonly source: string;
@@ -47,7 +51,7 @@ export interface TaskTransition {
   readonly kind: "new" | "returned" | "fixed";
 }
 
-const TASK_COLUMNS = "id, account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated, done_at";
+const TASK_COLUMNS = "id, account_id, host, code, title, level, grp, impact, impact_uncapped, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated, done_at";
 
 /** Tasks belong to an account and keep their id across runs. */
 export class TasksRepo {
@@ -65,15 +69,15 @@ export class TasksRepo {
     for (const d of failing) {
       const before = byCode.get(d.code);
       const [row] = await q.query<{ id: number }>(
-        `INSERT INTO tasks (account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $13)
+        `INSERT INTO tasks (account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated, impact_uncapped)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $13, $14)
          ON CONFLICT (account_id, host, code) DO UPDATE SET title = EXCLUDED.title, level = EXCLUDED.level, grp = EXCLUDED.grp,
-           impact = EXCLUDED.impact, hint = EXCLUDED.hint, detail = EXCLUDED.detail, source = EXCLUDED.source,
+           impact = EXCLUDED.impact, impact_uncapped = EXCLUDED.impact_uncapped, hint = EXCLUDED.hint, detail = EXCLUDED.detail, source = EXCLUDED.source,
            recheck = EXCLUDED.recheck, effort = EXCLUDED.effort, last_seen = EXCLUDED.last_seen,
            status = CASE WHEN tasks.status = 'done' THEN 'open' ELSE tasks.status END,
            updated = CASE WHEN tasks.status = 'done' THEN EXCLUDED.updated ELSE tasks.updated END
          RETURNING id`,
-        [accountId, host, d.code, d.title, d.level, d.group, d.impact, d.hint, d.detail, d.source, d.recheck, d.effort, now],
+        [accountId, host, d.code, d.title, d.level, d.group, d.impact, d.hint, d.detail, d.source, d.recheck, d.effort, now, d.impactUncapped ?? d.impact],
       );
       const id = (row as { id: number }).id;
       if (!before) transitions.push({ taskId: id, code: d.code, title: d.title, kind: "new" });
@@ -88,11 +92,12 @@ export class TasksRepo {
   }
 
   async forHost(accountId: number, host: string): Promise<TaskRow[]> {
-    return this.db.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 ORDER BY status, impact DESC, id`, [accountId, host]);
+    return this.db.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 ORDER BY status, impact DESC, CASE level WHEN 'bad' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END, coalesce(impact_uncapped, impact) DESC, id`, [accountId, host]);
   }
 
   /**
-   * The account's open tasks, most useful first (impact, then level, then effort). `familyOf` maps
+   * The account's open tasks, most useful first (impact, then level, then the gain with caps
+   * lifted, then effort). `familyOf` maps
    * a check code to the profile family it belongs to (analyzer FAMILY_CHECKS inverted): a task whose
    * family the account's profile of its host excludes is left out — in SQL, so order, paging and
    * total stay exact.
@@ -119,7 +124,7 @@ export class TasksRepo {
       params.push(filter.level);
       where.push(`level = $${params.length}`);
     }
-    const order = "impact DESC, CASE level WHEN 'bad' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END, effort, id";
+    const order = "impact DESC, CASE level WHEN 'bad' THEN 0 WHEN 'warn' THEN 1 ELSE 2 END, coalesce(impact_uncapped, impact) DESC, effort, id";
     const rows = await this.db.query<TaskRow>(
       `SELECT ${TASK_COLUMNS} FROM tasks WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit, offset],

@@ -45,6 +45,11 @@ export interface CheckDef {
   recheck: boolean;
   /** What to do, one or two sentences. */
   hint: string;
+  /**
+   * Why a whole-site crawl's per-page verdicts may not decide this page check (checks/crawl-pages.ts):
+   * present when judging one page alone says something else than judging it among the site's.
+   */
+  sampleOnly?: string;
   run(facts: SiteFacts): CheckOutcome;
 }
 

@@ -11,7 +11,7 @@ export const sitemapMissingPages: CheckDef = {
   weight: 1,
   effort: 2,
   recheck: false,
-  hint: "Have the sitemap generator include every indexable page the site links to, or close the pages that should not be found with noindex.",
+  hint: "Have the sitemap generator include every indexable page the site links to, or close the pages that should not be found: noindex, or a 301 to what they show (a CMS's attachment pages to their file or post).",
   run(facts) {
     const crawl = latestCrawl(facts);
     if (!crawl) return notApplicable(NO_CRAWL);

@@ -46,6 +46,7 @@ export const urlHygiene: CheckDef = {
   effort: 3,
   recheck: true,
   hint: "Use short lower-case paths with hyphens between words (no underscores, spaces or double slashes); when changing URLs, redirect the old ones with 301.",
+  sampleOnly: "a URL's spelling is judged against the site's own scheme, which a crawl judging each page alone does not see",
   run(facts) {
     const pages = htmlPages(facts);
     const scheme = siteScheme(pages.map((p) => p.url));

@@ -7,7 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { strictKey } from "../../analyzer/index.ts";
 import type { CrawlFacts } from "../../analyzer/index.ts";
-import type { CrawledPage, ExternalLinkCheck, RobotsFacts } from "../../proto/index.ts";
+import type { CrawledPage, ExternalLinkCheck, PageIssueCount, RobotsFacts } from "../../proto/index.ts";
 import type { SampledPage } from "../site/collect-site.ts";
 import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
 import type { SpilledFacts } from "./facts-file.ts";
@@ -111,6 +111,8 @@ export interface CrawlOutcome {
   readonly external: ExternalLinkCheck[];
   readonly politeness: { delayMs: number; connections: number; throttled: number; retryAfterWaitS: number };
   readonly durationMs: number;
+  /** Per page check, the crawled HTML pages it fails on (CrawlFindings.page_issues): what the report's page checks are decided by. */
+  readonly pageIssues: PageIssueCount[];
 }
 
 const MAX_THROTTLES_PER_URL = 10;
@@ -391,6 +393,7 @@ function crawlOutcome(run: CrawlRun, sitemapUrls: string[], external: ExternalLi
     external,
     politeness: { ...politeness, retryAfterWaitS: Math.round(politeness.retryAfterWaitS * 10) / 10 },
     durationMs: Math.round(performance.now() - run.startedAt),
+    pageIssues: run.checkpoint.facts.pageIssues(),
   };
 }
 

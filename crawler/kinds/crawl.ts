@@ -234,7 +234,7 @@ async function wholeSiteResult(ctx: WorkContext, siteFacts: SiteFacts, outcome: 
     durationMs: outcome.durationMs,
   });
   return CrawlResult.fromPartial({
-    facts: { ...siteFacts, crawl: analysis.findings },
+    facts: { ...siteFacts, crawl: { ...analysis.findings, pageIssues: outcome.pageIssues, pageIssuesCounted: true } },
     reportJson: JSON.stringify(analysis.report),
     pageStats: analysis.pageStats,
   });

@@ -30,7 +30,8 @@ const ASSET = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|rar|7
 
 /**
  * Samples internal pages breadth-first: sitemap URLs first, then the home page's links, then links
- * of those pages up to `maxDepth` link hops, same host only, allowed by robots.txt. A sitemap URL's
+ * of those pages up to `maxDepth` link hops, same host only, allowed by robots.txt, not nofollow
+ * (as the crawl: WordPress's `?replytocom=` reply links are nofollow copies of the post). A sitemap URL's
  * links are followed only when links reach it before it starts (its depth is then known). Pages
  * come back in the order they were started; `depth` is then set from the link graph of what was
  * fetched.
@@ -54,7 +55,7 @@ export async function samplePages(input: SampleInput): Promise<PageFacts[]> {
   };
   for (const url of input.firstUrls ?? []) offer(url, Infinity);
   for (const url of input.sitemapUrls) offer(url, Infinity);
-  for (const link of input.home.links) if (link.internal) offer(link.href, 1);
+  for (const link of input.home.links) if (link.internal && !link.nofollow) offer(link.href, 1);
 
   const pages: PageFacts[] = [];
   // A page is one page however it was reached: the final URL of each kept page (the home page's
@@ -98,7 +99,7 @@ export async function samplePages(input: SampleInput): Promise<PageFacts[]> {
         budget--;
         return;
       }
-      if (next.depth < input.maxDepth) for (const link of page.links) if (link.internal) offer(link.href, next.depth + 1);
+      if (next.depth < input.maxDepth) for (const link of page.links) if (link.internal && !link.nofollow) offer(link.href, next.depth + 1);
       input.onPage?.(++done);
     }, (err: unknown) => void failures.push(err instanceof Error ? err : new Error("page sample failed", { cause: err })));
     const tracked: Promise<void> = task.finally(() => inflight.delete(tracked));

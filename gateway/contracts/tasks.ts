@@ -16,6 +16,10 @@ export const TaskSchema = Type.Object(
     source: Type.String(),
     group: Type.String(),
     impact: Type.Number({ description: "Rank points gained by fixing it, as of the last check" }),
+    impact_uncapped: Type.Number({
+      description:
+        "Rank points gained by fixing it once every rank cap is lifted (the capping checks fixed). Under a cap most impacts are 0; this tells a broken link from a missing security.txt. Equal to impact when no cap holds the rank down",
+    }),
     hint: Type.String(),
     detail: Type.String(),
     effort: Type.Integer({ minimum: 1, maximum: 3 }),
@@ -62,7 +66,7 @@ export const getPlan = defineContract({
   cli: "plan",
   summary: "Open tasks of all your sites, most useful first",
   description:
-    "Ordered by impact, then level (bad, warn, info), then effort. Tasks of checks your profile of their site excludes (PUT /profile/{host}) are left out; they stay in /tasks/{host} with their status.",
+    "Ordered by impact, then level (bad, warn, info), then impact_uncapped (under a rank cap, where most impacts are 0: what a task is worth once the cap is lifted), then effort. Tasks of checks your profile of their site excludes (PUT /profile/{host}) are left out; they stay in /tasks/{host} with their status.",
   tags: ["Tasks"],
   errors: ["bad_host"],
   pageMax: 200,

@@ -16,6 +16,7 @@ export function taskView(t: TaskRow) {
     source: t.source,
     group: t.grp,
     impact: t.impact,
+    impact_uncapped: t.impact_uncapped ?? t.impact,
     hint: t.hint,
     detail: t.detail,
     effort: t.effort,

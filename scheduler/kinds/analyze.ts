@@ -69,6 +69,7 @@ export async function settleAnalysis(ctx: KindContext, q: Queryable, job: JobRow
     level: t.level,
     group: t.group,
     impact: t.impact,
+    impactUncapped: t.impact_uncapped,
     hint: t.hint,
     detail: t.detail,
     source: t.source,

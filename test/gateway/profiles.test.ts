@@ -241,21 +241,22 @@ describe("site profiles against a real run", () => {
     expect(plan.tasks.map((t: { code: string }) => t.code)).toEqual([
       "https_available",
       "canonical_present",
-      "favicon",
+      // Equal impact and level under the cap: by their gain with the cap lifted (R7), then effort.
+      "social_profiles",
+      "pwa_manifest",
+      "schema_core_types",
       "frame_ancestors",
       "permissions_policy",
       "referrer_policy",
       "security_txt",
-      "social_profiles",
       "x_content_type_options",
       "csp",
+      "favicon",
       "description_length",
-      "pwa_manifest",
-      "schema_core_types",
     ]);
     expect(plan.page).toEqual({ limit: 50, offset: 0, total: 13, next_offset: null });
     const paged = (await gw.call("GET", "/api/v1/plan?limit=2&offset=2")).json();
-    expect(paged.tasks.map((t: { code: string }) => t.code)).toEqual(["favicon", "frame_ancestors"]);
+    expect(paged.tasks.map((t: { code: string }) => t.code)).toEqual(["social_profiles", "pwa_manifest"]);
     expect(paged.page).toEqual({ limit: 2, offset: 2, total: 13, next_offset: 4 });
     const tasks = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks as { code: string; status: string }[];
     expect(tasks.filter((t) => ["og_required", "text_length"].includes(t.code)).map((t) => t.status)).toEqual(["open", "open"]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { afterAll, analyzeSite, projectionBlindness, type TaskDraft } from "../../../analyzer/index.ts";
 import type { SiteFacts } from "../../../proto/index.ts";
 import { brokenSite, mediocreSite } from "./golden-sites.ts";
-import { ORIGIN, allPages, response, setHeader } from "./site-builder.ts";
+import { ORIGIN, allPages, cleanCrawl, response, setHeader } from "./site-builder.ts";
 
 const LEVEL = { bad: 0, warn: 1, info: 2 };
 
@@ -59,6 +59,7 @@ describe("tasks (seo-anchors §3.6)", () => {
       level: "info", // p=none: the catalogue's info tier
       group: "domain",
       impact: 0, // 14·1.5/65 = 0.32 → 72.14 still rounds to 72
+      impact_uncapped: 0,
       hint: expect.stringContaining("_dmarc.") as string,
       detail: "p=none: monitoring only, spoofed mail is still delivered",
       source: "report",
@@ -108,6 +109,32 @@ describe("tasks (seo-anchors §3.6)", () => {
     expect(robotsFixed.rank).toBe(39);
   });
 
+  it("under a cap, a task's gain with the cap lifted orders the tasks the cap holds at 0 (R7)", () => {
+    // The cap binds (robots.txt blocks all: 29), a crawl found 10 broken URLs, security.txt is
+    // missing: alone, none of them gains a point under the ceiling. With the cap lifted the broken
+    // links are worth 0.6 points and security.txt 0.2: tasks of equal impact and level are ordered by it
+    // (https_redirect and tls_cert_valid before broken_internal, all bad; ai_crawlers_blocked before security_txt, both info).
+    const site = fixed(brokenSite(), (f) => {
+      f.crawl = cleanCrawl({ brokenLinks: 10, broken: [{ url: `${ORIGIN}/gone/`, detail: "404, linked from 10 pages" }] });
+      f.securityTxt = response(`${ORIGIN}/.well-known/security.txt`, { status: 404, contentType: "text/html" });
+      f.securityTxtFields = undefined;
+    });
+    const a = analyzeSite(site);
+    expect(a.rank).toBe(29);
+    expect(a.tasks.map((t) => [t.code, t.impact, t.impact_uncapped])).toEqual([
+      ["robots_blocks_all", 10, 1.9],
+      ["https_redirect", 0, 1.4],
+      ["tls_cert_valid", 0, 1.4],
+      ["broken_internal", 0, 0.6],
+      ["ai_crawlers_blocked", 0, 0.3],
+      ["security_txt", 0, 0.2],
+    ]);
+  });
+
+  it("without a cap, the gain with caps lifted is the gain", () => {
+    for (const t of analyzeSite(mediocreSite()).tasks) expect(t.impact_uncapped, t.code).toBe(t.impact);
+  });
+
   it("afterAll: every task fixed, or a chosen subset (/issues after, gain_all)", () => {
     const broken = analyzeSite(brokenSite());
     expect(afterAll(broken)).toBe(100);
@@ -132,9 +159,10 @@ describe("tasks (seo-anchors §3.6)", () => {
       ["noindex", 29],
       ["robots_blocks_all", 29],
     ]);
-    expect(a.tasks.filter((t) => t.lifts_cap).map((t) => [t.code, t.impact])).toEqual([
-      ["noindex", 0],
-      ["robots_blocks_all", 0],
+    // Ordered by their gain once the caps are lifted (R7).
+    expect(a.tasks.filter((t) => t.lifts_cap).map((t) => [t.code, t.impact, t.impact_uncapped])).toEqual([
+      ["robots_blocks_all", 0, 2.3],
+      ["noindex", 0, 1.5],
     ]);
   });
 });

@@ -164,8 +164,8 @@ describe("a MediaWiki-shaped wiki", () => {
     expect(c.analysis.report.links.broken.map((b) => [b.url.replace(o, ""), b.status, b.links])).toEqual([["/wiki/Debian_Manual_Wiki:Privacy_policy", 404, 5]]);
   });
 
-  it("raises no crawlable_anchors issue for javascript:print(), nor internal_nofollow for the Special: link robots.txt closes", () => {
+  it("raises no crawlable_anchors issue for javascript:print(), nor internal_nofollow for the Special: link robots.txt closes, nor url_hygiene for /wiki/Title_Case (R11)", () => {
     const issues = new Set(c.stored.flatMap((p) => p.issues));
-    expect(["crawlable_anchors", "localhost_links", "internal_nofollow"].filter((code) => issues.has(code))).toEqual([]);
+    expect(["crawlable_anchors", "localhost_links", "internal_nofollow", "url_hygiene"].filter((code) => issues.has(code))).toEqual([]);
   });
 });

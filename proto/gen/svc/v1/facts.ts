@@ -573,6 +573,20 @@ export interface CrawlFindings {
   /** of those, URLs answering 4xx, 5xx or not at all */
   brokenExternal: number;
   externalBroken: CrawlSample[];
+  /**
+   * Page checks on every crawled HTML page (2xx): per check code, the pages it fails or warns on.
+   * page_issues_counted says the crawl counted them (crawls made before it did not).
+   */
+  pageIssues: PageIssueCount[];
+  pageIssuesCounted: boolean;
+}
+
+/** One page check over a crawl's HTML pages (2xx): how many it fails or warns on, and the first of them. */
+export interface PageIssueCount {
+  code: string;
+  pages: number;
+  /** the first 20 by URL */
+  urls: string[];
 }
 
 function createBaseHeader(): Header {
@@ -6239,6 +6253,8 @@ function createBaseCrawlFindings(): CrawlFindings {
     externalChecked: 0,
     brokenExternal: 0,
     externalBroken: [],
+    pageIssues: [],
+    pageIssuesCounted: false,
   };
 }
 
@@ -6366,6 +6382,12 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     }
     for (const v of message.externalBroken) {
       CrawlSample.encode(v!, writer.uint32(330).fork()).join();
+    }
+    for (const v of message.pageIssues) {
+      PageIssueCount.encode(v!, writer.uint32(338).fork()).join();
+    }
+    if (message.pageIssuesCounted !== false) {
+      writer.uint32(344).bool(message.pageIssuesCounted);
     }
     return writer;
   },
@@ -6711,6 +6733,22 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
             message.externalBroken.push(CrawlSample.decode(reader, reader.uint32()));
             continue;
           }
+          case 42: {
+            if (tag !== 338) {
+              break;
+            }
+
+            message.pageIssues.push(PageIssueCount.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 43: {
+            if (tag !== 344) {
+              break;
+            }
+
+            message.pageIssuesCounted = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6898,6 +6936,16 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
         : globalThis.Array.isArray(object?.external_broken)
         ? object.external_broken.map((e: any) => CrawlSample.fromJSON(e))
         : [],
+      pageIssues: globalThis.Array.isArray(object?.pageIssues)
+        ? object.pageIssues.map((e: any) => PageIssueCount.fromJSON(e))
+        : globalThis.Array.isArray(object?.page_issues)
+        ? object.page_issues.map((e: any) => PageIssueCount.fromJSON(e))
+        : [],
+      pageIssuesCounted: isSet(object.pageIssuesCounted)
+        ? globalThis.Boolean(object.pageIssuesCounted)
+        : isSet(object.page_issues_counted)
+        ? globalThis.Boolean(object.page_issues_counted)
+        : false,
     };
   },
 
@@ -7026,6 +7074,12 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     if (message.externalBroken?.length) {
       obj.externalBroken = message.externalBroken.map((e) => CrawlSample.toJSON(e));
     }
+    if (message.pageIssues?.length) {
+      obj.pageIssues = message.pageIssues.map((e) => PageIssueCount.toJSON(e));
+    }
+    if (message.pageIssuesCounted !== false) {
+      obj.pageIssuesCounted = message.pageIssuesCounted;
+    }
     return obj;
   },
 
@@ -7075,6 +7129,109 @@ export const CrawlFindings: MessageFns<CrawlFindings> = {
     message.externalChecked = object.externalChecked ?? 0;
     message.brokenExternal = object.brokenExternal ?? 0;
     message.externalBroken = object.externalBroken?.map((e) => CrawlSample.fromPartial(e)) || [];
+    message.pageIssues = object.pageIssues?.map((e) => PageIssueCount.fromPartial(e)) || [];
+    message.pageIssuesCounted = object.pageIssuesCounted ?? false;
+    return message;
+  },
+};
+
+function createBasePageIssueCount(): PageIssueCount {
+  return { code: "", pages: 0, urls: [] };
+}
+
+export const PageIssueCount: MessageFns<PageIssueCount> = {
+  encode(message: PageIssueCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.pages !== 0) {
+      writer.uint32(16).int32(message.pages);
+    }
+    for (const v of message.urls) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageIssueCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageIssueCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pages = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.urls.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageIssueCount {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      pages: isSet(object.pages) ? globalThis.Number(object.pages) : 0,
+      urls: globalThis.Array.isArray(object?.urls) ? object.urls.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: PageIssueCount): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.pages !== 0) {
+      obj.pages = Math.round(message.pages);
+    }
+    if (message.urls?.length) {
+      obj.urls = message.urls;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PageIssueCount>): PageIssueCount {
+    return PageIssueCount.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PageIssueCount>): PageIssueCount {
+    const message = createBasePageIssueCount();
+    message.code = object.code ?? "";
+    message.pages = object.pages ?? 0;
+    message.urls = object.urls?.map((e) => e) || [];
     return message;
   },
 };
