@@ -284,30 +284,6 @@ export class WebhooksRepo {
   }
 
   /**
-   * Hands out the attempts that are due: deliveries pending or failing whose time has come, of
-   * active webhooks. Each gets its attempt's job (`start`, in this transaction) and becomes sending;
-   * rows are taken with SKIP LOCKED, so two schedulers never start the same attempt.
-   */
-  async dispatchDue(now: number, limit: number, start: (q: Queryable, due: readonly { delivery: DeliveryRow; hook: WebhookRow }[]) => Promise<JobRow[]>): Promise<number> {
-    return this.db.tx(async (q) => {
-      const due = await q.query<DeliveryRow>(
-        `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $1 AND w.active
-         ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
-        [now, limit],
-      );
-      if (due.length === 0) return 0;
-      const hooks = await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
-      const jobs = await start(q, due.map((delivery) => ({ delivery, hook: hooks.find((h) => h.id === delivery.webhook_id) as WebhookRow })));
-      await q.query(
-        "UPDATE webhook_deliveries d SET state = 'sending', job_id = u.j, next_attempt_at = NULL FROM unnest($1::bigint[], $2::bigint[]) AS u(id, j) WHERE d.id = u.id",
-        [due.map((x) => x.id), jobs.map((j) => j.id)],
-      );
-      return due.length;
-    });
-  }
-
-  /**
    * Hands out the attempts that are due in batches, one per webhook: up to `perHook` of its
    * deliveries pending or failing whose time has come, oldest first, of an active webhook that has
    * no batch under way (one webhook's attempts go one batch at a time, in order). `plan` turns the
@@ -337,39 +313,6 @@ export class WebhooksRepo {
            ) ranked WHERE r <= $3)
          ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
         [now, limit, perHook, locked.map((r) => r.id)],
-      );
-      if (due.length === 0) return 0;
-      const hooks = await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
-      const jobs = await start(q, due.map((delivery) => ({ delivery, hook: hooks.find((h) => h.id === delivery.webhook_id) as WebhookRow })));
-      await q.query(
-        "UPDATE webhook_deliveries d SET state = 'sending', job_id = u.j, next_attempt_at = NULL FROM unnest($1::bigint[], $2::bigint[]) AS u(id, j) WHERE d.id = u.id",
-        [due.map((x) => x.id), jobs.map((j) => j.id)],
-      );
-      return due.length;
-    });
-  }
-
-  /**
-   * Hands out the attempts that are due in batches, one per webhook: up to `perHook` of its
-   * deliveries pending or failing whose time has come, oldest first, of an active webhook that has
-   * no batch under way (one webhook's attempts go one batch at a time, in order). `plan` turns the
-   * batches into bus messages and windows, written in this transaction with the deliveries made
-   * sending; rows are taken with SKIP LOCKED, so two schedulers never hand out the same attempt.
-   * Returns the attempts handed out.
-   */
-  async dispatchBatches(now: number, limit: number, perHook: number, plan: (batches: readonly DueBatch[]) => PlannedBatch[]): Promise<number> {
-    return this.db.tx(async (q) => {
-      const due = await q.query<DeliveryRow>(
-        `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d
-         WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $1 AND d.id IN (
-           SELECT id FROM (
-             SELECT x.id, row_number() OVER (PARTITION BY x.webhook_id ORDER BY x.next_attempt_at, x.id) AS r
-             FROM webhook_deliveries x JOIN webhooks w ON w.id = x.webhook_id
-             WHERE x.state IN ('pending', 'failing') AND x.next_attempt_at <= $1 AND w.active
-               AND x.webhook_id NOT IN (SELECT webhook_id FROM webhook_deliveries WHERE state = 'sending' AND sending_until IS NOT NULL)
-           ) ranked WHERE r <= $3)
-         ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
-        [now, limit, perHook],
       );
       if (due.length === 0) return 0;
       const hooks = await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
