@@ -1,6 +1,6 @@
 import type { Db, Queryable } from "./db.ts";
 import { eventsAfter, type EventRecord } from "./events-repo.ts";
-import { enqueueOutbox, type JobRow, type OutboxMessage } from "./jobs-repo.ts";
+import { enqueueOutbox, type OutboxMessage } from "./jobs-repo.ts";
 
 export interface WebhookRow {
   readonly id: number;
@@ -118,7 +118,7 @@ const d = (cols: string) =>
 
 /**
  * Webhooks, their deliveries and attempts (migration 015). The gateway manages subscriptions and
- * reads the log; the scheduler plans deliveries from the event log, hands attempts out as jobs and
+ * reads the log; the scheduler plans deliveries from the event log, hands attempts out in batches and
  * records what each attempt met, each step in one transaction.
  */
 export class WebhooksRepo {
