@@ -97,21 +97,38 @@ export class CrawlerWorker {
     await this.deps.bus.subscribe(TOPICS.work, "crawler", (m) => this.handle(m, this.jobSlots));
     await this.deps.bus.subscribe(TOPICS.sync, "crawler", (m) => this.handle(m, this.syncSlots));
     // Deliveries wait on receivers: a bound of their own on messages in flight too, as many as their slots.
-    await this.deps.bus.subscribe(TOPICS.webhooks, "crawler", (m) => this.handle(m, this.webhookSlots), { maxInFlight: this.webhookSlotCount });
+    await this.deps.bus.subscribe(TOPICS.webhooks, "crawler", (m) => this.handleWebhooks(m), { maxInFlight: this.webhookSlotCount });
     // Stream batches are many and short (a probe each, mostly): a bound of their own, as many as the stream slots.
-    if (this.deps.streams) await this.deps.bus.subscribe(TOPICS.stream, "crawler", (m) => this.handleStream(m), { maxInFlight: this.streamSlotCount });
+    if (this.deps.streams) await this.deps.bus.subscribe(TOPICS.stream, "crawler", (m) => this.handleStream(m, this.streamSlots), { maxInFlight: this.streamSlotCount });
+  }
+
+  /**
+   * The webhooks topic carries batches of planned attempts (stream items) on the webhook slots; an
+   * attempt an older scheduler planned as a job (a work item, which decodes as a stream item
+   * without a task) still takes the job path, on the same slots.
+   */
+  private async handleWebhooks(message: BusMessage): Promise<void> {
+    let item: StreamItem | null = null;
+    try {
+      item = StreamItem.decode(message.payload);
+    } catch {
+      // Not a stream item: a work item's path says what it is.
+    }
+    if (item?.task && this.deps.streams) return this.handleStream(message, this.webhookSlots, item);
+    return this.handle(message, this.webhookSlots);
   }
 
   /**
    * A stream batch: run by its kind, answered with one result on the results topic under the same
    * key. No lease: a batch lost with a node is planned again at its next slot.
    */
-  private async handleStream(message: BusMessage): Promise<void> {
+  private async handleStream(message: BusMessage, slots: Slots, decoded?: StreamItem): Promise<void> {
     if (this.closed) throw new WorkerClosingError();
-    const item = decodeStreamItem(message.payload);
+    const item = decoded ?? decodeStreamItem(message.payload);
     const task = item.task;
     if (!task) throw new UndecodableWorkItemError(new Error("a stream item without a task"));
-    const kind = this.deps.streams?.[task.$case];
+    // The one place that dispatches on a stream item's arm.
+    const kind = this.deps.streams?.[task.$case] as CrawlerStreamKind<StreamKind> | undefined;
     if (!kind) throw new Error(`this node does not do ${task.$case} work`);
     if (item.avoidNode === this.name && item.hops < STREAM_MAX_HOPS) {
       // Another node should run it (the confirmation of this node's own failure): passed on under
@@ -123,15 +140,15 @@ export class CrawlerWorker {
       this.metrics.streamPassedOn(task.$case);
       return;
     }
-    await this.streamSlots.take(() => new WorkerClosingError());
+    await slots.take(() => new WorkerClosingError());
     this.metrics.streamStarted(task.$case);
     try {
       const value = await kind.run(task.value, { node: this.deps.node, plannedMs: item.plannedMs });
-      const result = StreamResult.fromPartial({ node: this.name, result: { $case: task.$case, value } });
+      const result = StreamResult.fromPartial({ node: this.name, result: { $case: task.$case, value } as StreamResult["result"] });
       await this.deps.bus.publish([{ topic: TOPICS.results, key: message.key, payload: StreamResult.encode(result).finish() }]);
     } finally {
       this.metrics.streamFinished(task.$case);
-      this.streamSlots.release();
+      slots.release();
     }
   }
 

@@ -30,7 +30,7 @@ export type StreamWorkResult = NonNullable<StreamResult["result"]>;
 export type StreamResultOf<K extends StreamKind> = Extract<StreamWorkResult, { $case: K }>["value"];
 
 /** Every stream-lane kind's name (a compile error when it misses an arm). */
-export const STREAM_KINDS = ["probe"] as const satisfies readonly StreamKind[];
+export const STREAM_KINDS = ["probe", "webhook"] as const satisfies readonly StreamKind[];
 type MissingStream = Exclude<StreamKind, (typeof STREAM_KINDS)[number]>;
 const completeStream: [MissingStream] extends [never] ? true : MissingStream = true;
 void completeStream;

@@ -1,5 +1,5 @@
 import { EVENTS, newEvent } from "../analyzer/index.ts";
-import type { DeliveryRow, DeliveryUpdate, Queryable, Store } from "../storage/index.ts";
+import type { BatchOutcome, DeliveryRow, DeliveryUpdate, Queryable, SettledAttempt, Store } from "../storage/index.ts";
 
 /** Seconds from a failed attempt to the next: after the 1st failure 1 min, then 5 min, 30 min, 2 h, 12 h (the spec's schedule, no jitter). */
 export const RETRY_DELAYS_S = [60, 300, 1800, 7200, 43_200] as const;
@@ -38,18 +38,12 @@ export function afterFailure(failures: number, code: number, now: number): { los
   return { lost, nextAttemptAt: now + (RETRY_DELAYS_S[Math.min(failures, RETRY_DELAYS_S.length) - 1] ?? 0) };
 }
 
-/**
- * Records an attempt of a delivery and moves it on, in the caller's transaction (its job's
- * completion, or the planner's for an attempt whose crawler vanished): delivered on a 2xx;
- * otherwise failing with the next attempt's time, or lost. A test send is never retried and never
- * counts toward disabling; its 2xx re-activates a disabled address. The 15th delivery lost in a
- * row disables the address, loses what waited for it and appends a `webhook` event.
- */
-export async function recordOutcome(store: Store, q: Queryable, delivery: DeliveryRow, jobId: number, outcome: AttemptOutcome, now: number): Promise<void> {
+/** What an attempt changes on its delivery: delivered on a 2xx; otherwise failing with the next attempt's time, or lost (a test send is never retried). */
+export function nextStep(delivery: DeliveryRow, outcome: AttemptOutcome, now: number): DeliveryUpdate {
   const ok = outcome.code >= 200 && outcome.code < 300;
   const failures = ok ? delivery.failures : delivery.failures + 1;
   const next = ok ? null : delivery.test ? { lost: true, nextAttemptAt: null } : afterFailure(failures, outcome.code, now);
-  const update: DeliveryUpdate = {
+  return {
     state: ok ? "delivered" : next?.lost ? "lost" : "failing",
     failures,
     nextAttemptAt: next?.nextAttemptAt ?? null,
@@ -58,10 +52,58 @@ export async function recordOutcome(store: Store, q: Queryable, delivery: Delive
     durationMs: outcome.durationMs,
     deliveredAt: ok ? now : null,
   };
+}
+
+/**
+ * Records an attempt of a delivery and moves it on, in the caller's transaction (a test send's
+ * job completion, or an attempt of the job path's whose crawler vanished). Batches of attempts take
+ * settleAttempts' path; both end in afterAttempts.
+ */
+export async function recordOutcome(store: Store, q: Queryable, delivery: DeliveryRow, jobId: number, outcome: AttemptOutcome, now: number): Promise<void> {
+  const update = nextStep(delivery, outcome, now);
   if (!(await store.webhooks.recordAttempt(q, delivery, jobId, outcome.sentAt, now, update))) return;
-  if (ok) return store.webhooks.succeeded(q, delivery.webhook_id, delivery.test);
-  if (update.state !== "lost" || delivery.test) return;
-  const hook = await store.webhooks.lost(q, delivery.webhook_id);
+  await afterAttempts(store, q, [{ delivery, update }], now);
+}
+
+/**
+ * Records attempts of batches (crawler nodes' results, or the planner's no_answer for a window
+ * passed), each at most once, in one transaction.
+ */
+export async function settleAttempts(store: Store, outcomes: readonly BatchOutcome[], now: number): Promise<number> {
+  return store.webhooks.settleBatch(
+    outcomes,
+    now,
+    (delivery, o) => nextStep(delivery, o, now),
+    (q, settled) => afterAttempts(store, q, settled, now),
+  );
+}
+
+/**
+ * What recorded attempts change on their addresses, in order: a delivered one starts the count of
+ * lost deliveries again (a successful test send also re-activates a disabled address); a lost one
+ * counts, and the 15th lost in a row disables the address, loses what waited for it and appends a
+ * `webhook` event. A test send never counts toward disabling.
+ */
+export async function afterAttempts(store: Store, q: Queryable, settled: readonly SettledAttempt[], now: number): Promise<void> {
+  // Deliveries of one address delivered one after another reset its count once (before a loss, and at the end).
+  const resets = new Map<number, boolean>();
+  const flush = async (webhook: number) => {
+    const reactivate = resets.get(webhook);
+    if (reactivate === undefined) return;
+    resets.delete(webhook);
+    await store.webhooks.succeeded(q, webhook, reactivate);
+  };
+  for (const { delivery, update } of settled) {
+    if (update.state === "delivered") resets.set(delivery.webhook_id, resets.get(delivery.webhook_id) === true || delivery.test);
+    if (update.state !== "lost" || delivery.test) continue;
+    await flush(delivery.webhook_id);
+    await lostOne(store, q, delivery.webhook_id, now);
+  }
+  for (const webhook of [...resets.keys()]) await flush(webhook);
+}
+
+async function lostOne(store: Store, q: Queryable, webhookId: number, now: number): Promise<void> {
+  const hook = await store.webhooks.lost(q, webhookId);
   if (!hook || !hook.active || hook.failed_in_a_row < DISABLE_AFTER_LOST) return;
   const dropped = await store.webhooks.disable(q, hook.id, now);
   const event = newEvent(EVENTS.WEBHOOK_DISABLED, { webhook: hook.id, url: hook.url, lost: hook.failed_in_a_row, dropped, at: now }, { accountId: hook.account_id, host: null });

@@ -35,7 +35,7 @@ export { createStore, type Store } from "./store.ts";
 export { LeadersRepo } from "./leaders-repo.ts";
 export { UptimeRepo, type DueProbe, type IncidentRow, type ProbeRow, type ProbeSettlement, type UptimeStateName, type UptimeTargetRow } from "./uptime-repo.ts";
 export { OAuthRepo, type OAuthClientRow, type CodeRow, type IssuedTokens, type TokenIssue, type TokenRefusal, type Refused } from "./oauth-repo.ts";
-export { WebhooksRepo, type WebhookRow, type DeliveryRow, type DeliveryState, type DeliveryUpdate, type AttemptRow, type NewWebhook, type RoutedDelivery } from "./webhooks-repo.ts";
+export { WebhooksRepo, type WebhookRow, type DeliveryRow, type DeliveryState, type DeliveryUpdate, type AttemptRow, type NewWebhook, type RoutedDelivery, type DueBatch, type PlannedBatch, type BatchOutcome, type SettledAttempt } from "./webhooks-repo.ts";
 export { WatchdogRepo, type NewWatchdogChange, type WatchdogChangeRow, type WatchedPageRow } from "./watchdog-repo.ts";
 export { REPORT_VERSION, type StoredReport, type StoredCrawlReport } from "./documents.ts";
 export { JobsRepo, enqueueOutbox, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome, type StaleWhy } from "./jobs-repo.ts";

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from "./db.ts";
 import { eventsAfter, type EventRecord } from "./events-repo.ts";
-import type { JobRow } from "./jobs-repo.ts";
+import { enqueueOutbox, type OutboxMessage } from "./jobs-repo.ts";
 
 export interface WebhookRow {
   readonly id: number;
@@ -78,6 +78,35 @@ export interface DeliveryUpdate {
   readonly deliveredAt: number | null;
 }
 
+/** One webhook's due attempts as the planner hands them out together, in order. */
+export interface DueBatch {
+  readonly hook: WebhookRow;
+  readonly deliveries: readonly DeliveryRow[];
+}
+
+/** A batch's bus message, and each of its deliveries' window (unix seconds, in the batch's order). */
+export interface PlannedBatch {
+  readonly message: OutboxMessage;
+  readonly sendingUntil: readonly number[];
+}
+
+/** What an attempt of a batch met, as the crawler node reported it (or the planner, when its window passed without a word). */
+export interface BatchOutcome {
+  readonly delivery: number;
+  /** The attempt's number: recorded only while the delivery still waits for this attempt. */
+  readonly n: number;
+  readonly code: number;
+  readonly error: string;
+  readonly durationMs: number | null;
+  readonly sentAt: number | null;
+}
+
+/** A recorded attempt and what it changed on its delivery, in the order recorded. */
+export interface SettledAttempt {
+  readonly delivery: DeliveryRow;
+  readonly update: DeliveryUpdate;
+}
+
 const WEBHOOK_COLUMNS = "id, account_id, name, url, events, hosts, secret, active, failed_in_a_row, created, disabled_at";
 const DELIVERY_COLUMNS =
   "id, webhook_id, account_id, event_id, event, host, notification, state, attempts, failures, next_attempt_at, job_id, last_code, last_error, last_duration_ms, last_attempt_at, delivered_at, test, created";
@@ -89,7 +118,7 @@ const d = (cols: string) =>
 
 /**
  * Webhooks, their deliveries and attempts (migration 015). The gateway manages subscriptions and
- * reads the log; the scheduler plans deliveries from the event log, hands attempts out as jobs and
+ * reads the log; the scheduler plans deliveries from the event log, hands attempts out in batches and
  * records what each attempt met, each step in one transaction.
  */
 export class WebhooksRepo {
@@ -212,7 +241,8 @@ export class WebhooksRepo {
     const [row] = await this.db.query<{ work: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM events WHERE id > coalesce((SELECT last_id FROM series_cursors WHERE name = $1), 0))
            OR EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $2 AND w.active)
-           OR EXISTS (SELECT 1 FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id WHERE d.state = 'sending' AND j.state = 'error') AS work`,
+           OR EXISTS (SELECT 1 FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id WHERE d.state = 'sending' AND j.state = 'error')
+           OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE state = 'sending' AND sending_until IS NOT NULL AND sending_until < $2) AS work`,
       [cursor, now],
     );
     return row?.work === true;
@@ -254,27 +284,117 @@ export class WebhooksRepo {
   }
 
   /**
-   * Hands out the attempts that are due: deliveries pending or failing whose time has come, of
-   * active webhooks. Each gets its attempt's job (`start`, in this transaction) and becomes sending;
-   * rows are taken with SKIP LOCKED, so two schedulers never start the same attempt.
+   * Hands out the attempts that are due in batches, one per webhook: up to `perHook` of its
+   * deliveries pending or failing whose time has come, oldest first, of an active webhook that has
+   * no batch under way (one webhook's attempts go one batch at a time, in order). `plan` turns the
+   * batches into bus messages and windows, written in this transaction with the deliveries made
+   * sending; rows are taken with SKIP LOCKED, so two schedulers never hand out the same attempt.
+   * Returns the attempts handed out.
    */
-  async dispatchDue(now: number, limit: number, start: (q: Queryable, due: readonly { delivery: DeliveryRow; hook: WebhookRow }[]) => Promise<JobRow[]>): Promise<number> {
+  async dispatchBatches(now: number, limit: number, perHook: number, plan: (batches: readonly DueBatch[]) => PlannedBatch[]): Promise<number> {
     return this.db.tx(async (q) => {
+      // The webhooks first, locked (a second scheduler skips them): a webhook's batches are handed
+      // out by one transaction at a time, and the next statement sees a batch another committed.
+      const busy = "SELECT webhook_id FROM webhook_deliveries WHERE state = 'sending' AND sending_until IS NOT NULL";
+      const locked = await q.query<{ id: number }>(
+        `SELECT w.id FROM webhooks w WHERE w.active AND w.id NOT IN (${busy})
+           AND EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.webhook_id = w.id AND x.state IN ('pending', 'failing') AND x.next_attempt_at <= $1)
+         ORDER BY w.id FOR NO KEY UPDATE OF w SKIP LOCKED`,
+        [now],
+      );
+      if (locked.length === 0) return 0;
       const due = await q.query<DeliveryRow>(
-        `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $1 AND w.active
+        `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d
+         WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $1 AND d.id IN (
+           SELECT id FROM (
+             SELECT x.id, row_number() OVER (PARTITION BY x.webhook_id ORDER BY x.next_attempt_at, x.id) AS r
+             FROM webhook_deliveries x
+             WHERE x.webhook_id = ANY ($4::bigint[]) AND x.state IN ('pending', 'failing') AND x.next_attempt_at <= $1 AND x.webhook_id NOT IN (${busy})
+           ) ranked WHERE r <= $3)
          ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
-        [now, limit],
+        [now, limit, perHook, locked.map((r) => r.id)],
       );
       if (due.length === 0) return 0;
       const hooks = await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
-      const jobs = await start(q, due.map((delivery) => ({ delivery, hook: hooks.find((h) => h.id === delivery.webhook_id) as WebhookRow })));
+      const batches = hooks.map((hook) => ({ hook, deliveries: due.filter((x) => x.webhook_id === hook.id) }));
+      const planned = plan(batches);
+      const ids = batches.flatMap((b) => b.deliveries.map((x) => x.id));
+      const until = planned.flatMap((p) => p.sendingUntil);
       await q.query(
-        "UPDATE webhook_deliveries d SET state = 'sending', job_id = u.j, next_attempt_at = NULL FROM unnest($1::bigint[], $2::bigint[]) AS u(id, j) WHERE d.id = u.id",
-        [due.map((x) => x.id), jobs.map((j) => j.id)],
+        "UPDATE webhook_deliveries d SET state = 'sending', job_id = NULL, next_attempt_at = NULL, sending_until = u.t FROM unnest($1::bigint[], $2::bigint[]) AS u(id, t) WHERE d.id = u.id",
+        [ids, until],
       );
+      for (const p of planned) await enqueueOutbox(q, p.message, now);
       return due.length;
     });
+  }
+
+  /**
+   * Records attempts of batches (`outcomes`, in the order they were made) in one transaction: each
+   * for a delivery still sending in a batch and waiting for this attempt (a repeated or late result
+   * records nothing). `next` decides what each attempt changes; `after` gets what was recorded, in
+   * order, to count and disable in the same transaction. Returns the attempts recorded.
+   */
+  async settleBatch(
+    outcomes: readonly BatchOutcome[],
+    now: number,
+    next: (delivery: DeliveryRow, outcome: BatchOutcome) => DeliveryUpdate,
+    after: (q: Queryable, settled: readonly SettledAttempt[]) => Promise<void>,
+  ): Promise<number> {
+    if (outcomes.length === 0) return 0;
+    return this.db.tx(async (q) => {
+      const rows = await q.query<DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ANY ($1::bigint[]) AND state = 'sending' AND sending_until IS NOT NULL ORDER BY id FOR UPDATE`,
+        [[...new Set(outcomes.map((o) => o.delivery))]],
+      );
+      const byId = new Map(rows.map((r) => [Number(r.id), r]));
+      const settled: (SettledAttempt & { outcome: BatchOutcome })[] = [];
+      for (const o of outcomes) {
+        const delivery = byId.get(o.delivery);
+        if (!delivery || delivery.attempts + 1 !== o.n) continue;
+        byId.delete(o.delivery);
+        settled.push({ delivery, update: next(delivery, o), outcome: o });
+      }
+      if (settled.length === 0) return 0;
+      const col = <T>(f: (s: (typeof settled)[number]) => T) => settled.map(f);
+      // Two statements for the batch: the attempts, and their deliveries moved on.
+      await q.query(
+        `INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms)
+         SELECT i, n, NULL, s, $7, c, e, ms FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::int[], $5::text[], $6::int[]) AS u(i, n, s, c, e, ms)
+         ON CONFLICT DO NOTHING`,
+        [col((s) => s.delivery.id), col((s) => s.outcome.n), col((s) => s.outcome.sentAt), col((s) => s.update.code), col((s) => s.update.error), col((s) => s.update.durationMs), now],
+      );
+      await q.query(
+        `UPDATE webhook_deliveries d SET state = u.st, attempts = u.n, failures = u.f, next_attempt_at = u.na, job_id = NULL, sending_until = NULL, last_code = u.c,
+           last_error = u.e, last_duration_ms = u.ms, last_attempt_at = coalesce(u.s, $10), delivered_at = coalesce(u.da, d.delivered_at)
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::int[], $7::text[], $8::int[], $9::bigint[], $11::bigint[]) AS u(id, st, n, f, na, c, e, ms, s, da)
+         WHERE d.id = u.id`,
+        [
+          col((s) => s.delivery.id),
+          col((s) => s.update.state),
+          col((s) => s.outcome.n),
+          col((s) => s.update.failures),
+          col((s) => s.update.nextAttemptAt),
+          col((s) => s.update.code),
+          col((s) => s.update.error),
+          col((s) => s.update.durationMs),
+          col((s) => s.outcome.sentAt),
+          now,
+          col((s) => s.update.deliveredAt),
+        ],
+      );
+      await after(q, settled);
+      return settled.length;
+    });
+  }
+
+  /** Deliveries of batches whose window has passed without a result (their crawler node died, or the batch was lost): their ids and attempt numbers. */
+  async windowsPassed(now: number, limit: number): Promise<{ delivery: number; n: number }[]> {
+    const rows = await this.db.query<{ id: number; attempts: number }>(
+      "SELECT id, attempts FROM webhook_deliveries WHERE state = 'sending' AND sending_until IS NOT NULL AND sending_until < $1 ORDER BY id LIMIT $2",
+      [now, limit],
+    );
+    return rows.map((r) => ({ delivery: Number(r.id), n: r.attempts + 1 }));
   }
 
   /**

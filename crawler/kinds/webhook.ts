@@ -4,6 +4,7 @@ import { WebhookResult } from "../../proto/index.ts";
 import { classifyFetchError } from "../fetch/fetch-errors.ts";
 import { NO_WEBHOOK_METRICS, webhookOutcomeOf } from "../webhook-metrics.ts";
 import { NonRetryableWorkError } from "../work-errors.ts";
+import type { CrawlerNode } from "../node.ts";
 import type { CrawlerKind } from "./kind.ts";
 
 /** The headers that sign a body sent at unix second t: X-Svc-Signature-V2 over "<t>.<body>", the older X-Svc-Signature over the body alone. */
@@ -16,70 +17,106 @@ export function signatureHeaders(secret: string, t: number, body: Buffer): Recor
 /** How much of a receiver's answer is read (and thrown away) before the connection is let go. */
 const ANSWER_MAX_BYTES = 64 * 1024;
 
+/** One attempt as a crawler node sends it: what the body and the headers are made of. */
+export interface SignedSend {
+  readonly delivery: number;
+  readonly event: string;
+  readonly secret: string;
+  readonly notificationJson: string;
+  readonly timeoutMs: number;
+}
+
+/** What the receiver answered (code 0: no answer, with the reason in error), and when it was signed. */
+export interface SendOutcome {
+  readonly code: number;
+  readonly error: string;
+  readonly durationMs: number;
+  readonly sentAt: number;
+}
+
 /**
- * One attempt to deliver a webhook event: the address is checked against the egress policy now
- * (https only; its name resolved, and refused when every address is private, loopback,
- * link-local or a metadata address), the body is built and signed with this attempt's timestamp,
- * and it is POSTed through the node's egress, which dials only the validated address. Redirects
- * are not followed (a 3xx is a failure); the attempt gives up after the task's timeout. What the
- * receiver answered, or that it did not, is the result; a refused address fails the job.
+ * Checks a webhook address before sending to it: https only, its name resolved and refused when
+ * every address is private, loopback, link-local or a metadata address (EgressBlockedError, counted
+ * as a blocked attempt). The dispatcher resolves again when it opens a connection and dials that
+ * address, so a connection kept alive was checked when it was opened.
+ */
+export async function checkWebhookAddress(node: CrawlerNode, address: string, delivery: number): Promise<URL> {
+  const metrics = node.webhookMetrics ?? NO_WEBHOOK_METRICS;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new NonRetryableWorkError("webhook_gone", `delivery ${delivery}: no address (the webhook was removed)`);
+  }
+  if (url.protocol !== "https:") throw new NonRetryableWorkError("not_https", `webhook addresses must be https, not ${url.protocol}`);
+  await node.egress.resolve(url.hostname).catch((err: unknown) => {
+    if ((err as { reason?: string }).reason === "blocked_private_address") metrics.attempt("blocked", null);
+    throw err;
+  });
+  return url;
+}
+
+/**
+ * Builds the body of one attempt, signs it with this attempt's timestamp and POSTs it through the
+ * node's egress (its keep-alive pool; every connection it opens is dialled to a validated
+ * address). Redirects are not followed (a 3xx is a failure); the attempt gives up after its
+ * timeout. What the receiver answered, or that it did not, is the outcome; an address the egress
+ * refuses when it connects throws.
+ */
+export async function sendSigned(node: CrawlerNode, url: URL, send: SignedSend, signal?: AbortSignal): Promise<SendOutcome> {
+  const metrics = node.webhookMetrics ?? NO_WEBHOOK_METRICS;
+  const t = Math.floor(node.clock.nowMs() / 1000);
+  const notification = JSON.parse(send.notificationJson || "{}") as Record<string, unknown>;
+  const body = Buffer.from(JSON.stringify({ ...notification, event: send.event, delivery: send.delivery, sent_at: t }));
+  const headers = {
+    "content-type": "application/json; charset=utf-8",
+    "user-agent": node.settings.userAgent,
+    "x-svc-event": send.event,
+    "x-svc-delivery": String(send.delivery),
+    ...signatureHeaders(send.secret, t, body),
+  };
+  const timeoutMs = send.timeoutMs > 0 ? send.timeoutMs : 8000;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const started = performance.now();
+  const duration = () => Math.round(performance.now() - started);
+  try {
+    const res = await node.egress.request(url, {
+      method: "POST",
+      headers,
+      body,
+      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    await drain(res.body);
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    const ms = duration();
+    metrics.attempt(webhookOutcomeOf(res.statusCode, ""), ms / 1000);
+    const committed = ok ? eventsCommittedAt(notification) : null;
+    if (committed !== null) metrics.delivered(Math.max(0, Math.floor(node.clock.nowMs() / 1000) - committed));
+    return { code: res.statusCode, error: ok ? "" : `http_${res.statusCode}`, durationMs: ms, sentAt: t };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    const { code } = classifyFetchError(err, deadline.aborted);
+    const ms = duration();
+    metrics.attempt(webhookOutcomeOf(0, code), code === "blocked_private_address" ? null : ms / 1000);
+    if (code === "blocked_private_address") throw (err as { cause?: unknown }).cause ?? err;
+    return { code: 0, error: code, durationMs: ms, sentAt: t };
+  }
+}
+
+/**
+ * A test send (POST /webhooks/{id}/test, sync lane), or an attempt planned as a job by an older
+ * scheduler: the address checked now, the body signed and POSTed. What the receiver answered, or
+ * that it did not, is the result; a refused address fails the job. Planned attempts travel in
+ * batches on the stream lane (crawler/stream/webhook.ts).
  */
 export const webhookKind: CrawlerKind<"webhook"> = {
   name: "webhook",
   slots: "webhook",
   async run(task, ctx) {
-    const { node } = ctx;
-    const metrics = node.webhookMetrics ?? NO_WEBHOOK_METRICS;
-    let url: URL;
-    try {
-      url = new URL(task.url);
-    } catch {
-      throw new NonRetryableWorkError("webhook_gone", `delivery ${task.delivery}: no address (the webhook was removed)`);
-    }
-    if (url.protocol !== "https:") throw new NonRetryableWorkError("not_https", `webhook addresses must be https, not ${url.protocol}`);
-    // Checked on every send; the dispatcher resolves again when it opens a connection and dials that address.
-    await node.egress.resolve(url.hostname).catch((err: unknown) => {
-      if ((err as { reason?: string }).reason === "blocked_private_address") metrics.attempt("blocked", null);
-      throw err;
-    });
-    const t = Math.floor(node.clock.nowMs() / 1000);
-    const notification = JSON.parse(task.notificationJson || "{}") as Record<string, unknown>;
-    const body = Buffer.from(JSON.stringify({ ...notification, event: task.event, delivery: task.delivery, sent_at: t }));
-    const headers = {
-      "content-type": "application/json; charset=utf-8",
-      "user-agent": node.settings.userAgent,
-      "x-svc-event": task.event,
-      "x-svc-delivery": String(task.delivery),
-      ...signatureHeaders(task.secret, t, body),
-    };
-    const timeoutMs = task.timeoutMs > 0 ? task.timeoutMs : 8000;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const started = performance.now();
-    const duration = () => Math.round(performance.now() - started);
-    try {
-      const res = await node.egress.request(url, {
-        method: "POST",
-        headers,
-        body,
-        signal: AbortSignal.any([ctx.signal, deadline]),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      await drain(res.body);
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      const ms = duration();
-      metrics.attempt(webhookOutcomeOf(res.statusCode, ""), ms / 1000);
-      const committed = ok ? eventsCommittedAt(notification) : null;
-      if (committed !== null) metrics.delivered(Math.max(0, Math.floor(node.clock.nowMs() / 1000) - committed));
-      return WebhookResult.fromPartial({ code: res.statusCode, error: ok ? "" : `http_${res.statusCode}`, durationMs: ms, sentAt: t });
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
-      const { code } = classifyFetchError(err, deadline.aborted);
-      const ms = duration();
-      metrics.attempt(webhookOutcomeOf(0, code), code === "blocked_private_address" ? null : ms / 1000);
-      if (code === "blocked_private_address") throw (err as { cause?: unknown }).cause ?? err;
-      return WebhookResult.fromPartial({ code: 0, error: code, durationMs: ms, sentAt: t });
-    }
+    const url = await checkWebhookAddress(ctx.node, task.url, task.delivery);
+    return WebhookResult.fromPartial(await sendSigned(ctx.node, url, task, ctx.signal));
   },
 };
 

@@ -28,7 +28,8 @@ export class ResultsConsumer {
     }
     const result = decoded.result;
     if (!result) return;
-    const kind = this.kinds[result.$case];
+    // The one place that dispatches on the result's arm.
+    const kind = this.kinds[result.$case] as SchedulerStreamKind<StreamKind> | undefined;
     if (!kind) {
       this.ctx.logger.warn({ kind: result.$case }, "a stream result of a kind this scheduler does not know: dropped");
       return;

@@ -7,16 +7,18 @@
  * (test/bench/webhooks/sender.ts), one after the other:
  *
  *   svc   the embedded mode: events appended to the event log (as the analysis path appends them)
- *         → the webhooks planner (deliveries, then one job and outbox row per attempt) → the
- *         in-process bus → the crawler worker's webhook kind (SSRF check, signing, POST) → the
- *         completion recorded. BENCH_HOOKS webhooks (one per account), events spread over them.
+ *         → the webhooks planner (deliveries, then one batch per webhook through the outbox) →
+ *         the in-process bus → the crawler worker's webhook batches (SSRF check, signing, POST
+ *         over the keep-alive pool) → the results topic → the batch recorded. BENCH_HOOKS
+ *         webhooks (one per account), events spread over them.
  *   bare  a bare undici loop signing and posting the same bodies: the ceiling.
  *
  * Two phases per sender. burst: BENCH_EVENTS events appended as fast as the log takes them (100 per
  * transaction): deliveries/s, CPU per delivery (the sender process's CPU over the phase), p50/p99
  * delay from the event's commit to the receiver's 2xx (mostly queueing here). paced: BENCH_PACED
  * events at BENCH_RATE a second, one per transaction: the delay of one event when Svc keeps up.
- * Peak RSS is the sender process's. Printed per sender, then svc/bare ratios.
+ * Peak RSS is the sender process's. Printed per sender, then svc/bare ratios; the figures are also
+ * written to .tmp/bench/webhooks.json ({name, ratio, target, rss_mb, figures}) for bench:summary.
  *
  *   npm run bench:webhooks                        10,000 events burst, 1,000 paced at 50/s, 20 webhooks
  *   npm run bench:webhooks -- --smoke (CI=true)   500 burst, 100 paced at 50/s
@@ -26,6 +28,8 @@
  * the svc sender there. A benchmark, not a test: it never fails on a number.
  */
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createServer } from "node:https";
 import { loadavg } from "node:os";
 import { createInterface } from "node:readline";
@@ -146,6 +150,38 @@ try {
   console.log(
     `svc/bare: deliveries/s ${(b.perSecond / bb.perSecond).toFixed(2)}×, CPU per delivery ${(b.cpuMsPerDelivery / bb.cpuMsPerDelivery).toFixed(1)}×, peak RSS ${(b.rss / bb.rss).toFixed(1)}×; ` +
       `paced p99 commit→2xx ${svc.paced!.p99.toFixed(0)} ms vs ${bare.paced!.p99.toFixed(0)} ms`,
+  );
+  // Issue 36's target: ≥ 500 deliveries a second per core (a core's second over the CPU a delivery costs), ≤ 2 CPU-ms a delivery.
+  const perCore = 1000 / b.cpuMsPerDelivery;
+  console.log(`svc: ${perCore.toFixed(0)} deliveries/s per core (target ≥ 500), ${b.cpuMsPerDelivery.toFixed(2)} CPU-ms per delivery (target ≤ 2)`);
+  const round = (x: number, digits = 2) => Number(x.toFixed(digits));
+  const figures = (f: Figures) => ({ events: f.events, seconds: round(f.seconds, 1), deliveries_per_s: round(f.perSecond, 0), cpu_ms_per_delivery: round(f.cpuMsPerDelivery), p50_ms: round(f.p50, 0), p99_ms: round(f.p99, 0), rss_mb: round(f.rss, 0) });
+  const out = join(REPO_ROOT, ".tmp", "bench");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, "webhooks.json"),
+    `${JSON.stringify(
+      {
+        name: "webhooks",
+        ratio: round(b.perSecond / bb.perSecond),
+        target: "≥ 500 deliveries/s per core, ≤ 2 CPU-ms per delivery",
+        rss_mb: round(b.rss, 0),
+        figures: {
+          svc_burst: figures(b),
+          svc_paced: figures(svc.paced!),
+          bare_burst: figures(bb),
+          bare_paced: figures(bare.paced!),
+          deliveries_per_s_per_core: round(perCore, 0),
+          cpu_ratio: round(b.cpuMsPerDelivery / bb.cpuMsPerDelivery, 1),
+          rss_ratio: round(b.rss / bb.rss, 1),
+          events: EVENTS,
+          hooks: HOOKS,
+          load_average: loadavg().map((l) => round(l, 1)),
+        },
+      },
+      null,
+      2,
+    )}\n`,
   );
 } finally {
   receiver.close();

@@ -4,8 +4,9 @@
  *   MODE=svc   Svc's embedded mode (`svc serve`'s store: PGlite under a temporary data dir, the
  *              scheduler over gRPC on loopback, the in-process bus, a crawler worker), with
  *              BENCH_HOOKS accounts each subscribed once to the receiver. Events are appended to
- *              the event log as the analysis path does; the webhooks planner, the job outbox, the
- *              bus and the crawler's webhook kind deliver them.
+ *              the event log as the analysis path does; the webhooks planner (batches per webhook
+ *              through the outbox), the bus, the crawler's webhook batches on its webhook slots and
+ *              the results' writer deliver them.
  *   MODE=bare  A bare undici loop: the same bodies, signed the same way, posted by BENCH_HOOKS
  *              loops (one per webhook, as Svc sends one webhook's deliveries one at a time).
  *

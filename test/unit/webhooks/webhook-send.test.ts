@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   createEgress,
   CRAWLER_KINDS,
+  crawlerStreamKinds,
   EgressBlockedError,
   failureOf,
   NonRetryableWorkError,
@@ -9,7 +10,7 @@ import {
   type CrawlerNode,
   type WorkContext,
 } from "../../../crawler/index.ts";
-import { Retry, WebhookTask } from "../../../proto/index.ts";
+import { Retry, WebhookAttempt, WebhookBatch, WebhookTask } from "../../../proto/index.ts";
 import { ManualClock } from "../../../runtime/index.ts";
 import { Registry } from "prom-client";
 import { webhookMetrics } from "../../../crawler/webhook-metrics.ts";
@@ -132,5 +133,59 @@ describe("the webhook metrics of a crawler node", () => {
     await server.close();
     await guarded.close();
     await open.close();
+  });
+});
+
+describe("a batch of one webhook's attempts (stream lane)", () => {
+  it("sends in order over kept-alive connections, each signed with its own timestamp; an attempt past its latest start is not sent", async () => {
+    const certs = makeCerts();
+    const got: { delivery: string; verified: boolean; socket: number }[] = [];
+    const sockets = new WeakMap<object, number>();
+    let nextSocket = 0;
+    const clock = new ManualClock(1_700_000_100_000);
+    const server = await startHttps((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        if (!sockets.has(req.socket)) sockets.set(req.socket, nextSocket++);
+        const ok = verifySignature("whsec_test", req.headers["x-svc-signature-v2"] as string, Buffer.concat(chunks), Math.floor(clock.nowMs() / 1000)).ok;
+        got.push({ delivery: String(req.headers["x-svc-delivery"]), verified: ok, socket: sockets.get(req.socket)! });
+        res.writeHead(204).end();
+      });
+    }, certs.valid);
+    const { resolver } = fixedResolver({ "svc.test": ["127.0.0.1"] });
+    const egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: certs.ca, connectTimeoutMs: 1000 }, { resolver });
+    const node = { egress, clock, settings: { userAgent: "svc-test" } } as unknown as CrawlerNode;
+    const now = clock.nowMs();
+    const attempt = (delivery: number, notAfterMs: number) => WebhookAttempt.fromPartial({ delivery, n: 1, event: "rank", notificationJson: '{"type":"rank","events":[]}', notAfterMs, timeoutMs: 2000 });
+    const batch = WebhookBatch.fromPartial({ webhook: 3, url: `https://svc.test:${server.port}/in`, secret: "whsec_test", attempts: [attempt(11, now), attempt(12, now), attempt(13, now - 1), attempt(14, now), attempt(15, now), attempt(16, now)] });
+    const result = await crawlerStreamKinds().webhook.run(batch, { node, plannedMs: now });
+    expect(result.outcomes.map((o) => [o.delivery, o.n, o.code, o.error])).toEqual([
+      [11, 1, 204, ""],
+      [12, 1, 204, ""],
+      [13, 1, 0, "not_sent"],
+      [14, 1, 204, ""],
+      [15, 1, 204, ""],
+      [16, 1, 204, ""],
+    ]);
+    expect(got.map((g) => [g.delivery, g.verified])).toEqual(["11", "12", "14", "15", "16"].map((d) => [d, true]));
+    // The pool keeps connections: five sends, not five connections (undici may open a second one after the first request).
+    expect(new Set(got.map((g) => g.socket)).size).toBeLessThanOrEqual(2);
+    await server.close();
+    await egress.close();
+  });
+
+  it("refuses every attempt of an address that resolves to a private address, and sends none", async () => {
+    const { resolver } = fixedResolver({ "hooks.example.com": ["10.0.0.8"] });
+    const egress = createEgress({ allowPrivateTargets: false, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 }, { resolver });
+    const clock = new ManualClock(1_700_000_100_000);
+    const node = { egress, clock, settings: { userAgent: "svc-test" } } as unknown as CrawlerNode;
+    const attempts = [21, 22].map((delivery) => WebhookAttempt.fromPartial({ delivery, n: 2, event: "rank", notificationJson: "{}", notAfterMs: clock.nowMs() + 1000, timeoutMs: 2000 }));
+    const result = await crawlerStreamKinds().webhook.run(WebhookBatch.fromPartial({ webhook: 3, url: "https://hooks.example.com/in", secret: "s", attempts }), { node, plannedMs: 0 });
+    expect(result.outcomes.map((o) => [o.delivery, o.n, o.code, o.error])).toEqual([
+      [21, 2, 0, "blocked_private_address"],
+      [22, 2, 0, "blocked_private_address"],
+    ]);
+    await egress.close();
   });
 });

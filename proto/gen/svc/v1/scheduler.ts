@@ -457,13 +457,60 @@ export interface StreamItem {
   avoidNode: string;
   /** how many times the item was passed on */
   hops: number;
-  task: { $case: "probe"; value: ProbeTask } | undefined;
+  task: { $case: "probe"; value: ProbeTask } | { $case: "webhook"; value: WebhookBatch } | undefined;
 }
 
 export interface StreamResult {
   /** the crawler node that ran it */
   node: string;
-  result: { $case: "probe"; value: ProbeResult } | undefined;
+  result: { $case: "probe"; value: ProbeResult } | { $case: "webhook"; value: WebhookBatchResult } | undefined;
+}
+
+/**
+ * One webhook's due attempts, in order (docs/webhooks.md): sent one after another on the node's
+ * webhook slots, through its egress. The secret travels in the batch only: the crawler signs each
+ * body with it at send time and keeps nothing. An attempt not started by its not_after_ms is not
+ * sent (the scheduler records it as no_answer once its window has passed).
+ */
+export interface WebhookBatch {
+  webhook: number;
+  /** https only; resolved and checked against the egress policy for the batch, pinned again on every connection */
+  url: string;
+  secret: string;
+  attempts: WebhookAttempt[];
+}
+
+export interface WebhookAttempt {
+  /** the delivery's id (X-Svc-Delivery, the body's delivery) */
+  delivery: number;
+  /** the attempt's number: its result is recorded once, while the delivery waits for it */
+  n: number;
+  /** the webhook event type (X-Svc-Event, the body's event) */
+  event: string;
+  /** the notification, a JSON object; the body adds event, delivery and sent_at */
+  notificationJson: string;
+  /** the latest start (epoch ms) */
+  notAfterMs: number;
+  /** the whole attempt: connect, send, the receiver's status line */
+  timeoutMs: number;
+}
+
+export interface WebhookBatchResult {
+  webhook: number;
+  outcomes: WebhookOutcome[];
+}
+
+/** What one attempt of a batch met (WebhookResult's figures, with the attempt they belong to). */
+export interface WebhookOutcome {
+  delivery: number;
+  n: number;
+  /** 0 when no answer came */
+  code: number;
+  /** empty on a 2xx; timeout, refused, http_<code>, blocked_private_address, not_sent, … */
+  error: string;
+  durationMs: number;
+  /** the signed timestamp; 0 when it was not sent */
+  sentAt: number;
 }
 
 /** Uptime probes of one domain's hosts for one slot. */
@@ -5283,6 +5330,9 @@ export const StreamItem: MessageFns<StreamItem> = {
       case "probe":
         ProbeTask.encode(message.task.value, writer.uint32(202).fork()).join();
         break;
+      case "webhook":
+        WebhookBatch.encode(message.task.value, writer.uint32(210).fork()).join();
+        break;
     }
     return writer;
   },
@@ -5332,6 +5382,14 @@ export const StreamItem: MessageFns<StreamItem> = {
             message.task = { $case: "probe", value: ProbeTask.decode(reader, reader.uint32()) };
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.task = { $case: "webhook", value: WebhookBatch.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5357,7 +5415,11 @@ export const StreamItem: MessageFns<StreamItem> = {
         ? globalThis.String(object.avoid_node)
         : "",
       hops: isSet(object.hops) ? globalThis.Number(object.hops) : 0,
-      task: isSet(object.probe) ? { $case: "probe", value: ProbeTask.fromJSON(object.probe) } : undefined,
+      task: isSet(object.probe)
+        ? { $case: "probe", value: ProbeTask.fromJSON(object.probe) }
+        : isSet(object.webhook)
+        ? { $case: "webhook", value: WebhookBatch.fromJSON(object.webhook) }
+        : undefined,
     };
   },
 
@@ -5374,6 +5436,8 @@ export const StreamItem: MessageFns<StreamItem> = {
     }
     if (message.task?.$case === "probe") {
       obj.probe = ProbeTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "webhook") {
+      obj.webhook = WebhookBatch.toJSON(message.task.value);
     }
     return obj;
   },
@@ -5390,6 +5454,12 @@ export const StreamItem: MessageFns<StreamItem> = {
       case "probe": {
         if (object.task?.value !== undefined && object.task?.value !== null) {
           message.task = { $case: "probe", value: ProbeTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "webhook": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "webhook", value: WebhookBatch.fromPartial(object.task.value) };
         }
         break;
       }
@@ -5410,6 +5480,9 @@ export const StreamResult: MessageFns<StreamResult> = {
     switch (message.result?.$case) {
       case "probe":
         ProbeResult.encode(message.result.value, writer.uint32(202).fork()).join();
+        break;
+      case "webhook":
+        WebhookBatchResult.encode(message.result.value, writer.uint32(210).fork()).join();
         break;
     }
     return writer;
@@ -5444,6 +5517,14 @@ export const StreamResult: MessageFns<StreamResult> = {
             message.result = { $case: "probe", value: ProbeResult.decode(reader, reader.uint32()) };
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.result = { $case: "webhook", value: WebhookBatchResult.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5459,7 +5540,11 @@ export const StreamResult: MessageFns<StreamResult> = {
   fromJSON(object: any): StreamResult {
     return {
       node: isSet(object.node) ? globalThis.String(object.node) : "",
-      result: isSet(object.probe) ? { $case: "probe", value: ProbeResult.fromJSON(object.probe) } : undefined,
+      result: isSet(object.probe)
+        ? { $case: "probe", value: ProbeResult.fromJSON(object.probe) }
+        : isSet(object.webhook)
+        ? { $case: "webhook", value: WebhookBatchResult.fromJSON(object.webhook) }
+        : undefined,
     };
   },
 
@@ -5470,6 +5555,8 @@ export const StreamResult: MessageFns<StreamResult> = {
     }
     if (message.result?.$case === "probe") {
       obj.probe = ProbeResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "webhook") {
+      obj.webhook = WebhookBatchResult.toJSON(message.result.value);
     }
     return obj;
   },
@@ -5487,7 +5574,537 @@ export const StreamResult: MessageFns<StreamResult> = {
         }
         break;
       }
+      case "webhook": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "webhook", value: WebhookBatchResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseWebhookBatch(): WebhookBatch {
+  return { webhook: 0, url: "", secret: "", attempts: [] };
+}
+
+export const WebhookBatch: MessageFns<WebhookBatch> = {
+  encode(message: WebhookBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== 0) {
+      writer.uint32(8).int64(message.webhook);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.secret !== "") {
+      writer.uint32(26).string(message.secret);
+    }
+    for (const v of message.attempts) {
+      WebhookAttempt.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.webhook = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.attempts.push(WebhookAttempt.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookBatch {
+    return {
+      webhook: isSet(object.webhook) ? globalThis.Number(object.webhook) : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      attempts: globalThis.Array.isArray(object?.attempts)
+        ? object.attempts.map((e: any) => WebhookAttempt.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WebhookBatch): unknown {
+    const obj: any = {};
+    if (message.webhook !== 0) {
+      obj.webhook = Math.round(message.webhook);
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.attempts?.length) {
+      obj.attempts = message.attempts.map((e) => WebhookAttempt.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebhookBatch>): WebhookBatch {
+    return WebhookBatch.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebhookBatch>): WebhookBatch {
+    const message = createBaseWebhookBatch();
+    message.webhook = object.webhook ?? 0;
+    message.url = object.url ?? "";
+    message.secret = object.secret ?? "";
+    message.attempts = object.attempts?.map((e) => WebhookAttempt.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseWebhookAttempt(): WebhookAttempt {
+  return { delivery: 0, n: 0, event: "", notificationJson: "", notAfterMs: 0, timeoutMs: 0 };
+}
+
+export const WebhookAttempt: MessageFns<WebhookAttempt> = {
+  encode(message: WebhookAttempt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== 0) {
+      writer.uint32(8).int64(message.delivery);
+    }
+    if (message.n !== 0) {
+      writer.uint32(16).int32(message.n);
+    }
+    if (message.event !== "") {
+      writer.uint32(26).string(message.event);
+    }
+    if (message.notificationJson !== "") {
+      writer.uint32(34).string(message.notificationJson);
+    }
+    if (message.notAfterMs !== 0) {
+      writer.uint32(40).int64(message.notAfterMs);
+    }
+    if (message.timeoutMs !== 0) {
+      writer.uint32(48).int32(message.timeoutMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookAttempt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookAttempt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.delivery = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.n = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.notificationJson = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.notAfterMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.timeoutMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookAttempt {
+    return {
+      delivery: isSet(object.delivery) ? globalThis.Number(object.delivery) : 0,
+      n: isSet(object.n) ? globalThis.Number(object.n) : 0,
+      event: isSet(object.event) ? globalThis.String(object.event) : "",
+      notificationJson: isSet(object.notificationJson)
+        ? globalThis.String(object.notificationJson)
+        : isSet(object.notification_json)
+        ? globalThis.String(object.notification_json)
+        : "",
+      notAfterMs: isSet(object.notAfterMs)
+        ? globalThis.Number(object.notAfterMs)
+        : isSet(object.not_after_ms)
+        ? globalThis.Number(object.not_after_ms)
+        : 0,
+      timeoutMs: isSet(object.timeoutMs)
+        ? globalThis.Number(object.timeoutMs)
+        : isSet(object.timeout_ms)
+        ? globalThis.Number(object.timeout_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: WebhookAttempt): unknown {
+    const obj: any = {};
+    if (message.delivery !== 0) {
+      obj.delivery = Math.round(message.delivery);
+    }
+    if (message.n !== 0) {
+      obj.n = Math.round(message.n);
+    }
+    if (message.event !== "") {
+      obj.event = message.event;
+    }
+    if (message.notificationJson !== "") {
+      obj.notificationJson = message.notificationJson;
+    }
+    if (message.notAfterMs !== 0) {
+      obj.notAfterMs = Math.round(message.notAfterMs);
+    }
+    if (message.timeoutMs !== 0) {
+      obj.timeoutMs = Math.round(message.timeoutMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebhookAttempt>): WebhookAttempt {
+    return WebhookAttempt.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebhookAttempt>): WebhookAttempt {
+    const message = createBaseWebhookAttempt();
+    message.delivery = object.delivery ?? 0;
+    message.n = object.n ?? 0;
+    message.event = object.event ?? "";
+    message.notificationJson = object.notificationJson ?? "";
+    message.notAfterMs = object.notAfterMs ?? 0;
+    message.timeoutMs = object.timeoutMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseWebhookBatchResult(): WebhookBatchResult {
+  return { webhook: 0, outcomes: [] };
+}
+
+export const WebhookBatchResult: MessageFns<WebhookBatchResult> = {
+  encode(message: WebhookBatchResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== 0) {
+      writer.uint32(8).int64(message.webhook);
+    }
+    for (const v of message.outcomes) {
+      WebhookOutcome.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookBatchResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookBatchResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.webhook = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcomes.push(WebhookOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookBatchResult {
+    return {
+      webhook: isSet(object.webhook) ? globalThis.Number(object.webhook) : 0,
+      outcomes: globalThis.Array.isArray(object?.outcomes)
+        ? object.outcomes.map((e: any) => WebhookOutcome.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WebhookBatchResult): unknown {
+    const obj: any = {};
+    if (message.webhook !== 0) {
+      obj.webhook = Math.round(message.webhook);
+    }
+    if (message.outcomes?.length) {
+      obj.outcomes = message.outcomes.map((e) => WebhookOutcome.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebhookBatchResult>): WebhookBatchResult {
+    return WebhookBatchResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebhookBatchResult>): WebhookBatchResult {
+    const message = createBaseWebhookBatchResult();
+    message.webhook = object.webhook ?? 0;
+    message.outcomes = object.outcomes?.map((e) => WebhookOutcome.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseWebhookOutcome(): WebhookOutcome {
+  return { delivery: 0, n: 0, code: 0, error: "", durationMs: 0, sentAt: 0 };
+}
+
+export const WebhookOutcome: MessageFns<WebhookOutcome> = {
+  encode(message: WebhookOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== 0) {
+      writer.uint32(8).int64(message.delivery);
+    }
+    if (message.n !== 0) {
+      writer.uint32(16).int32(message.n);
+    }
+    if (message.code !== 0) {
+      writer.uint32(24).int32(message.code);
+    }
+    if (message.error !== "") {
+      writer.uint32(34).string(message.error);
+    }
+    if (message.durationMs !== 0) {
+      writer.uint32(40).int32(message.durationMs);
+    }
+    if (message.sentAt !== 0) {
+      writer.uint32(48).int64(message.sentAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.delivery = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.n = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.code = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.durationMs = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sentAt = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookOutcome {
+    return {
+      delivery: isSet(object.delivery) ? globalThis.Number(object.delivery) : 0,
+      n: isSet(object.n) ? globalThis.Number(object.n) : 0,
+      code: isSet(object.code) ? globalThis.Number(object.code) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      durationMs: isSet(object.durationMs)
+        ? globalThis.Number(object.durationMs)
+        : isSet(object.duration_ms)
+        ? globalThis.Number(object.duration_ms)
+        : 0,
+      sentAt: isSet(object.sentAt)
+        ? globalThis.Number(object.sentAt)
+        : isSet(object.sent_at)
+        ? globalThis.Number(object.sent_at)
+        : 0,
+    };
+  },
+
+  toJSON(message: WebhookOutcome): unknown {
+    const obj: any = {};
+    if (message.delivery !== 0) {
+      obj.delivery = Math.round(message.delivery);
+    }
+    if (message.n !== 0) {
+      obj.n = Math.round(message.n);
+    }
+    if (message.code !== 0) {
+      obj.code = Math.round(message.code);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.durationMs !== 0) {
+      obj.durationMs = Math.round(message.durationMs);
+    }
+    if (message.sentAt !== 0) {
+      obj.sentAt = Math.round(message.sentAt);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WebhookOutcome>): WebhookOutcome {
+    return WebhookOutcome.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebhookOutcome>): WebhookOutcome {
+    const message = createBaseWebhookOutcome();
+    message.delivery = object.delivery ?? 0;
+    message.n = object.n ?? 0;
+    message.code = object.code ?? 0;
+    message.error = object.error ?? "";
+    message.durationMs = object.durationMs ?? 0;
+    message.sentAt = object.sentAt ?? 0;
     return message;
   },
 };
