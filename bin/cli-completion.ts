@@ -38,10 +38,12 @@ export interface CompletionTable {
   readonly values: ReadonlyMap<string, readonly string[]>;
 }
 
-function enumOf(schema: { enum?: unknown[]; anyOf?: { const?: unknown; enum?: unknown[] }[]; type?: unknown; items?: unknown }): string[] {
-  if (schema.enum) return schema.enum.map(String);
-  if (schema.anyOf) return schema.anyOf.flatMap((a) => (a.const !== undefined ? [String(a.const)] : (a.enum ?? []).map(String)));
-  if (schema.type === "array" && schema.items) return enumOf(schema.items as never);
+/** A schema's closed set of values (enum, a union of consts, or an array of either); values are strings, numbers or booleans. */
+function enumOf(schema: unknown): string[] {
+  const s = schema as { enum?: (string | number | boolean)[]; anyOf?: { const?: string | number | boolean; enum?: (string | number | boolean)[] }[]; type?: unknown; items?: unknown };
+  if (s.enum) return s.enum.map(String);
+  if (s.anyOf) return s.anyOf.flatMap((a) => (a.const !== undefined ? [String(a.const)] : (a.enum ?? []).map(String)));
+  if (s.type === "array" && s.items) return enumOf(s.items);
   return [];
 }
 
@@ -68,12 +70,12 @@ export function completionTable(ops: readonly OperationContract[] = CONTRACTS, t
     const own = [...fields.map((f) => flagName(f.name)), ...GLOBAL_FLAGS, ...(op.async ? ["--wait"] : []), ...(op.readOnly ? [] : ["--idempotency-key"])];
     flags.set(op.cli, own);
     for (const f of fields) {
-      const vals = enumOf(f.schema as never);
+      const vals = enumOf(f.schema);
       if (vals.length > 0) values.set(`${op.cli} ${flagName(f.name)}`, vals);
     }
     // A first positional value from a closed set (check <tool>) completes as a word.
     const first = fieldsOf(op).find((f) => f.inPath);
-    for (const v of first ? enumOf(first.schema as never) : []) {
+    for (const v of first ? enumOf(first.schema) : []) {
       add(op.cli, v, first!.name);
       flags.set(`${op.cli} ${v}`, own);
     }

@@ -104,7 +104,7 @@ export function operationsSource(contracts: readonly OperationContract[] = CONTR
     const fields = fieldsType(op);
     const name = pascal(op.id);
     types.push(`/** The fields of ${op.id} (${op.method} ${op.path}). */\nexport type ${name}Fields = ${fields.text};\n`);
-    types.push(`/** The answer of ${op.id}. */\nexport type ${name}Answer = ${typeOf(op.response as Schema)};\n`);
+    types.push(`/** The answer of ${op.id}. */\nexport type ${name}Answer = ${typeOf(op.response)};\n`);
     const scope = op.scope === "none" ? "no key" : `scope ${op.scope}`;
     methods.push(`  /** ${op.method} /api/v1${op.path}: ${op.summary.replace(/\*\//g, "*\\/")} (${scope}${op.async ? "; answers a job, see waitForJob" : ""}). */\n  ${methodName(op.id)}(fields${fields.optional ? "?" : ""}: ${name}Fields, options?: CallOptions): Promise<${name}Answer>;\n`);
   }
