@@ -24,8 +24,9 @@ beforeAll(async () => {
   await gw.app.listen({ host: "127.0.0.1", port: 0 });
   url = `http://127.0.0.1:${(gw.app.server.address() as { port: number }).port}`;
   dir = await mkdtemp(join(tmpdir(), "svc-consumer-"));
+  // tsc over the package's sources, then npm pack: minutes on a loaded 2-core machine.
   tarball = packClient(join(dir, "pack"));
-}, 180_000);
+}, 420_000);
 afterAll(async () => {
   await gw.close();
   await rm(dir, { recursive: true, force: true });
@@ -52,7 +53,7 @@ describe("the typed client package in a project of its own", () => {
 
     const { stdout } = await run(process.execPath, ["--import", join(root, "node_modules/tsx/dist/loader.mjs"), "program.ts"], { cwd: project, env: { ...process.env, SVC_API_URL: url, SVC_API_KEY: gw.ownerKey } });
     expect(JSON.parse(stdout)).toEqual({ hosts: ["consumer.example.com"], interval: 12, again: 304, code: { code: "not_found", status: 404, retryable: false } });
-  }, 180_000);
+  }, 420_000);
 
   it("loads nothing of Svc: the tarball holds only dist/ and package.json, and its JavaScript imports only itself", async () => {
     const { stdout } = await run("tar", ["tzf", tarball]);
