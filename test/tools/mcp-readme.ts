@@ -19,8 +19,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { startHeaderProxy } from "../harness/header-proxy.ts";
 import { REPO_ROOT, spawnSvc, svcEnvFor, tempDataDir } from "../harness/svc-process.ts";
 
-/** The scenarios Svc passes (the others need the suite's fixture tools, resources, prompts, logging or SSE). */
-export const PASSING_SCENARIOS = ["server-initialize", "ping", "tools-list"];
+/** The scenarios Svc passes (the others need the suite's fixture tools, resources, prompts, logging or completion). */
+export const PASSING_SCENARIOS = ["server-initialize", "ping", "tools-list", "server-sse-polling", "server-sse-multiple-streams"];
 
 /** The fenced blocks of one README section, by language. */
 export function readmeBlocks(readme: string, heading: string): { lang: string; text: string }[] {
