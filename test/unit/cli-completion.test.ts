@@ -58,7 +58,7 @@ describe("shell completion from the contracts", () => {
     expect(bash(["svc", "util", "has"])).toEqual(["hash"]);
     expect(bash(["svc", "util", "hash", "--alg"])).toEqual(["--algorithms"]);
     expect(bash(["svc", "completion", ""])).toEqual(["bash", "zsh", "fish"]);
-    expect(bash(["svc", "help", "ex"])).toEqual(["exit-codes", "explain", "external"]);
+    expect(bash(["svc", "help", "ex"])).toEqual(["exit-codes", "external", "explain"]);
     // After a host nothing of Svc's completes: bash falls back to file names (complete -o default).
     expect(bash(["svc", "report", ""])).toEqual([]);
   });
