@@ -28,6 +28,7 @@ COPY crawler ./crawler
 COPY analyzer ./analyzer
 COPY utilities ./utilities
 COPY proto ./proto
+COPY clients/typescript/src ./clients/typescript/src
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS deps

@@ -3,9 +3,11 @@
 import tseslint from "typescript-eslint";
 import importX, { createNodeResolver } from "eslint-plugin-import-x";
 
-const FOLDERS = ["proto", "analyzer", "utilities", "runtime", "storage", "crawler", "scheduler", "gateway", "bin", "test"];
+const FOLDERS = ["clients", "proto", "analyzer", "utilities", "runtime", "storage", "crawler", "scheduler", "gateway", "bin", "test"];
 // DESIGN.md: folder → folders it may import (besides itself).
 const MAY_IMPORT = {
+  // The typed client package (clients/typescript) is published on its own: it imports nothing of Svc.
+  clients: [],
   proto: [],
   analyzer: ["proto"],
   utilities: ["analyzer", "proto"],
@@ -13,7 +15,7 @@ const MAY_IMPORT = {
   storage: ["analyzer", "proto", "runtime"],
   crawler: ["analyzer", "utilities", "proto", "runtime"],
   scheduler: ["analyzer", "storage", "proto", "runtime"],
-  gateway: ["analyzer", "utilities", "storage", "proto", "runtime"],
+  gateway: ["clients", "analyzer", "utilities", "storage", "proto", "runtime"],
   bin: FOLDERS.filter((f) => f !== "bin" && f !== "test"),
 };
 
@@ -25,13 +27,15 @@ const zones = Object.entries(MAY_IMPORT).flatMap(([target, allowed]) =>
   })),
 );
 
-const indexOnly = FOLDERS.filter((f) => f !== "bin" && f !== "test").map((f) => ({
+const indexOnly = FOLDERS.filter((f) => f !== "bin" && f !== "test" && f !== "clients").map((f) => ({
   group: [`**/${f}/*`, `!**/${f}/index.ts`],
   message: `import ${f}/ only through ${f}/index.ts`,
 }));
+// The client package's entry is its src/index.ts (what its package.json exports, built).
+indexOnly.push({ group: ["**/clients/**", "!**/clients/typescript/src/index.ts"], message: "import clients/ only through clients/typescript/src/index.ts" });
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "data/**", ".tmp/**", "dist/**", "proto/gen/**", "coverage/**"] },
+  { ignores: ["node_modules/**", "data/**", ".tmp/**", "dist/**", "clients/typescript/dist/**", "test/consumer/**", "proto/gen/**", "coverage/**"] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
@@ -78,8 +82,8 @@ export default tseslint.config(
   },
   {
     // The typed client (and the `svc` CLI built on it) loads without the server, like the
-    // contracts it is generated from: besides its own files it imports the contracts' index and
-    // the error catalogue only (test/unit/contracts-isolation.test.ts checks the graph at run time).
+    // contracts it is generated from: besides its own files it imports the contracts' index, the
+    // error catalogue and the client package's runtime only (test/unit/contracts-isolation.test.ts checks the graph at run time).
     files: ["gateway/client/**"],
     rules: {
       "no-restricted-imports": [
@@ -91,8 +95,8 @@ export default tseslint.config(
           })),
           patterns: [
             {
-              regex: "^\\.\\./(?!contracts/index\\.ts$|errors\\.ts$)",
-              message: "the client imports only ../contracts/index.ts and ../errors.ts",
+              regex: "^\\.\\./(?!contracts/index\\.ts$|errors\\.ts$|\\.\\./clients/typescript/src/index\\.ts$)",
+              message: "the client imports only ../contracts/index.ts, ../errors.ts and the client package (../../clients/typescript/src/index.ts)",
             },
           ],
         },

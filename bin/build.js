@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SOURCE_DIRS = ["runtime", "storage", "gateway", "scheduler", "crawler", "analyzer", "utilities", "proto", "bin"];
+const SOURCE_DIRS = ["clients/typescript/src", "runtime", "storage", "gateway", "scheduler", "crawler", "analyzer", "utilities", "proto", "bin"];
 const SOURCE_FILES = ["tsconfig.json", "tsconfig.build.json", "package.json"];
 const STAMP = join(ROOT, "dist", ".build-stamp");
 const LOCK = join(ROOT, "dist.build-lock");

@@ -5,6 +5,7 @@ import { ListenError } from "./listen.ts";
 async function usage(): Promise<string> {
   const { PACKAGE_VERSION } = await import("./compose.ts");
   const { commandList } = await import("./cli.ts");
+  const { topicList } = await import("./cli-help.ts");
   return `svc ${PACKAGE_VERSION}: site monitoring and SEO analysis
 
 usage: svc <command>
@@ -14,8 +15,13 @@ usage: svc <command>
   crawler          run one crawler node (distributed mode: SVC_KAFKA_BROKERS, SVC_SCHEDULER_ADDRESS)
   admin …          operator commands; \`svc admin help\` lists them
   version          print the version
+  help <topic>     a command's help, a group's commands, or a topic (below)
+  completion SHELL shell completion for bash, zsh or fish (\`svc help completion\`)
 
 Configuration is read from SVC_* environment variables (docs/configuration.md).
+
+help topics (\`svc help <topic>\`):
+${topicList()}
 
 client commands (SVC_API_URL, SVC_API_KEY or ~/.config/svc/config.json; \`svc <command> --help\`):
 ${commandList()}`;
@@ -54,11 +60,34 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         process.stdout.write(`${PACKAGE_VERSION}\n`);
         return 0;
       }
-      case undefined:
       case "help":
-      case "--help":
+      case "--help": {
+        if (rest.length === 0) {
+          process.stdout.write(`${await usage()}\n`);
+          return 0;
+        }
+        const { helpOf, topicList } = await import("./cli-help.ts");
+        const text = helpOf(rest);
+        if (text === null) {
+          process.stderr.write(`svc: no command or topic "${rest.join(" ")}"; topics:\n${topicList()}\n`);
+          return 1;
+        }
+        process.stdout.write(`${text}\n`);
+        return 0;
+      }
+      case "completion": {
+        const { completionScript, SHELLS } = await import("./cli-completion.ts");
+        const shell = SHELLS.find((s) => s === rest[0]);
+        if (shell === undefined || rest.length > 1) {
+          process.stderr.write(`usage: svc completion ${SHELLS.join("|")}\n`);
+          return 1;
+        }
+        process.stdout.write(completionScript(shell));
+        return 0;
+      }
+      case undefined:
         process.stdout.write(`${await usage()}\n`);
-        return command === undefined ? 1 : 0;
+        return 1;
       default: {
         const cli = await import("./cli.ts");
         if (!cli.isClientCommand(argv)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { producedFile, renderAnswer } from "../../bin/cli-output.ts";
+import { CONTRACTS } from "../../gateway/contracts/index.ts";
 
 // What `svc` prints by default: the answer as a person reads it (--json prints it raw).
 
@@ -63,5 +64,21 @@ describe("the CLI's text answers", () => {
     expect(producedFile(answer)).toEqual(png);
     expect(producedFile({ result: {}, blocks: { images: [], code: [{ lang: "xml", text: "<urlset/>" }] } })?.toString()).toBe("<urlset/>");
     expect(producedFile({ sites: [] })).toBeNull();
+  });
+
+  it("shows every field the contracts type as Unix seconds as a UTC date", () => {
+    // The schemas' UnixSeconds fields (description "Unix seconds"), wherever they sit in an answer.
+    const names = new Set<string>();
+    const walk = (schema: unknown, name: string | null): void => {
+      if (schema === null || typeof schema !== "object") return;
+      if (Array.isArray(schema)) return schema.forEach((s) => walk(s, name));
+      const s = schema as Record<string, unknown>;
+      if (s.description === "Unix seconds" && name !== null) names.add(name);
+      for (const [key, value] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) walk(value, key);
+      for (const key of ["items", "anyOf", "additionalProperties"]) walk(s[key], name);
+    };
+    for (const op of CONTRACTS) walk(op.response, null);
+    expect(names.size).toBeGreaterThan(30);
+    for (const name of names) expect(renderAnswer({ [name]: 1795341600 }), name).toBe(`${name}: 2026-11-22 10:00:00Z`);
   });
 });
