@@ -52,7 +52,7 @@ export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } fro
 export { cumulativeLayoutShift, interactionToNextPaint, totalBlockingTime, CHROMIUM_ARGS, VIEWPORTS, type ThirdPartyPolicy, type ViewportName } from "./browser/browser-metrics.ts";
 export { createBrowserPool, type BrowserPool, type BrowserPoolOptions, type MeasureOptions } from "./browser/browser-pool.ts";
 export { browserPoolMetrics, type BrowserPoolMetrics } from "./browser/pool-metrics.ts";
-export { PROFILES, PROFILE_NAMES, type Profile, type ProfileName } from "./browser/profiles.ts";
+export { appliedThrottling, networkConditions, PROFILES, PROFILE_NAMES, THROTTLING_METHODS, type AppliedThrottling, type Profile, type ProfileName, type ThrottlingMethod } from "./browser/profiles.ts";
 export { imageSize, socialImageUrls } from "./site/social-images.ts";
 export { factsFilePath, factsPages, FactsFileWriter, loadFacts, loadTable, prepareFactsDir, readFactsFile, readFactsTable, removeFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "./crawl/facts-file.ts";
 export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl/crawl-site.ts";

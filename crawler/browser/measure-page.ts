@@ -11,14 +11,14 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
 import { startEgressProxy, type AdmitTarget } from "../fetch/egress-proxy.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
-import { userAgentFor, type Profile } from "./profiles.ts";
+import { networkConditions, userAgentFor, type AppliedThrottling, type Profile } from "./profiles.ts";
 import type { Egress, ResolvedAddress } from "../fetch/egress.ts";
 
 export interface PageRun {
   readonly url: string;
   readonly profile: Profile;
-  /** Apply the profile's DevTools throttling (network and CPU); false: unthrottled (Lighthouse's "provided"). */
-  readonly throttle: boolean;
+  /** The network and CPU throttling to apply (profiles.ts: appliedThrottling). */
+  readonly throttling: AppliedThrottling;
   readonly thirdParty: ThirdPartyPolicy;
   readonly externalAllowed: (hostname: string) => boolean;
   readonly userAgentToken: string | undefined;
@@ -236,7 +236,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
       if (counts.navigations > run.maxNavigations) interrupt(new PageAbandonedError("navigations"));
     });
     const cdp = await ctx.newCDPSession(page);
-    if (run.throttle) await throttle(cdp, run.profile);
+    await throttle(cdp, run.throttling);
     const { painted } = await watchFirstContentfulPaint(cdp);
     const left = () => Math.max(1, run.deadline - Date.now());
     await page.goto(run.url, { waitUntil: "load", timeout: left() });
@@ -305,17 +305,17 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** Lighthouse's DevTools throttling of the profile (network conditions and CPU slowdown). */
-async function throttle(cdp: CDPSession, profile: Profile): Promise<void> {
-  const t = profile.throttling;
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: t.requestLatencyMs,
-    downloadThroughput: (t.downloadThroughputKbps * 1024) / 8,
-    uploadThroughput: (t.uploadThroughputKbps * 1024) / 8,
-  });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: t.cpuSlowdownMultiplier });
+/**
+ * Lighthouse's DevTools throttling (core/lib/emulation.js): the network conditions when any is set,
+ * the CPU slowdown when it is over 1; an unthrottled run sends nothing.
+ */
+async function throttle(cdp: CDPSession, t: AppliedThrottling): Promise<void> {
+  const network = networkConditions(t);
+  if (network) {
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", network);
+  }
+  if (t.cpuSlowdown > 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: t.cpuSlowdown });
 }
 
 function toMetrics(r: Reading, counts: { blocked: number; requests: number; bytes: number; dialogs: number; popups: number }, byType: Map<string, { requests: number; bytes: number }>): Partial<BrowserMetrics> {
