@@ -22,7 +22,7 @@ export interface PageRun {
   readonly thirdParty: ThirdPartyPolicy;
   readonly externalAllowed: (hostname: string) => boolean;
   readonly userAgentToken: string | undefined;
-  /** Quiet time (no long task, layout shift or new LCP candidate) after load before reading. */
+  /** Quiet time (no long task, layout shift, new LCP candidate or request ending, at most 2 in flight) after load before reading. */
   readonly settleMs: number;
   /** Click one real input for INP. */
   readonly interact: boolean;
@@ -197,6 +197,23 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
   }
   const ctx = context;
   const pending: Promise<unknown>[] = [];
+  // The network's part of "quiet": a request started after load (an image inserted by script, a
+  // lazy load) may end, and paint the LCP, later than the page's last observed event, above all
+  // under throttling, where each request waits 562.5 ms on mobile. Quiet allows 2 requests in
+  // flight (Lighthouse's network-2-quiet), so that a long poll or a stream does not hold the run
+  // until its deadline.
+  const network = { inflight: 0, lastMs: Date.now() };
+  const started = () => {
+    network.inflight += 1;
+    network.lastMs = Date.now();
+  };
+  const ended = () => {
+    network.inflight = Math.max(0, network.inflight - 1);
+    network.lastMs = Date.now();
+  };
+  ctx.on("request", started);
+  ctx.on("requestfailed", ended);
+  ctx.on("requestfinished", ended);
   ctx.on("requestfinished", (request) => {
     counts.requests += 1;
     const group = resourceGroup(request.resourceType());
@@ -251,9 +268,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
     // LCP is often not reported yet at load on a fast page (web-measurement-notes.md).
     await page.waitForFunction(`${m}.lcp !== null`, undefined, { polling: "raf", timeout: Math.max(1, paintBy - Date.now()) }).catch(() => undefined);
     const loadEnd = `(performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? 0)`;
-    await page
-      .waitForFunction(`performance.now() - Math.max(${m}.last, ${loadEnd}) >= ${run.settleMs}`, undefined, { polling: 100, timeout: left() })
-      .catch(() => undefined); // still busy at the deadline: read what there is
+    await settle(page, `performance.now() - Math.max(${m}.last, ${loadEnd})`, network, run.settleMs, run.deadline);
     // TBT and the DOM are read before the click: the click's own task must not count.
     const reading = await page.evaluate<Reading>(`(() => {
       const nav = performance.getEntriesByType("navigation")[0];
@@ -299,6 +314,28 @@ async function watchFirstContentfulPaint(cdp: CDPSession): Promise<{ painted: Pr
   await cdp.send("Page.enable");
   await cdp.send("Page.setLifecycleEventsEnabled", { enabled: true });
   return { painted };
+}
+
+const SETTLE_POLL_MS = 100;
+const QUIET_INFLIGHT = 2;
+
+/**
+ * Waits until the page has been quiet for `settleMs` (`pageQuietMs`, evaluated in the page: no long
+ * task, layout shift or LCP candidate, and load over) and the network too (at most QUIET_INFLIGHT
+ * requests in flight, none started or ended for `settleMs`), or until just before the deadline:
+ * still busy then, the run reads what there is.
+ */
+async function settle(page: Page, pageQuietMs: string, network: { inflight: number; lastMs: number }, settleMs: number, deadline: number): Promise<void> {
+  for (;;) {
+    const left = deadline - Date.now() - SETTLE_POLL_MS;
+    if (left <= 0) return;
+    const netQuietMs = network.inflight <= QUIET_INFLIGHT ? Date.now() - network.lastMs : 0;
+    if (netQuietMs >= settleMs) {
+      const quiet = await page.evaluate<number>(pageQuietMs).catch(() => Number.POSITIVE_INFINITY);
+      if (quiet >= settleMs) return;
+    }
+    await delay(Math.min(SETTLE_POLL_MS, left));
+  }
 }
 
 function delay(ms: number): Promise<void> {

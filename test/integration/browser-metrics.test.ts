@@ -16,6 +16,10 @@ import { BUILT_CLS, CLICK_HANDLER_MS, HERO_PNG, JS_HIDDEN_WORDS, JS_VISIBLE_WORD
  * the body sideways, a shift Lighthouse counts (Chromium without --hide-scrollbars).
  */
 const SCROLLBAR_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Scrollbar</title><style>body{margin:0 auto;width:1000px}#box{height:900px;background:#ccd}</style></head><body><div id="box">A centred box</div><script>addEventListener("load", () => setTimeout(() => { const d = document.createElement("div"); d.style.height = "2000px"; document.body.append(d); }, 300));</script></body></html>`;
+/** Answered this late: an image requested after load that outlasts the 1 s of quiet before reading. */
+const SLOW_IMAGE_MS = 1500;
+/** A page that inserts a large image at load; the image answers after SLOW_IMAGE_MS. */
+const LATE_SLOW_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Late</title></head><body><p>Text first.</p><div id="slot"></div><script>addEventListener("load", () => { const i = new Image(412, 309); i.src = "/slow-hero.png"; document.getElementById("slot").append(i); });</script></body></html>`;
 const HOME = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><h1>Home</h1><p>A small page for the collector.</p></body></html>`;
 /** A page whose image request is where a test crashes Chromium under the measurement (crashOnImage). */
 const CRASH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Crash</title></head><body><img src="/crash.png" width="412" height="309" alt="A grey hero image"><p>Caption</p></body></html>`;
@@ -85,9 +89,10 @@ describe("browser metrics", () => {
       res.writeHead(200, { "content-type": "image/png" }).end(png(1, 1));
     });
     otherOrigin = `http://127.0.0.2:${await listen(other, "127.0.0.2")}`;
-    const served: Record<string, string> = { ...labPages(otherOrigin), "/": HOME, "/crash": CRASH_PAGE, "/scrollbar": SCROLLBAR_PAGE };
+    const served: Record<string, string> = { ...labPages(otherOrigin), "/": HOME, "/crash": CRASH_PAGE, "/scrollbar": SCROLLBAR_PAGE, "/late-slow": LATE_SLOW_PAGE };
     site = createServer((req, res) => {
       if (req.url === "/hero.png") return void res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG);
+      if (req.url === "/slow-hero.png") return void setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG), SLOW_IMAGE_MS);
       if (req.url === "/crash.png") {
         // The browser loading the page asks with GET; the crawl's own check of the image asks with HEAD.
         if (req.method === "GET") crashOnImage?.();
@@ -146,6 +151,13 @@ describe("browser metrics", () => {
     const plain = await pool.measurePage(`${origin}/`, { interact: false });
     expect(plain.throttling).toEqual({ method: "provided", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 });
     expect(plain.nodeLoad).toBeGreaterThanOrEqual(0);
+  });
+
+  it("waits for a request started after load before reading: the late image is the LCP", async () => {
+    const m = await pool.measurePage(`${origin}/late-slow`, { interact: false });
+    expect(m.error).toBe("");
+    expect(m.lcpElement).toBe("IMG");
+    expect(m.lcpMs).toBeGreaterThanOrEqual(SLOW_IMAGE_MS);
   });
 
   it("counts a long task after first paint into TBT (at least the task less 50 ms)", async () => {
