@@ -199,19 +199,17 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
   const pending: Promise<unknown>[] = [];
   // The network's part of "quiet": a request started after load (an image inserted by script, a
   // lazy load) may end, and paint the LCP, later than the page's last observed event, above all
-  // under throttling, where each request waits 562.5 ms on mobile. Quiet allows 2 requests in
-  // flight (Lighthouse's network-2-quiet), so that a long poll or a stream does not hold the run
-  // until its deadline.
-  const network = { inflight: 0, lastMs: Date.now() };
-  const started = () => {
-    network.inflight += 1;
+  // under throttling, where each request waits 562.5 ms on mobile. A request in flight longer than
+  // LONG_REQUEST_MS (a long poll, a stream) no longer holds the run.
+  const network: NetworkActivity = { inflight: new Map(), lastMs: Date.now() };
+  ctx.on("request", (request) => {
+    network.inflight.set(request, Date.now());
+    network.lastMs = Date.now();
+  });
+  const ended = (request: object) => {
+    network.inflight.delete(request);
     network.lastMs = Date.now();
   };
-  const ended = () => {
-    network.inflight = Math.max(0, network.inflight - 1);
-    network.lastMs = Date.now();
-  };
-  ctx.on("request", started);
   ctx.on("requestfailed", ended);
   ctx.on("requestfinished", ended);
   ctx.on("requestfinished", (request) => {
@@ -317,20 +315,30 @@ async function watchFirstContentfulPaint(cdp: CDPSession): Promise<{ painted: Pr
 }
 
 const SETTLE_POLL_MS = 100;
-const QUIET_INFLIGHT = 2;
+const LONG_REQUEST_MS = 10_000;
+
+/** Requests of the page in flight (with the instant each started) and the last start or end. */
+interface NetworkActivity {
+  readonly inflight: Map<object, number>;
+  lastMs: number;
+}
+
+/** Whether no request is in flight but long ones, and none started or ended for `settleMs`. */
+function networkQuiet(network: NetworkActivity, settleMs: number, now: number): boolean {
+  for (const startedAt of network.inflight.values()) if (now - startedAt < LONG_REQUEST_MS) return false;
+  return now - network.lastMs >= settleMs;
+}
 
 /**
  * Waits until the page has been quiet for `settleMs` (`pageQuietMs`, evaluated in the page: no long
- * task, layout shift or LCP candidate, and load over) and the network too (at most QUIET_INFLIGHT
- * requests in flight, none started or ended for `settleMs`), or until just before the deadline:
- * still busy then, the run reads what there is.
+ * task, layout shift or LCP candidate, and load over) and the network too, or until just before
+ * the deadline: still busy then, the run reads what there is.
  */
-async function settle(page: Page, pageQuietMs: string, network: { inflight: number; lastMs: number }, settleMs: number, deadline: number): Promise<void> {
+async function settle(page: Page, pageQuietMs: string, network: NetworkActivity, settleMs: number, deadline: number): Promise<void> {
   for (;;) {
     const left = deadline - Date.now() - SETTLE_POLL_MS;
     if (left <= 0) return;
-    const netQuietMs = network.inflight <= QUIET_INFLIGHT ? Date.now() - network.lastMs : 0;
-    if (netQuietMs >= settleMs) {
+    if (networkQuiet(network, settleMs, Date.now())) {
       const quiet = await page.evaluate<number>(pageQuietMs).catch(() => Number.POSITIVE_INFINITY);
       if (quiet >= settleMs) return;
     }
