@@ -137,7 +137,7 @@ function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed
       concurrency: settings.browserContexts,
       recyclePages: settings.browserRecyclePages,
       maxMemoryBytes: settings.browserMaxMemoryMb * 1024 * 1024,
-      throttle: settings.browserThrottling === "devtools",
+      throttling: settings.browserThrottling,
     },
     { egress, now: () => unixSeconds(clock), ...(metrics ? { metrics: browserPoolMetrics(metrics, settings.browserContexts) } : {}) },
   );

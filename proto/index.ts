@@ -3,6 +3,7 @@
 export {
   Alternate,
   BrowserMetrics,
+  BrowserThrottling,
   RenderedDom,
   ResourceBytes,
   SocialImage,

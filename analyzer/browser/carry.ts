@@ -2,7 +2,8 @@
 // check without a usable home-page run — a synchronous GET /analyze, a crawler node without
 // Chromium, a measurement that failed — carries the site's last measured run forward for up to
 // CARRY_MAX_AGE_S, so that the rank does not move only because another node or lane ran the check.
-import { BrowserMetrics, type SiteFacts } from "../../proto/index.ts";
+import { BrowserMetrics, BrowserThrottling, type SiteFacts } from "../../proto/index.ts";
+import { throttlingOf } from "./performance.ts";
 import type { BrowserSection } from "./index.ts";
 
 /** How long a measured home-page run stands in for checks that measured none. */
@@ -24,6 +25,13 @@ export function carryBrowserRun(facts: SiteFacts, previous: BrowserSection | und
     ...(home.tbt_ms !== null ? { tbtMs: home.tbt_ms } : {}),
     ...(home.ttfb_ms !== null ? { ttfbMs: home.ttfb_ms } : {}),
     lcpElement: home.lcp_element,
+    throttling: carriedThrottling(home),
+    ...(typeof home.node_load === "number" ? { nodeLoad: home.node_load } : {}),
   });
   return { ...facts, browser };
+}
+
+function carriedThrottling(home: Parameters<typeof throttlingOf>[0]): BrowserThrottling {
+  const t = throttlingOf(home);
+  return BrowserThrottling.fromPartial({ method: t.method, cpuSlowdown: t.cpu_slowdown, requestLatencyMs: t.request_latency_ms, downloadKbps: t.download_kbps, uploadKbps: t.upload_kbps });
 }

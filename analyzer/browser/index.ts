@@ -25,7 +25,7 @@ export function browserSection(facts: SiteFacts): BrowserSection {
   return { state: facts.browserState || "off", note, pages: browserPages(facts), js: jsDependency(facts), social: socialReport(facts), ...(carried ? { carried } : {}) };
 }
 
-export { browserNote, browserPages, performanceScore, type BrowserPageReport } from "./performance.ts";
+export { browserNote, browserPages, describeThrottling, performanceScore, runThrottling, throttlingOf, UNTHROTTLED, type BrowserPageReport, type RunThrottling } from "./performance.ts";
 export { comparePage, jsDependency, type JsDependencyReport, type JsPageReport, type JsVerdict } from "./js-dependency.ts";
 export { socialCard, socialReport, LARGE_ASPECT, MIN_IMAGE, MIN_LARGE_IMAGE, OG_REQUIRED, SQUARE_ASPECT, type SocialCard, type SocialReport } from "./social.ts";
 export { networkOf, SOCIAL_NETWORKS } from "./social-networks.ts";

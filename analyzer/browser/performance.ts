@@ -5,6 +5,23 @@
 import type { BrowserMetrics, SiteFacts } from "../../proto/index.ts";
 import { DESKTOP_CONTROL_POINTS, metricScore, MOBILE_CONTROL_POINTS, type LogNormalPoints } from "../lognormal.ts";
 
+/** How one run was throttled, as the API shows it (crawler/browser/profiles.ts: appliedThrottling). */
+export interface RunThrottling {
+  readonly method: "devtools" | "provided";
+  readonly cpu_slowdown: number;
+  readonly request_latency_ms: number;
+  readonly download_kbps: number;
+  readonly upload_kbps: number;
+}
+
+/** What runs recorded before they stated their throttling were: unthrottled (the default until issue 33). */
+export const UNTHROTTLED: RunThrottling = Object.freeze({ method: "provided", cpu_slowdown: 1, request_latency_ms: 0, download_kbps: 0, upload_kbps: 0 });
+
+/** The throttling of a report's run; reports stored before runs stated it were unthrottled. */
+export function throttlingOf(p: Pick<BrowserPageReport, "throttling">): RunThrottling {
+  return p.throttling ?? UNTHROTTLED;
+}
+
 export interface BrowserPageReport {
   readonly device: "mobile" | "desktop";
   readonly url: string;
@@ -26,6 +43,10 @@ export interface BrowserPageReport {
   /** Why nothing was measured ("" when measured). */
   readonly error: string;
   readonly abandoned: string;
+  /** The throttling of the run (optional only in reports stored before runs stated it: read it with throttlingOf). */
+  readonly throttling?: RunThrottling;
+  /** The crawler node's 1-minute load average per core as the page was measured; null when not recorded. */
+  readonly node_load?: number | null;
 }
 
 const WEIGHTS = Object.freeze({ fcp: 10, lcp: 25, tbt: 30, cls: 25 });
@@ -77,18 +98,42 @@ export function browserPages(facts: SiteFacts): BrowserPageReport[] {
     render_blocking: m.renderBlocking,
     error: m.error,
     abandoned: m.abandoned,
+    throttling: runThrottling(m),
+    node_load: m.nodeLoad ?? null,
   }));
+}
+
+/** The throttling a run's facts state (facts from before issue 33 state none: those runs were unthrottled). */
+export function runThrottling(m: Pick<BrowserMetrics, "throttling">): RunThrottling {
+  const t = m.throttling;
+  if (!t || t.method !== "devtools") return UNTHROTTLED;
+  return { method: "devtools", cpu_slowdown: t.cpuSlowdown, request_latency_ms: t.requestLatencyMs, download_kbps: t.downloadKbps, upload_kbps: t.uploadKbps };
+}
+
+/** "DevTools throttling (4× CPU, 562.5 ms latency, 1474.56/675 Kbit/s)", "DevTools throttling (none: desktop preset)" or "unthrottled". */
+export function describeThrottling(t: RunThrottling): string {
+  if (t.method === "provided") return "unthrottled";
+  const parts = [
+    ...(t.cpu_slowdown > 1 ? [`${t.cpu_slowdown}× CPU`] : []),
+    ...(t.request_latency_ms > 0 ? [`${t.request_latency_ms} ms latency`] : []),
+    ...(t.download_kbps > 0 || t.upload_kbps > 0 ? [`${t.download_kbps}/${t.upload_kbps} Kbit/s`] : []),
+  ];
+  return `DevTools throttling (${parts.join(", ") || "none, as Lighthouse's desktop preset"})`;
 }
 
 /** What the report says about the browser: which pages were measured with which profile, or why none. */
 export function browserNote(facts: SiteFacts): string {
   switch (facts.browserState) {
     case "measured": {
-      const byProfile = new Map<string, number>();
-      for (const m of facts.browserPages) if (!m.error) byProfile.set(m.profile || "mobile", (byProfile.get(m.profile || "mobile") ?? 0) + 1);
+      const byProfile = new Map<string, { n: number; throttling: string }>();
+      for (const m of facts.browserPages) {
+        if (m.error) continue;
+        const name = m.profile || "mobile";
+        byProfile.set(name, { n: (byProfile.get(name)?.n ?? 0) + 1, throttling: describeThrottling(runThrottling(m)) });
+      }
       const failed = facts.browserPages.filter((m) => m.error).length;
-      const parts = [...byProfile].map(([p, n]) => `${n} page${n === 1 ? "" : "s"} ${p}`);
-      return `Measured in headless Chromium, unthrottled lab runs: ${parts.join(", ") || "no page"}${failed ? `; ${failed} measurement${failed === 1 ? "" : "s"} failed` : ""}. The rank's metric checks use the home page's first profile.`;
+      const parts = [...byProfile].map(([p, { n, throttling }]) => `${n} page${n === 1 ? "" : "s"} ${p}, ${throttling}`);
+      return `Measured in headless Chromium, lab runs: ${parts.join("; ") || "no page"}${failed ? `; ${failed} measurement${failed === 1 ? "" : "s"} failed` : ""}. The rank's metric checks use the home page's first profile.`;
     }
     case "sync":
       return "No browser run: a synchronous check (GET /analyze) does not start the browser. The performance group is scored on the diagnostics alone.";

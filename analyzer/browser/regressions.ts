@@ -1,4 +1,5 @@
-// A regression between two checks of a site: a page measured in the same profile both times whose
+// A regression between two checks of a site: a page measured in the same profile and with the same
+// throttling method both times (a change of SVC_BROWSER_THROTTLING is no regression) whose
 // performance score fell by at least REGRESSION_POINTS, or one of whose browser metrics (FCP, LCP,
 // TBT, CLS, INP) got worse beyond both of its thresholds in METRIC_REGRESSION: a relative one (run
 // to run noise is proportional on a slow page) and an absolute one (a 40 → 60 ms FCP is +50 % and
@@ -6,7 +7,7 @@
 // profile; INP's 200 ms): a page that got slower but stays good is noise to its owner. Pure: the
 // scheduler turns each into an event, GET /changes lists them.
 import { DESKTOP_CONTROL_POINTS, MOBILE_CONTROL_POINTS } from "../lognormal.ts";
-import type { BrowserPageReport } from "./performance.ts";
+import { throttlingOf, type BrowserPageReport } from "./performance.ts";
 
 /** Score points a page must lose to count as a regression (Lighthouse's run-to-run noise is ~5). */
 export const REGRESSION_POINTS = 10;
@@ -63,7 +64,7 @@ export function performanceRegressions(before: readonly BrowserPageReport[], aft
   const out: PerformanceRegression[] = [];
   for (const now of after) {
     const then = earlier.get(`${now.device} ${now.url}`);
-    if (!then || now.error) continue;
+    if (!then || now.error || throttlingOf(then).method !== throttlingOf(now).method) continue;
     const metrics: MetricRegression[] = [];
     if (then.score !== null && now.score !== null && then.score - now.score >= REGRESSION_POINTS) metrics.push({ metric: "score", from: then.score, to: now.score });
     for (const name of Object.keys(METRIC_REGRESSION) as (keyof typeof METRIC_REGRESSION)[]) {

@@ -5,14 +5,15 @@
 // or navigates in a loop is abandoned and reported; a crashed renderer or browser is tried once more
 // on a fresh browser, then reported as crashed (the work kind queues it again without charging).
 import { readFile } from "node:fs/promises";
+import { availableParallelism, loadavg } from "node:os";
 // Types only: playwright-core costs about 80 MB resident once loaded, which a node that never
 // renders (SVC_BROWSER=off, no Chromium) must not pay; it is loaded at the first launch.
 import type { Browser } from "playwright-core";
-import { BrowserMetrics } from "../../proto/index.ts";
+import { BrowserMetrics, BrowserThrottling } from "../../proto/index.ts";
 import { CHROMIUM_ARGS, type ThirdPartyPolicy, type ViewportName } from "./browser-metrics.ts";
 import { BrowserCrashedError, PageAbandonedError, startMeasurement, type CrashedProcess, type PageRun } from "./measure-page.ts";
 import { NO_BROWSER_POOL_METRICS, type BrowserPoolMetrics, type PageOutcome } from "./pool-metrics.ts";
-import { PROFILES, viewportLabel } from "./profiles.ts";
+import { appliedThrottling, PROFILES, viewportLabel, type ThrottlingMethod } from "./profiles.ts";
 import type { Egress } from "../fetch/egress.ts";
 
 export interface BrowserPoolOptions {
@@ -28,8 +29,8 @@ export interface BrowserPoolOptions {
   readonly recyclePages?: number;
   /** …and when its processes' memory (PSS) passes this (default 1 GiB). */
   readonly maxMemoryBytes?: number;
-  /** Apply the profiles' DevTools throttling (default false: unthrottled). */
-  readonly throttle?: boolean;
+  /** devtools: each profile's Lighthouse DevTools throttling; provided: none (SVC_BROWSER_THROTTLING). */
+  readonly throttling: ThrottlingMethod;
   /** Appended to Chromium's user agent so that sites can tell the visit apart. */
   readonly userAgentToken?: string;
   /** Dialogs dismissed, windows opened and main-frame navigations a page may make before it is abandoned. */
@@ -59,9 +60,13 @@ export interface BrowserPoolDeps {
   readonly metrics?: BrowserPoolMetrics;
   /** Unix seconds (checked_at of a measurement). */
   readonly now?: () => number;
+  /** The node's load: 1-minute load average per core (default from os.loadavg), stated with each run. */
+  readonly load?: () => number;
 }
 
 const DEFAULT_SETTLE_MS = 1000;
+/** Playwright's default Chromium flags Svc's lab runs leave out (Lighthouse's Chrome has neither). */
+export const PLAYWRIGHT_ARGS_DROPPED: readonly string[] = Object.freeze(["--hide-scrollbars"]);
 /** How long closing an abandoned page's context may take before its browser is killed instead. */
 const CLOSE_GRACE_MS = 5000;
 
@@ -77,6 +82,7 @@ interface Instance {
 export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPoolDeps): BrowserPool {
   const metrics = deps.metrics ?? NO_BROWSER_POOL_METRICS;
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+  const load = deps.load ?? nodeLoad;
   const slots = new Slots(Math.max(1, options.concurrency ?? 1), metrics);
   const recyclePages = Math.max(1, options.recyclePages ?? 50);
   const maxMemory = options.maxMemoryBytes ?? 1024 ** 3;
@@ -101,7 +107,10 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     if (current) return current;
     // Playwright's own signal handlers would close the browser and exit on SIGINT, and swallow
     // SIGHUP: the process's composition root drains and closes the pool (and the store) instead.
-    const launch = { executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], timeout: options.timeoutMs, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
+    // Scrollbars as a desktop user (and Lighthouse) has them: Playwright's headless launch hides
+    // them, which removes the shift of a page whose classic scrollbar appears while it loads and
+    // under-reported desktop CLS against Lighthouse (0.1231 against 0.2198 on such a page).
+    const launch = { executablePath: options.executablePath, headless: true, args: [...CHROMIUM_ARGS], ignoreDefaultArgs: [...PLAYWRIGHT_ARGS_DROPPED], timeout: options.timeoutMs, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
     const launching = import("playwright-core").then(({ chromium }) => chromium.launch(launch)).then((browser) => {
       const inst: Instance = { browser, pages: 0, active: 0, retiring: false, dead: false };
       all.add(inst);
@@ -142,7 +151,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     const run: PageRun = {
       url,
       profile: PROFILES[m.viewport ?? "mobile"],
-      throttle: options.throttle ?? false,
+      throttling: appliedThrottling(PROFILES[m.viewport ?? "mobile"], options.throttling),
       thirdParty: options.thirdParty,
       externalAllowed: options.externalAllowed,
       userAgentToken: options.userAgentToken,
@@ -196,7 +205,9 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     async measurePage(url, m = {}) {
       const started = Date.now();
       const profile = PROFILES[m.viewport ?? "mobile"];
-      const base = { url, viewport: viewportLabel(profile), profile: profile.name, checkedAt: now() };
+      // Every result states its throttling and how busy the node was (a run on a loaded node is
+      // slower by itself: docs/analysis.md, "Throttling"), measured or not.
+      const base = { url, viewport: viewportLabel(profile), profile: profile.name, checkedAt: now(), throttling: BrowserThrottling.fromPartial(appliedThrottling(profile, options.throttling)), nodeLoad: Math.round(load() * 100) / 100 };
       const release = await slots.take();
       let outcome: PageOutcome = "measured";
       try {
@@ -255,6 +266,11 @@ async function browserMemory(browser: Browser): Promise<number | null> {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** The 1-minute load average per core (0 where the platform has none). */
+function nodeLoad(): number {
+  return (loadavg()[0] ?? 0) / availableParallelism();
 }
 
 function describe(err: unknown): string {

@@ -11,18 +11,18 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
 import { startEgressProxy, type AdmitTarget } from "../fetch/egress-proxy.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
-import { userAgentFor, type Profile } from "./profiles.ts";
+import { networkConditions, userAgentFor, type AppliedThrottling, type Profile } from "./profiles.ts";
 import type { Egress, ResolvedAddress } from "../fetch/egress.ts";
 
 export interface PageRun {
   readonly url: string;
   readonly profile: Profile;
-  /** Apply the profile's DevTools throttling (network and CPU); false: unthrottled (Lighthouse's "provided"). */
-  readonly throttle: boolean;
+  /** The network and CPU throttling to apply (profiles.ts: appliedThrottling). */
+  readonly throttling: AppliedThrottling;
   readonly thirdParty: ThirdPartyPolicy;
   readonly externalAllowed: (hostname: string) => boolean;
   readonly userAgentToken: string | undefined;
-  /** Quiet time (no long task, layout shift or new LCP candidate) after load before reading. */
+  /** Quiet time (no long task, layout shift, new LCP candidate or request ending, at most 2 in flight) after load before reading. */
   readonly settleMs: number;
   /** Click one real input for INP. */
   readonly interact: boolean;
@@ -197,6 +197,21 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
   }
   const ctx = context;
   const pending: Promise<unknown>[] = [];
+  // The network's part of "quiet": a request started after load (an image inserted by script, a
+  // lazy load) may end, and paint the LCP, later than the page's last observed event, above all
+  // under throttling, where each request waits 562.5 ms on mobile. A request in flight longer than
+  // LONG_REQUEST_MS (a long poll, a stream) no longer holds the run.
+  const network: NetworkActivity = { inflight: new Map(), lastMs: Date.now() };
+  ctx.on("request", (request) => {
+    network.inflight.set(request, Date.now());
+    network.lastMs = Date.now();
+  });
+  const ended = (request: object) => {
+    network.inflight.delete(request);
+    network.lastMs = Date.now();
+  };
+  ctx.on("requestfailed", ended);
+  ctx.on("requestfinished", ended);
   ctx.on("requestfinished", (request) => {
     counts.requests += 1;
     const group = resourceGroup(request.resourceType());
@@ -236,7 +251,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
       if (counts.navigations > run.maxNavigations) interrupt(new PageAbandonedError("navigations"));
     });
     const cdp = await ctx.newCDPSession(page);
-    if (run.throttle) await throttle(cdp, run.profile);
+    await throttle(cdp, run.throttling);
     const { painted } = await watchFirstContentfulPaint(cdp);
     const left = () => Math.max(1, run.deadline - Date.now());
     await page.goto(run.url, { waitUntil: "load", timeout: left() });
@@ -251,9 +266,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
     // LCP is often not reported yet at load on a fast page (web-measurement-notes.md).
     await page.waitForFunction(`${m}.lcp !== null`, undefined, { polling: "raf", timeout: Math.max(1, paintBy - Date.now()) }).catch(() => undefined);
     const loadEnd = `(performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? 0)`;
-    await page
-      .waitForFunction(`performance.now() - Math.max(${m}.last, ${loadEnd}) >= ${run.settleMs}`, undefined, { polling: 100, timeout: left() })
-      .catch(() => undefined); // still busy at the deadline: read what there is
+    await settle(page, `performance.now() - Math.max(${m}.last, ${loadEnd})`, network, run.settleMs, run.deadline);
     // TBT and the DOM are read before the click: the click's own task must not count.
     const reading = await page.evaluate<Reading>(`(() => {
       const nav = performance.getEntriesByType("navigation")[0];
@@ -301,21 +314,53 @@ async function watchFirstContentfulPaint(cdp: CDPSession): Promise<{ painted: Pr
   return { painted };
 }
 
+const SETTLE_POLL_MS = 100;
+const LONG_REQUEST_MS = 10_000;
+
+/** Requests of the page in flight (with the instant each started) and the last start or end. */
+interface NetworkActivity {
+  readonly inflight: Map<object, number>;
+  lastMs: number;
+}
+
+/** Whether no request is in flight but long ones, and none started or ended for `settleMs`. */
+function networkQuiet(network: NetworkActivity, settleMs: number, now: number): boolean {
+  for (const startedAt of network.inflight.values()) if (now - startedAt < LONG_REQUEST_MS) return false;
+  return now - network.lastMs >= settleMs;
+}
+
+/**
+ * Waits until the page has been quiet for `settleMs` (`pageQuietMs`, evaluated in the page: no long
+ * task, layout shift or LCP candidate, and load over) and the network too, or until just before
+ * the deadline: still busy then, the run reads what there is.
+ */
+async function settle(page: Page, pageQuietMs: string, network: NetworkActivity, settleMs: number, deadline: number): Promise<void> {
+  for (;;) {
+    const left = deadline - Date.now() - SETTLE_POLL_MS;
+    if (left <= 0) return;
+    if (networkQuiet(network, settleMs, Date.now())) {
+      const quiet = await page.evaluate<number>(pageQuietMs).catch(() => Number.POSITIVE_INFINITY);
+      if (quiet >= settleMs) return;
+    }
+    await delay(Math.min(SETTLE_POLL_MS, left));
+  }
+}
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** Lighthouse's DevTools throttling of the profile (network conditions and CPU slowdown). */
-async function throttle(cdp: CDPSession, profile: Profile): Promise<void> {
-  const t = profile.throttling;
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: t.requestLatencyMs,
-    downloadThroughput: (t.downloadThroughputKbps * 1024) / 8,
-    uploadThroughput: (t.uploadThroughputKbps * 1024) / 8,
-  });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: t.cpuSlowdownMultiplier });
+/**
+ * Lighthouse's DevTools throttling (core/lib/emulation.js): the network conditions when any is set,
+ * the CPU slowdown when it is over 1; an unthrottled run sends nothing.
+ */
+async function throttle(cdp: CDPSession, t: AppliedThrottling): Promise<void> {
+  const network = networkConditions(t);
+  if (network) {
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", network);
+  }
+  if (t.cpuSlowdown > 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: t.cpuSlowdown });
 }
 
 function toMetrics(r: Reading, counts: { blocked: number; requests: number; bytes: number; dialogs: number; popups: number }, byType: Map<string, { requests: number; bytes: number }>): Partial<BrowserMetrics> {

@@ -1,15 +1,20 @@
 // The measurement profiles: the screens, user agents and throttling Lighthouse 12 emulates
 // (core/config/constants.js: screenEmulationMetrics, throttling.mobileSlow4G and desktopDense4G).
-// A profile is chosen per measurement; the throttling figures are applied only when the operator
-// asks for DevTools throttling (SVC_BROWSER_THROTTLING=devtools); by default a run is unthrottled and
-// compares with Lighthouse's --throttling-method=provided (web-measurement-notes.md).
+// A profile is chosen per measurement; its throttling is applied as Lighthouse's DevTools throttling
+// does (SVC_BROWSER_THROTTLING=devtools, the default: what Lighthouse and PageSpeed Insights report
+// by default on mobile, slow 4G and a 4x slower CPU), or not at all (provided: the page loads as
+// fast as the machine allows, Lighthouse's --throttling-method=provided). Lighthouse's default,
+// simulated throttling (Lantern) is not what Svc does: docs/analysis.md, "Throttling", says why.
 
 export interface Throttling {
   /** Round-trip time Lighthouse's simulation assumes (ms). */
   readonly rttMs: number;
   /** Download throughput Lighthouse's simulation assumes (Kbit/s). */
   readonly throughputKbps: number;
-  /** What DevTools throttling applies: the RTT and throughput adjusted as Lighthouse adjusts them (×3.75, ×0.9 on mobile). */
+  /**
+   * What DevTools throttling applies: on mobile the RTT and throughput adjusted as Lighthouse adjusts
+   * them (×3.75, ×0.9); 0 is unset, as in Lighthouse's desktop preset (no network throttling).
+   */
   readonly requestLatencyMs: number;
   readonly downloadThroughputKbps: number;
   readonly uploadThroughputKbps: number;
@@ -50,7 +55,9 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = Object.freeze({
       cpuSlowdownMultiplier: 4,
     }),
   }),
-  // --preset=desktop: dense 4G, no CPU slowdown.
+  // --preset=desktop: dense 4G for the simulation only; DevTools throttling leaves the network and
+  // the CPU alone (desktopDense4G's requestLatencyMs, downloadThroughputKbps and
+  // uploadThroughputKbps are 0, "unset"), which is what Lighthouse's desktop devtools run records.
   desktop: Object.freeze({
     name: "desktop",
     width: 1350,
@@ -60,13 +67,46 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = Object.freeze({
     throttling: Object.freeze({
       rttMs: 40,
       throughputKbps: 10 * 1024,
-      requestLatencyMs: 40,
-      downloadThroughputKbps: 10 * 1024,
-      uploadThroughputKbps: 10 * 1024,
+      requestLatencyMs: 0,
+      downloadThroughputKbps: 0,
+      uploadThroughputKbps: 0,
       cpuSlowdownMultiplier: 1,
     }),
   }),
 });
+
+/** How a run is throttled (SVC_BROWSER_THROTTLING): Lighthouse's --throttling-method of the same name. */
+export type ThrottlingMethod = "devtools" | "provided";
+export const THROTTLING_METHODS: readonly ThrottlingMethod[] = Object.freeze(["devtools", "provided"]);
+
+/** The throttling one run applies, as its result states it (0: that part is not throttled). */
+export interface AppliedThrottling {
+  readonly method: ThrottlingMethod;
+  /** Emulation.setCPUThrottlingRate's rate (1: the machine's speed). */
+  readonly cpuSlowdown: number;
+  /** Network.emulateNetworkConditions: latency added to each request (ms) and throughputs (Kbit/s). */
+  readonly requestLatencyMs: number;
+  readonly downloadKbps: number;
+  readonly uploadKbps: number;
+}
+
+/** What a run of `profile` applies under `method`: the profile's DevTools figures, or nothing. */
+export function appliedThrottling(profile: Profile, method: ThrottlingMethod): AppliedThrottling {
+  if (method === "provided") return { method, cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 };
+  const t = profile.throttling;
+  // 1.6 * 1024 * 0.9 is 1474.5600000000002 in binary: stated as 1474.56, the same bytes per second.
+  const kbps = (x: number) => Math.round(x * 100) / 100;
+  return { method, cpuSlowdown: t.cpuSlowdownMultiplier, requestLatencyMs: t.requestLatencyMs, downloadKbps: kbps(t.downloadThroughputKbps), uploadKbps: kbps(t.uploadThroughputKbps) };
+}
+
+/**
+ * Network.emulateNetworkConditions's parameters for `t`, as Lighthouse computes them
+ * (core/lib/emulation.js: throughput in bytes per second, floored); null when the network is not throttled.
+ */
+export function networkConditions(t: AppliedThrottling): { offline: false; latency: number; downloadThroughput: number; uploadThroughput: number } | null {
+  if (t.requestLatencyMs <= 0 && t.downloadKbps <= 0 && t.uploadKbps <= 0) return null;
+  return { offline: false, latency: t.requestLatencyMs, downloadThroughput: Math.floor((t.downloadKbps * 1024) / 8), uploadThroughput: Math.floor((t.uploadKbps * 1024) / 8) };
+}
 
 /** "mobile 412x823 @1.75x" */
 export function viewportLabel(p: Profile): string {

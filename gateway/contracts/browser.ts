@@ -11,7 +11,7 @@ export const BrowserRunSchema = Type.Object(
     device: StringEnum(["mobile", "desktop"], { description: "The profile: Lighthouse's mobile (412 × 823 @1.75×, Moto G Power user agent) or desktop (1350 × 940) screen" }),
     url: Type.String(),
     checked_at: UnixSeconds,
-    score: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "Lighthouse's performance score (0-100) of this lab run: FCP, LCP, TBT and CLS on the profile's curves, weighted 10/25/30/25 (Speed Index is not measured)" })),
+    score: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "Lighthouse's performance score (0-100) of this lab run: FCP, LCP, TBT and CLS on the profile's curves, weighted 10/25/30/25 (Speed Index is not measured). Under the default devtools throttling it compares with Lighthouse's --throttling-method=devtools run; Lighthouse's and PageSpeed Insights' default (simulated) score can differ (docs/analysis.md, Throttling)" })),
     lcp_ms: ms("Largest Contentful Paint"),
     cls: Nullable(Type.Number({ minimum: 0, description: "Cumulative Layout Shift (largest session window)" })),
     inp_ms: ms("Interaction to Next Paint of one scripted click on a real input; null when the page has none"),
@@ -26,6 +26,19 @@ export const BrowserRunSchema = Type.Object(
     render_blocking: Type.Array(Type.String(), { description: "Extension: resources that blocked the first render" }),
     error: Type.String({ description: "Extension: why the page could not be measured (empty when it was)" }),
     abandoned: Type.String({ description: "Extension: deadline, dialogs, popups or navigations when the page was abandoned" }),
+    throttling: Type.Optional(
+      Type.Object(
+        {
+          method: StringEnum(["devtools", "provided"], { description: "devtools: the profile's Lighthouse DevTools throttling (SVC_BROWSER_THROTTLING, the default); provided: none, the page loaded as fast as the machine allowed" }),
+          cpu_slowdown: Type.Number({ minimum: 1, description: "CPU slowdown applied (4 on mobile under devtools, as Lighthouse; 1: none)" }),
+          request_latency_ms: Type.Number({ minimum: 0, description: "Latency added to each request (562.5 ms on mobile under devtools; 0: none)" }),
+          download_kbps: Type.Number({ minimum: 0, description: "Download throughput in Kbit/s (1474.56 on mobile under devtools; 0: unthrottled)" }),
+          upload_kbps: Type.Number({ minimum: 0, description: "Upload throughput in Kbit/s (675 on mobile under devtools; 0: unthrottled)" }),
+        },
+        { additionalProperties: false, description: "Extension: how this run was throttled. Absent on runs stored before runs stated it, which were unthrottled. Regressions (GET /changes, performance.regressed) compare only runs of the same method." },
+      ),
+    ),
+    node_load: Type.Optional(Nullable(Type.Number({ minimum: 0, description: "Extension: the crawler node's 1-minute load average per core as the page was measured; a run on a busy node is slower by itself" }))),
   },
   { additionalProperties: false },
 );

@@ -1,21 +1,24 @@
 /**
  * bench:browser: Svc's browser measurement against Lighthouse 12.8.2 on the same local pages
- * (issue 16 §3), and the browser pool's throughput and memory at 1, 2 and 4 contexts.
+ * (issue 16 §3, issue 33 §4), and the browser pool's throughput and memory at 1, 2 and 4 contexts.
  *
  * Pages: built to produce known LCP, CLS, TBT and INP (test/harness/lab-pages.ts and the pages
- * below), served over plain http on 127.0.0.1. Both tools use Debian's Chromium, the desktop
- * screen, and no throttling (Svc's SVC_BROWSER_THROTTLING=provided; Lighthouse's desktop preset
- * with --throttling-method=provided), one page at a time, a fresh context (Svc) or a fresh tab
- * with a cleared cache (Lighthouse) per run. Each page is measured RUNS times by each tool,
- * interleaved, and the medians are printed side by side for FCP, LCP, CLS, TBT and the
- * performance score, then FCP split in two (doc: the document received; paint: from it to the
- * first paint), with the value the page was built to produce where it is known, and
- * whether Svc is within ±10 % of Lighthouse (absolute differences under 20 ms and 0.005 CLS count
- * as equal: below the timers' resolution on this machine).
+ * below), served over plain http on 127.0.0.1, one page at a time, a fresh context (Svc) or a
+ * fresh tab with a cleared cache (Lighthouse) per run, Debian's Chromium for both. Per page and
+ * run, interleaved: Svc's default (SVC_BROWSER_THROTTLING=devtools) in the mobile and the desktop
+ * profile, then Lighthouse mobile default (simulate), mobile devtools, desktop default (simulate)
+ * and desktop devtools. Printed per page and profile, medians of RUNS, for FCP, LCP, TBT and CLS:
+ *   - the default pairing: Svc default / Lighthouse default (what a user of Lighthouse or PageSpeed
+ *     Insights gets: simulated throttling, Lantern);
+ *   - the like-for-like pairing: Svc default / Lighthouse devtools (the same throttling applied
+ *     the same way: slow 4G and 4x CPU on mobile, none on desktop);
+ * each ratio marked when it is outside ±15 % (absolute differences under 20 ms and 0.005 CLS
+ * count as equal: below the timers' resolution on this machine); then each tool's run-to-run
+ * spread of FCP and LCP (max - min over the runs), and the node's load per core as Svc stated it.
  *
  * Then the pool alone: the same pages in a loop for a fixed count with 1, 2 and 4 contexts, pages
  * per minute and the browser's peak memory (PSS summed over its processes, as the pool samples it
- * after each page), beside Lighthouse's own pages per minute from its runs above.
+ * after each page), desktop, beside Lighthouse's own pages per minute from its runs above.
  *
  * A benchmark, not a test: it prints figures and writes .tmp/bench-browser.json, never fails on a
  * number, and exits non-zero only when the harness itself cannot run. Lighthouse lives in
@@ -23,7 +26,7 @@
  * engines allow Node 20); this script installs it there when missing, as bench:lighthouse-seo does.
  *
  *   npm run bench:browser                 full: every page, 3 runs each, pool at 1/2/4 contexts
- *   npm run bench:browser -- --smoke      smoke (also when CI=true): two pages, one run, pool at 1 and 2 contexts, under 2 minutes
+ *   npm run bench:browser -- --smoke      smoke (also when CI=true): two pages, one run, pool at 1 and 2 contexts
  *
  * Overrides (environment): BENCH_RUNS, BENCH_POOL_PAGES (pages per throughput round).
  */
@@ -36,7 +39,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { performanceScore } from "../../analyzer/index.ts";
-import { CHROMIUM_ARGS, createBrowserPool, createEgress, type BrowserPoolMetrics } from "../../crawler/index.ts";
+import { CHROMIUM_ARGS, createBrowserPool, createEgress, type BrowserPoolMetrics, type ProfileName } from "../../crawler/index.ts";
 import type { BrowserMetrics } from "../../proto/index.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { CLICK_HANDLER_MS, HERO_PNG, labPages, LONG_TASK_MS, png, SHIFT_PX } from "../harness/lab-pages.ts";
@@ -54,6 +57,9 @@ const log = (line = ""): void => void process.stdout.write(`${line}\n`);
 // Svc: navigation timing's responseStart, the same on these one-packet pages); paint: fcp - doc,
 // the time from the document to the first paint, which no network path is part of.
 const METRICS = ["fcp", "lcp", "cls", "tbt", "score", "ttfb", "doc", "paint"] as const;
+/** The metrics the pairings compare. */
+const PAIRED = ["fcp", "lcp", "tbt", "cls"] as const;
+const TOLERANCE = 0.15;
 type Metric = (typeof METRICS)[number];
 type Figures = Partial<Record<Metric, number>>;
 
@@ -140,9 +146,22 @@ function ensureLighthouse(): string | null {
   }
 }
 
+/** A Lighthouse run's settings: its preset (mobile is its default config) and throttling method. */
+interface LighthouseMode {
+  readonly preset: ProfileName;
+  readonly method: "simulate" | "devtools" | "provided";
+}
+const LH_MODES: readonly LighthouseMode[] = [
+  { preset: "mobile", method: "simulate" },
+  { preset: "mobile", method: "devtools" },
+  { preset: "desktop", method: "simulate" },
+  { preset: "desktop", method: "devtools" },
+];
+const modeName = (m: LighthouseMode) => `${m.preset}-${m.method}`;
+
 async function startLighthouse(chromePath: string) {
   const lh = (await import(pathToFileURL(join(LH_DIR, "node_modules/lighthouse/core/index.js")).href)) as {
-    default: (url: string, flags: object, config: object) => Promise<{ lhr: Lhr } | undefined>;
+    default: (url: string, flags: object, config?: object) => Promise<{ lhr: Lhr } | undefined>;
     desktopConfig: object;
   };
   const launcher = (await import(pathToFileURL(join(LH_DIR, "node_modules/chrome-launcher/dist/index.js")).href)) as { launch(o: object): Promise<{ port: number; kill(): void | Promise<void> }> };
@@ -150,10 +169,11 @@ async function startLighthouse(chromePath: string) {
   const { version } = JSON.parse(readFileSync(join(LH_DIR, "node_modules/lighthouse/package.json"), "utf8")) as { version: string };
   return {
     version,
-    async run(url: string): Promise<LighthouseRun> {
+    async run(url: string, mode: LighthouseMode): Promise<LighthouseRun> {
       const t0 = performance.now();
       try {
-        const result = await lh.default(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"], throttlingMethod: "provided" }, lh.desktopConfig);
+        const flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"], throttlingMethod: mode.method };
+        const result = await lh.default(url, flags, mode.preset === "desktop" ? lh.desktopConfig : undefined);
         const wallMs = performance.now() - t0;
         if (!result) return { figures: {}, wallMs, problem: "no result" };
         const value = (id: string) => result.lhr.audits[id]?.numericValue;
@@ -162,7 +182,7 @@ async function startLighthouse(chromePath: string) {
         const fcp = value("first-contentful-paint");
         return {
           figures: {
-            fcp: value("first-contentful-paint"),
+            fcp,
             lcp: value("largest-contentful-paint"),
             cls: value("cumulative-layout-shift"),
             tbt: value("total-blocking-time"),
@@ -192,11 +212,14 @@ interface Lhr {
 // ---------------------------------------------------------------------------------------------
 // Figures
 
-function svcFigures(m: BrowserMetrics): Figures & { inp?: number } {
-  if (m.error) return {};
+type SvcFigures = Figures & { inp?: number; load?: number };
+
+function svcFigures(m: BrowserMetrics): SvcFigures {
+  const load = m.nodeLoad;
+  if (m.error) return load !== undefined ? { load } : {};
   const score = performanceScore(m);
   const paint = m.fcpMs !== undefined && m.ttfbMs !== undefined ? m.fcpMs - m.ttfbMs : undefined;
-  return { fcp: m.fcpMs, lcp: m.lcpMs, cls: m.cls, tbt: m.tbtMs, ttfb: m.ttfbMs, doc: m.ttfbMs, paint, ...(score !== null ? { score } : {}), ...(m.inpMs !== undefined ? { inp: m.inpMs } : {}) };
+  return { fcp: m.fcpMs, lcp: m.lcpMs, cls: m.cls, tbt: m.tbtMs, ttfb: m.ttfbMs, doc: m.ttfbMs, paint, ...(score !== null ? { score } : {}), ...(m.inpMs !== undefined ? { inp: m.inpMs } : {}), ...(load !== undefined ? { load } : {}) };
 }
 
 function median(values: readonly (number | undefined)[]): number | undefined {
@@ -206,21 +229,40 @@ function median(values: readonly (number | undefined)[]): number | undefined {
   return s.length % 2 ? s[mid] : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
+/** max - min of the runs' values (undefined with fewer than two). */
+function spread(values: readonly (number | undefined)[]): number | undefined {
+  const s = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
+  return s.length < 2 ? undefined : Math.max(...s) - Math.min(...s);
+}
+
 const num = (v: number | undefined, digits = 0): string => (v === undefined || !Number.isFinite(v) ? "-" : v.toFixed(digits));
 const digitsOf = (m: Metric | "inp") => (m === "cls" ? 4 : 0);
 
-/** Within ±10 % of Lighthouse, or closer than the timers can tell apart. */
-function within(m: Metric, svc: number | undefined, lh: number | undefined): string {
-  if (svc === undefined || lh === undefined) return "-";
+/** Svc / Lighthouse, and whether it is within ±15 % (or closer than the timers can tell apart). */
+function ratio(m: Metric, svc: number | undefined, lh: number | undefined): { text: string; ratio: number | null; within: boolean | null } {
+  if (svc === undefined || lh === undefined) return { text: "-", ratio: null, within: null };
   const floor = m === "cls" ? 0.005 : m === "score" ? 2 : 20;
-  if (Math.abs(svc - lh) <= floor) return "yes";
-  return lh !== 0 && Math.abs(svc - lh) / Math.abs(lh) <= 0.1 ? "yes" : "NO";
+  const r = lh !== 0 ? svc / lh : null;
+  const within = Math.abs(svc - lh) <= floor || (r !== null && Math.abs(r - 1) <= TOLERANCE);
+  const shown = r === null ? (svc === 0 ? "=" : "inf") : r.toFixed(2);
+  return { text: `${shown}${within ? "" : " !"}`, ratio: r, within };
 }
 
 // ---------------------------------------------------------------------------------------------
 
+interface PageResult {
+  readonly path: string;
+  readonly profile: ProfileName;
+  readonly svc: Figures;
+  readonly lhDefault: Figures;
+  readonly lhDevtools: Figures;
+  readonly svcSpread: { fcp?: number; lcp?: number };
+  readonly lhSpread: { fcp?: number; lcp?: number };
+  readonly load?: number;
+}
+
 async function main(): Promise<void> {
-  log(`bench:browser (${SMOKE ? "smoke" : "full"}): ${RUNS} run(s) per page and tool; pool at ${CONTEXTS.join("/")} contexts, ${POOL_PAGES} pages each`);
+  log(`bench:browser (${SMOKE ? "smoke" : "full"}): ${RUNS} run(s) per page, profile and tool; pool at ${CONTEXTS.join("/")} contexts, ${POOL_PAGES} pages each`);
   const chrome = chromiumPath((line) => log(line));
   const lhProblem = ensureLighthouse();
   const site = await startSite();
@@ -232,56 +274,79 @@ async function main(): Promise<void> {
   if (lhProblem) log(`${lhProblem}: Svc's figures only`);
   else lighthouse = await startLighthouse(chrome);
   const lhWall: number[] = [];
+  const results: PageResult[] = [];
   try {
-    log(lighthouse ? `lighthouse ${lighthouse.version}: performance category, desktop preset, --throttling-method=provided` : "lighthouse: not run");
-    log("svc: crawler/browser pool, one context, desktop profile, SVC_BROWSER_THROTTLING=provided, fresh context per run\n");
-    const pool = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false }, { egress });
+    log(lighthouse ? `lighthouse ${lighthouse.version}: performance category; ${LH_MODES.map(modeName).join(", ")}` : "lighthouse: not run");
+    log("svc: crawler/browser pool, one context, SVC_BROWSER_THROTTLING=devtools (the default), mobile and desktop profiles, fresh context per run\n");
+    const pool = createBrowserPool({ executablePath: chrome, timeoutMs: 60_000, throttling: "devtools", thirdParty: "none", externalAllowed: () => false }, { egress });
     await pool.measurePage(`${site.origin}/text`, { viewport: "desktop" }); // warm-up: the browser's launch is no page's time
     for (const page of pages) {
       const url = `${site.origin}${page.path}`;
-      const svcRuns: ReturnType<typeof svcFigures>[] = [];
-      const lhRuns: LighthouseRun[] = [];
+      const svcRuns: Record<ProfileName, SvcFigures[]> = { mobile: [], desktop: [] };
+      const lhRuns = new Map<string, LighthouseRun[]>(LH_MODES.map((m) => [modeName(m), []]));
       for (let r = 0; r < RUNS; r++) {
-        svcRuns.push(svcFigures(await pool.measurePage(url, { viewport: "desktop" })));
-        if (lighthouse) {
-          const run = await lighthouse.run(url);
-          lhRuns.push(run);
+        for (const profile of ["mobile", "desktop"] as const) svcRuns[profile].push(svcFigures(await pool.measurePage(url, { viewport: profile })));
+        if (!lighthouse) continue;
+        for (const mode of LH_MODES) {
+          const run = await lighthouse.run(url, mode);
+          lhRuns.get(modeName(mode))?.push(run);
           lhWall.push(run.wallMs);
         }
       }
-      const svc = Object.fromEntries([...METRICS, "inp" as const].map((m) => [m, median(svcRuns.map((f) => f[m]))])) as Figures & { inp?: number };
-      const lh = Object.fromEntries(METRICS.map((m) => [m, median(lhRuns.map((r) => r.figures[m]))])) as Figures;
-      const problems = [...new Set(lhRuns.map((r) => r.problem).filter(Boolean))];
+      const problems = [...new Set([...lhRuns.values()].flat().map((r) => r.problem).filter(Boolean))];
       log(`${page.path}: ${page.what}${problems.length ? `   (lighthouse: ${problems.join("; ")})` : ""}`);
-      log(`    ${"metric".padEnd(6)} ${"built".padStart(8)} ${"lighthouse".padStart(11)} ${"svc".padStart(9)} ${"svc-LH".padStart(8)} ${"±10%".padStart(5)}`);
-      for (const m of METRICS) {
-        const d = digitsOf(m);
-        const diff = svc[m] !== undefined && lh[m] !== undefined ? num((svc[m]) - (lh[m]), d) : "-";
-        log(`    ${m.padEnd(6)} ${num(page.known[m], d).padStart(8)} ${num(lh[m], d).padStart(11)} ${num(svc[m], d).padStart(9)} ${diff.padStart(8)} ${within(m, svc[m], lh[m]).padStart(5)}`);
+      for (const profile of ["mobile", "desktop"] as const) {
+        const runs = svcRuns[profile];
+        const svc = Object.fromEntries(METRICS.map((m) => [m, median(runs.map((f) => f[m]))])) as Figures;
+        const lhOf = (method: string) => {
+          const rs = lhRuns.get(`${profile}-${method}`) ?? [];
+          return { figures: Object.fromEntries(METRICS.map((m) => [m, median(rs.map((x) => x.figures[m]))])) as Figures, runs: rs };
+        };
+        const def = lhOf("simulate");
+        const dev = lhOf("devtools");
+        const result: PageResult = {
+          path: page.path,
+          profile,
+          svc,
+          lhDefault: def.figures,
+          lhDevtools: dev.figures,
+          svcSpread: { fcp: spread(runs.map((f) => f.fcp)), lcp: spread(runs.map((f) => f.lcp)) },
+          lhSpread: { fcp: spread(dev.runs.map((x) => x.figures.fcp)), lcp: spread(dev.runs.map((x) => x.figures.lcp)) },
+          ...(median(runs.map((f) => f.load)) !== undefined ? { load: median(runs.map((f) => f.load)) } : {}),
+        };
+        results.push(result);
+        log(`  ${profile} (svc: node load per core ${num(result.load, 2)}; FCP spread svc ${num(result.svcSpread.fcp)} / LH devtools ${num(result.lhSpread.fcp)} ms)`);
+        log(`    ${"metric".padEnd(6)} ${"built".padStart(8)} ${"svc".padStart(8)} ${"LH default".padStart(11)} ${"svc/def".padStart(8)} ${"LH devtools".padStart(12)} ${"svc/dev".padStart(8)}`);
+        for (const m of [...PAIRED, "score", "doc", "paint"] as const) {
+          const d = digitsOf(m);
+          const known = profile === "desktop" ? page.known[m] : undefined;
+          log(`    ${m.padEnd(6)} ${num(known, d).padStart(8)} ${num(svc[m], d).padStart(8)} ${num(def.figures[m], d).padStart(11)} ${ratio(m, svc[m], def.figures[m]).text.padStart(8)} ${num(dev.figures[m], d).padStart(12)} ${ratio(m, svc[m], dev.figures[m]).text.padStart(8)}`);
+        }
+        if (profile === "desktop") log(`    ${"inp".padEnd(6)} ${num(page.known.inp).padStart(8)} ${num(median(runs.map((f) => f.inp))).padStart(8)}`);
       }
-      log(`    ${"inp".padEnd(6)} ${num(page.known.inp).padStart(8)} ${"-".padStart(11)} ${num(svc.inp).padStart(9)}`);
-      (out.pages as unknown[]).push({ path: page.path, known: page.known, lighthouse: lh, svc, lighthouseProblems: problems });
+      (out.pages as unknown[]).push(...results.filter((x) => x.path === page.path), { path: page.path, lighthouseProblems: problems });
     }
     await pool.close();
+    summary(results);
 
     log(`\nthe pool alone: ${POOL_PAGES} pages per round (the pages above in turn), desktop, no interaction wait beyond the page's own`);
     log(`    ${"contexts".padEnd(9)} ${"pages/min".padStart(10)} ${"peak MB".padStart(8)} ${"median LCP".padStart(11)}`);
     for (const contexts of CONTEXTS) {
       let peak = 0;
       const metrics: BrowserPoolMetrics = { contexts: () => {}, queue: () => {}, browsers: () => {}, memory: (b) => void (peak = Math.max(peak, b)), recycled: () => {}, crashed: () => {}, page: () => {} };
-      const p = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false, concurrency: contexts }, { egress, metrics });
+      const p = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, throttling: "devtools", thirdParty: "none", externalAllowed: () => false, concurrency: contexts }, { egress, metrics });
       await p.measurePage(`${site.origin}/text`, { viewport: "desktop" });
       const t0 = performance.now();
-      const results = await Promise.all(Array.from({ length: POOL_PAGES }, (_, i) => p.measurePage(`${site.origin}${(pages[i % pages.length] as BenchPage).path}`, { viewport: "desktop" })));
+      const pooled = await Promise.all(Array.from({ length: POOL_PAGES }, (_, i) => p.measurePage(`${site.origin}${(pages[i % pages.length] as BenchPage).path}`, { viewport: "desktop" })));
       const seconds = (performance.now() - t0) / 1000;
       await p.close();
-      const lcp = median(results.filter((r) => !r.error).map((r) => r.lcpMs));
+      const lcp = median(pooled.filter((r) => !r.error).map((r) => r.lcpMs));
       const perMinute = (60 * POOL_PAGES) / seconds;
       log(`    ${String(contexts).padEnd(9)} ${num(perMinute, 1).padStart(10)} ${num(peak / 1024 / 1024).padStart(8)} ${num(lcp).padStart(11)}`);
-      (out.pool as unknown[]).push({ contexts, pagesPerMinute: perMinute, peakMemoryBytes: peak, medianLcpMs: lcp, errors: results.filter((r) => r.error).length });
+      (out.pool as unknown[]).push({ contexts, pagesPerMinute: perMinute, peakMemoryBytes: peak, medianLcpMs: lcp, errors: pooled.filter((r) => r.error).length });
     }
     const lhMedian = median(lhWall);
-    if (lhMedian !== undefined) log(`    lighthouse (one page at a time, its own runs above): ${num(60_000 / lhMedian, 1)} pages/min (median ${num(lhMedian / 1000, 1)} s a page)`);
+    if (lhMedian !== undefined) log(`    lighthouse (one page at a time, its own runs above, all modes): ${num(60_000 / lhMedian, 1)} pages/min (median ${num(lhMedian / 1000, 1)} s a page)`);
     out.lighthousePagesPerMinute = lhMedian !== undefined ? 60_000 / lhMedian : null;
     out.lighthouseProblem = lhProblem;
   } finally {
@@ -292,6 +357,25 @@ async function main(): Promise<void> {
   await mkdir(join(REPO_ROOT, ".tmp"), { recursive: true });
   await writeFile(OUT_FILE, JSON.stringify(out, null, 1));
   log(`\nfigures written to ${OUT_FILE}`);
+}
+
+/** Per profile and pairing: how many page × metric ratios are within ±15 %, their median and range, and the spreads. */
+function summary(results: readonly PageResult[]): void {
+  log("\nsummary: Svc / Lighthouse per metric over the pages (median, range of the ratios with a non-zero Lighthouse value; within ±15 % or 20 ms / 0.005 CLS)");
+  for (const profile of ["mobile", "desktop"] as const) {
+    for (const [pairing, pick] of [["default", (r: PageResult) => r.lhDefault], ["devtools", (r: PageResult) => r.lhDevtools]] as const) {
+      const parts = PAIRED.map((m) => {
+        const rs = results.filter((r) => r.profile === profile).map((r) => ratio(m, r.svc[m], pick(r)[m]));
+        const known = rs.filter((r) => r.within !== null);
+        const ratios = known.map((r) => r.ratio).filter((x): x is number => x !== null);
+        const range = ratios.length ? `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}` : "-";
+        return `${m} ${num(median(ratios), 2)} (${range}) ${known.filter((r) => r.within).length}/${known.length}`;
+      });
+      log(`  ${profile.padEnd(8)} vs LH ${pairing.padEnd(9)} ${parts.join("; ")}`);
+    }
+    const rows = results.filter((r) => r.profile === profile);
+    log(`  ${profile.padEnd(8)} FCP spread (max-min over runs), median over pages: svc ${num(median(rows.map((r) => r.svcSpread.fcp)))} ms, LH devtools ${num(median(rows.map((r) => r.lhSpread.fcp)))} ms; LCP: svc ${num(median(rows.map((r) => r.svcSpread.lcp)))}, LH ${num(median(rows.map((r) => r.lhSpread.lcp)))}`);
+  }
 }
 
 main().then(

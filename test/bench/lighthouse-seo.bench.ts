@@ -267,7 +267,7 @@ async function main(): Promise<void> {
   const sites = chosenSites.length > 0 ? known.filter((s) => chosenSites.includes(s.key)) : known;
   const served: Served[] = [];
   const egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 5000 });
-  const pool: BrowserPool = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false }, { egress });
+  const pool: BrowserPool = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, throttling: "provided", thirdParty: "none", externalAllowed: () => false }, { egress });
   const lighthouse = await startLighthouse(chrome);
   try {
     for (const site of sites) served.push(await serve(site.key, fixtureRoutes(site), site.delayMs));

@@ -11,6 +11,15 @@ import { loadConfig, systemClock } from "../../runtime/index.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { BUILT_CLS, CLICK_HANDLER_MS, HERO_PNG, JS_HIDDEN_WORDS, JS_VISIBLE_WORDS, labPages, LONG_TASK_MS, png } from "../harness/lab-pages.ts";
 
+/**
+ * A centred desktop page that becomes scrollable after load: a classic scrollbar appears and moves
+ * the body sideways, a shift Lighthouse counts (Chromium without --hide-scrollbars).
+ */
+const SCROLLBAR_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Scrollbar</title><style>body{margin:0 auto;width:1000px}#box{height:900px;background:#ccd}</style></head><body><div id="box">A centred box</div><script>addEventListener("load", () => setTimeout(() => { const d = document.createElement("div"); d.style.height = "2000px"; document.body.append(d); }, 300));</script></body></html>`;
+/** Answered this late: an image requested after load that outlasts the 1 s of quiet before reading. */
+const SLOW_IMAGE_MS = 1500;
+/** A page that inserts a large image at load; the image answers after SLOW_IMAGE_MS. */
+const LATE_SLOW_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Late</title></head><body><p>Text first.</p><div id="slot"></div><script>addEventListener("load", () => { const i = new Image(412, 309); i.src = "/slow-hero.png"; document.getElementById("slot").append(i); });</script></body></html>`;
 const HOME = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title></head><body><h1>Home</h1><p>A small page for the collector.</p></body></html>`;
 /** A page whose image request is where a test crashes Chromium under the measurement (crashOnImage). */
 const CRASH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Crash</title></head><body><img src="/crash.png" width="412" height="309" alt="A grey hero image"><p>Caption</p></body></html>`;
@@ -80,9 +89,10 @@ describe("browser metrics", () => {
       res.writeHead(200, { "content-type": "image/png" }).end(png(1, 1));
     });
     otherOrigin = `http://127.0.0.2:${await listen(other, "127.0.0.2")}`;
-    const served: Record<string, string> = { ...labPages(otherOrigin), "/": HOME, "/crash": CRASH_PAGE };
+    const served: Record<string, string> = { ...labPages(otherOrigin), "/": HOME, "/crash": CRASH_PAGE, "/scrollbar": SCROLLBAR_PAGE, "/late-slow": LATE_SLOW_PAGE };
     site = createServer((req, res) => {
       if (req.url === "/hero.png") return void res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG);
+      if (req.url === "/slow-hero.png") return void setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(HERO_PNG), SLOW_IMAGE_MS);
       if (req.url === "/crash.png") {
         // The browser loading the page asks with GET; the crawl's own check of the image asks with HEAD.
         if (req.method === "GET") crashOnImage?.();
@@ -97,7 +107,7 @@ describe("browser metrics", () => {
     egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 5000 });
     // Measured one page at a time (the default), as in production; third parties allowed here so
     // that only the address rules are under test in "the egress guard".
-    pool = createBrowserPool({ executablePath, timeoutMs: 30_000, thirdParty: "all", externalAllowed: () => false }, { egress });
+    pool = createBrowserPool({ executablePath, timeoutMs: 30_000, throttling: "provided", thirdParty: "all", externalAllowed: () => false }, { egress });
   });
 
   afterAll(async () => {
@@ -113,6 +123,41 @@ describe("browser metrics", () => {
     expect(m.viewport).toBe("mobile 412x823 @1.75x");
     expect(m.cls).toBeGreaterThanOrEqual(BUILT_CLS - 0.01);
     expect(m.cls).toBeLessThanOrEqual(BUILT_CLS + 0.01);
+  });
+
+  it("counts on desktop the shift of a classic scrollbar appearing, as Lighthouse does (scrollbars not hidden)", async () => {
+    const m = await pool.measurePage(`${origin}/scrollbar`, { viewport: "desktop" });
+    expect(m.error).toBe("");
+    // The 1000 × 900 box moves left by half the scrollbar's width: impact (1000 + w/2) × 900 over
+    // 1350 × 940, distance (w/2) / 1350; with Chromium's 15 px classic scrollbar, 0.0040.
+    expect(m.cls).toBeCloseTo(((1007.5 * 900) / (1350 * 940)) * (7.5 / 1350), 3);
+    // Mobile scrollbars overlay the page: nothing moves.
+    expect((await pool.measurePage(`${origin}/scrollbar`)).cls).toBe(0);
+  });
+
+  it("applies and states each profile's DevTools throttling: Lighthouse's mobile slow 4G and 4× CPU, nothing on desktop", async () => {
+    const throttled = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, throttling: "devtools", thirdParty: "none", externalAllowed: () => false }, { egress, load: () => 0.5 });
+    try {
+      const mobile = await throttled.measurePage(`${origin}/`, { interact: false });
+      expect(mobile.error).toBe("");
+      expect({ throttling: mobile.throttling, nodeLoad: mobile.nodeLoad }).toEqual({ throttling: { method: "devtools", cpuSlowdown: 4, requestLatencyMs: 562.5, downloadKbps: 1474.56, uploadKbps: 675 }, nodeLoad: 0.5 });
+      // Nothing paints before the document has come through the emulated request latency.
+      expect(mobile.fcpMs).toBeGreaterThanOrEqual(562);
+      const desktop = await throttled.measurePage(`${origin}/`, { viewport: "desktop", interact: false });
+      expect(desktop.throttling).toEqual({ method: "devtools", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 });
+    } finally {
+      await throttled.close();
+    }
+    const plain = await pool.measurePage(`${origin}/`, { interact: false });
+    expect(plain.throttling).toEqual({ method: "provided", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 });
+    expect(plain.nodeLoad).toBeGreaterThanOrEqual(0);
+  });
+
+  it("waits for a request started after load before reading: the late image is the LCP", async () => {
+    const m = await pool.measurePage(`${origin}/late-slow`, { interact: false });
+    expect(m.error).toBe("");
+    expect(m.lcpElement).toBe("IMG");
+    expect(m.lcpMs).toBeGreaterThanOrEqual(SLOW_IMAGE_MS);
   });
 
   it("counts a long task after first paint into TBT (at least the task less 50 ms)", async () => {
@@ -141,7 +186,7 @@ describe("browser metrics", () => {
       resolve: (host) => (host === "127.0.0.1" ? Promise.resolve({ address: "127.0.0.1", family: 4 as const }) : resolveTarget(host, dnsResolver([]), { allowPrivateTargets: false, allowLinkLocal: [] })),
       dial: egress.dial,
     };
-    const guarded = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, thirdParty: "all", externalAllowed: () => false }, { egress: strict });
+    const guarded = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, throttling: "provided", thirdParty: "all", externalAllowed: () => false }, { egress: strict });
     try {
       otherHits.length = 0;
       const m = await guarded.measurePage(`${origin}/leak`);
@@ -154,7 +199,7 @@ describe("browser metrics", () => {
   });
 
   it("aborts third-party requests when the setting allows none, even to an allowed address", async () => {
-    const firstPartyOnly = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => true }, { egress });
+    const firstPartyOnly = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, throttling: "provided", thirdParty: "none", externalAllowed: () => true }, { egress });
     try {
       otherHits.length = 0;
       const m = await firstPartyOnly.measurePage(`${origin}/leak`);
@@ -199,7 +244,7 @@ describe("browser metrics", () => {
     const registry = new Registry();
     const { browserPoolMetrics } = await import("../../crawler/index.ts");
     const strictPool = createBrowserPool(
-      { executablePath: chromiumPath(), timeoutMs: 6000, thirdParty: "none", externalAllowed: () => false, recyclePages: 3 },
+      { executablePath: chromiumPath(), timeoutMs: 6000, throttling: "provided", thirdParty: "none", externalAllowed: () => false, recyclePages: 3 },
       { egress, metrics: browserPoolMetrics(registry, 1) },
     );
     try {
@@ -233,7 +278,7 @@ describe("browser metrics", () => {
     const registry = new Registry();
     const { browserPoolMetrics } = await import("../../crawler/index.ts");
     const tight = createBrowserPool(
-      { executablePath: chromiumPath(), timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false, maxMemoryBytes: 1 },
+      { executablePath: chromiumPath(), timeoutMs: 30_000, throttling: "provided", thirdParty: "none", externalAllowed: () => false, maxMemoryBytes: 1 },
       { egress, metrics: browserPoolMetrics(registry, 1) },
     );
     try {
@@ -252,7 +297,7 @@ describe("browser metrics", () => {
     const registry = new Registry();
     const { browserPoolMetrics } = await import("../../crawler/index.ts");
     const before = new Set(ourBrowsers());
-    const crashing = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, thirdParty: "none", externalAllowed: () => false }, { egress, metrics: browserPoolMetrics(registry, 1) });
+    const crashing = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, throttling: "provided", thirdParty: "none", externalAllowed: () => false }, { egress, metrics: browserPoolMetrics(registry, 1) });
     const killed: number[][] = [];
     try {
       // The first load of the page: every renderer of the pool's browser killed (SIGKILL) while the page loads.

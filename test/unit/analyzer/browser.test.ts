@@ -1,7 +1,7 @@
 // The pure parts of issue 16: the performance score of a lab run, the raw-against-rendered verdicts,
 // social cards and profiles, card image sizes, and which pages the browser measures.
 import { describe, expect, it } from "vitest";
-import { browserSection, carryBrowserRun, CARRY_MAX_AGE_S, comparePage, networkOf, performanceRegressions, performanceScore, socialCard, type BrowserPageReport } from "../../../analyzer/index.ts";
+import { browserSection, carryBrowserRun, CARRY_MAX_AGE_S, comparePage, networkOf, performanceRegressions, performanceScore, socialCard, UNTHROTTLED, type BrowserPageReport } from "../../../analyzer/index.ts";
 import { imageSize, mostLinked } from "../../../crawler/index.ts";
 import { BrowserMetrics, PageFacts, RenderedDom, SiteFacts, SocialImage } from "../../../proto/index.ts";
 import { png } from "../../harness/lab-pages.ts";
@@ -157,6 +157,15 @@ describe("performance regressions between two checks", () => {
     expect(performanceRegressions([run({})], [run({ error: "timeout", score: null, lcp_ms: null })])).toEqual([]);
   });
 
+  it("compares only runs of the same throttling method: switching SVC_BROWSER_THROTTLING is no regression", () => {
+    const devtools = { method: "devtools" as const, cpu_slowdown: 4, request_latency_ms: 562.5, download_kbps: 1474.56, upload_kbps: 675 };
+    // A stored report from before runs stated their throttling was unthrottled, as is "provided".
+    expect(performanceRegressions([run({})], [run({ throttling: devtools, score: 60, lcp_ms: 5000 })])).toEqual([]);
+    expect(performanceRegressions([run({ throttling: UNTHROTTLED })], [run({ throttling: devtools, score: 60 })])).toEqual([]);
+    expect(performanceRegressions([run({ throttling: devtools })], [run({ throttling: devtools, score: 60 })])[0]?.changes).toEqual(["score 95 → 60"]);
+    expect(performanceRegressions([run({})], [run({ throttling: UNTHROTTLED, score: 60 })])[0]?.changes).toEqual(["score 95 → 60"]);
+  });
+
   it("counts a metric as regressed only beyond both its relative and its absolute threshold, and past good", () => {
     const metricsOf = (before: Partial<BrowserPageReport>, after: Partial<BrowserPageReport>) => performanceRegressions([run(before)], [run(after)]).flatMap((r) => r.metrics);
     // LCP: +20 % and +300 ms, past 2500 ms on mobile (1200 on desktop).
@@ -188,6 +197,38 @@ describe("performance regressions between two checks", () => {
     expect(metricsOf({ lcp_ms: 4000, tbt_ms: 900 }, { lcp_ms: 1000, tbt_ms: 0 })).toEqual([]);
     // Several at once, in a fixed order.
     expect(metricsOf({}, { score: 40, fcp_ms: 2000, lcp_ms: 5000, cls: 0.25 }).map((m) => m.metric)).toEqual(["score", "fcp_ms", "lcp_ms", "cls"]);
+  });
+});
+
+describe("each run states its throttling", () => {
+  const devtools = { method: "devtools", cpuSlowdown: 4, requestLatencyMs: 562.5, downloadKbps: 1474.56, uploadKbps: 675 };
+  const facts = SiteFacts.fromPartial({
+    checkedAt: 1000,
+    browserState: "measured",
+    browserPages: [
+      { url: "https://a.test/", profile: "mobile", checkedAt: 1000, fcpMs: 900, throttling: devtools, nodeLoad: 0.42 },
+      { url: "https://a.test/", profile: "desktop", checkedAt: 1000, fcpMs: 300, throttling: { method: "devtools", cpuSlowdown: 1 } },
+    ],
+  });
+
+  it("shows the method, CPU slowdown, network figures and the node's load per run, and says them in the note", () => {
+    const section = browserSection(facts);
+    expect(section.pages.map((p) => ({ throttling: p.throttling, node_load: p.node_load }))).toEqual([
+      { throttling: { method: "devtools", cpu_slowdown: 4, request_latency_ms: 562.5, download_kbps: 1474.56, upload_kbps: 675 }, node_load: 0.42 },
+      { throttling: { method: "devtools", cpu_slowdown: 1, request_latency_ms: 0, download_kbps: 0, upload_kbps: 0 }, node_load: null },
+    ]);
+    expect(section.note).toBe(
+      "Measured in headless Chromium, lab runs: 1 page mobile, DevTools throttling (4× CPU, 562.5 ms latency, 1474.56/675 Kbit/s); 1 page desktop, DevTools throttling (none, as Lighthouse's desktop preset). The rank's metric checks use the home page's first profile.",
+    );
+  });
+
+  it("reads a run from before runs stated it as unthrottled, and carries a run's throttling forward with it", () => {
+    const old = browserSection(SiteFacts.fromPartial({ browserState: "measured", browserPages: [{ url: "https://a.test/", profile: "mobile", fcpMs: 900 }] }));
+    expect(old.pages[0]?.throttling).toEqual(UNTHROTTLED);
+    expect(old.note).toContain("1 page mobile, unthrottled.");
+    const carried = carryBrowserRun(SiteFacts.fromPartial({ checkedAt: 2000, browserState: "sync" }), browserSection(facts), 1000, 2000);
+    expect(carried.browser?.throttling).toEqual(devtools);
+    expect(carried.browser?.nodeLoad).toBe(0.42);
   });
 });
 

@@ -440,6 +440,26 @@ export interface BrowserMetrics {
   inpTarget: string;
   /** Unix seconds */
   checkedAt: number;
+  /** Issue 33 (B5, B6): how the run was throttled, and how busy its node was. */
+  throttling:
+    | BrowserThrottling
+    | undefined;
+  /** the crawler node's 1-minute load average per core as the page was measured */
+  nodeLoad?: number | undefined;
+}
+
+/** The throttling one browser run applied (crawler/browser/profiles.ts); 0: that part is not throttled. */
+export interface BrowserThrottling {
+  /** devtools or provided (SVC_BROWSER_THROTTLING; Lighthouse's --throttling-method) */
+  method: string;
+  /** Emulation.setCPUThrottlingRate's rate (1: the machine's speed) */
+  cpuSlowdown: number;
+  /** latency added to each request */
+  requestLatencyMs: number;
+  /** Kbit/s */
+  downloadKbps: number;
+  /** Kbit/s */
+  uploadKbps: number;
 }
 
 /** The RFC 9116 fields of a security.txt body (a PGP signature's armour is skipped). */
@@ -4924,6 +4944,8 @@ function createBaseBrowserMetrics(): BrowserMetrics {
     rendered: undefined,
     inpTarget: "",
     checkedAt: 0,
+    throttling: undefined,
+    nodeLoad: undefined,
   };
 }
 
@@ -5009,6 +5031,12 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
     }
     if (message.checkedAt !== 0) {
       writer.uint32(216).int64(message.checkedAt);
+    }
+    if (message.throttling !== undefined) {
+      BrowserThrottling.encode(message.throttling, writer.uint32(226).fork()).join();
+    }
+    if (message.nodeLoad !== undefined) {
+      writer.uint32(233).double(message.nodeLoad);
     }
     return writer;
   },
@@ -5242,6 +5270,22 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
             message.checkedAt = longToNumber(reader.int64());
             continue;
           }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.throttling = BrowserThrottling.decode(reader, reader.uint32());
+            continue;
+          }
+          case 29: {
+            if (tag !== 233) {
+              break;
+            }
+
+            message.nodeLoad = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5347,6 +5391,12 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
         : isSet(object.checked_at)
         ? globalThis.Number(object.checked_at)
         : 0,
+      throttling: isSet(object.throttling) ? BrowserThrottling.fromJSON(object.throttling) : undefined,
+      nodeLoad: isSet(object.nodeLoad)
+        ? globalThis.Number(object.nodeLoad)
+        : isSet(object.node_load)
+        ? globalThis.Number(object.node_load)
+        : undefined,
     };
   },
 
@@ -5433,6 +5483,12 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
     if (message.checkedAt !== 0) {
       obj.checkedAt = Math.round(message.checkedAt);
     }
+    if (message.throttling !== undefined) {
+      obj.throttling = BrowserThrottling.toJSON(message.throttling);
+    }
+    if (message.nodeLoad !== undefined) {
+      obj.nodeLoad = floatToJson(message.nodeLoad);
+    }
     return obj;
   },
 
@@ -5470,6 +5526,159 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
       : undefined;
     message.inpTarget = object.inpTarget ?? "";
     message.checkedAt = object.checkedAt ?? 0;
+    message.throttling = (object.throttling !== undefined && object.throttling !== null)
+      ? BrowserThrottling.fromPartial(object.throttling)
+      : undefined;
+    message.nodeLoad = object.nodeLoad ?? undefined;
+    return message;
+  },
+};
+
+function createBaseBrowserThrottling(): BrowserThrottling {
+  return { method: "", cpuSlowdown: 0, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 };
+}
+
+export const BrowserThrottling: MessageFns<BrowserThrottling> = {
+  encode(message: BrowserThrottling, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.method !== "") {
+      writer.uint32(10).string(message.method);
+    }
+    if (message.cpuSlowdown !== 0) {
+      writer.uint32(17).double(message.cpuSlowdown);
+    }
+    if (message.requestLatencyMs !== 0) {
+      writer.uint32(25).double(message.requestLatencyMs);
+    }
+    if (message.downloadKbps !== 0) {
+      writer.uint32(33).double(message.downloadKbps);
+    }
+    if (message.uploadKbps !== 0) {
+      writer.uint32(41).double(message.uploadKbps);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BrowserThrottling {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBrowserThrottling();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.method = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.cpuSlowdown = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.requestLatencyMs = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.downloadKbps = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.uploadKbps = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BrowserThrottling {
+    return {
+      method: isSet(object.method) ? globalThis.String(object.method) : "",
+      cpuSlowdown: isSet(object.cpuSlowdown)
+        ? globalThis.Number(object.cpuSlowdown)
+        : isSet(object.cpu_slowdown)
+        ? globalThis.Number(object.cpu_slowdown)
+        : 0,
+      requestLatencyMs: isSet(object.requestLatencyMs)
+        ? globalThis.Number(object.requestLatencyMs)
+        : isSet(object.request_latency_ms)
+        ? globalThis.Number(object.request_latency_ms)
+        : 0,
+      downloadKbps: isSet(object.downloadKbps)
+        ? globalThis.Number(object.downloadKbps)
+        : isSet(object.download_kbps)
+        ? globalThis.Number(object.download_kbps)
+        : 0,
+      uploadKbps: isSet(object.uploadKbps)
+        ? globalThis.Number(object.uploadKbps)
+        : isSet(object.upload_kbps)
+        ? globalThis.Number(object.upload_kbps)
+        : 0,
+    };
+  },
+
+  toJSON(message: BrowserThrottling): unknown {
+    const obj: any = {};
+    if (message.method !== "") {
+      obj.method = message.method;
+    }
+    if (message.cpuSlowdown !== 0) {
+      obj.cpuSlowdown = floatToJson(message.cpuSlowdown);
+    }
+    if (message.requestLatencyMs !== 0) {
+      obj.requestLatencyMs = floatToJson(message.requestLatencyMs);
+    }
+    if (message.downloadKbps !== 0) {
+      obj.downloadKbps = floatToJson(message.downloadKbps);
+    }
+    if (message.uploadKbps !== 0) {
+      obj.uploadKbps = floatToJson(message.uploadKbps);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BrowserThrottling>): BrowserThrottling {
+    return BrowserThrottling.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BrowserThrottling>): BrowserThrottling {
+    const message = createBaseBrowserThrottling();
+    message.method = object.method ?? "";
+    message.cpuSlowdown = object.cpuSlowdown ?? 0;
+    message.requestLatencyMs = object.requestLatencyMs ?? 0;
+    message.downloadKbps = object.downloadKbps ?? 0;
+    message.uploadKbps = object.uploadKbps ?? 0;
     return message;
   },
 };
