@@ -1,4 +1,5 @@
 import type { ClickHouse } from "./clickhouse/open-clickhouse.ts";
+import { sql as clickhouseSql } from "./clickhouse/sql-template.ts";
 import type { Db, Queryable } from "./db.ts";
 
 /** The database servers behind the store in the distributed mode. */
@@ -125,4 +126,9 @@ export function guardedClickHouse(ch: ClickHouse, states: EngineStates): ClickHo
     insert: (table, columns, rows) => guard(() => ch.insert(table, columns, rows)),
     close: () => ch.close(),
   };
+}
+
+/** Answers when ClickHouse does (a readiness detail). */
+export async function pingClickHouse(ch: ClickHouse): Promise<void> {
+  await ch.query(clickhouseSql`SELECT 1`);
 }

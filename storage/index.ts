@@ -56,4 +56,4 @@ export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, ty
 export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";
 export { RobotsRepo, type RobotsVersionRow } from "./robots-repo.ts";
 export { DiagnosisDaysRepo, type DiagnosisDayRow } from "./diagnosis-days-repo.ts";
-export { EngineStates, EngineUnavailableError, guardedClickHouse, guardedDb, isConnectionFailure, unavailableEngine, type EngineWatcher, type StoreEngine } from "./engine-outage.ts";
+export { EngineStates, EngineUnavailableError, guardedClickHouse, guardedDb, isConnectionFailure, pingClickHouse, unavailableEngine, type EngineWatcher, type StoreEngine } from "./engine-outage.ts";
