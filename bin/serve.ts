@@ -59,9 +59,10 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     logger.info({ port, store: storeDb.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);
 
     const signal = await shutdownSignal();
+    const stopping = Date.now();
     draining = true;
     deps.switches.draining = true;
-    logger.info({ signal }, "draining");
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, "draining");
     // Keep-alive connections that were busy when closing began would idle until their timeout:
     // close each as soon as it is idle (answers now carry Connection: close).
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
@@ -74,6 +75,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     await life.close();
     clearInterval(sweep);
     clearTimeout(grace);
+    // The last line, as the roles' (runUntilSignal): how long the drain and the closing took.
+    logger.info({ ms: Date.now() - stopping }, "stopped");
     return 0;
   } catch (err) {
     await life.close().catch(() => undefined);

@@ -33,7 +33,7 @@ export {
   type CollectOptions,
   type ProgressCallback,
 } from "./site/collect-site.ts";
-export { CrawlerWorker, type WorkerDeps } from "./worker.ts";
+export { CrawlerWorker, HAND_BACK_WAIT_MS, type WorkerDeps } from "./worker.ts";
 export {
   failureOf,
   isRetryableWorkError,
@@ -50,7 +50,7 @@ export { createCrawlerNode, SYNC_CONFIRM_MAX_MS, type CrawlerNode, type NodeSett
 export { politenessFor, splitHost, type Politeness } from "./fetch/politeness.ts";
 export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
 export { cumulativeLayoutShift, interactionToNextPaint, totalBlockingTime, CHROMIUM_ARGS, VIEWPORTS, type ThirdPartyPolicy, type ViewportName } from "./browser/browser-metrics.ts";
-export { createBrowserPool, type BrowserPool, type BrowserPoolOptions, type MeasureOptions } from "./browser/browser-pool.ts";
+export { BROWSER_CLOSE_MS, createBrowserPool, type BrowserPool, type BrowserPoolOptions, type MeasureOptions } from "./browser/browser-pool.ts";
 export { browserPoolMetrics, type BrowserPoolMetrics } from "./browser/pool-metrics.ts";
 export { PROFILES, PROFILE_NAMES, type Profile, type ProfileName } from "./browser/profiles.ts";
 export { imageSize, socialImageUrls } from "./site/social-images.ts";

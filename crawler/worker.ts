@@ -58,7 +58,7 @@ const COMPLETE = { deadlineMs: 60_000, retries: 5 };
 /** Handing a lease back is one short call (twice at most): a closing node has a grace period to keep. */
 const HAND_BACK = { deadlineMs: 1000, retries: 1 };
 /** How long a closing worker waits for its abandoned attempts to hand their leases back. */
-const HAND_BACK_WAIT_MS = 1500;
+export const HAND_BACK_WAIT_MS = 1500;
 const PROGRESS_EVERY_MS = 1000;
 export { TRIM_AFTER_CRAWL_OF };
 /** A stream item meant for another node is passed on at most this many times (then run here). */
