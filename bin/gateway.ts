@@ -26,7 +26,7 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
     const metrics = createMetricsRegistry("gateway", config.eventLoopSampleMs);
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
     let db: Db | null = null;
-    let ch: ClickHouse | undefined;
+    let ch: ClickHouse | null = null;
     // Ready when Postgres answers: reads are the hot path and never touch the scheduler, so a
     // scheduler restart must not take every gateway out of its load balancer. The scheduler's
     // health and ClickHouse's are reported beside it: while either is away the calls that need
@@ -46,7 +46,7 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
 
     const { store, db: storeDb, ch: storeCh } = await openStore(config, clock, life, metrics, logger);
     db = storeDb;
-    ch = storeCh;
+    ch = storeCh ?? null;
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     life.add("scheduler client", { close: async () => client.close() });
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, grpcSchedulerPort(client), clock);

@@ -24,7 +24,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     const metrics = createMetricsRegistry("scheduler", config.eventLoopSampleMs);
     const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-scheduler-probe");
     let db: Db | null = null;
-    let ch: ClickHouse | undefined;
+    let ch: ClickHouse | null = null;
     // Ready with Postgres and Kafka; ClickHouse is a detail: while it is away, the calls that store
     // pages and results answer UNAVAILABLE and crawlers retry them, the rest goes on.
     await startOps(
@@ -43,7 +43,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     const opened = await openStore(config, clock, life, metrics, logger);
     const { store, db: storeDb } = opened;
     db = storeDb;
-    ch = opened.ch;
+    ch = opened.ch ?? null;
     // Search facts older versions kept in the account database, moved to ClickHouse once (issue 19).
     void startLegacyFactsMove(opened, clock, logger);
     registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.uptime, webhooks: store.webhooks });
