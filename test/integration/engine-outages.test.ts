@@ -40,7 +40,7 @@ const ENV = {
   SVC_KAFKA_PARTITIONS: "4",
   SVC_KAFKA_TOPIC_PREFIX: "outage-test.",
 };
-const JOB_MS = 120_000;
+const JOB_MS = 240_000;
 const FAN = fanSite({ sections: 10, leaves: 14 });
 
 let postgres: PostgresServer;
@@ -66,9 +66,11 @@ beforeAll(async () => {
     brokers: kafka.brokers,
     key: KEY,
     crawlers: 1,
+    // The machine may be loaded (a crawler loads its parse threads before it is ready).
+    readyTimeoutMs: 180_000,
     env: { ...ENV, SVC_CLICKHOUSE_URL: clickhouseUrl, SVC_BROWSER: "auto", SVC_BROWSER_PATH: browser },
   });
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   if (process.env.CLUSTER_LOGS && cluster) process.stderr.write(`\n${cluster.logs(100_000)}\n`);
@@ -161,7 +163,7 @@ async function metric(p: RoleProcess, line: string): Promise<number> {
   return found ? Number(found.slice(found.lastIndexOf(" ") + 1)) : Number.NaN;
 }
 
-describe("engine outages in the distributed mode (real faults)", { timeout: 240_000 }, () => {
+describe("engine outages in the distributed mode (real faults)", { timeout: 400_000 }, () => {
   it("measures the crawl without a fault (the baseline of the seconds lost)", async () => {
     const { id, at } = await startCrawl();
     expect(await untilDone(id)).toMatchObject({ state: "done", progress: 100, attempt: 1 });
