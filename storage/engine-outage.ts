@@ -73,11 +73,13 @@ export class EngineStates {
   }
 
   /** Runs a call of the engine: a connection failure marks it down and is thrown as EngineUnavailableError. */
-  async guard<T>(engine: StoreEngine, call: () => Promise<T>): Promise<T> {
+  async guard<T>(engine: StoreEngine, call: () => Promise<T>, callers?: WeakSet<object>): Promise<T> {
     let out: T;
     try {
       out = await call();
     } catch (err) {
+      // Thrown by the caller's own code inside the call (a transaction's body): not the engine's to judge.
+      if (callers && typeof err === "object" && err !== null && callers.has(err)) throw err;
       if (err instanceof EngineUnavailableError || !isConnectionFailure(err)) {
         // The engine answered (with an error of the call's own): it is up.
         if (!(err instanceof EngineUnavailableError)) this.answered(engine);
@@ -101,15 +103,39 @@ export class EngineStates {
   }
 }
 
-/** The account database with every call guarded: Postgres unreachable is EngineUnavailableError. */
+/**
+ * The account database with every call guarded: Postgres unreachable is EngineUnavailableError.
+ * Inside a transaction only the database's own calls are judged: what the caller's code throws
+ * there (a Kafka publish refused, a decision) passes through as it is, never taken for Postgres.
+ */
 export function guardedDb(db: Db, states: EngineStates): Db {
   if (db.kind !== "postgres") return db;
   const guard = <T,>(call: () => Promise<T>) => states.guard("postgres", call);
+  const inner = (q: Queryable): Queryable => ({
+    query: <R,>(sql: string, params?: readonly unknown[]) => guard(() => q.query<R>(sql, params)),
+    exec: (sql) => guard(() => q.exec(sql)),
+  });
   return {
     kind: db.kind,
     query: <R,>(sql: string, params?: readonly unknown[]) => guard(() => db.query<R>(sql, params)),
     exec: (sql) => guard(() => db.exec(sql)),
-    tx: <T,>(fn: (q: Queryable) => Promise<T>) => guard(() => db.tx(fn)),
+    async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+      const callers = new WeakSet<object>();
+      return states.guard(
+        "postgres",
+        () =>
+          db.tx(async (q) => {
+            try {
+              return await fn(inner(q));
+            } catch (err) {
+              // The body's own calls were judged where they failed (inner); the rest is the caller's.
+              if (typeof err === "object" && err !== null && !(err instanceof EngineUnavailableError)) callers.add(err);
+              throw err;
+            }
+          }),
+        callers,
+      );
+    },
     listen: (channel, onMessage, onLost) => db.listen(channel, onMessage, onLost),
     close: () => db.close(),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineStates, EngineUnavailableError, isConnectionFailure, unavailableEngine } from "../../../storage/index.ts";
+import { EngineStates, EngineUnavailableError, guardedDb, isConnectionFailure, unavailableEngine } from "../../../storage/index.ts";
 
 // An engine outage is one "down" and one "up" however many calls meet it, and only failures that
 // say the engine did not answer count as one (a wrong query is the query's fault).
@@ -44,5 +44,25 @@ describe("isConnectionFailure", () => {
     expect(isConnectionFailure(new AggregateError([refused(), refused()], ""))).toBe(true);
     expect(isConnectionFailure(Object.assign(new Error('duplicate key value violates unique constraint "x"'), { code: "23505" }))).toBe(false);
     expect(isConnectionFailure(new Error("Code: 60. DB::Exception: Table svc.nope doesn't exist"))).toBe(false);
+  });
+});
+
+describe("guardedDb", () => {
+  it("never takes what a transaction's own code throws (a Kafka publish refused) for Postgres away", async () => {
+    const heard: string[] = [];
+    const states = new EngineStates({ down: (e) => heard.push(`down ${e}`), up: (e) => heard.push(`up ${e}`) });
+    const fake = {
+      kind: "postgres" as const,
+      query: async () => [],
+      exec: async () => undefined,
+      tx: async <T,>(fn: (q: { query: () => Promise<never[]>; exec: () => Promise<void> }) => Promise<T>) => fn({ query: async () => [], exec: async () => undefined }),
+      listen: async () => ({ close: async () => undefined }),
+      close: async () => undefined,
+    };
+    const db = guardedDb(fake as unknown as Parameters<typeof guardedDb>[0], states);
+    const kafka = Object.assign(new Error("Connection error: connect ECONNREFUSED 127.0.0.1:9092"), { name: "KafkaJSConnectionError" });
+    await expect(db.tx(async () => Promise.reject(kafka))).rejects.toBe(kafka);
+    expect(heard).toEqual([]);
+    expect(states.state("postgres")).toBe("ok");
   });
 });
