@@ -59,7 +59,7 @@ describe("guardedDb", () => {
       listen: async () => ({ close: async () => undefined }),
       close: async () => undefined,
     };
-    const db = guardedDb(fake as unknown as Parameters<typeof guardedDb>[0], states);
+    const db = guardedDb(fake, states);
     const kafka = Object.assign(new Error("Connection error: connect ECONNREFUSED 127.0.0.1:9092"), { name: "KafkaJSConnectionError" });
     await expect(db.tx(async () => Promise.reject(kafka))).rejects.toBe(kafka);
     expect(heard).toEqual([]);
