@@ -191,21 +191,25 @@ describe("engine outages in the distributed mode (real faults)", { timeout: 400_
     await crawling(id);
     await clickhouse.stopTemporarily();
     const stopped = Date.now();
-    for (let i = 0; i < 5; i++) {
-      const read = await cluster.api(`/crawl/${site.host}?limit=5`);
-      expect([read.status, (read.json as { code?: string }).code, read.headers.get("retry-after")]).toEqual([503, "maintenance", "5"]);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const read = await cluster.api(`/crawl/${site.host}?limit=5`);
+        expect([read.status, (read.json as { code?: string }).code, read.headers.get("retry-after")]).toEqual([503, "maintenance", "5"]);
+      }
+      // Reads that need only Postgres go on.
+      expect((await cluster.api("/sites")).status).toBe(200);
+      for (const p of [gateway, scheduler!]) {
+        const r = await readyz(p);
+        expect(r.status).toBe(200);
+        expect((r.json as { postgres: string; clickhouse: string }).postgres).toBe("ok");
+        expect((r.json as { clickhouse: string }).clickhouse).not.toBe("ok");
+      }
+      expect(await metric(gateway, 'svc_store_engine_up{engine="clickhouse"')).toBe(0);
+      await sleep(Math.max(0, 20_000 - (Date.now() - stopped)));
+    } finally {
+      // Whatever failed, the next tests get their ClickHouse back.
+      await clickhouse.restart();
     }
-    // Reads that need only Postgres go on.
-    expect((await cluster.api("/sites")).status).toBe(200);
-    for (const p of [gateway, scheduler!]) {
-      const r = await readyz(p);
-      expect(r.status).toBe(200);
-      expect((r.json as { postgres: string; clickhouse: string }).postgres).toBe("ok");
-      expect((r.json as { clickhouse: string }).clickhouse).not.toBe("ok");
-    }
-    expect(await metric(gateway, 'svc_store_engine_up{engine="clickhouse"')).toBe(0);
-    await sleep(Math.max(0, 20_000 - (Date.now() - stopped)));
-    await clickhouse.restart();
 
     const job = await untilDone(id);
     expect(job).toMatchObject({ state: "done", progress: 100, attempt: 1 });
