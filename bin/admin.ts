@@ -2,10 +2,11 @@ import { existsSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { dataDirOwner } from "../storage/index.ts";
+import { GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock, type Config } from "../runtime/index.ts";
+import { dataDirOwner, ping, pingClickHouse, type ClickHouse, type Db } from "../storage/index.ts";
 import { ADMIN_USAGE, AdminCommandError, AdminService, executeAdmin, parseAdminArgs, sendAdminCommand } from "../gateway/index.ts";
 import { openStore } from "./compose.ts";
+import { probe } from "./role.ts";
 
 /**
  * `svc admin …`: with a Postgres server, acts on it directly; with the embedded store, talks to the
@@ -36,9 +37,27 @@ export async function admin(args: string[], env: NodeJS.ProcessEnv): Promise<Rec
   }
   const life = new Lifecycle();
   try {
-    const { store } = await openStore(config, systemClock, life);
-    return await executeAdmin(new AdminService(store, config, systemClock, randomBytes), cmd);
+    const { store, db, ch } = await openStore(config, systemClock, life);
+    const out = await executeAdmin(new AdminService(store, config, systemClock, randomBytes), cmd);
+    return cmd.op === "status" ? { ...out, engines: await enginesOf(config, db, ch) } : out;
   } finally {
     await life.close();
   }
+}
+
+/** Each engine the configuration names, as this command finds it: "ok" or why not (each bounded to about 2 s). */
+async function enginesOf(config: Config, db: Db, ch: ClickHouse | undefined): Promise<Record<string, string>> {
+  const checks: Record<string, Promise<string>> = { [db.kind]: probe(() => ping(db)) };
+  if (ch) checks.clickhouse = probe(() => pingClickHouse(ch));
+  if (config.kafkaBrokers) {
+    const kafka = new KafkaProbe(config.kafkaBrokers, "svc-admin-probe");
+    checks.kafka = probe(() => kafka.brokers());
+  }
+  if (config.schedulerAddress) {
+    const health = new GrpcHealthProbe(config.schedulerAddress);
+    checks.scheduler = health.status().then((s) => (s === "SERVING" ? "ok" : s)).finally(() => void health.close());
+  }
+  const names = Object.keys(checks);
+  const values = await Promise.all(Object.values(checks));
+  return Object.fromEntries(names.map((n, i) => [n, values[i] as string]));
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, storeWasmHeapMetric, storeWriteMetrics, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, storeEngineMetric, storeWasmHeapMetric, storeWriteMetrics, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
@@ -19,6 +19,9 @@ import {
   checkSeriesLocation,
   createStore,
   dropExpiredPartitions,
+  EngineStates,
+  guardedClickHouse,
+  guardedDb,
   ensureClickHouseSchema,
   lockDataDir,
   migrate,
@@ -47,8 +50,10 @@ export interface Opened {
   readonly db: Db;
   readonly store: Store;
   readonly life: Lifecycle;
-  /** The distributed mode's ClickHouse (timed as the store's), when configured. */
+  /** The distributed mode's ClickHouse (timed and guarded as the store's), when configured. */
   readonly ch?: ClickHouse;
+  /** Each engine's state as this process's calls find it (the distributed mode's engines). */
+  readonly engines?: EngineStates;
 }
 
 /**
@@ -56,7 +61,7 @@ export interface Opened {
  * (locked). With a metrics registry, its writes are timed (svc_store_write_duration_seconds:
  * account-database transactions, ClickHouse inserts).
  */
-export async function openStore(config: Config, clock: Clock, life: Lifecycle, metrics?: Registry): Promise<Opened> {
+export async function openStore(config: Config, clock: Clock, life: Lifecycle, metrics?: Registry, logger?: Logger): Promise<Opened> {
   let db: Db;
   if (config.postgresUrl) {
     db = openPostgres({ url: config.postgresUrl, poolSize: config.postgresPoolSize });
@@ -76,12 +81,15 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   const observe = metrics ? storeWriteMetrics(metrics) : null;
   // Migrations are not the store's writes: timed from here on.
   if (observe) db = timedDb(db, observe);
-  if (!config.clickhouseUrl) return { db, store: createStore(db), life };
+  const engines = engineStates(config, clock, metrics, logger);
+  // A call that meets an engine restarting says so (EngineUnavailableError): answered as "try again", not as a fault.
+  db = guardedDb(db, engines);
+  if (!config.clickhouseUrl) return { db, store: createStore(db), life, engines };
   // The distributed mode's time series on ClickHouse: usage, per-check results and crawl pages
   // (whose leases stay on the account database, checked by the scheduler).
   const opened = await openClickHouse({ url: config.clickhouseUrl });
   life.add("clickhouse", opened);
-  const ch = observe ? timedClickHouse(opened, observe) : opened;
+  const ch = guardedClickHouse(observe ? timedClickHouse(opened, observe) : opened, engines);
   await ensureClickHouseSchema(ch);
   const retention = async () => dropExpiredPartitions(ch, config.clickhouseRetentionMonths, unixSeconds(clock));
   await retention();
@@ -89,7 +97,30 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   daily.unref();
   life.add("clickhouse retention", { close: async () => clearInterval(daily) });
   const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch), backlinks: new ClickHouseBacklinkSeries(ch), index: new ClickHouseIndexSeries(ch), market: new ClickHouseMarketSeries(ch) };
-  return { db, store: createStore(db, series), life, ch };
+  return { db, store: createStore(db, series), life, ch, engines };
+}
+
+/**
+ * The engines' states of a process holding the store: one log line when an engine stops answering
+ * and one when it answers again (not one per call that met the outage), and svc_store_engine_up.
+ */
+function engineStates(config: Config, clock: Clock, metrics?: Registry, logger?: Logger): EngineStates {
+  const names = config.postgresUrl ? ["postgres", ...(config.clickhouseUrl ? ["clickhouse"] : [])] : [];
+  const set = metrics && names.length > 0 ? storeEngineMetric(metrics, names) : null;
+  const label = (engine: string) => (engine === "postgres" ? "Postgres" : "ClickHouse");
+  return new EngineStates(
+    {
+      down(engine, err) {
+        set?.(engine, false);
+        logger?.warn({ engine, err: (err as Error)?.message ?? String(err) }, `${label(engine)} is unavailable: calls that need it answer "try again" until it is back`);
+      },
+      up(engine, downMs) {
+        set?.(engine, true);
+        logger?.info({ engine, downMs }, `${label(engine)} is available again`);
+      },
+    },
+    () => clock.nowMs(),
+  );
 }
 
 /** The leadership under which one process moves older versions' search facts to ClickHouse. */

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient, TOPICS } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, registerConsumerLag, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { CRAWLER_KINDS, CrawlerWorker, crawlerStreamKinds, createCrawlerNode, isRetryableWorkError, ProbeHealth, probeMetrics, workerMetrics } from "../crawler/index.ts";
-import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { BROWSER_CLOSE_MS, CRAWLER_KINDS, CrawlerWorker, HAND_BACK_WAIT_MS, crawlerStreamKinds, createCrawlerNode, isRetryableWorkError, ProbeHealth, probeMetrics, workerMetrics } from "../crawler/index.ts";
+import { drainBudgetMs, kafkaBus, kafkaHeartbeatMs, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { startTracing } from "./tracing.ts";
 
 /**
@@ -34,7 +34,12 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
       return { kafka: k, scheduler: s === "SERVING" ? "ok" : s };
     }, async () => ({ probes: probeHealth.suspect(systemClock.nowMs()) ? "node_suspect" : "ok" }));
 
-    const drainMs = drainBudgetMs(config);
+    // What closing takes once the drain is over, its steps run side by side: the consumers' last
+    // fetch (a disconnect waits for it: the Kafka heartbeat interval), the abandoned attempts'
+    // leases handed back, the browser's close (bounded), plus a second for commits and the log on
+    // a loaded machine (measured: test/integration/engine-outages.test.ts, "closes within its grace").
+    const closeMs = Math.max(kafkaHeartbeatMs(config), HAND_BACK_WAIT_MS, BROWSER_CLOSE_MS) + 1000;
+    const drainMs = drainBudgetMs(config, closeMs);
     // Handlers are whole jobs; a bounded number of them per subscription (fetching pauses when
     // full), a few more than the worker runs at once so that a slow domain does not idle the node.
     const bus = kafkaBus(config, logger, "crawler", {
@@ -60,7 +65,11 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     life.add("scheduler client", { close: async () => client.close() });
     const extraCa = config.crawl.extraCaFile ? readFileSync(config.crawl.extraCaFile, "utf8") : null;
-    const node = life.add("crawler node", createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets, extraCa }, systemClock, metrics));
+    const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: config.allowPrivateTargets, allowLinkLocal: config.allowLinkLocalTargets, extraCa }, systemClock, metrics);
+    // Closed once, with the bus (below); the lifecycle's own close of it then finds it closed.
+    let nodeClosing: Promise<void> | null = null;
+    const closeNode = () => (nodeClosing ??= node.close());
+    life.add("crawler node, if not closed yet", { close: closeNode });
     // Work is taken once the parse threads have loaded, not paid for inside the first crawl.
     await node.ready();
     const worker = new CrawlerWorker({
@@ -82,11 +91,13 @@ export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
     // closing worker refuses is left for another node rather than retried into the dead letters;
     // running jobs get the drain budget, then the worker abandons them (their leases lapse and
     // another node resumes them from their checkpoints) and the bus commits what finished.
-    life.add("bus and worker", {
+    // Then the bus (consumers, producer) and the node (browser, parse threads, egress) close side
+    // by side: the sum of their closes would not fit the grace period on a loaded machine.
+    life.add("bus, worker and node", {
       close: async () => {
         const closingBus = bus.close();
         await worker.close(drainMs);
-        await closingBus;
+        await Promise.all([closingBus, closeNode()]);
       },
     });
     await worker.start();

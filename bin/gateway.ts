@@ -1,7 +1,7 @@
 import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { isUniqueViolation, ping, type Db } from "../storage/index.ts";
+import { isUniqueViolation, ping, pingClickHouse, type ClickHouse, type Db } from "../storage/index.ts";
 import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
 import { composeGateway, openStore } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
@@ -26,9 +26,11 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
     const metrics = createMetricsRegistry("gateway", config.eventLoopSampleMs);
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
     let db: Db | null = null;
+    let ch: ClickHouse | null = null;
     // Ready when Postgres answers: reads are the hot path and never touch the scheduler, so a
     // scheduler restart must not take every gateway out of its load balancer. The scheduler's
-    // health is reported beside it; meanwhile calls that start work answer 503 with Retry-After.
+    // health and ClickHouse's are reported beside it: while either is away the calls that need
+    // it answer 503 with Retry-After, and the others are served.
     await startOps(
       config,
       life,
@@ -37,13 +39,14 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
       state,
       async () => ({ postgres: await probe(async () => (db ? ping(db) : undefined)) }),
       async () => {
-        const s = await health.status();
-        return { scheduler: s === "SERVING" ? "ok" : s };
+        const [s, c] = await Promise.all([health.status(), ch ? probe(() => pingClickHouse(ch as ClickHouse)) : Promise.resolve(null)]);
+        return { scheduler: s === "SERVING" ? "ok" : s, ...(c === null ? {} : { clickhouse: c }) };
       },
     );
 
-    const { store, db: storeDb } = await openStore(config, clock, life, metrics);
+    const { store, db: storeDb, ch: storeCh } = await openStore(config, clock, life, metrics, logger);
     db = storeDb;
+    ch = storeCh ?? null;
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     life.add("scheduler client", { close: async () => client.close() });
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, grpcSchedulerPort(client), clock);

@@ -44,10 +44,15 @@ export function kafkaBus(config: Config, logger: Logger, role: RoleName, options
     consumerGroupId: (group, topic) => `${prefix}${group}.${topic}`,
     deadLetterTopic: () => TOPICS.deadLetters,
     sessionTimeoutMs: config.kafkaSessionTimeoutMs,
-    heartbeatIntervalMs: Math.min(3000, Math.floor(config.kafkaSessionTimeoutMs / 6)),
+    heartbeatIntervalMs: kafkaHeartbeatMs(config),
     logger,
     ...options,
   });
+}
+
+/** A consumer's heartbeat interval, also the longest wait of its fetches (what its disconnect waits for). */
+export function kafkaHeartbeatMs(config: Config): number {
+  return Math.min(3000, Math.floor(config.kafkaSessionTimeoutMs / 6));
 }
 
 /** Readiness of one engine: "ok", or what went wrong, in a few words. */
@@ -130,7 +135,11 @@ export async function runUntilSignal(config: Config, logger: Logger, life: Lifec
   return 0;
 }
 
-/** The share of the grace period running work may use; the rest is for commits and closing connections. */
-export function drainBudgetMs(config: Config): number {
-  return config.shutdownGraceMs - Math.min(3000, Math.floor(config.shutdownGraceMs / 2));
+/**
+ * The share of the grace period running work may use; the rest (closeMs, what closing takes once
+ * the work has stopped: commits, connections, threads, the browser) is kept for closing. Never less
+ * than half the grace period for either.
+ */
+export function drainBudgetMs(config: Config, closeMs = 3000): number {
+  return config.shutdownGraceMs - Math.min(closeMs, Math.floor(config.shutdownGraceMs / 2));
 }

@@ -1,6 +1,6 @@
 import { createLogger, createMetricsRegistry, registerConsumerLag, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
-import { ping, type Db } from "../storage/index.ts";
+import { ping, pingClickHouse, type ClickHouse, type Db } from "../storage/index.ts";
 import { openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
@@ -24,14 +24,26 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     const metrics = createMetricsRegistry("scheduler", config.eventLoopSampleMs);
     const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-scheduler-probe");
     let db: Db | null = null;
-    await startOps(config, life, metrics, "scheduler", state, async () => {
-      const [postgres, k] = await Promise.all([probe(async () => (db ? ping(db) : undefined)), probe(() => kafka.brokers())]);
-      return { postgres, kafka: k };
-    });
+    let ch: ClickHouse | null = null;
+    // Ready with Postgres and Kafka; ClickHouse is a detail: while it is away, the calls that store
+    // pages and results answer UNAVAILABLE and crawlers retry them, the rest goes on.
+    await startOps(
+      config,
+      life,
+      metrics,
+      "scheduler",
+      state,
+      async () => {
+        const [postgres, k] = await Promise.all([probe(async () => (db ? ping(db) : undefined)), probe(() => kafka.brokers())]);
+        return { postgres, kafka: k };
+      },
+      async () => (ch ? { clickhouse: await probe(() => pingClickHouse(ch as ClickHouse)) } : {}),
+    );
 
-    const opened = await openStore(config, clock, life, metrics);
+    const opened = await openStore(config, clock, life, metrics, logger);
     const { store, db: storeDb } = opened;
     db = storeDb;
+    ch = opened.ch ?? null;
     // Search facts older versions kept in the account database, moved to ClickHouse once.
     void startLegacyFactsMove(opened, clock, logger);
     registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.uptime, webhooks: store.webhooks });

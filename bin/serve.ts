@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
-import { ping } from "../storage/index.ts";
+import { ping, pingClickHouse } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { listenOrExplain } from "./listen.ts";
-import { shutdownSignal } from "./role.ts";
+import { probe, shutdownSignal } from "./role.ts";
 
 /**
  * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
@@ -19,7 +19,7 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
   try {
     await startTracing(config, life, "svc", logger);
     const metrics = createMetricsRegistry("serve", config.eventLoopSampleMs);
-    const opened = await openStore(config, clock, life, metrics);
+    const opened = await openStore(config, clock, life, metrics, logger);
     const { store, db: storeDb } = opened;
     // With SVC_CLICKHOUSE_URL: search facts older versions kept in the account database, moved once.
     void startLegacyFactsMove(opened, clock, logger);
@@ -45,7 +45,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
       metrics,
       ready: async () => {
         await ping(storeDb);
-        return { ok: listening && !draining, detail: { store: storeDb.kind, draining } };
+        const ch = opened.ch;
+        return { ok: listening && !draining, detail: { store: storeDb.kind, draining, ...(ch ? { clickhouse: await probe(() => pingClickHouse(ch)) } : {}) } };
       },
     });
     await listenOrExplain(`${config.adminHost}:${config.adminPort}`, "SVC_ADMIN_PORT", () => ops.listen({ host: config.adminHost, port: config.adminPort }));
@@ -58,9 +59,10 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     logger.info({ port, store: storeDb.kind, adminPort: config.adminPort }, `svc serving on http://${config.host}:${port}/api/v1`);
 
     const signal = await shutdownSignal();
+    const stopping = Date.now();
     draining = true;
     deps.switches.draining = true;
-    logger.info({ signal }, "draining");
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, "draining");
     // Keep-alive connections that were busy when closing began would idle until their timeout:
     // close each as soon as it is idle (answers now carry Connection: close).
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
@@ -73,6 +75,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
     await life.close();
     clearInterval(sweep);
     clearTimeout(grace);
+    // The last line, as the roles' (runUntilSignal): how long the drain and the closing took.
+    logger.info({ ms: Date.now() - stopping }, "stopped");
     return 0;
   } catch (err) {
     await life.close().catch(() => undefined);

@@ -24,7 +24,7 @@ export {
   collectSiteFacts,
   mostLinked,
 } from "./site/collect-site.ts";
-export { CrawlerWorker } from "./worker.ts";
+export { CrawlerWorker, HAND_BACK_WAIT_MS, type WorkerDeps } from "./worker.ts";
 export {
   failureOf,
   isRetryableWorkError,
@@ -35,12 +35,12 @@ export {
   UndecodableWorkItemError,
   WorkerClosingError,
 } from "./work-errors.ts";
-export { CRAWLER_KINDS, signatureHeaders, type WorkContext } from "./kinds/index.ts";
-export { createCrawlerNode, type CrawlerNode } from "./node.ts";
-export { politenessFor } from "./fetch/politeness.ts";
-export { workerMetrics } from "./worker-metrics.ts";
-export { cumulativeLayoutShift, totalBlockingTime, CHROMIUM_ARGS } from "./browser/browser-metrics.ts";
-export { createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
+export { CRAWLER_KINDS, signatureHeaders, type CrawlerKind, type PageStore, type WorkContext } from "./kinds/index.ts";
+export { createCrawlerNode, SYNC_CONFIRM_MAX_MS, type CrawlerNode, type NodeSettings } from "./node.ts";
+export { politenessFor, splitHost, type Politeness } from "./fetch/politeness.ts";
+export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
+export { cumulativeLayoutShift, interactionToNextPaint, totalBlockingTime, CHROMIUM_ARGS, VIEWPORTS, type ThirdPartyPolicy, type ViewportName } from "./browser/browser-metrics.ts";
+export { BROWSER_CLOSE_MS, createBrowserPool, type BrowserPool, type BrowserPoolOptions, type MeasureOptions } from "./browser/browser-pool.ts";
 export { browserPoolMetrics, type BrowserPoolMetrics } from "./browser/pool-metrics.ts";
 export { appliedThrottling, networkConditions, PROFILES, PROFILE_NAMES, THROTTLING_METHODS, type AppliedThrottling, type Profile, type ProfileName, type ThrottlingMethod } from "./browser/profiles.ts";
 export { imageSize, socialImageUrls } from "./site/social-images.ts";

@@ -116,10 +116,10 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?
       }
     },
     ready: () => pool.ready(),
+    // The browser, the parse threads and the egress connections close together: a closing node
+    // keeps to its grace period (each waits for its own processes or threads, not for the others).
     async close() {
-      await browser?.close();
-      await pool.close();
-      await egress.close();
+      await Promise.all([browser?.close(), pool.close(), egress.close()]);
     },
   };
 }

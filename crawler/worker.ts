@@ -55,6 +55,10 @@ export interface WorkerDeps {
 
 const CALL = { deadlineMs: 10_000, retries: 3 };
 const COMPLETE = { deadlineMs: 60_000, retries: 5 };
+/** Handing a lease back is one short call (twice at most): a closing node has a grace period to keep. */
+const HAND_BACK = { deadlineMs: 1000, retries: 1 };
+/** How long a closing worker waits for its abandoned attempts to hand their leases back. */
+export const HAND_BACK_WAIT_MS = 1500;
 const PROGRESS_EVERY_MS = 1000;
 export { TRIM_AFTER_CRAWL_OF };
 /** A stream item meant for another node is passed on at most this many times (then run here). */
@@ -181,7 +185,11 @@ export class CrawlerWorker {
     const s = this.deps.scheduler;
     const lease = await callUnary(s.lease.bind(s), LeaseRequest.fromPartial({ jobId: item.jobId, worker: this.name }), CALL);
     if (!lease.granted) return; // done, failed, or another worker holds it: nothing to do
-    if (this.closed) return; // granted as the worker closed: not started, the lease lapses
+    if (this.closed) {
+      // Granted as the worker closed: not started, handed back.
+      await this.handBack(item.jobId, new WorkerClosingError());
+      return;
+    }
     const abort = new AbortController();
     this.running.add(abort);
     const label = lease.task?.$case ?? "unknown";
@@ -194,11 +202,17 @@ export class CrawlerWorker {
     try {
       const result = await this.runTask(lease, item, beat, abort);
       if (result.$case === "crawl") pages = result.value.pageStats.length;
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) {
+        outcome = await this.handBack(item.jobId, abort.signal.reason);
+        return;
+      }
       const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, result }), complete);
       if (done.accepted) outcome = "done";
     } catch (err) {
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) {
+        outcome = await this.handBack(item.jobId, abort.signal.reason);
+        return;
+      }
       const failure = failureOf(err);
       this.deps.logger.warn({ job: item.jobId, kind: label, error: failure.error, retry: Retry[failure.retry] }, "job attempt failed");
       await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, ...failure, errorDetail: failure.detail }), complete);
@@ -213,6 +227,27 @@ export class CrawlerWorker {
       // the process keeping it committed while it idles.
       if (pages >= TRIM_AFTER_CRAWL_OF) collectGarbage();
     }
+  }
+
+  /**
+   * An attempt given up while it may still hold its lease (its work could not be stored until the
+   * lease's end, or the node is closing): the lease is handed back at once (a retryable failure),
+   * so that the next attempt starts now, on any node, from the last checkpoint, rather than after
+   * the lease lapses. A lease already lost is nobody's to hand back. One short call: a scheduler
+   * that does not answer lets the lease lapse as before.
+   */
+  private async handBack(jobId: number, reason: unknown): Promise<JobOutcome> {
+    if (reason instanceof LeaseLostError) return "abandoned";
+    const s = this.deps.scheduler;
+    const error = reason instanceof WorkerClosingError ? "node_closing" : "store_unavailable";
+    const detail = (reason as Error)?.message ?? String(reason);
+    try {
+      await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId, worker: this.name, error, errorDetail: detail, retry: Retry.RETRY_RETRYABLE }), HAND_BACK);
+      this.deps.logger.info({ job: jobId, reason: error }, "lease handed back; the next attempt starts now");
+    } catch {
+      // The lease lapses instead.
+    }
+    return "abandoned";
   }
 
   /** Runs the lease's task through its kind: the one place that dispatches on the task's arm. */
@@ -253,7 +288,7 @@ export class CrawlerWorker {
     let lastBeat = Date.now();
     let leaseUntil = Date.now() + leaseMs;
     const answered = (keepGoing: boolean) => {
-      if (!keepGoing) abort.abort(new Error("lease lost"));
+      if (!keepGoing) abort.abort(new LeaseLostError());
       else leaseUntil = Math.max(leaseUntil, Date.now() + leaseMs);
     };
     /** A stored batch carried the progress and renewed the lease: it counts as a heartbeat. */
@@ -305,9 +340,10 @@ export class CrawlerWorker {
           beat.renewed(r.keepGoing);
         } catch (err) {
           // A crawl chains its stores and awaits them only at its end, so a store that threw would
-          // be an unhandled rejection meanwhile and end the process. Without the scheduler for
-          // longer than the lease the attempt cannot checkpoint: it is abandoned, its lease
-          // lapses, and the next attempt resumes from the last batch stored.
+          // be an unhandled rejection meanwhile and end the process. The call retried a scheduler
+          // away, or its store away (UNAVAILABLE), until the lease's end: the attempt cannot
+          // checkpoint, so it is given up and its lease handed back (see handBack); the next
+          // attempt resumes from the last batch stored.
           this.deps.logger.warn({ job: jobId, err }, "storing crawled pages failed; attempt abandoned");
           abort(err);
         }
@@ -315,7 +351,7 @@ export class CrawlerWorker {
       stored: async () => {
         const out: CrawledPage[] = [];
         for (let offset = 0; ; ) {
-          const r = await callUnary(s.crawlPages.bind(s), CrawlPagesRequest.fromPartial({ jobId, worker: this.name, offset, limit: 500 }), CALL);
+          const r = await callUnary(s.crawlPages.bind(s), CrawlPagesRequest.fromPartial({ jobId, worker: this.name, offset, limit: 500 }), { ...CALL, retryUntilMs: beat.retryUntilMs });
           for (const page of r.pages) out.push(page);
           offset += r.pages.length;
           if (!r.more || r.pages.length === 0) return out;
@@ -340,7 +376,20 @@ export class CrawlerWorker {
       await Promise.race([Promise.allSettled([...this.jobs]), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
     }
+    if (this.running.size === 0) return;
     for (const a of this.running) a.abort(new WorkerClosingError());
+    // The abandoned attempts hand their leases back: another node resumes them now, not after the lapse.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.jobs]), new Promise<void>((resolve) => (timer = setTimeout(resolve, HAND_BACK_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+}
+
+/** The scheduler said the attempt no longer holds the job's lease. */
+class LeaseLostError extends Error {
+  constructor() {
+    super("lease lost");
+    this.name = "LeaseLostError";
   }
 }
 

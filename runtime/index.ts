@@ -7,7 +7,7 @@ export { processAlive } from "./process-alive.ts";
 export { InProcessBus, withTraceHeaders, deliverTraced, type Bus, type BusMessage, type BusHandler, type SubscribeOptions } from "./bus.ts";
 export { KafkaBus, type KafkaBusOptions, type TopicSpec } from "./kafka-bus.ts";
 export { CONSUMER_LAG_SAMPLE_MS, registerConsumerLag, type ConsumerLagSource } from "./kafka-lag-metrics.ts";
-export { storeWasmHeapMetric, storeWriteMetrics, type StoreWriteObserver } from "./store-write-metrics.ts";
+export { storeEngineMetric, storeWasmHeapMetric, storeWriteMetrics, type StoreWriteObserver } from "./store-write-metrics.ts";
 export { callUnary, catalogueCode, GRPC_CHANNEL_OPTIONS, GRPC_MESSAGE_OPTIONS, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";
 export { buildOpsServer, type OpsServerOptions } from "./ops-server.ts";
 export { GrpcHealthProbe, KafkaProbe, within } from "./engine-probes.ts";

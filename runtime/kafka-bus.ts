@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { BrokerOutage, isConnectionTrouble } from "./kafka-outage.ts";
 import { Kafka, logLevel, Partitioners, type Consumer, type EachBatchPayload, type IHeaders, type KafkaMessage, type logCreator, type Producer } from "kafkajs";
 import { deliverTraced, withTraceHeaders, type Bus, type BusHandler, type BusMessage, type SubscribeOptions } from "./bus.ts";
 import { mendKafkajsRequestQueue } from "./kafkajs-request-queue.ts";
@@ -61,6 +62,14 @@ const EMPTY = new Uint8Array(0);
 /** Dead-letter headers carry at most this much of an error message. */
 const MAX_ERROR_CHARS = 2000;
 const COMMIT_RETRY_MS = 1000;
+/**
+ * kafkajs's retries (connections, requests) and so its consumers' restarts after a crash, which
+ * wait the last retry's delay: capped at 2 s, so that work resumes within seconds of the brokers'
+ * return (kafkajs's default cap of 30 s made that 45 s once its backoff had grown to 18.7 s).
+ */
+const KAFKAJS_RETRY = { initialRetryTime: 300, maxRetryTime: 2000, retries: 5 } as const;
+/** The bus's own restarts of a consumer after a crash kafkajs does not restart from: the same cap. */
+const RESTART_MAX_MS = 2000;
 
 /**
  * The bus of the distributed mode, on Kafka. Messages are keyed by the registrable domain, so one
@@ -77,6 +86,8 @@ export class KafkaBus implements Bus {
   /** What each subscription is, for consumerLag(). */
   private readonly subscribed: { topic: string; group: string; groupId: string; brokerTopic: string }[] = [];
   private closing: Promise<void> | null = null;
+  /** The brokers unreachable, as one warning per outage. */
+  private readonly outage: BrokerOutage;
 
   constructor(options: KafkaBusOptions) {
     this.settings = {
@@ -98,13 +109,15 @@ export class KafkaBus implements Bus {
       random: options.random ?? Math.random,
     };
     this.logger = (options.logger ?? createLogger("silent")).child({ component: "kafka-bus" });
+    this.outage = new BrokerOutage(this.logger);
     // kafkajs 2.2.4 spins a 1 ms timer per broker connection while idle (kafkajs-request-queue.ts).
     if (!mendKafkajsRequestQueue()) this.logger.warn("kafkajs's request queue is not where 2.2.x keeps it: its idle timer loop is left as it is");
     this.kafka = options.client ?? new Kafka({
       clientId: this.settings.clientId,
       brokers: [...options.brokers],
+      retry: KAFKAJS_RETRY,
       ...(options.logger
-        ? { logLevel: options.logger.isLevelEnabled("debug") ? logLevel.INFO : logLevel.WARN, logCreator: kafkajsLogs(this.logger) }
+        ? { logLevel: options.logger.isLevelEnabled("debug") ? logLevel.INFO : logLevel.WARN, logCreator: kafkajsLogs(this.logger, this.outage) }
         : { logLevel: logLevel.NOTHING }),
     });
   }
@@ -165,6 +178,7 @@ export class KafkaBus implements Bus {
     }
     const producer = await this.producer();
     await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })) });
+    this.outage.answered();
   }
 
   async subscribe(topic: string, group: string, handler: BusHandler, options: SubscribeOptions = {}): Promise<void> {
@@ -173,7 +187,9 @@ export class KafkaBus implements Bus {
     const subscription = new GroupSubscription({
       kafka: this.kafka,
       settings: options.maxInFlight ? { ...this.settings, maxInFlight: options.maxInFlight } : this.settings,
-      logger: this.logger.child({ topic, group }),
+      // The group as the broker knows it (prefixed, per topic): the lines of the subscription name it once.
+      logger: this.logger.child({ topic, group: groupId }),
+      outage: this.outage,
       topic,
       brokerTopic: this.brokerTopic(topic),
       deadLetterTopic: this.brokerTopic(this.settings.deadLetterTopic(topic)),
@@ -252,6 +268,7 @@ interface SubscriptionContext {
   readonly kafka: Kafka;
   readonly settings: Settings;
   readonly logger: Logger;
+  readonly outage: BrokerOutage;
   readonly topic: string;
   readonly brokerTopic: string;
   readonly deadLetterTopic: string;
@@ -319,7 +336,9 @@ class GroupSubscription {
     this.consumer.on(this.consumer.events.GROUP_JOIN, (e) => {
       const partitions = e.payload.memberAssignment[this.ctx.brokerTopic] ?? [];
       // One line per rebalance of each group (kafkajs's own lines about it are at debug level).
-      this.ctx.logger.info({ group: e.payload.groupId, topic: this.ctx.brokerTopic, partitions: partitions.length, leader: e.payload.isLeader, ms: e.payload.duration }, "consumer group joined");
+      // group and topic are the logger's own fields (once each in the line).
+      this.ctx.logger.info({ partitions: partitions.length, leader: e.payload.isLeader, ms: e.payload.duration }, "consumer group joined");
+      this.ctx.outage.answered();
       this.restarts = 0;
       this.onAssignment(partitions);
     });
@@ -329,7 +348,10 @@ class GroupSubscription {
       // for good, its partitions left to the group's other members or to no one: it is started
       // again here, with backoff, until it runs or the bus closes.
       const again = !e.payload.restart && !this.closing;
-      this.ctx.logger.error({ err: e.payload.error, restart: e.payload.restart || again, kafkajsRestarts: e.payload.restart }, "kafka consumer crashed");
+      const fields = { err: e.payload.error, restart: e.payload.restart || again, kafkajsRestarts: e.payload.restart };
+      // The brokers away: one line for the outage, not one per crash and restart of each consumer.
+      if (this.ctx.outage.down || isConnectionTrouble(e.payload.error)) this.ctx.outage.trouble(fields, "kafka consumer crashed");
+      else this.ctx.logger.error(fields, "kafka consumer crashed");
       if (again) this.restartLater();
     });
     await this.consumer.connect();
@@ -347,18 +369,19 @@ class GroupSubscription {
   private restartLater(): void {
     const attempt = ++this.restarts;
     const { retryInitialMs, retryMaxMs } = this.ctx.settings;
-    const delay = Math.min(retryMaxMs, retryInitialMs * 2 ** Math.min(attempt - 1, 16));
+    const delay = Math.min(retryMaxMs, RESTART_MAX_MS, retryInitialMs * 2 ** Math.min(attempt - 1, 16));
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (this.closing) return;
       void (async () => {
         try {
-          this.ctx.logger.warn({ attempt }, "kafka consumer starting again after a crash");
+          if (this.ctx.outage.down) this.ctx.logger.debug({ attempt }, "kafka consumer starting again after a crash");
+          else this.ctx.logger.warn({ attempt }, "kafka consumer starting again after a crash");
           await this.consumer.connect();
           // Once connected, a failure to join comes as another CRASH event (back here), not as a rejection.
           await this.run();
         } catch (err) {
-          this.ctx.logger.warn({ err, attempt }, "kafka consumer could not start again; retrying");
+          this.ctx.outage.trouble({ err, attempt }, "kafka consumer could not start again; retrying");
           this.restartLater();
         }
       })();
@@ -614,12 +637,14 @@ export function isRebalanceNoise(message: string, extra: Record<string, unknown>
  * restart) as errors, so each of its levels goes one level down, and rebalance chatter to debug; the
  * bus logs real failures itself.
  */
-function kafkajsLogs(logger: Logger): logCreator {
+function kafkajsLogs(logger: Logger, outage: BrokerOutage): logCreator {
   return () =>
     ({ namespace, level, log }) => {
       const { message, timestamp: _timestamp, ...extra } = log;
       const fields = { kafkajs: namespace, ...extra };
       if (level <= logLevel.WARN && isRebalanceNoise(message, extra)) logger.debug(fields, message);
+      // Brokers away: the outage is one warning; kafkajs's retries, crashes and restarts meanwhile go to debug.
+      else if (level <= logLevel.WARN && (outage.down || isConnectionTrouble(message) || isConnectionTrouble(extra.error))) outage.trouble(fields, message);
       else if (level === logLevel.ERROR) logger.warn(fields, message);
       else if (level === logLevel.WARN) logger.info(fields, message);
       else if (level === logLevel.INFO) logger.debug(fields, message);

@@ -32,3 +32,19 @@ export function storeWasmHeapMetric(registry: Registry, bytes: () => number): vo
     },
   });
 }
+
+/**
+ * `svc_store_engine_up{engine}` on the roles that hold the store: 1 while the engine answers this
+ * process's calls, 0 from the first call it did not answer until the next it does (what the
+ * SvcStoreEngineDown alert names). Returns the setter.
+ */
+export function storeEngineMetric(registry: Registry, engines: readonly string[]): (engine: string, up: boolean) => void {
+  const gauge = new Gauge({
+    name: "svc_store_engine_up",
+    help: "1 while the store's engine (postgres, clickhouse) answers this process's calls, 0 during an outage.",
+    labelNames: ["engine"],
+    registers: [registry],
+  });
+  for (const engine of engines) gauge.set({ engine }, 1);
+  return (engine, up) => gauge.set({ engine }, up ? 1 : 0);
+}

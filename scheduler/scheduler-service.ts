@@ -27,7 +27,7 @@ import {
 } from "../proto/index.ts";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
 import { unixSeconds } from "../runtime/index.ts";
-import type { AttemptFailure, JobRow, RetryRule, Store } from "../storage/index.ts";
+import { unavailableEngine, type AttemptFailure, type JobRow, type RetryRule, type Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
 import { jobEvent } from "./job-events.ts";
 import { schedulerKind, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
@@ -56,7 +56,12 @@ function unary<Req, Res>(logger: Logger, fn: (req: Req) => Promise<Res>): Handle
       (err: unknown) => {
         const e = err as { code?: number; metadata?: unknown };
         if (typeof e.code === "number" && e.metadata) cb(err as Error, null);
-        else {
+        else if (unavailableEngine(err)) {
+          // A store restarting (a failover, a maintenance) is not the call's fault: UNAVAILABLE
+          // without a catalogue code, which callers retry with backoff (crawlers until their
+          // lease's end). The outage itself is logged once, by the store's engine states.
+          cb(grpcError(status.UNAVAILABLE, "", (err as Error).message), null);
+        } else {
           logger.error({ err }, "scheduler call failed");
           cb(grpcError(status.INTERNAL, "server", "scheduler fault"), null);
         }

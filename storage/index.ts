@@ -38,7 +38,7 @@ export { OAuthRepo, type OAuthClientRow, type CodeRow, type IssuedTokens, type T
 export { WebhooksRepo, type WebhookRow, type DeliveryRow, type DeliveryState, type DeliveryUpdate, type AttemptRow, type NewWebhook, type RoutedDelivery, type DueBatch, type PlannedBatch, type BatchOutcome, type SettledAttempt } from "./webhooks-repo.ts";
 export { WatchdogRepo, type NewWatchdogChange, type WatchdogChangeRow, type WatchedPageRow } from "./watchdog-repo.ts";
 export { REPORT_VERSION, type StoredReport, type StoredCrawlReport } from "./documents.ts";
-export { JobsRepo, enqueueOutbox, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome, type StaleWhy } from "./jobs-repo.ts";
+export { JobsRepo, enqueueOutbox, type OperatorView, type JobRow, type JobState, type JobKindName, type AttemptFailure, type RetryRule, type Settled, type OutboxMessage, type OutboxRow, type LeaseOutcome, type StaleWhy } from "./jobs-repo.ts";
 export { RunsRepo, type RunRow, type NewRun, type DiagnosisRunRow } from "./runs-repo.ts";
 export { TasksRepo, type TaskRow, type TaskStatus, type TaskDraftRow, type TaskTransition } from "./tasks-repo.ts";
 export { EventsRepo, appendEvents, EVENT_TYPES, type NewEvent, type EventRecord, type EventFilter, type EventLevel, type EventType } from "./events-repo.ts";
@@ -56,3 +56,4 @@ export { SearchRepo, type BacklinkRow, type ImportBatchRow, type IndexUrlRow, ty
 export { WorkNotesRepo, type WorkNoteRow } from "./work-notes-repo.ts";
 export { RobotsRepo, type RobotsVersionRow } from "./robots-repo.ts";
 export { DiagnosisDaysRepo, type DiagnosisDayRow } from "./diagnosis-days-repo.ts";
+export { EngineStates, EngineUnavailableError, guardedClickHouse, guardedDb, isConnectionFailure, pingClickHouse, unavailableEngine, type EngineWatcher, type StoreEngine } from "./engine-outage.ts";

@@ -109,11 +109,44 @@ const END_LAPSED_HOLDS = `UPDATE jobs SET state = 'error', error = kind || '_int
  * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
  * in one transaction; workers hold leases that expire; attempts are capped.
  */
+/** Work as `svc admin status` shows it (snake_case: printed as it is). */
+export interface OperatorView {
+  /** Nodes holding running work (a node idle now is not listed: nodes keep no registry), and how many jobs each. */
+  readonly nodes: { node: string; jobs: number }[];
+  readonly running: { job: number; kind: string; host: string; node: string | null; attempt: number; progress: number; step: string | null; lease_left_s: number | null }[];
+  readonly queued: number;
+  readonly recent_failovers: { job: number; kind: string; host: string; state: string; attempt: number; step: string | null; updated: number }[];
+}
+
 /** Why republishStale took a job back: its lease lapsed, its queued message was lost, or its attempts are spent (it ended in error). */
 export type StaleWhy = "lease_lapsed" | "message_lost" | "exhausted";
 
 export class JobsRepo {
   constructor(private readonly db: Db) {}
+
+  /**
+   * What an operator asks first (`svc admin status`): the work running now (its node, its lease,
+   * its progress), the nodes holding it, how much waits, and the latest jobs that needed more than
+   * one attempt (the failovers: a lapsed or handed-back lease, a failed attempt).
+   */
+  async operatorView(nowMs: number, recent = 10): Promise<OperatorView> {
+    const running = await this.db.query<{ id: number; kind: string; host: string; worker: string | null; attempt: number; progress: number; step: string | null; lease_until_ms: number | null }>(
+      "SELECT id, kind, host, worker, attempt, progress, step, lease_until_ms FROM jobs WHERE state = 'running' AND NOT held ORDER BY id",
+    );
+    const [queued] = await this.db.query<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE state = 'queued'");
+    const failovers = await this.db.query<{ id: number; kind: string; host: string; state: string; attempt: number; step: string | null; updated: number }>(
+      "SELECT id, kind, host, state, attempt, step, updated FROM jobs WHERE attempt > 1 ORDER BY updated DESC, id DESC LIMIT $1",
+      [recent],
+    );
+    const nodes = new Map<string, number>();
+    for (const j of running) if (j.worker) nodes.set(j.worker, (nodes.get(j.worker) ?? 0) + 1);
+    return {
+      nodes: [...nodes].map(([node, jobs]) => ({ node, jobs })),
+      running: running.map((j) => ({ job: j.id, kind: j.kind, host: j.host, node: j.worker, attempt: j.attempt, progress: j.progress, step: j.step, lease_left_s: j.lease_until_ms === null ? null : Math.round((j.lease_until_ms - nowMs) / 1000) })),
+      queued: queued?.n ?? 0,
+      recent_failovers: failovers.map((j) => ({ job: j.id, kind: j.kind, host: j.host, state: j.state, attempt: j.attempt, step: j.step, updated: j.updated })),
+    };
+  }
 
   /** A queued job and its outbox message (built from the new job's id), in one transaction. */
   async createQueued(

@@ -16,6 +16,9 @@ import { NO_BROWSER_POOL_METRICS, type BrowserPoolMetrics, type PageOutcome } fr
 import { appliedThrottling, PROFILES, viewportLabel, type ThrottlingMethod } from "./profiles.ts";
 import type { Egress } from "../fetch/egress.ts";
 
+/** How long closing a browser may take before the process goes on without it (its close on an idle machine: about 0.1 s). */
+export const BROWSER_CLOSE_MS = 2000;
+
 export interface BrowserPoolOptions {
   readonly executablePath: string;
   /** One measurement, navigation to settled, at most this long. */
@@ -100,7 +103,11 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
   const end = async (inst: Instance) => {
     all.delete(inst);
     metrics.browsers(all.size);
-    await inst.browser.close().catch(() => undefined);
+    // Bounded: a browser that does not close in time (a loaded machine, a renderer stuck) is left
+    // to Playwright, which kills the browsers it launched when the process exits.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([inst.browser.close().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, BROWSER_CLOSE_MS)))]);
+    clearTimeout(timer);
   };
 
   const acquire = (): Promise<Instance> => {

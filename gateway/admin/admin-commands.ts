@@ -15,7 +15,9 @@ export type AdminCommand =
 
 export const ADMIN_USAGE = `usage: svc admin <command>
   help                                     this text
-  status                                   switches and number of accounts
+  status                                   switches, accounts, the work (nodes holding it, leases,
+                                           jobs running and queued, the last failovers) and
+                                           each engine's state
   maintenance on|off                       every API call answers 503 maintenance
   closed on|off                            only administrators' keys are served (503 closed)
   account create <email> [--admin]         new account and its first key (printed once)

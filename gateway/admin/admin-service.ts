@@ -1,6 +1,6 @@
 import type { Clock, Config } from "../../runtime/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
-import type { PlanNumbers, PlanRow, Scope, Store, Switch } from "../../storage/index.ts";
+import type { OperatorView, PlanNumbers, PlanRow, Scope, Store, Switch } from "../../storage/index.ts";
 import { generateKey, hashKey, keyPrefix, type RandomBytes } from "../keys/api-key.ts";
 
 export const ALL_SCOPES: readonly Scope[] = ["read", "run", "write"];
@@ -117,9 +117,10 @@ export class AdminService {
     return plan;
   }
 
-  async status(): Promise<{ maintenance: boolean; closed: boolean; accounts: number }> {
+  /** The switches, the accounts, and the work: nodes, leases, work in flight, the last failovers. */
+  async status(): Promise<{ maintenance: boolean; closed: boolean; accounts: number; work: OperatorView }> {
     const state = await this.store.serviceState.read();
-    return { ...state, accounts: await this.store.accounts.countAccounts() };
+    return { ...state, accounts: await this.store.accounts.countAccounts(), work: await this.store.jobs.operatorView(this.clock.nowMs()) };
   }
 }
 

@@ -1,9 +1,17 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { unavailableEngine } from "../../storage/index.ts";
 import { ApiError } from "../errors.ts";
+
+/** What a client is told to wait while a store's engine is away: a restart or a failover takes seconds. */
+export const ENGINE_RETRY_AFTER_S = 5;
 
 /** Any thrown value as an answer of the catalogue; unknown faults become server with no detail. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // A store's engine restarting is the service briefly unavailable, not a fault of the request (or
+  // of the service): 503 with Retry-After. The outage is logged once by the store, not per request.
+  const engine = unavailableEngine(err);
+  if (engine) return new ApiError("maintenance", `${engine === "postgres" ? "Postgres" : "ClickHouse"} is unavailable; retry after Retry-After`, { retryAfter: ENGINE_RETRY_AFTER_S, details: { engine } });
   const e = err as Partial<FastifyError> & { status?: number };
   switch (e.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":

@@ -1,4 +1,5 @@
 import type { Planner, PlannerContext } from "./planner.ts";
+import { unavailableEngine } from "../../storage/index.ts";
 
 /** The name of the lease the planners run under. */
 export const PLANNERS_LEADERSHIP = "planners";
@@ -77,7 +78,9 @@ export class PlannerRunner {
         if (this.leading) this.renewedAt = nowMs;
       } catch (err) {
         this.leading = false;
-        logger.warn({ err }, "planner leadership unknown; not planning");
+        // Postgres away is logged once by the store (its outage), not at every tick.
+        if (unavailableEngine(err)) logger.debug({ err }, "planner leadership unknown; not planning");
+        else logger.warn({ err }, "planner leadership unknown; not planning");
         return;
       }
     }

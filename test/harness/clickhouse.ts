@@ -15,6 +15,10 @@ export interface ClickHouseServer {
   readonly version: string;
   /** Creates an empty database and returns its URL (http://127.0.0.1:<port>/<name>). */
   createDatabase(name: string): Promise<string>;
+  /** A real outage: SIGTERM to the server (SIGKILL if it lingers), keeping its data and ports for restart(). */
+  stopTemporarily(): Promise<void>;
+  /** Starts the stopped server again on the same ports and data; resolves once it answers /ping. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,13 +83,19 @@ async function startOnce(bin: string): Promise<ClickHouseServer> {
   // The multi-call binary needs the "server" verb; clickhouse-server is the same binary by name.
   if (bin.endsWith("/clickhouse")) args.unshift("server");
   const out: string[] = [];
-  // uid/gid rather than runuser: a signal then reaches the server itself, not a wrapper.
-  const child = spawn(bin, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) });
-  child.stdout?.on("data", (b: Buffer) => keepTail(out, b));
-  child.stderr?.on("data", (b: Buffer) => keepTail(out, b));
+  let child!: ChildProcess;
   let exited: string | null = null;
-  child.once("exit", (code, signal) => (exited = `exited with ${code ?? signal}`));
-  child.once("error", (err) => (exited = `failed to start: ${err.message}`));
+  const launch = () => {
+    exited = null;
+    // uid/gid rather than runuser: a signal then reaches the server itself, not a wrapper.
+    const c = spawn(bin, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) });
+    c.stdout?.on("data", (b: Buffer) => keepTail(out, b));
+    c.stderr?.on("data", (b: Buffer) => keepTail(out, b));
+    c.once("exit", (code, signal) => (exited = `exited with ${code ?? signal}`));
+    c.once("error", (err) => (exited = `failed to start: ${err.message}`));
+    child = c;
+  };
+  launch();
   // A test process that dies must not leave the server behind.
   const onExit = () => child.kill("SIGKILL");
   process.once("exit", onExit);
@@ -124,6 +134,20 @@ async function startOnce(bin: string): Promise<ClickHouseServer> {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${JSON.stringify(name)}`);
       await post(url, `CREATE DATABASE IF NOT EXISTS ${name}`);
       return `${url}/${name}`;
+    },
+    async stopTemporarily() {
+      await terminate(child, () => exited !== null);
+    },
+    async restart() {
+      if (exited === null) throw new Error("ClickHouse is running: stopTemporarily() first");
+      const t = Date.now();
+      launch();
+      const until = Date.now() + START_TIMEOUT_MS;
+      while (!(await ping(url))) {
+        if (exited !== null || Date.now() > until) throw failure(exited ?? "no answer to /ping after a restart");
+        await sleep(100);
+      }
+      process.stderr.write(`[harness] ClickHouse restarted on 127.0.0.1:${httpPort} in ${Date.now() - t} ms\n`);
     },
     async stop() {
       if (stopped) return;

@@ -86,7 +86,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const p: RoleProcess = { role, label, proc: spawnSvc([role], env, options.launcher), adminPort: Number(env.SVC_ADMIN_PORT), env };
     all.push(p);
     await waitReady(p.proc, p.adminPort, readyMs).catch((err: Error) => {
-      throw new Error(`${label}: ${err.message}`);
+      // Its log says why (an engine it waits for, a topic missing…).
+      throw new Error(`${label}: ${err.message}\n--- ${label}'s output (tail)\n${`${p.proc.stdout()}${p.proc.stderr()}`.split("\n").slice(-40).join("\n")}`);
     });
     return p;
   };

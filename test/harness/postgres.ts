@@ -13,6 +13,8 @@ export interface PostgresServer {
   urlFor(database: string): string;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /** A real restart: pg_ctl stop -m fast (connections terminated), downMs without a server, pg_ctl start; resolves once it accepts connections. */
+  restart(downMs: number): Promise<void>;
   stop(): void;
 }
 
@@ -92,6 +94,11 @@ export async function startPostgres(options: { maxConnections?: number } = {}): 
         await client.end();
       }
       return urlFor(name);
+    },
+    async restart(downMs: number) {
+      runPg(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"]);
+      await new Promise((r) => setTimeout(r, downMs));
+      runPg(join(bin, "pg_ctl"), ["-D", data, "-o", opts, "-l", join(dir, "server.log"), "-w", "-t", "60", "start"]);
     },
     stop,
   };

@@ -121,7 +121,8 @@ describe("svc serve as a process (embedded store)", () => {
     const me = await r.api("/me", { key });
     expect(me.status).toBe(200);
     expect(me.json).toMatchObject({ user: { email: "owner@localhost" }, key: { scopes: ["read", "run", "write"], prefix: key.slice(0, 12) } });
-    expect(await svcAdmin(["status"], r.env)).toEqual({ maintenance: false, closed: false, accounts: 1 });
+    // Over the admin socket: the switches, the accounts and the work (none yet).
+    expect(await svcAdmin(["status"], r.env)).toEqual({ maintenance: false, closed: false, accounts: 1, work: { nodes: [], running: [], queued: 0, recent_failovers: [] } });
   });
 
   it("the data directory is locked: a second svc serve on it exits 2, the first keeps serving", async () => {
@@ -178,7 +179,7 @@ describe("svc serve as a process (embedded store)", () => {
     });
     expect(down.json).toMatchObject({ code: "maintenance", retryable: true, retry_after: 60 });
     expect(down.headers.get("retry-after")).toBe("60");
-    expect(await admin("status")).toEqual({ maintenance: true, closed: false, accounts: 1 });
+    expect(await admin("status")).toMatchObject({ maintenance: true, closed: false, accounts: 1 });
 
     expect(await admin("maintenance", "off")).toEqual({ maintenance: false });
     await waitFor("200 after maintenance off", 5_000, async () => ((await r.api("/me", { key: owner })).status === 200 ? true : undefined));
@@ -269,7 +270,8 @@ describe("svc serve as a process (embedded store)", () => {
     second.proc.child.kill("SIGKILL");
     await second.proc.waitExit(EXIT_MS);
     const { env } = await svcEnvFor(dir);
-    expect(await svcAdmin(["status"], env)).toEqual({ maintenance: false, closed: false, accounts: 1 });
+    // With the store opened by the command itself, it also says how it found the engine.
+    expect(await svcAdmin(["status"], env)).toEqual({ maintenance: false, closed: false, accounts: 1, work: { nodes: [], running: [], queued: 0, recent_failovers: [] }, engines: { pglite: "ok" } });
   });
 
   it("SIGTERM drains and exits 0 within SVC_SHUTDOWN_GRACE_MS; /readyz and /metrics on the admin port", async () => {
