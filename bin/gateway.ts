@@ -5,7 +5,7 @@ import { isUniqueViolation, ping, type Db } from "../storage/index.ts";
 import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
 import { composeGateway, openStore } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
-import { probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
 
 /**
@@ -14,16 +14,17 @@ import { listenOrExplain } from "./listen.ts";
  * Needs SVC_POSTGRES_URL and SVC_SCHEDULER_ADDRESS.
  */
 export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
-  const config = loadConfig(env);
-  requireEngines("gateway", config, ["postgres", "scheduler"]);
+  const config = loadConfig(env, "gateway");
+  requireEngines("gateway", config);
   const logger = createLogger(config.logLevel).child({ role: "gateway", replica: replicaName("gateway") });
+  logConfigNotes(env, "gateway", logger);
   const clock = systemClock;
   const schedulerAddress = config.schedulerAddress as string;
   const life = new Lifecycle();
   const state: RoleState = { started: false, draining: false };
   try {
     await startTracing(config, life, "svc-gateway", logger);
-    const metrics = createMetricsRegistry("gateway", config.eventLoopSampleMs);
+    const metrics = createMetricsRegistry("gateway");
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
     let db: Db | null = null;
     // Ready when Postgres answers: reads are the hot path and never touch the scheduler, so a

@@ -5,20 +5,21 @@ import { ping } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { listenOrExplain } from "./listen.ts";
-import { shutdownSignal } from "./role.ts";
+import { logConfigNotes, shutdownSignal } from "./role.ts";
 
 /**
  * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
  * server when SVC_POSTGRES_URL is set. Returns when the process should exit.
  */
 export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
-  const config = loadConfig(env);
+  const config = loadConfig(env, "serve");
   const logger = createLogger(config.logLevel);
+  logConfigNotes(env, "serve", logger);
   const life = new Lifecycle();
   const clock = systemClock;
   try {
     await startTracing(config, life, "svc", logger);
-    const metrics = createMetricsRegistry("serve", config.eventLoopSampleMs);
+    const metrics = createMetricsRegistry("serve");
     const opened = await openStore(config, clock, life, metrics);
     const { store, db: storeDb } = opened;
     // With SVC_CLICKHOUSE_URL: search facts older versions kept in the account database, moved once (issue 19).

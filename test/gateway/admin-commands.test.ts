@@ -35,8 +35,8 @@ describe("svc admin commands on a real store", () => {
     expect(set.plan).toMatchObject({ name: "default", crawl_pages: 5000, crawl_depth: 12 });
 
     // The operator's shell: no SVC_PLAN_* at all (the configuration's defaults are 500 pages, depth 10).
-    const shell = new AdminService(gw.store, loadConfig({ SVC_LOG_LEVEL: "silent" }), gw.clock, randomBytes);
-    expect(loadConfig({}).plan.crawlPages).toBe(500);
+    const shell = new AdminService(gw.store, loadConfig({ SVC_LOG_LEVEL: "silent" }, "serve"), gw.clock, randomBytes);
+    expect(loadConfig({}, "serve").plan.crawlPages).toBe(500);
     const created = (await run(["account", "create", "plans-are-data@example.com"], shell)) as { account: number };
     const plan = await gw.store.accounts.planOfAccount(created.account);
     expect(plan).toMatchObject({ name: "default", crawl_pages: 5000, crawl_depth: 12 });

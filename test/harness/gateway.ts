@@ -63,7 +63,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   // Periodic re-checks are off unless a test turns them on: they would check every site a test adds.
   // One warm-up page per parse thread: the path runs, without its startup cost in every app.
   // The browser (on by default where Chromium is installed, as here) is off unless a test measures.
-  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_ALLOW_PRIVATE_TARGETS: "0", SVC_PLAN_EVERY_S: "0", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_WARMUP_PAGES: "1", SVC_BROWSER: "off", ...options.env });
+  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_ALLOW_PRIVATE_TARGETS: "0", SVC_PLAN_EVERY_S: "0", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_WARMUP_PAGES: "1", SVC_BROWSER: "off", ...options.env }, "serve");
   const clock = options.shareWith?.clock ?? new ManualClock(T0_MS);
   let db: Db;
   let ownsDb = true;

@@ -165,7 +165,7 @@ function roleConfig(ms: Manifest[], role: Role): Config {
     if (data[ref.key] !== undefined) env[entry.name] = Buffer.from(data[ref.key]!, "base64").toString("utf8");
     else expect(ref.optional, `${entry.name} of the ${role} from a key the chart did not write`).toBe(true);
   }
-  return loadConfig(env);
+  return loadConfig(env, role);
 }
 
 /** The terminationGracePeriodSeconds a role's pods need: preStop, Svc's own grace period, the margin. */

@@ -36,7 +36,7 @@ afterAll(async () => {
 function ctx(store: Store): PlannerContext {
   return {
     store,
-    config: loadConfig({}),
+    config: loadConfig({}, "serve"),
     clock,
     logger: createLogger("silent"),
     bus: new InProcessBus(),
