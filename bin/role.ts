@@ -43,7 +43,7 @@ export function requireEngines(role: RoleName, config: Config): void {
 export function logConfigNotes(env: NodeJS.ProcessEnv, role: ConfigRole, logger: Logger): void {
   const { unknown, removed, ignored } = configNotes(env, role);
   for (const line of removed) logger.warn(`a removed setting is ignored: ${line}`);
-  if (unknown.length > 0) logger.warn({ variables: unknown }, "unknown SVC_* variables are ignored (misspelt, or removed: see docs/configuration.md)");
+  if (unknown.length > 0) logger.warn({ variables: unknown }, "unknown SVC_* variables are ignored (misspelt? docs/configuration.md lists every setting)");
   if (ignored.length > 0) logger.info({ variables: ignored }, `svc ${role} does not read these settings (other roles do)`);
 }
 

@@ -9,7 +9,7 @@ import { kubeStrictBinary, validateStrict } from "../harness/kube-strict.ts";
 
 // The Helm chart (helm/svc) rendered by the real helm, with its defaults and with the value sets
 // operators reach for: what a cluster would be given, held against the code it runs. Every
-// variable a role receives must be one Svc knows (it refuses to start on an unknown SVC_*), and
+// variable a role receives must be one Svc knows (it warns of an unknown SVC_* and ignores it), and
 // the environment of each role must pass Svc's own loadConfig with the ports the Services and
 // probes use.
 //

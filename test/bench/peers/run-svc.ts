@@ -53,7 +53,7 @@ function processMemMb(pid: number, field: "VmHWM" | "VmRSS"): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-/** Settings passed only when this version of Svc knows them: loadConfig refuses unknown SVC_ names. */
+/** Settings passed only when this version of Svc knows them: an older one would refuse (or ignore) an unknown SVC_ name. */
 function ifKnown(settings: Record<string, string>): Record<string, string> {
   const known = new Set(CONFIG_FIELDS.map((f) => f.env));
   return Object.fromEntries(Object.entries(settings).filter(([name]) => known.has(name)));
