@@ -2,7 +2,7 @@ import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { isUniqueViolation, ping, type Db } from "../storage/index.ts";
-import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
+import { bootstrapOwner, grpcSchedulerPort, planSeedDrift } from "../gateway/index.ts";
 import { composeGateway, openStore } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
@@ -58,6 +58,8 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
       // Printed once, on the console only (never in the JSON log): it is not stored anywhere readable.
       process.stdout.write(`\nSvc created the owner account ${config.bootstrapEmail}. Its API key (shown only now):\n\n  ${boot.key}\n\n`);
     }
+    const plan = await store.accounts.planByName("default");
+    if (plan) for (const line of planSeedDrift(plan, config, Object.keys(env))) logger.warn(line);
 
     await listenOrExplain(`${config.host}:${config.port}`, "SVC_PORT", () => app.listen({ host: config.host, port: config.port }));
     // Closed first on SIGTERM (after readiness turned 503): the requests in flight finish.

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
+import { bootstrapOwner, planSeedDrift, startAdminChannel } from "../gateway/index.ts";
 import { ping } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
@@ -35,6 +35,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
       // Printed once, on the console only (never in the JSON log): it is not stored anywhere readable.
       process.stdout.write(`\nSvc created the owner account ${config.bootstrapEmail}. Its API key (shown only now):\n\n  ${boot.key}\n\n`);
     }
+    const plan = await store.accounts.planByName("default");
+    if (plan) for (const line of planSeedDrift(plan, config, Object.keys(env))) logger.warn(line);
 
     if (!config.postgresUrl) life.add("admin channel", await startAdminChannel(join(config.dataDir, "admin.sock"), admin));
     let draining = false;
