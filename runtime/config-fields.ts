@@ -174,8 +174,6 @@ export const CONFIG_FIELDS: readonly Field[] = [
   { env: "SVC_UTILITY_RESOLVERS", roles: CRAWLER, key: "crawl.utilityResolvers", default: "google=8.8.8.8,cloudflare=1.1.1.1,quad9=9.9.9.9,yandex=77.88.8.8", parse: resolverMap, doc: "Public DNS resolvers network utilities may ask besides the crawler's own (dns_lookup's resolvers), comma-separated name=address[:port]." },
   { env: "SVC_UTILITY_PORTS", roles: CRAWLER, key: "crawl.utilityPorts", default: "21,22,25,53,80,110,143,443,465,587,993,995,3306,5432,8080,8443", parse: portList, doc: "Ports network utilities may connect to (port_check, tls_http_versions), comma-separated." },
   { env: "SVC_UTILITY_WHOIS_ROOT", roles: CRAWLER, key: "crawl.whoisRoot", default: "whois.iana.org", parse: text, doc: "The WHOIS server the whois utility asks first for a domain's registry (it follows the referrals from there)." },
-  { env: "SVC_UTILITY_WHOIS_PORT", roles: CRAWLER, key: "crawl.whoisPort", default: "43", parse: integer(1, 65_535), doc: "Port of every WHOIS query (43; another only for test servers)." },
-  { env: "SVC_UTILITY_SMTP_PORT", roles: CRAWLER, key: "crawl.smtpPort", default: "25", parse: integer(1, 65_535), doc: "Port of email_verify's optional SMTP probe (RCPT TO, no mail sent) to a domain's mail server (25; another only for test servers)." },
   { env: "SVC_UTILITY_ECHO_URL", roles: CRAWLER, key: "crawl.echoUrl", default: "", parse: text, doc: "An HTTP(S) service that answers the caller's address as text or JSON {ip}; my_ip asks it for the crawler node's public egress address (empty: none, my_ip shows the node's interface addresses only)." },
 ];
 
@@ -190,5 +188,7 @@ export const REMOVED_SETTINGS: readonly { readonly env: string; readonly instead
   { env: "SVC_EVENT_LOOP_SAMPLE_MS", instead: "Fixed at 100 ms: 0.3 ms of CPU a second per process against 2.2 at prom-client's 10 ms (docs/benchmarks.md, bench:distribution)." },
   { env: "SVC_PGLITE_SHARED_BUFFERS_MB", instead: "Fixed at 16 MB: ~120 MB resident against ~270 at PGlite's 128, and less than 16 saves little more (docs/operations.md, \"Memory\")." },
   { env: "SVC_BROWSER_RECYCLE_PAGES", instead: "Fixed at 50 pages; `SVC_BROWSER_MAX_MEMORY_MB` is the bound that matters, checked after every page." },
+  { env: "SVC_UTILITY_WHOIS_PORT", instead: "WHOIS is port 43; a test's own server is injected (CrawlSettings.whoisPort)." },
+  { env: "SVC_UTILITY_SMTP_PORT", instead: "SMTP probes go to port 25; a test's own server is injected (CrawlSettings.smtpPort)." },
   { env: "SVC_IMPORT_MAX_CELLS", instead: "Derived: 20 cells a row of `SVC_IMPORT_MAX_ROWS`." },
 ];

@@ -159,11 +159,11 @@ export interface CrawlSettings {
   readonly utilityResolvers: Readonly<Record<string, string>>;
   /** Ports a network utility may connect to (port_check, TLS probes). */
   readonly utilityPorts: readonly number[];
-  /** The WHOIS server asked first (IANA), and the port of every WHOIS query. */
+  /** The WHOIS server asked first (IANA). */
   readonly whoisRoot: string;
-  readonly whoisPort: number;
-  /** The port email_verify's SMTP probe connects to (25). */
-  readonly smtpPort: number;
+  /** Not settings: the ports of WHOIS queries (43) and SMTP probes (25), injected only by tests that run their own servers. */
+  readonly whoisPort?: number;
+  readonly smtpPort?: number;
   /** An echo service my_ip asks for the node's public address ("" none). */
   readonly echoUrl: string;
 }

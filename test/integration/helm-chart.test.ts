@@ -459,11 +459,13 @@ describe("per-role overrides", () => {
     const crawler = roleConfig(ms, "crawler");
     expect([gateway.logLevel, scheduler.logLevel, crawler.logLevel]).toEqual(["debug", "warn", "warn"]);
     // Whole numbers of a values file stay whole (Helm reads them as floats: 1e+07 would stop Svc).
-    for (const c of [gateway, scheduler, crawler]) {
-      expect(c.crawl.maxBodyBytes).toBe(10485760);
-      expect(c.keyCacheMs).toBe(3600000);
-      expect(c.allowPrivateTargets).toBe(true);
+    // Every role receives them as written; each parses those it reads (a role ignores the others).
+    for (const role of ROLES) {
+      expect(roleEnv(ms, role).fromConfigMaps, role).toMatchObject({ SVC_MAX_BODY_BYTES: "10485760", SVC_KEY_CACHE_MS: "3600000" });
     }
+    expect(crawler.crawl.maxBodyBytes).toBe(10485760);
+    expect(gateway.keyCacheMs).toBe(3600000);
+    expect([gateway.allowPrivateTargets, crawler.allowPrivateTargets]).toEqual([true, true]);
 
     expect([gateway.port, gateway.adminPort]).toEqual([8081, 9100]);
     const gw = container(ms, "gateway");
