@@ -29,7 +29,7 @@ const PROBE_COST_REQUESTS = 50;
 const { url, concurrency, deadlineMs } = runArgs();
 const host = new URL(url).host;
 const deadline = Date.now() + deadlineMs;
-/** Politeness for the loopback site: N connections, no delay (runtime/config.ts's format). */
+/** Politeness for the loopback site: N connections, no delay (runtime/config-parse.ts's format). */
 const CRAWL_OVERRIDES = `127.0.0.1=${concurrency}/0`;
 
 const TICKS_PER_S = (() => {
