@@ -15,7 +15,7 @@ import { probe } from "./role.ts";
 export async function admin(args: string[], env: NodeJS.ProcessEnv): Promise<Record<string, unknown> | string> {
   const cmd = parseAdminArgs(args);
   if (cmd.op === "help") return ADMIN_USAGE;
-  const config = loadConfig(env);
+  const config = loadConfig(env, "admin");
   const socket = join(config.dataDir, "admin.sock");
   if (!config.postgresUrl && dataDirOwner(config.dataDir) !== null) {
     // A starting service holds the lock before its socket exists (migrations): wait for it.

@@ -68,7 +68,7 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   } else {
     const lock = lockDataDir(config.dataDir);
     life.add("data-dir lock", { close: async () => lock.release() });
-    const pglite = await openPglite(join(config.dataDir, "pg"), undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
+    const pglite = await openPglite(join(config.dataDir, "pg"), undefined, { sharedBuffersMb: 16 });
     if (metrics) storeWasmHeapMetric(metrics, () => pglite.wasmHeapBytes());
     db = pglite;
   }

@@ -4,7 +4,7 @@ import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient, TOPICS } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, registerConsumerLag, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { BROWSER_CLOSE_MS, CRAWLER_KINDS, CrawlerWorker, HAND_BACK_WAIT_MS, crawlerStreamKinds, createCrawlerNode, isRetryableWorkError, ProbeHealth, probeMetrics, workerMetrics } from "../crawler/index.ts";
-import { drainBudgetMs, kafkaBus, kafkaHeartbeatMs, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { drainBudgetMs, kafkaBus, kafkaHeartbeatMs, logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { startTracing } from "./tracing.ts";
 
 /**
@@ -13,17 +13,18 @@ import { startTracing } from "./tracing.ts";
  * way; it holds no database credentials. Needs SVC_KAFKA_BROKERS and SVC_SCHEDULER_ADDRESS.
  */
 export async function crawler(env: NodeJS.ProcessEnv): Promise<number> {
-  const config = loadConfig(env);
-  requireEngines("crawler", config, ["kafka", "scheduler"]);
+  const config = loadConfig(env, "crawler");
+  requireEngines("crawler", config);
   const name = replicaName("crawler");
   const logger = createLogger(config.logLevel).child({ role: "crawler", replica: name });
-  if (config.postgresUrl) logger.warn("SVC_POSTGRES_URL is set but svc crawler never opens the database (crawler nodes hold no database credentials): remove it from its environment");
+  logConfigNotes(env, "crawler", logger);
+  if (env.SVC_POSTGRES_URL) logger.warn("SVC_POSTGRES_URL is set but svc crawler never opens the database (crawler nodes hold no database credentials): remove it from its environment");
   const schedulerAddress = config.schedulerAddress as string;
   const life = new Lifecycle();
   const state: RoleState = { started: false, draining: false };
   try {
     await startTracing(config, life, "svc-crawler", logger);
-    const metrics = createMetricsRegistry("crawler", config.eventLoopSampleMs);
+    const metrics = createMetricsRegistry("crawler");
     // The node's view of its own probes: /metrics and /readyz say when it suspects itself.
     const probeHealth = new ProbeHealth();
     const probeMetricsOf = probeMetrics(metrics, probeHealth, systemClock);

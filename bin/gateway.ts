@@ -2,10 +2,10 @@ import { credentials } from "@grpc/grpc-js";
 import { SchedulerServiceClient } from "../proto/index.ts";
 import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { isUniqueViolation, ping, pingClickHouse, type ClickHouse, type Db } from "../storage/index.ts";
-import { bootstrapOwner, grpcSchedulerPort } from "../gateway/index.ts";
+import { bootstrapOwner, grpcSchedulerPort, planSeedDrift } from "../gateway/index.ts";
 import { composeGateway, openStore } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
-import { probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
 
 /**
@@ -14,16 +14,17 @@ import { listenOrExplain } from "./listen.ts";
  * Needs SVC_POSTGRES_URL and SVC_SCHEDULER_ADDRESS.
  */
 export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
-  const config = loadConfig(env);
-  requireEngines("gateway", config, ["postgres", "scheduler"]);
+  const config = loadConfig(env, "gateway");
+  requireEngines("gateway", config);
   const logger = createLogger(config.logLevel).child({ role: "gateway", replica: replicaName("gateway") });
+  logConfigNotes(env, "gateway", logger);
   const clock = systemClock;
   const schedulerAddress = config.schedulerAddress as string;
   const life = new Lifecycle();
   const state: RoleState = { started: false, draining: false };
   try {
     await startTracing(config, life, "svc-gateway", logger);
-    const metrics = createMetricsRegistry("gateway", config.eventLoopSampleMs);
+    const metrics = createMetricsRegistry("gateway");
     const health = life.add("scheduler health probe", new GrpcHealthProbe(schedulerAddress));
     let db: Db | null = null;
     let ch: ClickHouse | null = null;
@@ -60,6 +61,8 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
       // Printed once, on the console only (never in the JSON log): it is not stored anywhere readable.
       process.stdout.write(`\nSvc created the owner account ${config.bootstrapEmail}. Its API key (shown only now):\n\n  ${boot.key}\n\n`);
     }
+    const plan = await store.accounts.planByName("default");
+    if (plan) for (const line of planSeedDrift(plan, config, Object.keys(env))) logger.warn(line);
 
     await listenOrExplain(`${config.host}:${config.port}`, "SVC_PORT", () => app.listen({ host: config.host, port: config.port }));
     // Closed first on SIGTERM (after readiness turned 503): the requests in flight finish.

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { Registry } from "prom-client";
 import { TOPICS } from "../proto/index.ts";
-import { buildOpsServer, ConfigError, KafkaBus, within, type Config, type KafkaBusOptions, type Lifecycle, type Logger } from "../runtime/index.ts";
+import { buildOpsServer, ConfigError, configNotes, KafkaBus, within, type Config, type ConfigRole, type KafkaBusOptions, type Lifecycle, type Logger } from "../runtime/index.ts";
 import { listenOrExplain } from "./listen.ts";
 
 // What the three role commands (`svc gateway`, `svc scheduler`, `svc crawler`) share: the engines
@@ -17,10 +17,34 @@ const ENGINES: Record<Engine, { env: string; what: (c: Config) => unknown; neede
   scheduler: { env: "SVC_SCHEDULER_ADDRESS", what: (c) => c.schedulerAddress, needed: "the scheduler's gRPC address as host:port, e.g. svc-scheduler:7070" },
 };
 
+/** The engines each role refuses to start without (docs/operations.md's roles table, "needs", is held to this). */
+export const ROLE_ENGINES: Readonly<Record<RoleName, readonly Engine[]>> = {
+  gateway: ["postgres", "scheduler"],
+  scheduler: ["postgres", "kafka"],
+  crawler: ["kafka", "scheduler"],
+};
+
+/** The variable that configures an engine. */
+export function engineEnv(engine: Engine): string {
+  return ENGINES[engine].env;
+}
+
 /** Stops the start (exit code 2, as any configuration error) when an engine the role needs is not configured. */
-export function requireEngines(role: RoleName, config: Config, engines: readonly Engine[]): void {
-  const missing = engines.filter((e) => ENGINES[e].what(config) === null);
+export function requireEngines(role: RoleName, config: Config): void {
+  const missing = ROLE_ENGINES[role].filter((e) => ENGINES[e].what(config) === null);
   if (missing.length > 0) throw new ConfigError(missing.map((e) => `${ENGINES[e].env}: svc ${role} needs ${ENGINES[e].needed}`));
+}
+
+/**
+ * Logs, once at start, the SVC_* variables this process does not act on: unknown names (a typo, or
+ * a setting an upgrade removed) as a warning, settings of other roles as one info line (an
+ * environment shared by every role is normal: the Helm chart's `config`).
+ */
+export function logConfigNotes(env: NodeJS.ProcessEnv, role: ConfigRole, logger: Logger): void {
+  const { unknown, removed, ignored } = configNotes(env, role);
+  for (const line of removed) logger.warn(`a removed setting is ignored: ${line}`);
+  if (unknown.length > 0) logger.warn({ variables: unknown }, "unknown SVC_* variables are ignored (misspelt? docs/configuration.md lists every setting)");
+  if (ignored.length > 0) logger.info({ variables: ignored }, `svc ${role} does not read these settings (other roles do)`);
 }
 
 /** This process's name among its role's replicas: the host (the pod) and the pid, plus 4 random hex digits. */

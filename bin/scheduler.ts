@@ -3,7 +3,7 @@ import { buildScheduler, busTopics, registerSchedulerMetrics } from "../schedule
 import { ping, pingClickHouse, type ClickHouse, type Db } from "../storage/index.ts";
 import { openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
-import { drainBudgetMs, kafkaBus, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { drainBudgetMs, kafkaBus, logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
 
 /**
@@ -13,15 +13,16 @@ import { listenOrExplain } from "./listen.ts";
  * rows, the planner's advisory lock). Needs SVC_POSTGRES_URL and SVC_KAFKA_BROKERS.
  */
 export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
-  const config = loadConfig(env);
-  requireEngines("scheduler", config, ["postgres", "kafka"]);
+  const config = loadConfig(env, "scheduler");
+  requireEngines("scheduler", config);
   const logger = createLogger(config.logLevel).child({ role: "scheduler", replica: replicaName("scheduler") });
+  logConfigNotes(env, "scheduler", logger);
   const clock = systemClock;
   const life = new Lifecycle();
   const state: RoleState = { started: false, draining: false };
   try {
     await startTracing(config, life, "svc-scheduler", logger);
-    const metrics = createMetricsRegistry("scheduler", config.eventLoopSampleMs);
+    const metrics = createMetricsRegistry("scheduler");
     const kafka = new KafkaProbe(config.kafkaBrokers ?? [], "svc-scheduler-probe");
     let db: Db | null = null;
     let ch: ClickHouse | null = null;

@@ -1,24 +1,25 @@
 import { join } from "node:path";
 import { buildOpsServer, createLogger, createMetricsRegistry, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
-import { bootstrapOwner, startAdminChannel } from "../gateway/index.ts";
+import { bootstrapOwner, planSeedDrift, startAdminChannel } from "../gateway/index.ts";
 import { ping, pingClickHouse } from "../storage/index.ts";
 import { composeEmbeddedWork, composeGateway, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
 import { listenOrExplain } from "./listen.ts";
-import { probe, shutdownSignal } from "./role.ts";
+import { logConfigNotes, probe, shutdownSignal } from "./role.ts";
 
 /**
  * `svc serve` (npm start): the whole service in one process on the embedded store, or on a Postgres
  * server when SVC_POSTGRES_URL is set. Returns when the process should exit.
  */
 export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
-  const config = loadConfig(env);
+  const config = loadConfig(env, "serve");
   const logger = createLogger(config.logLevel);
+  logConfigNotes(env, "serve", logger);
   const life = new Lifecycle();
   const clock = systemClock;
   try {
     await startTracing(config, life, "svc", logger);
-    const metrics = createMetricsRegistry("serve", config.eventLoopSampleMs);
+    const metrics = createMetricsRegistry("serve");
     const opened = await openStore(config, clock, life, metrics, logger);
     const { store, db: storeDb } = opened;
     // With SVC_CLICKHOUSE_URL: search facts older versions kept in the account database, moved once.
@@ -34,6 +35,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<number> {
       // Printed once, on the console only (never in the JSON log): it is not stored anywhere readable.
       process.stdout.write(`\nSvc created the owner account ${config.bootstrapEmail}. Its API key (shown only now):\n\n  ${boot.key}\n\n`);
     }
+    const plan = await store.accounts.planByName("default");
+    if (plan) for (const line of planSeedDrift(plan, config, Object.keys(env))) logger.warn(line);
 
     if (!config.postgresUrl) life.add("admin channel", await startAdminChannel(join(config.dataDir, "admin.sock"), admin));
     let draining = false;

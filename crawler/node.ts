@@ -135,7 +135,6 @@ function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed
       externalAllowed,
       userAgentToken: settings.userAgent,
       concurrency: settings.browserContexts,
-      recyclePages: settings.browserRecyclePages,
       maxMemoryBytes: settings.browserMaxMemoryMb * 1024 * 1024,
       throttling: settings.browserThrottling,
     },

@@ -16,6 +16,7 @@ export { generateKey, hashKey, keyPrefix } from "./keys/api-key.ts";
 export { KeyCache } from "./keys/key-cache.ts";
 export { UsageMeter } from "./keys/usage-meter.ts";
 export { bootstrapOwner, AdminService } from "./admin/admin-service.ts";
+export { planSeedDrift } from "./admin/plan-seeds.ts";
 export { parseAdminArgs, executeAdmin, AdminUsageError, AdminCommandError, ADMIN_USAGE, type AdminCommand } from "./admin/admin-commands.ts";
 export { startAdminChannel, sendAdminCommand } from "./admin/admin-channel.ts";
 export { ServiceSwitches } from "./admin/service-switches.ts";

@@ -1,4 +1,6 @@
-export { loadConfig, ConfigError, CONFIG_FIELDS, CLIENT_ENV, type Config, type PlanNumbers, type LogLevel, type CrawlSettings, type CrawlOverride } from "./config.ts";
+export { loadConfig, configNotes, fieldsOf, ConfigError, type Config, type ConfigNotes, type PlanNumbers, type LogLevel, type CrawlSettings, type CrawlOverride } from "./config.ts";
+export { CONFIG_FIELDS, CLIENT_ENV, REMOVED_SETTINGS, type Field } from "./config-fields.ts";
+export { CONFIG_ROLES, type ConfigRole } from "./config-roles.ts";
 export { systemClock, unixSeconds, ManualClock, type Clock } from "./clock.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { createMetricsRegistry } from "./metrics.ts";

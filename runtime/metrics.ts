@@ -9,10 +9,10 @@ const GAUGES_NAMED_TOTAL = ["nodejs_active_handles_total", "nodejs_active_reques
 
 /**
  * One registry per process; collectors register on it and it is injected wherever metrics are
- * made. The event-loop delay is sampled every eventLoopSampleMs (SVC_EVENT_LOOP_SAMPLE_MS): each
- * sample is a timer that wakes the process, the largest idle cost of a role at prom-client's 10 ms.
+ * made. The event-loop delay is sampled every 100 ms: each sample is a timer that wakes the process,
+ * the largest idle cost of a role at prom-client's 10 ms (docs/benchmarks.md, bench:distribution).
  */
-export function createMetricsRegistry(role: string, eventLoopSampleMs: number): Registry {
+export function createMetricsRegistry(role: string, eventLoopSampleMs = 100): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ role });
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: eventLoopSampleMs });

@@ -155,6 +155,12 @@ export class AccountsRepo {
     return (rows[0] as { n: number }).n;
   }
 
+  /** Accounts on one plan: whom a change to it reaches. */
+  async countAccountsOnPlan(planId: number): Promise<number> {
+    const rows = await this.db.query<{ n: number }>("SELECT count(*)::int AS n FROM accounts WHERE plan_id = $1", [planId]);
+    return Number((rows[0] as { n: number }).n);
+  }
+
   async createAccount(email: string, planId: number, isAdmin: boolean, now: number, q: Queryable = this.db): Promise<AccountRow> {
     const rows = await q.query<AccountRow>(
       "INSERT INTO accounts (email, plan_id, is_admin, created) VALUES ($1, $2, $3, $4) RETURNING *",

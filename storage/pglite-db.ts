@@ -11,7 +11,7 @@ const numberParsers = { 20: (v: string) => Number(v), 1700: (v: string) => Numbe
 
 export interface PgliteSettings {
   /**
-   * Postgres's shared_buffers inside the WASM heap, in MB (SVC_PGLITE_SHARED_BUFFERS_MB). PGlite's
+   * Postgres's shared_buffers inside the WASM heap, in MB (`svc serve` gives 16). PGlite's
    * default of 128 MB is most of an idle `svc serve`'s memory; the data files are real files, so the
    * operating system's page cache serves what does not fit.
    */

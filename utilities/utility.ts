@@ -227,7 +227,7 @@ export interface UtilityNet {
   tls(ip: string, port: number, init: TlsProbeInit): Promise<TlsProbe>;
   /**
    * An SMTP dialogue up to RCPT TO (greeting, EHLO, MAIL FROM:<>, RCPT TO, QUIT) with a checked
-   * address on the SMTP port (SVC_UTILITY_SMTP_PORT, 25); no mail is ever sent.
+   * address on the SMTP port (25); no mail is ever sent.
    */
   smtp(ip: string, rcpt: string): Promise<SmtpReply[]>;
   /** The crawler's reading of an HTML answer (no network: a parse on this node). */

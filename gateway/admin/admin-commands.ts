@@ -11,6 +11,7 @@ export type AdminCommand =
   | { readonly op: "account-list" }
   | { readonly op: "key-create"; readonly account: string; readonly name: string; readonly scopes: Scope[]; readonly ratePerHour?: number }
   | { readonly op: "plan-list" }
+  | { readonly op: "plan-show"; readonly plan: string }
   | { readonly op: "plan-set"; readonly plan: string; readonly changes: Partial<PlanNumbers> };
 
 export const ADMIN_USAGE = `usage: svc admin <command>
@@ -27,10 +28,12 @@ export const ADMIN_USAGE = `usage: svc admin <command>
                                            a new key; its hourly limit is N (default
                                            SVC_RATE_PER_HOUR), raised without a restart
   plan list                                every plan and its numbers
+  plan show <name>                         one plan's numbers and how many accounts are on it
   plan set <name> [--sites N] [--checks-per-day N] [--rechecks-per-day N] [--webhooks N]
       [--api-keys N] [--crawl-pages N] [--crawl-depth N] [--uptime-min N] [--key-rate-per-hour N]
-                                           change a plan for every account on it (SVC_PLAN_*
-                                           only seed the default plan when it does not exist)`;
+                                           change a plan for every account on it, at once (the
+                                           plans table is the one truth: SVC_PLAN_* only seed
+                                           the default plan, once, when the first account is made)`;
 
 /** A command line that is not one of ADMIN_USAGE's (exit 2). */
 export class AdminUsageError extends Error {}
@@ -115,6 +118,10 @@ export function parseAdminArgs(args: string[]): AdminCommand | { readonly op: "h
     strict(rest, 0);
     return { op: "plan-list" };
   }
+  if (a === "plan" && b === "show") {
+    const p = strict(rest, 1);
+    return { op: "plan-show", plan: p.positionals[0] as string };
+  }
   if (a === "plan" && b === "set") return parsePlanSet(rest);
   throw new AdminUsageError(a === undefined ? ADMIN_USAGE : `unknown command "${args.join(" ")}"\n\n${ADMIN_USAGE}`);
 }
@@ -162,6 +169,11 @@ export async function executeAdmin(admin: AdminService, cmd: AdminCommand): Prom
     }
     case "plan-list":
       return { plans: await admin.plans() };
+    case "plan-show": {
+      const shown = await admin.showPlan(cmd.plan);
+      if (!shown) throw new AdminCommandError(`no plan ${cmd.plan}`);
+      return shown;
+    }
     case "plan-set": {
       const plan = await admin.setPlan(cmd.plan, cmd.changes);
       if (!plan) throw new AdminCommandError(`no plan ${cmd.plan}`);

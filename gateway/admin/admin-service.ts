@@ -108,6 +108,13 @@ export class AdminService {
     return plan ? [plan] : null;
   }
 
+  /** One plan by name and how many accounts are on it; null when there is no such plan. */
+  async showPlan(name: string): Promise<{ plan: PlanRow; accounts: number } | null> {
+    if (name === "default") await this.defaultPlanId();
+    const plan = await this.store.accounts.planByName(name);
+    return plan ? { plan, accounts: await this.store.accounts.countAccountsOnPlan(plan.id) } : null;
+  }
+
   /** Changes a plan's numbers for every account on it; the plan after, or null when there is no such plan. */
   async setPlan(name: string, changes: Partial<PlanNumbers>): Promise<PlanRow | null> {
     if (name === "default") await this.defaultPlanId();

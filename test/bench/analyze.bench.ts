@@ -19,7 +19,7 @@
  *   npm run bench:analyze -- --smoke      smoke: 1 cold + 2 warm rounds (also when CI=true)
  *
  * Override (environment): BENCH_ROUNDS (warm rounds). SVC_* names are left alone: loadConfig
- * refuses unknown ones.
+ * would only warn of a misspelt one.
  */
 import { availableParallelism, cpus } from "node:os";
 import { performance } from "node:perf_hooks";

@@ -14,7 +14,7 @@
  *
  * Overrides (environment): BENCH_ROUNDS, BENCH_DURATION (seconds), BENCH_CONNECTIONS,
  * BENCH_WORKERS (client worker threads, 0 runs the client on the servers' event loop).
- * SVC_* names are left alone: loadConfig refuses unknown ones.
+ * SVC_* names are left alone: loadConfig would only warn of a misspelt one.
  */
 // autocannon ships no type declarations (and @types/autocannon is not installed); the part used
 // here is typed below.

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminCommandError, AdminService, executeAdmin, parseAdminArgs } from "../../gateway/index.ts";
+import { AdminCommandError, AdminService, AdminUsageError, executeAdmin, parseAdminArgs, planSeedDrift } from "../../gateway/index.ts";
 import { loadConfig } from "../../runtime/index.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 
@@ -35,8 +35,8 @@ describe("svc admin commands on a real store", () => {
     expect(set.plan).toMatchObject({ name: "default", crawl_pages: 5000, crawl_depth: 12 });
 
     // The operator's shell: no SVC_PLAN_* at all (the configuration's defaults are 500 pages, depth 10).
-    const shell = new AdminService(gw.store, loadConfig({ SVC_LOG_LEVEL: "silent" }), gw.clock, randomBytes);
-    expect(loadConfig({}).plan.crawlPages).toBe(500);
+    const shell = new AdminService(gw.store, loadConfig({ SVC_LOG_LEVEL: "silent" }, "serve"), gw.clock, randomBytes);
+    expect(loadConfig({}, "serve").plan.crawlPages).toBe(500);
     const created = (await run(["account", "create", "plans-are-data@example.com"], shell)) as { account: number };
     const plan = await gw.store.accounts.planOfAccount(created.account);
     expect(plan).toMatchObject({ name: "default", crawl_pages: 5000, crawl_depth: 12 });
@@ -44,5 +44,25 @@ describe("svc admin commands on a real store", () => {
     const { plans } = (await run(["plan", "list"], shell)) as { plans: { name: string; crawl_pages: number }[] };
     expect(plans.find((p) => p.name === "default")?.crawl_pages).toBe(5000);
     await expect(run(["plan", "set", "gold", "--sites", "3"])).rejects.toThrow(new AdminCommandError("no plan gold"));
+  });
+
+  it("plan show names the plan's numbers and whom a change reaches; a process with other SVC_PLAN_* is told they are ignored, with the command", async () => {
+    const admin = new AdminService(gw.store, gw.deps.config, gw.clock, randomBytes);
+    const run = (args: string[]) => executeAdmin(admin, parseAdminArgs(args) as Parameters<typeof executeAdmin>[1]);
+    await run(["plan", "set", "default", "--uptime-min", "3"]);
+    const shown = (await run(["plan", "show", "default"])) as { plan: { name: string; uptime_min: number }; accounts: number };
+    expect(shown.plan).toMatchObject({ name: "default", uptime_min: 3 });
+    expect(shown.accounts).toBe(await gw.store.accounts.countAccounts());
+    await expect(run(["plan", "show", "gold"])).rejects.toThrow(new AdminCommandError("no plan gold"));
+    expect(() => parseAdminArgs(["plan", "show"])).toThrow(AdminUsageError);
+
+    // A gateway restarted with SVC_PLAN_UPTIME_MIN=1 (and SVC_PLAN_SITES as stored): the plan stays,
+    // and the one variable that disagrees is named with the command that would apply it.
+    const plan = (await gw.store.accounts.planByName("default"))!;
+    const env = { SVC_PLAN_UPTIME_MIN: "1", SVC_PLAN_SITES: String(plan.sites) };
+    expect(planSeedDrift(plan, loadConfig(env, "gateway"), Object.keys(env))).toEqual([
+      'SVC_PLAN_UPTIME_MIN=1 is ignored: it only seeds the plan "default", which has uptime_min 3; to change it for every account on it: svc admin plan set default --uptime-min 1',
+    ]);
+    expect((await gw.store.accounts.planByName("default"))?.uptime_min).toBe(3);
   });
 });

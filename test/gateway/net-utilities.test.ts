@@ -154,8 +154,8 @@ beforeAll(async () => {
       SVC_UTILITY_PORTS: `80,443,${site.port},${closedPort}`,
       SVC_EXTRA_CA_FILE: ca.caFile,
       SVC_UTILITY_WHOIS_ROOT: "127.0.0.1",
-      SVC_UTILITY_WHOIS_PORT: String((whoisServer.address() as { port: number }).port),
     },
+    crawl: { whoisPort: (whoisServer.address() as { port: number }).port },
   });
 });
 

@@ -25,7 +25,7 @@ function counting(name: string, everyMs: number): Planner & { runs: string[] } {
 function runner(planner: Planner, who: string, tickMs = 20): PlannerRunner {
   const ctx = {
     store,
-    config: loadConfig({}),
+    config: loadConfig({}, "serve"),
     clock,
     logger: createLogger("silent"),
     bus: new InProcessBus(),
@@ -84,7 +84,7 @@ describe("planners", () => {
     const planner = defaultPlanners().find((p) => p.name === "check series");
     if (!planner) throw new Error("no check-series planner");
     // Its slow pass is a minute away; the runner ticks every 20 ms.
-    expect(planner.everyMs(loadConfig({}))).toBe(60_000);
+    expect(planner.everyMs(loadConfig({}, "serve"))).toBe(60_000);
     const report = { version: 1, items: [{ code: "title", status: "pass", value: "Home", group: "content" }], groups: [], caps: [], tech: [], tasks: [], origin: "https://woken.example", after: 90 } as unknown as StoredReport;
     const store1 = (host: string, jobId: number) => store.runs.insert(db, { host, jobId, checkedAt: 1_800_000_000, rank: 90, label: "A", color: "green", report });
     const tickFor = async (r: PlannerRunner, ms: number, until: () => Promise<boolean>) => {

@@ -17,7 +17,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../harness/webhook-r
 let db: Db;
 let store: Store;
 const clock = new ManualClock(1_800_000_000_000);
-const config = loadConfig({ SVC_LEASE_MS: "30000" });
+const config = loadConfig({ SVC_LEASE_MS: "30000" }, "serve");
 const published: JobRow[] = [];
 let accountId: number;
 let hookId: number;

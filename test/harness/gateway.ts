@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { Registry } from "prom-client";
-import { createLogger, Lifecycle, loadConfig, ManualClock, type Config } from "../../runtime/index.ts";
+import { createLogger, Lifecycle, loadConfig, ManualClock, type Config, type CrawlSettings } from "../../runtime/index.ts";
 import { composeEmbeddedWork } from "../../bin/compose.ts";
 import { createStore, migrate, openPglite, openPostgres, type Db, type Store } from "../../storage/index.ts";
 import { buildApp, buildOperations, createGatewayParts, type AdminService, type GatewayDeps, type Operation } from "../../gateway/index.ts";
@@ -34,6 +34,8 @@ export interface TestGateway {
 
 export interface TestGatewayOptions {
   readonly env?: Record<string, string>;
+  /** Crawl settings that are no environment variables (the ports of a test's own WHOIS or SMTP server). */
+  readonly crawl?: Partial<CrawlSettings>;
   /** A Postgres server database instead of the PGlite template. */
   readonly postgresUrl?: string;
   readonly poolSize?: number;
@@ -63,7 +65,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   // Periodic re-checks are off unless a test turns them on: they would check every site a test adds.
   // One warm-up page per parse thread: the path runs, without its startup cost in every app.
   // The browser (on by default where Chromium is installed, as here) is off unless a test measures.
-  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_ALLOW_PRIVATE_TARGETS: "0", SVC_PLAN_EVERY_S: "0", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_WARMUP_PAGES: "1", SVC_BROWSER: "off", ...options.env });
+  const loaded = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_ALLOW_PRIVATE_TARGETS: "0", SVC_PLAN_EVERY_S: "0", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_WARMUP_PAGES: "1", SVC_BROWSER: "off", ...options.env }, "serve");
+  const config: Config = options.crawl ? { ...loaded, crawl: { ...loaded.crawl, ...options.crawl } } : loaded;
   const clock = options.shareWith?.clock ?? new ManualClock(T0_MS);
   let db: Db;
   let ownsDb = true;

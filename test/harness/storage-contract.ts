@@ -225,6 +225,21 @@ export function storageContract(targets: readonly StorageTarget[]): void {
     });
 
     describe("AccountsRepo", () => {
+      it("plans are data: a plan is seeded once, a later seed with other numbers leaves it, a change reaches every account on it", async () => {
+        const name = uniq("seeded-");
+        const id = await accounts.seedPlan(name, { ...PLAN, crawl_pages: 700 });
+        // A second process with other seed values (another SVC_PLAN_CRAWL_PAGES): nothing changes.
+        expect(await accounts.seedPlan(name, { ...PLAN, crawl_pages: 900, sites: 1 })).toBe(id);
+        expect(await accounts.planByName(name)).toMatchObject({ id, crawl_pages: 700, sites: PLAN.sites });
+        const a = await accounts.createAccount(`${uniq("on-plan")}@example.test`, id, false, 1_000);
+        const b = await accounts.createAccount(`${uniq("on-plan")}@example.test`, id, false, 1_000);
+        expect(await accounts.countAccountsOnPlan(id)).toBe(2);
+        expect(await accounts.updatePlan(name, { crawl_pages: 5000 })).toMatchObject({ id, crawl_pages: 5000, crawl_depth: PLAN.crawl_depth });
+        expect((await accounts.planOfAccount(a.id))?.crawl_pages).toBe(5000);
+        expect((await accounts.planOfAccount(b.id))?.crawl_pages).toBe(5000);
+        expect(await accounts.updatePlan(uniq("no-such-plan-"), { crawl_pages: 1 })).toBeNull();
+      });
+
       it("upsertPlan returns the same id when called again and updates the numbers", async () => {
         const name = uniq("plan-up-");
         const id = await accounts.upsertPlan(name, PLAN);

@@ -114,7 +114,7 @@ describe("P-findings of the first hostile trial", () => {
   });
 
   it.each(["hunter2", `svc_${"a".repeat(40)}`])("P7: a weak bootstrap key (%s) is refused at start", (key) => {
-    expect(() => loadConfig({ SVC_BOOTSTRAP_KEY: key })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_BOOTSTRAP_KEY: key }, "serve")).toThrow(ConfigError);
   });
 
   it("P8: another account's site answers exactly as a site nobody added", async () => {

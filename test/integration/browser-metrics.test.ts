@@ -332,7 +332,7 @@ describe("browser metrics", () => {
 
   it("queues a crawl's page measurement again when its browser is killed (twice, for real) under it, on a new browser", async () => {
     const registry = new Registry();
-    const config = loadConfig({ SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_THREADS: "0", SVC_BROWSER_PROFILES: "mobile" });
+    const config = loadConfig({ SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_THREADS: "0", SVC_BROWSER_PROFILES: "mobile" }, "serve");
     const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock, registry);
     const crawlSite = createServer((req, res) => {
       if (req.url === "/crash.png") {
@@ -391,7 +391,7 @@ describe("browser metrics", () => {
   });
 
   it("is measured by the analysis kind once per analysis, and not in the synchronous lane", async () => {
-    const config = loadConfig({ SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_THREADS: "0" });
+    const config = loadConfig({ SVC_BROWSER: "auto", SVC_BROWSER_PATH: chromiumPath(), SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_THREADS: "0" }, "serve");
     const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock);
     try {
       const host = new URL(origin).host;

@@ -9,7 +9,7 @@ import { kubeStrictBinary, validateStrict } from "../harness/kube-strict.ts";
 
 // The Helm chart (helm/svc) rendered by the real helm, with its defaults and with the value sets
 // operators reach for: what a cluster would be given, held against the code it runs. Every
-// variable a role receives must be one Svc knows (it refuses to start on an unknown SVC_*), and
+// variable a role receives must be one Svc knows (it warns of an unknown SVC_* and ignores it), and
 // the environment of each role must pass Svc's own loadConfig with the ports the Services and
 // probes use.
 //
@@ -165,7 +165,7 @@ function roleConfig(ms: Manifest[], role: Role): Config {
     if (data[ref.key] !== undefined) env[entry.name] = Buffer.from(data[ref.key]!, "base64").toString("utf8");
     else expect(ref.optional, `${entry.name} of the ${role} from a key the chart did not write`).toBe(true);
   }
-  return loadConfig(env);
+  return loadConfig(env, role);
 }
 
 /** The terminationGracePeriodSeconds a role's pods need: preStop, Svc's own grace period, the margin. */
@@ -459,11 +459,13 @@ describe("per-role overrides", () => {
     const crawler = roleConfig(ms, "crawler");
     expect([gateway.logLevel, scheduler.logLevel, crawler.logLevel]).toEqual(["debug", "warn", "warn"]);
     // Whole numbers of a values file stay whole (Helm reads them as floats: 1e+07 would stop Svc).
-    for (const c of [gateway, scheduler, crawler]) {
-      expect(c.crawl.maxBodyBytes).toBe(10485760);
-      expect(c.keyCacheMs).toBe(3600000);
-      expect(c.allowPrivateTargets).toBe(true);
+    // Every role receives them as written; each parses those it reads (a role ignores the others).
+    for (const role of ROLES) {
+      expect(roleEnv(ms, role).fromConfigMaps, role).toMatchObject({ SVC_MAX_BODY_BYTES: "10485760", SVC_KEY_CACHE_MS: "3600000" });
     }
+    expect(crawler.crawl.maxBodyBytes).toBe(10485760);
+    expect(gateway.keyCacheMs).toBe(3600000);
+    expect([gateway.allowPrivateTargets, crawler.allowPrivateTargets]).toEqual([true, true]);
 
     expect([gateway.port, gateway.adminPort]).toEqual([8081, 9100]);
     const gw = container(ms, "gateway");

@@ -18,7 +18,7 @@ afterAll(() => dir?.remove());
 async function open(env: Record<string, string>): Promise<string> {
   const life = new Lifecycle();
   try {
-    await openStore(loadConfig({ SVC_DATA_DIR: dir.dir, ...env }), systemClock, life);
+    await openStore(loadConfig({ SVC_DATA_DIR: dir.dir, ...env }, "serve"), systemClock, life);
     return "opened";
   } catch (err) {
     if (err instanceof ConfigError) return err.problems.join("\n");

@@ -38,7 +38,7 @@ afterAll(async () => {
 function ctx(store: Store): PlannerContext {
   return {
     store,
-    config: loadConfig({}),
+    config: loadConfig({}, "serve"),
     clock,
     logger: createLogger("silent"),
     bus: new InProcessBus(),
@@ -71,7 +71,7 @@ describe("the webhooks planner on two schedulers at once", () => {
     await Promise.all([appending, ...stores.map((st) => rounds(st, 40))]);
     const hooks = (await s.webhooks.list(accountId, 10, 0)).rows;
     const sent = new Map<number, number>();
-    const settleCtx = { store: s, config: loadConfig({}), clock, logger: createLogger("silent"), now: () => unixSeconds(clock) };
+    const settleCtx = { store: s, config: loadConfig({}, "serve"), clock, logger: createLogger("silent"), now: () => unixSeconds(clock) };
     let seen = 0;
     for (let round = 0; round < 10; round++) {
       await Promise.all(stores.map((st) => rounds(st, 3)));

@@ -29,7 +29,7 @@ const PROBE_COST_REQUESTS = 50;
 const { url, concurrency, deadlineMs } = runArgs();
 const host = new URL(url).host;
 const deadline = Date.now() + deadlineMs;
-/** Politeness for the loopback site: N connections, no delay (runtime/config.ts's format). */
+/** Politeness for the loopback site: N connections, no delay (runtime/config-parse.ts's format). */
 const CRAWL_OVERRIDES = `127.0.0.1=${concurrency}/0`;
 
 const TICKS_PER_S = (() => {
@@ -53,7 +53,7 @@ function processMemMb(pid: number, field: "VmHWM" | "VmRSS"): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-/** Settings passed only when this version of Svc knows them: loadConfig refuses unknown SVC_ names. */
+/** Settings passed only when this version of Svc knows them: an older one would refuse (or ignore) an unknown SVC_ name. */
 function ifKnown(settings: Record<string, string>): Record<string, string> {
   const known = new Set(CONFIG_FIELDS.map((f) => f.env));
   return Object.fromEntries(Object.entries(settings).filter(([name]) => known.has(name)));

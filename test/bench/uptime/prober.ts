@@ -37,7 +37,7 @@ async function svcProbe(): Promise<Probe> {
   writeFileSync(caFile, CA);
   const { createCrawlerNode, crawlerStreamKinds, ProbeHealth } = crawler;
   const { loadConfig, systemClock } = runtime;
-  const config = loadConfig({ ...process.env, SVC_DNS_SERVERS: DNS, SVC_EXTRA_CA_FILE: caFile, SVC_ALLOW_PRIVATE_TARGETS: "1" });
+  const config = loadConfig({ ...process.env, SVC_DNS_SERVERS: DNS, SVC_EXTRA_CA_FILE: caFile, SVC_ALLOW_PRIVATE_TARGETS: "1" }, "crawler");
   const node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, allowLinkLocal: [], extraCa: CA }, systemClock);
   await node.ready();
   const kind = crawlerStreamKinds(new ProbeHealth()).probe;

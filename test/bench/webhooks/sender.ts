@@ -81,10 +81,10 @@ async function svcSide(): Promise<Side> {
     SVC_BROWSER: "off",
     SVC_PARSE_WARMUP_PAGES: "1",
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("SVC_"))),
-  });
+  }, "serve");
   const life = new Lifecycle();
   const { store } = await openStore(config, systemClock, life);
-  await composeEmbeddedWork(config, store, life, createLogger("silent"), systemClock, createMetricsRegistry("serve", config.eventLoopSampleMs));
+  await composeEmbeddedWork(config, store, life, createLogger("silent"), systemClock, createMetricsRegistry("serve"));
   const now = unixSeconds(systemClock);
   const plan = await store.accounts.upsertPlan("bench-webhooks", { sites: 1, checks_per_day: 1, rechecks_per_day: 1, webhooks: 1, api_keys: 1 });
   const accounts: number[] = [];

@@ -142,7 +142,7 @@ async function startAll(catalogue: readonly SiteDefinition[], ca: TestCa, mode: 
 /**
  * The DNS server on port 53 of a loopback address of its own (127.0.0.153), else on [::1] with a
  * free port. Not on 127.0.0.1:<free port>: SVC_DNS_SERVERS refuses an IPv4 address with a port
- * (runtime/config.ts serverList takes "127.0.0.1:5353" whole for the address); with that fixed,
+ * (runtime/config-parse.ts serverList takes "127.0.0.1:5353" whole for the address); with that fixed,
  * `{ host: "127.0.0.1" }` is the simplest choice.
  */
 async function startFixtureDns(zones: readonly Zone[], opts: DnsListenOptions | undefined): Promise<FixtureDnsServer> {

@@ -11,7 +11,7 @@ const resolver = (map: Record<string, string>) => ({
 });
 
 describe("politeness overrides (SVC_CRAWL_OVERRIDES)", () => {
-  const crawl = loadConfig({ SVC_CRAWL_OVERRIDES: "slow.example.com=1/2000, *.shop.test=2/500, 127.0.0.0/8=8/0" }).crawl;
+  const crawl = loadConfig({ SVC_CRAWL_OVERRIDES: "slow.example.com=1/2000, *.shop.test=2/500, 127.0.0.0/8=8/0" }, "serve").crawl;
 
   it("parses host, *.domain and CIDR rules", () => {
     expect(crawl.overrides).toEqual([
@@ -19,7 +19,7 @@ describe("politeness overrides (SVC_CRAWL_OVERRIDES)", () => {
       { match: "*.shop.test", connectionsPerHost: 2, minDelayMs: 500 },
       { match: "127.0.0.0/8", connectionsPerHost: 8, minDelayMs: 0 },
     ]);
-    expect(() => loadConfig({ SVC_CRAWL_OVERRIDES: "nonsense" })).toThrow("SVC_CRAWL_OVERRIDES");
+    expect(() => loadConfig({ SVC_CRAWL_OVERRIDES: "nonsense" }, "serve")).toThrow("SVC_CRAWL_OVERRIDES");
   });
 
   it("picks the first rule by name, then by the resolved address, else the defaults", async () => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><title>Plain</title>"));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as { port: number }).port;
-  const config = loadConfig({ SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_BROWSER: "off", SVC_PARSE_THREADS: "1" });
+  const config = loadConfig({ SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_BROWSER: "off", SVC_PARSE_THREADS: "1" }, "serve");
   node = createCrawlerNode({ ...config.crawl, allowPrivateTargets: true, extraCa: null }, systemClock);
 });
 

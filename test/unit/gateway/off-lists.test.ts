@@ -4,14 +4,14 @@ import { ConfigError, loadConfig } from "../../../runtime/index.ts";
 
 describe("the administrator's off lists", () => {
   it("take ids that exist", () => {
-    expect(() => checkOffLists(loadConfig({ SVC_SEARCH_SOURCES_OFF: "ahrefs,semrush", SVC_UTILITIES_OFF: "qr_code" }))).not.toThrow();
-    expect(() => checkOffLists(loadConfig({}))).not.toThrow();
+    expect(() => checkOffLists(loadConfig({ SVC_SEARCH_SOURCES_OFF: "ahrefs,semrush", SVC_UTILITIES_OFF: "qr_code" }, "serve"))).not.toThrow();
+    expect(() => checkOffLists(loadConfig({}, "serve"))).not.toThrow();
   });
 
   it("refuse a misspelt id at start, naming the variable and the id", () => {
     let caught: unknown;
     try {
-      checkOffLists(loadConfig({ SVC_SEARCH_SOURCES_OFF: "ahref,gsc", SVC_UTILITIES_OFF: "qr_code,qr_codes" }));
+      checkOffLists(loadConfig({ SVC_SEARCH_SOURCES_OFF: "ahref,gsc", SVC_UTILITIES_OFF: "qr_code,qr_codes" }, "serve"));
     } catch (err) {
       caught = err;
     }
