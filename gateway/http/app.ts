@@ -22,6 +22,7 @@ import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
 import { registerRequestTracing } from "./request-trace.ts";
+import { lazyRequestLogger } from "./request-logger.ts";
 
 export const API_BASE = "/api/v1";
 
@@ -51,6 +52,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // pino's Logger and Fastify's base logger differ only in msgPrefix typing.
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     genReqId: (req) => {
       const incoming = req.headers["x-request-id"];
       return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -114,12 +116,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const metrics = createHttpMetrics(deps.metrics);
 
+  // A keep-alive connection's peer does not change: its address is worked out once per socket
+  // (X-Forwarded-For, when sent, is read on every request).
+  const peerAddresses = new WeakMap<object, string>();
+  function addressOf(request: FastifyRequest): string {
+    const forwardedFor = request.headers["x-forwarded-for"];
+    const socket = request.socket as object | undefined;
+    if (forwardedFor !== undefined || socket === undefined) return clientAddress(request.socket?.remoteAddress, forwardedFor);
+    let address = peerAddresses.get(socket);
+    if (address === undefined) {
+      address = clientAddress(request.socket.remoteAddress, undefined);
+      peerAddresses.set(socket, address);
+    }
+    return address;
+  }
+
   /** The request's state and the headers every answer carries. */
   function initRequest(request: FastifyRequest, reply: FastifyReply): void {
     request.svc = {
       op: null,
       page: null,
-      address: clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"]),
+      address: addressOf(request),
       startedNs: process.hrtime.bigint(),
       nowMs: deps.clock.nowMs(),
       auth: null,
