@@ -26,7 +26,7 @@ class LazyRequestLogger {
 
   private write(level: Level, args: LogArgs): void {
     if (this.real === null && !this.parent.isLevelEnabled(level)) return;
-    (this.materialise()[level] as (...a: LogArgs) => void)(...args);
+    (this.materialise()[level])(...args);
   }
 
   get level(): string {
@@ -73,5 +73,5 @@ class LazyRequestLogger {
 /** Fastify's childLoggerFactory: the per-request logger, built lazily. */
 export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: object, options: object): FastifyBaseLogger {
   // The gateway's logger is the process's pino logger (buildApp hands it to Fastify).
-  return new LazyRequestLogger(logger as unknown as Logger, bindings as Record<string, unknown>, options as Record<string, unknown>) as unknown as FastifyBaseLogger;
+  return new LazyRequestLogger(logger as unknown as Logger, bindings as Record<string, unknown>, options as Record<string, unknown>);
 }
