@@ -112,7 +112,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
-  app.addHook("preParsing", async (request, _reply, payload) => decodeRequestBody(request, payload));
+  // The pipeline's own hooks take Fastify's callback form where they never wait: an async hook
+  // costs each request a promise and a turn of the microtask queue, with async context tracking on.
+  app.addHook("preParsing", (request, _reply, payload, done) => {
+    let decoded;
+    try {
+      decoded = decodeRequestBody(request, payload);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done(null, decoded);
+  });
 
   const metrics = createHttpMetrics(deps.metrics);
 
@@ -148,17 +159,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (deps.switches.draining) reply.header("Connection", "close");
   }
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     initRequest(request, reply);
     // An unrouted request is answered before Fastify looks at its body (QUERY without a
     // Content-Type would otherwise be its 400, not our 405).
-    if (request.is404) throw unroutedError(request);
+    if (request.is404) {
+      done(unroutedError(request));
+      return;
+    }
     const query = request.query as Record<string, unknown> | undefined;
     for (const name of Object.keys(query ?? {})) {
       if (KEY_IN_URL.has(name.toLowerCase())) {
-        throw new ApiError("bad_request", "API keys in the URL are refused: send X-Api-Key or Authorization: Bearer instead", { param: name });
+        done(new ApiError("bad_request", "API keys in the URL are refused: send X-Api-Key or Authorization: Bearer instead", { param: name }));
+        return;
       }
     }
+    done();
   });
 
   app.setErrorHandler(async (err, request, reply) => {
@@ -198,15 +214,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   }
 
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const svc = request.svc;
-    if (!svc) return;
-    const route = svc.op ? API_BASE + svc.op.path : (svc.page ?? "unmatched");
-    metrics.observe(request.method, route, reply.statusCode, Number(process.hrtime.bigint() - svc.startedNs) / 1e9);
-    if (svc.auth) {
-      const outcome = reply.statusCode === 429 ? "limited" : reply.statusCode >= 400 ? "error" : "ok";
-      deps.usage.record(svc.auth.keyId, svc.nowMs, outcome);
+    if (svc) {
+      const route = svc.op ? API_BASE + svc.op.path : (svc.page ?? "unmatched");
+      metrics.observe(request.method, route, reply.statusCode, Number(process.hrtime.bigint() - svc.startedNs) / 1e9);
+      if (svc.auth) {
+        const outcome = reply.statusCode === 429 ? "limited" : reply.statusCode >= 400 ? "error" : "ok";
+        deps.usage.record(svc.auth.keyId, svc.nowMs, outcome);
+      }
     }
+    done();
   });
 
   await app.register(

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { hostPolicyOf, normalizeHost, type HostPolicy } from "../pipeline/host.ts";
-import { compressAnswer } from "./compression.ts";
+import { answerEncoding, compressWith } from "./compression.ts";
 import { authenticate, countAddress } from "../pipeline/auth.ts";
 import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
@@ -139,16 +139,38 @@ export function registerOperation(
       return result.body;
     },
 
-    onSend: async (request, reply, payload) => {
+    // Callback form: an answer with no Idempotency-Key to settle and nothing to compress (a small
+    // one, or a client that accepts no encoding) leaves without a promise.
+    onSend: (request, reply, payload, done) => {
       const svc = request.svc;
       const text = typeof payload === "string" ? payload : null;
       const idem = svc.idempotency;
-      if (idem?.claimed && !idem.replay && svc.auth) await settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text);
-      if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
-      if ((request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null) {
-        return compressAnswer(request, reply, conditional(deps, request, reply, text, op.etagOf));
-      }
-      return compressAnswer(request, reply, payload);
+      const settle = idem?.claimed && !idem.replay && svc.auth ? settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text) : null;
+      const finish = (): unknown => {
+        if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
+        const answer =
+          (request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null
+            ? conditional(deps, request, reply, text, op.etagOf)
+            : payload;
+        const encoding = answerEncoding(request, reply, answer);
+        return encoding === null ? answer : compressWith(reply, answer as string | Buffer, encoding);
+      };
+      const finished = (result: unknown) => {
+        if (result instanceof Promise) result.then((value) => done(null, value), (err: unknown) => done(err as Error));
+        else done(null, result);
+      };
+      const run = () => {
+        let result: unknown;
+        try {
+          result = finish();
+        } catch (err) {
+          done(err as Error);
+          return;
+        }
+        finished(result);
+      };
+      if (settle === null) run();
+      else settle.then(run, (err: unknown) => done(err as Error));
     },
   });
 }
