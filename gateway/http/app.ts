@@ -22,6 +22,7 @@ import { createHttpMetrics } from "./http-metrics.ts";
 import { API_VERSION } from "./openapi.ts";
 import type { RequestState } from "./request-state.ts";
 import { registerRequestTracing } from "./request-trace.ts";
+import { lazyRequestLogger } from "./request-logger.ts";
 
 export const API_BASE = "/api/v1";
 
@@ -51,6 +52,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // pino's Logger and Fastify's base logger differ only in msgPrefix typing.
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     genReqId: (req) => {
       const incoming = req.headers["x-request-id"];
       return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -113,16 +115,42 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
-  app.addHook("preParsing", async (request, _reply, payload) => decodeRequestBody(request, payload));
+  // The pipeline's own hooks take Fastify's callback form where they never wait: an async hook
+  // costs each request a promise and a turn of the microtask queue, with async context tracking on.
+  app.addHook("preParsing", (request, _reply, payload, done) => {
+    let decoded;
+    try {
+      decoded = decodeRequestBody(request, payload);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done(null, decoded);
+  });
 
   const metrics = createHttpMetrics(deps.metrics);
+
+  // A keep-alive connection's peer does not change: its address is worked out once per socket
+  // (X-Forwarded-For, when sent, is read on every request).
+  const peerAddresses = new WeakMap<object, string>();
+  function addressOf(request: FastifyRequest): string {
+    const forwardedFor = request.headers["x-forwarded-for"];
+    const socket = request.socket as object | undefined;
+    if (forwardedFor !== undefined || socket === undefined) return clientAddress(request.socket?.remoteAddress, forwardedFor);
+    let address = peerAddresses.get(socket);
+    if (address === undefined) {
+      address = clientAddress(request.socket.remoteAddress, undefined);
+      peerAddresses.set(socket, address);
+    }
+    return address;
+  }
 
   /** The request's state and the headers every answer carries. */
   function initRequest(request: FastifyRequest, reply: FastifyReply): void {
     request.svc = {
       op: null,
       page: null,
-      address: clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"]),
+      address: addressOf(request),
       startedNs: process.hrtime.bigint(),
       nowMs: deps.clock.nowMs(),
       auth: null,
@@ -134,17 +162,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (deps.switches.draining) reply.header("Connection", "close");
   }
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     initRequest(request, reply);
     // An unrouted request is answered before Fastify looks at its body (QUERY without a
     // Content-Type would otherwise be its 400, not our 405).
-    if (request.is404) throw unroutedError(request);
+    if (request.is404) {
+      done(unroutedError(request));
+      return;
+    }
     const query = request.query as Record<string, unknown> | undefined;
     for (const name of Object.keys(query ?? {})) {
       if (KEY_IN_URL.has(name.toLowerCase())) {
-        throw new ApiError("bad_request", "API keys in the URL are refused: send X-Api-Key or Authorization: Bearer instead", { param: name });
+        done(new ApiError("bad_request", "API keys in the URL are refused: send X-Api-Key or Authorization: Bearer instead", { param: name }));
+        return;
       }
     }
+    done();
   });
 
   app.setErrorHandler(async (err, request, reply) => {
@@ -184,15 +217,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   }
 
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const svc = request.svc;
-    if (!svc) return;
-    const route = svc.op ? API_BASE + svc.op.path : (svc.page ?? "unmatched");
-    metrics.observe(request.method, route, reply.statusCode, Number(process.hrtime.bigint() - svc.startedNs) / 1e9);
-    if (svc.auth) {
-      const outcome = reply.statusCode === 429 ? "limited" : reply.statusCode >= 400 ? "error" : "ok";
-      deps.usage.record(svc.auth.keyId, svc.nowMs, outcome);
+    if (svc) {
+      const route = svc.op ? API_BASE + svc.op.path : (svc.page ?? "unmatched");
+      metrics.observe(request.method, route, reply.statusCode, Number(process.hrtime.bigint() - svc.startedNs) / 1e9);
+      if (svc.auth) {
+        const outcome = reply.statusCode === 429 ? "limited" : reply.statusCode >= 400 ? "error" : "ok";
+        deps.usage.record(svc.auth.keyId, svc.nowMs, outcome);
+      }
     }
+    done();
   });
 
   await app.register(

@@ -14,13 +14,27 @@ export const COMPRESS_MIN_BYTES = 1024;
  * The ETag stays the one of the uncompressed answer: it is weak, so it may match either encoding.
  */
 export async function compressAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
-  const size = Buffer.byteLength(payload);
+  const encoding = answerEncoding(request, reply, payload);
+  return encoding === null ? payload : compressWith(reply, payload as string | Buffer, encoding);
+}
+
+/**
+ * The encoding an answer is to be compressed with, null for none; sets Vary: Accept-Encoding on
+ * every answer that could be compressed. The synchronous half of compressAnswer, so that a caller
+ * can answer without a promise when nothing is to be compressed.
+ */
+export function answerEncoding(request: FastifyRequest, reply: FastifyReply, payload: unknown): "br" | "gzip" | null {
+  if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return null;
+  if (payload.length < COMPRESS_MIN_BYTES / 4 || Buffer.byteLength(payload) < COMPRESS_MIN_BYTES) return null;
   const type = String(reply.getHeader("Content-Type") ?? "");
-  if (size < COMPRESS_MIN_BYTES || reply.hasHeader("Content-Encoding") || !/json|html|text/.test(type)) return payload;
+  if (reply.hasHeader("Content-Encoding") || !/json|html|text/.test(type)) return null;
   reply.header("Vary", appendVary(reply.getHeader("Vary"), "Accept-Encoding"));
-  const encoding = chooseEncoding(request.headers["accept-encoding"]);
-  if (encoding === null) return payload;
+  return chooseEncoding(request.headers["accept-encoding"]);
+}
+
+/** Compresses an answer with the encoding answerEncoding chose, and says so in its headers. */
+export async function compressWith(reply: FastifyReply, payload: string | Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
+  const size = Buffer.byteLength(payload);
   const compressed =
     encoding === "br"
       ? await brotliAsync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size } })

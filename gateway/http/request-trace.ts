@@ -9,7 +9,7 @@ import { contextOfHeaders, startSpan, type ActiveSpan, type Logger } from "../..
  * milliseconds; the trace and job ids come with every line); others at debug.
  */
 export function registerRequestTracing(app: FastifyInstance, logger: Logger): void {
-  const spans = new WeakMap<FastifyRequest, { span: ActiveSpan; startedMs: number }>();
+  const spans = new WeakMap<FastifyRequest, { span: ActiveSpan; route: string; startedMs: number }>();
   app.addHook("onRequest", (request, _reply, done) => {
     const route = request.routeOptions.url ?? "unmatched";
     const span = startSpan(`${request.method} ${route}`, {
@@ -17,7 +17,7 @@ export function registerRequestTracing(app: FastifyInstance, logger: Logger): vo
       parent: contextOfHeaders(request.headers),
       attributes: { "http.request.method": request.method, "http.route": route },
     });
-    spans.set(request, { span, startedMs: Date.now() });
+    spans.set(request, { span, route, startedMs: Date.now() });
     // The rest of the request's life runs in the span's scope.
     span.run(() => done());
   });
@@ -25,9 +25,12 @@ export function registerRequestTracing(app: FastifyInstance, logger: Logger): vo
     const held = spans.get(request);
     if (held) {
       spans.delete(request);
-      const fields = { method: request.method, route: request.routeOptions.url ?? "unmatched", status: reply.statusCode, ms: Date.now() - held.startedMs };
       const quiet = request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS";
-      held.span.run(() => (quiet ? logger.debug(fields, "request answered") : logger.info(fields, "request answered")));
+      // A line nobody reads (debug, at the usual info level) is not assembled at all.
+      if (logger.isLevelEnabled(quiet ? "debug" : "info")) {
+        const fields = { method: request.method, route: held.route, status: reply.statusCode, ms: Date.now() - held.startedMs };
+        held.span.run(() => (quiet ? logger.debug(fields, "request answered") : logger.info(fields, "request answered")));
+      }
       held.span.setAttribute("http.response.status_code", reply.statusCode);
       held.span.end(reply.statusCode >= 500 ? new Error(`status ${reply.statusCode}`) : undefined);
     }

@@ -2,8 +2,8 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
-import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
-import { compressAnswer } from "./compression.ts";
+import { hostPolicyOf, normalizeHost, type HostPolicy } from "../pipeline/host.ts";
+import { answerEncoding, compressWith } from "./compression.ts";
 import { authenticate, countAddress } from "../pipeline/auth.ts";
 import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
@@ -35,6 +35,54 @@ export function registerOperation(
   const routePath = op.path;
   const mutating = MUTATING.has(op.method);
   const nowOf = (request: FastifyRequest) => Math.floor(request.svc.nowMs / 1000);
+  const policy = hostPolicyOf(deps.config);
+  const hostFields = [...hostFieldsOf(op.params, "params"), ...hostFieldsOf(op.query, "query"), ...hostFieldsOf(op.body, "body")];
+
+  const preValidation = async (request: FastifyRequest): Promise<void> => {
+    const key = readIdempotencyKey(request);
+    if (key === null) return;
+    request.svc.idempotency = {
+      key,
+      fingerprint: await fingerprint(op.method, routePath, request.params, request.query, request.body),
+      claimed: false,
+      replay: false,
+    };
+  };
+
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    for (const { part, name } of hostFields) normalizeHostField(request[part], name, policy);
+    const svc = request.svc;
+    if (op.scopeFor && svc.auth) {
+      const needed = op.scopeFor({ params: request.params, query: request.query, body: request.body });
+      if (!svc.auth.scopes.includes(needed)) throw new ApiError("scope", `this request needs the ${needed} scope`, { details: { required: needed } });
+    }
+    const idem = svc.idempotency;
+    if (!idem || !svc.auth) return;
+    const outcome = await deps.store.idempotency.claim(
+      svc.auth.accountId,
+      idem.key,
+      idem.fingerprint,
+      nowOf(request),
+      deps.config.idempotencyLockSeconds,
+      deps.config.idempotencyTtlSeconds,
+    );
+    switch (outcome.kind) {
+      case "claimed":
+        idem.claimed = true;
+        return;
+      case "conflict":
+        throw new ApiError("idem_conflict", "this Idempotency-Key was already used with a different request", { param: "Idempotency-Key" });
+      case "busy":
+        throw new ApiError("idem_busy", "a request with this Idempotency-Key is still running; retry in a second", { retryAfter: 1 });
+      case "replay":
+        idem.replay = true;
+        reply.header("Idempotent-Replay", "true");
+        // Operations whose data must not be kept execute again; the others answer from storage.
+        if (op.idempotency === "fingerprint") return;
+        for (const [name, value] of Object.entries(outcome.answer.headers)) reply.header(name, value);
+        return reply.code(outcome.answer.status).send(outcome.answer.body);
+    }
+  };
 
   api.route({
     method: op.method,
@@ -71,54 +119,10 @@ export function registerOperation(
     },
 
     // The Idempotency-Key and the request's fingerprint, taken before validation fills defaults.
-    preValidation: async (request) => {
-      if (!mutating) return;
-      const key = readIdempotencyKey(request);
-      if (key === null) return;
-      request.svc.idempotency = {
-        key,
-        fingerprint: await fingerprint(op.method, routePath, request.params, request.query, request.body),
-        claimed: false,
-        replay: false,
-      };
-    },
-
-    preHandler: async (request, reply) => {
-      normalizeHostFields(op.params, request.params, deps);
-      normalizeHostFields(op.query, request.query, deps);
-      normalizeHostFields(op.body, request.body, deps);
-      const svc = request.svc;
-      if (op.scopeFor && svc.auth) {
-        const needed = op.scopeFor({ params: request.params, query: request.query, body: request.body });
-        if (!svc.auth.scopes.includes(needed)) throw new ApiError("scope", `this request needs the ${needed} scope`, { details: { required: needed } });
-      }
-      const idem = svc.idempotency;
-      if (!idem || !svc.auth) return;
-      const outcome = await deps.store.idempotency.claim(
-        svc.auth.accountId,
-        idem.key,
-        idem.fingerprint,
-        nowOf(request),
-        deps.config.idempotencyLockSeconds,
-        deps.config.idempotencyTtlSeconds,
-      );
-      switch (outcome.kind) {
-        case "claimed":
-          idem.claimed = true;
-          return;
-        case "conflict":
-          throw new ApiError("idem_conflict", "this Idempotency-Key was already used with a different request", { param: "Idempotency-Key" });
-        case "busy":
-          throw new ApiError("idem_busy", "a request with this Idempotency-Key is still running; retry in a second", { retryAfter: 1 });
-        case "replay":
-          idem.replay = true;
-          reply.header("Idempotent-Replay", "true");
-          // Operations whose data must not be kept execute again; the others answer from storage.
-          if (op.idempotency === "fingerprint") return;
-          for (const [name, value] of Object.entries(outcome.answer.headers)) reply.header(name, value);
-          return reply.code(outcome.answer.status).send(outcome.answer.body);
-      }
-    },
+    // A hook costs every request of its route a turn of Fastify's hook runner: routes that have
+    // nothing to do in one (a GET has no key, most have no host field) do not register it.
+    ...(mutating ? { preValidation } : {}),
+    ...(mutating || hostFields.length > 0 || op.scopeFor ? { preHandler } : {}),
 
     handler: async (request, reply) => {
       const result = await op.handler({
@@ -135,16 +139,38 @@ export function registerOperation(
       return result.body;
     },
 
-    onSend: async (request, reply, payload) => {
+    // Callback form: an answer with no Idempotency-Key to settle and nothing to compress (a small
+    // one, or a client that accepts no encoding) leaves without a promise.
+    onSend: (request, reply, payload, done) => {
       const svc = request.svc;
       const text = typeof payload === "string" ? payload : null;
       const idem = svc.idempotency;
-      if (idem?.claimed && !idem.replay && svc.auth) await settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text);
-      if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
-      if ((request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null) {
-        return compressAnswer(request, reply, conditional(deps, request, reply, text, op.etagOf));
-      }
-      return compressAnswer(request, reply, payload);
+      const settle = idem?.claimed && !idem.replay && svc.auth ? settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text) : null;
+      const finish = (): unknown => {
+        if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
+        const answer =
+          (request.method === "GET" || request.method === "HEAD") && reply.statusCode === 200 && text !== null
+            ? conditional(deps, request, reply, text, op.etagOf)
+            : payload;
+        const encoding = answerEncoding(request, reply, answer);
+        return encoding === null ? answer : compressWith(reply, answer as string | Buffer, encoding);
+      };
+      const finished = (result: unknown) => {
+        if (result instanceof Promise) result.then((value) => done(null, value), (err: unknown) => done(err as Error));
+        else done(null, result);
+      };
+      const run = () => {
+        let result: unknown;
+        try {
+          result = finish();
+        } catch (err) {
+          done(err as Error);
+          return;
+        }
+        finished(result);
+      };
+      if (settle === null) run();
+      else settle.then(run, (err: unknown) => done(err as Error));
     },
   });
 }
@@ -192,14 +218,21 @@ function conditional(deps: GatewayDeps, request: FastifyRequest, reply: FastifyR
   return "";
 }
 
-/** Replaces every host-format field of an input with its normalised form. */
-function normalizeHostFields(schema: TSchema | undefined, value: unknown, deps: GatewayDeps): void {
-  const props = (schema as TObject | undefined)?.properties;
-  if (!props || value === null || typeof value !== "object") return;
+type InputPart = "params" | "query" | "body";
+
+/** The host-format fields of an input's schema (normalised before the handler sees them). */
+function hostFieldsOf(schema: TSchema | undefined, part: InputPart): { part: InputPart; name: string }[] {
+  const props = (schema as TObject | undefined)?.properties ?? {};
+  return Object.entries(props)
+    .filter(([, prop]) => (prop as { format?: string }).format === "host")
+    .map(([name]) => ({ part, name }));
+}
+
+/** Replaces a host-format field of an input with its normalised form. */
+function normalizeHostField(value: unknown, name: string, policy: HostPolicy): void {
+  if (value === null || typeof value !== "object") return;
   const record = value as Record<string, unknown>;
-  for (const [name, prop] of Object.entries(props)) {
-    if ((prop as { format?: string }).format !== "host" || typeof record[name] !== "string") continue;
-    const res = normalizeHost(record[name], hostPolicyOf(deps.config));
-    if (res.ok) record[name] = res.host;
-  }
+  if (typeof record[name] !== "string") return;
+  const res = normalizeHost(record[name], policy);
+  if (res.ok) record[name] = res.host;
 }

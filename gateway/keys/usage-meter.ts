@@ -8,11 +8,19 @@ export class UsageMeter {
   private pending = new Map<string, { keyId: number; day: string; calls: number; errors: number; limited: number }>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  /** The UTC day of the last request, as a day number and as text (one date formatted per day, not per request). */
+  private dayNumber = -1;
+  private dayText = "";
 
   constructor(private readonly series: UsageSeries) {}
 
   record(keyId: number, nowMs: number, outcome: "ok" | "error" | "limited"): void {
-    const day = new Date(nowMs).toISOString().slice(0, 10);
+    const dayNumber = Math.floor(nowMs / 86_400_000);
+    if (dayNumber !== this.dayNumber) {
+      this.dayNumber = dayNumber;
+      this.dayText = new Date(nowMs).toISOString().slice(0, 10);
+    }
+    const day = this.dayText;
     const id = `${keyId}|${day}`;
     let row = this.pending.get(id);
     if (!row) {

@@ -25,6 +25,7 @@ import { availableParallelism, cpus } from "node:os";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
+import { writeBenchOutput } from "./bench-output.ts";
 import { PAGE_PATHS, startTwentyPageSite, type ServedRequest, type SiteStats, type TwentyPageSite } from "./sites/twenty-pages.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -304,6 +305,19 @@ async function main(): Promise<void> {
     // What one poll costs: the CPU figures include this script's GET /api/v1/jobs/{id} every 10 ms.
     const pollCpuMs = await pollCost(gw, cold.jobId);
     out(`one poll (GET /api/v1/jobs/{id}, measured over ${POLL_COST_SAMPLES} after the rounds): ${f1(pollCpuMs)} ms cpu; median warm cpu without the polls ≈ ${f0(median(warm.map((r) => cpuMs(r) - r.polls * pollCpuMs)))} ms`);
+    const warmCpuNoPolls = median(warm.map((r) => cpuMs(r) - r.polls * pollCpuMs));
+    const warmPages = median(warm.map(pagesOf));
+    writeBenchOutput({
+      bench: "analyze",
+      mode: SMOKE ? "smoke" : "full",
+      figures: {
+        analysis_wall_ms: medWall,
+        analysis_cpu_ms: warmCpuNoPolls,
+        pages_per_analysis: warmPages,
+        cpu_ms_per_page: warmPages > 0 ? warmCpuNoPolls / warmPages : null,
+        rss_bytes: process.memoryUsage.rss(),
+      },
+    });
     out(`pages fetched (counted by the site, home included): cold ${pagesOf(cold)}, warm ${warm.map(pagesOf).join(" ")} (of ${PAGE_PATHS.length} pages; sample ${c.pageSample} internal + home)`);
     out();
     out(`politeness: min delay ${c.minDelayMs} ms, ${c.connectionsPerHost} connections per host, page sample ${c.pageSample}`);

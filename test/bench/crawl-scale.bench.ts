@@ -43,6 +43,7 @@ import { startKafka, type KafkaBroker } from "../harness/kafka.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
 import { http, REPO_ROOT, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../harness/svc-process.ts";
 import { manifest } from "./sites/scale-site.ts";
+import { writeBenchOutput } from "./bench-output.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const SIZES = (process.env.BENCH_SIZES ?? (SMOKE ? "1000" : "1000,10000,100000")).split(",").map((s) => Number(s.trim()));
@@ -322,4 +323,20 @@ for (const mode of MODES) {
 }
 await mkdir(join(REPO_ROOT, ".tmp"), { recursive: true });
 await writeFile(OUT_FILE, JSON.stringify({ at: new Date().toISOString(), smoke: SMOKE, connections: CONNECTIONS, load, results }, null, 2));
+{
+  // The largest crawl of each mode: the crawler node alone in the cluster mode, all of `svc serve` embedded.
+  const largest = (mode: string) => results.filter((f) => f.mode === mode).at(-1);
+  const cluster = largest("cluster");
+  const embedded = largest("embedded");
+  writeBenchOutput({
+    bench: "crawl-scale",
+    mode: SMOKE ? "smoke" : "full",
+    figures: {
+      pages: (cluster ?? embedded)?.pages ?? null,
+      cpu_ms_per_page: (embedded ?? cluster)?.cpuMsPerPage ?? null,
+      crawler_cpu_ms_per_page: cluster ? cluster.measuredCpuMsPerPage : (embedded?.measuredCpuMsPerPage ?? null),
+      peak_rss_bytes: (cluster ?? embedded) ? ((cluster ?? embedded)!.peakRssMb * 1024 * 1024) : null,
+    },
+  });
+}
 process.exit(0);

@@ -36,6 +36,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { REPO_ROOT } from "../harness/svc-process.ts";
 import { ensureDebianPackages, PYTHON_DOC_ROOT, startNginx, summarise, type NginxSite, type ServedSummary } from "./peers/nginx-site.ts";
 import { reportIn, type ToolReport } from "./peers/protocol.ts";
+import { writeBenchOutput } from "./bench-output.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -367,6 +368,22 @@ async function main(): Promise<void> {
       durationS: (Date.now() - startedAt) / 1000,
     };
     await writeFile(OUT_FILE, JSON.stringify(out, null, 2));
+    const svcMedians = medians.svc;
+    const rssBytes = svcMedians?.rssMb != null ? Math.round(svcMedians.rssMb * 1024 * 1024) : null;
+    writeBenchOutput({
+      bench: "crawl",
+      mode: SMOKE ? "smoke" : "full",
+      figures: {
+        svc_pages_per_s: svcMedians?.pagesPerS ?? null,
+        bare_pages_per_s: bare?.pagesPerS ?? null,
+        svc_cpu_ms_per_page: svcMedians?.cpuPerPage != null ? svcMedians.cpuPerPage * 1000 : null,
+        bare_cpu_ms_per_page: bare?.cpuPerPage != null ? bare.cpuPerPage * 1000 : null,
+        ratio_svc_bare: svcRatios.bare?.pagesPerS ?? null,
+        ratio_svc_linkinator: svcRatios.linkinator?.pagesPerS ?? null,
+        rss_bytes: rssBytes,
+      },
+      hotPath: { path: "whole-site crawl", ratio: svcRatios.bare?.pagesPerS ?? null, ratioRounds: svcRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes },
+    });
     log(`\nresults: ${OUT_FILE}; bench:crawl took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
   } finally {
     await site.stop();

@@ -1,6 +1,9 @@
 /**
  * npm run sizing: the sizing table of docs/operations.md ("Sizing") for 10,000, 100,000 and
- * 1,000,000 monitored sites, from the per-unit figures in test/bench/sizing/units.json.
+ * 1,000,000 monitored sites. The CPU and slot-time units come from the benchmarks' last outputs
+ * (.tmp/bench/<bench>.json, see bench-output.ts and sizing/measured-units.ts: bench:uptime,
+ * bench:analyze, bench:crawl-scale, bench:browser); a unit whose output is missing keeps the stated
+ * default of test/bench/sizing/units.json, and the run prints where every unit came from.
  *
  * npm run sizing -- --measure: measures the cheap figures again first and writes them to the JSON —
  * bytes per stored row in Postgres (PGlite, the real migrations: uptime probes and check results
@@ -36,6 +39,8 @@ import { fanSite, serveFanSite } from "../harness/cluster.ts";
 import { startClickHouse } from "../harness/clickhouse.ts";
 import { http, spawnSvc, svcEnvFor, tempDataDir, waitFor, waitReady } from "../harness/svc-process.ts";
 import { size, sizingTable, MOVED_BY, type Units } from "./sizing/model.ts";
+import { measuredUnits } from "./sizing/measured-units.ts";
+import { readBenchOutput } from "./bench-output.ts";
 
 const UNITS_PATH = new URL("./sizing/units.json", import.meta.url);
 const KEY = "svc_BxwROGl3PNRZhnpF5G09iQsn7P0rPgfM7G0spWb4";
@@ -207,8 +212,12 @@ async function measure(units: Mutable<Units>): Promise<void> {
   writeFileSync(UNITS_PATH, `${JSON.stringify(units, null, 2)}\n`);
 }
 
-const units = JSON.parse(readFileSync(UNITS_PATH, "utf8")) as Mutable<Units>;
-if (process.argv.includes("--measure")) await measure(units);
+const stored = JSON.parse(readFileSync(UNITS_PATH, "utf8")) as Mutable<Units>;
+if (process.argv.includes("--measure")) await measure(stored);
+const { units, sources } = measuredUnits(stored, (bench) => readBenchOutput(bench));
+console.log("Unit costs:\n");
+for (const s of sources) console.log(`  ${s.unit.padEnd(24)} ${String(Math.round(s.value * 1000) / 1000).padStart(9)}  ${s.measured ? "measured " : "default  "} ${s.from}`);
+console.log("");
 const sites = (process.env.BENCH_SITES ?? "10000,100000,1000000").split(",").map(Number);
 const sizings = sites.map((n) => size(n, units));
 console.log("At the defaults:\n");

@@ -24,6 +24,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { REPO_ROOT } from "../harness/svc-process.ts";
+import { writeBenchOutput } from "./bench-output.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const env = {
@@ -90,4 +91,15 @@ if (svc && bare) {
   console.log(`svc/bare: CPU per probe ${(svc.cpu_s / svc.probes / (bare.cpu_s / bare.probes)).toFixed(2)}×, peak RSS ${(svc.peak_rss_mb / bare.peak_rss_mb).toFixed(2)}×, p99 lateness ${svc.p99_late_s.toFixed(2)} s vs ${bare.p99_late_s.toFixed(2)} s`);
   const held = svc.p99_late_s <= 5 && svc.cpu_s / (Number(env.BENCH_INTERVAL_S) * Number(env.BENCH_ROUNDS)) <= 1 && svc.peak_rss_mb <= 300;
   console.log(`target (p99 lateness ≤ 5 s, ≤ 1 core, ≤ 300 MB) for ${env.BENCH_SITES} sites: ${held ? "held" : "not held"}`);
+  writeBenchOutput({
+    bench: "uptime",
+    mode: SMOKE ? "smoke" : "full",
+    figures: {
+      probes: svc.probes,
+      cpu_ms_per_probe: svc.probes > 0 ? (svc.cpu_s * 1000) / svc.probes : null,
+      bare_cpu_ms_per_probe: bare.probes > 0 ? (bare.cpu_s * 1000) / bare.probes : null,
+      p99_late_s: svc.p99_late_s,
+      rss_bytes: svc.peak_rss_mb * 1024 * 1024,
+    },
+  });
 }

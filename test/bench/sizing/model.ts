@@ -18,7 +18,13 @@ export interface Units {
     readonly confirm_fraction: number;
   };
   /** CPU milliseconds on a crawler node (all threads), per unit of work. */
-  readonly cpu_ms: { readonly probe: number; readonly analysed_page: number; readonly crawled_page: number };
+  readonly cpu_ms: {
+    readonly probe: number;
+    readonly analysed_page: number;
+    readonly crawled_page: number;
+    /** What Chromium adds to one analysis (SVC_BROWSER on, the default where Chromium is installed). */
+    readonly browser_analysis?: number;
+  };
   /** How long a unit holds a slot (wall time, mostly waiting on the network and on politeness). */
   readonly wall_s: { readonly probe: number; readonly analysis: number; readonly crawled_page: number };
   /** Bytes a stored row takes on disk, with its indexes (Postgres) or compressed (ClickHouse). */
@@ -111,7 +117,7 @@ export function size(sites: number, u: Units): Sizing {
   const crawls = (sites * w.crawls_per_site_per_week) / (7 * DAY_S);
   const crawledPages = crawls * w.pages_per_crawl;
 
-  const cores = (probes * u.cpu_ms.probe + analysedPages * u.cpu_ms.analysed_page + crawledPages * u.cpu_ms.crawled_page) / 1000;
+  const cores = (probes * u.cpu_ms.probe + analysedPages * u.cpu_ms.analysed_page + analyses * (u.cpu_ms.browser_analysis ?? 0) + crawledPages * u.cpu_ms.crawled_page) / 1000;
   const jobSlotsBusy = analyses * u.wall_s.analysis + crawls * w.pages_per_crawl * u.wall_s.crawled_page;
   const streamSlotsBusy = probes * u.wall_s.probe;
   const c = u.capacity;
