@@ -1162,6 +1162,8 @@ export type ListSiteTasksAnswer = {
     group: string;
     /** Rank points gained by fixing it, as of the last check */
     impact: number;
+    /** Rank points gained by fixing it once every rank cap is lifted (the capping checks fixed). Under a cap most impacts are 0; this tells a broken link from a missing security.txt. Equal to impact when no cap holds the rank down */
+    impact_uncapped: number;
     hint: string;
     detail: string;
     effort: number;
@@ -1209,6 +1211,8 @@ export type GetPlanAnswer = {
     group: string;
     /** Rank points gained by fixing it, as of the last check */
     impact: number;
+    /** Rank points gained by fixing it once every rank cap is lifted (the capping checks fixed). Under a cap most impacts are 0; this tells a broken link from a missing security.txt. Equal to impact when no cap holds the rank down */
+    impact_uncapped: number;
     hint: string;
     detail: string;
     effort: number;
@@ -1413,6 +1417,8 @@ export type GetSiteAnswer = {
     group: string;
     /** Rank points gained by fixing it, as of the last check */
     impact: number;
+    /** Rank points gained by fixing it once every rank cap is lifted (the capping checks fixed). Under a cap most impacts are 0; this tells a broken link from a missing security.txt. Equal to impact when no cap holds the rank down */
+    impact_uncapped: number;
     hint: string;
     detail: string;
     effort: number;
@@ -1465,7 +1471,7 @@ export type GetSiteAnswer = {
     id: number;
     /** The webhook event type it belongs to */
     type: "events" | "uptime" | "watchdog" | "page" | "crawl" | "rank" | "security" | "digest";
-    /** What happened within the type: analysis.done, crawl.done, rank.changed, task.new, task.fixed, task.returned, site.down, site.up, site.degraded, incident.opened, incident.closed, performance.regressed, … */
+    /** What happened within the type (the event catalogue, docs/monitoring.md): analysis.done, analysis.error, check.done, check.error, task.new, task.fixed, task.returned, task.open, task.done, task.ignored, webhook.disabled, crawl.done, crawl.error, rank.changed, performance.regressed, site.down, site.up, site.degraded, site.recovered, certificate.expiring, certificate.expired, certificate.invalid, incident.opened, incident.closed, watchdog.change, digest.daily */
     kind: string;
     level: "good" | "warn" | "bad" | "info";
     host: string | null;
@@ -1954,7 +1960,7 @@ export type ListEventsAnswer = {
     id: number;
     /** The webhook event type it belongs to */
     type: "events" | "uptime" | "watchdog" | "page" | "crawl" | "rank" | "security" | "digest";
-    /** What happened within the type: analysis.done, crawl.done, rank.changed, task.new, task.fixed, task.returned, site.down, site.up, site.degraded, incident.opened, incident.closed, performance.regressed, … */
+    /** What happened within the type (the event catalogue, docs/monitoring.md): analysis.done, analysis.error, check.done, check.error, task.new, task.fixed, task.returned, task.open, task.done, task.ignored, webhook.disabled, crawl.done, crawl.error, rank.changed, performance.regressed, site.down, site.up, site.degraded, site.recovered, certificate.expiring, certificate.expired, certificate.invalid, incident.opened, incident.closed, watchdog.change, digest.daily */
     kind: string;
     level: "good" | "warn" | "bad" | "info";
     host: string | null;
@@ -2210,6 +2216,20 @@ export type GetPerformanceAnswer = {
     error: string;
     /** Extension: deadline, dialogs, popups or navigations when the page was abandoned */
     abandoned: string;
+    /** Extension: how this run was throttled. Absent on runs stored before runs stated it, which were unthrottled. Regressions (GET /changes, performance.regressed) compare only runs of the same method. */
+    throttling?: {
+      /** devtools: the profile's Lighthouse DevTools throttling (SVC_BROWSER_THROTTLING, the default); provided: none, the page loaded as fast as the machine allowed */
+      method: "devtools" | "provided";
+      /** CPU slowdown applied (4 on mobile under devtools, as Lighthouse; 1: none) */
+      cpu_slowdown: number;
+      /** Latency added to each request (562.5 ms on mobile under devtools; 0: none) */
+      request_latency_ms: number;
+      /** Download throughput in Kbit/s (1474.56 on mobile under devtools; 0: unthrottled) */
+      download_kbps: number;
+      /** Upload throughput in Kbit/s (675 on mobile under devtools; 0: unthrottled) */
+      upload_kbps: number;
+    };
+    node_load?: number | null;
   }>;
   note: string;
   /** Extension: measured, off, absent, sync, not_html, or unknown for a check stored before the browser pool existed */
@@ -3546,7 +3566,7 @@ export type GetTodayAnswer = {
     id: number;
     /** The webhook event type it belongs to */
     type: "events" | "uptime" | "watchdog" | "page" | "crawl" | "rank" | "security" | "digest";
-    /** What happened within the type: analysis.done, crawl.done, rank.changed, task.new, task.fixed, task.returned, site.down, site.up, site.degraded, incident.opened, incident.closed, performance.regressed, … */
+    /** What happened within the type (the event catalogue, docs/monitoring.md): analysis.done, analysis.error, check.done, check.error, task.new, task.fixed, task.returned, task.open, task.done, task.ignored, webhook.disabled, crawl.done, crawl.error, rank.changed, performance.regressed, site.down, site.up, site.degraded, site.recovered, certificate.expiring, certificate.expired, certificate.invalid, incident.opened, incident.closed, watchdog.change, digest.daily */
     kind: string;
     level: "good" | "warn" | "bad" | "info";
     host: string | null;
