@@ -24,7 +24,7 @@ export {
   collectSiteFacts,
   mostLinked,
 } from "./site/collect-site.ts";
-export { CrawlerWorker, HAND_BACK_WAIT_MS, type WorkerDeps } from "./worker.ts";
+export { CrawlerWorker, HAND_BACK_WAIT_MS } from "./worker.ts";
 export {
   failureOf,
   isRetryableWorkError,
@@ -35,19 +35,18 @@ export {
   UndecodableWorkItemError,
   WorkerClosingError,
 } from "./work-errors.ts";
-export { CRAWLER_KINDS, signatureHeaders, type CrawlerKind, type PageStore, type WorkContext } from "./kinds/index.ts";
-export { createCrawlerNode, SYNC_CONFIRM_MAX_MS, type CrawlerNode, type NodeSettings } from "./node.ts";
-export { politenessFor, splitHost, type Politeness } from "./fetch/politeness.ts";
-export { workerMetrics, type JobLabel, type JobOutcome, type WorkerMetrics } from "./worker-metrics.ts";
-export { cumulativeLayoutShift, interactionToNextPaint, totalBlockingTime, CHROMIUM_ARGS, VIEWPORTS, type ThirdPartyPolicy, type ViewportName } from "./browser/browser-metrics.ts";
-export { BROWSER_CLOSE_MS, createBrowserPool, type BrowserPool, type BrowserPoolOptions, type MeasureOptions } from "./browser/browser-pool.ts";
+export { CRAWLER_KINDS, signatureHeaders, type WorkContext } from "./kinds/index.ts";
+export { createCrawlerNode, type CrawlerNode } from "./node.ts";
+export { politenessFor } from "./fetch/politeness.ts";
+export { workerMetrics } from "./worker-metrics.ts";
+export { cumulativeLayoutShift, totalBlockingTime, CHROMIUM_ARGS } from "./browser/browser-metrics.ts";
+export { BROWSER_CLOSE_MS, createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
 export { browserPoolMetrics, type BrowserPoolMetrics } from "./browser/pool-metrics.ts";
-export { appliedThrottling, networkConditions, PROFILES, PROFILE_NAMES, THROTTLING_METHODS, type AppliedThrottling, type Profile, type ProfileName, type ThrottlingMethod } from "./browser/profiles.ts";
-export { imageSize, socialImageUrls } from "./site/social-images.ts";
-export { factsFilePath, factsPages, FactsFileWriter, loadFacts, loadTable, prepareFactsDir, readFactsFile, readFactsTable, removeFactsFile, sweepStaleFactsFiles, type SpilledFacts } from "./crawl/facts-file.ts";
-export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlLimits, type CrawlOptions, type CrawlOutcome, type CrawlSiteInput } from "./crawl/crawl-site.ts";
-export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePool, type ThreadPoolOptions } from "./page/parse-pool.ts";
-export { crawledPage, type PageInput } from "./page/crawled-page.ts";
+export { appliedThrottling, networkConditions, PROFILES, type Profile, type ProfileName } from "./browser/profiles.ts";
+export { imageSize } from "./site/social-images.ts";
+export { factsFilePath, FactsFileWriter, loadFacts, loadTable, prepareFactsDir, readFactsFile, readFactsTable, sweepStaleFactsFiles, type SpilledFacts } from "./crawl/facts-file.ts";
+export { crawlSite, DEFAULT_CRAWL_LIMITS, retryAfterMs, type CrawlDeps, type CrawlOptions, type CrawlOutcome } from "./crawl/crawl-site.ts";
+export { inlineParsePool, ParseThreadCrashedError, threadParsePool, type ParsePool } from "./page/parse-pool.ts";
 export { simhash } from "./page/simhash.ts";
 export { crawlerStreamKinds, ProbeHealth, probeFailureText, probeMetrics, probeOne } from "./stream/index.ts";
 export { collectGarbage } from "./heap-trim.ts";
