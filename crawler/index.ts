@@ -23,7 +23,7 @@ export { fetchMetrics } from "./fetch/fetch-metrics.ts";
 export {
   collectSiteFacts,
   mostLinked,
-} from "./site/collect-site.ts";
+} from "./site/collect-facts.ts";
 export { CrawlerWorker, HAND_BACK_WAIT_MS } from "./worker.ts";
 export {
   failureOf,

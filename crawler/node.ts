@@ -8,7 +8,7 @@ import { createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
 import { browserPoolMetrics } from "./browser/pool-metrics.ts";
 import { webhookMetrics, type WebhookMetrics } from "./webhook-metrics.ts";
 import { fetchMetrics, NO_FETCH_METRICS, type FetchMetrics } from "./fetch/fetch-metrics.ts";
-import type { CollectOptions } from "./site/collect-site.ts";
+import type { CollectOptions } from "./site/collect-facts.ts";
 import { createEgress, EgressBlockedError, type Egress } from "./fetch/egress.ts";
 import type { FetchOptions } from "./fetch/fetch-page.ts";
 import { prepareFactsDir } from "./crawl/facts-file.ts";

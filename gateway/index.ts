@@ -21,5 +21,5 @@ export { parseAdminArgs, executeAdmin, AdminUsageError, AdminCommandError, ADMIN
 export { startAdminChannel, sendAdminCommand } from "./admin/admin-channel.ts";
 export { ServiceSwitches } from "./admin/service-switches.ts";
 export type { GatewayDeps } from "./deps.ts";
-export { checkOffLists, createGatewayParts, type GatewayParts } from "./gateway-deps.ts";
+export { checkOffLists, createGatewayParts, type GatewayParts } from "./gateway-parts.ts";
 export { grpcSchedulerPort, type SchedulerPort } from "./scheduler-port.ts";

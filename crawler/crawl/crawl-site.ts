@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import { strictKey } from "../../analyzer/index.ts";
 import type { CrawlFacts } from "../../analyzer/index.ts";
 import type { CrawledPage, ExternalLinkCheck, PageIssueCount, RobotsFacts } from "../../proto/index.ts";
-import type { SampledPage } from "../site/collect-site.ts";
+import type { SampledPage } from "../site/collect-facts.ts";
 import { CrawlCheckpoint } from "./crawl-checkpoint.ts";
 import type { SpilledFacts } from "./facts-file.ts";
 import { Frontier, UNLINKED, type FrontierEntry } from "./crawl-frontier.ts";

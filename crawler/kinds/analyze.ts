@@ -1,5 +1,5 @@
 import { AnalyzeResult } from "../../proto/index.ts";
-import { collectSiteFacts } from "../site/collect-site.ts";
+import { collectSiteFacts } from "../site/collect-facts.ts";
 import type { CrawlerKind } from "./kind.ts";
 import { ThrottledWorkError } from "../work-errors.ts";
 

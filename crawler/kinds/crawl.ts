@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { homeNoAnswer } from "../../analyzer/index.ts";
 import { CrawlResult, RobotsFacts, type SiteFacts } from "../../proto/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
-import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/collect-site.ts";
+import { collectSiteFacts, type SampledPage, type SiteKnown } from "../site/collect-facts.ts";
 import { factsFilePath, factsPages } from "../crawl/facts-file.ts";
 import { collectGarbage, TRIM_AFTER_CRAWL_OF } from "../heap-trim.ts";
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlOutcome } from "../crawl/crawl-site.ts";

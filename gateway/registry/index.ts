@@ -6,7 +6,7 @@ import { jobsHandlers } from "../operations/jobs.ts";
 import { reportsHandlers } from "../operations/reports.ts";
 import { tasksHandlers } from "../operations/tasks.ts";
 import { followupHandlers } from "../operations/followup.ts";
-import { siteHandlers } from "../operations/site.ts";
+import { siteHandlers } from "../operations/site-summary.ts";
 import { profilesHandlers } from "../operations/profiles.ts";
 import { checksHandlers } from "../operations/checks.ts";
 import { explanationsHandlers } from "../operations/explanations.ts";

@@ -54,7 +54,7 @@ describe("robots_txt_check and the crawler read a robots.txt alike", () => {
     ]);
     const facts = parseRobots(ROBOTS);
     for (const v of verdicts) {
-      // What a crawl with that user agent obeys (crawl-frontier, collect-site)…
+      // What a crawl with that user agent obeys (crawl-frontier, collect-facts)…
       expect(isAllowed(facts, v.bot, v.url), `${v.bot} ${v.url}`).toBe(v.allowed);
       // …and what the report's robots check says of the search crawlers it judges by.
       const blocked = blockedFor(facts, new URL(v.url, "https://shop.example/"));
