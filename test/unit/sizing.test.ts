@@ -45,6 +45,12 @@ describe("sizing", () => {
     expect(s.load.job_slots).toBeCloseTo(157.142857, 4);
   });
 
+  it("keeps a job slot through the confirm delay for the analyses that confirm a severe failure", () => {
+    // 10 analyses a second, one in 5 confirming: 8 × 10 s + 2 × 70 s = 220 slot-seconds, plus the crawls' 214.29.
+    const confirming: Units = { ...UNITS, workload: { ...UNITS.workload, analysis_confirm_fraction: 0.2 }, wall_s: { ...UNITS.wall_s, analysis_confirmed: 70 } };
+    expect(size(864_000, confirming).crawler.job_slots_busy).toBeCloseTo(220 + 1500 / 7, 3);
+  });
+
   it("names the constraint that binds first: with slots to spare, Postgres writes of series kept in it", () => {
     const roomy = { ...UNITS, capacity: { ...UNITS.capacity, job_slots: 10_000, stream_slots: 100_000, crawler_cores: 1000, partitions: 10_000, postgres_rows_per_s: 1000 } };
     const s = size(864_000, roomy);

@@ -16,6 +16,8 @@ export interface Units {
     readonly checks_per_run: number;
     /** Share of probes that fail and are confirmed by a second probe. */
     readonly confirm_fraction: number;
+    /** Share of analyses that see a severe failure and wait SVC_CONFIRM_DELAY_MS to confirm it (their slot stays taken). */
+    readonly analysis_confirm_fraction?: number;
   };
   /** CPU milliseconds on a crawler node (all threads), per unit of work. */
   readonly cpu_ms: {
@@ -26,7 +28,13 @@ export interface Units {
     readonly browser_analysis?: number;
   };
   /** How long a unit holds a slot (wall time, mostly waiting on the network and on politeness). */
-  readonly wall_s: { readonly probe: number; readonly analysis: number; readonly crawled_page: number };
+  readonly wall_s: {
+    readonly probe: number;
+    readonly analysis: number;
+    readonly crawled_page: number;
+    /** An analysis that confirms a severe failure: its slot time with the confirm delay (SVC_CONFIRM_DELAY_MS). */
+    readonly analysis_confirmed?: number;
+  };
   /** Bytes a stored row takes on disk, with its indexes (Postgres) or compressed (ClickHouse). */
   readonly bytes_per_row: {
     readonly postgres: { readonly uptime_probe: number; readonly check_result: number; readonly crawl_page: number; readonly run: number; readonly job: number };
@@ -118,7 +126,9 @@ export function size(sites: number, u: Units): Sizing {
   const crawledPages = crawls * w.pages_per_crawl;
 
   const cores = (probes * u.cpu_ms.probe + analysedPages * u.cpu_ms.analysed_page + analyses * (u.cpu_ms.browser_analysis ?? 0) + crawledPages * u.cpu_ms.crawled_page) / 1000;
-  const jobSlotsBusy = analyses * u.wall_s.analysis + crawls * w.pages_per_crawl * u.wall_s.crawled_page;
+  const confirmed = w.analysis_confirm_fraction ?? 0;
+  const analysisSlotS = (1 - confirmed) * u.wall_s.analysis + confirmed * (u.wall_s.analysis_confirmed ?? u.wall_s.analysis);
+  const jobSlotsBusy = analyses * analysisSlotS + crawls * w.pages_per_crawl * u.wall_s.crawled_page;
   const streamSlotsBusy = probes * u.wall_s.probe;
   const c = u.capacity;
   const replicasBy = {
