@@ -1,6 +1,6 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
 
-/** One timed write: where it went (a bounded set, see storage/write-timing.ts), how long it took, whether it landed. */
+/** One timed write: where it went (a bounded set, see storage/engine/write-timing.ts), how long it took, whether it landed. */
 export type StoreWriteObserver = (engine: "postgres" | "pglite" | "clickhouse", target: string, seconds: number, ok: boolean) => void;
 
 /**

@@ -1,7 +1,7 @@
 // robots.txt as the diagnosis compares it: the parsed rules as canonical lines, one
 // per rule and user agent ("Disallow: /blog/ (User-agent: *)"), sorted and unique, so that two
 // versions differ exactly where a rule was added or removed (not where a comment or the order
-// changed). The scheduler stores them per change (storage/robots-repo.ts); the index-drop rule
+// changed). The scheduler stores them per change (storage/sites/robots-repo.ts); the index-drop rule
 // reads the lines a change added.
 import type { RobotsFacts } from "../../proto/index.ts";
 

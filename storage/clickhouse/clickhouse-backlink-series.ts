@@ -1,8 +1,8 @@
 import type { BacklinkFact } from "../../analyzer/index.ts";
-import { backlinkRow, uniqueLinks, type BacklinkBatch, type BacklinkRow, type BacklinkSeries } from "../backlink-series.ts";
+import { backlinkRow, uniqueLinks, type BacklinkBatch, type BacklinkRow, type BacklinkSeries } from "../search/backlink-series.ts";
 import { BACKLINKS_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inline, inList, sql, type Sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inline, inList, sql, type Sql } from "../engine/clickhouse-sql.ts";
 
 const COLUMNS = ["account_id", "host", "import_id", "provider", "source_url", "target_url", "anchor", "source_domain", "nofollow", "source_rating", "rating_scale", "first_seen", "last_seen", "lost_at"] as const;
 

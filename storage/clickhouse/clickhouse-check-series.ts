@@ -1,7 +1,7 @@
-import { assertCheckRows, assertLimit, latestAttempts, type CheckPoint, type CheckRow, type CheckSeries } from "../check-series.ts";
+import { assertCheckRows, assertLimit, latestAttempts, type CheckPoint, type CheckRow, type CheckSeries } from "../sites/check-series.ts";
 import { CHECKS_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inline, sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inline, sql } from "../engine/clickhouse-sql.ts";
 
 const COLUMNS = ["host", "run_id", "code", "attempt", "job_id", "checked_at", "status", "value", "check_group"] as const;
 

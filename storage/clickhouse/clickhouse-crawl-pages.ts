@@ -12,10 +12,10 @@ import {
   type CrawlLinkStats,
   type CrawlLease,
   type CrawlJobRef,
-} from "../crawl-pages.ts";
+} from "../sites/crawl-pages.ts";
 import { CRAWL_LINKS_TABLE, CRAWL_PAGES_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inline, sql, type Sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inline, sql, type Sql } from "../engine/clickhouse-sql.ts";
 
 const PAGE_COLUMNS = ["job_id", "url", "attempt", "seq", "job_created", "depth", "status", "skipped", "title", "words", "outlinks", "issues", "data"] as const;
 const LINK_COLUMNS = ["job_id", "url", "version", "job_created", "inlinks", "score"] as const;

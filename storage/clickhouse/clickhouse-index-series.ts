@@ -1,9 +1,9 @@
 import type { Engine } from "../../analyzer/index.ts";
-import { uniqueIndexFacts, type IndexFacts, type IndexIssueRow, type IndexPoint, type IndexSeries, type IndexUrlRow } from "../index-series.ts";
-import type { SerpBatch } from "../serp-series.ts";
+import { uniqueIndexFacts, type IndexFacts, type IndexIssueRow, type IndexPoint, type IndexSeries, type IndexUrlRow } from "../search/index-series.ts";
+import type { SerpBatch } from "../search/serp-series.ts";
 import { INDEX_ISSUES_TABLE, INDEX_STATUS_TABLE, INDEX_URLS_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { ident, inList, sql, type Sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { ident, inList, sql, type Sql } from "../engine/clickhouse-sql.ts";
 
 const nn = (x: number | string | null) => (x === null ? null : Number(x));
 

@@ -1,8 +1,8 @@
-import { marketDomainSum, uniqueMarketFacts, type MarketDomainSum, type MarketFacts, type MarketKeywordRow, type MarketSeries, type MarketSourceBatch } from "../market-series.ts";
-import type { BacklinkBatch } from "../backlink-series.ts";
+import { marketDomainSum, uniqueMarketFacts, type MarketDomainSum, type MarketFacts, type MarketKeywordRow, type MarketSeries, type MarketSourceBatch } from "../search/market-series.ts";
+import type { BacklinkBatch } from "../search/backlink-series.ts";
 import { MARKET_DOMAINS_TABLE, MARKET_KEYWORDS_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { ident, inList, sql, type Sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { ident, inList, sql, type Sql } from "../engine/clickhouse-sql.ts";
 
 /** MarketSeries on ClickHouse: one row per batch and key after merges; reads use FINAL and the newest live batch by a tuple IN. */
 export class ClickHouseMarketSeries implements MarketSeries {

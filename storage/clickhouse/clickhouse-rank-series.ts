@@ -1,8 +1,8 @@
 import type { Engine, RankFact } from "../../analyzer/index.ts";
-import { assertRankRow, movesOf, sortRankRows, type MarketMoves, type RankBatch, type RankRow, type RankSeries } from "../rank-series.ts";
+import { assertRankRow, movesOf, sortRankRows, type MarketMoves, type RankBatch, type RankRow, type RankSeries } from "../search/rank-series.ts";
 import { RANK_CHECKS_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inList, sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inList, sql } from "../engine/clickhouse-sql.ts";
 
 const COLUMNS = ["account_id", "host", "import_id", "provider", "engine", "region", "device", "keyword", "day", "position", "url", "grp", "volume"] as const;
 

@@ -1,5 +1,5 @@
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { sql, type Sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { sql, type Sql } from "../engine/clickhouse-sql.ts";
 
 // The time-series tables. Every table is partitioned by month of its time column, so retention is a
 // DROP PARTITION (see drop-expired-partitions.ts), and ordered for the API's reads: by host or key

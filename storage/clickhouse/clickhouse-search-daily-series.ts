@@ -1,9 +1,9 @@
 import type { DailyFact, Engine } from "../../analyzer/index.ts";
-import { assertDailyRow, type DailyTotal, type SearchDailySeries } from "../search-daily-series.ts";
-import type { SerpBatch } from "../serp-series.ts";
+import { assertDailyRow, type DailyTotal, type SearchDailySeries } from "../search/search-daily-series.ts";
+import type { SerpBatch } from "../search/serp-series.ts";
 import { SEARCH_DAILY_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inList, sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inList, sql } from "../engine/clickhouse-sql.ts";
 
 const COLUMNS = ["account_id", "host", "import_id", "engine", "day", "query", "page", "country", "device", "clicks", "impressions", "pos_x_impr"] as const;
 

@@ -1,9 +1,9 @@
 import type { Engine, PeriodFact } from "../../analyzer/index.ts";
-import { mergePeriodRows, periodSum, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "../search-period-series.ts";
-import type { SerpBatch } from "../serp-series.ts";
+import { mergePeriodRows, periodSum, type CtrAtRank, type PeriodSum, type SearchPeriodSeries } from "../search/search-period-series.ts";
+import type { SerpBatch } from "../search/serp-series.ts";
 import { SEARCH_PERIOD_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inline, inList, sql, type Sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inline, inList, sql, type Sql } from "../engine/clickhouse-sql.ts";
 
 const COLUMNS = ["account_id", "host", "import_id", "engine", "dim", "key", "key2", "clicks", "impressions", "pos_x_impr", "prev_clicks", "prev_impressions", "prev_pos_x_impr"] as const;
 

@@ -1,8 +1,8 @@
 import type { SerpFact, SerpResult } from "../../analyzer/index.ts";
-import { assertSerpRow, type SerpBatch, type SerpSeries } from "../serp-series.ts";
+import { assertSerpRow, type SerpBatch, type SerpSeries } from "../search/serp-series.ts";
 import { SERP_SNAPSHOTS_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inList, sql, type Sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inList, sql, type Sql } from "../engine/clickhouse-sql.ts";
 
 const COLUMNS = ["account_id", "host", "import_id", "engine", "region", "device", "keyword", "day", "rank", "domain", "url"] as const;
 

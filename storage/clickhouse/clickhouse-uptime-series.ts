@@ -1,7 +1,7 @@
-import { assertSample, hourWindow, type ProbeSample, type ProbeSummary, type ProbeTimings, type UptimeSeries } from "../uptime-series.ts";
+import { assertSample, hourWindow, type ProbeSample, type ProbeSummary, type ProbeTimings, type UptimeSeries } from "../monitoring/uptime-series.ts";
 import { UPTIME_PROBES_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inList, sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inList, sql } from "../engine/clickhouse-sql.ts";
 
 const COLUMNS = ["host", "slot", "confirm", "at", "ok", "status", "cause", "dns_ms", "connect_ms", "tls_ms", "ttfb_ms", "total_ms", "late_ms", "node", "held"] as const;
 const DAY_S = 86_400;

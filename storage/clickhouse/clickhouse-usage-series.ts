@@ -1,7 +1,7 @@
-import type { UsageDay, UsageDelta, UsageSeries } from "../usage-series.ts";
+import type { UsageDay, UsageDelta, UsageSeries } from "../accounts/usage-series.ts";
 import { USAGE_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { inList, sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { inList, sql } from "../engine/clickhouse-sql.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 // ClickHouse's Date ends in 2149; its date functions of 18.16 are exact up to 2105.

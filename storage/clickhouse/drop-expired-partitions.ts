@@ -1,6 +1,6 @@
 import { MONTHLY_TABLES } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { ident, inline, inList, sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { ident, inline, inList, sql } from "../engine/clickhouse-sql.ts";
 
 export interface DroppedPartition {
   readonly table: string;

@@ -1,7 +1,7 @@
-import type { Db } from "../db.ts";
+import type { Db } from "../engine/db.ts";
 import { BACKLINKS_TABLE, INDEX_ISSUES_TABLE, INDEX_STATUS_TABLE, INDEX_URLS_TABLE, MARKET_DOMAINS_TABLE, MARKET_KEYWORDS_TABLE, RANK_CHECKS_TABLE, SEARCH_DAILY_TABLE, SEARCH_PERIOD_TABLE } from "./clickhouse-schema.ts";
-import type { ClickHouse } from "./open-clickhouse.ts";
-import { ident, sql } from "./sql-template.ts";
+import type { ClickHouse } from "../engine/open-clickhouse.ts";
+import { ident, sql } from "../engine/clickhouse-sql.ts";
 
 // Issue 19, upgrades: versions before the search-fact ports (migrations 032, 037 and 039) kept
 // imported dated facts, rank checks, period sums, backlinks, indexing and market facts in the
