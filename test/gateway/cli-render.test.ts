@@ -129,11 +129,13 @@ describe("the CLI's text, one command per operation group", () => {
   it(group("Tasks", "tasks list <host>"), async () => {
     const out = await lines("tasks", "list", host);
     expect(out.slice(0, 2)).toEqual([`host: ${host}`, ""]);
-    expect(cells(out[2])).toEqual(["ID", "HOST", "CODE", "TITLE", "LEVEL", "STATUS", "SOURCE", "GROUP", "IMPACT", "HINT", "DETAIL", "EFFORT", "FIRST_SEEN", "LAST_SEEN", "RECHECK"]);
+    expect(cells(out[2])).toEqual(["ID", "HOST", "CODE", "TITLE", "LEVEL", "STATUS", "SOURCE", "GROUP", "IMPACT", "IMPACT_UNCAPPED", "HINT", "DETAIL", "EFFORT", "FIRST_SEEN", "LAST_SEEN", "RECHECK"]);
     const https = cells(out.find((l) => cells(l)[2] === "https_available"));
     // The impact (rank points) shares the cap with what the speed checks found on this machine: a number, not pinned.
-    expect([...https.slice(0, 8), ...https.slice(11)]).toEqual(["1", host, "https_available", "Site is available over HTTPS", "bad", "open", "report", "security", "1", T, T, "true"]);
+    expect([...https.slice(0, 8), ...https.slice(12)]).toEqual(["1", host, "https_available", "Site is available over HTTPS", "bad", "open", "report", "security", "1", T, T, "true"]);
     expect(https[8]).toMatch(/^\d+$/);
+    // The gain with the rank's caps lifted, to one decimal (tasks' impact_uncapped).
+    expect(https[9]).toMatch(/^\d+(\.\d)?$/);
   });
 
   it(group("Reference", "explain list --limit 3"), async () => {
