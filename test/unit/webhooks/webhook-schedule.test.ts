@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EVENTS, newEvent } from "../../../analyzer/index.ts";
 import { afterFailure, isFinal4xx, routeEvent } from "../../../scheduler/index.ts";
 import type { EventRecord, WebhookRow } from "../../../storage/index.ts";
 
@@ -65,12 +66,14 @@ describe("routing events to subscriptions", () => {
     for (const host of ["notexample.com", "example.com.evil.net", null]) expect(routed(event("rank", host), [site]), String(host)).toEqual([]);
   });
 
-  it("sends the notification: type, host and events[] with text", () => {
-    const [r] = routeEvent(event("rank", "shop.example.com", { from: 50, to: 42, run: 7 }), [all]);
+  it("sends the notification: type, host and events[] with the text the event catalogue wrote", () => {
+    const made = newEvent(EVENTS.RANK_CHANGED, { host: "shop.example.com", run: 7, from: 50, to: 42 }, { accountId: 1, host: "shop.example.com", perAccount: true });
+    const stored = { ...event("rank", "shop.example.com", made.payload as Record<string, unknown>), text: made.text, level: made.level };
+    const [r] = routeEvent(stored, [all]);
     expect(r!.notification).toEqual({
       type: "rank",
       host: "shop.example.com",
-      events: [{ id: 9, type: "rank", kind: "rank.changed", level: "info", text: "Rank of shop.example.com went from 50 to 42", created: T, at: T, data: { from: 50, to: 42, run: 7 } }],
+      events: [{ id: 9, type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 50 to 42 (-8)", created: T, at: T, data: { from: 50, to: 42, delta: -8, run: 7 } }],
     });
   });
 });
