@@ -333,6 +333,10 @@ describe("svc serve as a process (embedded store)", () => {
       expect(await r.proc.waitExit(EXIT_MS)).toEqual({ code: 0, signal: null });
       expect(r.proc.stdout()).toContain(`"signal":"${signal}"`);
       expect(r.proc.stdout()).toContain('"msg":"draining"');
+      // The last line says it stopped, and how long closing took: within the grace (10 s by default).
+      const last = JSON.parse(r.proc.stdout().trim().split("\n").filter((l) => l.startsWith("{")).pop()!) as { msg: string; ms: number };
+      expect(last.msg).toBe("stopped");
+      expect(last.ms).toBeLessThan(10_000);
       // The store was closed, not recovered on the next start: the lock is released, no browser is left.
       expect(existsSync(join(dir, "svc.lock"))).toBe(false);
       expect(browsers.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z "))).toEqual([]);
