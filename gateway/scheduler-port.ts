@@ -32,7 +32,7 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError("maintenance", "the scheduler is restarting or unreachable; retry after Retry-After", { retryAfter: 2 });
   }
   if (e.code === grpcStatus.DEADLINE_EXCEEDED) {
-    return new ApiError("maintenance", "the scheduler did not answer in time; retry after Retry-After", { retryAfter: 2 });
+    return new ApiError("maintenance", "the scheduler did not answer in time (restarting, unreachable or busy); retry after Retry-After", { retryAfter: 2 });
   }
   return new ApiError("server", "the scheduler failed");
 }
@@ -41,7 +41,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
   return {
     async startAnalysis(accountId, host, fresh, charge = true) {
       try {
-        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge }), { deadlineMs: 5000, retries: 2 });
+        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge }), { deadlineMs: 5000, retries: 2, waitForReady: true });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);
@@ -50,7 +50,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
     async startCrawl(accountId, host, fresh) {
       try {
         // Not retried: a retry after a lost answer would charge and start a second crawl.
-        const res = await callUnary(client.startCrawl.bind(client), StartCrawlRequest.fromPartial({ accountId, host, fresh }), { deadlineMs: 5000, retries: 0 });
+        const res = await callUnary(client.startCrawl.bind(client), StartCrawlRequest.fromPartial({ accountId, host, fresh }), { deadlineMs: 5000, retries: 0, waitForReady: true });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);
@@ -62,7 +62,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
           client.runCheck.bind(client),
           RunCheckRequest.fromPartial({ accountId, kind: "analyze", target: host, fresh, waitMs }),
           // Not retried: a retry would start a second check.
-          { deadlineMs: waitMs + 5000, retries: 0 },
+          { deadlineMs: waitMs + 5000, retries: 0, waitForReady: true },
         );
         return { jobId: res.jobId, done: res.done, cached: res.cached };
       } catch (err) {
@@ -74,7 +74,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
         const res = await callUnary(
           client.runCheck.bind(client),
           RunCheckRequest.fromPartial({ accountId, kind, target, waitMs, uncharged: !charge }),
-          { deadlineMs: waitMs + 5000, retries: 0 },
+          { deadlineMs: waitMs + 5000, retries: 0, waitForReady: true },
         );
         return { jobId: res.jobId, done: res.done };
       } catch (err) {
@@ -87,7 +87,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
           client.runCheck.bind(client),
           RunCheckRequest.fromPartial({ accountId, kind: "webhook", target: `${deliveryId}@${receiverHost}`, waitMs }),
           // Not retried: a retry would send the test twice.
-          { deadlineMs: waitMs + 5000, retries: 0 },
+          { deadlineMs: waitMs + 5000, retries: 0, waitForReady: true },
         );
         return { jobId: res.jobId, done: res.done };
       } catch (err) {
