@@ -110,9 +110,9 @@ beforeAll(async () => {
   await gw.store.tasks.applyRun(gw.db, alice.accountId, "down.example", NOW - 2 * DAY, [], new Set(["title_present"]));
 
   // Events: Alice's of two hours and two days ago, Bob's of an hour ago.
-  await gw.store.events.appendAlone([{ eventKey: "t1", accountId: alice.accountId, host: "slow.example", type: "page", kind: "performance.regressed", level: "warn", text: "slow.example got slower", payload: {} }], NOW - 7200);
-  await gw.store.events.appendAlone([{ eventKey: "t2", accountId: alice.accountId, host: "fine.example", type: "events", kind: "analysis.done", level: "info", text: "old", payload: {} }], NOW - 2 * DAY);
-  await gw.store.events.appendAlone([{ eventKey: "t3", accountId: bob.accountId, host: "bob.example", type: "uptime", kind: "site.down", level: "bad", text: "bob.example is down", payload: {} }], NOW - 3600);
+  await gw.store.events.add([{ eventKey: "t1", accountId: alice.accountId, host: "slow.example", type: "page", kind: "performance.regressed", level: "warn", text: "slow.example got slower", payload: {} }], NOW - 7200);
+  await gw.store.events.add([{ eventKey: "t2", accountId: alice.accountId, host: "fine.example", type: "events", kind: "analysis.done", level: "info", text: "old", payload: {} }], NOW - 2 * DAY);
+  await gw.store.events.add([{ eventKey: "t3", accountId: bob.accountId, host: "bob.example", type: "uptime", kind: "site.down", level: "bad", text: "bob.example is down", payload: {} }], NOW - 3600);
 });
 
 afterAll(async () => {

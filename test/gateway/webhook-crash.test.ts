@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 const emit = (key: string) =>
-  store.events.appendAlone([{ eventKey: key, accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], unixSeconds(clock));
+  store.events.add([{ eventKey: key, accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], unixSeconds(clock));
 const log = async () => (await store.webhooks.deliveries(accountId, hookId, 100, 0)).rows;
 /** The webhook batches written to the outbox so far (what the relay publishes). */
 const batches = async (): Promise<WebhookBatch[]> =>
@@ -174,7 +174,7 @@ describe("a receiver counting deliveries across a lost completion", () => {
     const hook = created.json<{ id: number; secret: string }>();
     rx.secrets.add(hook.secret);
     const t0 = Math.floor(gw.clock.nowMs() / 1000);
-    await gw.store.events.appendAlone([{ eventKey: "dup:1", accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], t0);
+    await gw.store.events.add([{ eventKey: "dup:1", accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], t0);
     await rx.until("/dup", 1);
     const list = async () => (await gw.call("GET", `/api/v1/webhooks/${hook.id}/deliveries`, { key })).json<{ deliveries: Record<string, any>[] }>().deliveries; // eslint-disable-line @typescript-eslint/no-explicit-any
     // The result was dropped: the attempt is still "sending" until its window closes on the clock

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AccountsRepo,
   AuthRepo,
+  createStore,
   IdempotencyRepo,
   isUniqueViolation,
   KEY_CHANGES_CHANNEL,
@@ -221,6 +222,63 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         await sleep(150);
         expect(got.length).toBe(before);
         expect(lost).toBe(0);
+      });
+    });
+
+    describe("the unit of work (store.tx)", () => {
+      it("commits the writes of every repository together, and rolls all of them back when the work throws", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        const event = (key: string) => ({ eventKey: key, accountId: a.id, host: "unit.example", type: "events" as const, kind: "analysis.done", level: "info" as const, text: "done", payload: {} });
+        const hostsOf = async () => (await store.sites.list(a.id, 10, 0)).rows.map((r) => r.host);
+        const keysOf = async () => (await store.events.list({ accountId: a.id, limit: 10, offset: 0 })).rows.map((r) => r.text + ":" + r.host);
+        const failed = await store
+          .tx(async (t) => {
+            await t.sites.add(a.id, "unit.example", 24, 5_000);
+            await t.events.add([event(uniq("unit-"))], 5_000);
+            throw new Error("decided against it");
+          })
+          .catch((e: unknown) => (e as Error).message);
+        expect(failed).toBe("decided against it");
+        expect(await hostsOf()).toEqual([]);
+        expect(await keysOf()).toEqual([]);
+        expect(
+          await store.tx(async (t) => {
+            await t.sites.add(a.id, "unit.example", 24, 5_000);
+            await t.events.add([event(uniq("unit-"))], 5_000);
+            return t.sites.monitors("unit.example");
+          }),
+        ).toEqual([a.id]);
+        expect(await hostsOf()).toEqual(["unit.example"]);
+        expect(await keysOf()).toEqual(["done:unit.example"]);
+      });
+
+      it("a repository's own transaction inside a unit is a savepoint: its failure, caught, leaves the unit's other writes to commit", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        const taken = await newAccount();
+        const refused = await store.tx(async (t) => {
+          const dup = await t.accounts.createAccountWithKey({ email: taken.email, planId: taken.plan_id, isAdmin: false }, { ...newKey(0), hash: uniq("hash-") }, 1_000).catch((e: unknown) => e);
+          await t.sites.add(a.id, "after-savepoint.example", 24, 5_000);
+          return isUniqueViolation(dup);
+        });
+        expect(refused).toBe(true);
+        expect((await store.sites.list(a.id, 10, 0)).rows.map((r) => r.host)).toEqual(["after-savepoint.example"]);
+        expect((await store.accounts.listAccounts()).filter((x) => x.email === taken.email).map((x) => x.id)).toEqual([taken.id]);
+      });
+
+      it("within(q) binds the repositories to a transaction opened elsewhere", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        await db
+          .tx(async (q) => {
+            await store.within(q).sites.add(a.id, "within.example", 24, 5_000);
+            throw new Error("rolled back");
+          })
+          .catch(() => undefined);
+        expect(await store.sites.count(a.id)).toBe(0);
+        await db.tx((q) => store.within(q).sites.add(a.id, "within.example", 24, 5_000));
+        expect(await store.sites.count(a.id)).toBe(1);
       });
     });
 
