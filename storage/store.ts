@@ -14,6 +14,7 @@ import { EventsRepo } from "./work/events-repo.ts";
 import { LeadersRepo } from "./work/leaders-repo.ts";
 import { OutboxRepo } from "./work/outbox-repo.ts";
 import { UptimeRepo } from "./monitoring/uptime-repo.ts";
+import { IncidentsRepo } from "./monitoring/incidents-repo.ts";
 import { OAuthRepo } from "./accounts/oauth-repo.ts";
 import { WebhooksRepo } from "./work/webhooks-repo.ts";
 import { WatchdogRepo } from "./monitoring/watchdog-repo.ts";
@@ -54,6 +55,7 @@ export interface Repositories {
   readonly leaders: LeadersRepo;
   readonly outbox: OutboxRepo;
   readonly uptime: UptimeRepo;
+  readonly incidents: IncidentsRepo;
   readonly oauth: OAuthRepo;
   readonly webhooks: WebhooksRepo;
   readonly watchdog: WatchdogRepo;
@@ -110,6 +112,7 @@ function repositories(db: Db, series?: SeriesPorts): Repositories {
     leaders: new LeadersRepo(db),
     outbox: new OutboxRepo(db),
     uptime: new UptimeRepo(db),
+    incidents: new IncidentsRepo(db),
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),

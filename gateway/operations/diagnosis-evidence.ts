@@ -15,7 +15,7 @@ export async function loadEvidence(deps: GatewayDeps, accountId: number, host: s
   const [runs, target, incidents, allTasks, daily, index, backlinks, ranks, profile, robots] = await Promise.all([
     store.runs.diagnosisRuns(host, since, MAX_RUNS),
     store.uptime.target(host),
-    store.uptime.incidentsSince(host, since),
+    store.incidents.since(host, since),
     store.tasks.forHost(accountId, host),
     store.search.dailyTotals(accountId, host),
     store.search.indexPoints(accountId, host),

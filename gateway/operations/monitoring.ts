@@ -36,7 +36,7 @@ async function uptimeOver(deps: GatewayDeps, host: string, firstProbe: number | 
   const from = Math.max(now - seconds, firstProbe);
   // Observed for no time yet (the first probe is now): the state is all there is.
   if (now <= from) return down ? 0 : 100;
-  return uptimePercent(await deps.store.uptime.downSeconds(host, from, now), now - from);
+  return uptimePercent(await deps.store.incidents.downSeconds(host, from, now), now - from);
 }
 
 /** The uptime summary of a host (GET /uptime and the uptime block of GET /site). */
@@ -62,7 +62,7 @@ export async function uptimeSummary(deps: GatewayDeps, host: string, now: number
 export const getUptime = implement(contracts.getUptime, async ({ auth, deps, params, now }) => {
   if (!(await deps.store.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
   const summary = await uptimeSummary(deps, params.host, now);
-  const incidents = await deps.store.uptime.incidentsOf(params.host, 20);
+  const incidents = await deps.store.incidents.latest(params.host, 20);
   const timings = await deps.store.uptimeSeries.lastTimings(params.host);
   const window = async (seconds: number) => {
     // To the end of the current second: a probe that ran this second counts.
@@ -74,7 +74,7 @@ export const getUptime = implement(contracts.getUptime, async ({ auth, deps, par
 });
 
 export const listIncidents = implement(contracts.listIncidents, async ({ auth, deps, query, now }) => {
-  const { rows, total } = await deps.store.uptime.incidents(auth!.accountId, {
+  const { rows, total } = await deps.store.incidents.ofAccount(auth!.accountId, {
     ...(query.host !== undefined ? { host: query.host } : {}),
     since: now - query.days * 86400,
     status: query.status,

@@ -85,6 +85,7 @@ export class EventsRepo {
    * there, see appendEvents), or in a transaction of their own.
    */
   async add(events: readonly NewEvent[], now: number): Promise<void> {
+    if (events.length === 0) return;
     await this.db.tx((q) => appendEvents(q, events, now));
   }
 

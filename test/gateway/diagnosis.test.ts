@@ -90,7 +90,7 @@ beforeAll(async () => {
   // bob.example: down for an hour, never checked.
   for (const [host, since] of [["down.example", NOW - 7200], ["bob.example", NOW - 3600]] as const) {
     await gw.db.query("INSERT INTO uptime_targets (host, url, interval_s, next_slot, state, since, first_probe) VALUES ($1, $2, 300, $3, 'down', $4, $5)", [host, `https://${host}/`, NOW + 300, since, NOW - 10 * DAY]);
-    await gw.store.uptime.openIncident(gw.db, { host, kind: "down", title: `${host} is down`, cause: "http 503", at: since });
+    await gw.store.incidents.open({ host, kind: "down", title: `${host} is down`, cause: "http 503", at: since });
   }
 
   // slow.example: the home page's score fell from 90 to 72 in the check two hours ago (rank 90 → 75), which
