@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import { ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, storeEngineMetric, storeWasmHeapMetric, storeWriteMetrics, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
+import { closedWithin, ConfigError, createLogger, createMetricsRegistry, GRPC_MESSAGE_OPTIONS, storeEngineMetric, storeWasmHeapMetric, storeWriteMetrics, InProcessBus, Lifecycle, systemClock, unixSeconds, type Clock, type Config, type Logger } from "../runtime/index.ts";
 import {
   ClickHouseCheckSeries,
   ClickHouseCrawlPages,
@@ -56,6 +56,12 @@ export interface Opened {
   readonly engines?: EngineStates;
 }
 
+/** The side-by-side group of a role's connections (Lifecycle): stores, clients, the bus. */
+export const CONNECTIONS = "connections";
+
+/** How long closing waits for the Postgres pool's last queries (the roles' close budgets hold it). */
+export const POSTGRES_CLOSE_MS = 1000;
+
 /**
  * Opens the account store the configuration names: a Postgres server, or PGlite under the data dir
  * (locked). With a metrics registry, its writes are timed (svc_store_write_duration_seconds:
@@ -72,7 +78,12 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
     if (metrics) storeWasmHeapMetric(metrics, () => pglite.wasmHeapBytes());
     db = pglite;
   }
-  life.add("database", db);
+  // The stores close side by side with the role's other connections (its scheduler client, its
+  // Kafka producer), once everything that uses them has closed. A Postgres pool whose query still
+  // waits (on a lock, a slow server) would hold the close past the grace period: it is given
+  // POSTGRES_CLOSE_MS, then left to the exit (the server rolls the transaction back).
+  const pool = db;
+  life.add("database", config.postgresUrl ? closedWithin(pool, POSTGRES_CLOSE_MS, () => logger?.warn({ ms: POSTGRES_CLOSE_MS }, "database connections still busy; left to the exit")) : pool, { sideBySide: CONNECTIONS });
   await migrate(db, unixSeconds(clock));
   // Where the time series live is fixed when the store is first set up; a role configured otherwise stops here.
   await checkSeriesLocation(db, seriesLocationOf(config.clickhouseUrl), unixSeconds(clock)).catch((err: unknown) => {
@@ -88,14 +99,14 @@ export async function openStore(config: Config, clock: Clock, life: Lifecycle, m
   // The distributed mode's time series on ClickHouse: usage, per-check results and crawl pages
   // (whose leases stay on the account database, checked by the scheduler).
   const opened = await openClickHouse({ url: config.clickhouseUrl });
-  life.add("clickhouse", opened);
+  life.add("clickhouse", opened, { sideBySide: CONNECTIONS });
   const ch = guardedClickHouse(observe ? timedClickHouse(opened, observe) : opened, engines);
   await ensureClickHouseSchema(ch);
   const retention = async () => dropExpiredPartitions(ch, config.clickhouseRetentionMonths, unixSeconds(clock));
   await retention();
   const daily = setInterval(() => void retention().catch(() => undefined), 86_400_000);
   daily.unref();
-  life.add("clickhouse retention", { close: async () => clearInterval(daily) });
+  life.add("clickhouse retention", { close: async () => clearInterval(daily) }, { sideBySide: CONNECTIONS });
   const series = { usage: new ClickHouseUsageSeries(ch), checks: new ClickHouseCheckSeries(ch), crawlPages: new ClickHouseCrawlPages(ch, clock), uptime: new ClickHouseUptimeSeries(ch), serp: new ClickHouseSerpSeries(ch), searchDaily: new ClickHouseSearchDailySeries(ch), searchPeriod: new ClickHouseSearchPeriodSeries(ch), ranks: new ClickHouseRankSeries(ch), backlinks: new ClickHouseBacklinkSeries(ch), index: new ClickHouseIndexSeries(ch), market: new ClickHouseMarketSeries(ch) };
   return { db, store: createStore(db, series), life, ch, engines };
 }

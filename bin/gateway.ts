@@ -1,12 +1,36 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { credentials } from "@grpc/grpc-js";
+import type { FastifyInstance } from "fastify";
 import { SchedulerServiceClient } from "../proto/index.ts";
-import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
+import { createLogger, createMetricsRegistry, GRPC_CHANNEL_OPTIONS, GrpcHealthProbe, Lifecycle, loadConfig, systemClock, type Logger } from "../runtime/index.ts";
 import { isUniqueViolation, ping, pingClickHouse, type ClickHouse, type Db } from "../storage/index.ts";
 import { bootstrapOwner, grpcSchedulerPort, planSeedDrift } from "../gateway/index.ts";
-import { composeGateway, openStore } from "./compose.ts";
+import { composeGateway, CONNECTIONS, openStore } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
-import { logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { drainBudgetMs, logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
+
+/**
+ * What closing takes once the requests are done, measured with a request in flight on a loaded
+ * machine (test/integration/role-shutdown.test.ts): the usage flush, then the scheduler client and
+ * the stores side by side, and the log; the rest of SVC_SHUTDOWN_GRACE_MS is the requests' budget.
+ */
+const CLOSE_MS = 2000;
+
+/**
+ * Stops taking requests and waits for those in flight, for drainMs at most: then their
+ * connections are closed (their clients see the connection reset) and closing goes on.
+ */
+async function closeWithin(app: FastifyInstance, drainMs: number, logger: Logger): Promise<void> {
+  const closing = app.close();
+  const timer = new AbortController();
+  const late = await Promise.race([closing.then(() => false), sleep(drainMs, true, { signal: timer.signal }).catch(() => false)]);
+  timer.abort();
+  if (!late) return;
+  logger.warn({ drainMs }, "drain budget spent: connections with requests still running are closed");
+  app.server.closeAllConnections();
+  await closing;
+}
 
 /**
  * `svc gateway`: the REST API (and its background parts) on a Postgres server, asking the
@@ -49,7 +73,8 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
     db = storeDb;
     ch = storeCh ?? null;
     const client = new SchedulerServiceClient(schedulerAddress, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
-    life.add("scheduler client", { close: async () => client.close() });
+    // Closed side by side with the stores, once the requests and the background parts are done.
+    life.add("scheduler client", { close: async () => client.close() }, { sideBySide: CONNECTIONS });
     const { app, admin, deps } = await composeGateway(config, store, life, logger, metrics, grpcSchedulerPort(client), clock);
 
     // Gateways starting together race to create the owner: one wins, the others find it made.
@@ -65,8 +90,11 @@ export async function gateway(env: NodeJS.ProcessEnv): Promise<number> {
     if (plan) for (const line of planSeedDrift(plan, config, Object.keys(env))) logger.warn(line);
 
     await listenOrExplain(`${config.host}:${config.port}`, "SVC_PORT", () => app.listen({ host: config.host, port: config.port }));
-    // Closed first on SIGTERM (after readiness turned 503): the requests in flight finish.
-    life.add("gateway", app);
+    // Closed first on SIGTERM (after readiness turned 503): the requests in flight finish within
+    // the drain budget; then the background parts (the usage flush), then the scheduler client and
+    // the stores side by side.
+    const drainMs = drainBudgetMs(config, CLOSE_MS);
+    life.add("gateway", { close: () => closeWithin(app, drainMs, logger) });
     state.started = true;
     const addr = app.server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;

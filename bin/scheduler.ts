@@ -1,9 +1,9 @@
 import { createLogger, createMetricsRegistry, registerConsumerLag, KafkaProbe, Lifecycle, loadConfig, systemClock } from "../runtime/index.ts";
 import { buildScheduler, busTopics, registerSchedulerMetrics } from "../scheduler/index.ts";
 import { ping, pingClickHouse, type ClickHouse, type Db } from "../storage/index.ts";
-import { openStore, startLegacyFactsMove } from "./compose.ts";
+import { CONNECTIONS, openStore, startLegacyFactsMove } from "./compose.ts";
 import { startTracing } from "./tracing.ts";
-import { drainBudgetMs, kafkaBus, logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
+import { drainBudgetMs, kafkaBus, kafkaHeartbeatMs, logConfigNotes, probe, replicaName, requireEngines, runUntilSignal, startOps, type RoleState } from "./role.ts";
 import { listenOrExplain } from "./listen.ts";
 
 /**
@@ -45,18 +45,27 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     const { store, db: storeDb } = opened;
     db = storeDb;
     ch = opened.ch ?? null;
-    // Search facts older versions kept in the account database, moved to ClickHouse once.
+    // What closing takes once the calls in flight are done, its steps side by side: the bus (the
+    // results consumer's last handlers, a second at most, and its disconnect, which waits for its
+    // last fetch: the Kafka heartbeat interval; then the producer) and the stores, plus a second
+    // for the log on a loaded machine. The rest of SVC_SHUTDOWN_GRACE_MS is the calls' drain budget.
+    const handlersMs = 1000;
+    const closeMs = handlersMs + kafkaHeartbeatMs(config) + 1000;
+    const drainMs = drainBudgetMs(config, closeMs);
+    // Closed side by side with the stores, once the gRPC server has drained: a results handler that
+    // meets the closing store leaves its message uncommitted, and another scheduler writes it.
+    const bus = life.add("bus", kafkaBus(config, logger, "scheduler", { drainTimeoutMs: handlersMs }), { sideBySide: CONNECTIONS });
+    // Search facts older versions kept in the account database, moved to ClickHouse once (closed
+    // before the stores it reads and writes).
     void startLegacyFactsMove(opened, clock, logger);
     registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.incidents, webhooks: store.webhooks });
-    const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
     registerConsumerLag(metrics, bus, clock);
     const created = await bus.ensureTopics(busTopics(config));
     if (created.length > 0) logger.info({ topics: created.map((t) => bus.brokerTopic(t)), partitions: config.kafkaPartitions, retentionHours: config.kafkaRetentionHours }, "bus topics created");
-    // Closed before the bus and the database: the gRPC server (health NOT_SERVING first), the
-    // relay's pass in progress, the timers.
-    // Calls in flight get the drain share of SVC_SHUTDOWN_GRACE_MS; the rest is for the bus and the database.
+    // Closed first on SIGTERM (after readiness turned 503): health NOT_SERVING, then planning,
+    // the relay's pass in progress and the calls in flight side by side, within the drain budget.
     const handle = await listenOrExplain(config.grpcListen, "SVC_GRPC_LISTEN", () => buildScheduler({ store, config, clock, logger, bus, metrics }, config.grpcListen));
-    life.add("scheduler", { close: () => handle.close(drainBudgetMs(config)) });
+    life.add("scheduler", { close: () => handle.close(drainMs) });
     state.started = true;
     logger.info({ grpc: handle.address, brokers: config.kafkaBrokers, adminPort: config.adminPort, planEverySeconds: config.planEverySeconds }, "svc scheduler serving");
     return await runUntilSignal(config, logger, life, state);

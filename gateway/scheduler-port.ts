@@ -31,6 +31,10 @@ export function toApiError(err: unknown): ApiError {
   if (e.code === grpcStatus.UNAVAILABLE) {
     return new ApiError("maintenance", "the scheduler is restarting or unreachable; retry after Retry-After", { retryAfter: 2 });
   }
+  // A scheduler stopping cancels the calls still running past its drain budget.
+  if (e.code === grpcStatus.CANCELLED) {
+    return new ApiError("maintenance", "the scheduler stopped during the call; retry after Retry-After", { retryAfter: 2 });
+  }
   if (e.code === grpcStatus.DEADLINE_EXCEEDED) {
     return new ApiError("maintenance", "the scheduler did not answer in time (restarting, unreachable or busy); retry after Retry-After", { retryAfter: 2 });
   }

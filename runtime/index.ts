@@ -4,7 +4,7 @@ export { CONFIG_ROLES, type ConfigRole } from "./config-roles.ts";
 export { systemClock, unixSeconds, ManualClock, type Clock } from "./clock.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { createMetricsRegistry } from "./metrics.ts";
-export { Lifecycle, type Closeable } from "./lifecycle.ts";
+export { closedWithin, Lifecycle, type AddOptions, type Closeable } from "./lifecycle.ts";
 export { processAlive } from "./process-alive.ts";
 export { InProcessBus, withTraceHeaders, deliverTraced, type Bus, type BusMessage, type BusHandler, type SubscribeOptions } from "./bus.ts";
 export { KafkaBus, type KafkaBusOptions, type TopicSpec } from "./kafka-bus.ts";

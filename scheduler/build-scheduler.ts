@@ -27,7 +27,7 @@ export interface SchedulerDeps {
 export interface SchedulerHandle {
   /** host:port the gRPC server listens on. */
   readonly address: string;
-  /** Stops planning, relaying and serving; calls still running after drainMs (default 5 s) are cancelled. */
+  /** Stops planning, relaying and serving side by side; calls still running drainMs (default 5 s) after the start are cancelled. */
   close(drainMs?: number): Promise<void>;
 }
 
@@ -83,22 +83,28 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   return {
     address: `${host}:${port}`,
     async close(drainMs = 5000) {
-      await planners.close();
       // Clients' health checks see the drain before the server stops answering.
       health.setStatus("", "NOT_SERVING");
       health.setStatus(SERVICE_NAME, "NOT_SERVING");
-      await relay.close();
+      // Planning and the outbox stop (their pass in progress ends) while the calls in flight finish,
+      // side by side and all within drainMs from here, so that the bus and the store close in time.
+      // At drainMs the calls still running are cancelled, and a pass still running is left to fail
+      // on the closed store: the next scheduler plans and relays it again from Postgres.
+      let overdue = false;
+      const drained = Promise.allSettled([planners.close(), relay.close(), new Promise<void>((resolve) => server.tryShutdown(() => resolve()))]);
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
+          overdue = true;
           server.forceShutdown();
           resolve();
         }, drainMs);
         force.unref();
-        server.tryShutdown(() => {
+        void drained.then(() => {
           clearTimeout(force);
           resolve();
         });
       });
+      if (overdue) deps.logger.warn({ drainMs }, "drain budget spent: calls still running were cancelled");
     },
   };
 }

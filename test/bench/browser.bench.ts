@@ -28,7 +28,18 @@
  *   npm run bench:browser                 full: every page, 3 runs each, pool at 1/2/4 contexts
  *   npm run bench:browser -- --smoke      smoke (also when CI=true): two pages, one run, pool at 1 and 2 contexts
  *
- * Overrides (environment): BENCH_RUNS, BENCH_POOL_PAGES (pages per throughput round).
+ * Last, what Chromium costs an analysis as deployed (the sizing model's cpu_ms.browser_analysis):
+ * BENCH_ANALYSES fresh analyses (full 3, smoke 1) of bench:analyze's 20-page site through a real
+ * `svc serve`, with SVC_BROWSER=auto (Chromium measures the home page and the most linked pages)
+ * and again with SVC_BROWSER=off; each process tree's CPU from ready to the last analysis done,
+ * Chromium's processes included (/proc: proc.ts processTree), per analysis. Written with
+ * bench-output.ts to .tmp/bench/browser.json: analysis_cpu_ms_with_browser (node and Chromium),
+ * analysis_cpu_ms_without_browser, and browser_cpu_ms_per_analysis, their difference (what
+ * Chromium adds: the model counts the rest per analysed page, from bench:analyze).
+ *
+ *   npm run bench:browser -- --analyses   that last part only
+ *
+ * Overrides (environment): BENCH_RUNS, BENCH_POOL_PAGES (pages per throughput round), BENCH_ANALYSES.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -44,11 +55,16 @@ import type { BrowserMetrics } from "../../proto/index.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { CLICK_HANDLER_MS, HERO_PNG, labPages, LONG_TASK_MS, png, SHIFT_PX } from "../harness/lab-pages.ts";
 import { REPO_ROOT } from "../harness/svc-process.ts";
+import { writeBenchOutput } from "./bench-output.ts";
+import { servedAnalyses } from "./served-analyses.ts";
+import { startTwentyPageSite } from "./sites/twenty-pages.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const RUNS = Number(process.env.BENCH_RUNS ?? (SMOKE ? 1 : 3));
 const POOL_PAGES = Number(process.env.BENCH_POOL_PAGES ?? (SMOKE ? 4 : 24));
 const CONTEXTS = SMOKE ? [1, 2] : [1, 2, 4];
+const ANALYSES_ONLY = process.argv.includes("--analyses");
+const ANALYSES = Number(process.env.BENCH_ANALYSES ?? (SMOKE ? 1 : 3));
 const LH_DIR = join(REPO_ROOT, "test/bench/lighthouse");
 const OUT_FILE = join(REPO_ROOT, ".tmp/bench-browser.json");
 const log = (line = ""): void => void process.stdout.write(`${line}\n`);
@@ -261,7 +277,40 @@ interface PageResult {
   readonly load?: number;
 }
 
+/** What Chromium adds to one analysis through `svc serve`, in CPU milliseconds of the whole process tree. */
+async function analysisCost(chrome: string): Promise<void> {
+  log(`\nanalyses through svc serve: ${ANALYSES} fresh analyses of the 20-page site with SVC_BROWSER=auto, then off; CPU of the process tree (node and Chromium's processes) from ready to the last done`);
+  const site = await startTwentyPageSite();
+  try {
+    const settings = { SVC_BROWSER_PATH: chrome, SVC_CONFIRM_DELAY_MS: "0", SVC_PAGE_SAMPLE: "20" };
+    const withBrowser = await servedAnalyses(site.host, ANALYSES, { ...settings, SVC_BROWSER: "auto" });
+    const without = await servedAnalyses(site.host, ANALYSES, { ...settings, SVC_BROWSER: "off" });
+    if (!withBrowser.browserRan) log("    Chromium never ran during the analyses with SVC_BROWSER=auto: no figure written");
+    const withMs = withBrowser.cpuSPerAnalysis * 1000;
+    const withoutMs = without.cpuSPerAnalysis * 1000;
+    const slot = (r: typeof without) => median([...r.slotS]);
+    log(`    SVC_BROWSER=auto  ${num(withMs).padStart(7)} CPU-ms per analysis (job slot held ${num(slot(withBrowser), 1)} s, median)`);
+    log(`    SVC_BROWSER=off   ${num(withoutMs).padStart(7)} CPU-ms per analysis (job slot held ${num(slot(without), 1)} s, median)`);
+    log(`    Chromium adds     ${num(withMs - withoutMs).padStart(7)} CPU-ms per analysis (${num(withMs / withoutMs, 1)}× the analysis without it); load average ${num(withBrowser.loadAvg, 1)} / ${num(without.loadAvg, 1)}`);
+    const path = writeBenchOutput({
+      bench: "browser",
+      mode: SMOKE ? "smoke" : "full",
+      figures: {
+        analyses: ANALYSES,
+        analysis_cpu_ms_with_browser: withBrowser.browserRan ? withMs : null,
+        analysis_cpu_ms_without_browser: withoutMs,
+        browser_cpu_ms_per_analysis: withBrowser.browserRan ? withMs - withoutMs : null,
+        load_avg: withBrowser.loadAvg,
+      },
+    });
+    log(`    written to ${path}`);
+  } finally {
+    await site.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (ANALYSES_ONLY) return analysisCost(chromiumPath((line) => log(line)));
   log(`bench:browser (${SMOKE ? "smoke" : "full"}): ${RUNS} run(s) per page, profile and tool; pool at ${CONTEXTS.join("/")} contexts, ${POOL_PAGES} pages each`);
   const chrome = chromiumPath((line) => log(line));
   const lhProblem = ensureLighthouse();
@@ -357,6 +406,7 @@ async function main(): Promise<void> {
   await mkdir(join(REPO_ROOT, ".tmp"), { recursive: true });
   await writeFile(OUT_FILE, JSON.stringify(out, null, 1));
   log(`\nfigures written to ${OUT_FILE}`);
+  await analysisCost(chrome);
 }
 
 /** Per profile and pairing: how many page × metric ratios are within ±15 %, their median and range, and the spreads. */

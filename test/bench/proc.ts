@@ -176,3 +176,38 @@ export function smapsMb(pid: number): { brk: number; arenas: number; anon: numbe
   for (const k of ["brk", "arenas", "anon", "file"] as const) out[k] = Math.round(out[k]);
   return out;
 }
+
+/**
+ * A process and its live descendants: each one's command name and CPU seconds so far (user +
+ * system), with what it has reaped of its own children (cutime + cstime). Summed, the whole tree's
+ * CPU: a browser's renderers that came and went included. A descendant re-parented outside the
+ * tree (an orphan) is lost.
+ */
+export function processTree(root: number): { pid: number; name: string; cpuS: number }[] {
+  const table = new Map<number, { ppid: number; name: string; cpuS: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the command: ppid is the 2nd field; utime, stime, cutime, cstime the 12th to 15th.
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      table.set(Number(entry), { ppid: Number(f[1]), name, cpuS: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLK_TCK });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+      if (p === root) return true;
+      p = table.get(p)?.ppid ?? 0;
+    }
+    return false;
+  };
+  return [...table].filter(([pid]) => inTree(pid)).map(([pid, row]) => ({ pid, name: row.name, cpuS: row.cpuS }));
+}
+
+/** CPU seconds so far of a process's whole tree (processTree, summed). */
+export function treeCpuS(root: number): number {
+  return processTree(root).reduce((sum, p) => sum + p.cpuS, 0);
+}

@@ -19,12 +19,25 @@
  * production: under tsx every parse thread registers the loader and compiles its modules, which
  * costs memory a deployed crawler never pays. Both probers' processes register tsx for their own
  * script only (not through --import, which every worker thread would inherit).
+ * Then how long an analysis holds a job slot as deployed (the sizing model's wall_s.analysis and
+ * wall_s.analysis_confirmed): BENCH_SLOT_ANALYSES fresh analyses (2) of bench:analyze's 20-page
+ * site through a real `svc serve` with the default politeness and SVC_BROWSER=auto (Chromium where
+ * installed, as production runs), once with SVC_CONFIRM_DELAY_MS=0 and once with its default (60 s).
+ * The site is plain HTTP on loopback, so every analysis finds HTTPS missing, a severe failure, and
+ * looks again after the delay (as the operator trial's loopback sites did). Each slot is timed from
+ * the job first seen running to done. Written as job_slot_s_without_confirm_delay and
+ * job_slot_s_with_confirm_delay (medians). Full runs only (about 4 minutes); --job-slots runs this
+ * part alone, and its figures join the last output's probe figures.
+ *
  * A benchmark, not a test: it never fails on a number.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { REPO_ROOT } from "../harness/svc-process.ts";
-import { writeBenchOutput } from "./bench-output.ts";
+import { existsSync } from "node:fs";
+import { readBenchOutput, writeBenchOutput } from "./bench-output.ts";
+import { servedAnalyses } from "./served-analyses.ts";
+import { startTwentyPageSite } from "./sites/twenty-pages.ts";
 
 const SMOKE = process.env.CI === "true" || process.argv.includes("--smoke");
 const env = {
@@ -36,6 +49,40 @@ const env = {
   BENCH_SLOW_MS: process.env.BENCH_SLOW_MS ?? "1500",
   SVC_PARSE_IDLE_S: process.env.BENCH_PARSE_IDLE_S ?? "10",
 };
+
+const JOB_SLOTS_ONLY = process.argv.includes("--job-slots");
+const SLOT_ANALYSES = Number(process.env.BENCH_SLOT_ANALYSES ?? 2);
+const CHROMIUM = "/usr/bin/chromium";
+
+/** Median seconds an analysis holds its job slot, without and with the confirm delay. */
+async function jobSlots(): Promise<Record<string, number | null>> {
+  const site = await startTwentyPageSite();
+  try {
+    const browser: Record<string, string> = existsSync(CHROMIUM) ? { SVC_BROWSER: "auto", SVC_BROWSER_PATH: CHROMIUM } : { SVC_BROWSER: "off" };
+    console.log(`job slots: ${SLOT_ANALYSES} fresh analyses of the 20-page site (plain HTTP: each confirms a severe failure) through svc serve, SVC_BROWSER=${browser.SVC_BROWSER}, default politeness`);
+    const median = (xs: readonly number[]) => {
+      const v = [...xs].sort((a, b) => a - b);
+      return v.length === 0 ? null : ((v[Math.floor((v.length - 1) / 2)] as number) + (v[Math.ceil((v.length - 1) / 2)] as number)) / 2;
+    };
+    const figures: Record<string, number | null> = {};
+    for (const [name, delay] of [["job_slot_s_without_confirm_delay", "0"], ["job_slot_s_with_confirm_delay", "60000"]] as const) {
+      const r = await servedAnalyses(site.host, SLOT_ANALYSES, { ...browser, SVC_CONFIRM_DELAY_MS: delay });
+      figures[name] = median(r.slotS);
+      figures.job_slot_load_avg = r.loadAvg;
+      console.log(`  SVC_CONFIRM_DELAY_MS=${delay.padEnd(5)} slot held ${r.slotS.map((x) => x.toFixed(1)).join(", ")} s (median ${figures[name]?.toFixed(1)} s); confirm step seen: ${r.confirmed.join(", ")}; Chromium ran: ${r.browserRan}; load average ${r.loadAvg.toFixed(1)}`);
+    }
+    return figures;
+  } finally {
+    await site.close();
+  }
+}
+
+if (JOB_SLOTS_ONLY) {
+  const figures = await jobSlots();
+  const last = readBenchOutput("uptime");
+  writeBenchOutput({ bench: "uptime", mode: last?.mode ?? "full", figures: { ...(last?.figures ?? {}), ...figures } });
+  process.exit(0);
+}
 
 const SOURCES = process.env.BENCH_SOURCES === "1";
 if (!SOURCES && !SMOKE) {
@@ -91,10 +138,12 @@ if (svc && bare) {
   console.log(`svc/bare: CPU per probe ${(svc.cpu_s / svc.probes / (bare.cpu_s / bare.probes)).toFixed(2)}×, peak RSS ${(svc.peak_rss_mb / bare.peak_rss_mb).toFixed(2)}×, p99 lateness ${svc.p99_late_s.toFixed(2)} s vs ${bare.p99_late_s.toFixed(2)} s`);
   const held = svc.p99_late_s <= 5 && svc.cpu_s / (Number(env.BENCH_INTERVAL_S) * Number(env.BENCH_ROUNDS)) <= 1 && svc.peak_rss_mb <= 300;
   console.log(`target (p99 lateness ≤ 5 s, ≤ 1 core, ≤ 300 MB) for ${env.BENCH_SITES} sites: ${held ? "held" : "not held"}`);
+  const slots = SMOKE ? {} : await jobSlots();
   writeBenchOutput({
     bench: "uptime",
     mode: SMOKE ? "smoke" : "full",
     figures: {
+      ...slots,
       probes: svc.probes,
       cpu_ms_per_probe: svc.probes > 0 ? (svc.cpu_s * 1000) / svc.probes : null,
       bare_cpu_ms_per_probe: bare.probes > 0 ? (bare.cpu_s * 1000) / bare.probes : null,

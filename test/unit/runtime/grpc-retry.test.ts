@@ -61,5 +61,8 @@ describe("the gateway's answer while the scheduler is away", () => {
     expect({ code: err.code, http: err.http, retry: err.retry, retryAfter: err.options.retryAfter }).toEqual({ code: "maintenance", http: 503, retry: true, retryAfter: 2 });
     const late = toApiError(Object.assign(new Error("4 DEADLINE_EXCEEDED"), { code: status.DEADLINE_EXCEEDED, details: "", metadata: new Metadata() }));
     expect([late.code, late.http]).toEqual(["maintenance", 503]);
+    // A scheduler stopping cancels the calls still running past its drain budget.
+    const cancelled = toApiError(Object.assign(new Error("1 CANCELLED: Call cancelled"), { code: status.CANCELLED, details: "Call cancelled", metadata: new Metadata() }));
+    expect([cancelled.code, cancelled.http, cancelled.options.retryAfter]).toEqual(["maintenance", 503, 2]);
   });
 });
