@@ -13,6 +13,7 @@ const SLOW = [
   "test/integration/fixture-web.test.ts",
   "test/integration/operations-commands.test.ts",
   "test/integration/serve-process.test.ts",
+  "test/integration/role-shutdown.test.ts",
 ];
 
 // Files run at least two at a time (vitest's own default on 2 cores is one): most of a file's time
