@@ -168,7 +168,7 @@ class PageState {
       const rel = a.rel ? a.rel.toLowerCase().split(/\s+/) : [];
       const internal = (url.protocol === "http:" || url.protocol === "https:") && url.host === this.host;
       this.facts.links.push(Link.fromPartial({ href: url.href, nofollow: rel.includes("nofollow"), internal }));
-      const label = [a["aria-label"], a["aria-labelledby"], a.title].find((v) => v?.trim()) ?? "";
+      const label = named(a["aria-label"]) ?? named(a["aria-labelledby"]) ?? named(a.title) ?? "";
       this.captures.set("link", { level: 0, parts: [], label });
     },
     img: (a) => {
@@ -324,7 +324,7 @@ class PageState {
     if (raw?.startsWith("file:")) why = raw;
     else if (a.name?.trim()) why = undefined;
     else if (raw === undefined) why = a.onclick !== undefined ? "(no href, onclick)" : undefined;
-    else if (JAVASCRIPT_VOID.test(raw) || (raw === a.href?.trim() ? resolved : this.absUrl(raw)) === null) why = raw;
+    else if ((raw.includes("javascript:void") && JAVASCRIPT_VOID.test(raw)) || (raw === a.href?.trim() ? resolved : this.absUrl(raw)) === null) why = raw;
     if (why === undefined) return;
     this.facts.uncrawlableAnchors += 1;
     if (this.facts.uncrawlableAnchorExamples.length < EXAMPLES) this.facts.uncrawlableAnchorExamples.push(why);
@@ -366,6 +366,11 @@ class PageState {
   private subresource(url: string): void {
     if (this.https && url.startsWith("http:")) this.mixed.add(url);
   }
+}
+
+/** The value when it has more than whitespace, else undefined. */
+function named(value: string | undefined): string | undefined {
+  return value?.trim() ? value : undefined;
 }
 
 /** 1-6 for h1-h6, else 0. */
