@@ -27,6 +27,10 @@
  * bare under `node --cpu-prof`: their crawl's CPU by stage (fetch, parse, extraction, links,
  * checks, storage…, test/bench/cpu-stages.ts) in CPU-ms per page, printed and in the JSON.
  *
+ * BENCH_SITE=scale-N serves the generated scale site of N pages (test/bench/sites/scale-site.ts,
+ * written out as files) instead of python3-doc, to see how time and RSS grow with pages; its
+ * figures go to .tmp/bench-crawl-scale-N.json and .tmp/bench/crawl-scale-N.json.
+ *
  * Overrides (environment): BENCH_ROUNDS, BENCH_CONNECTIONS (16: Svc's politeness override, the
  * Crawlee concurrency and the bare loop's connections), BENCH_LINKINATOR_CONCURRENCY (16),
  * BENCH_TOOLS (comma-separated subset, e.g. bare,linkinator), BENCH_TOOL_TIMEOUT_S.
@@ -41,6 +45,7 @@ import { REPO_ROOT } from "../harness/svc-process.ts";
 import { ensureDebianPackages, PYTHON_DOC_ROOT, startNginx, summarise, type NginxSite, type ServedSummary } from "./peers/nginx-site.ts";
 import { reportIn, type ToolReport } from "./peers/protocol.ts";
 import { writeBenchOutput } from "./bench-output.ts";
+import { writeScaleSite } from "./sites/scale-files.ts";
 import { scaledTo, STAGE_MEANING, STAGES, stageBreakdown, type StageBreakdown } from "./cpu-stages.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -68,7 +73,11 @@ const BREAKDOWN = process.env.BENCH_BREAKDOWN === undefined || process.env.BENCH
 /** Tools whose CPU the breakdown splits. */
 const PROFILED = new Set(["svc", "bare"]);
 const PEERS_DIR = join(REPO_ROOT, "test/bench/peers");
-const OUT_FILE = join(REPO_ROOT, ".tmp/bench-crawl.json");
+/** python-doc (Debian's python3-doc), or scale-N: the generated scale site of N pages as static files (how time and RSS grow with pages). */
+const SITE = process.env.BENCH_SITE || "python-doc";
+const SCALE_PAGES = /^scale-(\d+)$/.exec(SITE)?.[1];
+if (SITE !== "python-doc" && !SCALE_PAGES) throw new Error(`BENCH_SITE must be python-doc or scale-<pages>, got ${SITE}`);
+const OUT_FILE = join(REPO_ROOT, SITE === "python-doc" ? ".tmp/bench-crawl.json" : `.tmp/bench-crawl-${SITE}.json`);
 
 interface Tool {
   readonly name: string;
@@ -334,7 +343,7 @@ function htmlFiles(dir: string): number {
 
 function wrkCeiling(site: NginxSite): { path: string; requestsPerS: number; transferPerS: string } | null {
   if (!existsSync("/usr/bin/wrk")) return null;
-  const path = "/library/functions.html";
+  const path = SCALE_PAGES ? "/p/1" : "/library/functions.html";
   try {
     const out = execFileSync("/usr/bin/wrk", ["-t1", `-c${CONNECTIONS}`, "-d2s", `${site.origin}${path}`], { encoding: "utf8", timeout: 15_000 });
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
@@ -351,13 +360,16 @@ async function main(): Promise<void> {
   log(`bench:crawl (${SMOKE ? "smoke" : "full"}): ${TOOLS.map((t) => t.name).join(", ")}`);
   ensureDebianPackages((line) => log(line));
   ensurePeers();
-  const site = await startNginx(PYTHON_DOC_ROOT);
+  const scaleDir = SCALE_PAGES ? await mkdtemp(join(tmpdir(), "bench-crawl-scale-site-")) : null;
+  const planted = scaleDir ? await writeScaleSite(scaleDir, Number(SCALE_PAGES)) : null;
+  const root = scaleDir ?? PYTHON_DOC_ROOT;
+  const site = await startNginx(root, scaleDir ? "text/html" : undefined);
   try {
     const nginxVersion = spawnSync("/usr/sbin/nginx", ["-v"], { encoding: "utf8" }).stderr.trim(); // nginx -v prints on stderr
-    const files = htmlFiles(PYTHON_DOC_ROOT);
+    const files = planted ? planted.pages : htmlFiles(PYTHON_DOC_ROOT);
     const ceiling = wrkCeiling(site);
     const cores = typeof availableParallelism === "function" ? availableParallelism() : cpus().length;
-    log(`site: ${PYTHON_DOC_ROOT} (${files} HTML files) on ${site.origin}/, nginx pid ${site.pid} (1 worker, sendfile, keep-alive 600 s, 16384 connections)`);
+    log(`site: ${root} (${files} HTML files${planted ? `, the generated scale site: ${planted.broken} broken links planted` : ""}) on ${site.origin}/, nginx pid ${site.pid} (1 worker, sendfile, keep-alive 600 s, 16384 connections)`);
     if (ceiling) log(`server ceiling (wrk, ${CONNECTIONS} connections, 2 s, ${ceiling.path}): ${ceiling.requestsPerS.toFixed(0)} requests/s, ${ceiling.transferPerS}/s`);
     log(`machine: ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}; every tool, its runner and nginx share them`);
     log(`politeness: svc SVC_CRAWL_OVERRIDES=127.0.0.1=${CONNECTIONS}/0 (${CONNECTIONS} connections, no delay); crawlee maxConcurrency ${CONNECTIONS}; linkinator concurrency ${LINKINATOR_CONCURRENCY}; bare ${CONNECTIONS} connections`);
@@ -432,7 +444,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       mode: SMOKE ? "smoke" : "full",
       machine: { cores, cpu: cpus()[0]?.model ?? null, node: process.version },
-      site: { root: PYTHON_DOC_ROOT, htmlFiles: files, origin: site.origin, nginx: nginxVersion, config: site.config },
+      site: { name: SITE, root, htmlFiles: files, planted, origin: site.origin, nginx: nginxVersion, config: site.config },
       ceiling,
       settings: { rounds: ROUNDS, connections: CONNECTIONS, linkinatorConcurrency: LINKINATOR_CONCURRENCY, toolTimeoutS: TOOL_TIMEOUT_MS / 1000, svcCrawlOverrides: `127.0.0.1=${CONNECTIONS}/0` },
       warmUps,
@@ -447,7 +459,8 @@ async function main(): Promise<void> {
     const svcMedians = medians.svc;
     const rssBytes = svcMedians?.rssMb != null ? Math.round(svcMedians.rssMb * 1024 * 1024) : null;
     writeBenchOutput({
-      bench: "crawl",
+      // bench:summary reads "crawl" (python3-doc); a scale site's run has its own file.
+      bench: SITE === "python-doc" ? "crawl" : `crawl-${SITE}`,
       mode: SMOKE ? "smoke" : "full",
       figures: {
         svc_pages_per_s: svcMedians?.pagesPerS ?? null,
@@ -463,11 +476,13 @@ async function main(): Promise<void> {
         bare_rss_bytes: bare?.rssMb != null ? Math.round(bare.rssMb * 1024 * 1024) : null,
         ...stageFigures(perStage),
       },
-      hotPath: { path: "whole-site crawl", ratio: svcRatios.bare?.pagesPerS ?? null, ratioRounds: svcRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes },
+      // The hot path of bench:summary is the python3-doc crawl's.
+      ...(SITE === "python-doc" ? { hotPath: { path: "whole-site crawl", ratio: svcRatios.bare?.pagesPerS ?? null, ratioRounds: svcRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes } } : {}),
     });
     log(`\nresults: ${OUT_FILE}; bench:crawl took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
   } finally {
     await site.stop();
+    if (scaleDir) await rm(scaleDir, { recursive: true, force: true });
   }
 }
 

@@ -25,6 +25,8 @@ const KEY = "svc_GdsceXh7HUZbYlpmTxKCpMo8mzuplp5iB4IqHppZ";
 const POLL_MS = 200;
 const LATENCY_EVERY_MS = 50;
 const PROBE_COST_REQUESTS = 50;
+// A start under tsx on a loaded 2-core machine took over 60 s (the parse threads load and warm up first).
+const READY_TIMEOUT_MS = 180_000;
 
 const { url, concurrency, deadlineMs, profileDir } = runArgs();
 const host = new URL(url).host;
@@ -173,6 +175,8 @@ const { env, port, adminPort } = await svcEnvFor(data.dir, {
   SVC_PLAN_CHECKS_PER_DAY: "1000000",
   // The plan's crawl size (500 URLs by default) would cut the site short; the bench wants it whole.
   ...ifKnown({ SVC_PLAN_CRAWL_PAGES: "100000" }),
+  // The generated scale site's pages are all /p/{n}: one URL pattern, which the trap rule would cut at 100.
+  ...(process.env.BENCH_SITE?.startsWith("scale-") ? { SVC_CRAWL_MAX_PER_PATTERN: "10000000" } : {}),
   // The harness shortens the parse threads' warm-up for tests; the bench runs what users run.
   ...ifKnown({ SVC_PARSE_WARMUP_PAGES: CONFIG_FIELDS.find((f) => f.env === "SVC_PARSE_WARMUP_PAGES")?.default ?? "" }),
 });
@@ -187,7 +191,7 @@ const api: Api = (path, init = {}) => http(`http://127.0.0.1:${port}${path}`, { 
 const unavailable = { tool: "svc", available: false, crawlWallS: 0, crawlCpuS: 0, peakRssMb: null, pagesReported: 0, brokenInternal: 0, brokenSample: [], connectionErrors: 0, timedOut: false, failure: null };
 
 try {
-  await waitReady(svc, adminPort, 60_000);
+  await waitReady(svc, adminPort, READY_TIMEOUT_MS);
   const added = await api("/api/v1/sites", { method: "POST", body: { host } });
   if (added.status !== 201 && added.status !== 200) throw new Error(`POST /api/v1/sites answered ${added.status}: ${added.text}`);
 
