@@ -176,7 +176,7 @@ const { env, port, adminPort } = await svcEnvFor(data.dir, {
   // The plan's crawl size (500 URLs by default) would cut the site short; the bench wants it whole.
   ...ifKnown({ SVC_PLAN_CRAWL_PAGES: "100000" }),
   // The generated scale site's pages are all /p/{n}: one URL pattern, which the trap rule would cut at 100.
-  ...(process.env.BENCH_SITE?.startsWith("scale-") ? { SVC_CRAWL_MAX_PER_PATTERN: "10000000" } : {}),
+  ...(process.env.BENCH_SITE?.startsWith("scale-") ? { SVC_CRAWL_MAX_PER_PATTERN: "1000000" } : {}),
   // The harness shortens the parse threads' warm-up for tests; the bench runs what users run.
   ...ifKnown({ SVC_PARSE_WARMUP_PAGES: CONFIG_FIELDS.find((f) => f.env === "SVC_PARSE_WARMUP_PAGES")?.default ?? "" }),
 });
