@@ -52,12 +52,37 @@ export function isValidLangTag(tag: string): boolean {
  * (Cyrillic vs Latin): a cheap stand-in for language detection that never flags mixed text.
  */
 export function scriptContradicts(tag: string, text: string): boolean {
-  const cyrillic = (text.match(/\p{Script=Cyrillic}/gu) ?? []).length;
-  const latin = (text.match(/\p{Script=Latin}/gu) ?? []).length;
+  const { cyrillic, latin } = scriptLetters(text);
   const letters = cyrillic + latin;
   if (letters < MIN_LETTERS) return false;
   const language = tag.toLowerCase().split("-")[0] ?? "";
   if (cyrillic / letters >= DOMINANT_SHARE) return !CYRILLIC_LANGUAGES.has(language);
   if (latin / letters >= DOMINANT_SHARE) return CYRILLIC_ONLY.has(language);
   return false;
+}
+
+const CYRILLIC = /\p{Script=Cyrillic}/u;
+const LATIN = /\p{Script=Latin}/u;
+
+/**
+ * Cyrillic and Latin letters of a text, by code point, counted in one pass without an array of
+ * matches: in ASCII only A-Z and a-z are either (Latin), the rest is asked of the regular expressions.
+ */
+function scriptLetters(text: string): { cyrillic: number; latin: number } {
+  let cyrillic = 0;
+  let latin = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      const lower = c | 32;
+      if (lower >= 97 && lower <= 122) latin += 1;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    const ch = String.fromCodePoint(cp);
+    if (CYRILLIC.test(ch)) cyrillic += 1;
+    else if (LATIN.test(ch)) latin += 1;
+  }
+  return { cyrillic, latin };
 }

@@ -70,7 +70,11 @@ interface Capture {
   parts: string[];
   label?: string;
 }
-const CLOSES: Record<string, CaptureKind> = { title: "title", a: "link", script: "jsonld" };
+const CLOSES: ReadonlyMap<string, CaptureKind> = new Map([
+  ["title", "title"],
+  ["a", "link"],
+  ["script", "jsonld"],
+]);
 
 class PageState {
   generator = "";
@@ -83,6 +87,8 @@ class PageState {
   private hidden = 0; // depth inside HIDDEN elements
   private svg = 0;
   private readonly text: string[] = [];
+  // Whether the text ends with a separator: runs of them collapse to one space, so one is pushed.
+  private separated = true;
   // Open text captures; they nest (a link inside a heading), so each kind has its own slot.
   private readonly captures = new Map<CaptureKind, Capture>();
   private readonly robots: string[] = [];
@@ -122,17 +128,25 @@ class PageState {
     if (name === "body") this.inBody = true;
     if (name === "svg") this.svg += 1;
     if (HIDDEN.has(name)) this.hidden += 1;
-    else if (!INLINE.has(name)) this.text.push(" ");
+    else if (!INLINE.has(name)) this.separate();
     if (a.id !== undefined && a.id !== "") this.ids.set(a.id, (this.ids.get(a.id) ?? 0) + 1);
     if (a.itemscope !== undefined) this.facts.hasMicrodata = true;
     if (a.itemtype) for (const t of a.itemtype.split(/\s+/).filter(Boolean)) this.types.add(microdataType(t));
     if (OBSOLETE.has(name)) this.obsolete.add(name);
     const level = headingLevel(name);
     if (level > 0) this.captures.set("heading", { level, parts: [] });
-    this.openers[name]?.(a);
+    this.openers.get(name)?.(a);
   }
 
-  private readonly openers: Record<string, (a: Attribs) => void> = {
+  private separate(): void {
+    if (this.separated) return;
+    this.text.push(" ");
+    this.separated = true;
+  }
+
+  // A Map, not an object: most tags have no opener, and a miss on an object walks its prototypes.
+  private readonly openers: ReadonlyMap<string, (a: Attribs) => void> = new Map(
+    Object.entries({
     html: (a) => {
       if (a.lang !== undefined && this.facts.lang === "") this.facts.lang = a.lang.trim();
     },
@@ -154,7 +168,7 @@ class PageState {
       const rel = a.rel ? a.rel.toLowerCase().split(/\s+/) : [];
       const internal = (url.protocol === "http:" || url.protocol === "https:") && url.host === this.host;
       this.facts.links.push(Link.fromPartial({ href: url.href, nofollow: rel.includes("nofollow"), internal }));
-      const label = [a["aria-label"], a["aria-labelledby"], a.title].find((v) => v?.trim()) ?? "";
+      const label = named(a["aria-label"]) ?? named(a["aria-labelledby"]) ?? named(a.title) ?? "";
       this.captures.set("link", { level: 0, parts: [], label });
     },
     img: (a) => {
@@ -179,7 +193,7 @@ class PageState {
     source: (a) => this.subresourceAttr(a.src),
     embed: (a) => this.subresourceAttr(a.src),
     object: (a) => this.subresourceAttr(a.data),
-  };
+  } satisfies Record<string, (a: Attribs) => void>));
 
   private meta(a: Attribs): void {
     const name = (a.name ?? "").trim().toLowerCase();
@@ -244,11 +258,11 @@ class PageState {
 
   private close(name: string): void {
     if (HIDDEN.has(name)) this.hidden = Math.max(0, this.hidden - 1);
-    else if (!INLINE.has(name)) this.text.push(" ");
+    else if (!INLINE.has(name)) this.separate();
     if (name === "svg") this.svg = Math.max(0, this.svg - 1);
     if (name === "head") this.inHead = false;
     if (name === "picture" && this.pictures.pop() === false) this.facts.picturesWithoutImg += 1;
-    const closing = CLOSES[name] ?? (headingLevel(name) > 0 ? "heading" : undefined);
+    const closing = CLOSES.get(name) ?? (headingLevel(name) > 0 ? "heading" : undefined);
     const c = closing ? this.captures.get(closing) : undefined;
     if (!closing || !c || (closing === "heading" && name !== `h${c.level}`)) return;
     this.captures.delete(closing);
@@ -260,8 +274,11 @@ class PageState {
   }
 
   private onText(data: string): void {
-    for (const c of this.captures.values()) c.parts.push(data);
-    if (this.hidden === 0 && !this.inHead) this.text.push(data);
+    if (this.captures.size > 0) for (const c of this.captures.values()) c.parts.push(data);
+    if (this.hidden === 0 && !this.inHead) {
+      this.text.push(data);
+      this.separated = false;
+    }
   }
 
   private jsonLd(block: string): void {
@@ -307,7 +324,7 @@ class PageState {
     if (raw?.startsWith("file:")) why = raw;
     else if (a.name?.trim()) why = undefined;
     else if (raw === undefined) why = a.onclick !== undefined ? "(no href, onclick)" : undefined;
-    else if (JAVASCRIPT_VOID.test(raw) || (raw === a.href?.trim() ? resolved : this.absUrl(raw)) === null) why = raw;
+    else if ((raw.includes("javascript:void") && JAVASCRIPT_VOID.test(raw)) || (raw === a.href?.trim() ? resolved : this.absUrl(raw)) === null) why = raw;
     if (why === undefined) return;
     this.facts.uncrawlableAnchors += 1;
     if (this.facts.uncrawlableAnchorExamples.length < EXAMPLES) this.facts.uncrawlableAnchorExamples.push(why);
@@ -351,6 +368,11 @@ class PageState {
   }
 }
 
+/** The value when it has more than whitespace, else undefined. */
+function named(value: string | undefined): string | undefined {
+  return value?.trim() ? value : undefined;
+}
+
 /** 1-6 for h1-h6, else 0. */
 function headingLevel(name: string): number {
   if (name.length !== 2 || name.charCodeAt(0) !== 104) return 0;
@@ -363,9 +385,14 @@ function dimension(value: string | undefined): number {
   return m ? Math.min(Number(m[1]), 2 ** 31 - 1) : 0;
 }
 
+/** Whitespace runs to one space, trimmed. */
 function collapse(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
+  return s.replace(NOT_ONE_SPACE, " ").trim();
 }
+
+// The whitespace runs that are not already one space: one such run is replaced, not each space
+// between two words (the same result as /\s+/g, with a match per run that changes).
+const NOT_ONE_SPACE = /[^\S ]\s*| \s+/g;
 
 const WORD = /[\p{L}\p{N}]/u;
 

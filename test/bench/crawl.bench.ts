@@ -23,6 +23,14 @@
  *   npm run bench:crawl -- --smoke      smoke: 1 round, each tool cut at 120 s, under 4 minutes
  *                                       in all (also when CI=true)
  *
+ * After the rounds (full runs; BENCH_BREAKDOWN=1 or 0 to choose), one more run each of svc and
+ * bare under `node --cpu-prof`: their crawl's CPU by stage (fetch, parse, extraction, links,
+ * checks, storage…, test/bench/cpu-stages.ts) in CPU-ms per page, printed and in the JSON.
+ *
+ * BENCH_SITE=scale-N serves the generated scale site of N pages (test/bench/sites/scale-site.ts,
+ * written out as files) instead of python3-doc, to see how time and RSS grow with pages; its
+ * figures go to .tmp/bench-crawl-scale-N.json and .tmp/bench/crawl-scale-N.json.
+ *
  * Overrides (environment): BENCH_ROUNDS, BENCH_CONNECTIONS (16: Svc's politeness override, the
  * Crawlee concurrency and the bare loop's connections), BENCH_LINKINATOR_CONCURRENCY (16),
  * BENCH_TOOLS (comma-separated subset, e.g. bare,linkinator), BENCH_TOOL_TIMEOUT_S.
@@ -37,6 +45,8 @@ import { REPO_ROOT } from "../harness/svc-process.ts";
 import { ensureDebianPackages, PYTHON_DOC_ROOT, startNginx, summarise, type NginxSite, type ServedSummary } from "./peers/nginx-site.ts";
 import { reportIn, type ToolReport } from "./peers/protocol.ts";
 import { writeBenchOutput } from "./bench-output.ts";
+import { writeScaleSite } from "./sites/scale-files.ts";
+import { scaledTo, STAGE_MEANING, STAGES, stageBreakdown, type StageBreakdown } from "./cpu-stages.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -58,8 +68,16 @@ const LINKINATOR_CONCURRENCY = envInt("BENCH_LINKINATOR_CONCURRENCY", 16, 1);
 const TOOL_TIMEOUT_MS = envInt("BENCH_TOOL_TIMEOUT_S", SMOKE ? 120 : 600, 10) * 1000;
 /** Smoke: everything, installs included, within this; a tool gets what is left (never more than its timeout). */
 const SMOKE_BUDGET_MS = 225_000;
+/** After the rounds, one more run each of svc and bare under `node --cpu-prof`, its CPU split by stage (cpu-stages.ts); a full run's default. */
+const BREAKDOWN = process.env.BENCH_BREAKDOWN === undefined || process.env.BENCH_BREAKDOWN === "" ? !SMOKE : process.env.BENCH_BREAKDOWN !== "0";
+/** Tools whose CPU the breakdown splits. */
+const PROFILED = new Set(["svc", "bare"]);
 const PEERS_DIR = join(REPO_ROOT, "test/bench/peers");
-const OUT_FILE = join(REPO_ROOT, ".tmp/bench-crawl.json");
+/** python-doc (Debian's python3-doc), or scale-N: the generated scale site of N pages as static files (how time and RSS grow with pages). */
+const SITE = process.env.BENCH_SITE || "python-doc";
+const SCALE_PAGES = /^scale-(\d+)$/.exec(SITE)?.[1];
+if (SITE !== "python-doc" && !SCALE_PAGES) throw new Error(`BENCH_SITE must be python-doc or scale-<pages>, got ${SITE}`);
+const OUT_FILE = join(REPO_ROOT, SITE === "python-doc" ? ".tmp/bench-crawl.json" : `.tmp/bench-crawl-${SITE}.json`);
 
 interface Tool {
   readonly name: string;
@@ -92,7 +110,7 @@ interface ProcessFigures {
 
 interface Run {
   readonly tool: string;
-  readonly round: number | "warm-up";
+  readonly round: number | "warm-up" | "profiled";
   readonly served: ServedSummary;
   readonly process: ProcessFigures | null;
   readonly report: ToolReport | null;
@@ -100,6 +118,8 @@ interface Run {
   readonly killed: boolean;
   /** Why the run gave no figures (crash, kill, endpoint missing), or null. */
   readonly problem: string | null;
+  /** The crawl's CPU by stage, for a profiled run. */
+  readonly breakdown?: StageBreakdown | null;
 }
 
 /** The figures a run is compared on; null when the run gave none. */
@@ -140,9 +160,13 @@ async function runTool(tool: Tool, round: Run["round"], site: NginxSite, timeout
   const dir = await mkdtemp(join(tmpdir(), "bench-crawl-time-"));
   const timeFile = join(dir, "time.txt");
   const offset = await site.logOffset();
-  const args = ["-o", timeFile, "-f", "%e %U %S %M", process.execPath, "--import", "tsx", join(PEERS_DIR, tool.script)];
+  const profileDir = round === "profiled" ? join(dir, "profiles") : null;
+  // svc's runner profiles the server it starts; the other runners are the crawler themselves.
+  const nodeFlags = profileDir && tool.name !== "svc" ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const args = ["-o", timeFile, "-f", "%e %U %S %M", process.execPath, ...nodeFlags, "--import", "tsx", join(PEERS_DIR, tool.script)];
   // The runner stops its own crawl a little before the bench kills it, so that it still reports.
   args.push("--url", `${site.origin}/`, "--concurrency", String(tool.concurrency), "--deadline-ms", String(Math.max(1000, timeoutMs - 8000)));
+  if (profileDir && tool.name === "svc") args.push("--profile-dir", profileDir);
   const child = spawn("/usr/bin/time", args, { cwd: REPO_ROOT, env: childEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -169,8 +193,10 @@ async function runTool(tool: Tool, round: Run["round"], site: NginxSite, timeout
   await sleep(200); // nginx writes a request's log line when the request ends
   const served = summarise(await site.entriesSince(offset));
   const processFigures = parseTime(await readFile(timeFile, "utf8").catch(() => ""));
-  await rm(dir, { recursive: true, force: true });
   const report = reportIn(stdout);
+  const window = (report?.extra as { windowUs?: [number, number] } | undefined)?.windowUs;
+  const breakdown = profileDir && window && existsSync(profileDir) ? stageBreakdown(profileDir, window[0], window[1]) : null;
+  await rm(dir, { recursive: true, force: true });
 
   let problem: string | null = null;
   if (killed) problem = `killed after ${(timeoutMs / 1000).toFixed(0)} s`;
@@ -180,7 +206,7 @@ async function runTool(tool: Tool, round: Run["round"], site: NginxSite, timeout
   else if (report.timedOut) problem = `stopped at its deadline (${((timeoutMs - 8000) / 1000).toFixed(0)} s)`;
   else if (exitCode !== 0) problem = `exited ${exitCode ?? "by signal"}: ${tail(stderr)}`;
   if (report && !report.available && tool.name === "svc") log("svc: crawl endpoint not available");
-  return { tool: tool.name, round, served, process: processFigures, report, exitCode, killed, problem };
+  return { tool: tool.name, round, served, process: processFigures, report, exitCode, killed, problem, ...(profileDir ? { breakdown } : {}) };
 }
 
 function tail(text: string, lines = 6): string {
@@ -225,6 +251,45 @@ function svcNotes(r: ToolReport): string {
   );
 }
 
+/** CPU-ms per page of each stage, per profiled tool: what each stage of a crawl costs. */
+type StagesPerPage = Record<string, Record<string, number> & { total: number }>;
+
+function stagesPerPage(profiled: readonly Run[]): StagesPerPage {
+  const out: StagesPerPage = {};
+  for (const run of profiled) {
+    const b = run.breakdown;
+    const cpuMs = (run.report?.crawlCpuS ?? 0) * 1000;
+    if (!b || run.served.pages === 0 || cpuMs <= 0) continue;
+    const stages = scaledTo(b, cpuMs);
+    const perPage = Object.fromEntries(STAGES.map((s) => [s, stages[s] / run.served.pages])) as Record<string, number>;
+    out[run.tool] = { ...perPage, total: cpuMs / run.served.pages };
+  }
+  return out;
+}
+
+function printBreakdown(profiled: readonly Run[], perPage: StagesPerPage): void {
+  const tools = Object.keys(perPage);
+  if (tools.length === 0) return void log("\nCPU by stage: no profile read (a profiled run failed)");
+  log(`\nCPU by stage, CPU-ms per page (one more run of ${tools.join(" and ")} under node --cpu-prof, cut to the crawl's window; each stage's share of the samples times the run's measured CPU)`);
+  log(`${pad("stage", 10)}${tools.map((t) => lpad(t, 10) + lpad("share", 7)).join("")}  what`);
+  for (const stage of STAGES) {
+    if (tools.every((t) => (perPage[t]?.[stage] ?? 0) < 0.005)) continue;
+    const cells = tools.map((t) => {
+      const v = perPage[t]?.[stage] ?? 0;
+      const total = perPage[t]?.total ?? 0;
+      return lpad(v.toFixed(2), 10) + lpad(total > 0 ? `${((100 * v) / total).toFixed(0)}%` : "-", 7);
+    });
+    log(`${pad(stage, 10)}${cells.join("")}  ${STAGE_MEANING[stage]}`);
+  }
+  log(`${pad("total", 10)}${tools.map((t) => lpad((perPage[t]?.total ?? 0).toFixed(2), 10) + lpad("", 7)).join("")}`);
+  for (const run of profiled) {
+    const b = run.breakdown;
+    if (!b) continue;
+    const threads = Object.entries(b.threadsMs).map(([t, ms]) => `${t} ${(ms / 1000).toFixed(2)} s`).join(", ");
+    log(`  ${run.tool}: ${run.served.pages} pages, window ${(b.windowMs / 1000).toFixed(2)} s, CPU measured ${num(run.report?.crawlCpuS, 2)} s, sampled ${(b.totalMs / 1000).toFixed(2)} s by thread: ${threads}${run.problem ? `; ${run.problem}` : ""}`);
+  }
+}
+
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
@@ -256,6 +321,13 @@ function ratios(runs: readonly Run[], other: string): { pagesPerS: number | null
   return { pagesPerS: median(perRound), cpuPerPage: median(cpu), perRound };
 }
 
+/** The breakdown as bench-output figures: <tool>_stage_<stage>_cpu_ms_per_page. */
+function stageFigures(perPage: StagesPerPage): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [tool, stages] of Object.entries(perPage)) for (const [stage, v] of Object.entries(stages)) out[`${tool}_stage_${stage}_cpu_ms_per_page`] = Math.round(v * 1000) / 1000;
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Setup
 
@@ -271,7 +343,7 @@ function htmlFiles(dir: string): number {
 
 function wrkCeiling(site: NginxSite): { path: string; requestsPerS: number; transferPerS: string } | null {
   if (!existsSync("/usr/bin/wrk")) return null;
-  const path = "/library/functions.html";
+  const path = SCALE_PAGES ? "/p/1" : "/library/functions.html";
   try {
     const out = execFileSync("/usr/bin/wrk", ["-t1", `-c${CONNECTIONS}`, "-d2s", `${site.origin}${path}`], { encoding: "utf8", timeout: 15_000 });
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
@@ -288,13 +360,16 @@ async function main(): Promise<void> {
   log(`bench:crawl (${SMOKE ? "smoke" : "full"}): ${TOOLS.map((t) => t.name).join(", ")}`);
   ensureDebianPackages((line) => log(line));
   ensurePeers();
-  const site = await startNginx(PYTHON_DOC_ROOT);
+  const scaleDir = SCALE_PAGES ? await mkdtemp(join(tmpdir(), "bench-crawl-scale-site-")) : null;
+  const planted = scaleDir ? await writeScaleSite(scaleDir, Number(SCALE_PAGES)) : null;
+  const root = scaleDir ?? PYTHON_DOC_ROOT;
+  const site = await startNginx(root, scaleDir ? "text/html" : undefined);
   try {
     const nginxVersion = spawnSync("/usr/sbin/nginx", ["-v"], { encoding: "utf8" }).stderr.trim(); // nginx -v prints on stderr
-    const files = htmlFiles(PYTHON_DOC_ROOT);
+    const files = planted ? planted.pages : htmlFiles(PYTHON_DOC_ROOT);
     const ceiling = wrkCeiling(site);
     const cores = typeof availableParallelism === "function" ? availableParallelism() : cpus().length;
-    log(`site: ${PYTHON_DOC_ROOT} (${files} HTML files) on ${site.origin}/, nginx pid ${site.pid} (1 worker, sendfile, keep-alive 600 s, 16384 connections)`);
+    log(`site: ${root} (${files} HTML files${planted ? `, the generated scale site: ${planted.broken} broken links planted` : ""}) on ${site.origin}/, nginx pid ${site.pid} (1 worker, sendfile, keep-alive 600 s, 16384 connections)`);
     if (ceiling) log(`server ceiling (wrk, ${CONNECTIONS} connections, 2 s, ${ceiling.path}): ${ceiling.requestsPerS.toFixed(0)} requests/s, ${ceiling.transferPerS}/s`);
     log(`machine: ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}; every tool, its runner and nginx share them`);
     log(`politeness: svc SVC_CRAWL_OVERRIDES=127.0.0.1=${CONNECTIONS}/0 (${CONNECTIONS} connections, no delay); crawlee maxConcurrency ${CONNECTIONS}; linkinator concurrency ${LINKINATOR_CONCURRENCY}; bare ${CONNECTIONS} connections`);
@@ -334,6 +409,16 @@ async function main(): Promise<void> {
       }
     }
 
+    const profiled: Run[] = [];
+    for (const tool of BREAKDOWN ? TOOLS.filter((t) => PROFILED.has(t.name)) : []) {
+      const timeoutMs = timeoutNow();
+      if (timeoutMs === null) break;
+      const run = await runTool(tool, "profiled", site, timeoutMs);
+      profiled.push(run);
+      log(runRow(run));
+    }
+    const perStage = stagesPerPage(profiled);
+
     const medians: Record<string, Medians> = {};
     log(`\nmedians over ${ROUNDS} round(s)`);
     log(row(["", "tool", "pages", "broken", "wall s", "CPU s", "pages/s", "CPU-ms/page", "RSS MB", "runs"]));
@@ -350,6 +435,7 @@ async function main(): Promise<void> {
     }
     const bare = medians.bare;
     if (bare?.pagesPerS) log(`ceiling (bare loop): ${num(bare.pagesPerS)} pages/s, ${num((bare.cpuPerPage ?? 0) * 1000, 2)} CPU-ms per page, ${num(bare.rssMb, 0)} MB`);
+    if (BREAKDOWN) printBreakdown(profiled, perStage);
     const svcRuns = runs.filter((x) => x.tool === "svc");
     if (svcRuns.length > 0 && svcRuns.every((x) => x.report?.available === false)) log("svc: crawl endpoint not available (no Svc figures in this run)");
 
@@ -358,11 +444,13 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       mode: SMOKE ? "smoke" : "full",
       machine: { cores, cpu: cpus()[0]?.model ?? null, node: process.version },
-      site: { root: PYTHON_DOC_ROOT, htmlFiles: files, origin: site.origin, nginx: nginxVersion, config: site.config },
+      site: { name: SITE, root, htmlFiles: files, planted, origin: site.origin, nginx: nginxVersion, config: site.config },
       ceiling,
       settings: { rounds: ROUNDS, connections: CONNECTIONS, linkinatorConcurrency: LINKINATOR_CONCURRENCY, toolTimeoutS: TOOL_TIMEOUT_MS / 1000, svcCrawlOverrides: `127.0.0.1=${CONNECTIONS}/0` },
       warmUps,
       runs: runs.map((run) => ({ ...run, figures: figuresOf(run) })),
+      profiled: profiled.map((run) => ({ ...run, figures: figuresOf(run) })),
+      cpuMsPerPageByStage: perStage,
       medians,
       ratios: svcRatios,
       durationS: (Date.now() - startedAt) / 1000,
@@ -371,7 +459,8 @@ async function main(): Promise<void> {
     const svcMedians = medians.svc;
     const rssBytes = svcMedians?.rssMb != null ? Math.round(svcMedians.rssMb * 1024 * 1024) : null;
     writeBenchOutput({
-      bench: "crawl",
+      // bench:summary reads "crawl" (python3-doc); a scale site's run has its own file.
+      bench: SITE === "python-doc" ? "crawl" : `crawl-${SITE}`,
       mode: SMOKE ? "smoke" : "full",
       figures: {
         svc_pages_per_s: svcMedians?.pagesPerS ?? null,
@@ -381,12 +470,19 @@ async function main(): Promise<void> {
         ratio_svc_bare: svcRatios.bare?.pagesPerS ?? null,
         ratio_svc_linkinator: svcRatios.linkinator?.pagesPerS ?? null,
         rss_bytes: rssBytes,
+        ratio_svc_linkinator_cpu_per_page: svcRatios.linkinator?.cpuPerPage ?? null,
+        linkinator_pages_per_s: medians.linkinator?.pagesPerS ?? null,
+        linkinator_rss_bytes: medians.linkinator?.rssMb != null ? Math.round(medians.linkinator.rssMb * 1024 * 1024) : null,
+        bare_rss_bytes: bare?.rssMb != null ? Math.round(bare.rssMb * 1024 * 1024) : null,
+        ...stageFigures(perStage),
       },
-      hotPath: { path: "whole-site crawl", ratio: svcRatios.bare?.pagesPerS ?? null, ratioRounds: svcRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes },
+      // The hot path of bench:summary is the python3-doc crawl's.
+      ...(SITE === "python-doc" ? { hotPath: { path: "whole-site crawl", ratio: svcRatios.bare?.pagesPerS ?? null, ratioRounds: svcRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes } } : {}),
     });
     log(`\nresults: ${OUT_FILE}; bench:crawl took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
   } finally {
     await site.stop();
+    if (scaleDir) await rm(scaleDir, { recursive: true, force: true });
   }
 }
 

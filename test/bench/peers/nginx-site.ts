@@ -76,7 +76,7 @@ export interface NginxSite {
 const LOG_FORMAT = "$connection\\t$request_method\\t$status\\t$body_bytes_sent\\t$sent_http_content_type\\t$request_uri";
 
 /** The configuration the notes measured (30-100k requests/s here), plus a parseable access log. */
-function nginxConfig(dir: string, root: string, port: number): string {
+function nginxConfig(dir: string, root: string, port: number, defaultType: string): string {
   return `# bench:crawl's private nginx; written per run
 daemon off;
 master_process on;
@@ -87,7 +87,7 @@ error_log ${dir}/error.log warn;
 events { worker_connections 16384; }
 http {
   include /etc/nginx/mime.types;
-  default_type application/octet-stream;
+  default_type ${defaultType};
   sendfile on;
   keepalive_timeout 600s;
   send_timeout 3600s;
@@ -128,11 +128,14 @@ export function summarise(entries: readonly AccessEntry[]): ServedSummary {
   return { pages: pages.size, requests: entries.length, connections: connections.size, bytes, statuses, brokenUris: [...broken].sort() };
 }
 
-/** Starts nginx on a free loopback port serving root; resolves once it answers. */
-export async function startNginx(root: string): Promise<NginxSite> {
+/**
+ * Starts nginx on a free loopback port serving root; resolves once it answers. Files without a
+ * known extension are served as defaultType (the generated scale site's /p/{i} are HTML).
+ */
+export async function startNginx(root: string, defaultType = "application/octet-stream"): Promise<NginxSite> {
   const dir = await mkdtemp(join(tmpdir(), "bench-crawl-nginx-"));
   const port = await freePort();
-  const config = nginxConfig(dir, root, port);
+  const config = nginxConfig(dir, root, port, defaultType);
   const confPath = join(dir, "nginx.conf");
   const logPath = join(dir, "access.log");
   await writeFile(confPath, config);

@@ -12,6 +12,8 @@ export interface RunArgs {
   readonly concurrency: number;
   /** The runner stops its crawl by itself after this long (the bench kills it a little later). */
   readonly deadlineMs: number;
+  /** Where the tool's CPU profiles go (svc: its server's threads), when the bench asks for them. */
+  readonly profileDir?: string;
 }
 
 /** What a runner reports about its own crawl; the pages the bench reports come from nginx's log. */
@@ -47,7 +49,7 @@ const MARK = "BENCH_RESULT ";
 export function runArgs(argv: readonly string[] = process.argv.slice(2)): RunArgs {
   const { values } = parseArgs({
     args: [...argv],
-    options: { url: { type: "string" }, concurrency: { type: "string", default: "16" }, "deadline-ms": { type: "string", default: "600000" } },
+    options: { url: { type: "string" }, concurrency: { type: "string", default: "16" }, "deadline-ms": { type: "string", default: "600000" }, "profile-dir": { type: "string" } },
     strict: true,
   });
   if (!values.url || !/^http:\/\/127\.0\.0\.1:\d+\//.test(values.url)) throw new Error(`--url must be http://127.0.0.1:<port>/…, got ${String(values.url)}`);
@@ -55,7 +57,7 @@ export function runArgs(argv: readonly string[] = process.argv.slice(2)): RunArg
   const deadlineMs = Number(values["deadline-ms"]);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error("--concurrency must be a positive integer");
   if (!Number.isInteger(deadlineMs) || deadlineMs < 1000) throw new Error("--deadline-ms must be an integer >= 1000");
-  return { url: values.url, concurrency, deadlineMs };
+  return { url: values.url, concurrency, deadlineMs, ...(values["profile-dir"] ? { profileDir: values["profile-dir"] } : {}) };
 }
 
 /** Prints the report as the RESULT line the bench reads. */
@@ -73,6 +75,14 @@ export function reportIn(stdout: string): ToolReport | null {
 export function cpuSeconds(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
+}
+
+/**
+ * process.hrtime in µs: CLOCK_MONOTONIC, the clock of V8's CPU profiles in any process here, so a
+ * runner's window (extra.windowUs) cuts another process's profiles.
+ */
+export function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 /** Distinct values, sorted, at most n. */

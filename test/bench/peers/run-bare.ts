@@ -9,7 +9,7 @@
 import { Parser } from "htmlparser2";
 import { StringDecoder } from "node:string_decoder";
 import { Agent, request } from "undici";
-import { cpuSeconds, printReport, runArgs, sample } from "./protocol.ts";
+import { cpuSeconds, monotonicUs, printReport, runArgs, sample } from "./protocol.ts";
 
 const { url: start, concurrency, deadlineMs } = runArgs();
 const origin = new URL(start).origin;
@@ -51,6 +51,7 @@ async function visit(url: string): Promise<void> {
 }
 
 const t0 = performance.now();
+const fromUs = monotonicUs();
 const cpu0 = cpuSeconds();
 const deadline = Date.now() + deadlineMs;
 let timedOut = false;
@@ -73,6 +74,7 @@ await new Promise<void>((done) => {
   pump();
 });
 const crawlWallS = (performance.now() - t0) / 1000;
+const toUs = monotonicUs();
 const crawlCpuS = cpuSeconds() - cpu0;
 await agent.close();
 
@@ -88,5 +90,5 @@ printReport({
   connectionErrors,
   timedOut,
   failure: null,
-  extra: { urlsSeen: seen.size, connections: concurrency },
+  extra: { urlsSeen: seen.size, connections: concurrency, windowUs: [fromUs, toUs] },
 });

@@ -18,15 +18,17 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CONFIG_FIELDS } from "../../../runtime/index.ts";
-import { http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer } from "../../harness/svc-process.ts";
-import { cpuSeconds, printReport, runArgs, sample } from "./protocol.ts";
+import { checkoutLauncher, http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer, type SvcLauncher } from "../../harness/svc-process.ts";
+import { cpuSeconds, monotonicUs, printReport, runArgs, sample } from "./protocol.ts";
 
 const KEY = "svc_GdsceXh7HUZbYlpmTxKCpMo8mzuplp5iB4IqHppZ";
 const POLL_MS = 200;
 const LATENCY_EVERY_MS = 50;
 const PROBE_COST_REQUESTS = 50;
+// A start under tsx on a loaded 2-core machine took over 60 s (the parse threads load and warm up first).
+const READY_TIMEOUT_MS = 180_000;
 
-const { url, concurrency, deadlineMs } = runArgs();
+const { url, concurrency, deadlineMs, profileDir } = runArgs();
 const host = new URL(url).host;
 const deadline = Date.now() + deadlineMs;
 /** Politeness for the loopback site: N connections, no delay (runtime/config-parse.ts's format). */
@@ -173,15 +175,23 @@ const { env, port, adminPort } = await svcEnvFor(data.dir, {
   SVC_PLAN_CHECKS_PER_DAY: "1000000",
   // The plan's crawl size (500 URLs by default) would cut the site short; the bench wants it whole.
   ...ifKnown({ SVC_PLAN_CRAWL_PAGES: "100000" }),
+  // The generated scale site's pages are all /p/{n}: one URL pattern, which the trap rule would cut at 100.
+  ...(process.env.BENCH_SITE?.startsWith("scale-") ? { SVC_CRAWL_MAX_PER_PATTERN: "1000000" } : {}),
   // The harness shortens the parse threads' warm-up for tests; the bench runs what users run.
   ...ifKnown({ SVC_PARSE_WARMUP_PAGES: CONFIG_FIELDS.find((f) => f.env === "SVC_PARSE_WARMUP_PAGES")?.default ?? "" }),
 });
-const svc = spawnSvc(["serve"], env);
+// With --profile-dir, every thread of the server writes a CPU profile there when it ends (the bench
+// cuts them to the crawl's window): --cpu-prof is refused in NODE_OPTIONS, so it goes on the command.
+const launcher: SvcLauncher = (args, svcEnv) => {
+  const l = checkoutLauncher(args, svcEnv);
+  return profileDir ? { ...l, argv: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...l.argv] } : l;
+};
+const svc = spawnSvc(["serve"], env, launcher);
 const api: Api = (path, init = {}) => http(`http://127.0.0.1:${port}${path}`, { ...init, key: KEY, timeoutMs: 30_000 });
 const unavailable = { tool: "svc", available: false, crawlWallS: 0, crawlCpuS: 0, peakRssMb: null, pagesReported: 0, brokenInternal: 0, brokenSample: [], connectionErrors: 0, timedOut: false, failure: null };
 
 try {
-  await waitReady(svc, adminPort, 60_000);
+  await waitReady(svc, adminPort, READY_TIMEOUT_MS);
   const added = await api("/api/v1/sites", { method: "POST", body: { host } });
   if (added.status !== 201 && added.status !== 200) throw new Error(`POST /api/v1/sites answered ${added.status}: ${added.text}`);
 
@@ -189,6 +199,7 @@ try {
   const cpu0 = processCpuS(svc.pid);
   const runnerCpu0 = cpuSeconds();
   const t0 = performance.now();
+  const fromUs = monotonicUs();
   const started = await api(`/api/v1/crawl/${host}`, { method: "POST" });
   if (started.status === 404) {
     process.stdout.write("svc: crawl endpoint not available\n");
@@ -210,6 +221,7 @@ try {
       throw err;
     });
     const crawlWallS = (performance.now() - t0) / 1000;
+    const toUs = monotonicUs();
     const crawlCpuS = processCpuS(svc.pid) - cpu0;
     const runnerCpuS = cpuSeconds() - runnerCpu0;
     const latency = await probe.stop();
@@ -232,6 +244,7 @@ try {
       failure: job.state === "error" ? `job ${job.id} ended in error: ${JSON.stringify(job.error ?? null)}` : null,
       extra: {
         overrides: CRAWL_OVERRIDES,
+        windowUs: [fromUs, toUs],
         settings: Object.fromEntries(Object.entries(env).filter(([k]) => !["SVC_DATA_DIR", "SVC_PORT", "SVC_ADMIN_PORT", "SVC_BOOTSTRAP_KEY"].includes(k))),
         memory: { hwmBeforeCrawlMb, rssAtDoneMb },
         job: { id: job.id, state: job.state, error: job.error ?? null },
