@@ -1,4 +1,4 @@
-import type { CompleteRequest, LeaseResponse, StreamItem, StreamResult } from "./gen/svc/v1/scheduler.js";
+import type { CompleteRequest, LeaseResponse, RunCheckRequest, RunCheckResponse, StreamItem, StreamResult } from "./gen/svc/v1/scheduler.js";
 
 /** The task arm of a lease: one per work kind. */
 export type LeaseTask = NonNullable<LeaseResponse["task"]>;
@@ -20,6 +20,19 @@ export const WORK_KINDS = ["analyze", "crawl", "page", "tls", "dns", "webhook", 
 type Missing = Exclude<WorkKind, (typeof WORK_KINDS)[number]>;
 const complete: [Missing] extends [never] ? true : Missing = true;
 void complete;
+
+/** The task arm of a synchronous call (RunCheck): the arms of the lease's task that travel the sync lane. */
+export type SyncTask = NonNullable<RunCheckRequest["task"]>;
+/** A kind that a caller may run in the synchronous lane. */
+export type SyncKind = SyncTask["$case"];
+/** The result arm of a synchronous answer: the completion's arm of the same name. */
+export type SyncResult = NonNullable<RunCheckResponse["result"]>;
+// The sync arms are the lease's and the completion's, message for message: a sync arm of another
+// message type (or one the lease lacks) fails to compile here.
+const syncTaskIsLeaseTask: SyncTask extends LeaseTask ? true : never = true;
+const syncResultIsWorkResult: SyncResult extends WorkResult ? true : never = true;
+void syncTaskIsLeaseTask;
+void syncResultIsWorkResult;
 
 /** The task arm of a stream item: one per stream-lane kind. */
 export type StreamTask = NonNullable<StreamItem["task"]>;

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JobRow } from "../../storage/index.ts";
+import { AnalyzeTask } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
@@ -61,17 +62,17 @@ export const startAnalysis = implement(contracts.startAnalysis, async ({ auth, d
 });
 
 export const analyzeSiteSync = implement(contracts.analyzeSiteSync, async ({ auth, deps, query }) => {
-  const res = await deps.scheduler.runCheck(auth!.accountId, query.d, query.fresh === 1, deps.config.syncWaitMs);
-  const job = await deps.store.jobs.getOwned(auth!.accountId, res.jobId);
-  if (!res.done || !job || job.state !== "done" || job.run_id === null) {
-    if (job?.state === "error") {
-      const reason = job.error ?? "failed";
-      if (reason === "blocked_private_address") throw new ApiError("bad_host", `${query.d} resolves to a private address`, { param: "d", details: { reason, job: job.id } });
-      throw new ApiError("not_ready", `the check of ${query.d} failed: ${reason}`, { retryAfter: 60, details: { job: job.id, reason } });
-    }
-    throw new ApiError("not_ready", `the check of ${query.d} is still running; poll the job`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
+  const task = { $case: "analyze" as const, value: AnalyzeTask.fromPartial({}) };
+  const answer = await deps.scheduler.runSync(auth!.accountId, task, { waitMs: deps.config.syncWaitMs, host: query.d, fresh: query.fresh === 1 });
+  if (answer.state === "error") {
+    const reason = answer.error;
+    if (reason === "blocked_private_address") throw new ApiError("bad_host", `${query.d} resolves to a private address`, { param: "d", details: { reason, job: answer.jobId } });
+    throw new ApiError("not_ready", `the check of ${query.d} failed: ${reason}`, { retryAfter: 60, details: { job: answer.jobId, reason } });
   }
-  const run = await deps.store.runs.byId(job.run_id);
+  if (answer.state === "running" || answer.runId === null) {
+    throw new ApiError("not_ready", `the check of ${query.d} is still running; poll the job`, { retryAfter: 3, details: { job: answer.jobId, self: `/api/v1/jobs/${answer.jobId}` } });
+  }
+  const run = await deps.store.runs.byId(answer.runId);
   if (!run) throw new ApiError("server", "the finished run is missing");
   return { body: renderReport(run, await deps.store.runs.checkInFlight(run.host)) };
 });

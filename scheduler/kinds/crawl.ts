@@ -12,7 +12,6 @@ export const crawlKind: SchedulerKind<"crawl"> = {
   name: "crawl",
   lanes: ["job"],
   cost: CRAWL_COST,
-  hostOf: (target) => target,
   async reuse(ctx, host) {
     const crawl = await ctx.store.crawls.latest(host);
     return crawl?.run_id && crawl.checked_at >= ctx.now() - ctx.config.reportFreshSeconds ? crawl.run_id : null;
