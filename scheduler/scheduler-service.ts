@@ -120,7 +120,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
   /** A synchronous call: the task's job, waited for up to waitMs, answered with its state and its result arm. */
   async function runSync(req: RunCheckRequest): Promise<RunCheckResponse> {
     if (!req.task) throw grpcError(status.INVALID_ARGUMENT, "bad_param", "a synchronous call without a task");
-    const { $case: name, value } = req.task;
+    const name = req.task.$case;
     const kind = schedulerKind(name) as SchedulerKind<SyncKind> | null;
     const place = placeOf(kind, req.task, req.host);
     // uncharged: a task re-check's narrow run, counted by the gateway against rechecks_per_day.
@@ -273,7 +273,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
 function placeOf(kind: SchedulerKind<SyncKind> | null, task: SyncTask, site: string): JobPlace {
   if (!kind?.place) return { host: site, target: null };
   try {
-    return kind.place(task.value as never, site);
+    return kind.place(task.value, site);
   } catch {
     throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no target of ${task.$case} work in the task`);
   }

@@ -49,6 +49,19 @@ describe("work kinds: one set on both sides of the wire", () => {
     }
   });
 
+  it("the sync lane's call takes the task arms of the kinds that travel it, and answers their result arms, message for message", () => {
+    const calls = oneofArms(proto, "RunCheckRequest", "task");
+    const answers = oneofArms(proto, "RunCheckResponse", "result");
+    const syncKinds = Object.values(SCHEDULER_KINDS).filter((k) => k.lanes.includes("sync")).map((k) => k.name);
+    expect(sorted(calls.keys())).toEqual(["analyze", "dns", "page", "recheck", "tls", "utility", "webhook"]);
+    expect(sorted(calls.keys())).toEqual(sorted(syncKinds));
+    expect(sorted(answers.keys())).toEqual(sorted(calls.keys()));
+    for (const [name, type] of calls) expect(type).toBe(tasks.get(name));
+    for (const [name, type] of answers) expect(type).toBe(results.get(name));
+    // Every sync kind answers its caller with its result arm.
+    for (const name of syncKinds) expect(typeof SCHEDULER_KINDS[name].answer).toBe("function");
+  });
+
   it("the stream lane's arms, the crawler's and the scheduler's stream tables and STREAM_KINDS are one set too", () => {
     const items = oneofArms(proto, "StreamItem", "task");
     const answers = oneofArms(proto, "StreamResult", "result");
