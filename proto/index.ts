@@ -85,8 +85,12 @@ export {
   type SchedulerServiceServer,
 } from "./gen/svc/v1/scheduler.js";
 export {
+  LISTED_KINDS,
   STREAM_KINDS,
+  WORK_KIND_INFO,
   WORK_KINDS,
+  workKindInfo,
+  type Lane,
   type LeaseTask,
   type ResultOf,
   type StreamKind,
@@ -99,6 +103,7 @@ export {
   type SyncTask,
   type TaskOf,
   type WorkKind,
+  type WorkKindInfo,
   type WorkResult,
 } from "./work-kinds.ts";
 

@@ -27,6 +27,7 @@ import {
   type SyncResult,
   type SyncTask,
   type WorkResult,
+  WORK_KIND_INFO,
 } from "../proto/index.ts";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
 import { unixSeconds } from "../runtime/index.ts";
@@ -101,7 +102,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
   async function start(name: string, accountId: number, place: JobPlace, o: { fresh: boolean; charge: boolean; lane: Lane }): Promise<{ job: JobRow; cached: boolean }> {
     const kind = schedulerKind(name);
     if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${name}`);
-    if (!kind.lanes.includes(o.lane)) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `${name} work does not travel the ${o.lane} lane`);
+    if (!WORK_KIND_INFO[kind.name].lanes.includes(o.lane)) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `${name} work does not travel the ${o.lane} lane`);
     const { host, target } = place;
     if (!o.fresh && kind.reuse) {
       const runId = await kind.reuse(ctx, host);

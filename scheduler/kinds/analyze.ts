@@ -9,7 +9,6 @@ import type { KindContext, SchedulerKind } from "./kind.ts";
 /** A site analysis: charged one check; a report younger than SVC_REPORT_FRESH_S answers instead. */
 export const analyzeKind: SchedulerKind<"analyze"> = {
   name: "analyze",
-  lanes: ["job", "sync"],
   cost: 1,
   async reuse(ctx, host) {
     const run = await ctx.store.runs.latest(host);

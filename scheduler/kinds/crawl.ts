@@ -10,7 +10,6 @@ export const CRAWL_COST = 3;
 /** A whole-site crawl with its analysis; a crawl younger than SVC_REPORT_FRESH_S answers instead. */
 export const crawlKind: SchedulerKind<"crawl"> = {
   name: "crawl",
-  lanes: ["job"],
   cost: CRAWL_COST,
   async reuse(ctx, host) {
     const crawl = await ctx.store.crawls.latest(host);

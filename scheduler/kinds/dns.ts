@@ -4,7 +4,6 @@ import type { SchedulerKind } from "./kind.ts";
 /** A live DNS lookup: the facts are the job's result (GET /dns/{host} reads them). */
 export const dnsKind: SchedulerKind<"dns"> = {
   name: "dns",
-  lanes: ["sync"],
   cost: 1,
   place: (task) => ({ host: task.host, target: null }),
   task: async (_ctx, job) => DnsTask.fromPartial({ host: job.host }),

@@ -2,13 +2,7 @@ import type { ResultOf, TaskOf, WorkKind } from "../../proto/index.ts";
 import type { Clock, Config, Logger } from "../../runtime/index.ts";
 import type { AttemptFailure, JobRow, Queryable, Settled, Store } from "../../storage/index.ts";
 
-/**
- * How work travels. job: a job row, a lease renewed by heartbeats, checkpoints (analyses,
- * crawls). sync: a caller waits on a reply address, on crawler slots of its own (live checks).
- * stream: high volume without a job row per item, planned in batches per time slot and answered
- * on the results topic (uptime probes, webhook deliveries; docs/architecture.md says how one plugs in).
- */
-export type Lane = "job" | "sync" | "stream";
+export type { Lane } from "../../proto/index.ts";
 
 /** Where a job runs: its host, and what it works on when that is not the host itself. */
 export interface JobPlace {
@@ -32,8 +26,6 @@ export interface KindContext {
  */
 export interface SchedulerKind<K extends WorkKind> {
   readonly name: K;
-  /** The lanes a job of this kind may travel (a start names one; a kind refuses the others). */
-  readonly lanes: readonly Lane[];
   /** Checks charged against the plan's daily limit when a job of this kind starts. */
   readonly cost: number;
   /**

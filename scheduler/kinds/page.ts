@@ -4,7 +4,6 @@ import type { SchedulerKind } from "./kind.ts";
 /** One page's checks: the facts are the job's result (GET /full, GET /check/{tool} read them). */
 export const pageKind: SchedulerKind<"page"> = {
   name: "page",
-  lanes: ["sync"],
   cost: 1,
   place: (task) => ({ host: new URL(task.url).host, target: task.url }),
   task: async (_ctx, job) => PageTask.fromPartial({ url: job.target ?? `https://${job.host}/` }),

@@ -9,7 +9,6 @@ import type { SchedulerKind } from "./kind.ts";
  */
 export const recheckKind: SchedulerKind<"recheck"> = {
   name: "recheck",
-  lanes: ["sync"],
   cost: 1,
   // The row's target is the task in the proto's JSON form.
   place: (task) => ({ host: new URL(task.origin).host, target: JSON.stringify(RecheckTask.toJSON(task)) }),

@@ -4,7 +4,6 @@ import type { SchedulerKind } from "./kind.ts";
 /** A live TLS handshake: the facts are the job's result (GET /ssl/{host} reads them). */
 export const tlsKind: SchedulerKind<"tls"> = {
   name: "tls",
-  lanes: ["sync"],
   cost: 1,
   place: (task) => ({ host: task.host, target: null }),
   task: async (_ctx, job) => TlsTask.fromPartial({ host: job.host }),

@@ -15,7 +15,6 @@ export const UTILITY_JOB_HOST = "utilities.invalid";
  */
 export const utilityKind: SchedulerKind<"utility"> = {
   name: "utility",
-  lanes: ["sync"],
   cost: 0,
   // The row's target is the task in the proto's JSON form, held while the run lasts.
   place: (task) => ({ host: UTILITY_JOB_HOST, target: JSON.stringify(UtilityTask.toJSON(task)) }),

@@ -34,7 +34,6 @@ function deliveryOf(target: string | null): number {
  */
 export const webhookKind: SchedulerKind<"webhook"> = {
   name: "webhook",
-  lanes: ["job", "sync"],
   cost: 0,
   // Planned attempts on a topic of their own: crawler nodes send them on the webhook slots (SVC_WORKER_WEBHOOK_CONCURRENCY).
   jobTopic: TOPICS.webhooks,
