@@ -126,7 +126,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     const place = placeOf(kind, req.task, req.host);
     // uncharged: a task re-check's narrow run, counted by the gateway against rechecks_per_day.
     const { job, cached } = await start(name, req.accountId, place, { fresh: req.fresh, charge: !req.uncharged, lane: "sync" });
-    if (cached) return RunCheckResponse.fromPartial({ jobId: job.id, cached: true, state: JobState.JOB_STATE_DONE, runId: job.run_id ?? 0, finished: job.finished ?? job.updated });
+    if (cached) return answered(req, job, true);
     await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
       const j = await store.jobs.get(job.id);
       return j?.state === "done" || j?.state === "error";
@@ -134,11 +134,16 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     // The job as it ended, whoever told the wait (a completion on this replica, or a poll).
     const j = await store.jobs.get(job.id);
     if (!j || (j.state !== "done" && j.state !== "error")) return RunCheckResponse.fromPartial({ jobId: job.id, state: JobState.JOB_STATE_RUNNING });
-    const finished = j.finished ?? j.updated;
-    if (j.state === "error") return RunCheckResponse.fromPartial({ jobId: j.id, state: JobState.JOB_STATE_ERROR, error: j.error ?? "failed", errorDetail: j.error_detail ?? "", finished });
+    if (j.state === "error") return RunCheckResponse.fromPartial({ jobId: j.id, state: JobState.JOB_STATE_ERROR, error: j.error ?? "failed", errorDetail: j.error_detail ?? "", finished: j.finished ?? j.updated });
+    return answered(req, j, false);
+  }
+
+  /** The answer of a done job: its kind's result arm, rebuilt from what settle left on the row (taken from it when the kind keeps nothing). */
+  async function answered(req: RunCheckRequest, j: JobRow, cached: boolean): Promise<RunCheckResponse> {
+    const kind = schedulerKind(j.kind);
     const doc = await (kind?.answerOnce ? store.jobs.takeResult(req.accountId, j.id) : store.jobs.result(req.accountId, j.id));
-    const result = kind?.answer ? ({ $case: name, value: kind.answer(doc ?? {}) } as SyncResult) : undefined;
-    return RunCheckResponse.fromPartial({ jobId: j.id, state: JobState.JOB_STATE_DONE, runId: j.run_id ?? 0, finished, result });
+    const result = kind?.answer ? ({ $case: kind.name, value: kind.answer(doc ?? {}) } as SyncResult) : undefined;
+    return RunCheckResponse.fromPartial({ jobId: j.id, cached, state: JobState.JOB_STATE_DONE, runId: j.run_id ?? 0, finished: j.finished ?? j.updated, result });
   }
 
   async function chargeChecks(accountId: number, cost: number): Promise<void> {
