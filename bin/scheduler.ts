@@ -47,7 +47,7 @@ export async function scheduler(env: NodeJS.ProcessEnv): Promise<number> {
     ch = opened.ch ?? null;
     // Search facts older versions kept in the account database, moved to ClickHouse once.
     void startLegacyFactsMove(opened, clock, logger);
-    registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.uptime, webhooks: store.webhooks });
+    registerSchedulerMetrics(metrics, store.jobs, clock, { incidents: store.incidents, webhooks: store.webhooks });
     const bus = life.add("bus", kafkaBus(config, logger, "scheduler"));
     registerConsumerLag(metrics, bus, clock);
     const created = await bus.ensureTopics(busTopics(config));

@@ -41,6 +41,8 @@ export { politenessFor } from "./fetch/politeness.ts";
 export { workerMetrics } from "./worker-metrics.ts";
 export { cumulativeLayoutShift, totalBlockingTime, CHROMIUM_ARGS } from "./browser/browser-metrics.ts";
 export { BROWSER_CLOSE_MS, createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
+export { inProcessPageProxies, type PageProxies } from "./browser/page-proxies.ts";
+export { threadPageProxies } from "./browser/thread-page-proxies.ts";
 export { browserPoolMetrics, type BrowserPoolMetrics } from "./browser/pool-metrics.ts";
 export { appliedThrottling, networkConditions, PROFILES, type Profile, type ProfileName } from "./browser/profiles.ts";
 export { imageSize } from "./site/social-images.ts";

@@ -6,6 +6,7 @@ import type { Registry } from "prom-client";
 import { unixSeconds, type Clock, type CrawlSettings } from "../runtime/index.ts";
 import { createBrowserPool, type BrowserPool } from "./browser/browser-pool.ts";
 import { browserPoolMetrics } from "./browser/pool-metrics.ts";
+import { threadPageProxies } from "./browser/thread-page-proxies.ts";
 import { webhookMetrics, type WebhookMetrics } from "./webhook-metrics.ts";
 import { fetchMetrics, NO_FETCH_METRICS, type FetchMetrics } from "./fetch/fetch-metrics.ts";
 import type { CollectOptions } from "./site/collect-facts.ts";
@@ -138,7 +139,9 @@ function browserPoolFor(settings: CrawlSettings, egress: Egress, externalAllowed
       maxMemoryBytes: settings.browserMaxMemoryMb * 1024 * 1024,
       throttling: settings.browserThrottling,
     },
-    { egress, now: () => unixSeconds(clock), ...(metrics ? { metrics: browserPoolMetrics(metrics, settings.browserContexts) } : {}) },
+    // The pages' proxies on a thread of their own: the crawl's parsing and analyses on this event
+    // loop would otherwise delay every request of a measured page (page-proxies.ts).
+    { egress, proxies: threadPageProxies({ egress: egress.options, egressAllow: settings.egressAllow }), now: () => unixSeconds(clock), ...(metrics ? { metrics: browserPoolMetrics(metrics, settings.browserContexts) } : {}) },
   );
 }
 

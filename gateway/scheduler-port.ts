@@ -54,7 +54,7 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError("maintenance", "the scheduler is restarting or unreachable; retry after Retry-After", { retryAfter: 2 });
   }
   if (e.code === grpcStatus.DEADLINE_EXCEEDED) {
-    return new ApiError("maintenance", "the scheduler did not answer in time; retry after Retry-After", { retryAfter: 2 });
+    return new ApiError("maintenance", "the scheduler did not answer in time (restarting, unreachable or busy); retry after Retry-After", { retryAfter: 2 });
   }
   return new ApiError("server", "the scheduler failed");
 }
@@ -63,7 +63,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
   return {
     async startAnalysis(accountId, host, fresh, charge = true) {
       try {
-        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge }), { deadlineMs: 5000, retries: 2 });
+        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge }), { deadlineMs: 5000, retries: 2, waitForReady: true });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);
@@ -72,7 +72,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
     async startCrawl(accountId, host, fresh) {
       try {
         // Not retried: a retry after a lost answer would charge and start a second crawl.
-        const res = await callUnary(client.startCrawl.bind(client), StartCrawlRequest.fromPartial({ accountId, host, fresh }), { deadlineMs: 5000, retries: 0 });
+        const res = await callUnary(client.startCrawl.bind(client), StartCrawlRequest.fromPartial({ accountId, host, fresh }), { deadlineMs: 5000, retries: 0, waitForReady: true });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);
@@ -85,7 +85,7 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
           client.runCheck.bind(client),
           RunCheckRequest.fromPartial({ accountId, task: task as RunCheckRequest["task"], host: o.host ?? "", fresh: o.fresh ?? false, uncharged: o.charge === false, waitMs: o.waitMs }),
           // Not retried: a retry would start (and charge, and send) the work a second time.
-          { deadlineMs: o.waitMs + 5000, retries: 0 },
+          { deadlineMs: o.waitMs + 5000, retries: 0, waitForReady: true },
         );
       } catch (err) {
         throw toApiError(err);

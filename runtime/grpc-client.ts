@@ -18,6 +18,12 @@ export interface CallPolicy {
    * its lease lasts rather than abandoning the attempt after a fraction of a second.
    */
   readonly retryUntilMs?: () => number;
+  /**
+   * Waits within the deadline for the channel to (re)connect instead of failing at once while it is
+   * not connected: a gateway's request rides out a scheduler restart of a few seconds, and the
+   * request is sent once, when the channel is ready (so it is safe for calls that are not retried).
+   */
+  readonly waitForReady?: boolean;
 }
 
 type Unary<Req, Res> = (req: Req, metadata: Metadata, options: Partial<CallOptions>, cb: (err: ServiceError | null, res: Res) => void) => unknown;
@@ -53,7 +59,7 @@ async function attempts<Req, Res>(method: Unary<Req, Res>, req: Req, policy: Cal
   for (let attempt = 0; ; attempt++) {
     try {
       return await new Promise<Res>((resolve, reject) => {
-        const options: Partial<CallOptions> = span ? { deadline: Date.now() + policy.deadlineMs, interceptors: [namedAfterMethod(span)] } : { deadline: Date.now() + policy.deadlineMs };
+        const options: Partial<CallOptions> = { deadline: Date.now() + policy.deadlineMs, ...(policy.waitForReady ? { waitForReady: true } : {}), ...(span ? { interceptors: [namedAfterMethod(span)] } : {}) };
         method(req, metadataOf(span), options, (err, res) => (err ? reject(err) : resolve(res)));
       });
     } catch (err) {

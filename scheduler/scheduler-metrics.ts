@@ -8,7 +8,7 @@ export const INCIDENT_KINDS: readonly IncidentRow["kind"][] = ["down", "degraded
 
 /** What the scheduler reads, at each scrape, about monitored sites and webhook addresses. */
 export interface MonitoringCounts {
-  openIncidentCounts(): Promise<Map<IncidentRow["kind"], number>>;
+  openCounts(): Promise<Map<IncidentRow["kind"], number>>;
   disabledCount(): Promise<number>;
 }
 
@@ -18,7 +18,7 @@ export interface MonitoringCounts {
  * cluster's, not this replica's, so with several schedulers each reports the same numbers. A
  * scrape while Postgres is away keeps the last values.
  */
-export function registerSchedulerMetrics(registry: Registry, jobs: JobsRepo, clock: Clock, monitoring?: { incidents: Pick<MonitoringCounts, "openIncidentCounts">; webhooks: Pick<MonitoringCounts, "disabledCount"> }): void {
+export function registerSchedulerMetrics(registry: Registry, jobs: JobsRepo, clock: Clock, monitoring?: { incidents: Pick<MonitoringCounts, "openCounts">; webhooks: Pick<MonitoringCounts, "disabledCount"> }): void {
   new Gauge({
     name: "svc_scheduler_jobs",
     help: "Jobs queued (waiting for a crawler) and running (leased), in the whole cluster.",
@@ -58,7 +58,7 @@ export function registerSchedulerMetrics(registry: Registry, jobs: JobsRepo, clo
     labelNames: ["kind"],
     registers: [registry],
     async collect() {
-      const counts = await monitoring.incidents.openIncidentCounts().catch(() => null);
+      const counts = await monitoring.incidents.openCounts().catch(() => null);
       if (!counts) return;
       for (const kind of INCIDENT_KINDS) this.set({ kind }, counts.get(kind) ?? 0);
     },

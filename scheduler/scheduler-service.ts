@@ -233,7 +233,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
       if (!out.granted) {
         if (out.reason === "exhausted") {
           const job = await store.jobs.get(req.jobId);
-          if (job) await store.events.appendAlone([jobEvent(job, "error", { error: "attempts_exhausted" })], now());
+          if (job) await store.events.add([jobEvent(job, "error", { error: "attempts_exhausted" })], now());
           waiters.done(req.jobId);
         }
         return LeaseResponse.fromPartial({ granted: false });

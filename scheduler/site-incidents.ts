@@ -11,8 +11,9 @@ function openedKind(f: SiteIncidentFinding): EventDescriptor<EVENTS.IncidentFact
 
 /**
  * Opens, worsens and closes a host's incidents that analyses find (certificate, noindex, robots)
- * from one analysis, in its completion transaction; returns the events for every account that
- * monitors the host. An incident begins at the analysis that first saw it.
+ * from one analysis, in its completion transaction `q` (the incidents repository bound to it);
+ * returns the events for every account that monitors the host. An incident begins at the analysis
+ * that first saw it.
  */
 export async function settleSiteIncidents(
   store: Store,
@@ -20,8 +21,9 @@ export async function settleSiteIncidents(
   run: { host: string; runId: number; checkedAt: number; facts: SiteFacts; analysis: Pick<Analysis, "unconfirmed">; accounts: readonly number[] },
 ): Promise<NewEvent[]> {
   const { host } = run;
+  const { incidents } = store.within(q);
   const verdicts = siteIncidentVerdicts(run.facts, run.analysis.unconfirmed.map((u) => u.code));
-  const open = await store.uptime.openIncidents(q, host, SITE_INCIDENT_KINDS);
+  const open = await incidents.openOf(host, SITE_INCIDENT_KINDS);
   const changes = siteIncidentChanges(
     open.map((i) => ({ kind: i.kind as SiteIncidentKind, cause: i.cause })),
     verdicts,
@@ -31,13 +33,13 @@ export async function settleSiteIncidents(
     const facts = { incident, incidentKind: f.kind, cause: f.cause, title: f.title, level: f.level, worse, run: run.runId };
     made.push((accountId) => newEvent(openedKind(f), facts, { accountId, host, perAccount: true }));
   };
-  for (const f of changes.open) stage(f, await store.uptime.openIncident(q, { host, kind: f.kind, title: f.title, cause: f.cause, at: run.checkedAt }), false);
+  for (const f of changes.open) stage(f, await incidents.open({ host, kind: f.kind, title: f.title, cause: f.cause, at: run.checkedAt }), false);
   for (const f of changes.worse) {
-    const id = await store.uptime.reviseIncident(q, { host, kind: f.kind, title: f.title, cause: f.cause });
+    const id = await incidents.revise({ host, kind: f.kind, title: f.title, cause: f.cause });
     if (id !== null) stage(f, id, true);
   }
   for (const kind of changes.close) {
-    const id = await store.uptime.closeIncident(q, host, kind, run.checkedAt);
+    const id = await incidents.close(host, kind, run.checkedAt);
     if (id === null) continue;
     const facts = { incident: id, incidentKind: kind, host, run: run.runId };
     made.push((accountId) => newEvent(EVENTS.INCIDENT_CLOSED, facts, { accountId, host, perAccount: true }));

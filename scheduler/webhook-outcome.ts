@@ -1,5 +1,8 @@
 import { EVENTS, newEvent } from "../analyzer/index.ts";
-import type { BatchOutcome, DeliveryRow, DeliveryUpdate, Queryable, SettledAttempt, Store } from "../storage/index.ts";
+import type { BatchOutcome, DeliveryRow, DeliveryUpdate, Queryable, Repositories, SettledAttempt, Store } from "../storage/index.ts";
+
+/** The repositories an attempt's settlement writes through, bound to its unit of work. */
+export type WebhookRepos = Pick<Repositories, "webhooks" | "events">;
 
 /** Seconds from a failed attempt to the next: after the 1st failure 1 min, then 5 min, 30 min, 2 h, 12 h (the spec's schedule, no jitter). */
 export const RETRY_DELAYS_S = [60, 300, 1800, 7200, 43_200] as const;
@@ -55,27 +58,43 @@ export function nextStep(delivery: DeliveryRow, outcome: AttemptOutcome, now: nu
 }
 
 /**
- * Records an attempt of a delivery and moves it on, in the caller's transaction (a test send's
- * job completion, or an attempt of the job path's whose crawler vanished). Batches of attempts take
- * settleAttempts' path; both end in afterAttempts.
+ * Records an attempt of a delivery and moves it on, in the transaction `q` of a job's completion
+ * (a test send's, or an attempt of the job path's). Batches of attempts take settleAttempts' path;
+ * both end in afterAttempts.
  */
 export async function recordOutcome(store: Store, q: Queryable, delivery: DeliveryRow, jobId: number, outcome: AttemptOutcome, now: number): Promise<void> {
+  await recordAttempt(store.within(q), delivery, jobId, outcome, now);
+}
+
+/** Records one attempt of a delivery (unless recorded already) and what follows it, in the unit of work `t`. */
+export async function recordAttempt(t: WebhookRepos, delivery: DeliveryRow, jobId: number, outcome: AttemptOutcome, now: number): Promise<void> {
   const update = nextStep(delivery, outcome, now);
-  if (!(await store.webhooks.recordAttempt(q, delivery, jobId, outcome.sentAt, now, update))) return;
-  await afterAttempts(store, q, [{ delivery, update }], now);
+  if (!(await t.webhooks.recordAttempt(delivery, jobId, outcome.sentAt, now, update))) return;
+  await afterAttempts(t, [{ delivery, update }], now);
 }
 
 /**
  * Records attempts of batches (crawler nodes' results, or the planner's no_answer for a window
- * passed), each at most once, in one transaction.
+ * passed, in the order they were made), in one unit of work: each for a delivery still sending in
+ * a batch and waiting for this attempt (a repeated or late result records nothing). Returns the
+ * attempts recorded.
  */
 export async function settleAttempts(store: Store, outcomes: readonly BatchOutcome[], now: number): Promise<number> {
-  return store.webhooks.settleBatch(
-    outcomes,
-    now,
-    (delivery, o) => nextStep(delivery, o, now),
-    (q, settled) => afterAttempts(store, q, settled, now),
-  );
+  if (outcomes.length === 0) return 0;
+  return store.tx(async (t) => {
+    const waiting = new Map((await t.webhooks.lockSending(outcomes.map((o) => o.delivery))).map((r) => [Number(r.id), r]));
+    const settled: (SettledAttempt & { outcome: BatchOutcome })[] = [];
+    for (const o of outcomes) {
+      const delivery = waiting.get(o.delivery);
+      if (!delivery || delivery.attempts + 1 !== o.n) continue;
+      waiting.delete(o.delivery);
+      settled.push({ delivery, update: nextStep(delivery, o, now), outcome: o });
+    }
+    if (settled.length === 0) return 0;
+    await t.webhooks.recordBatch(settled, now);
+    await afterAttempts(t, settled, now);
+    return settled.length;
+  });
 }
 
 /**
@@ -84,28 +103,28 @@ export async function settleAttempts(store: Store, outcomes: readonly BatchOutco
  * counts, and the 15th lost in a row disables the address, loses what waited for it and appends a
  * `webhook` event. A test send never counts toward disabling.
  */
-export async function afterAttempts(store: Store, q: Queryable, settled: readonly SettledAttempt[], now: number): Promise<void> {
+export async function afterAttempts(t: WebhookRepos, settled: readonly SettledAttempt[], now: number): Promise<void> {
   // Deliveries of one address delivered one after another reset its count once (before a loss, and at the end).
   const resets = new Map<number, boolean>();
   const flush = async (webhook: number) => {
     const reactivate = resets.get(webhook);
     if (reactivate === undefined) return;
     resets.delete(webhook);
-    await store.webhooks.succeeded(q, webhook, reactivate);
+    await t.webhooks.succeeded(webhook, reactivate);
   };
   for (const { delivery, update } of settled) {
     if (update.state === "delivered") resets.set(delivery.webhook_id, resets.get(delivery.webhook_id) === true || delivery.test);
     if (update.state !== "lost" || delivery.test) continue;
     await flush(delivery.webhook_id);
-    await lostOne(store, q, delivery.webhook_id, now);
+    await lostOne(t, delivery.webhook_id, now);
   }
   for (const webhook of [...resets.keys()]) await flush(webhook);
 }
 
-async function lostOne(store: Store, q: Queryable, webhookId: number, now: number): Promise<void> {
-  const hook = await store.webhooks.lost(q, webhookId);
+async function lostOne(t: WebhookRepos, webhookId: number, now: number): Promise<void> {
+  const hook = await t.webhooks.lost(webhookId);
   if (!hook || !hook.active || hook.failed_in_a_row < DISABLE_AFTER_LOST) return;
-  const dropped = await store.webhooks.disable(q, hook.id, now);
+  const dropped = await t.webhooks.disable(hook.id, now);
   const event = newEvent(EVENTS.WEBHOOK_DISABLED, { webhook: hook.id, url: hook.url, lost: hook.failed_in_a_row, dropped, at: now }, { accountId: hook.account_id, host: null });
-  await store.events.append(q, [event], now);
+  await t.events.add([event], now);
 }

@@ -6,4 +6,4 @@ export * from "./clickhouse/index.ts";
 export * from "./monitoring/index.ts";
 export * from "./work/index.ts";
 export * from "./search/index.ts";
-export { createStore, type Store } from "./store.ts";
+export { createStore, type Repositories, type Store } from "./store.ts";

@@ -1,4 +1,5 @@
-import type { Db } from "./engine/db.ts";
+import type { Db, Queryable } from "./engine/db.ts";
+import { transactionDb } from "./engine/transaction-db.ts";
 import { AccountsRepo } from "./accounts/accounts-repo.ts";
 import { AuthRepo } from "./accounts/auth-repo.ts";
 import { IdempotencyRepo } from "./accounts/idempotency-repo.ts";
@@ -11,7 +12,9 @@ import { ProfilesRepo } from "./sites/profiles-repo.ts";
 import { CrawlsRepo } from "./sites/crawls-repo.ts";
 import { EventsRepo } from "./work/events-repo.ts";
 import { LeadersRepo } from "./work/leaders-repo.ts";
+import { OutboxRepo } from "./work/outbox-repo.ts";
 import { UptimeRepo } from "./monitoring/uptime-repo.ts";
+import { IncidentsRepo } from "./monitoring/incidents-repo.ts";
 import { OAuthRepo } from "./accounts/oauth-repo.ts";
 import { WebhooksRepo } from "./work/webhooks-repo.ts";
 import { WatchdogRepo } from "./monitoring/watchdog-repo.ts";
@@ -35,7 +38,7 @@ import type { RankSeries } from "./search/rank-series.ts";
  * The repositories over one database, plus the time-series ports and the crawl pages. No raw
  * connection: SQL lives in storage/ only (lint keeps it there).
  */
-export interface Store {
+export interface Repositories {
   readonly accounts: AccountsRepo;
   readonly auth: AuthRepo;
   readonly idempotency: IdempotencyRepo;
@@ -50,7 +53,9 @@ export interface Store {
   readonly crawls: CrawlsRepo;
   readonly events: EventsRepo;
   readonly leaders: LeadersRepo;
+  readonly outbox: OutboxRepo;
   readonly uptime: UptimeRepo;
+  readonly incidents: IncidentsRepo;
   readonly oauth: OAuthRepo;
   readonly webhooks: WebhooksRepo;
   readonly watchdog: WatchdogRepo;
@@ -62,7 +67,34 @@ export interface Store {
   readonly uptimeSeries: UptimeSeries;
 }
 
-export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; searchPeriod?: SearchPeriodSeries; ranks?: RankSeries; backlinks?: BacklinkSeries; index?: IndexSeries; market?: MarketSeries; importChunkRows?: number }): Store {
+/** The repositories, and units of work over them. */
+export interface Store extends Repositories {
+  /**
+   * A unit of work: `work` gets the same repositories bound to one transaction, committed when it
+   * resolves and rolled back when it throws. What must land whole (a settlement: its state, its
+   * incidents, its outbox messages and its events) is written through `t`. Ports outside the
+   * account database (ClickHouse) are handed as they are: they take no part in the transaction.
+   */
+  tx<T>(work: (t: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * The repositories bound to a transaction opened elsewhere: the one the jobs repository hands
+   * its completion and failure callbacks.
+   */
+  within(q: Queryable): Repositories;
+}
+
+type SeriesPorts = { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; searchPeriod?: SearchPeriodSeries; ranks?: RankSeries; backlinks?: BacklinkSeries; index?: IndexSeries; market?: MarketSeries; importChunkRows?: number };
+
+export function createStore(db: Db, series?: SeriesPorts): Store {
+  const bound = (q: Queryable) => repositories(transactionDb(q, db), series);
+  return {
+    ...repositories(db, series),
+    tx: (work) => db.tx((q) => work(bound(q))),
+    within: bound,
+  };
+}
+
+function repositories(db: Db, series?: SeriesPorts): Repositories {
   return {
     accounts: new AccountsRepo(db),
     auth: new AuthRepo(db),
@@ -78,7 +110,9 @@ export function createStore(db: Db, series?: { usage?: UsageSeries; checks?: Che
     crawls: new CrawlsRepo(db),
     events: new EventsRepo(db),
     leaders: new LeadersRepo(db),
+    outbox: new OutboxRepo(db),
     uptime: new UptimeRepo(db),
+    incidents: new IncidentsRepo(db),
     oauth: new OAuthRepo(db),
     webhooks: new WebhooksRepo(db),
     watchdog: new WatchdogRepo(db),

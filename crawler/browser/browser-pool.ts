@@ -12,6 +12,7 @@ import type { Browser } from "playwright-core";
 import { BrowserMetrics, BrowserThrottling } from "../../proto/index.ts";
 import { CHROMIUM_ARGS, type ThirdPartyPolicy, type ViewportName } from "./browser-metrics.ts";
 import { BrowserCrashedError, PageAbandonedError, startMeasurement, type CrashedProcess, type PageRun } from "./measure-page.ts";
+import { inProcessPageProxies, type PageProxies } from "./page-proxies.ts";
 import { NO_BROWSER_POOL_METRICS, type BrowserPoolMetrics, type PageOutcome } from "./pool-metrics.ts";
 import { appliedThrottling, PROFILES, viewportLabel, type ThrottlingMethod } from "./profiles.ts";
 import type { Egress } from "../fetch/egress.ts";
@@ -60,6 +61,11 @@ export interface BrowserPool {
 
 export interface BrowserPoolDeps {
   readonly egress: Pick<Egress, "resolve" | "dial">;
+  /**
+   * Where each page's egress proxy runs (page-proxies.ts); default: on this event loop, over
+   * `egress`, third parties as `externalAllowed` says. The pool closes them with its browser.
+   */
+  readonly proxies?: PageProxies;
   readonly metrics?: BrowserPoolMetrics;
   /** Unix seconds (checked_at of a measurement). */
   readonly now?: () => number;
@@ -86,6 +92,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
   const metrics = deps.metrics ?? NO_BROWSER_POOL_METRICS;
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const load = deps.load ?? nodeLoad;
+  const proxies = deps.proxies ?? inProcessPageProxies(deps.egress, options.externalAllowed);
   const slots = new Slots(Math.max(1, options.concurrency ?? 1), metrics);
   const recyclePages = Math.max(1, options.recyclePages ?? 50);
   const maxMemory = options.maxMemoryBytes ?? 1024 ** 3;
@@ -160,7 +167,6 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       profile: PROFILES[m.viewport ?? "mobile"],
       throttling: appliedThrottling(PROFILES[m.viewport ?? "mobile"], options.throttling),
       thirdParty: options.thirdParty,
-      externalAllowed: options.externalAllowed,
       userAgentToken: options.userAgentToken,
       settleMs: m.settleMs ?? DEFAULT_SETTLE_MS,
       interact: m.interact ?? true,
@@ -172,7 +178,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     let onGone: (() => void) | undefined;
-    const measurement = await startMeasurement(inst.browser, run, deps.egress).catch((err: unknown) => {
+    const measurement = await startMeasurement(inst.browser, run, proxies).catch((err: unknown) => {
       inst.active -= 1;
       if (!inst.dead) throw err;
       crashed(inst, "browser");
@@ -247,6 +253,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       closed = true;
       current = null;
       await Promise.all([...all].map((inst) => end(inst)));
+      await proxies.close();
     },
   };
 }

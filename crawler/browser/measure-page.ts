@@ -1,18 +1,18 @@
 // One page load in a fresh browser context: observers registered before any page script, load,
 // wait for LCP and quiet, read the metrics and the rendered DOM, then one scripted click on a real
 // input for INP. The egress rules hold for everything the page loads: every connection goes through
-// fetch/egress-proxy.ts (loopback included: Playwright proxies it too), which admits the target (the
-// site's own origin; other origins only as the third-party setting allows; never an address the
-// egress guard refuses) and dials the address it admitted. No request is paused in Node on the way
+// fetch/egress-proxy.ts (loopback included: Playwright proxies it too), opened for the page by the
+// pool's PageProxies (page-proxies.ts: on a thread of its own in a crawler node), which admits the
+// target (the site's own origin; other origins only as the third-party setting allows; never an
+// address the egress guard refuses) and dials the address it admitted. No request is paused in Node on the way
 // (context.route would add a round trip to every request and inflate TTFB, FCP and LCP against
 // Lighthouse's: bench:browser). The caller (browser-pool.ts) owns the deadline and the browser.
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
-import { startEgressProxy, type AdmitTarget } from "../fetch/egress-proxy.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
 import { networkConditions, userAgentFor, type AppliedThrottling, type Profile } from "./profiles.ts";
-import type { Egress, ResolvedAddress } from "../fetch/egress.ts";
+import type { PageProxies } from "./page-proxies.ts";
 
 export interface PageRun {
   readonly url: string;
@@ -20,7 +20,6 @@ export interface PageRun {
   /** The network and CPU throttling to apply (profiles.ts: appliedThrottling). */
   readonly throttling: AppliedThrottling;
   readonly thirdParty: ThirdPartyPolicy;
-  readonly externalAllowed: (hostname: string) => boolean;
   readonly userAgentToken: string | undefined;
   /** Quiet time (no long task, layout shift, new LCP candidate or request ending, at most 2 in flight) after load before reading. */
   readonly settleMs: number;
@@ -157,19 +156,13 @@ const INP_WAIT_MS = 1500;
  * Starts measuring one page in a fresh context of `browser`. The measurement ends by itself; the
  * pool races `result` with `interrupted` and its deadline, and calls close() in every case.
  */
-export async function startMeasurement(browser: Browser, run: PageRun, egress: Pick<Egress, "resolve" | "dial">): Promise<Measurement> {
+export async function startMeasurement(browser: Browser, run: PageRun, proxies: PageProxies): Promise<Measurement> {
   const page0 = new URL(run.url);
   if (page0.protocol !== "http:" && page0.protocol !== "https:") throw new Error(`not an http(s) URL: ${run.url}`);
   const counts = { blocked: 0, requests: 0, bytes: 0, dialogs: 0, popups: 0, navigations: 0 };
   const byType = new Map<string, { requests: number; bytes: number }>();
-  const rules = admitter(page0, run, egress);
-  // The proxy is the one gate: every connection of the page is admitted here (or refused, counted).
-  const admit: AdmitTarget = (hostname, port) =>
-    rules(hostname, port).catch((err: unknown) => {
-      counts.blocked += 1;
-      throw err;
-    });
-  const proxy = await startEgressProxy(admit, egress, { connectTimeoutMs: Math.min(10_000, Math.max(1000, run.deadline - Date.now())) });
+  // The proxy is the one gate: every connection of the page is admitted there (or refused, counted).
+  const proxy = await proxies.open({ url: run.url, thirdParty: run.thirdParty, connectTimeoutMs: Math.min(10_000, Math.max(1000, run.deadline - Date.now())) });
   let interrupt: (err: Error) => void = () => undefined;
   const interrupted = new Promise<Error>((resolve) => (interrupt = resolve));
   let context: BrowserContext | null = null;
@@ -277,6 +270,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, egress: P
     const rendered = RenderedDom.fromPartial(await page.evaluate<Partial<RenderedDom>>(RENDERED_SCRIPT));
     const interaction = run.interact ? await interact(page, m, left) : { inp: null, target: "" };
     await Promise.all(pending);
+    counts.blocked = await proxy.blocked();
     const out = toMetrics(reading, counts, byType);
     if (interaction.inp !== null) out.inpMs = Math.round(interaction.inp * 10) / 10;
     out.inpTarget = interaction.target;
@@ -386,30 +380,4 @@ function toMetrics(r: Reading, counts: { blocked: number; requests: number; byte
   if (r.dcl !== null) out.domContentLoadedMs = round(r.dcl);
   if (r.load !== null) out.loadMs = round(r.load);
   return out;
-}
-
-/**
- * The egress rules of one measured page, as one function that both context.route and the proxy ask:
- * the page's own host (on its port, or on 80/443: the http and https of the same site) always, other
- * hosts as the third-party setting allows, and in every case only addresses the egress guard
- * accepts (resolved once per host and measurement).
- */
-function admitter(page: URL, run: Pick<PageRun, "thirdParty" | "externalAllowed">, egress: Pick<Egress, "resolve">): AdmitTarget {
-  const own = { hostname: page.hostname.replace(/^\[|\]$/g, "").toLowerCase(), port: Number(page.port || (page.protocol === "https:" ? 443 : 80)) };
-  const resolved = new Map<string, Promise<ResolvedAddress>>();
-  return (hostname, port) => {
-    const name = hostname.toLowerCase();
-    const firstParty = name === own.hostname && (port === own.port || port === 80 || port === 443);
-    const allowed = firstParty || run.thirdParty === "all" || (run.thirdParty === "auto" && run.externalAllowed(name));
-    if (!allowed) return Promise.reject(new ThirdPartyRefused(name));
-    let address = resolved.get(name);
-    if (!address) resolved.set(name, (address = egress.resolve(name)));
-    return address;
-  };
-}
-
-class ThirdPartyRefused extends Error {
-  constructor(host: string) {
-    super(`${host} is not the site's origin`);
-  }
 }

@@ -57,7 +57,7 @@ export async function fetchUrl(url: string, opts: FetchOptions): Promise<FetchRe
   try {
     for (let hop = 0; ; hop++) {
       const hopStart = performance.now();
-      const res = await request(current, {
+      const init = {
         dispatcher: opts.dispatcher,
         method: opts.method ?? "GET",
         headers: {
@@ -69,6 +69,13 @@ export async function fetchUrl(url: string, opts: FetchOptions): Promise<FetchRe
         signal: opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+      };
+      const res = await request(current, init).catch((err: unknown) => {
+        // A connection closed before any answer is, most often, a kept-alive connection the server
+        // had just timed out (Apache's 5 s, Node's 5 s) racing our request: the GET is sent again,
+        // once, as browsers do, rather than reporting a healthy page as broken.
+        if (controller.signal.aborted || opts.signal?.aborted || classifyFetchError(err, false).code !== "reset") throw err;
+        return request(current, init);
       });
       const ttfb = performance.now() - hopStart;
       fillHead(response, current, res);

@@ -1,21 +1,23 @@
 // The diagnosis's one loader: a site's evidence from the stores (runs, uptime incidents, the
 // account's tasks and imported search data), shaped for the pure analyzer/diagnosis.
 import { FAMILY_CHECKS, utcDayOf as dayOf, type SiteEvidence } from "../../analyzer/index.ts";
-import type { GatewayDeps } from "../deps.ts";
+import type { Repositories } from "../../storage/index.ts";
+
+/** The repositories the evidence is read from. */
+export type EvidenceSources = Pick<Repositories, "runs" | "uptime" | "incidents" | "tasks" | "search" | "profiles" | "robots">;
 
 const DAY_S = 86_400;
 /** Runs read at most (a site checked hourly for a year would have more; the newest are kept). */
 const MAX_RUNS = 1000;
 
 /** The evidence of `host` for account `accountId`, covering `days` days before `now` (and the 30 days the first day's figures look back on). */
-export async function loadEvidence(deps: GatewayDeps, accountId: number, host: string, now: number, days: number): Promise<SiteEvidence> {
+export async function loadEvidence(store: EvidenceSources, accountId: number, host: string, now: number, days: number): Promise<SiteEvidence> {
   const since = now - (days + 31) * DAY_S;
   const sinceDay = dayOf(since);
-  const { store } = deps;
   const [runs, target, incidents, allTasks, daily, index, backlinks, ranks, profile, robots] = await Promise.all([
     store.runs.diagnosisRuns(host, since, MAX_RUNS),
     store.uptime.target(host),
-    store.uptime.incidentsSince(host, since),
+    store.incidents.since(host, since),
     store.tasks.forHost(accountId, host),
     store.search.dailyTotals(accountId, host),
     store.search.indexPoints(accountId, host),

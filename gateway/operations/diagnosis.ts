@@ -34,7 +34,7 @@ export async function diagnoseAccount(deps: GatewayDeps, accountId: number, now:
   const { rows } = await deps.store.sites.list(accountId, SUMMARY_SITES_MAX, 0);
   const out: SiteDiagnosis[] = [];
   for (const site of rows) {
-    const ev = await loadEvidence(deps, accountId, site.host, now, CURRENT_DAYS);
+    const ev = await loadEvidence(deps.store, accountId, site.host, now, CURRENT_DAYS);
     out.push({ host: site.host, checkedAt: ev.runs.at(-1)?.checkedAt ?? null, diagnosis: diagnose(ev, now, ACCOUNT_ACTIONS), evidence: ev });
   }
   return out.sort(
@@ -68,7 +68,7 @@ export const getDiagnosisAll = implement(contracts.getDiagnosisAll, async ({ aut
 
 export const getDiagnosis = implement(contracts.getDiagnosis, async ({ auth, deps, params, now }) => {
   await ownedSite(deps, auth!.accountId, params.host);
-  const ev = await loadEvidence(deps, auth!.accountId, params.host, now, CURRENT_DAYS);
+  const ev = await loadEvidence(deps.store, auth!.accountId, params.host, now, CURRENT_DAYS);
   const d = diagnose(ev, now);
   return {
     body: {
@@ -116,11 +116,11 @@ export async function materialisedHistory(deps: GatewayDeps, accountId: number, 
   const byDay = new Map(stored.map((r) => [r.day, { day: r.day, health: r.health, level: r.level as DiagnosisLevel, rank: r.rank, root_cause: r.root_cause }]));
   const missing = finished.filter((d) => !byDay.has(d));
   if (missing.length === 0) {
-    const ev = await loadEvidence(deps, accountId, host, now, WEEK_DAYS);
+    const ev = await loadEvidence(deps.store, accountId, host, now, WEEK_DAYS);
     const [todayPoint] = historyPoints(ev, now, 1);
     return { points: [...finished.map((d) => byDay.get(d)!), todayPoint!], ev, computed: 1 };
   }
-  const ev = await loadEvidence(deps, accountId, host, now, Math.max(days, WEEK_DAYS));
+  const ev = await loadEvidence(deps.store, accountId, host, now, Math.max(days, WEEK_DAYS));
   const fresh = historyPoints(ev, now, days, new Set([...missing, today]));
   const computed = new Map(fresh.map((p) => [p.day, p]));
   await deps.store.diagnosisDays.put(accountId, host, stamp, missing.map((d) => computed.get(d)!), now);

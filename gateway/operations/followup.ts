@@ -217,7 +217,7 @@ export const getWorkHistory = implement(contracts.getWorkHistory, async ({ auth,
   const since = now - query.days * DAY_S;
   const [fixed, incidents, notes] = await Promise.all([
     deps.store.tasks.done(accountId, { host: params.host, since }, contracts.WORK_LIST_MAX, 0),
-    deps.store.uptime.incidents(accountId, { host: params.host, since, status: "all", limit: contracts.WORK_LIST_MAX, offset: 0 }),
+    deps.store.incidents.ofAccount(accountId, { host: params.host, since, status: "all", limit: contracts.WORK_LIST_MAX, offset: 0 }),
     deps.store.workNotes.since(accountId, params.host, since, contracts.WORK_LIST_MAX),
   ]);
   return {

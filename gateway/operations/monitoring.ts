@@ -1,7 +1,6 @@
 import { uptimePercent } from "../../analyzer/index.ts";
-import type { EventRecord, IncidentRow } from "../../storage/index.ts";
+import type { EventRecord, IncidentRow, Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
@@ -31,17 +30,17 @@ export function incidentView(i: IncidentRow, now: number) {
 }
 
 /** Uptime of a host over the last `seconds`, as a percentage of the time observed (null before the first probe). */
-async function uptimeOver(deps: GatewayDeps, host: string, firstProbe: number | null, down: boolean, seconds: number, now: number): Promise<number | null> {
+async function uptimeOver(incidents: Repositories["incidents"], host: string, firstProbe: number | null, down: boolean, seconds: number, now: number): Promise<number | null> {
   if (firstProbe === null) return null;
   const from = Math.max(now - seconds, firstProbe);
   // Observed for no time yet (the first probe is now): the state is all there is.
   if (now <= from) return down ? 0 : 100;
-  return uptimePercent(await deps.store.uptime.downSeconds(host, from, now), now - from);
+  return uptimePercent(await incidents.downSeconds(host, from, now), now - from);
 }
 
 /** The uptime summary of a host (GET /uptime and the uptime block of GET /site). */
-export async function uptimeSummary(deps: GatewayDeps, host: string, now: number) {
-  const t = await deps.store.uptime.target(host);
+export async function uptimeSummary(store: Pick<Repositories, "uptime" | "incidents">, host: string, now: number) {
+  const t = await store.uptime.target(host);
   const firstProbe = t?.first_probe ?? null;
   const state = t?.state ?? "unknown";
   return {
@@ -53,16 +52,16 @@ export async function uptimeSummary(deps: GatewayDeps, host: string, now: number
     interval_min: Math.max(1, Math.round((t?.interval_s ?? 300) / 60)),
     last_check: t?.last_check ?? null,
     last_status: t?.last_check ? (t.last_status ?? null) : null,
-    uptime_24h: await uptimeOver(deps, host, firstProbe, state === "down", 86_400, now),
-    uptime_7d: await uptimeOver(deps, host, firstProbe, state === "down", 7 * 86_400, now),
-    uptime_30d: await uptimeOver(deps, host, firstProbe, state === "down", 30 * 86_400, now),
+    uptime_24h: await uptimeOver(store.incidents, host, firstProbe, state === "down", 86_400, now),
+    uptime_7d: await uptimeOver(store.incidents, host, firstProbe, state === "down", 7 * 86_400, now),
+    uptime_30d: await uptimeOver(store.incidents, host, firstProbe, state === "down", 30 * 86_400, now),
   };
 }
 
 export const getUptime = implement(contracts.getUptime, async ({ auth, deps, params, now }) => {
   if (!(await deps.store.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
-  const summary = await uptimeSummary(deps, params.host, now);
-  const incidents = await deps.store.uptime.incidentsOf(params.host, 20);
+  const summary = await uptimeSummary(deps.store, params.host, now);
+  const incidents = await deps.store.incidents.latest(params.host, 20);
   const timings = await deps.store.uptimeSeries.lastTimings(params.host);
   const window = async (seconds: number) => {
     // To the end of the current second: a probe that ran this second counts.
@@ -74,7 +73,7 @@ export const getUptime = implement(contracts.getUptime, async ({ auth, deps, par
 });
 
 export const listIncidents = implement(contracts.listIncidents, async ({ auth, deps, query, now }) => {
-  const { rows, total } = await deps.store.uptime.incidents(auth!.accountId, {
+  const { rows, total } = await deps.store.incidents.ofAccount(auth!.accountId, {
     ...(query.host !== undefined ? { host: query.host } : {}),
     since: now - query.days * 86400,
     status: query.status,

@@ -27,7 +27,7 @@ export const getToday = implement(contracts.getToday, async ({ auth, deps, now }
   const [sites, siteRows, open, down, events, done] = await Promise.all([
     diagnoseAccount(deps, accountId, now),
     deps.store.sites.list(accountId, SUMMARY_SITES_MAX, 0),
-    deps.store.uptime.incidents(accountId, { since: 0, status: "open", limit: 200, offset: 0 }),
+    deps.store.incidents.ofAccount(accountId, { since: 0, status: "open", limit: 200, offset: 0 }),
     deps.store.uptime.downHosts(accountId),
     deps.store.events.list({ accountId, since: yesterday, limit: EVENTS_SHOWN, offset: 0 }),
     fixEffects(deps.store, accountId, { limit: DONE_READ, offset: 0 }, now),

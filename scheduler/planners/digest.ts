@@ -74,7 +74,7 @@ export function digestPlanner(): Planner {
       const accounts = new Map<number, DayCounts["rows"][number][]>();
       for (const r of rows) accounts.set(r.account_id, [...(accounts.get(r.account_id) ?? []), r]);
       const events = [...accounts].map(([accountId, counted]) => digestEvent(day, { accountId, rows: counted }));
-      await ctx.store.events.appendAlone(events, unixSeconds(ctx.clock));
+      await ctx.store.events.add(events, unixSeconds(ctx.clock));
       written = day;
       return events.length;
     },

@@ -24,7 +24,13 @@ export function uptimePlanner(): Planner {
     if (!(await ctx.store.uptime.anyDue(now))) return 0;
     let planned = 0;
     for (;;) {
-      const n = await ctx.store.uptime.planDue(now, 2000, (due) => probeMessages(due, ctx.config, ctx.clock.nowMs()));
+      // The slots move and the probes' messages are written in one unit: a crash before the
+      // relay publishes loses nothing.
+      const n = await ctx.store.tx(async (t) => {
+        const due = await t.uptime.takeDue(now, 2000);
+        for (const m of probeMessages(due, ctx.config, ctx.clock.nowMs())) await t.outbox.enqueue(m, now);
+        return due.length;
+      });
       planned += n;
       if (n < 2000) break;
     }

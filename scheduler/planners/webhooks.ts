@@ -1,8 +1,8 @@
 import { notificationOf, webhookHostMatches, webhookTypeOf } from "../../analyzer/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
-import type { EventRecord, RoutedDelivery, WebhookRow } from "../../storage/index.ts";
+import type { EventRecord, Repositories, RoutedDelivery, Store, WebhookRow } from "../../storage/index.ts";
 import { webhookBatches } from "../stream/index.ts";
-import { recordOutcome, settleAttempts } from "../webhook-outcome.ts";
+import { recordAttempt, settleAttempts } from "../webhook-outcome.ts";
 import type { Planner } from "./planner.ts";
 
 /** The planner's cursor in series_cursors: how far the event log has become deliveries. */
@@ -40,21 +40,57 @@ export const webhooksPlanner: Planner = {
     if (!(await store.webhooks.hasWork(WEBHOOK_EVENTS_CURSOR, now))) return 0;
     let handled = 0;
     for (let n = EVENT_BATCH; n === EVENT_BATCH; ) {
-      n = await store.webhooks.planFromEvents(WEBHOOK_EVENTS_CURSOR, EVENT_BATCH, now, routeEvent);
+      n = await store.tx((t) => planFromEvents(t, EVENT_BATCH, now));
       handled += n;
     }
     const passed = await store.webhooks.windowsPassed(now, DISPATCH_BATCH);
     handled += await settleAttempts(store, passed.map((p) => ({ ...p, code: 0, error: "no_answer", durationMs: null, sentAt: null })), now);
-    handled += await store.webhooks.settleAbandoned(DISPATCH_BATCH, (q, delivery, job) =>
-      recordOutcome(store, q, delivery, job.id, { code: 0, error: job.error === "attempts_exhausted" ? "no_answer" : job.error, durationMs: null, sentAt: null }, now),
-    );
+    handled += await settleAbandoned(store, DISPATCH_BATCH, now);
     let started = 0;
     for (let n = DISPATCH_BATCH; n === DISPATCH_BATCH; ) {
       // The batches and their outbox rows in a few statements; published at once.
-      n = await store.webhooks.dispatchBatches(now, DISPATCH_BATCH, PER_HOOK, (batches) => webhookBatches(batches, ctx.config.leaseMs, ctx.clock.nowMs()));
+      n = await store.tx(async (t) => {
+        const batches = await t.webhooks.takeDueBatches(now, DISPATCH_BATCH, PER_HOOK);
+        const planned = webhookBatches(batches, ctx.config.leaseMs, ctx.clock.nowMs());
+        const until = planned.flatMap((p) => p.sendingUntil);
+        await t.webhooks.markSending(batches.flatMap((b) => b.deliveries).map((d, i) => ({ id: d.id, until: until[i] as number })));
+        for (const p of planned) await t.outbox.enqueue(p.message, now);
+        return batches.reduce((n, b) => n + b.deliveries.length, 0);
+      });
       started += n;
       if (n > 0) ctx.kick();
     }
     return handled + started;
   },
 };
+
+/**
+ * Follows the event log from the planner's cursor: each event routed to the subscriptions of its
+ * account becomes a delivery, written in the unit of work that moves the cursor past it (a crash
+ * loses nothing and plans nothing twice; a second planner waits on the cursor). Returns the
+ * deliveries written.
+ */
+async function planFromEvents(t: Pick<Repositories, "webhooks" | "events">, limit: number, now: number): Promise<number> {
+  const events = await t.events.after(await t.webhooks.lockCursor(WEBHOOK_EVENTS_CURSOR), limit);
+  if (events.length === 0) return 0;
+  const hooks = await t.webhooks.activeOf([...new Set(events.flatMap((e) => (e.account_id === null ? [] : [e.account_id])))]);
+  const routed: { r: RoutedDelivery; event: EventRecord }[] = [];
+  for (const event of events) {
+    const mine = hooks.filter((h) => h.account_id === event.account_id);
+    if (mine.length > 0) for (const r of routeEvent(event, mine)) routed.push({ r, event });
+  }
+  const written = await t.webhooks.addDeliveries(routed, now);
+  await t.webhooks.moveCursor(WEBHOOK_EVENTS_CURSOR, (events[events.length - 1] as EventRecord).id);
+  return written;
+}
+
+/** Attempts of the job path whose job ended without a completion: each recorded as its job's error, in one unit of work. */
+async function settleAbandoned(store: Store, limit: number, now: number): Promise<number> {
+  return store.tx(async (t) => {
+    const abandoned = await t.webhooks.lockAbandoned(limit);
+    for (const { delivery, job } of abandoned) {
+      await recordAttempt(t, delivery, job.id, { code: 0, error: job.error === "attempts_exhausted" ? "no_answer" : job.error, durationMs: null, sentAt: null }, now);
+    }
+    return abandoned.length;
+  });
+}

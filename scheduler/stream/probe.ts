@@ -1,7 +1,7 @@
 import { DEFAULT_UPTIME_RULES, EVENTS, newEvent, nextUptimeState, type UptimeTransition } from "../../analyzer/index.ts";
 import { ProbeTarget, StreamItem, TOPICS } from "../../proto/index.ts";
 import type { Config } from "../../runtime/index.ts";
-import type { DueProbe, NewEvent, OutboxMessage, ProbeRow, ProbeSettlement, UptimeTargetRow } from "../../storage/index.ts";
+import type { DueProbe, IncidentKind, NewEvent, OutboxMessage, ProbeRow, Repositories, TargetState, UptimeTargetRow } from "../../storage/index.ts";
 import { domainKey } from "../messages.ts";
 import type { SchedulerStreamKind } from "./stream-kind.ts";
 
@@ -65,9 +65,54 @@ export const probeStreamKind: SchedulerStreamKind<"probe"> = {
     // and the series counts a probe stored twice once.
     await ctx.store.uptimeSeries.add(rows);
     const rules = { ...DEFAULT_UPTIME_RULES, slowMs: ctx.config.uptimeSlowMs };
-    await ctx.store.uptime.settle(rows, ctx.now(), (target, probe) => decide(target, probe, rules, ctx.config, ctx.clock.nowMs()));
+    const now = ctx.now();
+    await ctx.store.tx((t) => settleProbes(t, rows, now, (target, probe) => decide(target, probe, rules, ctx.config, ctx.clock.nowMs())));
   },
 };
+
+/** What the state machine decided for one probe result: the target's new state and what follows. */
+interface ProbeSettlement {
+  readonly target: TargetState;
+  /** A new probe URL: the scheme a probe found the site answering on, while no analysis resolved it. */
+  readonly url?: string;
+  /** A confirmation probe to plan now. */
+  readonly confirm?: OutboxMessage;
+  readonly open?: { readonly kind: IncidentKind; readonly title: string; readonly cause: string; readonly firstSeen: number };
+  readonly close?: { readonly kind: IncidentKind; readonly at: number };
+  /** Events, given the incident opened or closed (its id) and the accounts that monitor the host. */
+  readonly events?: (incidentId: number | null, accounts: readonly number[]) => NewEvent[];
+}
+
+/**
+ * Applies a batch of probe results in order, in one unit of work: for each result newer than the
+ * last its host applied (a duplicate or an older one changes nothing), the state `decideOne` gives
+ * the host, with the incident, the confirmation and the events it asks for. Returns the results
+ * applied.
+ */
+export async function settleProbes(
+  t: Pick<Repositories, "uptime" | "incidents" | "sites" | "outbox" | "events">,
+  probes: readonly ProbeRow[],
+  now: number,
+  decideOne: (target: UptimeTargetRow, probe: ProbeRow) => ProbeSettlement,
+): Promise<number> {
+  const events: NewEvent[] = [];
+  let settled = 0;
+  for (const p of probes) {
+    const target = await t.uptime.lockForProbe(p);
+    if (!target) continue;
+    const s = decideOne(target, p);
+    await t.uptime.recordProbe(p, s.target, s.url);
+    if (s.confirm) await t.outbox.enqueue(s.confirm, now);
+    let incident: number | null = null;
+    if (s.open) incident = await t.incidents.open({ host: p.host, kind: s.open.kind, title: s.open.title, cause: s.open.cause, at: s.open.firstSeen });
+    if (s.close) incident = await t.incidents.close(p.host, s.close.kind, s.close.at);
+    if (s.events) events.push(...s.events(incident, await t.sites.monitors(p.host)));
+    settled += 1;
+  }
+  // Last in the unit: appends serialise from here to the commit.
+  await t.events.add(events, now);
+  return settled;
+}
 
 function decide(target: UptimeTargetRow, probe: ProbeRow, rules: typeof DEFAULT_UPTIME_RULES, config: Config, nowMs: number): ProbeSettlement {
   const d = nextUptimeState(

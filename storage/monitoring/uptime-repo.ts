@@ -1,6 +1,4 @@
-import type { Db, Queryable } from "../engine/db.ts";
-import { appendEvents, type NewEvent } from "../work/events-repo.ts";
-import { enqueueOutbox, type OutboxMessage } from "../work/jobs-repo.ts";
+import type { Db } from "../engine/db.ts";
 import type { ProbeSample } from "./uptime-series.ts";
 
 export type UptimeStateName = "unknown" | "up" | "suspect" | "down" | "degraded";
@@ -42,36 +40,15 @@ export interface DueProbe {
 /** One probe's result as the scheduler settles it (the time series stores it as it is), with the URL it probed. */
 export type ProbeRow = ProbeSample & { readonly url?: string };
 
-export interface IncidentRow {
-  readonly id: number;
-  readonly host: string;
-  readonly kind: "down" | "degraded" | "certificate" | "noindex" | "robots";
-  readonly title: string;
-  readonly cause: string;
-  readonly status: "open" | "closed";
-  readonly first_seen: number;
-  readonly resolved_at: number | null;
-}
-
-/** What the scheduler decided for one probe result: the target's new state and what follows. */
-export interface ProbeSettlement {
-  readonly target: Pick<UptimeTargetRow, "state" | "since" | "suspect_at" | "fails" | "successes" | "slow" | "recovering_at">;
-  /** A new probe URL: the scheme a probe found the site answering on, while no analysis resolved it. */
-  readonly url?: string;
-  /** A confirmation probe to plan now. */
-  readonly confirm?: OutboxMessage;
-  readonly open?: { readonly kind: IncidentRow["kind"]; readonly title: string; readonly cause: string; readonly firstSeen: number };
-  readonly close?: { readonly kind: IncidentRow["kind"]; readonly at: number };
-  /** Events, given the incident opened or closed (its id) and the accounts that monitor the host. */
-  readonly events?: (incidentId: number | null, accounts: readonly number[]) => NewEvent[];
-}
+/** A target's state after a probe, as the scheduler's state machine decided it. */
+export type TargetState = Pick<UptimeTargetRow, "state" | "since" | "suspect_at" | "fails" | "successes" | "slow" | "recovering_at">;
 
 const TARGET_COLUMNS = "host, url, interval_s, next_slot, state, since, suspect_at, first_probe, fails, successes, slow, last_check, last_status, last_cause, keyword, url_known, recovering_at";
-const INCIDENT_COLUMNS = "id, host, kind, title, cause, status, first_seen, resolved_at";
 
 /**
- * Uptime monitoring on the account database: the probing state of every monitored host and
- * incidents. Raw probes live behind the UptimeSeries port (ClickHouse in the distributed mode).
+ * Uptime monitoring on the account database: the probing state of every monitored host (its
+ * incidents are the incidents repository's). Raw probes live behind the UptimeSeries port
+ * (ClickHouse in the distributed mode).
  */
 export class UptimeRepo {
   constructor(private readonly db: Db) {}
@@ -123,171 +100,54 @@ export class UptimeRepo {
 
   /**
    * Takes the probes due by `now` (one per host: a host whose slots were missed is probed once, in
-   * its latest slot) and moves each host to its next slot; `plan` turns them into bus messages,
-   * written to the outbox in the same transaction — a crash before publishing loses nothing.
+   * its latest slot), oldest slot first, and moves each host to its next slot. Rows another
+   * scheduler holds are skipped; in a unit of work they stay held until the probes' outbox
+   * messages commit with the move.
    */
-  async planDue(now: number, limit: number, plan: (due: DueProbe[]) => OutboxMessage[]): Promise<number> {
-    return this.db.tx(async (q) => {
-      const rows = await q.query<{ host: string; url: string; interval_s: number; next_slot: number; keyword: string; url_known: boolean }>(
-        "SELECT host, url, interval_s, next_slot, keyword, url_known FROM uptime_targets WHERE next_slot <= $1 ORDER BY next_slot LIMIT $2 FOR UPDATE SKIP LOCKED",
-        [now, limit],
-      );
-      if (rows.length === 0) return 0;
-      const due = rows.map((r) => ({
-        host: r.host,
-        url: r.url,
-        keyword: r.keyword,
-        schemeUnknown: !r.url_known,
-        slot: r.next_slot + Math.floor((now - r.next_slot) / r.interval_s) * r.interval_s,
-      }));
-      await q.query(
-        `UPDATE uptime_targets t SET next_slot = d.slot + t.interval_s FROM unnest($1::text[], $2::bigint[]) AS d(host, slot) WHERE t.host = d.host`,
-        [due.map((d) => d.host), due.map((d) => d.slot)],
-      );
-      for (const m of plan(due)) await enqueueOutbox(q, m, now);
-      return due.length;
-    });
+  async takeDue(now: number, limit: number): Promise<DueProbe[]> {
+    const rows = await this.db.query<{ host: string; url: string; keyword: string; url_known: boolean; slot: number; was: number }>(
+      `WITH due AS (
+         SELECT host, next_slot AS was, next_slot + (($1::bigint - next_slot) / interval_s) * interval_s AS slot
+         FROM uptime_targets WHERE next_slot <= $1 ORDER BY next_slot LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE uptime_targets t SET next_slot = due.slot + t.interval_s FROM due WHERE t.host = due.host
+       RETURNING t.host, t.url, t.keyword, t.url_known, due.slot, due.was`,
+      [now, limit],
+    );
+    return rows
+      .sort((a, b) => a.was - b.was || (a.host < b.host ? -1 : 1))
+      .map((r) => ({ host: r.host, url: r.url, keyword: r.keyword, schemeUnknown: !r.url_known, slot: Number(r.slot) }));
   }
 
   /**
-   * Applies a batch of probe results (stored in the time series before this) in order: for each
-   * result newer than the last its host applied (a duplicate or an older one changes nothing), the
-   * state `decide` gives the host, with the incident, the events and the confirmation it asks for —
-   * all in one transaction.
+   * The target a probe result is for, locked until the unit of work ends; null when nobody
+   * monitors the host any more, or when the host applied this result or a newer one already (a
+   * duplicate or a late result changes nothing).
    */
-  async settle(probes: readonly ProbeRow[], now: number, decide: (target: UptimeTargetRow, probe: ProbeRow) => ProbeSettlement): Promise<number> {
-    return this.db.tx(async (q) => {
-      let settled = 0;
-      const events: NewEvent[] = [];
-      for (const p of probes) {
-        const [target] = await q.query<UptimeTargetRow & { last_ordinal: number }>(`SELECT ${TARGET_COLUMNS}, last_ordinal FROM uptime_targets WHERE host = $1 FOR UPDATE`, [p.host]);
-        if (!target) continue; // nobody monitors it any more
-        const ordinal = p.slot * 2 + (p.confirm ? 1 : 0);
-        if (ordinal <= Number(target.last_ordinal)) continue;
-        const s = decide(target, p);
-        await q.query(
-          `UPDATE uptime_targets SET state = $2, since = $3, suspect_at = $4, fails = $5, successes = $6, slow = $7,
-             last_check = greatest(coalesce(last_check, 0), $8), last_status = $9, last_cause = $10, first_probe = coalesce(first_probe, $8), last_ordinal = $11,
-             recovering_at = $12, url = CASE WHEN url_known THEN url ELSE coalesce($13, url) END
-           WHERE host = $1`,
-          [p.host, s.target.state, s.target.since, s.target.suspect_at, s.target.fails, s.target.successes, s.target.slow, p.at, p.status, p.cause, ordinal, s.target.recovering_at, s.url ?? null],
-        );
-        if (s.confirm) await enqueueOutbox(q, s.confirm, now);
-        let incidentId: number | null = null;
-        if (s.open) {
-          const [row] = await q.query<{ id: number }>(
-            `INSERT INTO incidents (host, kind, title, cause, status, first_seen) VALUES ($1, $2, $3, $4, 'open', $5)
-             ON CONFLICT (host, kind) WHERE status = 'open' DO UPDATE SET cause = incidents.cause RETURNING id`,
-            [p.host, s.open.kind, s.open.title, s.open.cause, s.open.firstSeen],
-          );
-          incidentId = row?.id ?? null;
-        }
-        if (s.close) {
-          const [row] = await q.query<{ id: number }>(
-            "UPDATE incidents SET status = 'closed', resolved_at = $3 WHERE host = $1 AND kind = $2 AND status = 'open' RETURNING id",
-            [p.host, s.close.kind, s.close.at],
-          );
-          incidentId = row?.id ?? null;
-        }
-        if (s.events) {
-          const accounts = (await q.query<{ account_id: number }>("SELECT account_id FROM sites WHERE host = $1 ORDER BY account_id", [p.host])).map((r) => r.account_id);
-          events.push(...s.events(incidentId, accounts));
-        }
-        settled += 1;
-      }
-      // Last in the transaction: appends serialise from here to the commit.
-      await appendEvents(q, events, now);
-      return settled;
-    });
+  async lockForProbe(probe: Pick<ProbeRow, "host" | "slot" | "confirm">): Promise<UptimeTargetRow | null> {
+    const [target] = await this.db.query<UptimeTargetRow & { last_ordinal: number }>(`SELECT ${TARGET_COLUMNS}, last_ordinal FROM uptime_targets WHERE host = $1 FOR UPDATE`, [probe.host]);
+    if (!target || ordinalOf(probe) <= Number(target.last_ordinal)) return null;
+    const { last_ordinal: _, ...row } = target;
+    return row;
   }
 
-  /** A host's open incidents of the given kinds (within the caller's transaction, rows locked). */
-  async openIncidents(q: Queryable, host: string, kinds: readonly string[]): Promise<Pick<IncidentRow, "id" | "kind" | "cause">[]> {
-    return q.query<Pick<IncidentRow, "id" | "kind" | "cause">>(
-      "SELECT id, kind, cause FROM incidents WHERE host = $1 AND status = 'open' AND kind = ANY ($2::text[]) ORDER BY id FOR UPDATE",
-      [host, kinds],
+  /**
+   * Applies a probe result to its target: the state decided, the result's time, status and cause,
+   * and `url`, the scheme a probe found the site answering on (kept only while no analysis
+   * resolved it).
+   */
+  async recordProbe(probe: ProbeRow, state: TargetState, url?: string): Promise<void> {
+    await this.db.query(
+      `UPDATE uptime_targets SET state = $2, since = $3, suspect_at = $4, fails = $5, successes = $6, slow = $7,
+         last_check = greatest(coalesce(last_check, 0), $8), last_status = $9, last_cause = $10, first_probe = coalesce(first_probe, $8), last_ordinal = $11,
+         recovering_at = $12, url = CASE WHEN url_known THEN url ELSE coalesce($13, url) END
+       WHERE host = $1`,
+      [probe.host, state.state, state.since, state.suspect_at, state.fails, state.successes, state.slow, probe.at, probe.status, probe.cause, ordinalOf(probe), state.recovering_at, url ?? null],
     );
-  }
-
-  /** Opens an incident (an open one of the kind stays as it is); returns its id. */
-  async openIncident(q: Queryable, i: { host: string; kind: IncidentRow["kind"]; title: string; cause: string; at: number }): Promise<number> {
-    const [row] = await q.query<{ id: number }>(
-      `INSERT INTO incidents (host, kind, title, cause, status, first_seen) VALUES ($1, $2, $3, $4, 'open', $5)
-       ON CONFLICT (host, kind) WHERE status = 'open' DO UPDATE SET cause = incidents.cause RETURNING id`,
-      [i.host, i.kind, i.title, i.cause, i.at],
-    );
-    return Number(row?.id);
-  }
-
-  /** Retitles an open incident whose cause got worse; returns its id, or null when none is open. */
-  async reviseIncident(q: Queryable, i: { host: string; kind: IncidentRow["kind"]; title: string; cause: string }): Promise<number | null> {
-    const [row] = await q.query<{ id: number }>(
-      "UPDATE incidents SET title = $3, cause = $4 WHERE host = $1 AND kind = $2 AND status = 'open' RETURNING id",
-      [i.host, i.kind, i.title, i.cause],
-    );
-    return row ? Number(row.id) : null;
-  }
-
-  /** Closes the open incident of a kind; returns its id, or null when none was open. */
-  async closeIncident(q: Queryable, host: string, kind: IncidentRow["kind"], at: number): Promise<number | null> {
-    const [row] = await q.query<{ id: number }>(
-      "UPDATE incidents SET status = 'closed', resolved_at = greatest(first_seen, $3) WHERE host = $1 AND kind = $2 AND status = 'open' RETURNING id",
-      [host, kind, at],
-    );
-    return row ? Number(row.id) : null;
   }
 
   async target(host: string): Promise<UptimeTargetRow | null> {
     const [row] = await this.db.query<UptimeTargetRow>(`SELECT ${TARGET_COLUMNS} FROM uptime_targets WHERE host = $1`, [host]);
     return row ?? null;
-  }
-
-  /** Seconds a host was down (confirmed down incidents) within [from, to). */
-  async downSeconds(host: string, from: number, to: number): Promise<number> {
-    const [row] = await this.db.query<{ s: number | null }>(
-      `SELECT sum(greatest(0, least(coalesce(resolved_at, $3), $3) - greatest(first_seen, $2)))::bigint AS s
-       FROM incidents WHERE host = $1 AND kind = 'down' AND first_seen < $3 AND coalesce(resolved_at, $3) > $2`,
-      [host, from, to],
-    );
-    return Number(row?.s ?? 0);
-  }
-
-  /** A host's latest incidents. */
-  async incidentsOf(host: string, limit: number): Promise<IncidentRow[]> {
-    return this.db.query<IncidentRow>(`SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE host = $1 ORDER BY first_seen DESC, id DESC LIMIT $2`, [host, limit]);
-  }
-
-  /** A host's incidents that began, or were still open, after `since`; oldest first. */
-  async incidentsSince(host: string, since: number): Promise<IncidentRow[]> {
-    return this.db.query<IncidentRow>(
-      `SELECT ${INCIDENT_COLUMNS} FROM incidents WHERE host = $1 AND coalesce(resolved_at, first_seen, $2) >= $2 ORDER BY first_seen, id`,
-      [host, since],
-    );
-  }
-
-  /** Incidents of the sites of an account that began or were open after `since`, newest first. */
-  async incidents(
-    accountId: number,
-    o: { host?: string; since: number; status: "all" | "open" | "closed"; limit: number; offset: number },
-  ): Promise<{ rows: IncidentRow[]; total: number }> {
-    const where = ["i.host IN (SELECT host FROM sites WHERE account_id = $1)", "(i.first_seen >= $2 OR coalesce(i.resolved_at, $2) >= $2)"];
-    const params: unknown[] = [accountId, o.since];
-    if (o.host !== undefined) {
-      params.push(o.host);
-      where.push(`i.host = $${params.length}`);
-    }
-    if (o.status !== "all") {
-      params.push(o.status);
-      where.push(`i.status = $${params.length}`);
-    }
-    const cond = where.join(" AND ");
-    const rows = await this.db.query<IncidentRow>(
-      `SELECT ${INCIDENT_COLUMNS.split(", ").map((c) => `i.${c}`).join(", ")} FROM incidents i WHERE ${cond}
-       ORDER BY i.first_seen DESC, i.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, o.limit, o.offset],
-    );
-    const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM incidents i WHERE ${cond}`, params);
-    return { rows, total: count?.n ?? 0 };
   }
 
   /** Whether each host is up (true), down (false) or not yet known (absent), for the overview. */
@@ -305,10 +165,9 @@ export class UptimeRepo {
     );
     return rows.map((r) => r.host);
   }
+}
 
-  /** Open incidents by kind, in the whole cluster (the partial index incidents_open holds exactly these rows). */
-  async openIncidentCounts(): Promise<Map<IncidentRow["kind"], number>> {
-    const rows = await this.db.query<{ kind: IncidentRow["kind"]; n: number }>("SELECT kind, count(*)::int AS n FROM incidents WHERE status = 'open' GROUP BY kind");
-    return new Map(rows.map((r) => [r.kind, r.n]));
-  }
+/** A probe result's place in its host's order: its slot, the confirmation after the first probe. */
+function ordinalOf(p: Pick<ProbeRow, "slot" | "confirm">): number {
+  return p.slot * 2 + (p.confirm ? 1 : 0);
 }

@@ -75,13 +75,17 @@ export async function eventsAfter(q: Queryable, afterId: number, limit: number):
 export class EventsRepo {
   constructor(private readonly db: Db) {}
 
-  /** See appendEvents: inside the caller's transaction. */
+  /** See appendEvents: inside a transaction opened elsewhere that handed its `q` (the jobs repository's callbacks). */
   append(q: Queryable, events: readonly NewEvent[], now: number): Promise<void> {
     return appendEvents(q, events, now);
   }
 
-  /** Appends in a transaction of its own (events that nothing else writes with). */
-  async appendAlone(events: readonly NewEvent[], now: number): Promise<void> {
+  /**
+   * Appends events: within the unit of work the repository is bound to (`store.tx`; call it last
+   * there, see appendEvents), or in a transaction of their own.
+   */
+  async add(events: readonly NewEvent[], now: number): Promise<void> {
+    if (events.length === 0) return;
     await this.db.tx((q) => appendEvents(q, events, now));
   }
 

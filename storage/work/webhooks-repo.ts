@@ -1,6 +1,6 @@
 import type { Db, Queryable } from "../engine/db.ts";
-import { eventsAfter, type EventRecord } from "./events-repo.ts";
-import { enqueueOutbox, type OutboxMessage } from "./jobs-repo.ts";
+import type { EventRecord } from "./events-repo.ts";
+import type { OutboxMessage } from "./jobs-repo.ts";
 
 export interface WebhookRow {
   readonly id: number;
@@ -225,12 +225,6 @@ export class WebhooksRepo {
   }
 
   /**
-   * Follows the event log from the cursor `cursor` (in series_cursors): each event routed to the
-   * subscriptions of its account becomes a delivery, written in the transaction that moves the
-   * cursor past it. The cursor's row lock makes a second planner wait, then start from the moved
-   * cursor; (webhook, event) is unique besides. Returns the deliveries written.
-   */
-  /**
    * Whether a webhooks pass would find anything: an event after the cursor, an attempt that is
    * due, or one whose job ended without a word. One statement, read only: an idle pass asks this
    * instead of running its three transactions (about ten statements a second on an idle cluster,
@@ -248,144 +242,133 @@ export class WebhooksRepo {
     return row?.work === true;
   }
 
-  async planFromEvents(cursor: string, limit: number, now: number, route: (event: EventRecord, hooks: readonly WebhookRow[]) => RoutedDelivery[]): Promise<number> {
-    return this.db.tx(async (q) => {
-      await q.query("INSERT INTO series_cursors (name, last_id) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING", [cursor]);
-      const [c] = await q.query<{ last_id: number }>("SELECT last_id FROM series_cursors WHERE name = $1 FOR UPDATE", [cursor]);
-      const events = await eventsAfter(q, c?.last_id ?? 0, limit);
-      if (events.length === 0) return 0;
-      const accounts = [...new Set(events.flatMap((e) => (e.account_id === null ? [] : [e.account_id])))];
-      const hooks = accounts.length === 0 ? [] : await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE active AND account_id = ANY ($1::bigint[])`, [accounts]);
-      const routed: { r: RoutedDelivery; event: EventRecord }[] = [];
-      for (const event of events) {
-        const mine = hooks.filter((h) => h.account_id === event.account_id);
-        if (mine.length > 0) for (const r of route(event, mine)) routed.push({ r, event });
-      }
-      // One statement for the batch, in the events' order (a webhook's deliveries go out in id order).
-      const written = routed.length === 0 ? 0 : (
-        await q.query(
-          `INSERT INTO webhook_deliveries (webhook_id, account_id, event_id, event, host, notification, state, next_attempt_at, created)
-           SELECT w, a, e, t, h, n::jsonb, 'pending', $7, $7 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u(w, a, e, t, h, n, o)
-           ORDER BY o ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
-          [
-            routed.map((x) => x.r.webhook.id),
-            routed.map((x) => x.r.webhook.account_id),
-            routed.map((x) => x.event.id),
-            routed.map((x) => x.r.event),
-            routed.map((x) => x.event.host),
-            routed.map((x) => JSON.stringify(x.r.notification)),
-            now,
-          ],
-        )
-      ).length;
-      await q.query("UPDATE series_cursors SET last_id = $2 WHERE name = $1", [cursor, (events[events.length - 1] as EventRecord).id]);
-      return written;
-    });
+  /**
+   * Where a follower of the event log stands (its row in series_cursors, made at 0 when new),
+   * locked until the unit of work ends: a second planner waits, then starts from the moved cursor.
+   */
+  async lockCursor(cursor: string): Promise<number> {
+    await this.db.query("INSERT INTO series_cursors (name, last_id) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING", [cursor]);
+    const [c] = await this.db.query<{ last_id: number }>("SELECT last_id FROM series_cursors WHERE name = $1 FOR UPDATE", [cursor]);
+    return Number(c?.last_id ?? 0);
+  }
+
+  /** Moves a follower's cursor past the events it handled. */
+  async moveCursor(cursor: string, lastId: number): Promise<void> {
+    await this.db.query("UPDATE series_cursors SET last_id = $2 WHERE name = $1", [cursor, lastId]);
+  }
+
+  /** The active subscriptions of some accounts. */
+  async activeOf(accounts: readonly number[]): Promise<WebhookRow[]> {
+    if (accounts.length === 0) return [];
+    return this.db.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE active AND account_id = ANY ($1::bigint[])`, [[...accounts]]);
   }
 
   /**
-   * Hands out the attempts that are due in batches, one per webhook: up to `perHook` of its
-   * deliveries pending or failing whose time has come, oldest first, of an active webhook that has
-   * no batch under way (one webhook's attempts go one batch at a time, in order). `plan` turns the
-   * batches into bus messages and windows, written in this transaction with the deliveries made
-   * sending; rows are taken with SKIP LOCKED, so two schedulers never hand out the same attempt.
-   * Returns the attempts handed out.
+   * Writes the deliveries of events, in the order given (a webhook's deliveries go out in id
+   * order); (webhook, event) is unique, so an event planned twice adds nothing. Returns the
+   * deliveries written.
    */
-  async dispatchBatches(now: number, limit: number, perHook: number, plan: (batches: readonly DueBatch[]) => PlannedBatch[]): Promise<number> {
-    return this.db.tx(async (q) => {
-      // The webhooks first, locked (a second scheduler skips them): a webhook's batches are handed
-      // out by one transaction at a time, and the next statement sees a batch another committed.
-      const busy = "SELECT webhook_id FROM webhook_deliveries WHERE state = 'sending' AND sending_until IS NOT NULL";
-      const locked = await q.query<{ id: number }>(
-        `SELECT w.id FROM webhooks w WHERE w.active AND w.id NOT IN (${busy})
-           AND EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.webhook_id = w.id AND x.state IN ('pending', 'failing') AND x.next_attempt_at <= $1)
-         ORDER BY w.id FOR NO KEY UPDATE OF w SKIP LOCKED`,
-        [now],
-      );
-      if (locked.length === 0) return 0;
-      const due = await q.query<DeliveryRow>(
-        `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d
-         WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $1 AND d.id IN (
-           SELECT id FROM (
-             SELECT x.id, row_number() OVER (PARTITION BY x.webhook_id ORDER BY x.next_attempt_at, x.id) AS r
-             FROM webhook_deliveries x
-             WHERE x.webhook_id = ANY ($4::bigint[]) AND x.state IN ('pending', 'failing') AND x.next_attempt_at <= $1 AND x.webhook_id NOT IN (${busy})
-           ) ranked WHERE r <= $3)
-         ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
-        [now, limit, perHook, locked.map((r) => r.id)],
-      );
-      if (due.length === 0) return 0;
-      const hooks = await q.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
-      const batches = hooks.map((hook) => ({ hook, deliveries: due.filter((x) => x.webhook_id === hook.id) }));
-      const planned = plan(batches);
-      const ids = batches.flatMap((b) => b.deliveries.map((x) => x.id));
-      const until = planned.flatMap((p) => p.sendingUntil);
-      await q.query(
-        "UPDATE webhook_deliveries d SET state = 'sending', job_id = NULL, next_attempt_at = NULL, sending_until = u.t FROM unnest($1::bigint[], $2::bigint[]) AS u(id, t) WHERE d.id = u.id",
-        [ids, until],
-      );
-      for (const p of planned) await enqueueOutbox(q, p.message, now);
-      return due.length;
-    });
+  async addDeliveries(routed: readonly { readonly r: RoutedDelivery; readonly event: EventRecord }[], now: number): Promise<number> {
+    if (routed.length === 0) return 0;
+    // One statement for the batch.
+    const rows = await this.db.query(
+      `INSERT INTO webhook_deliveries (webhook_id, account_id, event_id, event, host, notification, state, next_attempt_at, created)
+       SELECT w, a, e, t, h, n::jsonb, 'pending', $7, $7 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u(w, a, e, t, h, n, o)
+       ORDER BY o ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING id`,
+      [
+        routed.map((x) => x.r.webhook.id),
+        routed.map((x) => x.r.webhook.account_id),
+        routed.map((x) => x.event.id),
+        routed.map((x) => x.r.event),
+        routed.map((x) => x.event.host),
+        routed.map((x) => JSON.stringify(x.r.notification)),
+        now,
+      ],
+    );
+    return rows.length;
   }
 
   /**
-   * Records attempts of batches (`outcomes`, in the order they were made) in one transaction: each
-   * for a delivery still sending in a batch and waiting for this attempt (a repeated or late result
-   * records nothing). `next` decides what each attempt changes; `after` gets what was recorded, in
-   * order, to count and disable in the same transaction. Returns the attempts recorded.
+   * The attempts that are due, in batches, one per webhook: up to `perHook` of its deliveries
+   * pending or failing whose time has come, oldest first, of an active webhook that has no batch
+   * under way (one webhook's attempts go one batch at a time, in order). Webhooks and deliveries
+   * are taken with SKIP LOCKED and stay locked until the unit of work ends, so two schedulers
+   * never hand out the same attempt; markSending then marks them handed out.
    */
-  async settleBatch(
-    outcomes: readonly BatchOutcome[],
-    now: number,
-    next: (delivery: DeliveryRow, outcome: BatchOutcome) => DeliveryUpdate,
-    after: (q: Queryable, settled: readonly SettledAttempt[]) => Promise<void>,
-  ): Promise<number> {
-    if (outcomes.length === 0) return 0;
-    return this.db.tx(async (q) => {
-      const rows = await q.query<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ANY ($1::bigint[]) AND state = 'sending' AND sending_until IS NOT NULL ORDER BY id FOR UPDATE`,
-        [[...new Set(outcomes.map((o) => o.delivery))]],
-      );
-      const byId = new Map(rows.map((r) => [Number(r.id), r]));
-      const settled: (SettledAttempt & { outcome: BatchOutcome })[] = [];
-      for (const o of outcomes) {
-        const delivery = byId.get(o.delivery);
-        if (!delivery || delivery.attempts + 1 !== o.n) continue;
-        byId.delete(o.delivery);
-        settled.push({ delivery, update: next(delivery, o), outcome: o });
-      }
-      if (settled.length === 0) return 0;
-      const col = <T>(f: (s: (typeof settled)[number]) => T) => settled.map(f);
-      // Two statements for the batch: the attempts, and their deliveries moved on.
-      await q.query(
-        `INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms)
-         SELECT i, n, NULL, s, $7, c, e, ms FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::int[], $5::text[], $6::int[]) AS u(i, n, s, c, e, ms)
-         ON CONFLICT DO NOTHING`,
-        [col((s) => s.delivery.id), col((s) => s.outcome.n), col((s) => s.outcome.sentAt), col((s) => s.update.code), col((s) => s.update.error), col((s) => s.update.durationMs), now],
-      );
-      await q.query(
-        `UPDATE webhook_deliveries d SET state = u.st, attempts = u.n, failures = u.f, next_attempt_at = u.na, job_id = NULL, sending_until = NULL, last_code = u.c,
-           last_error = u.e, last_duration_ms = u.ms, last_attempt_at = coalesce(u.s, $10), delivered_at = coalesce(u.da, d.delivered_at)
-         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::int[], $7::text[], $8::int[], $9::bigint[], $11::bigint[]) AS u(id, st, n, f, na, c, e, ms, s, da)
-         WHERE d.id = u.id`,
-        [
-          col((s) => s.delivery.id),
-          col((s) => s.update.state),
-          col((s) => s.outcome.n),
-          col((s) => s.update.failures),
-          col((s) => s.update.nextAttemptAt),
-          col((s) => s.update.code),
-          col((s) => s.update.error),
-          col((s) => s.update.durationMs),
-          col((s) => s.outcome.sentAt),
-          now,
-          col((s) => s.update.deliveredAt),
-        ],
-      );
-      await after(q, settled);
-      return settled.length;
-    });
+  async takeDueBatches(now: number, limit: number, perHook: number): Promise<DueBatch[]> {
+    // The webhooks first, locked (a second scheduler skips them): a webhook's batches are handed
+    // out by one transaction at a time, and the next statement sees a batch another committed.
+    const busy = "SELECT webhook_id FROM webhook_deliveries WHERE state = 'sending' AND sending_until IS NOT NULL";
+    const locked = await this.db.query<{ id: number }>(
+      `SELECT w.id FROM webhooks w WHERE w.active AND w.id NOT IN (${busy})
+         AND EXISTS (SELECT 1 FROM webhook_deliveries x WHERE x.webhook_id = w.id AND x.state IN ('pending', 'failing') AND x.next_attempt_at <= $1)
+       ORDER BY w.id FOR NO KEY UPDATE OF w SKIP LOCKED`,
+      [now],
+    );
+    if (locked.length === 0) return [];
+    const due = await this.db.query<DeliveryRow>(
+      `SELECT ${d(DELIVERY_COLUMNS)} FROM webhook_deliveries d
+       WHERE d.state IN ('pending', 'failing') AND d.next_attempt_at <= $1 AND d.id IN (
+         SELECT id FROM (
+           SELECT x.id, row_number() OVER (PARTITION BY x.webhook_id ORDER BY x.next_attempt_at, x.id) AS r
+           FROM webhook_deliveries x
+           WHERE x.webhook_id = ANY ($4::bigint[]) AND x.state IN ('pending', 'failing') AND x.next_attempt_at <= $1 AND x.webhook_id NOT IN (${busy})
+         ) ranked WHERE r <= $3)
+       ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
+      [now, limit, perHook, locked.map((r) => r.id)],
+    );
+    if (due.length === 0) return [];
+    const hooks = await this.db.query<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ANY ($1::bigint[])`, [[...new Set(due.map((x) => x.webhook_id))]]);
+    return hooks.map((hook) => ({ hook, deliveries: due.filter((x) => x.webhook_id === hook.id) }));
+  }
+
+  /** Deliveries handed out in batches: sending, each until its window closes (unix seconds). */
+  async markSending(sending: readonly { readonly id: number; readonly until: number }[]): Promise<void> {
+    if (sending.length === 0) return;
+    await this.db.query(
+      "UPDATE webhook_deliveries d SET state = 'sending', job_id = NULL, next_attempt_at = NULL, sending_until = u.t FROM unnest($1::bigint[], $2::bigint[]) AS u(id, t) WHERE d.id = u.id",
+      [sending.map((x) => x.id), sending.map((x) => x.until)],
+    );
+  }
+
+  /** Deliveries still sending in a batch, locked until the unit of work ends, by id. */
+  async lockSending(deliveryIds: readonly number[]): Promise<DeliveryRow[]> {
+    if (deliveryIds.length === 0) return [];
+    return this.db.query<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ANY ($1::bigint[]) AND state = 'sending' AND sending_until IS NOT NULL ORDER BY id FOR UPDATE`,
+      [[...new Set(deliveryIds)]],
+    );
+  }
+
+  /** Records attempts of batches and moves their deliveries on, in two statements whatever their number. */
+  async recordBatch(settled: readonly (SettledAttempt & { readonly outcome: BatchOutcome })[], now: number): Promise<void> {
+    if (settled.length === 0) return;
+    const col = <T>(f: (s: (typeof settled)[number]) => T) => settled.map(f);
+    await this.db.query(
+      `INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms)
+       SELECT i, n, NULL, s, $7, c, e, ms FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::int[], $5::text[], $6::int[]) AS u(i, n, s, c, e, ms)
+       ON CONFLICT DO NOTHING`,
+      [col((s) => s.delivery.id), col((s) => s.outcome.n), col((s) => s.outcome.sentAt), col((s) => s.update.code), col((s) => s.update.error), col((s) => s.update.durationMs), now],
+    );
+    await this.db.query(
+      `UPDATE webhook_deliveries d SET state = u.st, attempts = u.n, failures = u.f, next_attempt_at = u.na, job_id = NULL, sending_until = NULL, last_code = u.c,
+         last_error = u.e, last_duration_ms = u.ms, last_attempt_at = coalesce(u.s, $10), delivered_at = coalesce(u.da, d.delivered_at)
+       FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::int[], $7::text[], $8::int[], $9::bigint[], $11::bigint[]) AS u(id, st, n, f, na, c, e, ms, s, da)
+       WHERE d.id = u.id`,
+      [
+        col((s) => s.delivery.id),
+        col((s) => s.update.state),
+        col((s) => s.outcome.n),
+        col((s) => s.update.failures),
+        col((s) => s.update.nextAttemptAt),
+        col((s) => s.update.code),
+        col((s) => s.update.error),
+        col((s) => s.update.durationMs),
+        col((s) => s.outcome.sentAt),
+        now,
+        col((s) => s.update.deliveredAt),
+      ],
+    );
   }
 
   /** Deliveries of batches whose window has passed without a result (their crawler node died, or the batch was lost): their ids and attempt numbers. */
@@ -399,24 +382,18 @@ export class WebhooksRepo {
 
   /**
    * Attempts whose job ended without a word about them: the lease lapsed on its only attempt (a
-   * crawler died mid-send), so no completion ran. Each is handed to `settle` in a transaction that
-   * holds the delivery, with the job's error.
+   * crawler died mid-send), so no completion ran. Each delivery with its job's error, locked until
+   * the unit of work ends (another scheduler skips it).
    */
-  async settleAbandoned(limit: number, settle: (q: Queryable, delivery: DeliveryRow, job: { id: number; error: string; detail: string }) => Promise<void>): Promise<number> {
-    return this.db.tx(async (q) => {
-      const rows = await q.query<DeliveryRow & { job_error: string | null; job_detail: string | null }>(
-        `SELECT ${d(DELIVERY_COLUMNS)}, j.error AS job_error, j.error_detail AS job_detail
-         FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id
-         WHERE d.state = 'sending' AND j.state = 'error'
-         ORDER BY d.id LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
-        [limit],
-      );
-      for (const row of rows) {
-        const { job_error, job_detail, ...delivery } = row;
-        await settle(q, delivery, { id: delivery.job_id as number, error: job_error ?? "no_answer", detail: job_detail ?? "" });
-      }
-      return rows.length;
-    });
+  async lockAbandoned(limit: number): Promise<{ delivery: DeliveryRow; job: { id: number; error: string; detail: string } }[]> {
+    const rows = await this.db.query<DeliveryRow & { job_error: string | null; job_detail: string | null }>(
+      `SELECT ${d(DELIVERY_COLUMNS)}, j.error AS job_error, j.error_detail AS job_detail
+       FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id
+       WHERE d.state = 'sending' AND j.state = 'error'
+       ORDER BY d.id LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+      [limit],
+    );
+    return rows.map(({ job_error, job_detail, ...delivery }) => ({ delivery, job: { id: delivery.job_id as number, error: job_error ?? "no_answer", detail: job_detail ?? "" } }));
   }
 
   /** What a lease of a delivery's attempt carries: the delivery and its webhook (url and secret as they are now). */
@@ -446,10 +423,10 @@ export class WebhooksRepo {
    * Records an attempt and what follows it on the delivery. false when this job's attempt was
    * recorded already (nothing changes then).
    */
-  async recordAttempt(q: Queryable, delivery: DeliveryRow, jobId: number, sentAt: number | null, now: number, u: DeliveryUpdate): Promise<boolean> {
+  async recordAttempt(delivery: DeliveryRow, jobId: number, sentAt: number | null, now: number, u: DeliveryUpdate): Promise<boolean> {
     const n = delivery.attempts + 1;
     // One statement (a completion is on every delivery's path): the delivery moves only when the attempt's row is new.
-    const updated = await q.query(
+    const updated = await this.db.query(
       `WITH attempt AS (
          INSERT INTO webhook_attempts (delivery_id, n, job_id, sent_at, finished, code, error, duration_ms) VALUES ($1, $3, $11, $12, $13, $6, $7, $8)
          ON CONFLICT DO NOTHING RETURNING n
@@ -463,23 +440,23 @@ export class WebhooksRepo {
   }
 
   /** A delivered delivery: the address's count of lost deliveries starts again (a successful test send also re-activates it). */
-  async succeeded(q: Queryable, webhookId: number, reactivate: boolean): Promise<void> {
-    await q.query(
+  async succeeded(webhookId: number, reactivate: boolean): Promise<void> {
+    await this.db.query(
       `UPDATE webhooks SET failed_in_a_row = 0${reactivate ? ", active = true, disabled_at = NULL" : ""} WHERE id = $1`,
       [webhookId],
     );
   }
 
   /** A lost delivery: counted; returns the webhook as it is now (null when it is gone). */
-  async lost(q: Queryable, webhookId: number): Promise<WebhookRow | null> {
-    const [row] = await q.query<WebhookRow>(`UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1 WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`, [webhookId]);
+  async lost(webhookId: number): Promise<WebhookRow | null> {
+    const [row] = await this.db.query<WebhookRow>(`UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1 WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`, [webhookId]);
     return row ?? null;
   }
 
   /** Disables an address: active false, and the deliveries still waiting for it are lost (they can be resent). Returns how many. */
-  async disable(q: Queryable, webhookId: number, now: number): Promise<number> {
-    await q.query("UPDATE webhooks SET active = false, disabled_at = $2 WHERE id = $1", [webhookId, now]);
-    const rows = await q.query(
+  async disable(webhookId: number, now: number): Promise<number> {
+    await this.db.query("UPDATE webhooks SET active = false, disabled_at = $2 WHERE id = $1", [webhookId, now]);
+    const rows = await this.db.query(
       `UPDATE webhook_deliveries SET state = 'lost', next_attempt_at = NULL, last_error = coalesce(last_error, 'address_disabled')
        WHERE webhook_id = $1 AND state IN ('pending', 'failing') RETURNING id`,
       [webhookId],

@@ -6,6 +6,9 @@
  *              counter in Postgres, validation, ETag, usage meter, metrics).
  *   one-query  a bare Fastify route running one indexed SELECT on the same pool.
  *   bare       a bare Fastify route answering a constant small JSON object.
+ *   svc-write  POST /api/v1/sites (a new host, its own Idempotency-Key) then DELETE of that site,
+ *              through the real gateway: the keyed write with every mechanism.
+ *   two-stmts  a bare Fastify route pair doing the same two statements (INSERT, DELETE) on the pool.
  *
  * A benchmark, not a test: it prints figures and never fails on a number.
  *
@@ -21,7 +24,9 @@
 // @ts-expect-error TS7016: no declaration file for module "autocannon"
 import autocannonUntyped from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
+import { createRequire } from "node:module";
 import { availableParallelism, cpus } from "node:os";
+import { fileURLToPath } from "node:url";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
 import { writeBenchOutput } from "./bench-output.ts";
@@ -41,12 +46,20 @@ interface AutocannonResult {
   readonly statusCodeStats?: Record<string, { count: number }>;
 }
 
+interface AutocannonRequest {
+  readonly method: string;
+  readonly path: string;
+  /** A module path (autocannon requires it in its worker threads) or the function itself. */
+  readonly setupRequest?: string | ((req: object, context: object) => object);
+}
+
 interface AutocannonOptions {
   readonly url: string;
   readonly connections: number;
   readonly duration: number;
   readonly workers?: number;
   readonly headers?: Record<string, string>;
+  readonly requests?: readonly AutocannonRequest[];
 }
 
 const autocannon = autocannonUntyped as (opts: AutocannonOptions) => PromiseLike<AutocannonResult>;
@@ -82,6 +95,19 @@ interface Target {
   readonly name: string;
   readonly url: string;
   readonly headers?: Record<string, string>;
+  /** A write cycle (POST a new site, DELETE it) instead of a GET of url. */
+  readonly requests?: readonly AutocannonRequest[];
+}
+
+/** The write targets' cycle: POST base (a new host), then DELETE base/<that host>. */
+const WRITE_SETUP = fileURLToPath(new URL("./gateway-write-request.cjs", import.meta.url));
+
+function writeCycle(base: string): AutocannonRequest[] {
+  const setupRequest = WORKERS > 0 ? WRITE_SETUP : (createRequire(import.meta.url)(WRITE_SETUP) as (req: object, context: object) => object);
+  return [
+    { method: "POST", path: base, setupRequest },
+    { method: "DELETE", path: base, setupRequest },
+  ];
 }
 
 interface Sample {
@@ -107,6 +133,7 @@ async function load(target: Target, durationS: number): Promise<Sample> {
     duration: durationS,
     ...(WORKERS > 0 ? { workers: WORKERS } : {}),
     ...(target.headers ? { headers: target.headers } : {}),
+    ...(target.requests ? { requests: target.requests } : {}),
   });
   const codes = Object.entries(result.statusCodeStats ?? {})
     .filter(([code]) => !code.startsWith("2"))
@@ -169,6 +196,19 @@ async function main(): Promise<void> {
     bare.push(oneQuery);
     await oneQuery.listen({ host: "127.0.0.1", port: 0 });
 
+    // The write cycle's two statements, bare: what svc-write's POST and DELETE store, and nothing else.
+    const twoStatements = Fastify({ logger: false });
+    twoStatements.post<{ Body: { host: string } }>("/sites", async (req, reply) => {
+      await gateway.db.query("INSERT INTO sites (account_id, host, added, interval_h) VALUES ($1, $2, $3, 24)", [accountId, req.body.host, Date.now()]);
+      return reply.code(201).send({ host: req.body.host });
+    });
+    twoStatements.delete<{ Params: { host: string } }>("/sites/:host", async (req, reply) => {
+      await gateway.db.query("DELETE FROM sites WHERE account_id = $1 AND host = $2", [accountId, req.params.host]);
+      return reply.code(204).send();
+    });
+    bare.push(twoStatements);
+    await twoStatements.listen({ host: "127.0.0.1", port: 0 });
+
     const constant = Fastify({ logger: false });
     constant.get("/ping", async () => ({ ok: true, service: "svc" }));
     bare.push(constant);
@@ -178,10 +218,12 @@ async function main(): Promise<void> {
       { name: "svc", url: urlOf(gateway.app, "/api/v1/sites"), headers: { "x-api-key": gateway.ownerKey } },
       { name: "one-query", url: urlOf(oneQuery, "/sites") },
       { name: "bare", url: urlOf(constant, "/ping") },
+      { name: "svc-write", url: urlOf(gateway.app, "/api/v1/sites"), headers: { "x-api-key": gateway.ownerKey }, requests: writeCycle("/api/v1/sites") },
+      { name: "two-stmts", url: urlOf(twoStatements, "/sites"), requests: writeCycle("/sites") },
     ];
 
     // One request each before any load: the gateway must answer a full page, not an error.
-    for (const t of targets) {
+    for (const t of targets.filter((x) => !x.requests)) {
       const res = await fetch(t.url, { headers: t.headers ?? {} });
       const body = (await res.json());
       const items = Array.isArray(body) ? body.length : Array.isArray((body as { sites?: unknown[] }).sites) ? (body as { sites: unknown[] }).sites.length : null;
@@ -212,7 +254,7 @@ async function main(): Promise<void> {
             (s.codes ? `   (${s.codes})` : "") +
             "\n",
         );
-        if (t.name === "svc" && s.non2xx > 0) {
+        if (t.name.startsWith("svc") && s.non2xx > 0) {
           process.stdout.write(`WARNING: svc answered ${s.non2xx} non-2xx responses in round ${r} (${s.codes || "codes unknown"}): its figures do not measure the happy path\n`);
         }
       }
@@ -242,6 +284,12 @@ async function main(): Promise<void> {
     const ratioRounds = svcRounds.map((s, i) => (oneRounds[i]?.rps ? s.rps / (oneRounds[i]?.rps ?? 1) : 0));
     process.stdout.write(`\nratio svc/one-query requests/s: ${ratio(svc, one)} (target >= ${TARGET}); per round: ${ratioRounds.map((r) => r.toFixed(2)).join(" ")}\n`);
     process.stdout.write(`ratio svc/bare requests/s: ${ratio(svc, bareRps)}\n`);
+    const write = med.get("svc-write")?.rps ?? 0;
+    const twoStmts = med.get("two-stmts")?.rps ?? 0;
+    const writeRounds = (samples.get("svc-write") ?? []).map((s, i) => s.rps / ((samples.get("two-stmts") ?? [])[i]?.rps || 1));
+    process.stdout.write(`ratio svc-write/two-stmts requests/s (POST with Idempotency-Key + DELETE): ${ratio(write, twoStmts)}; per round: ${writeRounds.map((r) => r.toFixed(2)).join(" ")}\n`);
+    const left = await gateway.db.query<{ n: string }>("SELECT count(*) AS n FROM sites WHERE host LIKE 'w%.example.com'");
+    if (Number(left[0]?.n ?? 0) > 16) process.stdout.write(`WARNING: ${left[0]?.n} written sites were not deleted: the write cycle did not complete\n`);
     // The servers share this process with the gateway: its RSS is the gateway's plus two small routes.
     const rssBytes = process.memoryUsage.rss();
     const written = writeBenchOutput({
@@ -254,6 +302,9 @@ async function main(): Promise<void> {
         svc_p50_ms: med.get("svc")?.p50 ?? null,
         one_query_p50_ms: med.get("one-query")?.p50 ?? null,
         ratio_svc_one_query: one > 0 ? svc / one : null,
+        svc_write_requests_per_s: write,
+        two_statements_requests_per_s: twoStmts,
+        ratio_svc_write_two_statements: twoStmts > 0 ? write / twoStmts : null,
         rounds: ROUNDS,
         rss_bytes: rssBytes,
       },

@@ -104,7 +104,7 @@ describe("incidents found by analyses", () => {
     const other = host.replace("127.0.0.1", "localhost");
     const res = await gw.call("GET", `/api/v1/analyze?d=${other}`);
     expect(res.statusCode).toBe(200);
-    expect(await gw.store.uptime.incidentsOf(other, 10)).toEqual([]);
+    expect(await gw.store.incidents.latest(other, 10)).toEqual([]);
   });
 });
 

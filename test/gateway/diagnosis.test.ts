@@ -90,7 +90,7 @@ beforeAll(async () => {
   // bob.example: down for an hour, never checked.
   for (const [host, since] of [["down.example", NOW - 7200], ["bob.example", NOW - 3600]] as const) {
     await gw.db.query("INSERT INTO uptime_targets (host, url, interval_s, next_slot, state, since, first_probe) VALUES ($1, $2, 300, $3, 'down', $4, $5)", [host, `https://${host}/`, NOW + 300, since, NOW - 10 * DAY]);
-    await gw.store.uptime.openIncident(gw.db, { host, kind: "down", title: `${host} is down`, cause: "http 503", at: since });
+    await gw.store.incidents.open({ host, kind: "down", title: `${host} is down`, cause: "http 503", at: since });
   }
 
   // slow.example: the home page's score fell from 90 to 72 in the check two hours ago (rank 90 → 75), which
@@ -110,9 +110,9 @@ beforeAll(async () => {
   await gw.store.tasks.applyRun(gw.db, alice.accountId, "down.example", NOW - 2 * DAY, [], new Set(["title_present"]));
 
   // Events: Alice's of two hours and two days ago, Bob's of an hour ago.
-  await gw.store.events.appendAlone([{ eventKey: "t1", accountId: alice.accountId, host: "slow.example", type: "page", kind: "performance.regressed", level: "warn", text: "slow.example got slower", payload: {} }], NOW - 7200);
-  await gw.store.events.appendAlone([{ eventKey: "t2", accountId: alice.accountId, host: "fine.example", type: "events", kind: "analysis.done", level: "info", text: "old", payload: {} }], NOW - 2 * DAY);
-  await gw.store.events.appendAlone([{ eventKey: "t3", accountId: bob.accountId, host: "bob.example", type: "uptime", kind: "site.down", level: "bad", text: "bob.example is down", payload: {} }], NOW - 3600);
+  await gw.store.events.add([{ eventKey: "t1", accountId: alice.accountId, host: "slow.example", type: "page", kind: "performance.regressed", level: "warn", text: "slow.example got slower", payload: {} }], NOW - 7200);
+  await gw.store.events.add([{ eventKey: "t2", accountId: alice.accountId, host: "fine.example", type: "events", kind: "analysis.done", level: "info", text: "old", payload: {} }], NOW - 2 * DAY);
+  await gw.store.events.add([{ eventKey: "t3", accountId: bob.accountId, host: "bob.example", type: "uptime", kind: "site.down", level: "bad", text: "bob.example is down", payload: {} }], NOW - 3600);
 });
 
 afterAll(async () => {

@@ -415,8 +415,8 @@ describe("GET /effects/{host} and GET /work/{host}", () => {
 
   it("lists the work of the last days: fixed tasks, incidents and notes written through the API", async () => {
     const now = nowS();
-    await gw.db.tx((q) => gw.store.uptime.openIncident(q, { host, kind: "down", title: "Site down", cause: "timeout", at: now - 2 * DAY }));
-    await gw.db.tx((q) => gw.store.uptime.closeIncident(q, host, "down", now - 2 * DAY + 3600));
+    await gw.store.incidents.open({ host, kind: "down", title: "Site down", cause: "timeout", at: now - 2 * DAY });
+    await gw.store.incidents.close(host, "down", now - 2 * DAY + 3600);
     const first = await gw.call("POST", `/api/v1/work/${host}/notes`, { key: account.key, body: { text: "  Moved images to the CDN  " }, headers: { "idempotency-key": "note-1" } });
     expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({ host, note: { at: now, text: "Moved images to the CDN" } });

@@ -3,7 +3,7 @@ import { createLogger, InProcessBus, loadConfig, ManualClock, unixSeconds } from
 import { crawlerStreamKinds, type CrawlerNode } from "../../crawler/index.ts";
 import { StreamItem, TOPICS, type WebhookBatch } from "../../proto/index.ts";
 import { SCHEDULER_STREAM_KINDS, webhooksPlanner, WEBHOOK_EVENTS_CURSOR, type PlannerContext } from "../../scheduler/index.ts";
-import { createStore, openPglite, type Db, type JobRow, type Store } from "../../storage/index.ts";
+import { createStore, openPglite, type Db, type JobRow, type Repositories, type Store, type WebhooksRepo } from "../../storage/index.ts";
 import { createTestCa, type TestCa } from "../harness/fixture-web/ca.ts";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { readPgliteTemplate } from "../harness/template.ts";
@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 const emit = (key: string) =>
-  store.events.appendAlone([{ eventKey: key, accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], unixSeconds(clock));
+  store.events.add([{ eventKey: key, accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], unixSeconds(clock));
 const log = async () => (await store.webhooks.deliveries(accountId, hookId, 100, 0)).rows;
 /** The webhook batches written to the outbox so far (what the relay publishes). */
 const batches = async (): Promise<WebhookBatch[]> =>
@@ -55,18 +55,33 @@ const batches = async (): Promise<WebhookBatch[]> =>
     if (task?.$case !== "webhook") throw new Error("not a webhook batch");
     return task.value;
   });
+/**
+ * The store whose units of work see the webhooks repository's `method` replaced by `by` (given
+ * the bound repository's own): a fault caused inside the transaction, before its commit.
+ */
+function replacing<M extends keyof WebhooksRepo>(base: Store, method: M, by: (own: WebhooksRepo[M]) => WebhooksRepo[M]): Store {
+  const bind = (t: Repositories): Repositories => ({ ...t, webhooks: Object.create(t.webhooks, { [method]: { value: by(t.webhooks[method].bind(t.webhooks) as WebhooksRepo[M]) } }) as WebhooksRepo });
+  return { ...base, tx: (work) => base.tx((t) => work(bind(t))) };
+}
+
+/** The store whose units of work die right after the webhooks repository's `method` ran (a process that died before its commit). */
+function dyingAfter(method: "addDeliveries" | "takeDueBatches", message: string): Store {
+  return replacing(store, method, (own) => (async (...a: Parameters<typeof own>) => {
+    await (own as (...x: Parameters<typeof own>) => Promise<unknown>)(...a);
+    throw new Error(message);
+  }));
+}
+
 const settleCtx = () => ({ store, config, clock, logger: createLogger("silent"), now: () => unixSeconds(clock) });
 
 describe("webhook deliveries across crashes", () => {
   it("an event stored before a crash of the planner is delivered once the planner runs again", async () => {
     await emit("crash:1");
     // The planner dies while it writes the deliveries: the transaction rolls back with the cursor.
-    const dying = { ...store, webhooks: Object.create(store.webhooks, { planFromEvents: { value: (...a: Parameters<Store["webhooks"]["planFromEvents"]>) => store.webhooks.planFromEvents(a[0], a[1], a[2], (e, h) => { a[3](e, h); throw new Error("crash mid-plan"); }) } }) } as Store;
-    await expect(webhooksPlanner.run(ctx(dying))).rejects.toThrow("crash mid-plan");
+    await expect(webhooksPlanner.run(ctx(dyingAfter("addDeliveries", "crash mid-plan")))).rejects.toThrow("crash mid-plan");
     expect(await log()).toEqual([]);
     // It dies again after planning, while it hands the attempt out: the delivery waits.
-    const dispatching = { ...store, webhooks: Object.create(store.webhooks, { dispatchBatches: { value: (...a: Parameters<Store["webhooks"]["dispatchBatches"]>) => store.webhooks.dispatchBatches(a[0], a[1], a[2], (b) => { a[3](b); throw new Error("crash in dispatchBatches"); }) } }) } as Store;
-    await expect(webhooksPlanner.run(ctx(dispatching))).rejects.toThrow("crash in dispatchBatches");
+    await expect(webhooksPlanner.run(ctx(dyingAfter("takeDueBatches", "crash in dispatch")))).rejects.toThrow("crash in dispatch");
     expect((await log()).map((d) => [d.state, d.job_id])).toEqual([["pending", null]]);
     expect(await batches()).toEqual([]);
     // A planner that lives: one delivery, one batch with its one attempt, no job.
@@ -143,21 +158,15 @@ describe("a receiver counting deliveries across a lost completion", () => {
     ca = await createTestCa();
     gw = await startTestGateway({
       env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_EXTRA_CA_FILE: ca.caFile, SVC_WEBHOOK_PLAN_MS: "100", SVC_LEASE_MS: "1000" },
-      storeOverrides: (base) => {
-        const webhooks = Object.create(base.webhooks, {
-          settleBatch: {
-            value: async (...a: Parameters<Store["webhooks"]["settleBatch"]>) => {
-              // A crawler's result (the planner's no_answer has no code).
-              if (dropNextWebhookResult && a[0].some((o) => o.code !== 0)) {
-                dropNextWebhookResult = false;
-                return 0;
-              }
-              return base.webhooks.settleBatch(...a);
-            },
-          },
-        }) as Store["webhooks"];
-        return { ...base, webhooks };
-      },
+      // A crawler's result is dropped before it is recorded (the planner's no_answer has no code).
+      storeOverrides: (base) =>
+        replacing(base, "recordBatch", (own) => async (settled, now) => {
+          if (dropNextWebhookResult && settled.some((s) => s.outcome.code !== 0)) {
+            dropNextWebhookResult = false;
+            return;
+          }
+          await own(settled, now);
+        }),
     });
     rx = await startWebhookReceiver(ca, () => Math.floor(gw.clock.nowMs() / 1000));
   });
@@ -174,7 +183,7 @@ describe("a receiver counting deliveries across a lost completion", () => {
     const hook = created.json<{ id: number; secret: string }>();
     rx.secrets.add(hook.secret);
     const t0 = Math.floor(gw.clock.nowMs() / 1000);
-    await gw.store.events.appendAlone([{ eventKey: "dup:1", accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], t0);
+    await gw.store.events.add([{ eventKey: "dup:1", accountId, host: "shop.example.com", type: "rank", kind: "rank.changed", level: "bad", text: "Rank of shop.example.com fell from 60 to 50", payload: { from: 60, to: 50 } }], t0);
     await rx.until("/dup", 1);
     const list = async () => (await gw.call("GET", `/api/v1/webhooks/${hook.id}/deliveries`, { key })).json<{ deliveries: Record<string, any>[] }>().deliveries; // eslint-disable-line @typescript-eslint/no-explicit-any
     // The result was dropped: the attempt is still "sending" until its window closes on the clock

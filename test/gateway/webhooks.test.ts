@@ -65,7 +65,7 @@ let seq = 0;
 async function emit(accountId: number, host = "shop.example.com", type: EventType = "rank"): Promise<void> {
   seq++;
   const to = 60 + (seq % 10);
-  await gw.store.events.appendAlone([{ eventKey: `test:${seq}`, accountId, host, type, kind: `${type}.changed`, level: "bad", text: `Rank of ${host} fell from 70 to ${to}`, payload: { from: 70, to, run: seq } }], nowS());
+  await gw.store.events.add([{ eventKey: `test:${seq}`, accountId, host, type, kind: `${type}.changed`, level: "bad", text: `Rank of ${host} fell from 70 to ${to}`, payload: { from: 70, to, run: seq } }], nowS());
 }
 
 async function deliveries(key: string, id: number): Promise<Json[]> {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AccountsRepo,
   AuthRepo,
+  createStore,
   IdempotencyRepo,
   isUniqueViolation,
   KEY_CHANGES_CHANNEL,
@@ -221,6 +222,113 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         await sleep(150);
         expect(got.length).toBe(before);
         expect(lost).toBe(0);
+      });
+    });
+
+    describe("the unit of work (store.tx)", () => {
+      it("commits the writes of every repository together, and rolls all of them back when the work throws", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        const event = (key: string) => ({ eventKey: key, accountId: a.id, host: "unit.example", type: "events" as const, kind: "analysis.done", level: "info" as const, text: "done", payload: {} });
+        const hostsOf = async () => (await store.sites.list(a.id, 10, 0)).rows.map((r) => r.host);
+        const keysOf = async () => (await store.events.list({ accountId: a.id, limit: 10, offset: 0 })).rows.map((r) => r.text + ":" + r.host);
+        const failed = await store
+          .tx(async (t) => {
+            await t.sites.add(a.id, "unit.example", 24, 5_000);
+            await t.events.add([event(uniq("unit-"))], 5_000);
+            throw new Error("decided against it");
+          })
+          .catch((e: unknown) => (e as Error).message);
+        expect(failed).toBe("decided against it");
+        expect(await hostsOf()).toEqual([]);
+        expect(await keysOf()).toEqual([]);
+        expect(
+          await store.tx(async (t) => {
+            await t.sites.add(a.id, "unit.example", 24, 5_000);
+            await t.events.add([event(uniq("unit-"))], 5_000);
+            return t.sites.monitors("unit.example");
+          }),
+        ).toEqual([a.id]);
+        expect(await hostsOf()).toEqual(["unit.example"]);
+        expect(await keysOf()).toEqual(["done:unit.example"]);
+      });
+
+      it("a repository's own transaction inside a unit is a savepoint: its failure, caught, leaves the unit's other writes to commit", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        const taken = await newAccount();
+        const refused = await store.tx(async (t) => {
+          const dup = await t.accounts.createAccountWithKey({ email: taken.email, planId: taken.plan_id, isAdmin: false }, { ...newKey(0), hash: uniq("hash-") }, 1_000).catch((e: unknown) => e);
+          await t.sites.add(a.id, "after-savepoint.example", 24, 5_000);
+          return isUniqueViolation(dup);
+        });
+        expect(refused).toBe(true);
+        expect((await store.sites.list(a.id, 10, 0)).rows.map((r) => r.host)).toEqual(["after-savepoint.example"]);
+        expect((await store.accounts.listAccounts()).filter((x) => x.email === taken.email).map((x) => x.id)).toEqual([taken.id]);
+      });
+
+      it("within(q) binds the repositories to a transaction opened elsewhere", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        await db
+          .tx(async (q) => {
+            await store.within(q).sites.add(a.id, "within.example", 24, 5_000);
+            throw new Error("rolled back");
+          })
+          .catch(() => undefined);
+        expect(await store.sites.count(a.id)).toBe(0);
+        await db.tx((q) => store.within(q).sites.add(a.id, "within.example", 24, 5_000));
+        expect(await store.sites.count(a.id)).toBe(1);
+      });
+    });
+
+    describe("IncidentsRepo and the uptime targets", () => {
+      it("open is one incident per host and kind while it is open; revise retitles it; close ends it, never before it began", async () => {
+        const store = createStore(db);
+        const host = `${uniq("inc")}.example`;
+        const id = await store.tx((t) => t.incidents.open({ host, kind: "down", title: `${host} is down`, cause: "http 503", at: 10_000 }));
+        expect(await store.tx((t) => t.incidents.open({ host, kind: "down", title: "again", cause: "timeout", at: 10_060 }))).toBe(id);
+        expect(await store.tx((t) => t.incidents.openOf(host, ["down", "certificate"]))).toEqual([{ id, kind: "down", cause: "http 503" }]);
+        expect(await store.incidents.revise({ host, kind: "down", title: `${host} is down hard`, cause: "refused" })).toBe(id);
+        expect(await store.incidents.revise({ host, kind: "robots", title: "x", cause: "y" })).toBeNull();
+        // A close dated before the incident began (a late probe) ends it where it began.
+        expect(await store.incidents.close(host, "down", 9_000)).toBe(id);
+        expect(await store.incidents.close(host, "down", 12_000)).toBeNull();
+        const again = await store.incidents.open({ host, kind: "down", title: `${host} is down`, cause: "timeout", at: 20_000 });
+        expect(again).not.toBe(id);
+        expect(await store.incidents.close(host, "down", 20_600)).toBe(again);
+        expect(await store.incidents.latest(host, 10)).toEqual([
+          { id: again, host, kind: "down", title: `${host} is down`, cause: "timeout", status: "closed", first_seen: 20_000, resolved_at: 20_600 },
+          { id, host, kind: "down", title: `${host} is down hard`, cause: "refused", status: "closed", first_seen: 10_000, resolved_at: 10_000 },
+        ]);
+        expect((await store.incidents.since(host, 15_000)).map((i) => i.id)).toEqual([again]);
+        expect(await store.incidents.downSeconds(host, 20_300, 30_000)).toBe(300);
+      });
+
+      it("takeDue hands a host's latest missed slot once and moves it on; a probe result is applied once, in slot order", async () => {
+        const store = createStore(db);
+        const a = await newAccount({ uptime_min: 5 });
+        const host = `${uniq("up")}.example`;
+        await store.sites.add(a.id, host, 24, 5_000);
+        await store.uptime.syncTargets(100_000);
+        const first = (await store.uptime.target(host))!;
+        expect(first).toMatchObject({ url: `https://${host}/`, url_known: false, interval_s: 300, state: "unknown" });
+        const now = first.next_slot + 1_000; // three slots missed, a fourth begun
+        const slot = first.next_slot + 900;
+        const taken = await store.tx((t) => t.uptime.takeDue(now, 1_000_000));
+        expect(taken.filter((d) => d.host === host)).toEqual([{ host, url: `https://${host}/`, keyword: "", schemeUnknown: true, slot }]);
+        expect((await store.tx((t) => t.uptime.takeDue(now, 1_000_000))).filter((d) => d.host === host)).toEqual([]);
+        expect((await store.uptime.target(host))!.next_slot).toBe(slot + 300);
+        const probe = { host, slot, confirm: false, at: slot + 1, ok: false, status: 503, cause: "http 503", dnsMs: 1, connectMs: 1, tlsMs: 1, ttfbMs: 1, totalMs: 5, lateMs: 1000, node: "n1", held: false, url: `http://${host}/` };
+        const state = { state: "suspect" as const, since: null, suspect_at: slot + 1, fails: 1, successes: 0, slow: 0, recovering_at: null };
+        await store.tx(async (t) => {
+          expect(await t.uptime.lockForProbe(probe)).toMatchObject({ host, state: "unknown" });
+          await t.uptime.recordProbe(probe, state, probe.url);
+        });
+        expect(await store.uptime.target(host)).toMatchObject({ ...state, url: `http://${host}/`, last_check: slot + 1, last_status: 503, last_cause: "http 503", first_probe: slot + 1 });
+        expect(await store.tx((t) => t.uptime.lockForProbe(probe))).toBeNull();
+        expect(await store.tx((t) => t.uptime.lockForProbe({ host, slot: slot - 300, confirm: true }))).toBeNull();
+        expect(await store.tx((t) => t.uptime.lockForProbe({ ...probe, confirm: true }))).toMatchObject({ host, state: "suspect" });
       });
     });
 

@@ -63,7 +63,7 @@ describe("the webhooks planner on two schedulers at once", () => {
     const events = Array.from({ length: 300 }, (_, i) => ({ eventKey: `two:${i}`, accountId, host: `s${i}.example.com`, type: "rank" as const, kind: "rank.changed", level: "bad" as const, text: `Rank of s${i}.example.com fell from 60 to 50`, payload: { from: 60, to: 50 } }));
     // Appended in several transactions while both planners run.
     const appending = (async () => {
-      for (let i = 0; i < events.length; i += 30) await s.events.appendAlone(events.slice(i, i + 30), unixSeconds(clock));
+      for (let i = 0; i < events.length; i += 30) await s.events.add(events.slice(i, i + 30), unixSeconds(clock));
     })();
     const rounds = async (store: Store, n: number) => {
       for (let i = 0; i < n; i++) await webhooksPlanner.run(ctx(store));

@@ -102,7 +102,7 @@ async function svcSide(): Promise<Side> {
     async produce(phase, committed) {
       if (phase.phase === "paced") {
         await paced(phase.n, phase.rate ?? 100, async (i) => {
-          await store.events.appendAlone([newEvent(phase.phase, i)], unixSeconds(systemClock));
+          await store.events.add([newEvent(phase.phase, i)], unixSeconds(systemClock));
           committed[i] = nowMs();
         });
         return;
@@ -110,7 +110,7 @@ async function svcSide(): Promise<Side> {
       for (let from = 0; from < phase.n; from += APPEND_BATCH) {
         const to = Math.min(phase.n, from + APPEND_BATCH);
         const batch = Array.from({ length: to - from }, (_, k) => newEvent(phase.phase, from + k));
-        await store.events.appendAlone(batch, unixSeconds(systemClock));
+        await store.events.add(batch, unixSeconds(systemClock));
         const at = nowMs();
         for (let i = from; i < to; i++) committed[i] = at;
       }

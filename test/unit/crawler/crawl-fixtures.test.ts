@@ -12,7 +12,9 @@ const OPTIONS: CrawlOptions = {
   connections: 8,
   minDelayMs: 0,
   maxCrawlDelayMs: 0,
-  timeoutMs: 5000,
+  // Generous: the fixture server shares the test's process, which a loaded machine (files run side
+  // by side) can stall for seconds; a timed-out page would read as a broken link.
+  timeoutMs: 20_000,
   maxBodyBytes: 5 * 1024 * 1024,
   maxRedirects: 5,
   limits: { ...DEFAULT_CRAWL_LIMITS, maxPages: 2000, maxDepth: 30 },
@@ -24,7 +26,7 @@ const OPTIONS: CrawlOptions = {
 
 let egress: Egress;
 beforeAll(() => {
-  egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 1000 });
+  egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 10_000 });
 });
 afterAll(async () => egress.close());
 

@@ -8,6 +8,7 @@ const PAGE_BYTES = Buffer.byteLength(PAGE);
 
 describe("fetchUrl", () => {
   let server: TestServer;
+  let resetOnce = 0;
   let egress: Egress;
   beforeAll(async () => {
     server = await startHttp((req, res) => {
@@ -29,6 +30,12 @@ describe("fetchUrl", () => {
       if (path === "/bomb") return send(gzipSync(Buffer.alloc(2_000_000, 32)), "gzip");
       if (path === "/latin1") return void res.writeHead(200, { "content-type": "text/html; charset=ISO-8859-1" }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
       if (path === "/hang") return; // never answers
+      if (path === "/reset") return void req.socket.destroy(); // closes the connection before any answer, every time
+      if (path === "/reset-once") {
+        resetOnce += 1;
+        if (resetOnce === 1) return void req.socket.destroy(); // a kept-alive connection the server closed
+        return void res.writeHead(200, { "content-type": "text/plain" }).end(`answered on attempt ${resetOnce}`);
+      }
       if (path === "/ua") return void res.end(`${req.headers["user-agent"]}|${req.headers["accept-encoding"]}`);
       res.writeHead(404).end();
     });
@@ -105,6 +112,13 @@ describe("fetchUrl", () => {
     const { response } = await get("/hang", { timeoutMs: 300 });
     expect(response).toMatchObject({ status: 0, error: "timeout", errorDetail: "no complete response within 300 ms" });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("sends a request again once when the connection closes before any answer, and reports reset when it closes again", async () => {
+    const once = await get("/reset-once");
+    expect([once.response.status, once.response.error, once.text]).toEqual([200, "", "answered on attempt 2"]);
+    const always = await get("/reset");
+    expect([always.response.status, always.response.error]).toEqual([0, "reset"]);
   });
 
   it("classifies a refused connection and a DNS failure", async () => {

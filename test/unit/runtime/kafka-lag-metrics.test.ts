@@ -80,7 +80,7 @@ describe("the scheduler's monitoring gauges", () => {
     const registry = new Registry();
     const jobs = { liveCounts: async () => ({ queued: 0, running: 0 }), outboxBacklog: async () => ({ waiting: 0, oldest: null }) } as unknown as JobsRepo;
     registerSchedulerMetrics(registry, jobs, new ManualClock(0), {
-      incidents: { openIncidentCounts: async () => new Map([["certificate", 2], ["down", 1]] as const) },
+      incidents: { openCounts: async () => new Map([["certificate", 2], ["down", 1]] as const) },
       webhooks: { disabledCount: async () => 3 },
     });
     const text = await registry.metrics();
