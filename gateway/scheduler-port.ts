@@ -1,18 +1,40 @@
 import type { ServiceError } from "@grpc/grpc-js";
-import { RunCheckRequest, StartAnalysisRequest, StartCrawlRequest, type SchedulerServiceClient } from "../proto/index.ts";
+import { JobState, RunCheckRequest, type RunCheckResponse, StartAnalysisRequest, StartCrawlRequest, type ResultOf, type SchedulerServiceClient, type SyncKind, type TaskOf } from "../proto/index.ts";
 import { callUnary, catalogueCode, grpcStatus } from "../runtime/index.ts";
 import { ApiError, ERROR_CODES, type ErrorCode } from "./errors.ts";
+
+/** A task of the synchronous lane, as the proto's arm. */
+export interface SyncTaskOf<K extends SyncKind> {
+  readonly $case: K;
+  readonly value: TaskOf<K>;
+}
+
+export interface SyncOptions {
+  readonly waitMs: number;
+  /** The site, for a task that names none (analyze). */
+  readonly host?: string;
+  /** Ignore a fresh earlier result (analyze). */
+  readonly fresh?: boolean;
+  /** false: not counted against the plan's daily checks (a task re-check counts against its own limit). */
+  readonly charge?: boolean;
+}
+
+/** What a synchronous run answers. finished: when the job ended (unix seconds); runId: the run an analysis wrote. */
+export type SyncAnswer<K extends SyncKind> =
+  | { readonly state: "done"; readonly jobId: number; readonly result: ResultOf<K>; readonly runId: number | null; readonly finished: number; readonly cached: boolean }
+  | { readonly state: "running"; readonly jobId: number }
+  | { readonly state: "error"; readonly jobId: number; readonly error: string; readonly detail: string; readonly finished: number };
 
 /** What the gateway asks of the scheduler: everything that runs work goes this way, over gRPC. */
 export interface SchedulerPort {
   /** charge false: not counted against the plan's daily checks (a task re-check counts against its own limit). */
   startAnalysis(accountId: number, host: string, fresh: boolean, charge?: boolean): Promise<{ jobId: number; cached: boolean }>;
   startCrawl(accountId: number, host: string, fresh: boolean): Promise<{ jobId: number; cached: boolean }>;
-  runCheck(accountId: number, host: string, fresh: boolean, waitMs: number): Promise<{ jobId: number; done: boolean; cached: boolean }>;
-  /** A single live check (page URL, certificate or DNS of a host, a network utility's run, a re-check's look) in the synchronous lane; kind is the work kind's name. */
-  runSingle(accountId: number, kind: "page" | "tls" | "dns" | "utility" | "recheck", target: string, waitMs: number, charge?: boolean): Promise<{ jobId: number; done: boolean }>;
-  /** One attempt of a test delivery in the synchronous lane (the webhook kind's target: "<delivery>@<receiver host>"). */
-  sendWebhookTest(accountId: number, deliveryId: number, receiverHost: string, waitMs: number): Promise<{ jobId: number; done: boolean }>;
+  /**
+   * Runs a task in the synchronous lane and waits up to waitMs for it: the kind's result when its
+   * job is done, the job to poll while it runs, or why it failed for good.
+   */
+  runSync<K extends SyncKind>(accountId: number, task: SyncTaskOf<K>, o: SyncOptions): Promise<SyncAnswer<K>>;
 }
 
 /** The scheduler's errors as the catalogue's, in this one place. */
@@ -60,43 +82,28 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
         throw toApiError(err);
       }
     },
-    async runCheck(accountId, host, fresh, waitMs) {
+    async runSync<K extends SyncKind>(accountId: number, task: SyncTaskOf<K>, o: SyncOptions): Promise<SyncAnswer<K>> {
+      let res;
       try {
-        const res = await callUnary(
+        res = await callUnary(
           client.runCheck.bind(client),
-          RunCheckRequest.fromPartial({ accountId, kind: "analyze", target: host, fresh, waitMs }),
-          // Not retried: a retry would start a second check.
-          { deadlineMs: waitMs + 5000, retries: 0, waitForReady: true },
+          RunCheckRequest.fromPartial({ accountId, task: task as RunCheckRequest["task"], host: o.host ?? "", fresh: o.fresh ?? false, uncharged: o.charge === false, waitMs: o.waitMs }),
+          // Not retried: a retry would start (and charge, and send) the work a second time.
+          { deadlineMs: o.waitMs + 5000, retries: 0, waitForReady: true },
         );
-        return { jobId: res.jobId, done: res.done, cached: res.cached };
       } catch (err) {
         throw toApiError(err);
       }
-    },
-    async runSingle(accountId, kind, target, waitMs, charge = true) {
-      try {
-        const res = await callUnary(
-          client.runCheck.bind(client),
-          RunCheckRequest.fromPartial({ accountId, kind, target, waitMs, uncharged: !charge }),
-          { deadlineMs: waitMs + 5000, retries: 0, waitForReady: true },
-        );
-        return { jobId: res.jobId, done: res.done };
-      } catch (err) {
-        throw toApiError(err);
-      }
-    },
-    async sendWebhookTest(accountId, deliveryId, receiverHost, waitMs) {
-      try {
-        const res = await callUnary(
-          client.runCheck.bind(client),
-          RunCheckRequest.fromPartial({ accountId, kind: "webhook", target: `${deliveryId}@${receiverHost}`, waitMs }),
-          // Not retried: a retry would send the test twice.
-          { deadlineMs: waitMs + 5000, retries: 0, waitForReady: true },
-        );
-        return { jobId: res.jobId, done: res.done };
-      } catch (err) {
-        throw toApiError(err);
-      }
+      return answerOf(task.$case, res);
     },
   };
+}
+
+/** The scheduler's answer in the port's terms: a done job carries the arm of its task, or the answer is a fault. */
+function answerOf<K extends SyncKind>(kind: K, res: RunCheckResponse): SyncAnswer<K> {
+  const jobId = res.jobId;
+  if (res.state === JobState.JOB_STATE_ERROR) return { state: "error", jobId, error: res.error || "failed", detail: res.errorDetail, finished: res.finished };
+  if (res.state !== JobState.JOB_STATE_DONE) return { state: "running", jobId };
+  if (res.result?.$case !== kind) throw new ApiError("server", `the scheduler answered ${kind} work without its result`);
+  return { state: "done", jobId, result: res.result.value as ResultOf<K>, runId: res.runId || null, finished: res.finished, cached: res.cached };
 }

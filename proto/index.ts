@@ -74,6 +74,7 @@ export {
   HeartbeatResponse,
   LeaseRequest,
   LeaseResponse,
+  JobState,
   RunCheckRequest,
   RunCheckResponse,
   SchedulerServiceClient,
@@ -84,8 +85,12 @@ export {
   type SchedulerServiceServer,
 } from "./gen/svc/v1/scheduler.js";
 export {
+  LISTED_KINDS,
   STREAM_KINDS,
+  WORK_KIND_INFO,
   WORK_KINDS,
+  workKindInfo,
+  type Lane,
   type LeaseTask,
   type ResultOf,
   type StreamKind,
@@ -93,8 +98,12 @@ export {
   type StreamTask,
   type StreamTaskOf,
   type StreamWorkResult,
+  type SyncKind,
+  type SyncResult,
+  type SyncTask,
   type TaskOf,
   type WorkKind,
+  type WorkKindInfo,
   type WorkResult,
 } from "./work-kinds.ts";
 

@@ -1,14 +1,16 @@
 import { EVENTS, newEvent, type EventDescriptor } from "../analyzer/index.ts";
+import { workKindInfo } from "../proto/index.ts";
 import type { JobRow, NewEvent } from "../storage/index.ts";
 
 type JobEnd = EventDescriptor<EVENTS.JobEndFacts>;
 
 /**
- * A job's event kind by its kind: an analysis ends as analysis.*, a crawl as crawl.*, any other job
- * (a page check, live TLS and DNS checks, webhook attempts) as check.*, of which only a page
- * check's reaches a webhook (analyzer/events/catalogue.ts).
+ * A job's events by how its kind's row lists it (proto/work-kinds.ts): an analysis ends as
+ * analysis.*, a crawl as crawl.*, any job not listed (a page check, live TLS and DNS checks,
+ * webhook attempts) as check.*, of which only a page check's reaches a webhook
+ * (analyzer/events/catalogue.ts).
  */
-const JOB_END: Readonly<Record<string, { done: JobEnd; error: JobEnd }>> = {
+const JOB_END: Readonly<Record<"analyze" | "crawl", { done: JobEnd; error: JobEnd }>> = {
   analyze: { done: EVENTS.ANALYSIS_DONE, error: EVENTS.ANALYSIS_ERROR },
   crawl: { done: EVENTS.CRAWL_DONE, error: EVENTS.CRAWL_ERROR },
 };
@@ -20,6 +22,7 @@ const CHECK_END = { done: EVENTS.CHECK_DONE, error: EVENTS.CHECK_ERROR };
  * site gave no answer, `unanswered`: why).
  */
 export function jobEvent(job: JobRow, state: "done" | "error", extra: Record<string, unknown>): NewEvent {
-  const end = (JOB_END[job.kind] ?? CHECK_END)[state];
+  const listedAs = workKindInfo(job.kind)?.listedAs ?? null;
+  const end = (listedAs === null ? CHECK_END : JOB_END[listedAs])[state];
   return newEvent(end, { job: { id: job.id, kind: job.kind, host: job.host }, extra }, { accountId: job.account_id, host: job.host });
 }

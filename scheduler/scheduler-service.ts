@@ -5,6 +5,7 @@ import {
   CrawledPage,
   CrawlPagesResponse,
   HeartbeatResponse,
+  JobState,
   LeaseResponse,
   PutPagesResponse,
   Retry,
@@ -22,15 +23,18 @@ import {
   type SchedulerServiceServer,
   type StartAnalysisRequest,
   type StartCrawlRequest,
-  type WorkKind,
+  type SyncKind,
+  type SyncResult,
+  type SyncTask,
   type WorkResult,
+  WORK_KIND_INFO,
 } from "../proto/index.ts";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
 import { unixSeconds } from "../runtime/index.ts";
 import { unavailableEngine, type AttemptFailure, type JobRow, type RetryRule, type Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
 import { jobEvent } from "./job-events.ts";
-import { schedulerKind, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
+import { schedulerKind, type JobPlace, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
 import { workMessage } from "./messages.ts";
 import type { FailoverEvents } from "./failover.ts";
 import type { OutboxRelay } from "./relay.ts";
@@ -95,11 +99,11 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
    * job, not charged); otherwise the kind's cost is charged and a queued job with its outbox
    * message is written in one transaction.
    */
-  async function start(name: string, accountId: number, target: string, o: { fresh: boolean; charge: boolean; lane: Lane }): Promise<{ job: JobRow; cached: boolean }> {
+  async function start(name: string, accountId: number, place: JobPlace, o: { fresh: boolean; charge: boolean; lane: Lane }): Promise<{ job: JobRow; cached: boolean }> {
     const kind = schedulerKind(name);
     if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${name}`);
-    if (!kind.lanes.includes(o.lane)) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `${name} work does not travel the ${o.lane} lane`);
-    const host = hostOf(kind, target);
+    if (!WORK_KIND_INFO[kind.name].lanes.includes(o.lane)) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `${name} work does not travel the ${o.lane} lane`);
+    const { host, target } = place;
     if (!o.fresh && kind.reuse) {
       const runId = await kind.reuse(ctx, host);
       if (runId !== null) return { job: await store.jobs.createCached(accountId, kind.name, host, runId, now()), cached: true };
@@ -112,6 +116,34 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     );
     relay.kick();
     return { job, cached: false };
+  }
+
+  /** A synchronous call: the task's job, waited for up to waitMs, answered with its state and its result arm. */
+  async function runSync(req: RunCheckRequest): Promise<RunCheckResponse> {
+    if (!req.task) throw grpcError(status.INVALID_ARGUMENT, "bad_param", "a synchronous call without a task");
+    const name = req.task.$case;
+    const kind = schedulerKind(name) as SchedulerKind<SyncKind> | null;
+    const place = placeOf(kind, req.task, req.host);
+    // uncharged: a task re-check's narrow run, counted by the gateway against rechecks_per_day.
+    const { job, cached } = await start(name, req.accountId, place, { fresh: req.fresh, charge: !req.uncharged, lane: "sync" });
+    if (cached) return answered(req, job, true);
+    await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
+      const j = await store.jobs.get(job.id);
+      return j?.state === "done" || j?.state === "error";
+    });
+    // The job as it ended, whoever told the wait (a completion on this replica, or a poll).
+    const j = await store.jobs.get(job.id);
+    if (!j || (j.state !== "done" && j.state !== "error")) return RunCheckResponse.fromPartial({ jobId: job.id, state: JobState.JOB_STATE_RUNNING });
+    if (j.state === "error") return RunCheckResponse.fromPartial({ jobId: j.id, state: JobState.JOB_STATE_ERROR, error: j.error ?? "failed", errorDetail: j.error_detail ?? "", finished: j.finished ?? j.updated });
+    return answered(req, j, false);
+  }
+
+  /** The answer of a done job: its kind's result arm, rebuilt from what settle left on the row (taken from it when the kind keeps nothing). */
+  async function answered(req: RunCheckRequest, j: JobRow, cached: boolean): Promise<RunCheckResponse> {
+    const kind = schedulerKind(j.kind);
+    const doc = await (kind?.answerOnce ? store.jobs.takeResult(req.accountId, j.id) : store.jobs.result(req.accountId, j.id));
+    const result = kind?.answer ? ({ $case: kind.name, value: kind.answer(doc ?? {}) } as SyncResult) : undefined;
+    return RunCheckResponse.fromPartial({ jobId: j.id, cached, state: JobState.JOB_STATE_DONE, runId: j.run_id ?? 0, finished: j.finished ?? j.updated, result });
   }
 
   async function chargeChecks(accountId: number, cost: number): Promise<void> {
@@ -154,25 +186,16 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
 
   return {
     startAnalysis: unary(logger, async (req: StartAnalysisRequest) => {
-      const { job, cached } = await start("analyze", req.accountId, req.host, { fresh: req.fresh, charge: req.charge, lane: "job" });
+      const { job, cached } = await start("analyze", req.accountId, { host: req.host, target: null }, { fresh: req.fresh, charge: req.charge, lane: "job" });
       return StartAnalysisResponse.fromPartial({ jobId: job.id, cached });
     }),
 
     startCrawl: unary(logger, async (req: StartCrawlRequest) => {
-      const { job, cached } = await start("crawl", req.accountId, req.host, { fresh: req.fresh, charge: true, lane: "job" });
+      const { job, cached } = await start("crawl", req.accountId, { host: req.host, target: null }, { fresh: req.fresh, charge: true, lane: "job" });
       return StartCrawlResponse.fromPartial({ jobId: job.id, cached });
     }),
 
-    runCheck: unary(logger, async (req: RunCheckRequest) => {
-      // uncharged: a task re-check's narrow run, counted by the gateway against rechecks_per_day.
-      const { job, cached } = await start(req.kind, req.accountId, req.target, { fresh: req.fresh, charge: !req.uncharged, lane: "sync" });
-      if (cached) return RunCheckResponse.fromPartial({ jobId: job.id, done: true, cached: true });
-      const done = await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
-        const j = await store.jobs.get(job.id);
-        return j?.state === "done" || j?.state === "error";
-      });
-      return RunCheckResponse.fromPartial({ jobId: job.id, done, cached: false });
-    }),
+    runCheck: unary(logger, runSync),
 
     putPages: unary(logger, async (req: PutPagesRequest) => {
       const pages = req.pages.map((p) => ({
@@ -252,11 +275,12 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
   };
 }
 
-/** The kind's host of a target, refused as a bad parameter when the target is not one (e.g. a page URL that does not parse). */
-function hostOf(kind: SchedulerKind<WorkKind>, target: string): string {
+/** Where a caller's task puts its job, refused as a bad parameter when the task names no usable target (e.g. a page URL that does not parse). */
+function placeOf(kind: SchedulerKind<SyncKind> | null, task: SyncTask, site: string): JobPlace {
+  if (!kind?.place) return { host: site, target: null };
   try {
-    return kind.hostOf(target);
+    return kind.place(task.value, site);
   } catch {
-    throw grpcError(status.INVALID_ARGUMENT, "bad_param", `"${target}" is no target of ${kind.name} work`);
+    throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no target of ${task.$case} work in the task`);
   }
 }

@@ -1,21 +1,21 @@
 import { CHECKS, PAGE_ONLY_CHECKS, type CheckOutcome } from "../../analyzer/index.ts";
-import { DnsFacts, PageFacts, SiteFacts, TlsFacts } from "../../proto/index.ts";
+import { DnsFacts, DnsTask, PageFacts, PageTask, SiteFacts, TlsFacts, TlsTask, type ResultOf } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
 import { implement } from "../registry/operation.ts";
+import type { SyncTaskOf } from "../scheduler-port.ts";
 
-/** Runs every check of the SSRF-guarded live lane and waits for its facts (or 409 not_ready with the job). */
-async function liveFacts(deps: GatewayDeps, accountId: number, kind: "page" | "tls" | "dns", target: string, param: string): Promise<{ result: unknown; finished: number }> {
-  const res = await deps.scheduler.runSingle(accountId, kind, target, deps.config.syncWaitMs);
-  const job = await deps.store.jobs.getOwned(accountId, res.jobId);
-  if (job?.state === "error") {
-    if (job.error === "blocked_private_address") throw new ApiError("bad_host", `${target} resolves to a private address`, { param, details: { reason: job.error } });
-    throw new ApiError("not_ready", `the check failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: job.id, reason: job.error } });
+/** Runs one live check in the SSRF-guarded synchronous lane and waits for its result (or 409 not_ready with the job). */
+async function liveCheck<K extends "page" | "tls" | "dns">(deps: GatewayDeps, accountId: number, task: SyncTaskOf<K>, target: string, param: string): Promise<{ result: ResultOf<K>; finished: number }> {
+  const answer = await deps.scheduler.runSync(accountId, task, { waitMs: deps.config.syncWaitMs });
+  if (answer.state === "error") {
+    if (answer.error === "blocked_private_address") throw new ApiError("bad_host", `${target} resolves to a private address`, { param, details: { reason: answer.error } });
+    throw new ApiError("not_ready", `the check failed: ${answer.error}`, { retryAfter: 30, details: { job: answer.jobId, reason: answer.error } });
   }
-  if (!res.done || job?.state !== "done") throw new ApiError("not_ready", "the check is still running; poll the job", { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
-  return { result: await deps.store.jobs.result(accountId, res.jobId), finished: job.finished ?? job.updated };
+  if (answer.state === "running") throw new ApiError("not_ready", "the check is still running; poll the job", { retryAfter: 3, details: { job: answer.jobId, self: `/api/v1/jobs/${answer.jobId}` } });
+  return { result: answer.result, finished: answer.finished };
 }
 
 /** A page URL a user may check: http(s), a usable host (the same rules as sites). */
@@ -78,8 +78,8 @@ const strip = (items: ReturnType<typeof runPageChecks>) => items.map(({ weight: 
 
 export const checkPageFull = implement(contracts.checkPageFull, async ({ auth, deps, query }) => {
   const url = checkedUrl(deps, query.url);
-  const { result, finished } = await liveFacts(deps, auth!.accountId, "page", url, "url");
-  const page = PageFacts.fromJSON(result);
+  const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "page", value: PageTask.fromPartial({ url }) }, url, "url");
+  const page = result.facts ?? PageFacts.fromPartial({});
   const all = runPageChecks(page, contracts.PAGE_CHECK_TOOLS.flatMap((t) => contracts.PAGE_CHECK_GROUPS[t]));
   const checks = Object.fromEntries(contracts.PAGE_CHECK_TOOLS.map((t) => [t, strip(all.filter((i) => (contracts.PAGE_CHECK_GROUPS[t] as readonly string[]).includes(i.code)))]));
   return { body: { url, checked_at: finished, overall: overall(all, page), checks } };
@@ -87,15 +87,15 @@ export const checkPageFull = implement(contracts.checkPageFull, async ({ auth, d
 
 export const checkPage = implement(contracts.checkPage, async ({ auth, deps, params, query }) => {
   const url = checkedUrl(deps, query.url);
-  const { result, finished } = await liveFacts(deps, auth!.accountId, "page", url, "url");
-  const page = PageFacts.fromJSON(result);
+  const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "page", value: PageTask.fromPartial({ url }) }, url, "url");
+  const page = result.facts ?? PageFacts.fromPartial({});
   const items = runPageChecks(page, contracts.PAGE_CHECK_GROUPS[params.tool as contracts.PageCheckTool]);
   return { body: { url, tool: params.tool, checked_at: finished, overall: overall(items, page), items: strip(items) } };
 });
 
 export const checkSsl = implement(contracts.checkSsl, async ({ auth, deps, params, now }) => {
-  const { result, finished } = await liveFacts(deps, auth!.accountId, "tls", params.host, "host");
-  const t = TlsFacts.fromJSON(result);
+  const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "tls", value: TlsTask.fromPartial({ host: params.host }) }, params.host, "host");
+  const t = result.facts ?? TlsFacts.fromPartial({});
   const inPeriod = t.validFrom > 0 && t.validFrom <= now && now < t.validTo;
   return {
     body: {
@@ -119,8 +119,8 @@ export const checkSsl = implement(contracts.checkSsl, async ({ auth, deps, param
 });
 
 export const checkDns = implement(contracts.checkDns, async ({ auth, deps, params }) => {
-  const { result, finished } = await liveFacts(deps, auth!.accountId, "dns", params.host, "host");
-  const d = DnsFacts.fromJSON(result);
+  const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "dns", value: DnsTask.fromPartial({ host: params.host }) }, params.host, "host");
+  const d = result.facts ?? DnsFacts.fromPartial({});
   const facts = SiteFacts.fromPartial({ host: params.host, dns: d });
   const findings = ["dns_resolves", "spf", "dmarc"].map((code) => {
     const def = CHECKS.find((c) => c.code === code);

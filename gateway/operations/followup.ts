@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { judgeNarrow, narrowKindOf, recheckModeOf, recheckScopeOf, VERDICTS_LEGEND, type CheckOutcome, type CrawlContext, type NarrowContext, type NarrowLook, type RecheckScope, type ReportItem } from "../../analyzer/index.ts";
+import { judgeNarrow, narrowArm, recheckModeOf, recheckScopeOf, recheckTarget, VERDICTS_LEGEND, type CheckOutcome, type CrawlContext, type NarrowContext, type NarrowLook, type NarrowResult, type NarrowTask, type RecheckScope, type ReportItem } from "../../analyzer/index.ts";
 import { SiteFacts } from "../../proto/index.ts";
 import type { RunRow, TaskRow } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
@@ -84,13 +84,13 @@ async function narrowFacts(deps: GatewayDeps, accountId: number, scope: RecheckS
   return scope.facts!(ctx, await runLook(deps, accountId, look, scope.target!(ctx)));
 }
 
-/** One look in the synchronous lane (uncharged); its job's result, or 409 not_ready. */
-async function runLook(deps: GatewayDeps, accountId: number, look: NarrowLook, target: string): Promise<unknown> {
-  const res = await deps.scheduler.runSingle(accountId, narrowKindOf(look), target, deps.config.syncWaitMs, false);
-  const job = await deps.store.jobs.getOwned(accountId, res.jobId);
-  if (job?.state === "error") throw new ApiError("not_ready", `the re-check's ${look} look failed: ${job.error ?? "failed"}`, { retryAfter: 30, details: { job: res.jobId, reason: job.error } });
-  if (!res.done || job?.state !== "done") throw new ApiError("not_ready", `the re-check's ${look} look is still going; poll the job, then re-check again`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
-  return deps.store.jobs.result(accountId, res.jobId);
+/** One look in the synchronous lane (uncharged); its result, or 409 not_ready. */
+async function runLook(deps: GatewayDeps, accountId: number, look: NarrowLook, task: NarrowTask): Promise<NarrowResult> {
+  const answer = await deps.scheduler.runSync(accountId, task, { waitMs: deps.config.syncWaitMs, charge: false });
+  if (answer.state === "error") throw new ApiError("not_ready", `the re-check's ${look} look failed: ${answer.error}`, { retryAfter: 30, details: { job: answer.jobId, reason: answer.error } });
+  if (answer.state === "running") throw new ApiError("not_ready", `the re-check's ${look} look is still going; poll the job, then re-check again`, { retryAfter: 3, details: { job: answer.jobId, self: `/api/v1/jobs/${answer.jobId}` } });
+  // The result is the arm of the task's own kind.
+  return { $case: task.$case, value: answer.result } as NarrowResult;
 }
 
 /** The site's latest crawl as a crawl-subset family reads it (null: never crawled). */
@@ -112,8 +112,8 @@ async function crawlContext(deps: GatewayDeps, host: string): Promise<CrawlConte
 /** The outcome of a family that decides in several looks (a crawl subset), its looks taken as `pages` looks of the recheck kind. */
 async function decideNarrow(deps: GatewayDeps, accountId: number, scope: RecheckScope, look: NarrowLook, ctx: NarrowContext): Promise<CheckOutcome> {
   return scope.decide!(ctx, async (urls) => {
-    const facts = SiteFacts.fromJSON(await runLook(deps, accountId, look, JSON.stringify({ origin: ctx.origin, robots: false, urls })));
-    return facts;
+    const result = await runLook(deps, accountId, look, recheckTarget(ctx, false, urls));
+    return narrowArm(result, "recheck")?.facts ?? SiteFacts.fromPartial({});
   });
 }
 

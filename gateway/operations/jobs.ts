@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JobRow } from "../../storage/index.ts";
+import { AnalyzeTask, LISTED_KINDS, workKindInfo } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
@@ -7,8 +8,9 @@ import { page } from "../schemas.ts";
 import { renderReport } from "./report-view.ts";
 
 /**
- * The spec's job kinds (analyze or crawl) and the links a finished job answers with, by work kind.
- * Single checks are jobs of the synchronous lane: shown as analyze, their answer is the call's.
+ * The spec's job kinds (analyze or crawl, as a work kind's row lists it; import for a gateway-held
+ * upload) and the links a finished job answers with. Single checks are jobs of the synchronous
+ * lane: shown as analyze, their answer is the call's.
  */
 const JOB_VIEWS: Readonly<Record<string, { kind: "analyze" | "crawl" | "import"; links: (host: string, result: unknown) => Record<string, unknown> }>> = {
   analyze: { kind: "analyze", links: (host) => ({ report: `/api/v1/report/${host}`, issues: `/api/v1/issues/${host}` }) },
@@ -34,7 +36,10 @@ const JOB_VIEWS: Readonly<Record<string, { kind: "analyze" | "crawl" | "import";
 
 /** A job as the API shows it; a gateway-held job's result document (an import's batch) is `job.result`. */
 export function jobView(job: JobRow, now: number) {
-  const view = Object.hasOwn(JOB_VIEWS, job.kind) ? JOB_VIEWS[job.kind] : undefined;
+  // A work kind is shown as its row lists it; a gateway-held job (an import) by its own name.
+  const info = workKindInfo(job.kind);
+  const shownAs = info ? info.listedAs : job.kind;
+  const view = shownAs !== null && Object.hasOwn(JOB_VIEWS, shownAs) ? JOB_VIEWS[shownAs] : undefined;
   const finished = job.state === "done" || job.state === "error";
   const host = encodeURIComponent(job.host).replace(/%3A/gi, ":");
   return {
@@ -61,23 +66,23 @@ export const startAnalysis = implement(contracts.startAnalysis, async ({ auth, d
 });
 
 export const analyzeSiteSync = implement(contracts.analyzeSiteSync, async ({ auth, deps, query }) => {
-  const res = await deps.scheduler.runCheck(auth!.accountId, query.d, query.fresh === 1, deps.config.syncWaitMs);
-  const job = await deps.store.jobs.getOwned(auth!.accountId, res.jobId);
-  if (!res.done || !job || job.state !== "done" || job.run_id === null) {
-    if (job?.state === "error") {
-      const reason = job.error ?? "failed";
-      if (reason === "blocked_private_address") throw new ApiError("bad_host", `${query.d} resolves to a private address`, { param: "d", details: { reason, job: job.id } });
-      throw new ApiError("not_ready", `the check of ${query.d} failed: ${reason}`, { retryAfter: 60, details: { job: job.id, reason } });
-    }
-    throw new ApiError("not_ready", `the check of ${query.d} is still running; poll the job`, { retryAfter: 3, details: { job: res.jobId, self: `/api/v1/jobs/${res.jobId}` } });
+  const task = { $case: "analyze" as const, value: AnalyzeTask.fromPartial({}) };
+  const answer = await deps.scheduler.runSync(auth!.accountId, task, { waitMs: deps.config.syncWaitMs, host: query.d, fresh: query.fresh === 1 });
+  if (answer.state === "error") {
+    const reason = answer.error;
+    if (reason === "blocked_private_address") throw new ApiError("bad_host", `${query.d} resolves to a private address`, { param: "d", details: { reason, job: answer.jobId } });
+    throw new ApiError("not_ready", `the check of ${query.d} failed: ${reason}`, { retryAfter: 60, details: { job: answer.jobId, reason } });
   }
-  const run = await deps.store.runs.byId(job.run_id);
+  if (answer.state === "running" || answer.runId === null) {
+    throw new ApiError("not_ready", `the check of ${query.d} is still running; poll the job`, { retryAfter: 3, details: { job: answer.jobId, self: `/api/v1/jobs/${answer.jobId}` } });
+  }
+  const run = await deps.store.runs.byId(answer.runId);
   if (!run) throw new ApiError("server", "the finished run is missing");
   return { body: renderReport(run, await deps.store.runs.checkInFlight(run.host)) };
 });
 
 export const listJobs = implement(contracts.listJobs, async ({ auth, deps, query, now }) => {
-  const { rows, total } = await deps.store.jobs.list(auth!.accountId, query.limit, query.offset, deps.clock.nowMs());
+  const { rows, total } = await deps.store.jobs.list(auth!.accountId, LISTED_KINDS, query.limit, query.offset, deps.clock.nowMs());
   return { body: { jobs: rows.map((j) => jobView(j, now)), page: page(query.limit, query.offset, total) } };
 });
 

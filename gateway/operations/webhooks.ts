@@ -1,5 +1,6 @@
 import { testNotification, type WebhookEventType } from "../../analyzer/index.ts";
 import type { AttemptRow, DeliveryRow, WebhookRow } from "../../storage/index.ts";
+import { WebhookTask } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -116,14 +117,15 @@ export const testWebhook = implement(contracts.testWebhook, async ({ auth, deps,
   const accountId = auth!.accountId;
   const hook = await ownWebhook(deps, accountId, params.id);
   const delivery = await deps.store.webhooks.createTest(hook, testNotification(hook.id, now), now);
-  const res = await deps.scheduler.sendWebhookTest(accountId, delivery.id, new URL(hook.url).host, deps.config.syncWaitMs);
-  const job = await deps.store.jobs.getOwned(accountId, res.jobId);
-  if (!res.done || !job || (job.state !== "done" && job.state !== "error")) {
-    throw new ApiError("not_ready", "the test send is still under way; see the webhook's deliveries", { retryAfter: 3, details: { delivery: delivery.id, job: res.jobId } });
+  // The task names the delivery and the receiver; the lease fills in the address and secret as they are then.
+  const task = { $case: "webhook" as const, value: WebhookTask.fromPartial({ delivery: delivery.id, url: hook.url }) };
+  const answer = await deps.scheduler.runSync(accountId, task, { waitMs: deps.config.syncWaitMs });
+  if (answer.state === "running") {
+    throw new ApiError("not_ready", "the test send is still under way; see the webhook's deliveries", { retryAfter: 3, details: { delivery: delivery.id, job: answer.jobId } });
   }
-  if (job.state === "error") return { body: { ok: false, code: null, error: job.error ?? "failed", delivery: delivery.id, duration_ms: null } };
-  const result = (await deps.store.jobs.result(accountId, res.jobId)) as { ok: boolean; code: number | null; error: string | null; duration_ms: number | null };
-  return { body: { ok: result.ok, code: result.code, error: result.error, delivery: delivery.id, duration_ms: result.duration_ms } };
+  if (answer.state === "error") return { body: { ok: false, code: null, error: answer.error, delivery: delivery.id, duration_ms: null } };
+  const { code, error, durationMs } = answer.result;
+  return { body: { ok: code >= 200 && code < 300, code: code || null, error: error || null, delivery: delivery.id, duration_ms: durationMs } };
 });
 
 export const listWebhookDeliveries = implement(contracts.listWebhookDeliveries, async ({ auth, deps, params, query }) => {

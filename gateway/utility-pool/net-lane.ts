@@ -1,26 +1,11 @@
 import type { Clock, Config } from "../../runtime/index.ts";
+import { UtilityTask } from "../../proto/index.ts";
 import type { Store } from "../../storage/index.ts";
 import { UtilityError, utilityById } from "../../utilities/index.ts";
 import { ApiError } from "../errors.ts";
 import type { RandomBytes } from "../keys/api-key.ts";
 import type { SchedulerPort } from "../scheduler-port.ts";
 import type { NetUtilityCaller, NetUtilityLane } from "./utility-runner.ts";
-
-/** A network-utility run as the scheduler's utility kind reads its job's target (scheduler/kinds/utility.ts). */
-interface UtilityTarget {
-  readonly utility: string;
-  readonly input: Record<string, unknown>;
-  readonly now_ms: number;
-  readonly seed: string;
-}
-
-/** What the job row holds after the run, until this lane takes it (the crawler's UtilityResult). */
-interface UtilityJobResult {
-  readonly output_json?: string;
-  readonly failed?: string;
-  readonly message?: string;
-  readonly field?: string;
-}
 
 /**
  * What a run costs against the key's hourly limit of network utilities (catalogue §9.3): 1, plus 1
@@ -60,17 +45,16 @@ export class SchedulerNetLane implements NetUtilityLane {
   async run(utility: string, input: Record<string, unknown>, nowMs: number, caller: NetUtilityCaller): Promise<unknown> {
     if (!utilityById(utility)?.net) throw new UtilityError("tool_failed", `${utility} is not a network utility`);
     await this.charge(caller.keyId, netRunCost(input));
-    const target: UtilityTarget = { utility, input, now_ms: nowMs, seed: Buffer.from(this.deps.random(32)).toString("base64") };
-    const res = await this.deps.scheduler.runSingle(caller.accountId, "utility", JSON.stringify(target), this.deps.config.syncWaitMs);
-    const job = await this.deps.store.jobs.getOwned(caller.accountId, res.jobId);
-    if (job?.state === "error") throw new UtilityError("tool_failed", `the run failed on the crawler: ${job.error ?? "failed"}`);
-    if (!res.done || job?.state !== "done") {
-      throw new ApiError("not_ready", "the network utility is still running; send the request again", { retryAfter: 3, details: { job: res.jobId } });
+    const task = UtilityTask.fromPartial({ utility, inputJson: JSON.stringify(input), nowMs, seed: this.deps.random(32) });
+    const answer = await this.deps.scheduler.runSync(caller.accountId, { $case: "utility", value: task }, { waitMs: this.deps.config.syncWaitMs });
+    if (answer.state === "error") throw new UtilityError("tool_failed", `the run failed on the crawler: ${answer.error}`);
+    if (answer.state === "running") {
+      throw new ApiError("not_ready", "the network utility is still running; send the request again", { retryAfter: 3, details: { job: answer.jobId } });
     }
-    const out = (await this.deps.store.jobs.takeResult(caller.accountId, res.jobId)) as UtilityJobResult | null;
-    if (!out) throw new UtilityError("tool_failed", "the run's result was already taken");
-    if (out.failed === "bad_param") throw new UtilityError("bad_param", out.message ?? "bad input", out.field || undefined);
-    if (out.failed) throw new UtilityError("tool_failed", out.message ?? "the run failed");
-    return JSON.parse(out.output_json ?? "null");
+    const out = answer.result;
+    if (out.failed === "bad_param") throw new UtilityError("bad_param", out.failedMessage || "bad input", out.failedField || undefined);
+    if (out.failed) throw new UtilityError("tool_failed", out.failedMessage || "the run failed");
+    if (!out.outputJson) throw new UtilityError("tool_failed", "the run's result was already taken");
+    return JSON.parse(out.outputJson);
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, analyzeSite, browserSection, carryBrowserRun, EVENTS, homeNoAnswer, newEvent, performanceRegressions, robotsLines } from "../../analyzer/index.ts";
-import { AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
+import { AnalyzeResult, AnalyzeTask, CrawlFindings, type SiteFacts } from "../../proto/index.ts";
 import { REPORT_VERSION, type JobRow, type NewEvent, type Queryable, type StoredReport, type TaskDraftRow } from "../../storage/index.ts";
 import { jobEvent } from "../job-events.ts";
 import { settleSiteIncidents } from "../site-incidents.ts";
@@ -9,13 +9,13 @@ import type { KindContext, SchedulerKind } from "./kind.ts";
 /** A site analysis: charged one check; a report younger than SVC_REPORT_FRESH_S answers instead. */
 export const analyzeKind: SchedulerKind<"analyze"> = {
   name: "analyze",
-  lanes: ["job", "sync"],
   cost: 1,
-  hostOf: (target) => target,
   async reuse(ctx, host) {
     const run = await ctx.store.runs.latest(host);
     return run && run.checked_at >= ctx.now() - ctx.config.reportFreshSeconds ? run.id : null;
   },
+  // A synchronous analysis answers with its run (the answer's run_id): the facts are in its report.
+  answer: () => AnalyzeResult.fromPartial({}),
   task: async (ctx, job) => AnalyzeTask.fromPartial({ pageSample: ctx.config.crawl.pageSample, watch: await watchedUrls(ctx.store, job.host, ctx.config.watchPages) }),
   async settle(ctx, q, job, result) {
     if (!result.facts) throw new Error("an analysis result without facts");

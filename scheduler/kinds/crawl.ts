@@ -10,9 +10,7 @@ export const CRAWL_COST = 3;
 /** A whole-site crawl with its analysis; a crawl younger than SVC_REPORT_FRESH_S answers instead. */
 export const crawlKind: SchedulerKind<"crawl"> = {
   name: "crawl",
-  lanes: ["job"],
   cost: CRAWL_COST,
-  hostOf: (target) => target,
   async reuse(ctx, host) {
     const crawl = await ctx.store.crawls.latest(host);
     return crawl?.run_id && crawl.checked_at >= ctx.now() - ctx.config.reportFreshSeconds ? crawl.run_id : null;

@@ -11,9 +11,8 @@ import { webhookKind } from "./webhook.ts";
 
 export { CRAWL_COST } from "./crawl.ts";
 export { DELIVERY_TIMEOUT_MS, webhookTarget } from "./webhook.ts";
-export { UTILITY_JOB_HOST, type UtilityTarget } from "./utility.ts";
-export type { RecheckTarget } from "./recheck.ts";
-export type { KindContext, Lane, SchedulerKind } from "./kind.ts";
+export { UTILITY_JOB_HOST } from "./utility.ts";
+export type { JobPlace, KindContext, Lane, SchedulerKind } from "./kind.ts";
 
 /** Every kind of work the scheduler plans, costs and settles, by name: its service dispatches through this table. */
 export const SCHEDULER_KINDS: { readonly [K in WorkKind]: SchedulerKind<K> } = {

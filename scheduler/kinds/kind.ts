@@ -2,13 +2,13 @@ import type { ResultOf, TaskOf, WorkKind } from "../../proto/index.ts";
 import type { Clock, Config, Logger } from "../../runtime/index.ts";
 import type { AttemptFailure, JobRow, Queryable, Settled, Store } from "../../storage/index.ts";
 
-/**
- * How work travels. job: a job row, a lease renewed by heartbeats, checkpoints (analyses,
- * crawls). sync: a caller waits on a reply address, on crawler slots of its own (live checks).
- * stream: high volume without a job row per item, planned in batches per time slot and answered
- * on the results topic (uptime probes, webhook deliveries; docs/architecture.md says how one plugs in).
- */
-export type Lane = "job" | "sync" | "stream";
+export type { Lane } from "../../proto/index.ts";
+
+/** Where a job runs: its host, and what it works on when that is not the host itself. */
+export interface JobPlace {
+  readonly host: string;
+  readonly target: string | null;
+}
 
 /** What the scheduler gives a kind. */
 export interface KindContext {
@@ -26,12 +26,14 @@ export interface KindContext {
  */
 export interface SchedulerKind<K extends WorkKind> {
   readonly name: K;
-  /** The lanes a job of this kind may travel (a start names one; a kind refuses the others). */
-  readonly lanes: readonly Lane[];
   /** Checks charged against the plan's daily limit when a job of this kind starts. */
   readonly cost: number;
-  /** The host a target belongs to: its politeness and bus key come from it. */
-  hostOf(target: string): string;
+  /**
+   * Where a caller's task (the sync lane's RunCheck) puts its job: the host its politeness and bus
+   * key come from, and the row's target, which the lease's task is made from. Throws when the task
+   * names no usable target (refused as a bad parameter). Without it, the job is the request's site.
+   */
+  place?(task: TaskOf<K>, site: string): JobPlace;
   /**
    * The bus key of a job: jobs of one key run one at a time, in order. The registrable domain of
    * its host unless the kind says otherwise (a webhook delivery is keyed by its webhook, so that a
@@ -45,6 +47,13 @@ export interface SchedulerKind<K extends WorkKind> {
   readonly jobTopic?: string;
   /** A fresh earlier result that answers a start without running (its run's id), or null. */
   reuse?(ctx: KindContext, host: string): Promise<number | null>;
+  /**
+   * The result arm a synchronous caller is answered with, from the document settle left on the job
+   * row ({} when it left none). Every kind of the sync lane has one.
+   */
+  answer?(doc: unknown): ResultOf<K>;
+  /** true: the answer is handed to the caller once and cleared from the row (a utility's output is kept nowhere). */
+  readonly answerOnce?: boolean;
   /** The lease's task for a job of this kind. */
   task(ctx: KindContext, job: JobRow): Promise<TaskOf<K>>;
   /** Writes what the job found inside its completion's transaction, and what the job row keeps. */

@@ -1,21 +1,5 @@
-import { RecheckTask, SiteFacts } from "../../proto/index.ts";
+import { RecheckResult, RecheckTask, SiteFacts } from "../../proto/index.ts";
 import type { SchedulerKind } from "./kind.ts";
-
-/** What the gateway sends as a re-check look's target (analyzer/followup/narrow/, docs/followup.md). */
-export interface RecheckTarget {
-  /** The origin of the site's last report (scheme://host[:port]). */
-  readonly origin: string;
-  /** robots.txt, its sitemaps and the home page. */
-  readonly robots: boolean;
-  /** Pages to fetch (on the origin; the crawler takes the first 10). */
-  readonly urls: readonly string[];
-}
-
-function parseTarget(target: string | null): RecheckTarget {
-  const parsed = JSON.parse(target ?? "null") as RecheckTarget | null;
-  if (!parsed || typeof parsed.origin !== "string" || !Array.isArray(parsed.urls)) throw new Error("a re-check job without its look");
-  return parsed;
-}
 
 /**
  * A task re-check's narrow look that no single-check kind takes (robots.txt with its sitemaps, the
@@ -25,12 +9,13 @@ function parseTarget(target: string | null): RecheckTarget {
  */
 export const recheckKind: SchedulerKind<"recheck"> = {
   name: "recheck",
-  lanes: ["sync"],
   cost: 1,
-  hostOf: (target) => new URL(parseTarget(target).origin).host,
+  // The row's target is the task in the proto's JSON form.
+  place: (task) => ({ host: new URL(task.origin).host, target: JSON.stringify(RecheckTask.toJSON(task)) }),
   task: async (_ctx, job) => {
-    const t = parseTarget(job.target);
-    return RecheckTask.fromPartial({ origin: t.origin, robots: t.robots, urls: [...t.urls] });
+    if (!job.target) throw new Error("a re-check job without its look");
+    return RecheckTask.fromJSON(JSON.parse(job.target));
   },
   settle: async (_ctx, _q, _job, result) => ({ runId: null, result: SiteFacts.toJSON(result.facts ?? SiteFacts.fromPartial({})) }),
+  answer: (doc) => RecheckResult.fromPartial({ facts: SiteFacts.fromJSON(doc) }),
 };

@@ -1,4 +1,4 @@
-import { TOPICS, WebhookTask } from "../../proto/index.ts";
+import { TOPICS, WebhookResult, WebhookTask } from "../../proto/index.ts";
 import { recordOutcome } from "../webhook-outcome.ts";
 import type { SchedulerKind } from "./kind.ts";
 
@@ -34,7 +34,6 @@ function deliveryOf(target: string | null): number {
  */
 export const webhookKind: SchedulerKind<"webhook"> = {
   name: "webhook",
-  lanes: ["job", "sync"],
   cost: 0,
   // Planned attempts on a topic of their own: crawler nodes send them on the webhook slots (SVC_WORKER_WEBHOOK_CONCURRENCY).
   jobTopic: TOPICS.webhooks,
@@ -43,10 +42,10 @@ export const webhookKind: SchedulerKind<"webhook"> = {
     const webhook = idsOf(job.target).webhook;
     return webhook === null ? `webhook:${job.host}` : `webhook:${webhook}`;
   },
-  hostOf: (target) => {
-    const at = target.indexOf("@");
-    if (at <= 0 || at === target.length - 1) throw new Error(`not a webhook target: ${target}`);
-    return target.slice(at + 1);
+  // A test send (the sync lane) names its delivery and the receiver's address.
+  place: (task) => {
+    const host = new URL(task.url).host;
+    return { host, target: `${task.delivery}@${host}` };
   },
   async task(ctx, job) {
     const found = await ctx.store.webhooks.forAttempt(deliveryOf(job.target));
@@ -70,6 +69,10 @@ export const webhookKind: SchedulerKind<"webhook"> = {
     }
     const ok = result.code >= 200 && result.code < 300;
     return { runId: null, result: { delivery: deliveryOf(job.target), ok, code: result.code || null, error: ok ? null : result.error || `http_${result.code}`, duration_ms: result.durationMs } };
+  },
+  answer: (doc) => {
+    const d = doc as { code: number | null; error: string | null; duration_ms: number };
+    return WebhookResult.fromPartial({ code: d.code ?? 0, error: d.error ?? "", durationMs: d.duration_ms });
   },
   async failed(ctx, q, job, failure) {
     const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job.target), job.id);

@@ -5,12 +5,6 @@ export type JobState = "queued" | "running" | "done" | "error";
 /** A work kind's name (the proto's task arm: analyze, crawl, page, tls, dns, …). */
 export type JobKindName = string;
 
-/**
- * The kinds GET /jobs lists: the spec's job kinds (analyze or crawl); single checks are jobs too,
- * but not listed. Gateway-held jobs (large imports) are listed whatever their kind.
- */
-const LISTED_KINDS = ["analyze", "crawl"];
-
 export interface JobRow {
   readonly id: number;
   readonly account_id: number;
@@ -268,14 +262,15 @@ export class JobsRepo {
   }
 
   /**
-   * Analyses, crawls and gateway-held jobs started through the API (not single checks, not periodic
-   * re-checks), newest first; the account's lapsed holds are ended first (as getOwned does).
+   * Jobs of the listed kinds (the caller's: analyses and crawls) and gateway-held jobs started
+   * through the API (not periodic re-checks), newest first; the account's lapsed holds are ended
+   * first (as getOwned does).
    */
-  async list(accountId: number, limit: number, offset: number, nowMs: number): Promise<{ rows: JobRow[]; total: number }> {
+  async list(accountId: number, kinds: readonly JobKindName[], limit: number, offset: number, nowMs: number): Promise<{ rows: JobRow[]; total: number }> {
     await this.db.query(`${END_LAPSED_HOLDS} AND account_id = $3`, [nowMs, Math.floor(nowMs / 1000), accountId]);
     const listed = "account_id = $1 AND (kind = ANY ($2::text[]) OR held) AND origin = 'api'";
-    const rows = await this.db.query<JobRow>(`SELECT ${SHOWN_COLUMNS} FROM jobs WHERE ${listed} ORDER BY id DESC LIMIT $3 OFFSET $4`, [accountId, LISTED_KINDS, limit, offset]);
-    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE ${listed}`, [accountId, LISTED_KINDS]);
+    const rows = await this.db.query<JobRow>(`SELECT ${SHOWN_COLUMNS} FROM jobs WHERE ${listed} ORDER BY id DESC LIMIT $3 OFFSET $4`, [accountId, kinds, limit, offset]);
+    const [count] = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE ${listed}`, [accountId, kinds]);
     return { rows, total: Number(count?.n ?? 0) };
   }
 

@@ -99,6 +99,12 @@ describe("the analysis path", () => {
     const res = await gw.call("GET", `/api/v1/analyze?d=${site.host}&fresh=1`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ host: site.host, phase: "done" });
+    // Without fresh=1 the report just made answers at once: the same run, from a cached job.
+    const cached = await gw.call("GET", `/api/v1/analyze?d=${site.host}`);
+    expect(cached.statusCode).toBe(200);
+    expect(cached.json().run).toBe(res.json().run);
+    const [last] = await gw.db.query<{ cached: boolean }>("SELECT cached FROM jobs WHERE kind = 'analyze' ORDER BY id DESC LIMIT 1");
+    expect(last).toEqual({ cached: true });
   });
 
   it("checks one page live: all groups with /full, one group with /check/{tool}", async () => {
@@ -143,9 +149,9 @@ describe("the analysis path", () => {
     expect(ssl).toMatchObject({ host: site.host, valid: false, handshake_ok: false, trusted: false });
     expect(ssl.error).toBeTruthy();
     // Single checks do not appear among the background jobs.
-    // (POST /analyze, its cached repeat, the fresh one, GET /analyze?fresh=1: four analyses.)
+    // (POST /analyze, its cached repeat, the fresh one, GET /analyze?fresh=1 and its cached repeat: five analyses.)
     const jobs = (await gw.call("GET", "/api/v1/jobs")).json().jobs as { host: string }[];
-    expect(jobs).toHaveLength(4);
+    expect(jobs).toHaveLength(5);
   });
 
   it("keeps another account's jobs and tasks to itself", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { analyzeSite } from "../../analyzer/index.ts";
-import { SiteFacts } from "../../proto/index.ts";
+import { RecheckTask, SiteFacts } from "../../proto/index.ts";
 import type { ProbeSample, TaskDraftRow } from "../../storage/index.ts";
 import { startDnsServer, type FixtureDnsServer } from "../harness/fixture-web/dns-server.ts";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
@@ -97,7 +97,8 @@ describe("POST /tasks/{id}/recheck", () => {
     expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore);
     const me0 = (await gw.call("GET", "/api/v1/me")).json();
     const looks = await gw.db.query<{ kind: string; target: string }>("SELECT kind, target FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [me0.user.id]);
-    expect(looks.map((l) => [l.kind, JSON.parse(l.target) as unknown])).toEqual([["recheck", { origin: site.url, robots: false, urls: [`${site.url}/about`, `${site.url}/contact`] }]]);
+    // The row holds the look's task in the proto's JSON form.
+    expect(looks.map((l) => [l.kind, RecheckTask.fromJSON(JSON.parse(l.target))])).toEqual([["recheck", { origin: site.url, robots: false, urls: [`${site.url}/about`, `${site.url}/contact`] }]]);
     const after = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { id: number }) => t.id === task.id);
     expect(after.status).toBe("done");
     // Its fix date is the re-check's. The only check before it ran in the hour before the fix, which

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CRAWLER_KINDS, crawlerStreamKinds } from "../../crawler/index.ts";
-import { STREAM_KINDS, WORK_KINDS } from "../../proto/index.ts";
+import { LISTED_KINDS, STREAM_KINDS, WORK_KIND_INFO, WORK_KINDS } from "../../proto/index.ts";
 import { SCHEDULER_KINDS, SCHEDULER_STREAM_KINDS } from "../../scheduler/index.ts";
 
 /** The arms of a oneof in the .proto text: name → field type. */
@@ -41,12 +41,27 @@ describe("work kinds: one set on both sides of the wire", () => {
     for (const [name, type] of results) expect(type.toLowerCase()).toBe(`${name}result`);
   });
 
-  it("each scheduler kind declares its lanes and a cost", () => {
-    for (const kind of Object.values(SCHEDULER_KINDS)) {
-      expect(kind.lanes.length).toBeGreaterThan(0);
-      for (const lane of kind.lanes) expect(["job", "sync", "stream"]).toContain(lane);
-      expect(kind.cost).toBeGreaterThanOrEqual(0);
+  it("each kind has one data row (its lanes, how GET /jobs lists it) and each scheduler kind a cost", () => {
+    expect(sorted(Object.keys(WORK_KIND_INFO))).toEqual(sorted(tasks.keys()));
+    for (const info of Object.values(WORK_KIND_INFO)) {
+      expect(info.lanes.length).toBeGreaterThan(0);
+      for (const lane of info.lanes) expect(["job", "sync", "stream"]).toContain(lane);
     }
+    for (const kind of Object.values(SCHEDULER_KINDS)) expect(kind.cost).toBeGreaterThanOrEqual(0);
+    expect(LISTED_KINDS).toEqual(["analyze", "crawl"]);
+  });
+
+  it("the sync lane's call takes the task arms of the kinds that travel it, and answers their result arms, message for message", () => {
+    const calls = oneofArms(proto, "RunCheckRequest", "task");
+    const answers = oneofArms(proto, "RunCheckResponse", "result");
+    const syncKinds = WORK_KINDS.filter((k) => WORK_KIND_INFO[k].lanes.includes("sync"));
+    expect(sorted(calls.keys())).toEqual(["analyze", "dns", "page", "recheck", "tls", "utility", "webhook"]);
+    expect(sorted(calls.keys())).toEqual(sorted(syncKinds));
+    expect(sorted(answers.keys())).toEqual(sorted(calls.keys()));
+    for (const [name, type] of calls) expect(type).toBe(tasks.get(name));
+    for (const [name, type] of answers) expect(type).toBe(results.get(name));
+    // Every sync kind answers its caller with its result arm.
+    for (const name of syncKinds) expect(typeof SCHEDULER_KINDS[name].answer).toBe("function");
   });
 
   it("the stream lane's arms, the crawler's and the scheduler's stream tables and STREAM_KINDS are one set too", () => {

@@ -1,5 +1,5 @@
-import { PageFacts, SiteFacts } from "../../../proto/index.ts";
-import type { NarrowContext, RecheckScope } from "./scope.ts";
+import { PageTask, RecheckTask, SiteFacts } from "../../../proto/index.ts";
+import { narrowArm, type NarrowContext, type NarrowResult, type NarrowTask, type RecheckScope } from "./scope.ts";
 
 /** Pages a re-check fetches at most (the crawler's RECHECK_MAX_PAGES): a check that failed on more re-runs the whole analysis. */
 export const RECHECK_MAX_PAGES = 10;
@@ -19,8 +19,11 @@ function isHome(ctx: NarrowContext, url: string): boolean {
   }
 }
 
-const homeFacts = (ctx: NarrowContext, result: unknown) =>
-  SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, home: PageFacts.fromJSON(result) });
+const homeFacts = (ctx: NarrowContext, result: NarrowResult) =>
+  SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, home: narrowArm(result, "page")?.facts });
+
+/** The `page` kind's look at one URL. */
+const pageTask = (url: string): NarrowTask => ({ $case: "page", value: PageTask.fromPartial({ url }) });
 
 /** Checks of the home page's answer alone: one fetch of it (the `page` kind). */
 export const homeScope: RecheckScope = {
@@ -29,7 +32,7 @@ export const homeScope: RecheckScope = {
   codes: ["home_status", "hsts", "version_disclosure"],
   why: "a live fetch of the home page",
   applies: () => true,
-  target: homeUrl,
+  target: (ctx) => pageTask(homeUrl(ctx)),
   facts: homeFacts,
 };
 
@@ -59,14 +62,14 @@ export function failingPages(ctx: NarrowContext): string[] | undefined {
   }
 }
 
-/** The target of the `recheck` kind: the look as JSON (scheduler/kinds/recheck.ts reads it). */
-export function recheckTarget(ctx: NarrowContext, robots: boolean, urls: readonly string[]): string {
-  return JSON.stringify({ origin: ctx.origin, robots, urls });
+/** The task of a `recheck` look on the report's origin. */
+export function recheckTarget(ctx: NarrowContext, robots: boolean, urls: readonly string[]): NarrowTask {
+  return { $case: "recheck", value: RecheckTask.fromPartial({ origin: ctx.origin, robots, urls: [...urls] }) };
 }
 
-/** The facts of a `recheck` look (the job's result: SiteFacts in proto JSON), stamped with the re-check's host and time. */
-export function lookFacts(ctx: NarrowContext, result: unknown): SiteFacts {
-  const facts = SiteFacts.fromJSON(result);
+/** The facts of a `recheck` look, stamped with the re-check's host and time. */
+export function lookFacts(ctx: NarrowContext, result: NarrowResult): SiteFacts {
+  const facts = SiteFacts.fromPartial(narrowArm(result, "recheck")?.facts ?? {});
   facts.host = ctx.host;
   facts.origin = ctx.origin;
   facts.checkedAt = ctx.now;
@@ -100,13 +103,13 @@ export const pageSampleScope: RecheckScope = {
   lookOf: (ctx) => (onlyFailingPage(ctx) !== undefined ? "page" : "pages"),
   target: (ctx) => {
     const one = onlyFailingPage(ctx);
-    return one ?? recheckTarget(ctx, false, failingPages(ctx) ?? []);
+    return one !== undefined ? pageTask(one) : recheckTarget(ctx, false, failingPages(ctx) ?? []);
   },
   facts: (ctx, result) => {
     if (onlyFailingPage(ctx) === undefined) return lookFacts(ctx, result);
     const url = onlyFailingPage(ctx) ?? homeUrl(ctx);
     if (isHome(ctx, url)) return homeFacts(ctx, result);
     // An inner page is judged as a sampled page (importance 1, not the home page's 3).
-    return SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, pages: [PageFacts.fromJSON(result)] });
+    return SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, pages: [narrowArm(result, "page")?.facts].filter((p) => p !== undefined) });
   },
 };

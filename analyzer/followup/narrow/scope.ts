@@ -1,4 +1,4 @@
-import type { SiteFacts } from "../../../proto/index.ts";
+import type { SiteFacts, SyncResult, SyncTask } from "../../../proto/index.ts";
 import type { ReportItem } from "../../analyze.ts";
 import type { CheckOutcome } from "../../checks/index.ts";
 import type { CrawlContext, LookPages } from "./links.ts";
@@ -13,6 +13,15 @@ export type NarrowLook = "dns" | "tls" | "page" | "pages" | "robots" | "links";
 /** The work kind that takes a narrow look. */
 export type NarrowKind = "dns" | "tls" | "page" | "recheck";
 export type RecheckMode = NarrowLook | "analysis" | "crawl";
+/** The task of a narrow look: the sync lane's arm of its kind. */
+export type NarrowTask = Extract<SyncTask, { $case: NarrowKind }>;
+/** What a narrow look answered: the result arm of its task's kind. */
+export type NarrowResult = Extract<SyncResult, { $case: NarrowKind }>;
+
+/** The facts of a narrow look's result when it is the arm of kind k (a scope knows the kind it asked for). */
+export function narrowArm<K extends NarrowKind>(result: NarrowResult, k: K): Extract<NarrowResult, { $case: K }>["value"] | undefined {
+  return result.$case === k ? (result.value as never) : undefined;
+}
 
 /** The work kind of a narrow look: pages and robots travel as the `recheck` kind. */
 export function narrowKindOf(look: NarrowLook): NarrowKind {
@@ -73,14 +82,8 @@ export interface RecheckScope {
   applies?(ctx: NarrowContext): boolean;
   /** Narrow families only: the look this task takes when the family has several (default: the family's mode). */
   lookOf?(ctx: NarrowContext): NarrowLook;
-  /**
-   * Narrow families only: the sync-lane target (a host for dns/tls, a URL for page, the look as
-   * JSON {origin, robots, urls} for the recheck kind).
-   */
-  target?(ctx: NarrowContext): string;
-  /**
-   * Narrow families only: the site facts the family's checks read, built from the narrow look alone
-   * (result: the sync-lane job's result, the kind's facts in their proto JSON form).
-   */
-  facts?(ctx: NarrowContext, result: unknown): SiteFacts;
+  /** Narrow families only: the sync-lane task of the look (its kind is narrowKindOf the look). */
+  target?(ctx: NarrowContext): NarrowTask;
+  /** Narrow families only: the site facts the family's checks read, built from the narrow look's result alone. */
+  facts?(ctx: NarrowContext, result: NarrowResult): SiteFacts;
 }

@@ -1,5 +1,5 @@
-import { SiteFacts, TlsFacts } from "../../../proto/index.ts";
-import type { RecheckScope } from "./scope.ts";
+import { SiteFacts, TlsTask } from "../../../proto/index.ts";
+import { narrowArm, type RecheckScope } from "./scope.ts";
 
 /** The certificate and TLS protocol of the site: one live handshake (the `tls` kind). */
 export const tlsScope: RecheckScope = {
@@ -8,6 +8,6 @@ export const tlsScope: RecheckScope = {
   codes: ["https_available", "tls_cert_valid", "tls_cert_expiry", "tls_protocols"],
   why: "a live TLS handshake with the site",
   applies: () => true,
-  target: (ctx) => ctx.host,
-  facts: (ctx, result) => SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, tls: TlsFacts.fromJSON(result) }),
+  target: (ctx) => ({ $case: "tls", value: TlsTask.fromPartial({ host: ctx.host }) }),
+  facts: (ctx, result) => SiteFacts.fromPartial({ host: ctx.host, origin: ctx.origin, checkedAt: ctx.now, tls: narrowArm(result, "tls")?.facts }),
 };

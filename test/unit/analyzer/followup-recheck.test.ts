@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { analyzeSite } from "../../../analyzer/analyze.ts";
 import { CHECKS } from "../../../analyzer/checks/index.ts";
-import { judgeNarrow, projectRank, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type NarrowContext } from "../../../analyzer/followup/index.ts";
-import { DnsFacts, PageFacts, TlsFacts, type SiteFacts } from "../../../proto/index.ts";
+import { judgeNarrow, projectRank, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, type NarrowContext, type NarrowResult } from "../../../analyzer/followup/index.ts";
+import { PageFacts, type DnsFacts, type SiteFacts, type TlsFacts } from "../../../proto/index.ts";
 import { healthySite } from "./site-builder.ts";
 
 // Issue 18 §1: the re-check table names, for every catalogued check, the narrowest run that yields
 // the facts it reads; a narrow look's facts decide the check, and the rank is projected from the
 // last report with the check's result replaced.
+
+// A narrow look's answer: the sync lane's result arm of its kind.
+const pageArm = (facts: PageFacts): NarrowResult => ({ $case: "page", value: { facts } });
+const dnsArm = (facts: DnsFacts): NarrowResult => ({ $case: "dns", value: { facts } });
+const tlsArm = (facts: TlsFacts): NarrowResult => ({ $case: "tls", value: { facts } });
 
 function ctxOf(facts: SiteFacts, code: string, pages?: string[]): NarrowContext {
   const item = analyzeSite(facts).items.find((i) => i.code === code);
@@ -42,12 +47,12 @@ describe("re-check table", () => {
     const home = ctxOf(facts, "h1_present", [`${facts.origin}/`]);
     const inner = ctxOf(facts, "h1_present", [`${facts.origin}/about/`]);
     expect([home, inner].map((c) => [recheckModeOf("h1_present", c).mode, scope.target!(c)])).toEqual([
-      ["page", `${facts.origin}/`],
-      ["page", `${facts.origin}/about/`],
+      ["page", { $case: "page", value: { url: `${facts.origin}/` } }],
+      ["page", { $case: "page", value: { url: `${facts.origin}/about/` } }],
     ]);
     const two = ctxOf(facts, "h1_present", [`${facts.origin}/`, `${facts.origin}/about/`]);
     expect(recheckModeOf("h1_present", two).mode).toBe("pages");
-    expect(JSON.parse(scope.target!(two))).toEqual({ origin: facts.origin, robots: false, urls: [`${facts.origin}/`, `${facts.origin}/about/`] });
+    expect(scope.target!(two)).toEqual({ $case: "recheck", value: { origin: facts.origin, robots: false, urls: [`${facts.origin}/`, `${facts.origin}/about/`] } });
     const ten = Array.from({ length: 10 }, (_, i) => `${facts.origin}/p${i}`);
     expect(recheckModeOf("h1_present", ctxOf(facts, "h1_present", ten)).mode).toBe("pages");
     // Eleven failing pages: more than a re-check fetches; the whole analysis decides.
@@ -63,10 +68,10 @@ describe("re-check table", () => {
     const scope = recheckScopeOf("sitemap_non_canonical")!;
     const failing = ctxOf(facts, "sitemap_non_canonical", [`${facts.origin}/a`, `${facts.origin}/b`]);
     expect(recheckModeOf("sitemap_non_canonical", failing).mode).toBe("robots");
-    expect(JSON.parse(scope.target!({ ...failing, code: "sitemap_non_canonical" }))).toEqual({ origin: facts.origin, robots: true, urls: [`${facts.origin}/a`, `${facts.origin}/b`] });
+    expect(scope.target!({ ...failing, code: "sitemap_non_canonical" })).toEqual({ $case: "recheck", value: { origin: facts.origin, robots: true, urls: [`${facts.origin}/a`, `${facts.origin}/b`] } });
     expect(recheckModeOf("sitemap_non_canonical", ctxOf(facts, "sitemap_non_canonical", [])).mode).toBe("analysis");
     const robots = ctxOf(facts, "robots_blocks_all");
-    expect(JSON.parse(scope.target!({ ...robots, code: "robots_blocks_all" }))).toEqual({ origin: facts.origin, robots: true, urls: [] });
+    expect(scope.target!({ ...robots, code: "robots_blocks_all" })).toEqual({ $case: "recheck", value: { origin: facts.origin, robots: true, urls: [] } });
   });
 
   it("says for every crawl check why only a whole crawl decides it", () => {
@@ -87,7 +92,7 @@ describe("re-check table", () => {
     expect(item.pages).toHaveLength(1);
     const scope = recheckScopeOf("h1_present")!;
     const ctx = ctxOf(lastFacts, "h1_present");
-    const fixedPage = PageFacts.toJSON(healthySite().pages[0]!);
+    const fixedPage = pageArm(healthySite().pages[0]!);
     const fixed = judgeNarrow(scope, "h1_present", scope.facts!(ctx, fixedPage), last);
     expect(fixed.outcome.status).toBe("pass");
     expect(fixed.rankTo).toBe(last.rank + item.gain);
@@ -98,7 +103,7 @@ describe("re-check table", () => {
     });
     const homeLast = analyzeSite(homeFacts);
     const homeItem = homeLast.items.find((i) => i.code === "title_present")!;
-    const still = judgeNarrow(scope, "title_present", scope.facts!(ctxOf(homeFacts, "title_present"), PageFacts.toJSON(homeFacts.home!)), homeLast);
+    const still = judgeNarrow(scope, "title_present", scope.facts!(ctxOf(homeFacts, "title_present"), pageArm(homeFacts.home!)), homeLast);
     expect(still.outcome).toMatchObject({ status: "fail", score: 0 });
     expect(homeItem.score).toBeGreaterThan(0);
     expect(still.rankTo).toBe(homeLast.rank);
@@ -118,7 +123,7 @@ describe("judgeNarrow", () => {
     expect(last.items.find((i) => i.code === "spf")?.status).toBe("fail");
     const ctx = ctxOf(lastFacts, "spf");
     const scope = recheckScopeOf("spf")!;
-    const narrow = scope.facts!(ctx, DnsFacts.toJSON(healthySite().dns!));
+    const narrow = scope.facts!(ctx, dnsArm(healthySite().dns!));
     const judged = judgeNarrow(scope, "spf", narrow, last);
     expect(judged.outcome).toMatchObject({ status: "pass", detail: "one valid SPF record" });
     // The whole analysis of the fixed site gives the same rank the projection does.
@@ -136,7 +141,7 @@ describe("judgeNarrow", () => {
       f.dns!.dmarc = "";
       f.dns!.caa = [];
     }).dns!;
-    const judged = judgeNarrow(scope, "spf", scope.facts!(ctxOf(lastFacts, "spf"), DnsFacts.toJSON(dns)), last);
+    const judged = judgeNarrow(scope, "spf", scope.facts!(ctxOf(lastFacts, "spf"), dnsArm(dns)), last);
     expect(judged.outcome.status).toBe("fail");
     expect(judged.rankTo).toBe(last.rank);
     // The oracle: the whole analysis with these DNS facts (BIMI needs an enforced DMARC, so it fails too).
@@ -158,7 +163,7 @@ describe("judgeNarrow", () => {
       f.dns!.dmarc = "";
       f.dns!.caa = [];
     }).dns!;
-    const judged = judgeNarrow(scope, "spf", scope.facts!(ctxOf(lastFacts, "spf"), DnsFacts.toJSON(dns)), last);
+    const judged = judgeNarrow(scope, "spf", scope.facts!(ctxOf(lastFacts, "spf"), dnsArm(dns)), last);
     expect(judged.outcome.status).toBe("fail");
     expect(judged.newTasks).toBe(0);
   });
@@ -171,7 +176,7 @@ describe("judgeNarrow", () => {
     const last = analyzeSite(lastFacts);
     expect(last.items.find((i) => i.code === "tls_protocols")?.status).not.toBe("pass");
     const scope = recheckScopeOf("tls_protocols")!;
-    const fixed = judgeNarrow(scope, "tls_protocols", scope.facts!(ctxOf(lastFacts, "tls_protocols"), TlsFacts.toJSON(healthySite().tls!)), last);
+    const fixed = judgeNarrow(scope, "tls_protocols", scope.facts!(ctxOf(lastFacts, "tls_protocols"), tlsArm(healthySite().tls!)), last);
     expect(fixed.outcome.status).toBe("pass");
     expect(fixed.rankTo).toBe(analyzeSite(healthySite()).rank);
     expect(NOW).toBe(lastFacts.checkedAt);

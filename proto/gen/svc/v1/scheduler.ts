@@ -24,6 +24,54 @@ export const protobufPackage = "svc.v1";
 
 export const protobufFileName = "svc/v1/scheduler.proto";
 
+/** A job's state as a synchronous caller sees it. */
+export enum JobState {
+  JOB_STATE_UNSPECIFIED = 0,
+  /** JOB_STATE_RUNNING - queued or running after wait_ms: poll the job */
+  JOB_STATE_RUNNING = 1,
+  JOB_STATE_DONE = 2,
+  /** JOB_STATE_ERROR - failed for good: error says why */
+  JOB_STATE_ERROR = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function jobStateFromJSON(object: any): JobState {
+  switch (object) {
+    case 0:
+    case "JOB_STATE_UNSPECIFIED":
+      return JobState.JOB_STATE_UNSPECIFIED;
+    case 1:
+    case "JOB_STATE_RUNNING":
+      return JobState.JOB_STATE_RUNNING;
+    case 2:
+    case "JOB_STATE_DONE":
+      return JobState.JOB_STATE_DONE;
+    case 3:
+    case "JOB_STATE_ERROR":
+      return JobState.JOB_STATE_ERROR;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return JobState.UNRECOGNIZED;
+  }
+}
+
+export function jobStateToJSON(object: JobState): string {
+  switch (object) {
+    case JobState.JOB_STATE_UNSPECIFIED:
+      return "JOB_STATE_UNSPECIFIED";
+    case JobState.JOB_STATE_RUNNING:
+      return "JOB_STATE_RUNNING";
+    case JobState.JOB_STATE_DONE:
+      return "JOB_STATE_DONE";
+    case JobState.JOB_STATE_ERROR:
+      return "JOB_STATE_ERROR";
+    case JobState.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** What a failed attempt says about the next one (crawler/work-errors.ts decides it from the error's type). */
 export enum Retry {
   /** RETRY_UNSPECIFIED - as RETRY_RETRYABLE */
@@ -204,25 +252,55 @@ export interface StartAnalysisResponse {
 /**
  * A check of the synchronous lane: the kind's name (a work kind of the sync lane: analyze, page,
  * tls, dns) and its target (a host, or a page's URL).
+ * The synchronous lane, typed like the lease and the completion: the caller sends the task arm of
+ * its kind and waits up to wait_ms for the job; the answer carries the job's state and, when it is
+ * done, the result arm of the same name (scheduler/kinds/ rebuilds it from the settled job).
  */
 export interface RunCheckRequest {
   accountId: number;
-  target: string;
+  /** ignore a fresh earlier result (kinds that reuse one: analyze) */
   fresh: boolean;
   waitMs: number;
-  kind: string;
   /**
    * true: not counted against the plan's checks_per_day (a task re-check's narrow run is counted
    * against rechecks_per_day by the gateway instead). Default false keeps every other caller charged.
    */
   uncharged: boolean;
+  /** the site, for a task that names none (analyze) */
+  host: string;
+  task:
+    | { $case: "analyze"; value: AnalyzeTask }
+    | { $case: "page"; value: PageTask }
+    | { $case: "tls"; value: TlsTask }
+    | { $case: "dns"; value: DnsTask }
+    | { $case: "webhook"; value: WebhookTask }
+    | { $case: "utility"; value: UtilityTask }
+    | { $case: "recheck"; value: RecheckTask }
+    | undefined;
 }
 
 export interface RunCheckResponse {
   jobId: number;
-  /** false: still running after wait_ms; poll the job */
-  done: boolean;
+  /** a fresh earlier result answered: the job was done without running */
   cached: boolean;
+  state: JobState;
+  /** ERROR: a reason code (blocked_private_address, unreachable, …) */
+  error: string;
+  errorDetail: string;
+  /** DONE: the run the job wrote (analyze), 0 for kinds that write none */
+  runId: number;
+  /** DONE or ERROR: when the job ended (unix seconds) */
+  finished: number;
+  /** DONE: the arm of the request's task (none for a kind whose answer is its run). */
+  result:
+    | { $case: "analyze"; value: AnalyzeResult }
+    | { $case: "page"; value: PageResult }
+    | { $case: "tls"; value: TlsResult }
+    | { $case: "dns"; value: DnsResult }
+    | { $case: "webhook"; value: WebhookResult }
+    | { $case: "utility"; value: UtilityResult }
+    | { $case: "recheck"; value: RecheckResult }
+    | undefined;
 }
 
 /** A unit of work on the bus (topic of work or of synchronous checks), keyed by registrable domain. */
@@ -2250,7 +2328,7 @@ export const StartAnalysisResponse: MessageFns<StartAnalysisResponse> = {
 };
 
 function createBaseRunCheckRequest(): RunCheckRequest {
-  return { accountId: 0, target: "", fresh: false, waitMs: 0, kind: "", uncharged: false };
+  return { accountId: 0, fresh: false, waitMs: 0, uncharged: false, host: "", task: undefined };
 }
 
 export const RunCheckRequest: MessageFns<RunCheckRequest> = {
@@ -2258,20 +2336,40 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     if (message.accountId !== 0) {
       writer.uint32(8).int64(message.accountId);
     }
-    if (message.target !== "") {
-      writer.uint32(26).string(message.target);
-    }
     if (message.fresh !== false) {
       writer.uint32(32).bool(message.fresh);
     }
     if (message.waitMs !== 0) {
       writer.uint32(40).int32(message.waitMs);
     }
-    if (message.kind !== "") {
-      writer.uint32(50).string(message.kind);
-    }
     if (message.uncharged !== false) {
       writer.uint32(56).bool(message.uncharged);
+    }
+    if (message.host !== "") {
+      writer.uint32(66).string(message.host);
+    }
+    switch (message.task?.$case) {
+      case "analyze":
+        AnalyzeTask.encode(message.task.value, writer.uint32(162).fork()).join();
+        break;
+      case "page":
+        PageTask.encode(message.task.value, writer.uint32(178).fork()).join();
+        break;
+      case "tls":
+        TlsTask.encode(message.task.value, writer.uint32(186).fork()).join();
+        break;
+      case "dns":
+        DnsTask.encode(message.task.value, writer.uint32(194).fork()).join();
+        break;
+      case "webhook":
+        WebhookTask.encode(message.task.value, writer.uint32(210).fork()).join();
+        break;
+      case "utility":
+        UtilityTask.encode(message.task.value, writer.uint32(218).fork()).join();
+        break;
+      case "recheck":
+        RecheckTask.encode(message.task.value, writer.uint32(234).fork()).join();
+        break;
     }
     return writer;
   },
@@ -2297,14 +2395,6 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
             message.accountId = longToNumber(reader.int64());
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.target = reader.string();
-            continue;
-          }
           case 4: {
             if (tag !== 32) {
               break;
@@ -2321,20 +2411,76 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
             message.waitMs = reader.int32();
             continue;
           }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.kind = reader.string();
-            continue;
-          }
           case 7: {
             if (tag !== 56) {
               break;
             }
 
             message.uncharged = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.host = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.task = { $case: "analyze", value: AnalyzeTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.task = { $case: "page", value: PageTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.task = { $case: "tls", value: TlsTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.task = { $case: "dns", value: DnsTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.task = { $case: "webhook", value: WebhookTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.task = { $case: "utility", value: UtilityTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.task = { $case: "recheck", value: RecheckTask.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -2356,15 +2502,29 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
         : isSet(object.account_id)
         ? globalThis.Number(object.account_id)
         : 0,
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
       fresh: isSet(object.fresh) ? globalThis.Boolean(object.fresh) : false,
       waitMs: isSet(object.waitMs)
         ? globalThis.Number(object.waitMs)
         : isSet(object.wait_ms)
         ? globalThis.Number(object.wait_ms)
         : 0,
-      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
       uncharged: isSet(object.uncharged) ? globalThis.Boolean(object.uncharged) : false,
+      host: isSet(object.host) ? globalThis.String(object.host) : "",
+      task: isSet(object.analyze)
+        ? { $case: "analyze", value: AnalyzeTask.fromJSON(object.analyze) }
+        : isSet(object.page)
+        ? { $case: "page", value: PageTask.fromJSON(object.page) }
+        : isSet(object.tls)
+        ? { $case: "tls", value: TlsTask.fromJSON(object.tls) }
+        : isSet(object.dns)
+        ? { $case: "dns", value: DnsTask.fromJSON(object.dns) }
+        : isSet(object.webhook)
+        ? { $case: "webhook", value: WebhookTask.fromJSON(object.webhook) }
+        : isSet(object.utility)
+        ? { $case: "utility", value: UtilityTask.fromJSON(object.utility) }
+        : isSet(object.recheck)
+        ? { $case: "recheck", value: RecheckTask.fromJSON(object.recheck) }
+        : undefined,
     };
   },
 
@@ -2373,20 +2533,32 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
     if (message.accountId !== 0) {
       obj.accountId = Math.round(message.accountId);
     }
-    if (message.target !== "") {
-      obj.target = message.target;
-    }
     if (message.fresh !== false) {
       obj.fresh = message.fresh;
     }
     if (message.waitMs !== 0) {
       obj.waitMs = Math.round(message.waitMs);
     }
-    if (message.kind !== "") {
-      obj.kind = message.kind;
-    }
     if (message.uncharged !== false) {
       obj.uncharged = message.uncharged;
+    }
+    if (message.host !== "") {
+      obj.host = message.host;
+    }
+    if (message.task?.$case === "analyze") {
+      obj.analyze = AnalyzeTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "page") {
+      obj.page = PageTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "tls") {
+      obj.tls = TlsTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "dns") {
+      obj.dns = DnsTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "webhook") {
+      obj.webhook = WebhookTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "utility") {
+      obj.utility = UtilityTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "recheck") {
+      obj.recheck = RecheckTask.toJSON(message.task.value);
     }
     return obj;
   },
@@ -2397,17 +2569,60 @@ export const RunCheckRequest: MessageFns<RunCheckRequest> = {
   fromPartial(object: DeepPartial<RunCheckRequest>): RunCheckRequest {
     const message = createBaseRunCheckRequest();
     message.accountId = object.accountId ?? 0;
-    message.target = object.target ?? "";
     message.fresh = object.fresh ?? false;
     message.waitMs = object.waitMs ?? 0;
-    message.kind = object.kind ?? "";
     message.uncharged = object.uncharged ?? false;
+    message.host = object.host ?? "";
+    switch (object.task?.$case) {
+      case "analyze": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "analyze", value: AnalyzeTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "page": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "page", value: PageTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "tls": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "tls", value: TlsTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "dns": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "dns", value: DnsTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "webhook": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "webhook", value: WebhookTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "utility": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "utility", value: UtilityTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "recheck": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "recheck", value: RecheckTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+    }
     return message;
   },
 };
 
 function createBaseRunCheckResponse(): RunCheckResponse {
-  return { jobId: 0, done: false, cached: false };
+  return { jobId: 0, cached: false, state: 0, error: "", errorDetail: "", runId: 0, finished: 0, result: undefined };
 }
 
 export const RunCheckResponse: MessageFns<RunCheckResponse> = {
@@ -2415,11 +2630,46 @@ export const RunCheckResponse: MessageFns<RunCheckResponse> = {
     if (message.jobId !== 0) {
       writer.uint32(8).int64(message.jobId);
     }
-    if (message.done !== false) {
-      writer.uint32(16).bool(message.done);
-    }
     if (message.cached !== false) {
       writer.uint32(24).bool(message.cached);
+    }
+    if (message.state !== 0) {
+      writer.uint32(32).int32(message.state);
+    }
+    if (message.error !== "") {
+      writer.uint32(42).string(message.error);
+    }
+    if (message.errorDetail !== "") {
+      writer.uint32(50).string(message.errorDetail);
+    }
+    if (message.runId !== 0) {
+      writer.uint32(56).int64(message.runId);
+    }
+    if (message.finished !== 0) {
+      writer.uint32(64).int64(message.finished);
+    }
+    switch (message.result?.$case) {
+      case "analyze":
+        AnalyzeResult.encode(message.result.value, writer.uint32(162).fork()).join();
+        break;
+      case "page":
+        PageResult.encode(message.result.value, writer.uint32(178).fork()).join();
+        break;
+      case "tls":
+        TlsResult.encode(message.result.value, writer.uint32(186).fork()).join();
+        break;
+      case "dns":
+        DnsResult.encode(message.result.value, writer.uint32(194).fork()).join();
+        break;
+      case "webhook":
+        WebhookResult.encode(message.result.value, writer.uint32(210).fork()).join();
+        break;
+      case "utility":
+        UtilityResult.encode(message.result.value, writer.uint32(218).fork()).join();
+        break;
+      case "recheck":
+        RecheckResult.encode(message.result.value, writer.uint32(234).fork()).join();
+        break;
     }
     return writer;
   },
@@ -2445,20 +2695,108 @@ export const RunCheckResponse: MessageFns<RunCheckResponse> = {
             message.jobId = longToNumber(reader.int64());
             continue;
           }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.done = reader.bool();
-            continue;
-          }
           case 3: {
             if (tag !== 24) {
               break;
             }
 
             message.cached = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.errorDetail = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.runId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.finished = longToNumber(reader.int64());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.result = { $case: "analyze", value: AnalyzeResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.result = { $case: "page", value: PageResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.result = { $case: "tls", value: TlsResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.result = { $case: "dns", value: DnsResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.result = { $case: "webhook", value: WebhookResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.result = { $case: "utility", value: UtilityResult.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.result = { $case: "recheck", value: RecheckResult.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -2480,8 +2818,35 @@ export const RunCheckResponse: MessageFns<RunCheckResponse> = {
         : isSet(object.job_id)
         ? globalThis.Number(object.job_id)
         : 0,
-      done: isSet(object.done) ? globalThis.Boolean(object.done) : false,
       cached: isSet(object.cached) ? globalThis.Boolean(object.cached) : false,
+      state: isSet(object.state) ? jobStateFromJSON(object.state) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      errorDetail: isSet(object.errorDetail)
+        ? globalThis.String(object.errorDetail)
+        : isSet(object.error_detail)
+        ? globalThis.String(object.error_detail)
+        : "",
+      runId: isSet(object.runId)
+        ? globalThis.Number(object.runId)
+        : isSet(object.run_id)
+        ? globalThis.Number(object.run_id)
+        : 0,
+      finished: isSet(object.finished) ? globalThis.Number(object.finished) : 0,
+      result: isSet(object.analyze)
+        ? { $case: "analyze", value: AnalyzeResult.fromJSON(object.analyze) }
+        : isSet(object.page)
+        ? { $case: "page", value: PageResult.fromJSON(object.page) }
+        : isSet(object.tls)
+        ? { $case: "tls", value: TlsResult.fromJSON(object.tls) }
+        : isSet(object.dns)
+        ? { $case: "dns", value: DnsResult.fromJSON(object.dns) }
+        : isSet(object.webhook)
+        ? { $case: "webhook", value: WebhookResult.fromJSON(object.webhook) }
+        : isSet(object.utility)
+        ? { $case: "utility", value: UtilityResult.fromJSON(object.utility) }
+        : isSet(object.recheck)
+        ? { $case: "recheck", value: RecheckResult.fromJSON(object.recheck) }
+        : undefined,
     };
   },
 
@@ -2490,11 +2855,38 @@ export const RunCheckResponse: MessageFns<RunCheckResponse> = {
     if (message.jobId !== 0) {
       obj.jobId = Math.round(message.jobId);
     }
-    if (message.done !== false) {
-      obj.done = message.done;
-    }
     if (message.cached !== false) {
       obj.cached = message.cached;
+    }
+    if (message.state !== 0) {
+      obj.state = jobStateToJSON(message.state);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.errorDetail !== "") {
+      obj.errorDetail = message.errorDetail;
+    }
+    if (message.runId !== 0) {
+      obj.runId = Math.round(message.runId);
+    }
+    if (message.finished !== 0) {
+      obj.finished = Math.round(message.finished);
+    }
+    if (message.result?.$case === "analyze") {
+      obj.analyze = AnalyzeResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "page") {
+      obj.page = PageResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "tls") {
+      obj.tls = TlsResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "dns") {
+      obj.dns = DnsResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "webhook") {
+      obj.webhook = WebhookResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "utility") {
+      obj.utility = UtilityResult.toJSON(message.result.value);
+    } else if (message.result?.$case === "recheck") {
+      obj.recheck = RecheckResult.toJSON(message.result.value);
     }
     return obj;
   },
@@ -2505,8 +2897,56 @@ export const RunCheckResponse: MessageFns<RunCheckResponse> = {
   fromPartial(object: DeepPartial<RunCheckResponse>): RunCheckResponse {
     const message = createBaseRunCheckResponse();
     message.jobId = object.jobId ?? 0;
-    message.done = object.done ?? false;
     message.cached = object.cached ?? false;
+    message.state = object.state ?? 0;
+    message.error = object.error ?? "";
+    message.errorDetail = object.errorDetail ?? "";
+    message.runId = object.runId ?? 0;
+    message.finished = object.finished ?? 0;
+    switch (object.result?.$case) {
+      case "analyze": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "analyze", value: AnalyzeResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "page": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "page", value: PageResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "tls": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "tls", value: TlsResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "dns": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "dns", value: DnsResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "webhook": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "webhook", value: WebhookResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "utility": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "utility", value: UtilityResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "recheck": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "recheck", value: RecheckResult.fromPartial(object.result.value) };
+        }
+        break;
+      }
+    }
     return message;
   },
 };
