@@ -35,7 +35,7 @@ const indexOnly = FOLDERS.filter((f) => f !== "bin" && f !== "test" && f !== "cl
 indexOnly.push({ group: ["**/clients/**", "!**/clients/typescript/src/index.ts"], message: "import clients/ only through clients/typescript/src/index.ts" });
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "data/**", ".tmp/**", "dist/**", "clients/typescript/dist/**", "test/consumer/**", "proto/gen/**", "coverage/**"] },
+  { ignores: ["node_modules/**", "data/**", ".tmp/**", "dist/**", "clients/typescript/dist/**", "test/consumer/**", "proto/gen/**", "coverage/**", "test/bench/*.cjs"] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
