@@ -26,7 +26,6 @@ import {
   type SyncKind,
   type SyncResult,
   type SyncTask,
-  type WorkResult,
   WORK_KIND_INFO,
 } from "../proto/index.ts";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
@@ -34,6 +33,7 @@ import { unixSeconds } from "../runtime/index.ts";
 import { unavailableEngine, type AttemptFailure, type JobRow, type RetryRule, type Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
 import { jobEvent } from "./job-events.ts";
+import { completeJob, failJob } from "./job-settlement.ts";
 import { schedulerKind, type JobPlace, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
 import { workMessage } from "./messages.ts";
 import type { FailoverEvents } from "./failover.ts";
@@ -164,24 +164,10 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     return { $case: kind.name, value: await kind.task(ctx, job) } as LeaseTask;
   }
 
-  /** The completion of a success: the result's kind settles it, inside the job's transaction. */
-  async function settle(req: CompleteRequest, result: WorkResult): Promise<boolean> {
-    const kind = schedulerKind(result.$case);
-    if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${result.$case}`);
-    return store.jobs.complete(req.jobId, req.worker, now(), async (q, job) => {
-      if (job.kind !== kind.name) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `job ${job.id} is ${job.kind} work, not ${kind.name}`);
-      return kind.settle(ctx, q, job, result.value);
-    });
-  }
-
   /** The completion of a failure: what the crawler said the next attempt is worth decides. */
-  async function fail(req: CompleteRequest): Promise<"requeued" | "failed" | "not_held"> {
+  function fail(req: CompleteRequest): Promise<"requeued" | "failed" | "not_held"> {
     const failure: AttemptFailure = { error: req.error || "failed", detail: req.errorDetail, retry: RETRY_RULES[req.retry] ?? "retryable", delayMs: req.retryAfterMs };
-    return store.jobs.fail(req.jobId, req.worker, failure, now(), message, async (q, job, final) => {
-      if (!final) return;
-      await schedulerKind(job.kind)?.failed?.(ctx, q, job, failure);
-      await store.events.append(q, [jobEvent(job, "error", { error: failure.error, ...(failure.detail ? { detail: failure.detail } : {}) })], now());
-    });
+    return failJob(ctx, req.jobId, req.worker, failure, message);
   }
 
   return {
@@ -262,7 +248,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
 
     complete: unary(logger, async (req: CompleteRequest) => {
       if (req.result && !req.error) {
-        const accepted = await settle(req, req.result);
+        const accepted = await completeJob(ctx, req.jobId, req.worker, req.result);
         waiters.done(req.jobId);
         return CompleteResponse.fromPartial({ accepted });
       }

@@ -54,6 +54,13 @@ export interface Settled {
   readonly result?: unknown;
 }
 
+/** A failed attempt queued again: why (its step), not before when (unix seconds; null: at once), and whether the attempt is given back. */
+export interface Requeue {
+  readonly step: string;
+  readonly notBefore: number | null;
+  readonly giveBack: boolean;
+}
+
 export interface OutboxMessage {
   readonly topic: string;
   readonly key: string;
@@ -329,22 +336,44 @@ export class JobsRepo {
   }
 
   /**
-   * Settles a running job held by worker inside one transaction: `settle` writes what the job
-   * found and says what the job row keeps (its run, or its result document); the job becomes
-   * done. Returns false when the worker no longer holds it.
+   * The running job `worker` holds, locked until the caller's unit of work ends (its settlement:
+   * markDone, requeue or markFailed follow in the same unit); null when the worker no longer holds
+   * it (its lease passed on, or the job ended), and then nothing may be written for it.
    */
-  async complete(jobId: number, worker: string, now: number, settle: (q: Queryable, job: JobRow) => Promise<Settled>): Promise<boolean> {
-    return this.db.tx(async (q) => {
-      const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
-      if (!job || job.state !== "running" || job.worker !== worker) return false;
-      const settled = await settle(q, job);
-      await q.query(
-        `UPDATE jobs SET state = 'done', progress = 100, step = 'done', run_id = $2, result = $4, updated = $3, finished = $3, worker = NULL, lease_until_ms = NULL
-         WHERE id = $1`,
-        [jobId, settled.runId, now, settled.result === undefined ? null : JSON.stringify(settled.result)],
-      );
-      return true;
-    });
+  async lockHeld(jobId: number, worker: string): Promise<JobRow | null> {
+    const [job] = await this.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
+    return job && job.state === "running" && job.worker === worker ? job : null;
+  }
+
+  /** A job settled: done, with what its row keeps (its run, or its result document). */
+  async markDone(jobId: number, settled: Settled, now: number): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET state = 'done', progress = 100, step = 'done', run_id = $2, result = $4, updated = $3, finished = $3, worker = NULL, lease_until_ms = NULL
+       WHERE id = $1`,
+      [jobId, settled.runId, now, settled.result === undefined ? null : JSON.stringify(settled.result)],
+    );
+  }
+
+  /**
+   * A failed attempt queued again (its outbox message is the caller's to write in the same unit):
+   * the step says why; notBefore holds it back (null: leaves it as it was); giveBack does not count
+   * the attempt (a throttled one).
+   */
+  async requeue(jobId: number, again: Requeue, now: number): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, step = $2, updated = $3, not_before = coalesce($4, not_before),
+         attempt = CASE WHEN $5 THEN greatest(attempt - 1, 0) ELSE attempt END
+       WHERE id = $1`,
+      [jobId, again.step, now, again.notBefore, again.giveBack],
+    );
+  }
+
+  /** A job ended in error with its reason. */
+  async markFailed(jobId: number, error: string, detail: string, now: number): Promise<void> {
+    await this.db.query(
+      "UPDATE jobs SET state = 'error', error = $2, error_detail = $3, updated = $4, finished = $4, worker = NULL, lease_until_ms = NULL WHERE id = $1",
+      [jobId, error, detail, now],
+    );
   }
 
   /**
@@ -369,52 +398,6 @@ export class JobsRepo {
   async result(accountId: number, jobId: number): Promise<unknown> {
     const [row] = await this.db.query<{ result: unknown }>("SELECT result FROM jobs WHERE id = $1 AND account_id = $2", [jobId, accountId]);
     return row?.result ?? null;
-  }
-
-  /**
-   * A failed attempt. Throttled: queued again after its delay, the attempt given back. Retryable:
-   * queued again (with a new outbox message) while attempts remain. Otherwise (never, fatal, or
-   * attempts spent): error with its reason. `after` runs in the same transaction (events, and
-   * what a kind does on a fatal failure).
-   */
-  async fail(
-    jobId: number,
-    worker: string,
-    failure: AttemptFailure,
-    now: number,
-    message: (job: JobRow) => OutboxMessage,
-    after: (q: Queryable, job: JobRow, final: boolean) => Promise<void>,
-  ): Promise<"requeued" | "failed" | "not_held"> {
-    return this.db.tx(async (q) => {
-      const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
-      if (!job || job.state !== "running" || job.worker !== worker) return "not_held";
-      if (failure.retry === "throttled") {
-        const notBefore = now + Math.ceil(failure.delayMs / 1000);
-        await q.query(
-          "UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, attempt = greatest(attempt - 1, 0), step = $2, updated = $3, not_before = $4 WHERE id = $1",
-          [jobId, `throttled (${failure.error}); again after ${Math.ceil(failure.delayMs / 1000)} s`, now, notBefore],
-        );
-        await this.enqueue(q, message(job), now, notBefore, traceOfJob(job));
-        await after(q, job, false);
-        return "requeued";
-      }
-      if (failure.retry === "retryable" && job.attempt < job.max_attempts) {
-        await q.query("UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, step = $2, updated = $3 WHERE id = $1", [
-          jobId,
-          `retrying after ${failure.error}`,
-          now,
-        ]);
-        await this.enqueue(q, message(job), now, null, traceOfJob(job));
-        await after(q, job, false);
-        return "requeued";
-      }
-      await q.query(
-        "UPDATE jobs SET state = 'error', error = $2, error_detail = $3, updated = $4, finished = $4, worker = NULL, lease_until_ms = NULL WHERE id = $1",
-        [jobId, failure.error, failure.detail, now],
-      );
-      await after(q, job, true);
-      return "failed";
-    });
   }
 
   /**
@@ -495,26 +478,6 @@ export class JobsRepo {
     });
   }
 
-  /** Takes up to limit unpublished outbox rows, hands them to publish, and marks them published. */
-  /** Whether an outbox message is due to be published: one read, which the relay's idle poll asks before it opens a transaction. */
-  async outboxDue(now: number): Promise<boolean> {
-    const [row] = await this.db.query<{ due: boolean }>("SELECT EXISTS (SELECT 1 FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $1) AS due", [now]);
-    return row?.due === true;
-  }
-
-  async relayOutbox(limit: number, now: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
-    return this.db.tx(async (q) => {
-      const rows = await q.query<OutboxRow>(
-        "SELECT id, topic, key, payload, traceparent, tracestate FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
-        [limit, now],
-      );
-      if (rows.length === 0) return 0;
-      await publish(rows);
-      await q.query("UPDATE outbox SET published = $2 WHERE id = ANY ($1::bigint[])", [rows.map((r) => r.id), now]);
-      return rows.length;
-    });
-  }
-
   /** Jobs waiting for a crawler and running (leased), in the whole cluster. */
   async liveCounts(): Promise<{ queued: number; running: number }> {
     const rows = await this.db.query<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM jobs WHERE state IN ('queued', 'running') GROUP BY state");
@@ -539,10 +502,11 @@ export class JobsRepo {
 
 /**
  * Writes a bus message to the outbox inside the caller's transaction; the relay publishes it (after
- * not_before, when given). It carries the trace context of the work under way, if any.
+ * not_before, when given). It carries the trace context of its job when it publishes one (a job's
+ * messages belong to the trace that created it, whoever writes them), else of the work under way.
  */
-export async function enqueueOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null): Promise<void> {
-  await insertOutbox(q, m, now, notBefore, currentStoredTrace());
+export async function enqueueOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null, of?: JobRow): Promise<void> {
+  await insertOutbox(q, m, now, notBefore, of ? traceOfJob(of) : currentStoredTrace());
 }
 
 async function insertOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null, trace: StoredTrace): Promise<void> {
