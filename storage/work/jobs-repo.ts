@@ -26,8 +26,13 @@ export interface JobRow {
   readonly created: number;
   readonly updated: number;
   readonly finished: number | null;
-  /** What the job works on when it is not the host itself (a page's URL). */
+  /**
+   * The job's task in its kind's older text form (a page's URL, a delivery's "<id>@<host>", JSON):
+   * rows written before `task` only. The kinds read it when `task` is null.
+   */
   readonly target: string | null;
+  /** The job's task, the encoded JobTask the lease carries (null: a row written before it, or a utility run's input cleared at its end). */
+  readonly task: Uint8Array | null;
   /** The W3C trace context of the call that created the job (null: no request caused it). */
   readonly traceparent?: string | null;
   readonly tracestate?: string | null;
@@ -35,6 +40,16 @@ export interface JobRow {
   readonly held?: boolean;
   /** A gateway-held job's result document (read by getOwned and list; other jobs' results are never carried here). */
   readonly result?: unknown;
+}
+
+/** A job to queue: its kind, its host (politeness and the bus key), and its task (the encoded JobTask; none: the kind makes it at lease). */
+export interface NewJob {
+  readonly accountId: number;
+  readonly kind: JobKindName;
+  readonly host: string;
+  readonly sync: boolean;
+  readonly maxAttempts: number;
+  readonly task?: Uint8Array | null;
 }
 
 /** How a failed attempt is followed (the crawler's error types decide it; see crawler/work-errors.ts). */
@@ -98,7 +113,7 @@ export type LeaseOutcome =
 // Any fixed number: the scheduler that holds it in a transaction is the one that plans re-checks.
 const PLANNER_LOCK = 7_316_002;
 
-const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target, traceparent, tracestate, held";
+const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target, task, traceparent, tracestate, held";
 /** JOB_COLUMNS and, for a gateway-held job only, its result document. */
 const SHOWN_COLUMNS = `${JOB_COLUMNS}, CASE WHEN held THEN result END AS result`;
 /** Ends a lapsed hold: the job's holder stopped (crashed, restarted) before finishing it. */
@@ -151,7 +166,7 @@ export class JobsRepo {
 
   /** A queued job and its outbox message (built from the new job's id), in one transaction. */
   async createQueued(
-    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; target?: string | null },
+    job: NewJob,
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
@@ -161,15 +176,15 @@ export class JobsRepo {
   /** createQueued inside the caller's transaction (a planner that writes the job with what it plans). */
   async insertQueued(
     q: Queryable,
-    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; target?: string | null },
+    job: NewJob,
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
     const trace = currentStoredTrace();
     const [row] = await q.query<JobRow>(
-      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target, traceparent, tracestate)
+      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, task, traceparent, tracestate)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7, $8, $9) RETURNING ${JOB_COLUMNS}`,
-      [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null, trace.traceparent, trace.tracestate],
+      [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.task ? Buffer.from(job.task) : null, trace.traceparent, trace.tracestate],
     );
     await this.enqueue(q, message(row as JobRow), now, null, trace);
     if (job.sync) return row as JobRow;
@@ -185,35 +200,6 @@ export class JobsRepo {
       `waiting for ${ahead.kind} job ${ahead.id} of this site (a site's work runs in order)`,
     ]);
     return waiting as JobRow;
-  }
-
-  /**
-   * Many queued jobs and their outbox messages in three statements, inside the caller's
-   * transaction, in the order given. For work that does not wait for its site's other jobs (webhook
-   * attempts run in their webhook's order on the bus, not their receiver host's): no step says
-   * "waiting for …".
-   */
-  async insertQueuedMany(
-    q: Queryable,
-    jobs: readonly { accountId: number; kind: JobKindName; host: string; maxAttempts: number; target: string | null }[],
-    now: number,
-    message: (job: JobRow) => OutboxMessage,
-  ): Promise<JobRow[]> {
-    if (jobs.length === 0) return [];
-    const rows = await q.query<JobRow>(
-      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target)
-       SELECT a, k, h, 'queued', false, m, $6, $6, t FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS u(a, k, h, m, t, o) ORDER BY o
-       RETURNING ${JOB_COLUMNS}`,
-      [jobs.map((j) => j.accountId), jobs.map((j) => j.kind), jobs.map((j) => j.host), jobs.map((j) => j.maxAttempts), jobs.map((j) => j.target), now],
-    );
-    rows.sort((a, b) => a.id - b.id);
-    const messages = rows.map(message);
-    await q.query(
-      `INSERT INTO outbox (topic, key, payload, created, not_before)
-       SELECT t, k, decode(p, 'hex'), $4, NULL FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(t, k, p, o) ORDER BY o`,
-      [messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => Buffer.from(m.payload).toString("hex")), now],
-    );
-    return rows;
   }
 
   /** A job answered from a fresh report: done at once, nothing to run. */
@@ -389,9 +375,9 @@ export class JobsRepo {
     return row?.result ?? null;
   }
 
-  /** Clears a job's target (a network utility's input, once its run is over), in the caller's transaction. */
-  async forgetTarget(q: Queryable, jobId: number): Promise<void> {
-    await q.query("UPDATE jobs SET target = NULL WHERE id = $1", [jobId]);
+  /** Clears a job's task, in either form (a network utility's input, once its run is over), in the caller's transaction. */
+  async forgetTask(q: Queryable, jobId: number): Promise<void> {
+    await q.query("UPDATE jobs SET target = NULL, task = NULL WHERE id = $1", [jobId]);
   }
 
   /** The facts a single check found (null until done). */

@@ -310,13 +310,27 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         expect(await store.tx(async (t) => (await t.jobs.lockHeld(job.id, "w1")) ?? "not held")).toBe("not held");
       });
 
+      it("a job keeps its task bytes as written, and forgetTask clears them with any older target", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        const task = new Uint8Array([0xba, 0x01, 0x03, 0x0a, 0x01, 0x78, 0x00, 0xff]);
+        const job = await store.jobs.createQueued({ accountId: a.id, kind: "utility", host: "utilities.invalid", sync: true, maxAttempts: 1, task }, 6_000, message);
+        expect(job.target).toBeNull();
+        expect([...(job.task ?? [])]).toEqual([...task]);
+        expect([...((await store.jobs.get(job.id))?.task ?? [])]).toEqual([...task]);
+        await db.tx((q) => store.jobs.forgetTask(q, job.id));
+        expect(await store.jobs.get(job.id)).toMatchObject({ task: null, target: null });
+      });
+
       it("requeue gives a throttled attempt back and holds it until notBefore; a retry keeps the count; markFailed ends it", async () => {
         const store = createStore(db);
         const job = await leased(store, "w1");
         await store.tx((t) => t.jobs.requeue(job.id, { step: "throttled (429); again after 30 s", notBefore: 6_030, giveBack: true }, 6_000));
         expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", attempt: 0, worker: null, lease_until_ms: null, step: "throttled (429); again after 30 s" });
         // Held back: not stale for the sweeper before notBefore.
-        expect(await store.jobs.republishStale(6_029_000, 0, message)).toBe(0);
+        const swept: number[] = [];
+        await store.jobs.republishStale(6_029_000, 0, message, (j) => swept.push(j.id));
+        expect(swept).not.toContain(job.id);
         await store.jobs.lease(job.id, "w2", 6_031_000, 60_000);
         await store.tx((t) => t.jobs.requeue(job.id, { step: "retrying after reset", notBefore: null, giveBack: false }, 6_040));
         expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", attempt: 1, step: "retrying after reset" });
