@@ -2,6 +2,9 @@ import type { ActiveSpan, Bus, BusMessage, Clock } from "../runtime/index.ts";
 import { headersOf, parseTraceparent, startSpan, unixSeconds } from "../runtime/index.ts";
 import type { OutboxRow, Store } from "../storage/index.ts";
 
+/** Messages a relay pass takes: passes go on while they are full. */
+const RELAY_BATCH = 100;
+
 /**
  * Publishes the outbox to the bus. Kicked after each write, and on a timer so that rows written by
  * another scheduler process (or before a crash) go out too. Each pass is a unit of work that locks
@@ -9,9 +12,6 @@ import type { OutboxRow, Store } from "../storage/index.ts";
  * bus took them publishes them again, never loses them (at least once); a publish that throws
  * leaves them unpublished.
  */
-/** Messages a relay pass takes: passes go on while they are full. */
-const RELAY_BATCH = 100;
-
 export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
