@@ -73,6 +73,7 @@ export {
   HeartbeatRequest,
   HeartbeatResponse,
   LeaseRequest,
+  JobTask,
   LeaseResponse,
   JobState,
   RunCheckRequest,

@@ -1,4 +1,4 @@
-import type { CompleteRequest, LeaseResponse, RunCheckRequest, RunCheckResponse, StreamItem, StreamResult } from "./gen/svc/v1/scheduler.js";
+import type { CompleteRequest, JobTask, LeaseResponse, RunCheckRequest, RunCheckResponse, StreamItem, StreamResult } from "./gen/svc/v1/scheduler.js";
 
 /** The task arm of a lease: one per work kind. */
 export type LeaseTask = NonNullable<LeaseResponse["task"]>;
@@ -6,6 +6,9 @@ export type LeaseTask = NonNullable<LeaseResponse["task"]>;
 export type WorkKind = LeaseTask["$case"];
 /** The task message of kind K. */
 export type TaskOf<K extends WorkKind> = Extract<LeaseTask, { $case: K }>["value"];
+// A job row's task (JobTask) holds the lease's arms, message for message, and no other.
+const jobTaskIsLeaseTask: [NonNullable<JobTask["task"]>, LeaseTask] extends [LeaseTask, NonNullable<JobTask["task"]>] ? true : never = true;
+void jobTaskIsLeaseTask;
 /** The result arm of a completion. */
 export type WorkResult = NonNullable<CompleteRequest["result"]>;
 /** The result message of kind K. */

@@ -52,7 +52,7 @@ export function busTopics(config: Config): TopicSpec[] {
  */
 export async function buildScheduler(deps: SchedulerDeps, listen: string): Promise<SchedulerHandle> {
   const replica = `scheduler-${randomUUID().slice(0, 8)}`;
-  const relay = new OutboxRelay(deps.store.jobs, deps.bus, deps.clock);
+  const relay = new OutboxRelay(deps.store, deps.bus, deps.clock);
   const failover = new FailoverEvents(deps.logger, deps.metrics);
   const server = new Server({ "grpc.max_connection_age_ms": 300_000, "grpc.keepalive_permit_without_calls": 1, ...GRPC_MESSAGE_OPTIONS });
   server.addService(SchedulerServiceService, tracedHandlers(schedulerHandlers({ ...deps, relay, replica, failover }), { logger: deps.logger, logAtInfo: JOB_CALLS }));

@@ -1,7 +1,8 @@
 export { buildScheduler, busTopics, type SchedulerDeps, type SchedulerHandle } from "./build-scheduler.ts";
 export { registerSchedulerMetrics } from "./scheduler-metrics.ts";
 export { domainKey } from "./messages.ts";
-export { SCHEDULER_KINDS, CRAWL_COST, DELIVERY_TIMEOUT_MS, type SchedulerKind, type KindContext, type Lane } from "./kinds/index.ts";
+export { completeJob, failJob, nextAttempt } from "./job-settlement.ts";
+export { SCHEDULER_KINDS, CRAWL_COST, DELIVERY_TIMEOUT_MS, encodeTask, type SchedulerKind, type KindContext, type Lane } from "./kinds/index.ts";
 export { syncCheckSeries } from "./series-sync.ts";
 export { defaultPlanners, digestEvent, digestPlanner, PlannerRunner, PLANNERS_LEADERSHIP, routeEvent, webhooksPlanner, WEBHOOK_EVENTS_CURSOR, type Planner, type PlannerContext } from "./planners/index.ts";
 export { SCHEDULER_STREAM_KINDS, type SchedulerStreamKind } from "./stream/index.ts";

@@ -1,10 +1,16 @@
 import type { ActiveSpan, Bus, BusMessage, Clock } from "../runtime/index.ts";
 import { headersOf, parseTraceparent, startSpan, unixSeconds } from "../runtime/index.ts";
-import type { JobsRepo, OutboxRow } from "../storage/index.ts";
+import type { OutboxRow, Store } from "../storage/index.ts";
+
+/** Messages a relay pass takes: passes go on while they are full. */
+const RELAY_BATCH = 100;
 
 /**
  * Publishes the outbox to the bus. Kicked after each write, and on a timer so that rows written by
- * another scheduler process (or before a crash) go out too.
+ * another scheduler process (or before a crash) go out too. Each pass is a unit of work that locks
+ * the due rows, publishes them, then marks them published: a crash (or a failed mark) after the
+ * bus took them publishes them again, never loses them (at least once); a publish that throws
+ * leaves them unpublished.
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
@@ -12,7 +18,7 @@ export class OutboxRelay {
   private again = false;
 
   constructor(
-    private readonly jobs: JobsRepo,
+    private readonly store: Pick<Store, "tx" | "outbox">,
     private readonly bus: Bus,
     private readonly clock: Clock,
   ) {}
@@ -29,7 +35,7 @@ export class OutboxRelay {
    */
   private async poll(): Promise<void> {
     if (this.running) return;
-    const due = await this.jobs.outboxDue(unixSeconds(this.clock)).catch(() => true);
+    const due = await this.store.outbox.due(unixSeconds(this.clock)).catch(() => true);
     if (due) this.kick();
   }
 
@@ -52,18 +58,25 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const n = await this.jobs.relayOutbox(100, unixSeconds(this.clock), async (rows) => {
-        const spans: ActiveSpan[] = [];
-        try {
-          await this.bus.publish(rows.map((r) => busMessageOf(r, spans)));
-          for (const span of spans) span.end();
-        } catch (err) {
-          for (const span of spans) span.end(err);
-          throw err;
-        }
-      });
-      if (n < 100) return;
+      const n = await this.store.tx((t) => this.pass(t.outbox, RELAY_BATCH, unixSeconds(this.clock)));
+      if (n < RELAY_BATCH) return;
     }
+  }
+
+  /** One pass in the unit of work of `outbox`: publish first, mark after. */
+  private async pass(outbox: Store["outbox"], limit: number, now: number): Promise<number> {
+    const rows = await outbox.lockDue(limit, now);
+    if (rows.length === 0) return 0;
+    const spans: ActiveSpan[] = [];
+    try {
+      await this.bus.publish(rows.map((r) => busMessageOf(r, spans)));
+      for (const span of spans) span.end();
+    } catch (err) {
+      for (const span of spans) span.end(err);
+      throw err;
+    }
+    await outbox.markPublished(rows.map((r) => r.id), now);
+    return rows.length;
   }
 
   async close(): Promise<void> {

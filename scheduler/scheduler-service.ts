@@ -26,7 +26,6 @@ import {
   type SyncKind,
   type SyncResult,
   type SyncTask,
-  type WorkResult,
   WORK_KIND_INFO,
 } from "../proto/index.ts";
 import type { Clock, Config, Logger } from "../runtime/index.ts";
@@ -34,7 +33,8 @@ import { unixSeconds } from "../runtime/index.ts";
 import { unavailableEngine, type AttemptFailure, type JobRow, type RetryRule, type Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
 import { jobEvent } from "./job-events.ts";
-import { schedulerKind, type JobPlace, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
+import { completeJob, failJob } from "./job-settlement.ts";
+import { encodeTask, schedulerKind, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
 import { workMessage } from "./messages.ts";
 import type { FailoverEvents } from "./failover.ts";
 import type { OutboxRelay } from "./relay.ts";
@@ -97,20 +97,20 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
   /**
    * Starts a job of a kind on a lane: a fresh earlier result answers when the kind has one (a done
    * job, not charged); otherwise the kind's cost is charged and a queued job with its outbox
-   * message is written in one transaction.
+   * message is written in one transaction. The row keeps the caller's task (none: the kind makes
+   * it at lease, as analyses and crawls started on the job lane do).
    */
-  async function start(name: string, accountId: number, place: JobPlace, o: { fresh: boolean; charge: boolean; lane: Lane }): Promise<{ job: JobRow; cached: boolean }> {
+  async function start(name: string, accountId: number, host: string, task: LeaseTask | null, o: { fresh: boolean; charge: boolean; lane: Lane }): Promise<{ job: JobRow; cached: boolean }> {
     const kind = schedulerKind(name);
     if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${name}`);
     if (!WORK_KIND_INFO[kind.name].lanes.includes(o.lane)) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `${name} work does not travel the ${o.lane} lane`);
-    const { host, target } = place;
     if (!o.fresh && kind.reuse) {
       const runId = await kind.reuse(ctx, host);
       if (runId !== null) return { job: await store.jobs.createCached(accountId, kind.name, host, runId, now()), cached: true };
     }
     if (o.charge && kind.cost > 0) await chargeChecks(accountId, kind.cost);
     const job = await store.jobs.createQueued(
-      { accountId, kind: kind.name, host, sync: o.lane === "sync", maxAttempts: config.maxAttempts, target: target === host ? null : target },
+      { accountId, kind: kind.name, host, sync: o.lane === "sync", maxAttempts: config.maxAttempts, task: task ? encodeTask(task) : null },
       now(),
       message,
     );
@@ -123,9 +123,9 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     if (!req.task) throw grpcError(status.INVALID_ARGUMENT, "bad_param", "a synchronous call without a task");
     const name = req.task.$case;
     const kind = schedulerKind(name) as SchedulerKind<SyncKind> | null;
-    const place = placeOf(kind, req.task, req.host);
+    const host = hostOf(kind, req.task, req.host);
     // uncharged: a task re-check's narrow run, counted by the gateway against rechecks_per_day.
-    const { job, cached } = await start(name, req.accountId, place, { fresh: req.fresh, charge: !req.uncharged, lane: "sync" });
+    const { job, cached } = await start(name, req.accountId, host, req.task, { fresh: req.fresh, charge: !req.uncharged, lane: "sync" });
     if (cached) return answered(req, job, true);
     await waiters.wait(job.id, Math.max(100, req.waitMs), async () => {
       const j = await store.jobs.get(job.id);
@@ -164,34 +164,20 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     return { $case: kind.name, value: await kind.task(ctx, job) } as LeaseTask;
   }
 
-  /** The completion of a success: the result's kind settles it, inside the job's transaction. */
-  async function settle(req: CompleteRequest, result: WorkResult): Promise<boolean> {
-    const kind = schedulerKind(result.$case);
-    if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${result.$case}`);
-    return store.jobs.complete(req.jobId, req.worker, now(), async (q, job) => {
-      if (job.kind !== kind.name) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `job ${job.id} is ${job.kind} work, not ${kind.name}`);
-      return kind.settle(ctx, q, job, result.value);
-    });
-  }
-
   /** The completion of a failure: what the crawler said the next attempt is worth decides. */
-  async function fail(req: CompleteRequest): Promise<"requeued" | "failed" | "not_held"> {
+  function fail(req: CompleteRequest): Promise<"requeued" | "failed" | "not_held"> {
     const failure: AttemptFailure = { error: req.error || "failed", detail: req.errorDetail, retry: RETRY_RULES[req.retry] ?? "retryable", delayMs: req.retryAfterMs };
-    return store.jobs.fail(req.jobId, req.worker, failure, now(), message, async (q, job, final) => {
-      if (!final) return;
-      await schedulerKind(job.kind)?.failed?.(ctx, q, job, failure);
-      await store.events.append(q, [jobEvent(job, "error", { error: failure.error, ...(failure.detail ? { detail: failure.detail } : {}) })], now());
-    });
+    return failJob(ctx, req.jobId, req.worker, failure, message);
   }
 
   return {
     startAnalysis: unary(logger, async (req: StartAnalysisRequest) => {
-      const { job, cached } = await start("analyze", req.accountId, { host: req.host, target: null }, { fresh: req.fresh, charge: req.charge, lane: "job" });
+      const { job, cached } = await start("analyze", req.accountId, req.host, null, { fresh: req.fresh, charge: req.charge, lane: "job" });
       return StartAnalysisResponse.fromPartial({ jobId: job.id, cached });
     }),
 
     startCrawl: unary(logger, async (req: StartCrawlRequest) => {
-      const { job, cached } = await start("crawl", req.accountId, { host: req.host, target: null }, { fresh: req.fresh, charge: true, lane: "job" });
+      const { job, cached } = await start("crawl", req.accountId, req.host, null, { fresh: req.fresh, charge: true, lane: "job" });
       return StartCrawlResponse.fromPartial({ jobId: job.id, cached });
     }),
 
@@ -262,7 +248,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
 
     complete: unary(logger, async (req: CompleteRequest) => {
       if (req.result && !req.error) {
-        const accepted = await settle(req, req.result);
+        const accepted = await completeJob(ctx, req.jobId, req.worker, req.result);
         waiters.done(req.jobId);
         return CompleteResponse.fromPartial({ accepted });
       }
@@ -275,11 +261,11 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
   };
 }
 
-/** Where a caller's task puts its job, refused as a bad parameter when the task names no usable target (e.g. a page URL that does not parse). */
-function placeOf(kind: SchedulerKind<SyncKind> | null, task: SyncTask, site: string): JobPlace {
-  if (!kind?.place) return { host: site, target: null };
+/** The host of a caller's task, refused as a bad parameter when the task names no usable target (e.g. a page URL that does not parse). */
+function hostOf(kind: SchedulerKind<SyncKind> | null, task: SyncTask, site: string): string {
+  if (!kind?.hostOf) return site;
   try {
-    return kind.place(task.value, site);
+    return kind.hostOf(task.value, site);
   } catch {
     throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no target of ${task.$case} work in the task`);
   }

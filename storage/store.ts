@@ -74,12 +74,11 @@ export interface Store extends Repositories {
    * resolves and rolled back when it throws. What must land whole (a settlement: its state, its
    * incidents, its outbox messages and its events) is written through `t`. Ports outside the
    * account database (ClickHouse) are handed as they are: they take no part in the transaction.
+   * `q` is the same transaction for the repository methods that still take one (a job kind's
+   * settlement passes it on).
    */
-  tx<T>(work: (t: Repositories) => Promise<T>): Promise<T>;
-  /**
-   * The repositories bound to a transaction opened elsewhere: the one the jobs repository hands
-   * its completion and failure callbacks.
-   */
+  tx<T>(work: (t: Repositories, q: Queryable) => Promise<T>): Promise<T>;
+  /** The repositories bound to a transaction opened elsewhere (a settlement's `q`). */
   within(q: Queryable): Repositories;
 }
 
@@ -89,7 +88,7 @@ export function createStore(db: Db, series?: SeriesPorts): Store {
   const bound = (q: Queryable) => repositories(transactionDb(q, db), series);
   return {
     ...repositories(db, series),
-    tx: (work) => db.tx((q) => work(bound(q))),
+    tx: (work) => db.tx((q) => work(bound(q), q)),
     within: bound,
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { factCount, ImportFormatError, PARSER_VERSION, type ImportFacts, type ImportKind, type Provider } from "../../analyzer/index.ts";
-import type { ImportBatchRow } from "../../storage/index.ts";
+import type { ImportBatchRow, Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
@@ -116,16 +116,21 @@ async function importInBackground(deps: GatewayDeps, jobId: number, input: Impor
         throw new Error("the import job's hold was lost");
       }
     });
-    await jobs.complete(jobId, IMPORT_WORKER, Math.floor(deps.clock.nowMs() / 1000), async () => ({ runId: null, result: { import: batch.id, created } }));
+    await endHeld(deps, jobId, (t, now) => t.jobs.markDone(jobId, { runId: null, result: { import: batch.id, created } }, now));
   } catch (err) {
     const known = err instanceof ApiError;
     if (!known) deps.logger.error({ err, job: jobId }, "import failed");
-    await jobs
-      .fail(jobId, IMPORT_WORKER, { error: known ? err.code : "server", detail: known ? err.message : "the import failed on an internal error; no rows were stored", retry: "never", delayMs: 0 }, Math.floor(deps.clock.nowMs() / 1000), () => {
-        throw new Error("an import job is never queued again");
-      }, async () => {})
-      .catch((failErr: unknown) => deps.logger.error({ err: failErr, job: jobId }, "could not record the failed import"));
+    const [error, detail] = known ? [err.code, err.message] : ["server", "the import failed on an internal error; no rows were stored"];
+    await endHeld(deps, jobId, (t, now) => t.jobs.markFailed(jobId, error, detail, now)).catch((failErr: unknown) => deps.logger.error({ err: failErr, job: jobId }, "could not record the failed import"));
   }
+}
+
+/** Ends the import job this gateway holds, in one unit of work; nothing is written when its hold lapsed meanwhile (the job already ended interrupted). */
+async function endHeld(deps: GatewayDeps, jobId: number, end: (t: Pick<Repositories, "jobs">, now: number) => Promise<void>): Promise<void> {
+  const now = Math.floor(deps.clock.nowMs() / 1000);
+  await deps.store.tx(async (t) => {
+    if (await t.jobs.lockHeld(jobId, IMPORT_WORKER)) await end(t, now);
+  });
 }
 
 export const importSearchData = implement(contracts.importSearchData, async ({ auth, deps, params, body, now }) => {

@@ -10,9 +10,10 @@ import { utilityKind } from "./utility.ts";
 import { webhookKind } from "./webhook.ts";
 
 export { CRAWL_COST } from "./crawl.ts";
-export { DELIVERY_TIMEOUT_MS, webhookTarget } from "./webhook.ts";
+export { DELIVERY_TIMEOUT_MS } from "./webhook.ts";
+export { encodeTask } from "./stored-task.ts";
 export { UTILITY_JOB_HOST } from "./utility.ts";
-export type { JobPlace, KindContext, Lane, SchedulerKind } from "./kind.ts";
+export type { KindContext, Lane, SchedulerKind } from "./kind.ts";
 
 /** Every kind of work the scheduler plans, costs and settles, by name: its service dispatches through this table. */
 export const SCHEDULER_KINDS: { readonly [K in WorkKind]: SchedulerKind<K> } = {

@@ -4,12 +4,6 @@ import type { AttemptFailure, JobRow, Queryable, Settled, Store } from "../../st
 
 export type { Lane } from "../../proto/index.ts";
 
-/** Where a job runs: its host, and what it works on when that is not the host itself. */
-export interface JobPlace {
-  readonly host: string;
-  readonly target: string | null;
-}
-
 /** What the scheduler gives a kind. */
 export interface KindContext {
   readonly store: Store;
@@ -29,11 +23,12 @@ export interface SchedulerKind<K extends WorkKind> {
   /** Checks charged against the plan's daily limit when a job of this kind starts. */
   readonly cost: number;
   /**
-   * Where a caller's task (the sync lane's RunCheck) puts its job: the host its politeness and bus
-   * key come from, and the row's target, which the lease's task is made from. Throws when the task
-   * names no usable target (refused as a bad parameter). Without it, the job is the request's site.
+   * The host of a caller's task (the sync lane's RunCheck): where its politeness and bus key come
+   * from. The row keeps the task itself (jobs.task), which the lease's task is made from. Throws
+   * when the task names no usable target (refused as a bad parameter). Without it, the job's host
+   * is the request's site.
    */
-  place?(task: TaskOf<K>, site: string): JobPlace;
+  hostOf?(task: TaskOf<K>, site: string): string;
   /**
    * The bus key of a job: jobs of one key run one at a time, in order. The registrable domain of
    * its host unless the kind says otherwise (a webhook delivery is keyed by its webhook, so that a
@@ -54,7 +49,7 @@ export interface SchedulerKind<K extends WorkKind> {
   answer?(doc: unknown): ResultOf<K>;
   /** true: the answer is handed to the caller once and cleared from the row (a utility's output is kept nowhere). */
   readonly answerOnce?: boolean;
-  /** The lease's task for a job of this kind. */
+  /** The lease's task for a job of this kind: the one its row keeps (scheduler/kinds/stored-task.ts), refreshed where the kind fills in state as of the lease. */
   task(ctx: KindContext, job: JobRow): Promise<TaskOf<K>>;
   /** Writes what the job found inside its completion's transaction, and what the job row keeps. */
   settle(ctx: KindContext, q: Queryable, job: JobRow, result: ResultOf<K>): Promise<Settled>;

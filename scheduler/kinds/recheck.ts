@@ -1,5 +1,6 @@
 import { RecheckResult, RecheckTask, SiteFacts } from "../../proto/index.ts";
 import type { SchedulerKind } from "./kind.ts";
+import { taskOfRow } from "./stored-task.ts";
 
 /**
  * A task re-check's narrow look that no single-check kind takes (robots.txt with its sitemaps, the
@@ -10,12 +11,13 @@ import type { SchedulerKind } from "./kind.ts";
 export const recheckKind: SchedulerKind<"recheck"> = {
   name: "recheck",
   cost: 1,
-  // The row's target is the task in the proto's JSON form.
-  place: (task) => ({ host: new URL(task.origin).host, target: JSON.stringify(RecheckTask.toJSON(task)) }),
-  task: async (_ctx, job) => {
-    if (!job.target) throw new Error("a re-check job without its look");
-    return RecheckTask.fromJSON(JSON.parse(job.target));
-  },
+  hostOf: (task) => new URL(task.origin).host,
+  // The older form: the task in the proto's JSON form.
+  task: async (_ctx, job) =>
+    taskOfRow(job, "recheck", (target) => {
+      if (!target) throw new Error("a re-check job without its look");
+      return RecheckTask.fromJSON(JSON.parse(target));
+    }),
   settle: async (_ctx, _q, _job, result) => ({ runId: null, result: SiteFacts.toJSON(result.facts ?? SiteFacts.fromPartial({})) }),
   answer: (doc) => RecheckResult.fromPartial({ facts: SiteFacts.fromJSON(doc) }),
 };

@@ -1,5 +1,6 @@
 import { UtilityResult, UtilityTask } from "../../proto/index.ts";
 import type { SchedulerKind } from "./kind.ts";
+import { taskOfRow } from "./stored-task.ts";
 
 /**
  * The job row's host of every network-utility run: the utility's targets are part of its input,
@@ -16,21 +17,22 @@ export const UTILITY_JOB_HOST = "utilities.invalid";
 export const utilityKind: SchedulerKind<"utility"> = {
   name: "utility",
   cost: 0,
-  // The row's target is the task in the proto's JSON form, held while the run lasts.
-  place: (task) => ({ host: UTILITY_JOB_HOST, target: JSON.stringify(UtilityTask.toJSON(task)) }),
+  hostOf: () => UTILITY_JOB_HOST,
   // Runs do not queue behind one another: each is its own key on the bus.
   busKey: (job) => `utility:${job.id}`,
-  task: async (_ctx, job) => {
-    if (!job.target) throw new Error("a utility job without its run");
-    return UtilityTask.fromJSON(JSON.parse(job.target));
-  },
+  // The older form: the task in the proto's JSON form. Either form is gone once the run ended.
+  task: async (_ctx, job) =>
+    taskOfRow(job, "utility", (target) => {
+      if (!target) throw new Error("a utility job without its run");
+      return UtilityTask.fromJSON(JSON.parse(target));
+    }),
   settle: async (ctx, q, job, result) => {
-    await ctx.store.jobs.forgetTarget(q, job.id);
+    await ctx.store.jobs.forgetTask(q, job.id);
     return { runId: null, result: UtilityResult.toJSON(result) };
   },
   answer: (doc) => UtilityResult.fromJSON(doc),
   answerOnce: true,
   failed: async (ctx, q, job) => {
-    await ctx.store.jobs.forgetTarget(q, job.id);
+    await ctx.store.jobs.forgetTask(q, job.id);
   },
 };

@@ -1,18 +1,16 @@
 import { TOPICS, WebhookResult, WebhookTask } from "../../proto/index.ts";
 import { recordOutcome } from "../webhook-outcome.ts";
+import type { JobRow } from "../../storage/index.ts";
 import type { SchedulerKind } from "./kind.ts";
+import { taskOfRow } from "./stored-task.ts";
 
 /** The spec's limit: a receiver answers 2xx within 8 seconds. */
 export const DELIVERY_TIMEOUT_MS = 8000;
 
 /**
- * A webhook attempt's job target: "<delivery>/<webhook>@<receiver host>" (a test send names the
- * delivery and the host only: "<delivery>@<host>").
+ * The ids in a webhook attempt's older job target: "<delivery>/<webhook>@<receiver host>" (a test
+ * send named the delivery and the host only: "<delivery>@<host>").
  */
-export function webhookTarget(deliveryId: number, webhookId: number, url: string): string {
-  return `${deliveryId}/${webhookId}@${new URL(url).host}`;
-}
-
 function idsOf(target: string | null): { delivery: number; webhook: number | null } {
   const [delivery = "", webhook] = (target ?? "").split("@", 1)[0]!.split("/");
   const d = Number(delivery);
@@ -20,8 +18,9 @@ function idsOf(target: string | null): { delivery: number; webhook: number | nul
   return { delivery: Number.isSafeInteger(d) ? d : 0, webhook: w !== null && Number.isSafeInteger(w) ? w : null };
 }
 
-function deliveryOf(target: string | null): number {
-  return idsOf(target).delivery;
+/** The delivery a job attempts: its task's, or its older target's. */
+function deliveryOf(job: JobRow): number {
+  return taskOfRow(job, "webhook", (target) => WebhookTask.fromPartial({ delivery: idsOf(target).delivery })).delivery;
 }
 
 /**
@@ -38,19 +37,18 @@ export const webhookKind: SchedulerKind<"webhook"> = {
   // Planned attempts on a topic of their own: crawler nodes send them on the webhook slots (SVC_WORKER_WEBHOOK_CONCURRENCY).
   jobTopic: TOPICS.webhooks,
   // One webhook's deliveries one at a time (in order); other webhooks, even on the same domain, apart.
+  // Only an older target names the webhook; a test send (its task names the delivery) is keyed by its receiver's host.
   busKey: (job) => {
     const webhook = idsOf(job.target).webhook;
     return webhook === null ? `webhook:${job.host}` : `webhook:${webhook}`;
   },
   // A test send (the sync lane) names its delivery and the receiver's address.
-  place: (task) => {
-    const host = new URL(task.url).host;
-    return { host, target: `${task.delivery}@${host}` };
-  },
+  hostOf: (task) => new URL(task.url).host,
+  // The address and the secret as they are now, not as they were when the job was queued.
   async task(ctx, job) {
-    const found = await ctx.store.webhooks.forAttempt(deliveryOf(job.target));
+    const found = await ctx.store.webhooks.forAttempt(deliveryOf(job));
     // The webhook was removed meanwhile: an empty address, which the crawler refuses.
-    if (!found) return WebhookTask.fromPartial({ delivery: deliveryOf(job.target) });
+    if (!found) return WebhookTask.fromPartial({ delivery: deliveryOf(job) });
     const { delivery, hook } = found;
     return WebhookTask.fromPartial({
       delivery: delivery.id,
@@ -62,20 +60,20 @@ export const webhookKind: SchedulerKind<"webhook"> = {
     });
   },
   async settle(ctx, q, job, result) {
-    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job.target), job.id);
+    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job), job.id);
     if (delivery) {
       const outcome = { code: result.code, error: result.error, durationMs: result.durationMs, sentAt: result.sentAt || null };
       await recordOutcome(ctx.store, q, delivery, job.id, outcome, ctx.now());
     }
     const ok = result.code >= 200 && result.code < 300;
-    return { runId: null, result: { delivery: deliveryOf(job.target), ok, code: result.code || null, error: ok ? null : result.error || `http_${result.code}`, duration_ms: result.durationMs } };
+    return { runId: null, result: { delivery: deliveryOf(job), ok, code: result.code || null, error: ok ? null : result.error || `http_${result.code}`, duration_ms: result.durationMs } };
   },
   answer: (doc) => {
     const d = doc as { code: number | null; error: string | null; duration_ms: number };
     return WebhookResult.fromPartial({ code: d.code ?? 0, error: d.error ?? "", durationMs: d.duration_ms });
   },
   async failed(ctx, q, job, failure) {
-    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job.target), job.id);
+    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job), job.id);
     if (!delivery) return;
     await recordOutcome(ctx.store, q, delivery, job.id, { code: 0, error: failure.error, durationMs: null, sentAt: null }, ctx.now());
   },

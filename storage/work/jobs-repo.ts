@@ -26,8 +26,13 @@ export interface JobRow {
   readonly created: number;
   readonly updated: number;
   readonly finished: number | null;
-  /** What the job works on when it is not the host itself (a page's URL). */
+  /**
+   * The job's task in its kind's older text form (a page's URL, a delivery's "<id>@<host>", JSON):
+   * rows written before `task` only. The kinds read it when `task` is null.
+   */
   readonly target: string | null;
+  /** The job's task, the encoded JobTask the lease carries (null: a row written before it, or a utility run's input cleared at its end). */
+  readonly task: Uint8Array | null;
   /** The W3C trace context of the call that created the job (null: no request caused it). */
   readonly traceparent?: string | null;
   readonly tracestate?: string | null;
@@ -35,6 +40,16 @@ export interface JobRow {
   readonly held?: boolean;
   /** A gateway-held job's result document (read by getOwned and list; other jobs' results are never carried here). */
   readonly result?: unknown;
+}
+
+/** A job to queue: its kind, its host (politeness and the bus key), and its task (the encoded JobTask; none: the kind makes it at lease). */
+export interface NewJob {
+  readonly accountId: number;
+  readonly kind: JobKindName;
+  readonly host: string;
+  readonly sync: boolean;
+  readonly maxAttempts: number;
+  readonly task?: Uint8Array | null;
 }
 
 /** How a failed attempt is followed (the crawler's error types decide it; see crawler/work-errors.ts). */
@@ -52,6 +67,13 @@ export interface AttemptFailure {
 export interface Settled {
   readonly runId: number | null;
   readonly result?: unknown;
+}
+
+/** A failed attempt queued again: why (its step), not before when (unix seconds; null: at once), and whether the attempt is given back. */
+export interface Requeue {
+  readonly step: string;
+  readonly notBefore: number | null;
+  readonly giveBack: boolean;
 }
 
 export interface OutboxMessage {
@@ -91,7 +113,7 @@ export type LeaseOutcome =
 // Any fixed number: the scheduler that holds it in a transaction is the one that plans re-checks.
 const PLANNER_LOCK = 7_316_002;
 
-const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target, traceparent, tracestate, held";
+const JOB_COLUMNS = "id, account_id, kind, host, state, progress, step, error, error_detail, cached, sync, attempt, max_attempts, worker, lease_until_ms, checkpoint, run_id, created, updated, finished, target, task, traceparent, tracestate, held";
 /** JOB_COLUMNS and, for a gateway-held job only, its result document. */
 const SHOWN_COLUMNS = `${JOB_COLUMNS}, CASE WHEN held THEN result END AS result`;
 /** Ends a lapsed hold: the job's holder stopped (crashed, restarted) before finishing it. */
@@ -144,7 +166,7 @@ export class JobsRepo {
 
   /** A queued job and its outbox message (built from the new job's id), in one transaction. */
   async createQueued(
-    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; target?: string | null },
+    job: NewJob,
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
@@ -154,15 +176,15 @@ export class JobsRepo {
   /** createQueued inside the caller's transaction (a planner that writes the job with what it plans). */
   async insertQueued(
     q: Queryable,
-    job: { accountId: number; kind: JobKindName; host: string; sync: boolean; maxAttempts: number; target?: string | null },
+    job: NewJob,
     now: number,
     message: (job: JobRow) => OutboxMessage,
   ): Promise<JobRow> {
     const trace = currentStoredTrace();
     const [row] = await q.query<JobRow>(
-      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target, traceparent, tracestate)
+      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, task, traceparent, tracestate)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7, $8, $9) RETURNING ${JOB_COLUMNS}`,
-      [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.target ?? null, trace.traceparent, trace.tracestate],
+      [job.accountId, job.kind, job.host, job.sync, job.maxAttempts, now, job.task ? Buffer.from(job.task) : null, trace.traceparent, trace.tracestate],
     );
     await this.enqueue(q, message(row as JobRow), now, null, trace);
     if (job.sync) return row as JobRow;
@@ -178,35 +200,6 @@ export class JobsRepo {
       `waiting for ${ahead.kind} job ${ahead.id} of this site (a site's work runs in order)`,
     ]);
     return waiting as JobRow;
-  }
-
-  /**
-   * Many queued jobs and their outbox messages in three statements, inside the caller's
-   * transaction, in the order given. For work that does not wait for its site's other jobs (webhook
-   * attempts run in their webhook's order on the bus, not their receiver host's): no step says
-   * "waiting for …".
-   */
-  async insertQueuedMany(
-    q: Queryable,
-    jobs: readonly { accountId: number; kind: JobKindName; host: string; maxAttempts: number; target: string | null }[],
-    now: number,
-    message: (job: JobRow) => OutboxMessage,
-  ): Promise<JobRow[]> {
-    if (jobs.length === 0) return [];
-    const rows = await q.query<JobRow>(
-      `INSERT INTO jobs (account_id, kind, host, state, sync, max_attempts, created, updated, target)
-       SELECT a, k, h, 'queued', false, m, $6, $6, t FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS u(a, k, h, m, t, o) ORDER BY o
-       RETURNING ${JOB_COLUMNS}`,
-      [jobs.map((j) => j.accountId), jobs.map((j) => j.kind), jobs.map((j) => j.host), jobs.map((j) => j.maxAttempts), jobs.map((j) => j.target), now],
-    );
-    rows.sort((a, b) => a.id - b.id);
-    const messages = rows.map(message);
-    await q.query(
-      `INSERT INTO outbox (topic, key, payload, created, not_before)
-       SELECT t, k, decode(p, 'hex'), $4, NULL FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(t, k, p, o) ORDER BY o`,
-      [messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => Buffer.from(m.payload).toString("hex")), now],
-    );
-    return rows;
   }
 
   /** A job answered from a fresh report: done at once, nothing to run. */
@@ -329,22 +322,44 @@ export class JobsRepo {
   }
 
   /**
-   * Settles a running job held by worker inside one transaction: `settle` writes what the job
-   * found and says what the job row keeps (its run, or its result document); the job becomes
-   * done. Returns false when the worker no longer holds it.
+   * The running job `worker` holds, locked until the caller's unit of work ends (its settlement:
+   * markDone, requeue or markFailed follow in the same unit); null when the worker no longer holds
+   * it (its lease passed on, or the job ended), and then nothing may be written for it.
    */
-  async complete(jobId: number, worker: string, now: number, settle: (q: Queryable, job: JobRow) => Promise<Settled>): Promise<boolean> {
-    return this.db.tx(async (q) => {
-      const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
-      if (!job || job.state !== "running" || job.worker !== worker) return false;
-      const settled = await settle(q, job);
-      await q.query(
-        `UPDATE jobs SET state = 'done', progress = 100, step = 'done', run_id = $2, result = $4, updated = $3, finished = $3, worker = NULL, lease_until_ms = NULL
-         WHERE id = $1`,
-        [jobId, settled.runId, now, settled.result === undefined ? null : JSON.stringify(settled.result)],
-      );
-      return true;
-    });
+  async lockHeld(jobId: number, worker: string): Promise<JobRow | null> {
+    const [job] = await this.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
+    return job && job.state === "running" && job.worker === worker ? job : null;
+  }
+
+  /** A job settled: done, with what its row keeps (its run, or its result document). */
+  async markDone(jobId: number, settled: Settled, now: number): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET state = 'done', progress = 100, step = 'done', run_id = $2, result = $4, updated = $3, finished = $3, worker = NULL, lease_until_ms = NULL
+       WHERE id = $1`,
+      [jobId, settled.runId, now, settled.result === undefined ? null : JSON.stringify(settled.result)],
+    );
+  }
+
+  /**
+   * A failed attempt queued again (its outbox message is the caller's to write in the same unit):
+   * the step says why; notBefore holds it back (null: leaves it as it was); giveBack does not count
+   * the attempt (a throttled one).
+   */
+  async requeue(jobId: number, again: Requeue, now: number): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, step = $2, updated = $3, not_before = coalesce($4, not_before),
+         attempt = CASE WHEN $5 THEN greatest(attempt - 1, 0) ELSE attempt END
+       WHERE id = $1`,
+      [jobId, again.step, now, again.notBefore, again.giveBack],
+    );
+  }
+
+  /** A job ended in error with its reason. */
+  async markFailed(jobId: number, error: string, detail: string, now: number): Promise<void> {
+    await this.db.query(
+      "UPDATE jobs SET state = 'error', error = $2, error_detail = $3, updated = $4, finished = $4, worker = NULL, lease_until_ms = NULL WHERE id = $1",
+      [jobId, error, detail, now],
+    );
   }
 
   /**
@@ -360,61 +375,15 @@ export class JobsRepo {
     return row?.result ?? null;
   }
 
-  /** Clears a job's target (a network utility's input, once its run is over), in the caller's transaction. */
-  async forgetTarget(q: Queryable, jobId: number): Promise<void> {
-    await q.query("UPDATE jobs SET target = NULL WHERE id = $1", [jobId]);
+  /** Clears a job's task, in either form (a network utility's input, once its run is over), in the caller's transaction. */
+  async forgetTask(q: Queryable, jobId: number): Promise<void> {
+    await q.query("UPDATE jobs SET target = NULL, task = NULL WHERE id = $1", [jobId]);
   }
 
   /** The facts a single check found (null until done). */
   async result(accountId: number, jobId: number): Promise<unknown> {
     const [row] = await this.db.query<{ result: unknown }>("SELECT result FROM jobs WHERE id = $1 AND account_id = $2", [jobId, accountId]);
     return row?.result ?? null;
-  }
-
-  /**
-   * A failed attempt. Throttled: queued again after its delay, the attempt given back. Retryable:
-   * queued again (with a new outbox message) while attempts remain. Otherwise (never, fatal, or
-   * attempts spent): error with its reason. `after` runs in the same transaction (events, and
-   * what a kind does on a fatal failure).
-   */
-  async fail(
-    jobId: number,
-    worker: string,
-    failure: AttemptFailure,
-    now: number,
-    message: (job: JobRow) => OutboxMessage,
-    after: (q: Queryable, job: JobRow, final: boolean) => Promise<void>,
-  ): Promise<"requeued" | "failed" | "not_held"> {
-    return this.db.tx(async (q) => {
-      const [job] = await q.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 FOR UPDATE`, [jobId]);
-      if (!job || job.state !== "running" || job.worker !== worker) return "not_held";
-      if (failure.retry === "throttled") {
-        const notBefore = now + Math.ceil(failure.delayMs / 1000);
-        await q.query(
-          "UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, attempt = greatest(attempt - 1, 0), step = $2, updated = $3, not_before = $4 WHERE id = $1",
-          [jobId, `throttled (${failure.error}); again after ${Math.ceil(failure.delayMs / 1000)} s`, now, notBefore],
-        );
-        await this.enqueue(q, message(job), now, notBefore, traceOfJob(job));
-        await after(q, job, false);
-        return "requeued";
-      }
-      if (failure.retry === "retryable" && job.attempt < job.max_attempts) {
-        await q.query("UPDATE jobs SET state = 'queued', worker = NULL, lease_until_ms = NULL, step = $2, updated = $3 WHERE id = $1", [
-          jobId,
-          `retrying after ${failure.error}`,
-          now,
-        ]);
-        await this.enqueue(q, message(job), now, null, traceOfJob(job));
-        await after(q, job, false);
-        return "requeued";
-      }
-      await q.query(
-        "UPDATE jobs SET state = 'error', error = $2, error_detail = $3, updated = $4, finished = $4, worker = NULL, lease_until_ms = NULL WHERE id = $1",
-        [jobId, failure.error, failure.detail, now],
-      );
-      await after(q, job, true);
-      return "failed";
-    });
   }
 
   /**
@@ -495,26 +464,6 @@ export class JobsRepo {
     });
   }
 
-  /** Takes up to limit unpublished outbox rows, hands them to publish, and marks them published. */
-  /** Whether an outbox message is due to be published: one read, which the relay's idle poll asks before it opens a transaction. */
-  async outboxDue(now: number): Promise<boolean> {
-    const [row] = await this.db.query<{ due: boolean }>("SELECT EXISTS (SELECT 1 FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $1) AS due", [now]);
-    return row?.due === true;
-  }
-
-  async relayOutbox(limit: number, now: number, publish: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
-    return this.db.tx(async (q) => {
-      const rows = await q.query<OutboxRow>(
-        "SELECT id, topic, key, payload, traceparent, tracestate FROM outbox WHERE published IS NULL AND coalesce(not_before, 0) <= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
-        [limit, now],
-      );
-      if (rows.length === 0) return 0;
-      await publish(rows);
-      await q.query("UPDATE outbox SET published = $2 WHERE id = ANY ($1::bigint[])", [rows.map((r) => r.id), now]);
-      return rows.length;
-    });
-  }
-
   /** Jobs waiting for a crawler and running (leased), in the whole cluster. */
   async liveCounts(): Promise<{ queued: number; running: number }> {
     const rows = await this.db.query<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM jobs WHERE state IN ('queued', 'running') GROUP BY state");
@@ -539,10 +488,11 @@ export class JobsRepo {
 
 /**
  * Writes a bus message to the outbox inside the caller's transaction; the relay publishes it (after
- * not_before, when given). It carries the trace context of the work under way, if any.
+ * not_before, when given). It carries the trace context of its job when it publishes one (a job's
+ * messages belong to the trace that created it, whoever writes them), else of the work under way.
  */
-export async function enqueueOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null): Promise<void> {
-  await insertOutbox(q, m, now, notBefore, currentStoredTrace());
+export async function enqueueOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null = null, of?: JobRow): Promise<void> {
+  await insertOutbox(q, m, now, notBefore, of ? traceOfJob(of) : currentStoredTrace());
 }
 
 async function insertOutbox(q: Queryable, m: OutboxMessage, now: number, notBefore: number | null, trace: StoredTrace): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { analyzeSite } from "../../analyzer/index.ts";
-import { RecheckTask, SiteFacts } from "../../proto/index.ts";
+import { JobTask, SiteFacts } from "../../proto/index.ts";
 import type { ProbeSample, TaskDraftRow } from "../../storage/index.ts";
 import { startDnsServer, type FixtureDnsServer } from "../harness/fixture-web/dns-server.ts";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
@@ -96,9 +96,9 @@ describe("POST /tasks/{id}/recheck", () => {
     // No report was stored: the look was one recheck job of the two pages.
     expect((await gw.call("GET", `/api/v1/history/${site.host}`)).json().runs.length).toBe(runsBefore);
     const me0 = (await gw.call("GET", "/api/v1/me")).json();
-    const looks = await gw.db.query<{ kind: string; target: string }>("SELECT kind, target FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [me0.user.id]);
-    // The row holds the look's task in the proto's JSON form.
-    expect(looks.map((l) => [l.kind, RecheckTask.fromJSON(JSON.parse(l.target))])).toEqual([["recheck", { origin: site.url, robots: false, urls: [`${site.url}/about`, `${site.url}/contact`] }]]);
+    const looks = await gw.db.query<{ kind: string; target: string | null; task: Uint8Array }>("SELECT kind, target, task FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [me0.user.id]);
+    // The row holds the look's task as the lease carries it, and no older text form.
+    expect(looks.map((l) => [l.kind, l.target, JobTask.decode(l.task).task])).toEqual([["recheck", null, { $case: "recheck", value: { origin: site.url, robots: false, urls: [`${site.url}/about`, `${site.url}/contact`] } }]]);
     const after = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { id: number }) => t.id === task.id);
     expect(after.status).toBe("done");
     // Its fix date is the re-check's. The only check before it ran in the hour before the fix, which
@@ -270,8 +270,8 @@ describe("POST /tasks/{id}/recheck: narrow looks", () => {
       site4.pages.set("/about", page({ title: "About the small test site", description: "Who runs the small site, and why it exists at all.", links: ["/"] }));
       const fixed = (await gw.call("POST", `/api/v1/tasks/${task.id}/recheck`, { key: acct.key })).json();
       expect(fixed).toMatchObject({ task: { id: task.id, status: "done" }, outcome: "fixed", ran: "links", reused_fresh_report: false, rank_from: report.rank.value, rank_to: report.rank.value + Math.round(item.gain) });
-      const looks = await gw.db.query<{ target: string }>("SELECT target FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [acct.accountId]);
-      expect(looks.map((l) => (JSON.parse(l.target) as { urls: string[] }).urls)).toEqual([[`${site4.url}/about`], [`${site4.url}/gone`], [`${site4.url}/about`]]);
+      const looks = await gw.db.query<{ task: Uint8Array }>("SELECT task FROM jobs WHERE account_id = $1 AND kind = 'recheck' ORDER BY id", [acct.accountId]);
+      expect(looks.map((l) => (JobTask.decode(l.task).task?.value as { urls: string[] }).urls)).toEqual([[`${site4.url}/about`], [`${site4.url}/gone`], [`${site4.url}/about`]]);
     } finally {
       await site4.close();
     }

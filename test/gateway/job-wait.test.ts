@@ -26,7 +26,10 @@ async function meAccount(): Promise<number> {
 
 const newJob = () =>
   gw.store.jobs.createHeld({ accountId, kind: "import", host: "wait.example.com", step: "received" }, WORKER, Math.floor(gw.clock.nowMs() / 1000), gw.clock.nowMs() + 3_600_000);
-const finish = (id: number) => gw.store.jobs.complete(id, WORKER, Math.floor(gw.clock.nowMs() / 1000), async () => ({ runId: null, result: { import: 7, created: true } }));
+const finish = (id: number) =>
+  gw.store.tx(async (t) => {
+    if (await t.jobs.lockHeld(id, WORKER)) await t.jobs.markDone(id, { runId: null, result: { import: 7, created: true } }, Math.floor(gw.clock.nowMs() / 1000));
+  });
 const get = (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers: { "x-api-key": gw.ownerKey, ...headers } });
 const used = (res: Response) => Number(res.headers.get("x-ratelimit-limit")) - Number(res.headers.get("x-ratelimit-remaining"));
 

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStore, openPglite, type Db, type JobRow, type OutboxMessage, type Store } from "../../storage/index.ts";
+import { DnsResult } from "../../proto/index.ts";
+import { createLogger, ManualClock, type Config } from "../../runtime/index.ts";
+import { completeJob, failJob, type KindContext } from "../../scheduler/index.ts";
+import { createStore, openPglite, type AttemptFailure, type Db, type JobRow, type OutboxMessage, type Store } from "../../storage/index.ts";
 import { readPgliteTemplate } from "../harness/template.ts";
 
 // The job state machine on the embedded store: leases, expiry, attempts, retries, idempotent
-// completion. (The whole path with real workers is in analysis-path.test.ts.)
+// completion (settled as the scheduler settles them, each in its unit of work). (The whole path with real workers is in analysis-path.test.ts.)
 
 let db: Db;
 let store: Store;
@@ -20,7 +23,12 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-const newJob = (maxAttempts = 3) => store.jobs.createQueued({ accountId: account, kind: "analyze", host: "jobs.example.com", sync: false, maxAttempts }, T / 1000, msg);
+/** The scheduler's settlement of a live DNS check's job (a kind whose settle writes nothing but the row). */
+const ctx = (): KindContext => ({ store, config: {} as Config, clock: new ManualClock(T), logger: createLogger("silent"), now: () => T / 1000 });
+const complete = (jobId: number, worker: string) => completeJob(ctx(), jobId, worker, { $case: "dns", value: DnsResult.fromPartial({}) });
+const fail = (jobId: number, worker: string, failure: AttemptFailure) => failJob(ctx(), jobId, worker, failure, msg);
+
+const newJob = (maxAttempts = 3) => store.jobs.createQueued({ accountId: account, kind: "dns", host: "jobs.example.com", sync: false, maxAttempts }, T / 1000, msg);
 const outboxOf = async (jobId: number) => (await db.query<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE payload = $1", [Buffer.from([jobId])]))[0]?.n;
 
 describe("jobs", () => {
@@ -45,11 +53,11 @@ describe("jobs", () => {
     expect(b).toMatchObject({ granted: true, job: { worker: "B", attempt: 2, progress: 40 } });
     // A comes back: it no longer holds the job.
     expect(await store.jobs.heartbeat(job.id, "A", T + 21_000, LEASE, 90, "late")).toBe(false);
-    expect(await store.jobs.complete(job.id, "A", T / 1000, async () => ({ runId: null }))).toBe(false);
-    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => ({ runId: null }))).toBe(true);
+    expect(await complete(job.id, "A")).toBe(false);
+    expect(await complete(job.id, "B")).toBe(true);
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "done", progress: 100, worker: null });
     // A second completion changes nothing.
-    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => ({ runId: null }))).toBe(false);
+    expect(await complete(job.id, "B")).toBe(false);
     expect(await store.jobs.lease(job.id, "C", T + 30_000, LEASE)).toEqual({ granted: false, reason: "finished" });
   });
 
@@ -67,7 +75,7 @@ describe("jobs", () => {
     expect(await store.jobs.renewHolding(job.id, "A", T + 21_000, LEASE, 90, "crawling")).toBeNull();
     expect(await store.jobs.get(job.id)).toMatchObject({ worker: "B", progress: 30, lease_until_ms: T + 20_000 + LEASE });
     expect(await store.jobs.renewHolding(job.id, "B", T + 22_000, LEASE, 40, "crawling")).toEqual({ jobId: job.id, attempt: 2, created: T / 1000 });
-    expect(await store.jobs.complete(job.id, "B", T / 1000, async () => ({ runId: null }))).toBe(true);
+    expect(await complete(job.id, "B")).toBe(true);
     expect(await store.jobs.renewHolding(job.id, "B", T + 23_000, LEASE, 50, "crawling")).toBeNull();
   });
 
@@ -84,17 +92,16 @@ describe("jobs", () => {
   it("retry a retryable failure, and end at once on one that is not", async () => {
     const job = await newJob(3);
     await store.jobs.lease(job.id, "A", T, LEASE);
-    const again = await store.jobs.fail(job.id, "A", { error: "collect_failed", detail: "x", retry: "retryable", delayMs: 0 }, T / 1000, msg, async () => undefined);
+    const again = await fail(job.id, "A", { error: "collect_failed", detail: "x", retry: "retryable", delayMs: 0 });
     expect(again).toBe("requeued");
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", worker: null });
     await store.jobs.lease(job.id, "B", T + 1000, LEASE);
-    let final = false;
-    const out = await store.jobs.fail(job.id, "B", { error: "blocked_private_address", detail: "10.0.0.1", retry: "never", delayMs: 0 }, T / 1000, msg, async (_q, _j, f) => {
-      final = f;
-    });
+    const out = await fail(job.id, "B", { error: "blocked_private_address", detail: "10.0.0.1", retry: "never", delayMs: 0 });
     expect(out).toBe("failed");
-    expect(final).toBe(true);
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "error", error: "blocked_private_address", error_detail: "10.0.0.1" });
+    // The end's event is written in the same unit of work; the retry wrote none.
+    const events = (await store.events.list({ accountId: account, limit: 100, offset: 0 })).rows.filter((e) => (e.payload as { job?: number }).job === job.id);
+    expect(events.map((e) => [e.kind, e.level])).toEqual([["check.error", "bad"]]);
   });
 
   it("queued jobs whose message was lost are published again after SVC_STALE_JOB_S", async () => {
@@ -109,10 +116,15 @@ describe("jobs", () => {
     const job = await newJob(1);
     await store.jobs.lease(job.id, "A", T, LEASE);
     const published: number[] = [];
-    const relay = (at: number) => store.jobs.relayOutbox(100, at, async (rows) => void published.push(...rows.filter((r) => r.payload[0] === job.id).map((r) => r.id)));
+    const relay = (at: number) =>
+      store.tx(async (t) => {
+        const rows = await t.outbox.lockDue(100, at);
+        published.push(...rows.filter((r) => r.payload[0] === job.id).map((r) => r.id));
+        await t.outbox.markPublished(rows.map((r) => r.id), at);
+      });
     await relay(T / 1000); // the job's first message
     published.length = 0;
-    const out = await store.jobs.fail(job.id, "A", { error: "throttled", detail: "429", retry: "throttled", delayMs: 30_000 }, T / 1000, msg, async () => undefined);
+    const out = await fail(job.id, "A", { error: "throttled", detail: "429", retry: "throttled", delayMs: 30_000 });
     expect(out).toBe("requeued");
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", attempt: 0, worker: null });
     await relay(T / 1000 + 29);
@@ -128,7 +140,7 @@ describe("jobs", () => {
   it("end at once on a fatal failure, whatever attempts remain", async () => {
     const job = await newJob(5);
     await store.jobs.lease(job.id, "A", T, LEASE);
-    const out = await store.jobs.fail(job.id, "A", { error: "token_revoked", detail: "401", retry: "fatal", delayMs: 0 }, T / 1000, msg, async () => undefined);
+    const out = await fail(job.id, "A", { error: "token_revoked", detail: "401", retry: "fatal", delayMs: 0 });
     expect(out).toBe("failed");
     expect(await store.jobs.get(job.id)).toMatchObject({ state: "error", error: "token_revoked" });
   });

@@ -483,9 +483,9 @@ describe("network utilities through the sync lane", () => {
     const tables = await gw.db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
     let dump = "";
     for (const { table_name } of tables) dump += JSON.stringify(await gw.db.query(`SELECT * FROM "${table_name}"`));
-    const jobs = await gw.db.query<{ kind: string; host: string; target: string | null; result: unknown }>("SELECT kind, host, target, result FROM jobs WHERE kind = 'utility'");
+    const jobs = await gw.db.query<{ kind: string; host: string; target: string | null; task: Uint8Array | null; result: unknown }>("SELECT kind, host, target, task, result FROM jobs WHERE kind = 'utility'");
     expect(jobs.length).toBeGreaterThan(10);
-    expect(jobs.every((j) => j.host === "utilities.invalid" && j.target === null && j.result === null)).toBe(true);
+    expect(jobs.every((j) => j.host === "utilities.invalid" && j.target === null && j.task === null && j.result === null)).toBe(true);
     for (const s of [MARK_PATH, MARK_HEADER, "Fixture home", "HttpOnly", "RU-CENTER-RU", "utilnet.example", "v=spf1"]) {
       expect(logs.includes(s), `log holds ${s}`).toBe(false);
       expect(dump.includes(s), `database holds ${s}`).toBe(false);

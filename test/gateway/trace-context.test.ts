@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InProcessBus, ManualClock, parseTraceparent, startSpan, type BusMessage } from "../../runtime/index.ts";
+import { createLogger, InProcessBus, ManualClock, parseTraceparent, startSpan, type BusMessage, type Config } from "../../runtime/index.ts";
+import { failJob } from "../../scheduler/index.ts";
 import { OutboxRelay } from "../../scheduler/relay.ts";
 import { createStore, openPglite, type Db, type JobRow, type OutboxMessage, type Store } from "../../storage/index.ts";
 import { readPgliteTemplate } from "../harness/template.ts";
@@ -36,7 +37,7 @@ async function relayed(): Promise<BusMessage[]> {
   const bus = new InProcessBus(10);
   const got: BusMessage[] = [];
   await bus.subscribe("svc.work.v1", "crawler", async (m) => void got.push(m));
-  const relay = new OutboxRelay(store.jobs, bus, new ManualClock(T));
+  const relay = new OutboxRelay(store, bus, new ManualClock(T));
   relay.kick();
   await relay.close();
   await bus.close();
@@ -60,7 +61,8 @@ describe("trace context on jobs and the outbox", () => {
     await store.jobs.republishStale(T + 2 * LEASE, 3600, msg);
     await store.jobs.lease(job.id, "B", T + 3 * LEASE, LEASE);
     const failure = { error: "fetch_failed", detail: "reset", retry: "retryable" as const, delayMs: 0 };
-    expect(await store.jobs.fail(job.id, "B", failure, T / 1000, msg, async () => undefined)).toBe("requeued");
+    const ctx = { store, config: {} as Config, clock: new ManualClock(T), logger: createLogger("silent"), now: () => T / 1000 };
+    expect(await failJob(ctx, job.id, "B", failure, msg)).toBe("requeued");
     expect(await outboxTraces(job.id)).toEqual([created, created, created]);
   });
 

@@ -61,7 +61,7 @@ const batches = async (): Promise<WebhookBatch[]> =>
  */
 function replacing<M extends keyof WebhooksRepo>(base: Store, method: M, by: (own: WebhooksRepo[M]) => WebhooksRepo[M]): Store {
   const bind = (t: Repositories): Repositories => ({ ...t, webhooks: Object.create(t.webhooks, { [method]: { value: by(t.webhooks[method].bind(t.webhooks) as WebhooksRepo[M]) } }) as WebhooksRepo });
-  return { ...base, tx: (work) => base.tx((t) => work(bind(t))) };
+  return { ...base, tx: (work) => base.tx((t, q) => work(bind(t), q)) };
 }
 
 /** The store whose units of work die right after the webhooks repository's `method` ran (a process that died before its commit). */

@@ -282,6 +282,93 @@ export function storageContract(targets: readonly StorageTarget[]): void {
       });
     });
 
+    describe("a job's settlement and the outbox relay, each a unit of work", () => {
+      const message = (job: { id: number; host: string }) => ({ topic: "contract.work", key: job.host, payload: new Uint8Array([job.id % 256, 7]) });
+      async function leased(store: ReturnType<typeof createStore>, worker: string, maxAttempts = 3) {
+        const a = await newAccount();
+        const job = await store.jobs.createQueued({ accountId: a.id, kind: "dns", host: `${uniq("settle")}.example`, sync: false, maxAttempts }, 6_000, message);
+        const out = await store.jobs.lease(job.id, worker, 6_000_000, 60_000);
+        if (!out.granted) throw new Error("not leased");
+        return out.job;
+      }
+
+      it("lockHeld answers the job only to the worker holding it: a stale worker's settlement writes nothing", async () => {
+        const store = createStore(db);
+        const job = await leased(store, "w1");
+        expect(await store.tx(async (t) => (await t.jobs.lockHeld(job.id, "w0")) ?? "not held")).toBe("not held");
+        expect(await store.tx(async (t) => (await t.jobs.lockHeld(987_654_321, "w1")) ?? "not held")).toBe("not held");
+        const settled = await store.tx(async (t) => {
+          const held = await t.jobs.lockHeld(job.id, "w1");
+          if (!held) return null;
+          await t.jobs.markDone(held.id, { runId: null, result: { answer: 42 } }, 6_010);
+          return held.id;
+        });
+        expect(settled).toBe(job.id);
+        expect(await store.jobs.get(job.id)).toMatchObject({ state: "done", progress: 100, step: "done", worker: null, lease_until_ms: null, finished: 6_010 });
+        expect(await store.jobs.result(job.account_id, job.id)).toEqual({ answer: 42 });
+        // A second completion by the same worker finds the job done: not held.
+        expect(await store.tx(async (t) => (await t.jobs.lockHeld(job.id, "w1")) ?? "not held")).toBe("not held");
+      });
+
+      it("a job keeps its task bytes as written, and forgetTask clears them with any older target", async () => {
+        const store = createStore(db);
+        const a = await newAccount();
+        const task = new Uint8Array([0xba, 0x01, 0x03, 0x0a, 0x01, 0x78, 0x00, 0xff]);
+        const job = await store.jobs.createQueued({ accountId: a.id, kind: "utility", host: "utilities.invalid", sync: true, maxAttempts: 1, task }, 6_000, message);
+        expect(job.target).toBeNull();
+        expect([...(job.task ?? [])]).toEqual([...task]);
+        expect([...((await store.jobs.get(job.id))?.task ?? [])]).toEqual([...task]);
+        await db.tx((q) => store.jobs.forgetTask(q, job.id));
+        expect(await store.jobs.get(job.id)).toMatchObject({ task: null, target: null });
+      });
+
+      it("requeue gives a throttled attempt back and holds it until notBefore; a retry keeps the count; markFailed ends it", async () => {
+        const store = createStore(db);
+        const job = await leased(store, "w1");
+        await store.tx((t) => t.jobs.requeue(job.id, { step: "throttled (429); again after 30 s", notBefore: 6_030, giveBack: true }, 6_000));
+        expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", attempt: 0, worker: null, lease_until_ms: null, step: "throttled (429); again after 30 s" });
+        // Held back: not stale for the sweeper before notBefore.
+        const swept: number[] = [];
+        await store.jobs.republishStale(6_029_000, 0, message, (j) => swept.push(j.id));
+        expect(swept).not.toContain(job.id);
+        await store.jobs.lease(job.id, "w2", 6_031_000, 60_000);
+        await store.tx((t) => t.jobs.requeue(job.id, { step: "retrying after reset", notBefore: null, giveBack: false }, 6_040));
+        expect(await store.jobs.get(job.id)).toMatchObject({ state: "queued", attempt: 1, step: "retrying after reset" });
+        await store.jobs.lease(job.id, "w3", 6_050_000, 60_000);
+        await store.tx((t) => t.jobs.markFailed(job.id, "unreachable", "no route", 6_060));
+        expect(await store.jobs.get(job.id)).toMatchObject({ state: "error", error: "unreachable", error_detail: "no route", attempt: 2, worker: null, finished: 6_060 });
+      });
+
+      it("the relay's rows stay unpublished when its publish throws, and are taken again; markPublished ends them", async () => {
+        const store = createStore(db);
+        await store.tx((t) => t.outbox.enqueue({ topic: "contract.relay", key: "k", payload: new Uint8Array([1, 2, 3]) }, 7_000));
+        const mine = async (t: { outbox: { lockDue(limit: number, now: number): Promise<{ id: number; topic: string; payload: Uint8Array }[]> } }) =>
+          (await t.outbox.lockDue(1000, 7_000)).filter((r) => r.topic === "contract.relay");
+        const failed = await store
+          .tx(async (t) => {
+            expect((await mine(t)).map((r) => [...r.payload])).toEqual([[1, 2, 3]]);
+            throw new Error("bus down");
+          })
+          .catch((e: unknown) => (e as Error).message);
+        expect(failed).toBe("bus down");
+        const ids = await store.tx(async (t) => {
+          const rows = await mine(t);
+          await t.outbox.markPublished(rows.map((r) => r.id), 7_001);
+          return rows.map((r) => r.id);
+        });
+        expect(ids).toHaveLength(1);
+        expect(await store.tx(async (t) => (await mine(t)).length)).toBe(0);
+      });
+
+      it("a message not before a time is not due until then", async () => {
+        const store = createStore(db);
+        await store.tx((t) => t.outbox.enqueue({ topic: "contract.later", key: "k", payload: new Uint8Array([9]) }, 8_000, 8_100));
+        const later = async (now: number) => store.tx(async (t) => (await t.outbox.lockDue(1000, now)).filter((r) => r.topic === "contract.later").length);
+        expect(await later(8_099)).toBe(0);
+        expect(await later(8_100)).toBe(1);
+      });
+    });
+
     describe("IncidentsRepo and the uptime targets", () => {
       it("open is one incident per host and kind while it is open; revise retitles it; close ends it, never before it began", async () => {
         const store = createStore(db);

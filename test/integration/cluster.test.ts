@@ -662,8 +662,8 @@ describe("the distributed mode (gateway, scheduler, two crawlers as processes; P
     // One of the crawler processes ran it as a utility job.
     const ran = await Promise.all(cluster.crawlers.map((c) => metric(c.adminPort, 'svc_crawler_jobs_completed_total{kind="utility",outcome="done"').catch(() => 0)));
     expect(ran.reduce((a, b) => a + b, 0)).toBe(1);
-    const jobs = (await db.query<{ host: string; target: string | null; result: unknown }>("SELECT host, target, result FROM jobs WHERE kind = 'utility'")).rows;
-    expect(jobs).toEqual([{ host: "utilities.invalid", target: null, result: null }]);
+    const jobs = (await db.query<{ host: string; target: string | null; task: Uint8Array | null; result: unknown }>("SELECT host, target, task, result FROM jobs WHERE kind = 'utility'")).rows;
+    expect(jobs).toEqual([{ host: "utilities.invalid", target: null, task: null, result: null }]);
   });
 
   it("diagnoses the analysed site on the Postgres server and shows it in /today", async () => {

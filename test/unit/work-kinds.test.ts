@@ -36,6 +36,12 @@ describe("work kinds: one set on both sides of the wire", () => {
     for (const [name, kind] of Object.entries(SCHEDULER_KINDS)) expect(kind.name).toBe(name);
   });
 
+  it("a job row's task (JobTask) has the lease's task arms, field number for field number", () => {
+    const numbered = (message: string) => /oneof task \{([^}]*)\}/.exec(new RegExp(`message ${message} \\{([\\s\\S]*?)\\n\\}`).exec(proto)?.[1] ?? "")?.[1]?.replace(/\s*\/\/.*$/gm, "").trim().split(/\s*\n\s*/);
+    expect(numbered("JobTask")).toEqual(numbered("LeaseResponse"));
+    expect(oneofArms(proto, "JobTask", "task")).toEqual(tasks);
+  });
+
   it("each kind has a message pair of its own: <Kind>Task and a result message", () => {
     for (const [name, type] of tasks) expect(type.toLowerCase()).toBe(`${name}task`);
     for (const [name, type] of results) expect(type.toLowerCase()).toBe(`${name}result`);

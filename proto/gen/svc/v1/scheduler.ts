@@ -441,6 +441,24 @@ export interface RecheckResult {
   facts: SiteFacts | undefined;
 }
 
+/**
+ * A job's task as its row keeps it (jobs.task), written when the job is created: the lease's arms,
+ * number for number. Kinds that fill in state as of the lease (analyses, crawls, webhook attempts)
+ * refresh it then.
+ */
+export interface JobTask {
+  task:
+    | { $case: "analyze"; value: AnalyzeTask }
+    | { $case: "crawl"; value: CrawlTask }
+    | { $case: "page"; value: PageTask }
+    | { $case: "tls"; value: TlsTask }
+    | { $case: "dns"; value: DnsTask }
+    | { $case: "webhook"; value: WebhookTask }
+    | { $case: "utility"; value: UtilityTask }
+    | { $case: "recheck"; value: RecheckTask }
+    | undefined;
+}
+
 export interface LeaseResponse {
   /** false: done, cancelled or leased to another worker */
   granted: boolean;
@@ -4610,6 +4628,233 @@ export const RecheckResult: MessageFns<RecheckResult> = {
     message.facts = (object.facts !== undefined && object.facts !== null)
       ? SiteFacts.fromPartial(object.facts)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseJobTask(): JobTask {
+  return { task: undefined };
+}
+
+export const JobTask: MessageFns<JobTask> = {
+  encode(message: JobTask, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.task?.$case) {
+      case "analyze":
+        AnalyzeTask.encode(message.task.value, writer.uint32(162).fork()).join();
+        break;
+      case "crawl":
+        CrawlTask.encode(message.task.value, writer.uint32(170).fork()).join();
+        break;
+      case "page":
+        PageTask.encode(message.task.value, writer.uint32(178).fork()).join();
+        break;
+      case "tls":
+        TlsTask.encode(message.task.value, writer.uint32(186).fork()).join();
+        break;
+      case "dns":
+        DnsTask.encode(message.task.value, writer.uint32(194).fork()).join();
+        break;
+      case "webhook":
+        WebhookTask.encode(message.task.value, writer.uint32(210).fork()).join();
+        break;
+      case "utility":
+        UtilityTask.encode(message.task.value, writer.uint32(218).fork()).join();
+        break;
+      case "recheck":
+        RecheckTask.encode(message.task.value, writer.uint32(234).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JobTask {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJobTask();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.task = { $case: "analyze", value: AnalyzeTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.task = { $case: "crawl", value: CrawlTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.task = { $case: "page", value: PageTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.task = { $case: "tls", value: TlsTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.task = { $case: "dns", value: DnsTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.task = { $case: "webhook", value: WebhookTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.task = { $case: "utility", value: UtilityTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.task = { $case: "recheck", value: RecheckTask.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JobTask {
+    return {
+      task: isSet(object.analyze)
+        ? { $case: "analyze", value: AnalyzeTask.fromJSON(object.analyze) }
+        : isSet(object.crawl)
+        ? { $case: "crawl", value: CrawlTask.fromJSON(object.crawl) }
+        : isSet(object.page)
+        ? { $case: "page", value: PageTask.fromJSON(object.page) }
+        : isSet(object.tls)
+        ? { $case: "tls", value: TlsTask.fromJSON(object.tls) }
+        : isSet(object.dns)
+        ? { $case: "dns", value: DnsTask.fromJSON(object.dns) }
+        : isSet(object.webhook)
+        ? { $case: "webhook", value: WebhookTask.fromJSON(object.webhook) }
+        : isSet(object.utility)
+        ? { $case: "utility", value: UtilityTask.fromJSON(object.utility) }
+        : isSet(object.recheck)
+        ? { $case: "recheck", value: RecheckTask.fromJSON(object.recheck) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: JobTask): unknown {
+    const obj: any = {};
+    if (message.task?.$case === "analyze") {
+      obj.analyze = AnalyzeTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "crawl") {
+      obj.crawl = CrawlTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "page") {
+      obj.page = PageTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "tls") {
+      obj.tls = TlsTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "dns") {
+      obj.dns = DnsTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "webhook") {
+      obj.webhook = WebhookTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "utility") {
+      obj.utility = UtilityTask.toJSON(message.task.value);
+    } else if (message.task?.$case === "recheck") {
+      obj.recheck = RecheckTask.toJSON(message.task.value);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<JobTask>): JobTask {
+    return JobTask.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<JobTask>): JobTask {
+    const message = createBaseJobTask();
+    switch (object.task?.$case) {
+      case "analyze": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "analyze", value: AnalyzeTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "crawl": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "crawl", value: CrawlTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "page": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "page", value: PageTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "tls": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "tls", value: TlsTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "dns": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "dns", value: DnsTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "webhook": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "webhook", value: WebhookTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "utility": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "utility", value: UtilityTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+      case "recheck": {
+        if (object.task?.value !== undefined && object.task?.value !== null) {
+          message.task = { $case: "recheck", value: RecheckTask.fromPartial(object.task.value) };
+        }
+        break;
+      }
+    }
     return message;
   },
 };
