@@ -79,7 +79,7 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?
   });
   // A young generation of 8 MB per parse thread (V8's default grows to 3 x 16 MB): about 20 MB less
   // resident per thread, measured with no loss of pages per second (docs/operations.md, Memory).
-  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages, { resourceLimits: { maxYoungGenerationSizeMb: 8 }, idleMs: settings.parseIdleSeconds * 1000 }) : inlineParsePool();
+  const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages, { resourceLimits: { maxYoungGenerationSizeMb: 8 }, idleMs: settings.parseIdleSeconds * 1000, startAsleep: settings.parseStartAsleep }) : inlineParsePool();
   // Before any crawl of this process writes there: files of a process that crashed mid-crawl go (and
   // those earlier versions left in the temp dir itself).
   const factsDir = settings.crawlFactsDir || join(tmpdir(), "svc-crawl-facts");

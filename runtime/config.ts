@@ -134,6 +134,8 @@ export interface CrawlSettings {
   /** Generated pages each parse thread runs through the page path before the node takes work. */
   readonly parseWarmUpPages: number;
   readonly parseIdleSeconds: number;
+  /** Not a setting: the parse threads start with the first task rather than with the node (the test harness's gateways). */
+  readonly parseStartAsleep?: boolean;
   /** External hosts whose links a crawl may fetch to tell whether they are broken (names, *.domain, CIDRs). */
   readonly egressAllow: readonly string[];
   /** A crawl's findings feed later analyses of the host for this long. */

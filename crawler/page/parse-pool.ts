@@ -94,6 +94,12 @@ export interface ThreadPoolOptions {
    * pool) measures both; 1 is what the crawler node runs.
    */
   readonly tasksPerThread?: number;
+  /**
+   * Start no thread until the first task comes (as after an idle spell: no warm-up pages), and be
+   * ready at once. The test harness's gateways do: most never parse a page, and each thread costs
+   * seconds of CPU to load under tsx.
+   */
+  readonly startAsleep?: boolean;
 }
 
 /**
@@ -111,7 +117,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
   let closed = false;
   const boot = options.entry ? bootOf(options.entry) : BOOT;
   const idleMs = options.idleMs ?? 0;
-  let asleep = false;
+  let asleep = options.startAsleep === true;
   let lastBusy = Date.now();
   const perThread = Math.max(1, options.tasksPerThread ?? 1);
 
@@ -195,7 +201,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
     slots.push(slot);
     return slot;
   };
-  for (let i = 0; i < Math.max(1, size); i++) spawn();
+  if (!asleep) for (let i = 0; i < Math.max(1, size); i++) spawn();
   // Loading a thread's modules (compiling them, under tsx) takes a second of CPU or more, and its
   // warm-up pages some tenths: a node that took work before that would pay it inside its first job.
   const loaded = Promise.all(

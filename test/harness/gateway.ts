@@ -50,13 +50,25 @@ export interface TestGatewayOptions {
   readonly shareWith?: TestGateway;
 }
 
+// Compiled once per worker process and schema (files run one after another in a worker): compiling
+// every operation's response schema again took about half a second per gateway.
+let ajv: Ajv | null = null;
+const compiled = new Map<string, ValidateFunction>();
+
 function responseValidators(operations: readonly Operation[]) {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat("host", { type: "string", validate: () => true });
-  ajv.addKeyword({ keyword: "x-error", schemaType: "string" });
+  if (!ajv) {
+    ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addFormat("host", { type: "string", validate: () => true });
+    ajv.addKeyword({ keyword: "x-error", schemaType: "string" });
+  }
   const map = new Map<Operation, ValidateFunction>();
-  for (const op of operations) map.set(op, ajv.compile(op.response));
+  for (const op of operations) {
+    const key = `${op.id} ${JSON.stringify(op.response)}`;
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = ajv.compile(op.response)));
+    map.set(op, validate);
+  }
   return map;
 }
 
@@ -66,7 +78,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   // One warm-up page per parse thread: the path runs, without its startup cost in every app.
   // The browser (on by default where Chromium is installed, as here) is off unless a test measures.
   const loaded = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_ALLOW_PRIVATE_TARGETS: "0", SVC_PLAN_EVERY_S: "0", SVC_CONFIRM_DELAY_MS: "0", SVC_PARSE_WARMUP_PAGES: "1", SVC_BROWSER: "off", ...options.env }, "serve");
-  const config: Config = options.crawl ? { ...loaded, crawl: { ...loaded.crawl, ...options.crawl } } : loaded;
+  // Parse threads start with the first page a case parses: most files never parse one.
+  const config: Config = { ...loaded, crawl: { ...loaded.crawl, parseStartAsleep: true, ...options.crawl } };
   const clock = options.shareWith?.clock ?? new ManualClock(T0_MS);
   let db: Db;
   let ownsDb = true;
