@@ -39,6 +39,7 @@ import { writeBenchOutput } from "./bench-output.ts";
 
 interface Histogram {
   readonly average: number;
+  readonly total: number;
   readonly p50: number;
   readonly p99: number;
 }
@@ -129,6 +130,8 @@ function writeCycle(base: string): AutocannonRequest[] {
 
 interface Sample {
   readonly rps: number;
+  /** Answers received. */
+  readonly total: number;
   readonly p50: number;
   readonly p99: number;
   readonly non2xx: number;
@@ -158,6 +161,7 @@ async function load(target: Target, durationS: number): Promise<Sample> {
     .join(" ");
   return {
     rps: result.requests.average,
+    total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -288,6 +292,10 @@ async function main(): Promise<void> {
       const etag = res.headers.get("etag");
       process.stdout.write(`check ${pad(t.name, 10)} ${res.status}${items !== null ? `, ${items} items` : ""}${etag ? ", ETag" : ""}\n`);
       if (t.name === "svc" && res.status !== 200) process.stdout.write(`WARNING: svc answered ${res.status} before the load: ${JSON.stringify(body)}\n`);
+      if (t.name === "svc") {
+        const missing = ["etag", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"].filter((h) => !res.headers.has(h));
+        if (missing.length > 0) throw new Error(`svc answered without ${missing.join(", ")}: the mechanisms the bench measures are not all on`);
+      }
     }
 
     const cores = typeof availableParallelism === "function" ? availableParallelism() : cpus().length;
@@ -300,8 +308,10 @@ async function main(): Promise<void> {
     );
 
     const servers = [gateway.app, ...bare];
+    let svcAnswered = 0;
     for (const t of targets) {
-      await load(t, WARMUP_S);
+      const warm = await load(t, WARMUP_S);
+      if (t.name === "svc") svcAnswered += warm.total;
       await settle(servers);
       if (t.requests) await afterWrites(t.name);
     }
@@ -314,6 +324,7 @@ async function main(): Promise<void> {
       for (const t of targets) {
         const s = await load(t, DURATION_S);
         samples.get(t.name)?.push(s);
+        if (t.name === "svc") svcAnswered += s.total;
         await settle(servers);
         const left = t.requests ? await afterWrites(t.name) : null;
         if (left !== null) leftTotal += left;
@@ -359,6 +370,12 @@ async function main(): Promise<void> {
     process.stdout.write(`ratio svc-write/two-stmts requests/s (POST with Idempotency-Key + DELETE): ${ratio(write, twoStmts)}; per round: ${writeRounds.map((r) => r.toFixed(2)).join(" ")}\n`);
     process.stdout.write(`written sites left by the write runs' timers (deleted after each run): ${leftTotal} over ${ROUNDS * 2} runs of ${CONNECTIONS} connections\n`);
     process.stdout.write(`after the rounds: ${await readState()}\n`);
+    // The usage meter counted every svc answer (it batches: flushed here rather than waiting for its timer).
+    await gateway.deps.usage.flush();
+    const usage = await gateway.call("GET", "/api/v1/usage?days=1");
+    const counted = usage.json<{ total: number }>().total;
+    process.stdout.write(`usage meter: ${counted} calls of the owner's key counted; svc answered ${svcAnswered} under load (plus ${SITES} additions and 1 check)\n`);
+    if (counted < svcAnswered + SITES + 1) process.stdout.write(`WARNING: the usage meter counted fewer calls than svc answered\n`);
     // The servers share this process with the gateway: its RSS is the gateway's plus three small routes.
     const rssBytes = process.memoryUsage.rss();
     process.stdout.write(`RSS of the bench process (gateway, bare routes, load client's worker): ${(rssBytes / 1048576).toFixed(0)} MB\n`);
