@@ -21,20 +21,21 @@
  *   npm run bench:gateway -- --smoke      smoke: 1 round × 1 s, 4 connections (also when CI=true)
  *
  * Overrides (environment): BENCH_ROUNDS, BENCH_DURATION (seconds), BENCH_CONNECTIONS,
- * BENCH_WORKERS (client worker threads, 0 runs the client on the servers' event loop).
+ * BENCH_WORKERS (autocannon worker threads in the load client's process; 0, the default, runs it on
+ * that process's main thread).
  * SVC_* names are left alone: loadConfig would only warn of a misspelt one.
  */
-// autocannon ships no type declarations (and @types/autocannon is not installed); the part used
-// here is typed below.
-// @ts-expect-error TS7016: no declaration file for module "autocannon"
-import autocannonUntyped from "autocannon";
+// autocannon (no type declarations installed) runs in gateway-load-client.cjs; the part of its
+// options and result used here is typed below.
 import Fastify, { type FastifyInstance } from "fastify";
-import { createRequire } from "node:module";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { startTestGateway, type TestGateway } from "../harness/gateway.ts";
 import { startPostgres, type PostgresServer } from "../harness/postgres.ts";
+import type { Db } from "../../storage/index.ts";
 import { writeBenchOutput } from "./bench-output.ts";
 
 interface Histogram {
@@ -56,8 +57,8 @@ interface AutocannonResult {
 interface AutocannonRequest {
   readonly method: string;
   readonly path: string;
-  /** A module path (autocannon requires it in its worker threads) or the function itself. */
-  readonly setupRequest?: string | ((req: object, context: object) => object);
+  /** A module path: the load client requires it. */
+  readonly setupRequest?: string;
 }
 
 interface AutocannonOptions {
@@ -69,7 +70,6 @@ interface AutocannonOptions {
   readonly requests?: readonly AutocannonRequest[];
 }
 
-const autocannon = autocannonUntyped as (opts: AutocannonOptions) => PromiseLike<AutocannonResult>;
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -87,8 +87,11 @@ function envInt(name: string, fallback: number, min: number): number {
 const ROUNDS = envInt("BENCH_ROUNDS", SMOKE ? 1 : 3, 1);
 const DURATION_S = envInt("BENCH_DURATION", SMOKE ? 1 : 5, 1);
 const CONNECTIONS = envInt("BENCH_CONNECTIONS", SMOKE ? 4 : 16, 1);
-/** The load client runs in its own worker thread so that it does not share the servers' event loop. */
-const WORKERS = envInt("BENCH_WORKERS", 1, 0);
+/**
+ * The load client runs in a process of its own (so that this process's CPU is the servers'); this
+ * many autocannon worker threads in it, 0 for its main thread.
+ */
+const WORKERS = envInt("BENCH_WORKERS", 0, 0);
 const WARMUP_S = 1;
 /** After a run: how long to wait for the servers' last answers (see settle). */
 const SETTLE_MS = 200;
@@ -121,7 +124,7 @@ const WRITTEN_HOSTS = "w%.example.com";
 const WRITE_SETUP = fileURLToPath(new URL("./gateway-write-request.cjs", import.meta.url));
 
 function writeCycle(base: string): AutocannonRequest[] {
-  const setupRequest = WORKERS > 0 ? WRITE_SETUP : (createRequire(import.meta.url)(WRITE_SETUP) as (req: object, context: object) => object);
+  const setupRequest = WRITE_SETUP;
   return [
     { method: "POST", path: base, setupRequest },
     { method: "DELETE", path: base, setupRequest },
@@ -132,6 +135,10 @@ interface Sample {
   readonly rps: number;
   /** Answers received. */
   readonly total: number;
+  /** CPU of the bench's process (the servers; the load client runs apart) per answer, µs. */
+  readonly cpuUs: number;
+  /** CPU of the database's backends per answer, µs (10 ms resolution over the run). */
+  readonly pgUs: number;
   readonly p50: number;
   readonly p99: number;
   readonly non2xx: number;
@@ -146,8 +153,42 @@ function urlOf(app: FastifyInstance, path: string): string {
   return `http://127.0.0.1:${addr.port}${path}`;
 }
 
-async function load(target: Target, durationS: number): Promise<Sample> {
-  const result = await autocannon({
+const LOAD_CLIENT = fileURLToPath(new URL("./gateway-load-client.cjs", import.meta.url));
+
+/** Runs autocannon in a child process (gateway-load-client.cjs) and returns its result. */
+function runClient(opts: AutocannonOptions): Promise<AutocannonResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LOAD_CLIENT, JSON.stringify(opts)], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) reject(new Error(`the load client exited with ${code}`));
+      else resolve(JSON.parse(out) as AutocannonResult);
+    });
+  });
+}
+
+/** CPU time (ms) of the database's server processes now: the pool's backends, read from /proc. */
+async function postgresCpuMs(db: Db): Promise<Map<number, number>> {
+  const rows = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+  const ticks = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      ticks.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // a backend that ended between the two reads
+    }
+  }
+  return ticks;
+}
+
+async function load(target: Target, durationS: number, db: Db): Promise<Sample> {
+  const pgBefore = await postgresCpuMs(db);
+  const cpuBefore = process.cpuUsage();
+  const result = await runClient({
     url: target.url,
     connections: CONNECTIONS,
     duration: durationS,
@@ -155,6 +196,12 @@ async function load(target: Target, durationS: number): Promise<Sample> {
     ...(target.headers ? { headers: target.headers } : {}),
     ...(target.requests ? { requests: target.requests } : {}),
   });
+  const cpu = process.cpuUsage(cpuBefore);
+  const pgAfter = await postgresCpuMs(db);
+  // Backends present at both reads only: one started or ended between them has no difference to give.
+  let pgMs = 0;
+  for (const [pid, ms] of pgAfter) pgMs += ms - (pgBefore.get(pid) ?? ms);
+  const answered = Math.max(1, result.requests.total);
   const codes = Object.entries(result.statusCodeStats ?? {})
     .filter(([code]) => !code.startsWith("2"))
     .map(([code, s]) => `${code}×${s.count}`)
@@ -162,6 +209,8 @@ async function load(target: Target, durationS: number): Promise<Sample> {
   return {
     rps: result.requests.average,
     total: result.requests.total,
+    cpuUs: (cpu.user + cpu.system) / answered,
+    pgUs: (pgMs * 1000) / answered,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -302,15 +351,15 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nmode: ${SMOKE ? "smoke" : "full"}; load: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} round(s) interleaved ` +
         `(${targets.map((t) => t.name).join(", ")}), ${WARMUP_S} s untimed warm-up per target, ` +
-        `client in ${WORKERS > 0 ? `${WORKERS} worker thread(s)` : "the servers' event loop"}; gateway pool ${POOL_SIZE}, ${SITES} sites\n` +
-        `machine: ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}); the load client, the three servers (one Node process) ` +
+        `client in a process of its own${WORKERS > 0 ? ` with ${WORKERS} worker thread(s)` : ""}; gateway pool ${POOL_SIZE}, ${SITES} sites\n` +
+        `machine: ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}); the load client (its own process), the servers (this process) ` +
         `and PostgreSQL share them, so the figures are relative, not capacity; latency resolution 1 ms\n\n`,
     );
 
     const servers = [gateway.app, ...bare];
     let svcAnswered = 0;
     for (const t of targets) {
-      const warm = await load(t, WARMUP_S);
+      const warm = await load(t, WARMUP_S, db);
       if (t.name === "svc") svcAnswered += warm.total;
       await settle(servers);
       if (t.requests) await afterWrites(t.name);
@@ -318,18 +367,18 @@ async function main(): Promise<void> {
 
     const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
     let leftTotal = 0;
-    process.stdout.write(row(["round", "target", "requests/s", "p50 ms", "p99 ms", "non-2xx", "errors"]) + "\n");
+    process.stdout.write(row(["round", "target", "requests/s", "p50 ms", "p99 ms", "non-2xx", "errors", "node µs/req", "pg µs/req"]) + "\n");
     for (let r = 1; r <= ROUNDS; r++) {
       process.stdout.write(`round ${r} starts: ${await readState()}\n`);
       for (const t of targets) {
-        const s = await load(t, DURATION_S);
+        const s = await load(t, DURATION_S, db);
         samples.get(t.name)?.push(s);
         if (t.name === "svc") svcAnswered += s.total;
         await settle(servers);
         const left = t.requests ? await afterWrites(t.name) : null;
         if (left !== null) leftTotal += left;
         process.stdout.write(
-          row([String(r), t.name, s.rps.toFixed(0), ms(s.p50), ms(s.p99), String(s.non2xx), String(s.errors + s.timeouts)]) +
+          row([String(r), t.name, s.rps.toFixed(0), ms(s.p50), ms(s.p99), String(s.non2xx), String(s.errors + s.timeouts), s.cpuUs.toFixed(0), s.pgUs.toFixed(0)]) +
             (s.codes ? `   (${s.codes})` : "") +
             (left !== null ? `   (${left} left by the timer, deleted)` : "") +
             "\n",
@@ -340,9 +389,9 @@ async function main(): Promise<void> {
       }
     }
 
-    const med = new Map<string, { rps: number; p50: number; p99: number; non2xx: number }>();
+    const med = new Map<string, { rps: number; p50: number; p99: number; non2xx: number; cpuUs: number; pgUs: number }>();
     process.stdout.write(`\nmedians over ${ROUNDS} round(s)\n`);
-    process.stdout.write(row(["", "target", "requests/s", "p50 ms", "p99 ms", "non-2xx"]) + "\n");
+    process.stdout.write(row(["", "target", "requests/s", "p50 ms", "p99 ms", "non-2xx", "node µs/req", "pg µs/req"]) + "\n");
     for (const t of targets) {
       const list = samples.get(t.name) ?? [];
       const m = {
@@ -350,9 +399,11 @@ async function main(): Promise<void> {
         p50: median(list.map((s) => s.p50)),
         p99: median(list.map((s) => s.p99)),
         non2xx: list.reduce((n, s) => n + s.non2xx, 0),
+        cpuUs: median(list.map((s) => s.cpuUs)),
+        pgUs: median(list.map((s) => s.pgUs)),
       };
       med.set(t.name, m);
-      process.stdout.write(row(["", t.name, m.rps.toFixed(0), ms(m.p50), ms(m.p99), String(m.non2xx)]) + "\n");
+      process.stdout.write(row(["", t.name, m.rps.toFixed(0), ms(m.p50), ms(m.p99), String(m.non2xx), m.cpuUs.toFixed(0), m.pgUs.toFixed(0)]) + "\n");
     }
 
     const svc = med.get("svc")?.rps ?? 0;
@@ -368,6 +419,14 @@ async function main(): Promise<void> {
     const twoStmts = med.get("two-stmts")?.rps ?? 0;
     const writeRounds = (samples.get("svc-write") ?? []).map((s, i) => s.rps / ((samples.get("two-stmts") ?? [])[i]?.rps || 1));
     process.stdout.write(`ratio svc-write/two-stmts requests/s (POST with Idempotency-Key + DELETE): ${ratio(write, twoStmts)}; per round: ${writeRounds.map((r) => r.toFixed(2)).join(" ")}\n`);
+    // CPU per answer does not depend on how much of the machine other work takes, as requests/s does.
+    const cpuRatio = (a: string, b: string) => {
+      const x = samples.get(a) ?? [];
+      const y = samples.get(b) ?? [];
+      return `${ratio(med.get(a)?.cpuUs ?? 0, med.get(b)?.cpuUs ?? 0)}; per round: ${x.map((s, i) => (s.cpuUs / (y[i]?.cpuUs || 1)).toFixed(2)).join(" ")}`;
+    };
+    process.stdout.write(`node CPU per answer, svc/one-query: ${cpuRatio("svc", "one-query")}\n`);
+    process.stdout.write(`node CPU per answer, svc-write/two-stmts: ${cpuRatio("svc-write", "two-stmts")}\n`);
     process.stdout.write(`written sites left by the write runs' timers (deleted after each run): ${leftTotal} over ${ROUNDS * 2} runs of ${CONNECTIONS} connections\n`);
     process.stdout.write(`after the rounds: ${await readState()}\n`);
     // The usage meter counted every svc answer (it batches: flushed here rather than waiting for its timer).
@@ -378,7 +437,7 @@ async function main(): Promise<void> {
     if (counted < svcAnswered + SITES + 1) process.stdout.write(`WARNING: the usage meter counted fewer calls than svc answered\n`);
     // The servers share this process with the gateway: its RSS is the gateway's plus three small routes.
     const rssBytes = process.memoryUsage.rss();
-    process.stdout.write(`RSS of the bench process (gateway, bare routes, load client's worker): ${(rssBytes / 1048576).toFixed(0)} MB\n`);
+    process.stdout.write(`RSS of the bench process (gateway and bare routes; the load client runs apart): ${(rssBytes / 1048576).toFixed(0)} MB\n`);
     const written = writeBenchOutput({
       bench: "gateway",
       mode: SMOKE ? "smoke" : "full",
@@ -387,6 +446,10 @@ async function main(): Promise<void> {
         one_query_requests_per_s: one,
         bare_requests_per_s: bareRps,
         svc_p50_ms: med.get("svc")?.p50 ?? null,
+        svc_node_cpu_us_per_request: med.get("svc")?.cpuUs ?? null,
+        one_query_node_cpu_us_per_request: med.get("one-query")?.cpuUs ?? null,
+        svc_write_node_cpu_us_per_request: med.get("svc-write")?.cpuUs ?? null,
+        two_statements_node_cpu_us_per_request: med.get("two-stmts")?.cpuUs ?? null,
         one_query_p50_ms: med.get("one-query")?.p50 ?? null,
         ratio_svc_one_query: one > 0 ? svc / one : null,
         svc_write_requests_per_s: write,
