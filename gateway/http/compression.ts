@@ -25,7 +25,9 @@ export async function compressAnswer(request: FastifyRequest, reply: FastifyRepl
  */
 export function answerEncoding(request: FastifyRequest, reply: FastifyReply, payload: unknown): "br" | "gzip" | null {
   if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return null;
-  if (payload.length < COMPRESS_MIN_BYTES / 4 || Buffer.byteLength(payload) < COMPRESS_MIN_BYTES) return null;
+  // A string's UTF-8 length is at least its length, at most 4 times it: the bytes are counted
+  // (a scan of the whole answer) only when the length alone cannot tell.
+  if (payload.length < COMPRESS_MIN_BYTES / 4 || (payload.length < COMPRESS_MIN_BYTES && Buffer.byteLength(payload) < COMPRESS_MIN_BYTES)) return null;
   const type = String(reply.getHeader("Content-Type") ?? "");
   if (reply.hasHeader("Content-Encoding") || !/json|html|text/.test(type)) return null;
   reply.header("Vary", appendVary(reply.getHeader("Vary"), "Accept-Encoding"));

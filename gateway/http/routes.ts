@@ -4,7 +4,7 @@ import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { hostPolicyOf, normalizeHost, type HostPolicy } from "../pipeline/host.ts";
 import { answerEncoding, compressWith } from "./compression.ts";
-import { authenticate, countAddress } from "../pipeline/auth.ts";
+import { authenticate, countAddress, type AuthOutcome } from "../pipeline/auth.ts";
 import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
@@ -94,28 +94,45 @@ export function registerOperation(
       ...(op.body ? { body: op.body } : {}),
     },
 
-    // Who is calling, and may they: before the body is even parsed.
-    onRequest: async (request, reply) => {
+    // Who is calling, and may they: before the body is even parsed. Callback form: a known key
+    // with units left in this process's hourly block is decided without a promise.
+    onRequest: (request, reply, done) => {
       const svc = request.svc;
       svc.op = op;
       const now = nowOf(request);
       if (op.scope === "none") {
-        const { rate, over } = await countAddress(deps, svc.address, now);
-        svc.rate = rate;
-        setRateHeaders(reply, rate);
-        if (over) throw new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } });
+        countAddress(deps, svc.address, now).then(({ rate, over }) => {
+          svc.rate = rate;
+          setRateHeaders(reply, rate);
+          done(over ? new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } }) : undefined);
+        }, done);
         return;
       }
-      if (deps.switches.maintenance) throw new ApiError("maintenance", "the service is under maintenance; try again later", { retryAfter: 60 });
-      const outcome = await authenticate(deps, request, svc.address, op.scope, now);
-      svc.rate = outcome.rate;
-      setRateHeaders(reply, outcome.rate);
-      if (outcome.error) {
-        // The caller is known even when refused (scope, ip, limit): their usage counts it.
-        if (outcome.auth && outcome.error.http !== 401) svc.auth = outcome.auth;
-        throw outcome.error;
+      if (deps.switches.maintenance) {
+        done(new ApiError("maintenance", "the service is under maintenance; try again later", { retryAfter: 60 }));
+        return;
       }
-      svc.auth = outcome.auth;
+      const admitted = (outcome: AuthOutcome): void => {
+        svc.rate = outcome.rate;
+        setRateHeaders(reply, outcome.rate);
+        if (outcome.error) {
+          // The caller is known even when refused (scope, ip, limit): their usage counts it.
+          if (outcome.auth && outcome.error.http !== 401) svc.auth = outcome.auth;
+          done(outcome.error);
+          return;
+        }
+        svc.auth = outcome.auth;
+        done();
+      };
+      let outcome: AuthOutcome | Promise<AuthOutcome>;
+      try {
+        outcome = authenticate(deps, request, svc.address, op.scope, now);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      if (outcome instanceof Promise) outcome.then(admitted, done);
+      else admitted(outcome);
     },
 
     // The Idempotency-Key and the request's fingerprint, taken before validation fills defaults.

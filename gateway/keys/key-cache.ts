@@ -31,10 +31,19 @@ export class KeyCache {
     this.live = true;
   }
 
-  async get(hash: string): Promise<KeyRecord | null> {
-    const now = this.clock.nowMs();
+  /**
+   * The cached record of a key, or undefined when only the database can tell (not cached, stale, or
+   * the subscription down): the keyed request's path without a promise when the key is known.
+   */
+  peek(hash: string): KeyRecord | undefined {
     const hit = this.entries.get(hash);
-    if (hit && this.live && now - hit.at < this.ttlMs) return hit.record;
+    return hit && this.live && this.clock.nowMs() - hit.at < this.ttlMs ? hit.record : undefined;
+  }
+
+  async get(hash: string): Promise<KeyRecord | null> {
+    const cached = this.peek(hash);
+    if (cached !== undefined) return cached;
+    const now = this.clock.nowMs();
     const record = await this.repo.findKey(hash);
     if (record && this.live && this.ttlMs > 0) {
       if (this.entries.size >= 50_000) this.entries.clear();

@@ -37,7 +37,27 @@ export class Quota {
 
   constructor(private readonly repo: AuthRepo) {}
 
-  async take(subject: string, hour: number, cap: number): Promise<QuotaTake> {
+  /** Counts one request, or refuses it when the window is full. */
+  take(subject: string, hour: number, cap: number): Promise<QuotaTake> {
+    const now = this.takeNow(subject, hour, cap);
+    return now === null ? this.takeReserving(subject, hour, cap) : Promise.resolve(now);
+  }
+
+  /**
+   * take without a promise when this process can decide alone (units of its block left, or the
+   * window known full); null when a block must be reserved first (call take).
+   */
+  takeNow(subject: string, hour: number, cap: number): QuotaTake | null {
+    const w = this.window(subject, hour, cap);
+    if (w.unused > 0) {
+      w.unused -= 1;
+      return { admitted: true, used: w.seen - w.unused };
+    }
+    if (w.full) return { admitted: false, used: Math.max(w.seen, cap) - w.unused };
+    return null;
+  }
+
+  private async takeReserving(subject: string, hour: number, cap: number): Promise<QuotaTake> {
     const w = this.window(subject, hour, cap);
     for (;;) {
       if (w.unused > 0) {

@@ -43,40 +43,45 @@ export class SitesRepo {
   constructor(private readonly db: Db) {}
 
   /**
-   * Adds a site unless the account's plan is full. The account row is locked, so concurrent
-   * additions cannot exceed the plan; adding a site already present changes nothing.
+   * Adds a site unless the account's plan is full; adding a site already present changes nothing
+   * but its keyword when one is given (undefined: unchanged; "" clears it). The account row is
+   * locked first, so concurrent additions cannot exceed the plan: the statement after the lock
+   * sees every addition committed before it. The presence check, the count and the insert are
+   * that one statement.
    */
-  /** Adds a site; `keyword` (undefined: unchanged) sets its uptime keyword, also of a site already monitored ("" clears it). */
   async add(accountId: number, host: string, intervalH: number, now: number, keyword?: string): Promise<AddSiteOutcome> {
     return this.db.tx(async (q) => {
       const [plan] = await q.query<{ sites: number }>(
         "SELECT p.sites FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a",
         [accountId],
       );
-      const existing = await q.query<SiteRow>(
-        `SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE s.account_id = $1 AND s.host = $2`,
-        [accountId, host],
-      );
-      if (existing[0]) {
-        if (keyword !== undefined) await q.query("UPDATE sites SET uptime_keyword = nullif($3, '') WHERE account_id = $1 AND host = $2", [accountId, host, keyword]);
-        return { kind: "exists", site: existing[0] };
-      }
-      const [count] = await q.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE account_id = $1", [accountId]);
       const max = plan?.sites ?? 0;
-      if ((count?.n ?? 0) >= max) return { kind: "limit", max };
       // A host analysed before (reports are shared) brings its last ranks along.
-      const [site] = await q.query<SiteRow>(
-        `INSERT INTO sites (account_id, host, added, interval_h, rank, prev_rank, label, last_run, uptime_keyword)
-         SELECT $1, $2, $3, $4, r.rank, r.prev_rank, r.label, r.checked_at, nullif($5, '')
-         FROM (SELECT 1) one LEFT JOIN LATERAL (
-           SELECT r1.rank, r1.label, r1.checked_at,
-                  (SELECT r2.rank FROM runs r2 WHERE r2.host = $2 AND r2.id < r1.id ORDER BY r2.id DESC LIMIT 1) AS prev_rank
-           FROM runs r1 WHERE r1.host = $2 ORDER BY r1.id DESC LIMIT 1
-         ) r ON true
-         RETURNING id, host, added, interval_h, importance, project_id, NULL::text AS project`,
-        [accountId, host, now, intervalH, keyword ?? ""],
+      const [row] = await q.query<SiteRow & { kind: "added" | "exists" }>(
+        `WITH existing AS (
+           SELECT ${SITE_COLUMNS} FROM sites s LEFT JOIN projects p ON p.id = s.project_id WHERE s.account_id = $1 AND s.host = $2
+         ), added AS (
+           INSERT INTO sites (account_id, host, added, interval_h, rank, prev_rank, label, last_run, uptime_keyword)
+           SELECT $1, $2, $3, $4, r.rank, r.prev_rank, r.label, r.checked_at, nullif($5, '')
+           FROM (SELECT 1) one LEFT JOIN LATERAL (
+             SELECT r1.rank, r1.label, r1.checked_at,
+                    (SELECT r2.rank FROM runs r2 WHERE r2.host = $2 AND r2.id < r1.id ORDER BY r2.id DESC LIMIT 1) AS prev_rank
+             FROM runs r1 WHERE r1.host = $2 ORDER BY r1.id DESC LIMIT 1
+           ) r ON true
+           WHERE NOT EXISTS (SELECT 1 FROM existing) AND (SELECT count(*) FROM sites WHERE account_id = $1) < $6
+           RETURNING id, host, added, interval_h, importance, project_id, NULL::text AS project
+         )
+         SELECT 'added' AS kind, * FROM added
+         UNION ALL
+         SELECT 'exists' AS kind, * FROM existing`,
+        [accountId, host, now, intervalH, keyword ?? "", max],
       );
-      return { kind: "added", site: site as SiteRow };
+      if (!row) return { kind: "limit", max };
+      const { kind, ...site } = row;
+      if (kind === "exists" && keyword !== undefined) {
+        await q.query("UPDATE sites SET uptime_keyword = nullif($3, '') WHERE account_id = $1 AND host = $2", [accountId, host, keyword]);
+      }
+      return { kind, site };
     });
   }
 

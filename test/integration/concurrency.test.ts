@@ -117,3 +117,38 @@ describe("Idempotency-Key under concurrency (Postgres server, pool of 8)", () =>
     expect(r.executions).toBeGreaterThan(1);
   });
 });
+
+describe("the plan's site limit under concurrency (Postgres server, pool of 8)", () => {
+  it("adds exactly the plan's number of sites among 20 concurrent POST /sites across two gateways", async () => {
+    const gws = await gateways(2);
+    const first = gws[0] as TestGateway;
+    await first.admin.setPlan("default", { sites: 5 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (gws[i % 2] as TestGateway).call("POST", "/api/v1/sites", { body: { host: `race${i}.example.com` } })),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect([statuses.filter((s) => s === 201).length, statuses.filter((s) => s === 429).length]).toEqual([5, 15]);
+    const [row] = await first.db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE host LIKE 'race%'");
+    expect(row?.n).toBe(5);
+  });
+
+  it("removes every site of 10 concurrent add-then-remove cycles (100 requests, within the hourly 120), each add with its own Idempotency-Key", async () => {
+    const gws = await gateways(2);
+    const removed: boolean[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, c) => {
+        const gw = gws[c % 2] as TestGateway;
+        for (let n = 0; n < 5; n++) {
+          const host = `cycle${c}-${n}.example.com`;
+          const added = await gw.call("POST", "/api/v1/sites", { body: { host }, headers: { "idempotency-key": `add-${host}` } });
+          expect(added.statusCode, added.body).toBe(201);
+          const gone = await gw.call("DELETE", `/api/v1/sites/${host}`);
+          removed.push(gone.json<{ removed: boolean }>().removed);
+        }
+      }),
+    );
+    expect(removed.filter((r) => r)).toHaveLength(50);
+    const [row] = await (gws[0] as TestGateway).db.query<{ n: number }>("SELECT count(*) AS n FROM sites WHERE host LIKE 'cycle%'");
+    expect(row?.n).toBe(0);
+  });
+});
