@@ -118,7 +118,7 @@ export {
   type FixEffect,
   type SeriesPoint,
 } from "./followup/index.ts";
-export { judgeNarrow, narrowArm, narrowKindOf, projectRank, RECHECK_MAX_PAGES, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, recheckTarget, type CrawlContext, type NarrowContext, type NarrowJudgement, type NarrowKind, type NarrowLook, type NarrowResult, type NarrowTask, type RecheckScope } from "./followup/index.ts";
+export { judgeNarrow, narrowArm, projectRank, RECHECK_MAX_PAGES, RECHECK_SCOPES, recheckModeOf, recheckScopeOf, recheckTarget, type CrawlContext, type NarrowContext, type NarrowJudgement, type NarrowKind, type NarrowLook, type NarrowResult, type NarrowTask, type RecheckScope } from "./followup/index.ts";
 export {
   asOf,
   dayOf as utcDayOf,

@@ -15,7 +15,7 @@ import { tlsScope } from "./tls.ts";
 import { analysisScope, crawlScope } from "./whole.ts";
 
 export type { NarrowContext, NarrowKind, NarrowLook, NarrowResult, NarrowTask, RecheckMode, RecheckScope } from "./scope.ts";
-export { narrowArm, narrowKindOf } from "./scope.ts";
+export { narrowArm } from "./scope.ts";
 export { RECHECK_MAX_PAGES, recheckTarget } from "./page.ts";
 
 export type { CrawlBrokenLink, CrawlContext, LookPages } from "./links.ts";

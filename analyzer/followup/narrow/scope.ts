@@ -23,11 +23,6 @@ export function narrowArm<K extends NarrowKind>(result: NarrowResult, k: K): Ext
   return result.$case === k ? (result.value as never) : undefined;
 }
 
-/** The work kind of a narrow look: pages and robots travel as the `recheck` kind. */
-export function narrowKindOf(look: NarrowLook): NarrowKind {
-  return look === "pages" || look === "robots" || look === "links" ? "recheck" : look;
-}
-
 /** What a narrow scope needs to know of the task's site and its last report. */
 export interface NarrowContext {
   /** The site as monitored (host or host:port). */
@@ -82,7 +77,7 @@ export interface RecheckScope {
   applies?(ctx: NarrowContext): boolean;
   /** Narrow families only: the look this task takes when the family has several (default: the family's mode). */
   lookOf?(ctx: NarrowContext): NarrowLook;
-  /** Narrow families only: the sync-lane task of the look (its kind is narrowKindOf the look). */
+  /** Narrow families only: the sync-lane task of the look (pages, robots and links travel as the `recheck` kind). */
   target?(ctx: NarrowContext): NarrowTask;
   /** Narrow families only: the site facts the family's checks read, built from the narrow look's result alone. */
   facts?(ctx: NarrowContext, result: NarrowResult): SiteFacts;
