@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 export type BrowserProfile = "mobile" | "desktop";
-export type BrowserThrottling = "provided" | "devtools";
+export type BrowserThrottling = "simulate" | "devtools" | "provided";
 
 export type BrowserMode = "auto" | "off";
 export type BrowserThirdParty = "auto" | "none" | "all";
@@ -66,8 +66,8 @@ export function browserProfiles(raw: string): BrowserProfile[] {
 
 export function browserThrottling(raw: string): BrowserThrottling {
   const v = raw.trim().toLowerCase();
-  if (v === "provided" || v === "devtools") return v;
-  throw new ConfigValueError(`must be provided or devtools, got "${raw}"`);
+  if (v === "simulate" || v === "provided" || v === "devtools") return v;
+  throw new ConfigValueError(`must be simulate, devtools or provided, got "${raw}"`);
 }
 
 /** Cores less one (the serving thread keeps a core), at least 1, at most 4. */

@@ -33,5 +33,5 @@ export function carryBrowserRun(facts: SiteFacts, previous: BrowserSection | und
 
 function carriedThrottling(home: Parameters<typeof throttlingOf>[0]): BrowserThrottling {
   const t = throttlingOf(home);
-  return BrowserThrottling.fromPartial({ method: t.method, cpuSlowdown: t.cpu_slowdown, requestLatencyMs: t.request_latency_ms, downloadKbps: t.download_kbps, uploadKbps: t.upload_kbps });
+  return BrowserThrottling.fromPartial({ method: t.method, cpuSlowdown: t.cpu_slowdown, requestLatencyMs: t.request_latency_ms, downloadKbps: t.download_kbps, uploadKbps: t.upload_kbps, rttMs: t.rtt_ms ?? 0, throughputKbps: t.throughput_kbps ?? 0 });
 }

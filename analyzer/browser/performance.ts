@@ -7,11 +7,14 @@ import { DESKTOP_CONTROL_POINTS, metricScore, MOBILE_CONTROL_POINTS, type LogNor
 
 /** How one run was throttled, as the API shows it (crawler/browser/profiles.ts: appliedThrottling). */
 export interface RunThrottling {
-  readonly method: "devtools" | "provided";
+  readonly method: "simulate" | "devtools" | "provided";
   readonly cpu_slowdown: number;
   readonly request_latency_ms: number;
   readonly download_kbps: number;
   readonly upload_kbps: number;
+  /** simulate: the round trip and throughput Lantern assumed (absent on runs stored before simulation). */
+  readonly rtt_ms?: number;
+  readonly throughput_kbps?: number;
 }
 
 /** What runs recorded before they stated their throttling were: unthrottled (the default until issue 33). */
@@ -106,13 +109,15 @@ export function browserPages(facts: SiteFacts): BrowserPageReport[] {
 /** The throttling a run's facts state (facts from before issue 33 state none: those runs were unthrottled). */
 export function runThrottling(m: Pick<BrowserMetrics, "throttling">): RunThrottling {
   const t = m.throttling;
-  if (!t || t.method !== "devtools") return UNTHROTTLED;
+  if (t?.method === "simulate") return { method: "simulate", cpu_slowdown: t.cpuSlowdown, request_latency_ms: 0, download_kbps: 0, upload_kbps: 0, rtt_ms: t.rttMs, throughput_kbps: t.throughputKbps };
+  if (t?.method !== "devtools") return UNTHROTTLED;
   return { method: "devtools", cpu_slowdown: t.cpuSlowdown, request_latency_ms: t.requestLatencyMs, download_kbps: t.downloadKbps, upload_kbps: t.uploadKbps };
 }
 
 /** "DevTools throttling (4× CPU, 562.5 ms latency, 1474.56/675 Kbit/s)", "DevTools throttling (none: desktop preset)" or "unthrottled". */
 export function describeThrottling(t: RunThrottling): string {
   if (t.method === "provided") return "unthrottled";
+  if (t.method === "simulate") return `simulated throttling as Lighthouse's default (${t.cpu_slowdown}× CPU, ${t.rtt_ms ?? 0} ms RTT, ${t.throughput_kbps ?? 0} Kbit/s)`;
   const parts = [
     ...(t.cpu_slowdown > 1 ? [`${t.cpu_slowdown}× CPU`] : []),
     ...(t.request_latency_ms > 0 ? [`${t.request_latency_ms} ms latency`] : []),

@@ -234,7 +234,8 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
           current = null;
           metricsOf = await attempt(url, m);
         }
-        return BrowserMetrics.fromPartial({ ...metricsOf, ...base, durationMs: Date.now() - started });
+        // A simulated run whose trace could not be simulated states what it was: unthrottled.
+        return BrowserMetrics.fromPartial({ ...metricsOf, ...base, throttling: metricsOf.throttling ?? base.throttling, durationMs: Date.now() - started });
       } catch (err) {
         outcome = err instanceof PageAbandonedError ? "abandoned" : err instanceof BrowserCrashedError ? "crashed" : "error";
         return BrowserMetrics.fromPartial({

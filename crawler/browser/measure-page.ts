@@ -9,9 +9,10 @@
 // Lighthouse's: bench:browser). The caller (browser-pool.ts) owns the deadline and the browser.
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
-import { RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
+import { BrowserThrottling, RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
-import { networkConditions, userAgentFor, type AppliedThrottling, type Profile } from "./profiles.ts";
+import { MAX_TRACE_EVENTS, simulateMetrics, TRACE_CATEGORIES, type TraceEvent } from "./lantern.ts";
+import { appliedThrottling, networkConditions, userAgentFor, type AppliedThrottling, type Profile } from "./profiles.ts";
 import type { PageProxies } from "./page-proxies.ts";
 
 export interface PageRun {
@@ -246,6 +247,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, proxies: 
     const cdp = await ctx.newCDPSession(page);
     await throttle(cdp, run.throttling);
     const { painted } = await watchFirstContentfulPaint(cdp);
+    const tracing = run.throttling.method === "simulate" ? await startTrace(cdp) : null;
     const left = () => Math.max(1, run.deadline - Date.now());
     await page.goto(run.url, { waitUntil: "load", timeout: left() });
     // Nothing runs in the page before its first contentful paint: Playwright's first evaluation
@@ -260,6 +262,8 @@ export async function startMeasurement(browser: Browser, run: PageRun, proxies: 
     await page.waitForFunction(`${m}.lcp !== null`, undefined, { polling: "raf", timeout: Math.max(1, paintBy - Date.now()) }).catch(() => undefined);
     const loadEnd = `(performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? 0)`;
     await settle(page, `performance.now() - Math.max(${m}.last, ${loadEnd})`, network, run.settleMs, run.deadline);
+    // The trace ends with the load's quiet, as Lighthouse's does: the click below is not part of it.
+    const traceEvents = tracing ? await tracing.end() : null;
     // TBT and the DOM are read before the click: the click's own task must not count.
     const reading = await page.evaluate<Reading>(`(() => {
       const nav = performance.getEntriesByType("navigation")[0];
@@ -272,6 +276,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, proxies: 
     await Promise.all(pending);
     counts.blocked = await proxy.blocked();
     const out = toMetrics(reading, counts, byType);
+    if (traceEvents) Object.assign(out, await simulated(traceEvents, run, out));
     if (interaction.inp !== null) out.inpMs = Math.round(interaction.inp * 10) / 10;
     out.inpTarget = interaction.target;
     out.rendered = rendered;
@@ -346,15 +351,60 @@ function delay(ms: number): Promise<void> {
 
 /**
  * Lighthouse's DevTools throttling (core/lib/emulation.js): the network conditions when any is set,
- * the CPU slowdown when it is over 1; an unthrottled run sends nothing.
+ * the CPU slowdown when it is over 1. An unthrottled or simulated run sends nothing.
  */
 async function throttle(cdp: CDPSession, t: AppliedThrottling): Promise<void> {
+  if (t.method !== "devtools") return;
   const network = networkConditions(t);
   if (network) {
     await cdp.send("Network.enable");
     await cdp.send("Network.emulateNetworkConditions", network);
   }
   if (t.cpuSlowdown > 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: t.cpuSlowdown });
+}
+
+/** A trace being recorded on the page's session: end() stops it and resolves with its events. */
+interface Tracing {
+  end(): Promise<TraceEvent[] | null>;
+}
+
+/**
+ * Records the page's trace (the categories Lantern reads) until end(); a trace longer than
+ * MAX_TRACE_EVENTS is dropped as it comes (end() then resolves null).
+ */
+async function startTrace(cdp: CDPSession): Promise<Tracing> {
+  let events: TraceEvent[] | null = [];
+  cdp.on("Tracing.dataCollected", ({ value }) => {
+    if (events === null) return;
+    if (events.length + value.length > MAX_TRACE_EVENTS) events = null;
+    else for (const e of value) events.push(e);
+  });
+  const complete = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
+  await cdp.send("Tracing.start", { categories: TRACE_CATEGORIES, transferMode: "ReportEvents" });
+  return {
+    async end() {
+      await cdp.send("Tracing.end");
+      await complete;
+      return events;
+    },
+  };
+}
+
+/**
+ * FCP, LCP and TBT as Lantern estimates them on the profile's simulated network and CPU (lantern.ts).
+ * A trace Lantern cannot read (no contentful paint, no navigation, too long) leaves the observed,
+ * unthrottled figures, and the run says so: its throttling is "provided".
+ */
+async function simulated(events: TraceEvent[] | null, run: PageRun, observed: Partial<BrowserMetrics>): Promise<Partial<BrowserMetrics>> {
+  const round = (x: number) => Math.round(x * 10) / 10;
+  try {
+    if (events === null) throw new Error("the trace was too long");
+    if (observed.fcpMs === undefined) throw new Error("no contentful paint");
+    const s = await simulateMetrics(events, run.profile);
+    return { fcpMs: round(s.fcpMs), lcpMs: round(s.lcpMs), tbtMs: round(s.tbtMs) };
+  } catch {
+    return { throttling: BrowserThrottling.fromPartial(appliedThrottling(run.profile, "provided")) };
+  }
 }
 
 function toMetrics(r: Reading, counts: { blocked: number; requests: number; bytes: number; dialogs: number; popups: number }, byType: Map<string, { requests: number; bytes: number }>): Partial<BrowserMetrics> {

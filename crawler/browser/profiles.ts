@@ -1,10 +1,10 @@
 // The measurement profiles: the screens, user agents and throttling Lighthouse 12 emulates
 // (core/config/constants.js: screenEmulationMetrics, throttling.mobileSlow4G and desktopDense4G).
-// A profile is chosen per measurement; its throttling is applied as Lighthouse's DevTools throttling
-// does (SVC_BROWSER_THROTTLING=devtools, the default: what Lighthouse and PageSpeed Insights report
-// by default on mobile, slow 4G and a 4x slower CPU), or not at all (provided: the page loads as
-// fast as the machine allows, Lighthouse's --throttling-method=provided). Lighthouse's default,
-// simulated throttling (Lantern) is not what Svc does: docs/analysis.md, "Throttling", says why.
+// A profile is chosen per measurement; its throttling is Lighthouse's default, simulated
+// (SVC_BROWSER_THROTTLING=simulate: the page loads unthrottled and Lantern estimates FCP, LCP and TBT
+// on the profile's network and CPU, lantern.ts: what Lighthouse and PageSpeed Insights report by
+// default), applied as Lighthouse's DevTools throttling does (devtools: slow 4G and a 4x slower CPU
+// for real on mobile), or none (provided: the page loads as fast as the machine allows).
 
 export interface Throttling {
   /** Round-trip time Lighthouse's simulation assumes (ms). */
@@ -76,34 +76,39 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = Object.freeze({
 });
 
 /** How a run is throttled (SVC_BROWSER_THROTTLING): Lighthouse's --throttling-method of the same name. */
-export type ThrottlingMethod = "devtools" | "provided";
-export const THROTTLING_METHODS: readonly ThrottlingMethod[] = Object.freeze(["devtools", "provided"]);
+export type ThrottlingMethod = "simulate" | "devtools" | "provided";
+export const THROTTLING_METHODS: readonly ThrottlingMethod[] = Object.freeze(["simulate", "devtools", "provided"]);
 
-/** The throttling one run applies, as its result states it (0: that part is not throttled). */
+/** The throttling of one run, as its result states it (0: that part is not throttled). */
 export interface AppliedThrottling {
   readonly method: ThrottlingMethod;
-  /** Emulation.setCPUThrottlingRate's rate (1: the machine's speed). */
+  /** The CPU slowdown: Emulation.setCPUThrottlingRate's rate (devtools) or Lantern's multiplier (simulate); 1: the machine's speed. */
   readonly cpuSlowdown: number;
-  /** Network.emulateNetworkConditions: latency added to each request (ms) and throughputs (Kbit/s). */
+  /** devtools: Network.emulateNetworkConditions's latency added to each request (ms) and throughputs (Kbit/s). */
   readonly requestLatencyMs: number;
   readonly downloadKbps: number;
   readonly uploadKbps: number;
+  /** simulate: the round trip and throughput Lantern assumes (the load itself is not throttled). */
+  readonly rttMs: number;
+  readonly throughputKbps: number;
 }
 
-/** What a run of `profile` applies under `method`: the profile's DevTools figures, or nothing. */
+/** What a run of `profile` states under `method`: the profile's simulated or DevTools figures, or nothing. */
 export function appliedThrottling(profile: Profile, method: ThrottlingMethod): AppliedThrottling {
-  if (method === "provided") return { method, cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 };
+  const none = { cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0, rttMs: 0, throughputKbps: 0 };
   const t = profile.throttling;
   // 1.6 * 1024 * 0.9 is 1474.5600000000002 in binary: stated as 1474.56, the same bytes per second.
   const kbps = (x: number) => Math.round(x * 100) / 100;
-  return { method, cpuSlowdown: t.cpuSlowdownMultiplier, requestLatencyMs: t.requestLatencyMs, downloadKbps: kbps(t.downloadThroughputKbps), uploadKbps: kbps(t.uploadThroughputKbps) };
+  if (method === "provided") return { method, ...none };
+  if (method === "simulate") return { method, ...none, cpuSlowdown: t.cpuSlowdownMultiplier, rttMs: t.rttMs, throughputKbps: kbps(t.throughputKbps) };
+  return { method, ...none, cpuSlowdown: t.cpuSlowdownMultiplier, requestLatencyMs: t.requestLatencyMs, downloadKbps: kbps(t.downloadThroughputKbps), uploadKbps: kbps(t.uploadThroughputKbps) };
 }
 
 /**
  * Network.emulateNetworkConditions's parameters for `t`, as Lighthouse computes them
  * (core/lib/emulation.js: throughput in bytes per second, floored); null when the network is not throttled.
  */
-export function networkConditions(t: AppliedThrottling): { offline: false; latency: number; downloadThroughput: number; uploadThroughput: number } | null {
+export function networkConditions(t: Pick<AppliedThrottling, "requestLatencyMs" | "downloadKbps" | "uploadKbps">): { offline: false; latency: number; downloadThroughput: number; uploadThroughput: number } | null {
   if (t.requestLatencyMs <= 0 && t.downloadKbps <= 0 && t.uploadKbps <= 0) return null;
   return { offline: false, latency: t.requestLatencyMs, downloadThroughput: Math.floor((t.downloadKbps * 1024) / 8), uploadThroughput: Math.floor((t.uploadKbps * 1024) / 8) };
 }

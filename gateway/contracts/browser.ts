@@ -29,11 +29,16 @@ export const BrowserRunSchema = Type.Object(
     throttling: Type.Optional(
       Type.Object(
         {
-          method: StringEnum(["devtools", "provided"], { description: "devtools: the profile's Lighthouse DevTools throttling (SVC_BROWSER_THROTTLING, the default); provided: none, the page loaded as fast as the machine allowed" }),
-          cpu_slowdown: Type.Number({ minimum: 1, description: "CPU slowdown applied (4 on mobile under devtools, as Lighthouse; 1: none)" }),
+          method: StringEnum(["simulate", "devtools", "provided"], {
+            description:
+              "simulate (SVC_BROWSER_THROTTLING's default): Lighthouse's and PageSpeed Insights' default, the page loaded unthrottled and FCP, LCP and TBT estimated by Lantern, Lighthouse's simulator, on the profile's network and CPU; devtools: the profile's Lighthouse DevTools throttling applied for real; provided: none, the page loaded as fast as the machine allowed (also a simulated run whose trace could not be simulated)",
+          }),
+          cpu_slowdown: Type.Number({ minimum: 1, description: "CPU slowdown applied (devtools) or simulated (simulate): 4 on mobile, as Lighthouse; 1: none" }),
           request_latency_ms: Type.Number({ minimum: 0, description: "Latency added to each request (562.5 ms on mobile under devtools; 0: none)" }),
           download_kbps: Type.Number({ minimum: 0, description: "Download throughput in Kbit/s (1474.56 on mobile under devtools; 0: unthrottled)" }),
           upload_kbps: Type.Number({ minimum: 0, description: "Upload throughput in Kbit/s (675 on mobile under devtools; 0: unthrottled)" }),
+          rtt_ms: Type.Optional(Type.Number({ minimum: 0, description: "simulate: the round-trip time the simulation assumed (150 ms on mobile, 40 on desktop)" })),
+          throughput_kbps: Type.Optional(Type.Number({ minimum: 0, description: "simulate: the throughput the simulation assumed in Kbit/s (1638.4 on mobile, 10240 on desktop)" })),
         },
         { additionalProperties: false, description: "Extension: how this run was throttled. Absent on runs stored before runs stated it, which were unthrottled. Regressions (GET /changes, performance.regressed) compare only runs of the same method." },
       ),

@@ -5,13 +5,14 @@
  * Pages: built to produce known LCP, CLS, TBT and INP (test/harness/lab-pages.ts and the pages
  * below), served over plain http on 127.0.0.1, one page at a time, a fresh context (Svc) or a
  * fresh tab with a cleared cache (Lighthouse) per run, Debian's Chromium for both. Per page and
- * run, interleaved: Svc's default (SVC_BROWSER_THROTTLING=devtools) in the mobile and the desktop
- * profile, then Lighthouse mobile default (simulate), mobile devtools, desktop default (simulate)
- * and desktop devtools. Printed per page and profile, medians of RUNS, for FCP, LCP, TBT and CLS:
+ * run, interleaved: Svc's default (SVC_BROWSER_THROTTLING=simulate) and Svc's devtools throttling
+ * in the mobile and the desktop profile, then Lighthouse mobile default (simulate), mobile devtools,
+ * desktop default (simulate) and desktop devtools. Printed per page and profile, medians of RUNS,
+ * for FCP, LCP, TBT and CLS:
  *   - the default pairing: Svc default / Lighthouse default (what a user of Lighthouse or PageSpeed
  *     Insights gets: simulated throttling, Lantern);
- *   - the like-for-like pairing: Svc default / Lighthouse devtools (the same throttling applied
- *     the same way: slow 4G and 4x CPU on mobile, none on desktop);
+ *   - the devtools pairing: Svc devtools / Lighthouse devtools (the same throttling applied the
+ *     same way for real: slow 4G and 4x CPU on mobile, none on desktop);
  * each ratio marked when it is outside ±15 % (absolute differences under 20 ms and 0.005 CLS
  * count as equal: below the timers' resolution on this machine); then each tool's run-to-run
  * spread of FCP and LCP (max - min over the runs), and the node's load per core as Svc stated it.
@@ -269,7 +270,9 @@ function ratio(m: Metric, svc: number | undefined, lh: number | undefined): { te
 interface PageResult {
   readonly path: string;
   readonly profile: ProfileName;
+  /** Svc's default (simulate). */
   readonly svc: Figures;
+  readonly svcDevtools: Figures;
   readonly lhDefault: Figures;
   readonly lhDevtools: Figures;
   readonly svcSpread: { fcp?: number; lcp?: number };
@@ -326,15 +329,22 @@ async function main(): Promise<void> {
   const results: PageResult[] = [];
   try {
     log(lighthouse ? `lighthouse ${lighthouse.version}: performance category; ${LH_MODES.map(modeName).join(", ")}` : "lighthouse: not run");
-    log("svc: crawler/browser pool, one context, SVC_BROWSER_THROTTLING=devtools (the default), mobile and desktop profiles, fresh context per run\n");
-    const pool = createBrowserPool({ executablePath: chrome, timeoutMs: 60_000, throttling: "devtools", thirdParty: "none", externalAllowed: () => false }, { egress });
-    await pool.measurePage(`${site.origin}/text`, { viewport: "desktop" }); // warm-up: the browser's launch is no page's time
+    log("svc: crawler/browser pool, one context, SVC_BROWSER_THROTTLING=simulate (the default) and devtools, mobile and desktop profiles, fresh context per run\n");
+    const pool = createBrowserPool({ executablePath: chrome, timeoutMs: 60_000, throttling: "simulate", thirdParty: "none", externalAllowed: () => false }, { egress });
+    const devtoolsPool = createBrowserPool({ executablePath: chrome, timeoutMs: 60_000, throttling: "devtools", thirdParty: "none", externalAllowed: () => false }, { egress });
+    // Warm-up: the browsers' launch and the trace engine's first load are no page's time.
+    await pool.measurePage(`${site.origin}/text`);
+    await devtoolsPool.measurePage(`${site.origin}/text`, { viewport: "desktop" });
     for (const page of pages) {
       const url = `${site.origin}${page.path}`;
       const svcRuns: Record<ProfileName, SvcFigures[]> = { mobile: [], desktop: [] };
+      const devtoolsRuns: Record<ProfileName, SvcFigures[]> = { mobile: [], desktop: [] };
       const lhRuns = new Map<string, LighthouseRun[]>(LH_MODES.map((m) => [modeName(m), []]));
       for (let r = 0; r < RUNS; r++) {
-        for (const profile of ["mobile", "desktop"] as const) svcRuns[profile].push(svcFigures(await pool.measurePage(url, { viewport: profile })));
+        for (const profile of ["mobile", "desktop"] as const) {
+          svcRuns[profile].push(svcFigures(await pool.measurePage(url, { viewport: profile })));
+          devtoolsRuns[profile].push(svcFigures(await devtoolsPool.measurePage(url, { viewport: profile })));
+        }
         if (!lighthouse) continue;
         for (const mode of LH_MODES) {
           const run = await lighthouse.run(url, mode);
@@ -347,6 +357,7 @@ async function main(): Promise<void> {
       for (const profile of ["mobile", "desktop"] as const) {
         const runs = svcRuns[profile];
         const svc = Object.fromEntries(METRICS.map((m) => [m, median(runs.map((f) => f[m]))])) as Figures;
+        const svcDevtools = Object.fromEntries(METRICS.map((m) => [m, median(devtoolsRuns[profile].map((f) => f[m]))])) as Figures;
         const lhOf = (method: string) => {
           const rs = lhRuns.get(`${profile}-${method}`) ?? [];
           return { figures: Object.fromEntries(METRICS.map((m) => [m, median(rs.map((x) => x.figures[m]))])) as Figures, runs: rs };
@@ -357,6 +368,7 @@ async function main(): Promise<void> {
           path: page.path,
           profile,
           svc,
+          svcDevtools,
           lhDefault: def.figures,
           lhDevtools: dev.figures,
           svcSpread: { fcp: spread(runs.map((f) => f.fcp)), lcp: spread(runs.map((f) => f.lcp)) },
@@ -365,17 +377,18 @@ async function main(): Promise<void> {
         };
         results.push(result);
         log(`  ${profile} (svc: node load per core ${num(result.load, 2)}; FCP spread svc ${num(result.svcSpread.fcp)} / LH devtools ${num(result.lhSpread.fcp)} ms)`);
-        log(`    ${"metric".padEnd(6)} ${"built".padStart(8)} ${"svc".padStart(8)} ${"LH default".padStart(11)} ${"svc/def".padStart(8)} ${"LH devtools".padStart(12)} ${"svc/dev".padStart(8)}`);
+        log(`    ${"metric".padEnd(6)} ${"built".padStart(8)} ${"svc".padStart(8)} ${"LH default".padStart(11)} ${"svc/def".padStart(8)} ${"svc devtools".padStart(13)} ${"LH devtools".padStart(12)} ${"dev/dev".padStart(8)}`);
         for (const m of [...PAIRED, "score", "doc", "paint"] as const) {
           const d = digitsOf(m);
           const known = profile === "desktop" ? page.known[m] : undefined;
-          log(`    ${m.padEnd(6)} ${num(known, d).padStart(8)} ${num(svc[m], d).padStart(8)} ${num(def.figures[m], d).padStart(11)} ${ratio(m, svc[m], def.figures[m]).text.padStart(8)} ${num(dev.figures[m], d).padStart(12)} ${ratio(m, svc[m], dev.figures[m]).text.padStart(8)}`);
+          log(`    ${m.padEnd(6)} ${num(known, d).padStart(8)} ${num(svc[m], d).padStart(8)} ${num(def.figures[m], d).padStart(11)} ${ratio(m, svc[m], def.figures[m]).text.padStart(8)} ${num(svcDevtools[m], d).padStart(13)} ${num(dev.figures[m], d).padStart(12)} ${ratio(m, svcDevtools[m], dev.figures[m]).text.padStart(8)}`);
         }
         if (profile === "desktop") log(`    ${"inp".padEnd(6)} ${num(page.known.inp).padStart(8)} ${num(median(runs.map((f) => f.inp))).padStart(8)}`);
       }
       (out.pages as unknown[]).push(...results.filter((x) => x.path === page.path), { path: page.path, lighthouseProblems: problems });
     }
     await pool.close();
+    await devtoolsPool.close();
     summary(results);
 
     log(`\nthe pool alone: ${POOL_PAGES} pages per round (the pages above in turn), desktop, no interaction wait beyond the page's own`);
@@ -383,7 +396,7 @@ async function main(): Promise<void> {
     for (const contexts of CONTEXTS) {
       let peak = 0;
       const metrics: BrowserPoolMetrics = { contexts: () => {}, queue: () => {}, browsers: () => {}, memory: (b) => void (peak = Math.max(peak, b)), recycled: () => {}, crashed: () => {}, page: () => {} };
-      const p = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, throttling: "devtools", thirdParty: "none", externalAllowed: () => false, concurrency: contexts }, { egress, metrics });
+      const p = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, throttling: "simulate", thirdParty: "none", externalAllowed: () => false, concurrency: contexts }, { egress, metrics });
       await p.measurePage(`${site.origin}/text`, { viewport: "desktop" });
       const t0 = performance.now();
       const pooled = await Promise.all(Array.from({ length: POOL_PAGES }, (_, i) => p.measurePage(`${site.origin}${(pages[i % pages.length] as BenchPage).path}`, { viewport: "desktop" })));
@@ -413,15 +426,19 @@ async function main(): Promise<void> {
 function summary(results: readonly PageResult[]): void {
   log("\nsummary: Svc / Lighthouse per metric over the pages (median, range of the ratios with a non-zero Lighthouse value; within ±15 % or 20 ms / 0.005 CLS)");
   for (const profile of ["mobile", "desktop"] as const) {
-    for (const [pairing, pick] of [["default", (r: PageResult) => r.lhDefault], ["devtools", (r: PageResult) => r.lhDevtools]] as const) {
+    const pairings = [
+      ["default", (r: PageResult) => r.svc, (r: PageResult) => r.lhDefault],
+      ["devtools", (r: PageResult) => r.svcDevtools, (r: PageResult) => r.lhDevtools],
+    ] as const;
+    for (const [pairing, ours, theirs] of pairings) {
       const parts = PAIRED.map((m) => {
-        const rs = results.filter((r) => r.profile === profile).map((r) => ratio(m, r.svc[m], pick(r)[m]));
+        const rs = results.filter((r) => r.profile === profile).map((r) => ratio(m, ours(r)[m], theirs(r)[m]));
         const known = rs.filter((r) => r.within !== null);
         const ratios = known.map((r) => r.ratio).filter((x): x is number => x !== null);
         const range = ratios.length ? `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}` : "-";
         return `${m} ${num(median(ratios), 2)} (${range}) ${known.filter((r) => r.within).length}/${known.length}`;
       });
-      log(`  ${profile.padEnd(8)} vs LH ${pairing.padEnd(9)} ${parts.join("; ")}`);
+      log(`  ${profile.padEnd(8)} ${pairing.padEnd(9)} svc/LH ${parts.join("; ")}`);
     }
     const rows = results.filter((r) => r.profile === profile);
     log(`  ${profile.padEnd(8)} FCP spread (max-min over runs), median over pages: svc ${num(median(rows.map((r) => r.svcSpread.fcp)))} ms, LH devtools ${num(median(rows.map((r) => r.lhSpread.fcp)))} ms; LCP: svc ${num(median(rows.map((r) => r.svcSpread.lcp)))}, LH ${num(median(rows.map((r) => r.lhSpread.lcp)))}`);

@@ -108,12 +108,12 @@ describe("the browser's operations", () => {
       expect(b.fcp_ms).toBeGreaterThan(0);
       expect(Number.isInteger(b.score)).toBe(true);
     }
-    // Each run states its throttling: the default, Lighthouse's mobile DevTools throttling, and the node's load.
+    // Each run states its throttling: the default, Lighthouse's simulated mobile throttling, and the node's load.
     for (const b of perf.browser) {
-      expect(b.throttling).toEqual({ method: "devtools", cpu_slowdown: 4, request_latency_ms: 562.5, download_kbps: 1474.56, upload_kbps: 675 });
+      expect(b.throttling).toEqual({ method: "simulate", cpu_slowdown: 4, request_latency_ms: 0, download_kbps: 0, upload_kbps: 0, rtt_ms: 150, throughput_kbps: 1638.4 });
       expect(b.node_load).toBeGreaterThanOrEqual(0);
     }
-    expect(perf.note).toContain("2 pages mobile, DevTools throttling (4× CPU, 562.5 ms latency, 1474.56/675 Kbit/s)");
+    expect(perf.note).toContain("2 pages mobile, simulated throttling as Lighthouse's default (4× CPU, 150 ms RTT, 1638.4 Kbit/s)");
     const codes = perf.checks.map((c: { code: string }) => c.code);
     expect(codes).toEqual(expect.arrayContaining(["lcp", "cls", "tbt", "fcp"]));
     expect(perf.checks.find((c: { code: string }) => c.code === "cls")).toMatchObject({ status: "pass", value: 0, group: "performance" });
@@ -262,7 +262,7 @@ describe("performance regressions between two checks", () => {
     const withoutRes = (await gw.call("GET", `/api/v1/changes/${HOST}`, { key })).json();
     expect({ to: withoutRes.to.id, performance: withoutRes.performance }).toEqual({ to: without, performance: [] });
     // A check whose runs had another throttling method (SVC_BROWSER_THROTTLING changed) is no regression, however slower.
-    const throttled = { method: "devtools", cpuSlowdown: 4, requestLatencyMs: 562.5, downloadKbps: 1474.56, uploadKbps: 675 };
+    const throttled = { method: "devtools", cpuSlowdown: 4, requestLatencyMs: 562.5, downloadKbps: 1474.56, uploadKbps: 675, rttMs: 0, throughputKbps: 0 };
     const switched = await settle(t0 - 600, [{ ...homeAfter, lcpMs: 9000, fcpMs: 4000, throttling: throttled }, about]);
     const switchedRes = (await gw.call("GET", `/api/v1/changes/${HOST}`, { key })).json();
     expect({ to: switchedRes.to.id, performance: switchedRes.performance }).toEqual({ to: switched, performance: [] });

@@ -140,17 +140,41 @@ describe("browser metrics", () => {
     try {
       const mobile = await throttled.measurePage(`${origin}/`, { interact: false });
       expect(mobile.error).toBe("");
-      expect({ throttling: mobile.throttling, nodeLoad: mobile.nodeLoad }).toEqual({ throttling: { method: "devtools", cpuSlowdown: 4, requestLatencyMs: 562.5, downloadKbps: 1474.56, uploadKbps: 675 }, nodeLoad: 0.5 });
+      expect({ throttling: mobile.throttling, nodeLoad: mobile.nodeLoad }).toEqual({ throttling: { method: "devtools", cpuSlowdown: 4, requestLatencyMs: 562.5, downloadKbps: 1474.56, uploadKbps: 675, rttMs: 0, throughputKbps: 0 }, nodeLoad: 0.5 });
       // Nothing paints before the document has come through the emulated request latency.
       expect(mobile.fcpMs).toBeGreaterThanOrEqual(562);
       const desktop = await throttled.measurePage(`${origin}/`, { viewport: "desktop", interact: false });
-      expect(desktop.throttling).toEqual({ method: "devtools", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 });
+      expect(desktop.throttling).toEqual({ method: "devtools", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0, rttMs: 0, throughputKbps: 0 });
     } finally {
       await throttled.close();
     }
     const plain = await pool.measurePage(`${origin}/`, { interact: false });
-    expect(plain.throttling).toEqual({ method: "provided", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 });
+    expect(plain.throttling).toEqual({ method: "provided", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0, rttMs: 0, throughputKbps: 0 });
     expect(plain.nodeLoad).toBeGreaterThanOrEqual(0);
+  });
+
+  it("simulates Lighthouse's default throttling from the page's trace: a 4× slower CPU lengthens a long task, slow 4G delays the first paint", async () => {
+    const simulated = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, throttling: "simulate", thirdParty: "none", externalAllowed: () => false }, { egress });
+    try {
+      const observed = await pool.measurePage(`${origin}/busy`, { interact: false });
+      const mobile = await simulated.measurePage(`${origin}/busy`, { interact: false });
+      expect(mobile.error).toBe("");
+      expect(mobile.throttling).toEqual({ method: "simulate", cpuSlowdown: 4, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0, rttMs: 150, throughputKbps: 1638.4 });
+      // The page holds its main thread LONG_TASK_MS after the first paint: unthrottled, TBT is that
+      // less 50 ms; Lantern runs the task 4× slower (Lighthouse's simulate: 4 × 300 - 50 = 1150).
+      expect(observed.tbtMs).toBeLessThan(2 * LONG_TASK_MS);
+      expect(mobile.tbtMs).toBeGreaterThanOrEqual(3 * LONG_TASK_MS);
+      // The document needs a connection and a request at 150 ms RTT before anything paints.
+      expect(mobile.fcpMs).toBeGreaterThanOrEqual(300);
+      expect(mobile.lcpMs).toBeGreaterThanOrEqual(mobile.fcpMs!);
+      expect(mobile.cls).toBe(0);
+      // Desktop: dense 4G (40 ms RTT) and the machine's CPU: the task is not lengthened.
+      const desktop = await simulated.measurePage(`${origin}/busy`, { viewport: "desktop", interact: false });
+      expect(desktop.throttling).toEqual({ method: "simulate", cpuSlowdown: 1, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0, rttMs: 40, throughputKbps: 10240 });
+      expect(desktop.tbtMs).toBeLessThan(2 * LONG_TASK_MS);
+    } finally {
+      await simulated.close();
+    }
   });
 
   it("waits for a request started after load before reading: the late image is the LCP", async () => {

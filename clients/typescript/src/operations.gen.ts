@@ -2218,9 +2218,9 @@ export type GetPerformanceAnswer = {
     abandoned: string;
     /** Extension: how this run was throttled. Absent on runs stored before runs stated it, which were unthrottled. Regressions (GET /changes, performance.regressed) compare only runs of the same method. */
     throttling?: {
-      /** devtools: the profile's Lighthouse DevTools throttling (SVC_BROWSER_THROTTLING, the default); provided: none, the page loaded as fast as the machine allowed */
-      method: "devtools" | "provided";
-      /** CPU slowdown applied (4 on mobile under devtools, as Lighthouse; 1: none) */
+      /** simulate (SVC_BROWSER_THROTTLING's default): Lighthouse's and PageSpeed Insights' default, the page loaded unthrottled and FCP, LCP and TBT estimated by Lantern, Lighthouse's simulator, on the profile's network and CPU; devtools: the profile's Lighthouse DevTools throttling applied for real; provided: none, the page loaded as fast as the machine allowed (also a simulated run whose trace could not be simulated) */
+      method: "simulate" | "devtools" | "provided";
+      /** CPU slowdown applied (devtools) or simulated (simulate): 4 on mobile, as Lighthouse; 1: none */
       cpu_slowdown: number;
       /** Latency added to each request (562.5 ms on mobile under devtools; 0: none) */
       request_latency_ms: number;
@@ -2228,6 +2228,10 @@ export type GetPerformanceAnswer = {
       download_kbps: number;
       /** Upload throughput in Kbit/s (675 on mobile under devtools; 0: unthrottled) */
       upload_kbps: number;
+      /** simulate: the round-trip time the simulation assumed (150 ms on mobile, 40 on desktop) */
+      rtt_ms?: number;
+      /** simulate: the throughput the simulation assumed in Kbit/s (1638.4 on mobile, 10240 on desktop) */
+      throughput_kbps?: number;
     };
     node_load?: number | null;
   }>;

@@ -227,8 +227,18 @@ describe("each run states its throttling", () => {
     expect(old.pages[0]?.throttling).toEqual(UNTHROTTLED);
     expect(old.note).toContain("1 page mobile, unthrottled.");
     const carried = carryBrowserRun(SiteFacts.fromPartial({ checkedAt: 2000, browserState: "sync" }), browserSection(facts), 1000, 2000);
-    expect(carried.browser?.throttling).toEqual(devtools);
+    expect(carried.browser?.throttling).toEqual({ ...devtools, rttMs: 0, throughputKbps: 0 });
     expect(carried.browser?.nodeLoad).toBe(0.42);
+  });
+
+  it("states a simulated run's assumed round trip and throughput, says it in the note, and carries them forward", () => {
+    const simulate = { method: "simulate", cpuSlowdown: 4, rttMs: 150, throughputKbps: 1638.4 };
+    const simulated = SiteFacts.fromPartial({ checkedAt: 1000, browserState: "measured", browserPages: [{ url: "https://a.test/", profile: "mobile", checkedAt: 1000, fcpMs: 1800, throttling: simulate }] });
+    const section = browserSection(simulated);
+    expect(section.pages[0]?.throttling).toEqual({ method: "simulate", cpu_slowdown: 4, request_latency_ms: 0, download_kbps: 0, upload_kbps: 0, rtt_ms: 150, throughput_kbps: 1638.4 });
+    expect(section.note).toContain("1 page mobile, simulated throttling as Lighthouse's default (4× CPU, 150 ms RTT, 1638.4 Kbit/s)");
+    const carried = carryBrowserRun(SiteFacts.fromPartial({ checkedAt: 2000, browserState: "sync" }), section, 1000, 2000);
+    expect(carried.browser?.throttling).toEqual({ ...simulate, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 });
   });
 });
 

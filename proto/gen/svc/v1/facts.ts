@@ -450,16 +450,20 @@ export interface BrowserMetrics {
 
 /** The throttling one browser run applied (crawler/browser/profiles.ts); 0: that part is not throttled. */
 export interface BrowserThrottling {
-  /** devtools or provided (SVC_BROWSER_THROTTLING; Lighthouse's --throttling-method) */
+  /** simulate, devtools or provided (SVC_BROWSER_THROTTLING; Lighthouse's --throttling-method) */
   method: string;
-  /** Emulation.setCPUThrottlingRate's rate (1: the machine's speed) */
+  /** the CPU slowdown: applied (devtools: Emulation.setCPUThrottlingRate) or simulated (simulate); 1: the machine's speed */
   cpuSlowdown: number;
-  /** latency added to each request */
+  /** devtools: latency added to each request */
   requestLatencyMs: number;
-  /** Kbit/s */
+  /** devtools: Kbit/s */
   downloadKbps: number;
-  /** Kbit/s */
+  /** devtools: Kbit/s */
   uploadKbps: number;
+  /** simulate: the round-trip time the simulation assumes */
+  rttMs: number;
+  /** simulate: the throughput the simulation assumes (Kbit/s) */
+  throughputKbps: number;
 }
 
 /** The RFC 9116 fields of a security.txt body (a PGP signature's armour is skipped). */
@@ -5535,7 +5539,15 @@ export const BrowserMetrics: MessageFns<BrowserMetrics> = {
 };
 
 function createBaseBrowserThrottling(): BrowserThrottling {
-  return { method: "", cpuSlowdown: 0, requestLatencyMs: 0, downloadKbps: 0, uploadKbps: 0 };
+  return {
+    method: "",
+    cpuSlowdown: 0,
+    requestLatencyMs: 0,
+    downloadKbps: 0,
+    uploadKbps: 0,
+    rttMs: 0,
+    throughputKbps: 0,
+  };
 }
 
 export const BrowserThrottling: MessageFns<BrowserThrottling> = {
@@ -5554,6 +5566,12 @@ export const BrowserThrottling: MessageFns<BrowserThrottling> = {
     }
     if (message.uploadKbps !== 0) {
       writer.uint32(41).double(message.uploadKbps);
+    }
+    if (message.rttMs !== 0) {
+      writer.uint32(49).double(message.rttMs);
+    }
+    if (message.throughputKbps !== 0) {
+      writer.uint32(57).double(message.throughputKbps);
     }
     return writer;
   },
@@ -5611,6 +5629,22 @@ export const BrowserThrottling: MessageFns<BrowserThrottling> = {
             message.uploadKbps = reader.double();
             continue;
           }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.rttMs = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.throughputKbps = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5646,6 +5680,16 @@ export const BrowserThrottling: MessageFns<BrowserThrottling> = {
         : isSet(object.upload_kbps)
         ? globalThis.Number(object.upload_kbps)
         : 0,
+      rttMs: isSet(object.rttMs)
+        ? globalThis.Number(object.rttMs)
+        : isSet(object.rtt_ms)
+        ? globalThis.Number(object.rtt_ms)
+        : 0,
+      throughputKbps: isSet(object.throughputKbps)
+        ? globalThis.Number(object.throughputKbps)
+        : isSet(object.throughput_kbps)
+        ? globalThis.Number(object.throughput_kbps)
+        : 0,
     };
   },
 
@@ -5666,6 +5710,12 @@ export const BrowserThrottling: MessageFns<BrowserThrottling> = {
     if (message.uploadKbps !== 0) {
       obj.uploadKbps = floatToJson(message.uploadKbps);
     }
+    if (message.rttMs !== 0) {
+      obj.rttMs = floatToJson(message.rttMs);
+    }
+    if (message.throughputKbps !== 0) {
+      obj.throughputKbps = floatToJson(message.throughputKbps);
+    }
     return obj;
   },
 
@@ -5679,6 +5729,8 @@ export const BrowserThrottling: MessageFns<BrowserThrottling> = {
     message.requestLatencyMs = object.requestLatencyMs ?? 0;
     message.downloadKbps = object.downloadKbps ?? 0;
     message.uploadKbps = object.uploadKbps ?? 0;
+    message.rttMs = object.rttMs ?? 0;
+    message.throughputKbps = object.throughputKbps ?? 0;
     return message;
   },
 };
