@@ -41,8 +41,8 @@ export async function completeJob(ctx: KindContext, store: Pick<Store, "tx">, jo
 /**
  * A worker's failure, settled in one unit of work: queued again with a new outbox message (which
  * carries the job's trace), or ended in error with its kind's follow-up (through the repositories
- * it declared, bound to the unit of work) and its event. A stale
- * worker's failure answers not_held and writes nothing.
+ * it declared, bound to the unit of work) and its event. A stale worker's failure answers not_held
+ * and writes nothing.
  */
 export async function failJob(
   ctx: KindContext,

@@ -14,7 +14,7 @@ export { DELIVERY_TIMEOUT_MS } from "./webhook.ts";
 export { encodeTask } from "./stored-task.ts";
 export { UTILITY_JOB_HOST } from "./utility.ts";
 export { reposOf } from "./kind.ts";
-export type { KindContext, Lane, RepoName, SchedulerKind } from "./kind.ts";
+export type { KindContext, Lane, SchedulerKind } from "./kind.ts";
 
 /**
  * Every kind of work the scheduler plans, costs and settles, by name: its service dispatches
