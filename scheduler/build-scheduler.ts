@@ -78,7 +78,7 @@ export async function buildScheduler(deps: SchedulerDeps, listen: string): Promi
   );
   planners.start();
   // Stream results (uptime probes) are written by whichever scheduler the bus hands them to.
-  await new ResultsConsumer(SCHEDULER_STREAM_KINDS, { store: deps.store, config: deps.config, clock: deps.clock, logger: deps.logger, now: () => Math.floor(deps.clock.nowMs() / 1000) }).start(deps.bus);
+  await new ResultsConsumer(SCHEDULER_STREAM_KINDS, { config: deps.config, clock: deps.clock, logger: deps.logger, now: () => Math.floor(deps.clock.nowMs() / 1000) }, deps.store).start(deps.bus);
 
   return {
     address: `${host}:${port}`,

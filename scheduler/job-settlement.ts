@@ -1,8 +1,8 @@
 import type { WorkResult } from "../proto/index.ts";
-import type { AttemptFailure, JobRow, OutboxMessage, Requeue } from "../storage/index.ts";
+import type { AttemptFailure, JobRow, OutboxMessage, Requeue, Store } from "../storage/index.ts";
 import { grpcError, status } from "./grpc-errors.ts";
 import { jobEvent } from "./job-events.ts";
-import { schedulerKind, type KindContext } from "./kinds/index.ts";
+import { reposOf, schedulerKind, type KindContext } from "./kinds/index.ts";
 
 /**
  * What follows a failed attempt. Throttled: queued again after its delay, the attempt given back.
@@ -21,17 +21,18 @@ export function nextAttempt(job: JobRow, failure: AttemptFailure, now: number): 
 /**
  * A worker's success, settled in one unit of work: the job is locked and must still be the
  * worker's (a stale worker's completion answers false and writes nothing); the result's kind
- * writes what the job found; the job becomes done with what its row keeps.
+ * writes what the job found, through the repositories it declared, bound to the unit of work; the
+ * job becomes done with what its row keeps.
  */
-export async function completeJob(ctx: KindContext, jobId: number, worker: string, result: WorkResult): Promise<boolean> {
+export async function completeJob(ctx: KindContext, store: Pick<Store, "tx">, jobId: number, worker: string, result: WorkResult): Promise<boolean> {
   const kind = schedulerKind(result.$case);
   if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${result.$case}`);
   const now = ctx.now();
-  return ctx.store.tx(async (t, q) => {
+  return store.tx(async (t) => {
     const job = await t.jobs.lockHeld(jobId, worker);
     if (!job) return false;
     if (job.kind !== kind.name) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `job ${job.id} is ${job.kind} work, not ${kind.name}`);
-    const settled = await kind.settle(ctx, q, job, result.value);
+    const settled = await kind.settle(ctx, reposOf(kind, t), job, result.value);
     await t.jobs.markDone(job.id, settled, now);
     return true;
   });
@@ -39,18 +40,20 @@ export async function completeJob(ctx: KindContext, jobId: number, worker: strin
 
 /**
  * A worker's failure, settled in one unit of work: queued again with a new outbox message (which
- * carries the job's trace), or ended in error with its kind's follow-up and its event. A stale
- * worker's failure answers not_held and writes nothing.
+ * carries the job's trace), or ended in error with its kind's follow-up (through the repositories
+ * it declared, bound to the unit of work) and its event. A stale worker's failure answers not_held
+ * and writes nothing.
  */
 export async function failJob(
   ctx: KindContext,
+  store: Pick<Store, "tx">,
   jobId: number,
   worker: string,
   failure: AttemptFailure,
   message: (job: JobRow) => OutboxMessage,
 ): Promise<"requeued" | "failed" | "not_held"> {
   const now = ctx.now();
-  return ctx.store.tx(async (t, q) => {
+  return store.tx(async (t) => {
     const job = await t.jobs.lockHeld(jobId, worker);
     if (!job) return "not_held";
     const again = nextAttempt(job, failure, now);
@@ -60,7 +63,8 @@ export async function failJob(
       return "requeued";
     }
     await t.jobs.markFailed(job.id, failure.error, failure.detail, now);
-    await schedulerKind(job.kind)?.failed?.(ctx, q, job, failure);
+    const kind = schedulerKind(job.kind);
+    await kind?.failed?.(ctx, reposOf(kind, t), job, failure);
     await t.events.add([jobEvent(job, "error", { error: failure.error, ...(failure.detail ? { detail: failure.detail } : {}) })], now);
     return "failed";
   });

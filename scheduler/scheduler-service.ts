@@ -34,7 +34,7 @@ import { unavailableEngine, type AttemptFailure, type JobRow, type RetryRule, ty
 import { grpcError, status } from "./grpc-errors.ts";
 import { jobEvent } from "./job-events.ts";
 import { completeJob, failJob } from "./job-settlement.ts";
-import { encodeTask, schedulerKind, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
+import { encodeTask, reposOf, schedulerKind, type KindContext, type Lane, type SchedulerKind } from "./kinds/index.ts";
 import { workMessage } from "./messages.ts";
 import type { FailoverEvents } from "./failover.ts";
 import type { OutboxRelay } from "./relay.ts";
@@ -91,7 +91,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
   const { store, config, clock, logger, relay } = core;
   const waiters = new Waiters();
   const now = () => unixSeconds(clock);
-  const ctx: KindContext = { store, config, clock, logger, now };
+  const ctx: KindContext = { config, clock, logger, now };
   const message = (job: JobRow) => workMessage(job, core.replica);
 
   /**
@@ -105,7 +105,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
     if (!kind) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `no work kind named ${name}`);
     if (!WORK_KIND_INFO[kind.name].lanes.includes(o.lane)) throw grpcError(status.INVALID_ARGUMENT, "bad_param", `${name} work does not travel the ${o.lane} lane`);
     if (!o.fresh && kind.reuse) {
-      const runId = await kind.reuse(ctx, host);
+      const runId = await kind.reuse(ctx, reposOf(kind, store), host);
       if (runId !== null) return { job: await store.jobs.createCached(accountId, kind.name, host, runId, now()), cached: true };
     }
     if (o.charge && kind.cost > 0) await chargeChecks(accountId, kind.cost);
@@ -161,13 +161,13 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
   async function leaseTask(job: JobRow): Promise<LeaseTask> {
     const kind = schedulerKind(job.kind);
     if (!kind) throw grpcError(status.FAILED_PRECONDITION, "server", `job ${job.id} has an unknown kind ${job.kind}`);
-    return { $case: kind.name, value: await kind.task(ctx, job) } as LeaseTask;
+    return { $case: kind.name, value: await kind.task(ctx, reposOf(kind, store), job) } as LeaseTask;
   }
 
   /** The completion of a failure: what the crawler said the next attempt is worth decides. */
   function fail(req: CompleteRequest): Promise<"requeued" | "failed" | "not_held"> {
     const failure: AttemptFailure = { error: req.error || "failed", detail: req.errorDetail, retry: RETRY_RULES[req.retry] ?? "retryable", delayMs: req.retryAfterMs };
-    return failJob(ctx, req.jobId, req.worker, failure, message);
+    return failJob(ctx, store, req.jobId, req.worker, failure, message);
   }
 
   return {
@@ -248,7 +248,7 @@ export function schedulerHandlers(core: SchedulerCore): SchedulerServiceServer &
 
     complete: unary(logger, async (req: CompleteRequest) => {
       if (req.result && !req.error) {
-        const accepted = await completeJob(ctx, req.jobId, req.worker, req.result);
+        const accepted = await completeJob(ctx, store, req.jobId, req.worker, req.result);
         waiters.done(req.jobId);
         return CompleteResponse.fromPartial({ accepted });
       }

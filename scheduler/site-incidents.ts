@@ -1,6 +1,6 @@
 import { CERTIFICATE_REFUSED_CAUSES, EVENTS, newEvent, siteIncidentChanges, siteIncidentVerdicts, SITE_INCIDENT_KINDS, type Analysis, type EventDescriptor, type SiteIncidentFinding, type SiteIncidentKind } from "../analyzer/index.ts";
 import type { SiteFacts } from "../proto/index.ts";
-import type { NewEvent, Queryable, Store } from "../storage/index.ts";
+import type { NewEvent, Repositories } from "../storage/index.ts";
 
 /** The event kind of an incident that opened or got worse (analyzer/events/catalogue.ts). */
 function openedKind(f: SiteIncidentFinding): EventDescriptor<EVENTS.IncidentFacts> {
@@ -11,17 +11,14 @@ function openedKind(f: SiteIncidentFinding): EventDescriptor<EVENTS.IncidentFact
 
 /**
  * Opens, worsens and closes a host's incidents that analyses find (certificate, noindex, robots)
- * from one analysis, in its completion transaction `q` (the incidents repository bound to it);
- * returns the events for every account that monitors the host. An incident begins at the analysis
- * that first saw it.
+ * from one analysis, through the incidents repository of its unit of work; returns the events for
+ * every account that monitors the host. An incident begins at the analysis that first saw it.
  */
 export async function settleSiteIncidents(
-  store: Store,
-  q: Queryable,
+  { incidents }: Pick<Repositories, "incidents">,
   run: { host: string; runId: number; checkedAt: number; facts: SiteFacts; analysis: Pick<Analysis, "unconfirmed">; accounts: readonly number[] },
 ): Promise<NewEvent[]> {
   const { host } = run;
-  const { incidents } = store.within(q);
   const verdicts = siteIncidentVerdicts(run.facts, run.analysis.unconfirmed.map((u) => u.code));
   const open = await incidents.openOf(host, SITE_INCIDENT_KINDS);
   const changes = siteIncidentChanges(

@@ -1,5 +1,5 @@
 import { EVENTS, newEvent } from "../analyzer/index.ts";
-import type { BatchOutcome, DeliveryRow, DeliveryUpdate, Queryable, Repositories, SettledAttempt, Store } from "../storage/index.ts";
+import type { BatchOutcome, DeliveryRow, DeliveryUpdate, Repositories, SettledAttempt, Store } from "../storage/index.ts";
 
 /** The repositories an attempt's settlement writes through, bound to its unit of work. */
 export type WebhookRepos = Pick<Repositories, "webhooks" | "events">;
@@ -58,15 +58,11 @@ export function nextStep(delivery: DeliveryRow, outcome: AttemptOutcome, now: nu
 }
 
 /**
- * Records an attempt of a delivery and moves it on, in the transaction `q` of a job's completion
- * (a test send's, or an attempt of the job path's). Batches of attempts take settleAttempts' path;
- * both end in afterAttempts.
+ * Records one attempt of a delivery (unless recorded already) and what follows it, in the unit of
+ * work `t`: a job's completion (a test send's, or an attempt of the job path's), or the planner's
+ * settling of abandoned attempts. Batches of attempts take settleAttempts' path; both end in
+ * afterAttempts.
  */
-export async function recordOutcome(store: Store, q: Queryable, delivery: DeliveryRow, jobId: number, outcome: AttemptOutcome, now: number): Promise<void> {
-  await recordAttempt(store.within(q), delivery, jobId, outcome, now);
-}
-
-/** Records one attempt of a delivery (unless recorded already) and what follows it, in the unit of work `t`. */
 export async function recordAttempt(t: WebhookRepos, delivery: DeliveryRow, jobId: number, outcome: AttemptOutcome, now: number): Promise<void> {
   const update = nextStep(delivery, outcome, now);
   if (!(await t.webhooks.recordAttempt(delivery, jobId, outcome.sentAt, now, update))) return;
@@ -79,7 +75,7 @@ export async function recordAttempt(t: WebhookRepos, delivery: DeliveryRow, jobI
  * a batch and waiting for this attempt (a repeated or late result records nothing). Returns the
  * attempts recorded.
  */
-export async function settleAttempts(store: Store, outcomes: readonly BatchOutcome[], now: number): Promise<number> {
+export async function settleAttempts(store: Pick<Store, "tx">, outcomes: readonly BatchOutcome[], now: number): Promise<number> {
   if (outcomes.length === 0) return 0;
   return store.tx(async (t) => {
     const waiting = new Map((await t.webhooks.lockSending(outcomes.map((o) => o.delivery))).map((r) => [Number(r.id), r]));

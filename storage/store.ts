@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "./engine/db.ts";
+import type { Db } from "./engine/db.ts";
 import { transactionDb } from "./engine/transaction-db.ts";
 import { AccountsRepo } from "./accounts/accounts-repo.ts";
 import { AuthRepo } from "./accounts/auth-repo.ts";
@@ -74,22 +74,16 @@ export interface Store extends Repositories {
    * resolves and rolled back when it throws. What must land whole (a settlement: its state, its
    * incidents, its outbox messages and its events) is written through `t`. Ports outside the
    * account database (ClickHouse) are handed as they are: they take no part in the transaction.
-   * `q` is the same transaction for the repository methods that still take one (a job kind's
-   * settlement passes it on).
    */
-  tx<T>(work: (t: Repositories, q: Queryable) => Promise<T>): Promise<T>;
-  /** The repositories bound to a transaction opened elsewhere (a settlement's `q`). */
-  within(q: Queryable): Repositories;
+  tx<T>(work: (t: Repositories) => Promise<T>): Promise<T>;
 }
 
 type SeriesPorts = { usage?: UsageSeries; checks?: CheckSeries; crawlPages?: CrawlPages; uptime?: UptimeSeries; serp?: SerpSeries; searchDaily?: SearchDailySeries; searchPeriod?: SearchPeriodSeries; ranks?: RankSeries; backlinks?: BacklinkSeries; index?: IndexSeries; market?: MarketSeries; importChunkRows?: number };
 
 export function createStore(db: Db, series?: SeriesPorts): Store {
-  const bound = (q: Queryable) => repositories(transactionDb(q, db), series);
   return {
     ...repositories(db, series),
-    tx: (work) => db.tx((q) => work(bound(q), q)),
-    within: bound,
+    tx: (work) => db.tx((q) => work(repositories(transactionDb(q, db), series))),
   };
 }
 

@@ -1,12 +1,14 @@
 import type { ResultOf, TaskOf, WorkKind } from "../../proto/index.ts";
 import type { Clock, Config, Logger } from "../../runtime/index.ts";
-import type { AttemptFailure, JobRow, Queryable, Settled, Store } from "../../storage/index.ts";
+import type { AttemptFailure, JobRow, Repositories, Settled } from "../../storage/index.ts";
 
 export type { Lane } from "../../proto/index.ts";
 
-/** What the scheduler gives a kind. */
+/** The name of one repository of the store. */
+export type RepoName = keyof Repositories;
+
+/** What the scheduler gives every kind besides its repositories. */
 export interface KindContext {
-  readonly store: Store;
   readonly config: Config;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -16,10 +18,14 @@ export interface KindContext {
 
 /**
  * A kind of work as the scheduler plans, costs and settles it. Its name is the proto arm of its
- * task and result; the crawler's table has the same names.
+ * task and result; the crawler's table has the same names. `R` names the repositories it uses: it
+ * declares them in `uses` and is handed those and no others (reposOf), the store's own for reuse
+ * and task, the ones bound to the job's unit of work for settle and failed.
  */
-export interface SchedulerKind<K extends WorkKind> {
+export interface SchedulerKind<K extends WorkKind, R extends RepoName = RepoName> {
   readonly name: K;
+  /** The repositories the kind reads and writes. */
+  readonly uses: readonly R[];
   /** Checks charged against the plan's daily limit when a job of this kind starts. */
   readonly cost: number;
   /**
@@ -41,7 +47,7 @@ export interface SchedulerKind<K extends WorkKind> {
    */
   readonly jobTopic?: string;
   /** A fresh earlier result that answers a start without running (its run's id), or null. */
-  reuse?(ctx: KindContext, host: string): Promise<number | null>;
+  reuse?(ctx: KindContext, repos: Pick<Repositories, R>, host: string): Promise<number | null>;
   /**
    * The result arm a synchronous caller is answered with, from the document settle left on the job
    * row ({} when it left none). Every kind of the sync lane has one.
@@ -50,9 +56,22 @@ export interface SchedulerKind<K extends WorkKind> {
   /** true: the answer is handed to the caller once and cleared from the row (a utility's output is kept nowhere). */
   readonly answerOnce?: boolean;
   /** The lease's task for a job of this kind: the one its row keeps (scheduler/kinds/stored-task.ts), refreshed where the kind fills in state as of the lease. */
-  task(ctx: KindContext, job: JobRow): Promise<TaskOf<K>>;
-  /** Writes what the job found inside its completion's transaction, and what the job row keeps. */
-  settle(ctx: KindContext, q: Queryable, job: JobRow, result: ResultOf<K>): Promise<Settled>;
-  /** The kind's own follow-up to a final failure, in its transaction (e.g. disabling a gone address on a fatal one). */
-  failed?(ctx: KindContext, q: Queryable, job: JobRow, failure: AttemptFailure): Promise<void>;
+  task(ctx: KindContext, repos: Pick<Repositories, R>, job: JobRow): Promise<TaskOf<K>>;
+  /** Writes what the job found through `t`, its completion's unit of work, and returns what the job row keeps. */
+  settle(ctx: KindContext, t: Pick<Repositories, R>, job: JobRow, result: ResultOf<K>): Promise<Settled>;
+  /** The kind's own follow-up to a final failure, through `t`, its unit of work (e.g. recording a webhook attempt's failure). */
+  failed?(ctx: KindContext, t: Pick<Repositories, R>, job: JobRow, failure: AttemptFailure): Promise<void>;
+}
+
+/** A kind as written, its repositories `R` taken from its `uses` list. */
+export function defineKind<K extends WorkKind, R extends RepoName = never>(kind: SchedulerKind<K, R>): SchedulerKind<K, R> {
+  return kind;
+}
+
+/**
+ * The repositories a kind declared in `uses`, taken from `repos` (the store's, or those of a unit
+ * of work), and no others: a kind that reaches for another finds nothing there.
+ */
+export function reposOf<R extends RepoName>(kind: { readonly uses: readonly R[] }, repos: Repositories): Pick<Repositories, R> {
+  return Object.fromEntries(kind.uses.map((name) => [name, repos[name]])) as Pick<Repositories, R>;
 }

@@ -1,5 +1,5 @@
 import { UtilityResult, UtilityTask } from "../../proto/index.ts";
-import type { SchedulerKind } from "./kind.ts";
+import { defineKind } from "./kind.ts";
 import { taskOfRow } from "./stored-task.ts";
 
 /**
@@ -14,25 +14,26 @@ export const UTILITY_JOB_HOST = "utilities.invalid";
  * clear it, and the answer takes the output out of the row as it hands it to the caller. It costs
  * no checks of the plan: the gateway charges the key's hourly limit of network utilities instead.
  */
-export const utilityKind: SchedulerKind<"utility"> = {
+export const utilityKind = defineKind({
   name: "utility",
+  uses: ["jobs"],
   cost: 0,
   hostOf: () => UTILITY_JOB_HOST,
   // Runs do not queue behind one another: each is its own key on the bus.
   busKey: (job) => `utility:${job.id}`,
   // The older form: the task in the proto's JSON form. Either form is gone once the run ended.
-  task: async (_ctx, job) =>
+  task: async (_ctx, _repos, job) =>
     taskOfRow(job, "utility", (target) => {
       if (!target) throw new Error("a utility job without its run");
       return UtilityTask.fromJSON(JSON.parse(target));
     }),
-  settle: async (ctx, q, job, result) => {
-    await ctx.store.jobs.forgetTask(q, job.id);
+  settle: async (_ctx, t, job, result) => {
+    await t.jobs.forgetTask(job.id);
     return { runId: null, result: UtilityResult.toJSON(result) };
   },
   answer: (doc) => UtilityResult.fromJSON(doc),
   answerOnce: true,
-  failed: async (ctx, q, job) => {
-    await ctx.store.jobs.forgetTask(q, job.id);
+  failed: async (_ctx, t, job) => {
+    await t.jobs.forgetTask(job.id);
   },
-};
+});

@@ -1,7 +1,7 @@
 import { TOPICS, WebhookResult, WebhookTask } from "../../proto/index.ts";
-import { recordOutcome } from "../webhook-outcome.ts";
+import { recordAttempt } from "../webhook-outcome.ts";
 import type { JobRow } from "../../storage/index.ts";
-import type { SchedulerKind } from "./kind.ts";
+import { defineKind } from "./kind.ts";
 import { taskOfRow } from "./stored-task.ts";
 
 /** The spec's limit: a receiver answers 2xx within 8 seconds. */
@@ -31,8 +31,9 @@ function deliveryOf(job: JobRow): number {
  * answered is a result; a refused address or a crawler fault is a failed job, which the `failed`
  * hook records as the attempt's failure.
  */
-export const webhookKind: SchedulerKind<"webhook"> = {
+export const webhookKind = defineKind({
   name: "webhook",
+  uses: ["webhooks", "events"],
   cost: 0,
   // Planned attempts on a topic of their own: crawler nodes send them on the webhook slots (SVC_WORKER_WEBHOOK_CONCURRENCY).
   jobTopic: TOPICS.webhooks,
@@ -45,8 +46,8 @@ export const webhookKind: SchedulerKind<"webhook"> = {
   // A test send (the sync lane) names its delivery and the receiver's address.
   hostOf: (task) => new URL(task.url).host,
   // The address and the secret as they are now, not as they were when the job was queued.
-  async task(ctx, job) {
-    const found = await ctx.store.webhooks.forAttempt(deliveryOf(job));
+  async task(_ctx, repos, job) {
+    const found = await repos.webhooks.forAttempt(deliveryOf(job));
     // The webhook was removed meanwhile: an empty address, which the crawler refuses.
     if (!found) return WebhookTask.fromPartial({ delivery: deliveryOf(job) });
     const { delivery, hook } = found;
@@ -59,11 +60,11 @@ export const webhookKind: SchedulerKind<"webhook"> = {
       timeoutMs: DELIVERY_TIMEOUT_MS,
     });
   },
-  async settle(ctx, q, job, result) {
-    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job), job.id);
+  async settle(ctx, t, job, result) {
+    const delivery = await t.webhooks.sendingFor(deliveryOf(job), job.id);
     if (delivery) {
       const outcome = { code: result.code, error: result.error, durationMs: result.durationMs, sentAt: result.sentAt || null };
-      await recordOutcome(ctx.store, q, delivery, job.id, outcome, ctx.now());
+      await recordAttempt(t, delivery, job.id, outcome, ctx.now());
     }
     const ok = result.code >= 200 && result.code < 300;
     return { runId: null, result: { delivery: deliveryOf(job), ok, code: result.code || null, error: ok ? null : result.error || `http_${result.code}`, duration_ms: result.durationMs } };
@@ -72,9 +73,9 @@ export const webhookKind: SchedulerKind<"webhook"> = {
     const d = doc as { code: number | null; error: string | null; duration_ms: number };
     return WebhookResult.fromPartial({ code: d.code ?? 0, error: d.error ?? "", durationMs: d.duration_ms });
   },
-  async failed(ctx, q, job, failure) {
-    const delivery = await ctx.store.webhooks.sendingFor(q, deliveryOf(job), job.id);
+  async failed(ctx, t, job, failure) {
+    const delivery = await t.webhooks.sendingFor(deliveryOf(job), job.id);
     if (!delivery) return;
-    await recordOutcome(ctx.store, q, delivery, job.id, { code: 0, error: failure.error, durationMs: null, sentAt: null }, ctx.now());
+    await recordAttempt(t, delivery, job.id, { code: 0, error: failure.error, durationMs: null, sentAt: null }, ctx.now());
   },
-};
+});

@@ -85,7 +85,7 @@ async function planFromEvents(t: Pick<Repositories, "webhooks" | "events">, limi
 }
 
 /** Attempts of the job path whose job ended without a completion: each recorded as its job's error, in one unit of work. */
-async function settleAbandoned(store: Store, limit: number, now: number): Promise<number> {
+async function settleAbandoned(store: Pick<Store, "tx">, limit: number, now: number): Promise<number> {
   return store.tx(async (t) => {
     const abandoned = await t.webhooks.lockAbandoned(limit);
     for (const { delivery, job } of abandoned) {

@@ -1,7 +1,7 @@
 import { DEFAULT_UPTIME_RULES, EVENTS, newEvent, nextUptimeState, type UptimeTransition } from "../../analyzer/index.ts";
 import { ProbeTarget, StreamItem, TOPICS } from "../../proto/index.ts";
 import type { Config } from "../../runtime/index.ts";
-import type { DueProbe, IncidentKind, NewEvent, OutboxMessage, ProbeRow, Repositories, TargetState, UptimeTargetRow } from "../../storage/index.ts";
+import type { DueProbe, IncidentKind, NewEvent, OutboxMessage, ProbeRow, Repositories, Store, TargetState, UptimeTargetRow } from "../../storage/index.ts";
 import { domainKey } from "../messages.ts";
 import type { SchedulerStreamKind } from "./stream-kind.ts";
 
@@ -41,7 +41,7 @@ const INCIDENT_OF: Readonly<Record<UptimeTransition, { kind: "down" | "degraded"
 /** Uptime probe results: stored, and each host's state moved by the state machine (analyzer/uptime-state.ts). */
 export const probeStreamKind: SchedulerStreamKind<"probe"> = {
   name: "probe",
-  async settle(ctx, result, node) {
+  async settle(ctx, store: Pick<Store, "tx" | "uptimeSeries">, result, node) {
     const rows: ProbeRow[] = result.outcomes.map((o) => ({
       host: o.host,
       slot: o.slot,
@@ -63,10 +63,10 @@ export const probeStreamKind: SchedulerStreamKind<"probe"> = {
     }));
     // The series first: a crash before the state's transaction commits redelivers the result,
     // and the series counts a probe stored twice once.
-    await ctx.store.uptimeSeries.add(rows);
+    await store.uptimeSeries.add(rows);
     const rules = { ...DEFAULT_UPTIME_RULES, slowMs: ctx.config.uptimeSlowMs };
     const now = ctx.now();
-    await ctx.store.tx((t) => settleProbes(t, rows, now, (target, probe) => decide(target, probe, rules, ctx.config, ctx.clock.nowMs())));
+    await store.tx((t) => settleProbes(t, rows, now, (target, probe) => decide(target, probe, rules, ctx.config, ctx.clock.nowMs())));
   },
 };
 

@@ -1,5 +1,6 @@
 import { StreamResult, TOPICS, type StreamKind } from "../../proto/index.ts";
 import type { Bus, BusMessage } from "../../runtime/index.ts";
+import type { Store } from "../../storage/index.ts";
 import type { KindContext } from "../kinds/index.ts";
 import type { SchedulerStreamKind } from "./stream-kind.ts";
 
@@ -12,6 +13,7 @@ export class ResultsConsumer {
   constructor(
     private readonly kinds: { readonly [K in StreamKind]?: SchedulerStreamKind<K> },
     private readonly ctx: KindContext,
+    private readonly store: Store,
   ) {}
 
   async start(bus: Bus): Promise<void> {
@@ -34,6 +36,6 @@ export class ResultsConsumer {
       this.ctx.logger.warn({ kind: result.$case }, "a stream result of a kind this scheduler does not know: dropped");
       return;
     }
-    await kind.settle(this.ctx, result.value, decoded.node);
+    await kind.settle(this.ctx, this.store, result.value, decoded.node);
   }
 }

@@ -1,4 +1,5 @@
 import type { StreamKind, StreamResultOf } from "../../proto/index.ts";
+import type { Store } from "../../storage/index.ts";
 import type { KindContext } from "../kinds/index.ts";
 
 /**
@@ -7,5 +8,6 @@ import type { KindContext } from "../kinds/index.ts";
  */
 export interface SchedulerStreamKind<K extends StreamKind> {
   readonly name: K;
-  settle(ctx: KindContext, result: StreamResultOf<K>, node: string): Promise<void>;
+  /** Settles a batch's result: `store` opens its units of work (a kind narrows it to the part it uses). */
+  settle(ctx: KindContext, store: Store, result: StreamResultOf<K>, node: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { StreamItem, TOPICS, WebhookAttempt } from "../../proto/index.ts";
-import type { BatchOutcome, DueBatch, PlannedBatch } from "../../storage/index.ts";
+import type { BatchOutcome, DueBatch, PlannedBatch, Store } from "../../storage/index.ts";
 import { DELIVERY_TIMEOUT_MS } from "../kinds/webhook.ts";
 import { settleAttempts } from "../webhook-outcome.ts";
 import type { SchedulerStreamKind } from "./stream-kind.ts";
@@ -38,7 +38,7 @@ const NOT_SENT = "not_sent";
 /** A batch's outcomes: recorded in one transaction, each while its delivery still waits for that attempt. */
 export const webhookStreamKind: SchedulerStreamKind<"webhook"> = {
   name: "webhook",
-  async settle(ctx, result) {
+  async settle(ctx, store: Pick<Store, "tx">, result) {
     const outcomes: BatchOutcome[] = result.outcomes.map((o) => ({
       delivery: o.delivery,
       n: o.n,
@@ -47,6 +47,6 @@ export const webhookStreamKind: SchedulerStreamKind<"webhook"> = {
       durationMs: o.error === NOT_SENT ? null : o.durationMs,
       sentAt: o.sentAt || null,
     }));
-    await settleAttempts(ctx.store, outcomes, ctx.now());
+    await settleAttempts(store, outcomes, ctx.now());
   },
 };

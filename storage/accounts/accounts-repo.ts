@@ -161,12 +161,8 @@ export class AccountsRepo {
     return Number((rows[0] as { n: number }).n);
   }
 
-  async createAccount(email: string, planId: number, isAdmin: boolean, now: number, q: Queryable = this.db): Promise<AccountRow> {
-    const rows = await q.query<AccountRow>(
-      "INSERT INTO accounts (email, plan_id, is_admin, created) VALUES ($1, $2, $3, $4) RETURNING *",
-      [email, planId, isAdmin, now],
-    );
-    return rows[0] as AccountRow;
+  async createAccount(email: string, planId: number, isAdmin: boolean, now: number): Promise<AccountRow> {
+    return insertAccount(this.db, email, planId, isAdmin, now);
   }
 
   /** Creates an account and its first key in one transaction: never an account without a key. */
@@ -176,8 +172,8 @@ export class AccountsRepo {
     now: number,
   ): Promise<{ account: AccountRow; key: KeyRow }> {
     return this.db.tx(async (q) => {
-      const created = await this.createAccount(account.email, account.planId, account.isAdmin, now, q);
-      return { account: created, key: await this.insertKey({ ...key, accountId: created.id }, now, q) };
+      const created = await insertAccount(q, account.email, account.planId, account.isAdmin, now);
+      return { account: created, key: await insertKey(q, { ...key, accountId: created.id }, now) };
     });
   }
 
@@ -200,13 +196,8 @@ export class AccountsRepo {
     return rows.length > 0;
   }
 
-  async insertKey(k: NewKey, now: number, q: Queryable = this.db): Promise<KeyRow> {
-    const rows = await q.query<KeyRow>(
-      `INSERT INTO api_keys (account_id, name, kind, prefix, hash, scopes, allowed_ips, rate_limit_per_hour, created, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::inet[], $8, $9, $10) RETURNING ${KEY_COLUMNS}`,
-      [k.accountId, k.name, k.kind, k.prefix, k.hash, k.scopes, k.allowedIps, k.ratePerHour, now, k.expiresAt],
-    );
-    return rows[0] as KeyRow;
+  async insertKey(k: NewKey, now: number): Promise<KeyRow> {
+    return insertKey(this.db, k, now);
   }
 
   /**
@@ -218,7 +209,7 @@ export class AccountsRepo {
   async insertKeyWithinPlan(k: NewKey, now: number): Promise<KeyRow | PlanRefusal> {
     return this.db.tx(async (q) => {
       const refusal = await planRefusal(q, k.accountId, k.ratePerHour, now);
-      return refusal ?? this.insertKey(k, now, q);
+      return refusal ?? insertKey(q, k, now);
     });
   }
 
@@ -303,4 +294,18 @@ export async function planRefusal(q: Queryable, accountId: number, ratePerHour: 
   if (!row || n >= row.api_keys) return "limit";
   if (used + ratePerHour > row.key_rate_per_hour) return { rate: { ceiling: row.key_rate_per_hour, used } };
   return null;
+}
+
+async function insertAccount(q: Queryable, email: string, planId: number, isAdmin: boolean, now: number): Promise<AccountRow> {
+  const rows = await q.query<AccountRow>("INSERT INTO accounts (email, plan_id, is_admin, created) VALUES ($1, $2, $3, $4) RETURNING *", [email, planId, isAdmin, now]);
+  return rows[0] as AccountRow;
+}
+
+async function insertKey(q: Queryable, k: NewKey, now: number): Promise<KeyRow> {
+  const rows = await q.query<KeyRow>(
+    `INSERT INTO api_keys (account_id, name, kind, prefix, hash, scopes, allowed_ips, rate_limit_per_hour, created, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::inet[], $8, $9, $10) RETURNING ${KEY_COLUMNS}`,
+    [k.accountId, k.name, k.kind, k.prefix, k.hash, k.scopes, k.allowedIps, k.ratePerHour, now, k.expiresAt],
+  );
+  return rows[0] as KeyRow;
 }

@@ -76,7 +76,7 @@ export class ClickHouseCrawlPages implements CrawlPages {
    * Written at once, not in a transaction of the account database: a settle that fails to commit
    * and is retried writes the same figures again, which changes nothing.
    */
-  async setLinkStats(ref: CrawlJobRef, input: readonly CrawlLinkStats[], _q?: unknown): Promise<void> {
+  async setLinkStats(ref: CrawlJobRef, input: readonly CrawlLinkStats[]): Promise<void> {
     assertLinkStats(input);
     const stats = lastPerUrl(input);
     if (stats.length === 0) return;

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../engine/db.ts";
+import type { Db } from "../engine/db.ts";
 
 /** A watched page as stored: its snapshot is the analyzer's WatchSnapshot, null until first fetched. */
 export interface WatchedPageRow {
@@ -32,27 +32,29 @@ export class WatchdogRepo {
   constructor(private readonly db: Db) {}
 
   /** A host's watched pages, the home page first. */
-  async watched(host: string, q: Queryable = this.db): Promise<WatchedPageRow[]> {
-    return q.query<WatchedPageRow>(
+  async watched(host: string): Promise<WatchedPageRow[]> {
+    return this.db.query<WatchedPageRow>(
       "SELECT url, position, snapshot, checked_at::float8 AS checked_at, changed_at::float8 AS changed_at FROM watched_pages WHERE host = $1 ORDER BY position, url",
       [host],
     );
   }
 
   /** Sets which pages a host watches, in order; pages watched before keep their snapshots. */
-  async choose(q: Queryable, host: string, urls: readonly string[]): Promise<void> {
-    await q.query("DELETE FROM watched_pages WHERE host = $1 AND NOT (url = ANY ($2::text[]))", [host, urls]);
-    if (urls.length === 0) return;
-    await q.query(
-      `INSERT INTO watched_pages (host, url, position) SELECT $1, u, p - 1 FROM unnest($2::text[]) WITH ORDINALITY AS x(u, p)
-       ON CONFLICT (host, url) DO UPDATE SET position = EXCLUDED.position`,
-      [host, urls],
-    );
+  async choose(host: string, urls: readonly string[]): Promise<void> {
+    await this.db.tx(async (q) => {
+      await q.query("DELETE FROM watched_pages WHERE host = $1 AND NOT (url = ANY ($2::text[]))", [host, urls]);
+      if (urls.length === 0) return;
+      await q.query(
+        `INSERT INTO watched_pages (host, url, position) SELECT $1, u, p - 1 FROM unnest($2::text[]) WITH ORDINALITY AS x(u, p)
+         ON CONFLICT (host, url) DO UPDATE SET position = EXCLUDED.position`,
+        [host, urls],
+      );
+    });
   }
 
   /** Stores a watched page's latest snapshot; `changed` moves its changed_at. */
-  async record(q: Queryable, host: string, url: string, snapshot: object, at: number, changed: boolean): Promise<void> {
-    await q.query(
+  async record(host: string, url: string, snapshot: object, at: number, changed: boolean): Promise<void> {
+    await this.db.query(
       `UPDATE watched_pages SET snapshot = $3, checked_at = $4, changed_at = CASE WHEN $5 THEN $4 ELSE changed_at END
        WHERE host = $1 AND url = $2`,
       [host, url, JSON.stringify(snapshot), at, changed],
@@ -60,9 +62,9 @@ export class WatchdogRepo {
   }
 
   /** Records the changes one run found; those of a run recorded before are not added again. Returns how many were new. */
-  async addChanges(q: Queryable, host: string, runId: number, at: number, changes: readonly NewWatchdogChange[]): Promise<number> {
+  async addChanges(host: string, runId: number, at: number, changes: readonly NewWatchdogChange[]): Promise<number> {
     if (changes.length === 0) return 0;
-    const rows = await q.query(
+    const rows = await this.db.query(
       `INSERT INTO watchdog_changes (host, url, field, before, after, level, at, run_id)
        SELECT $1, u, f, b, a, l, $2, $3 FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS x(u, f, b, a, l)
        ON CONFLICT (run_id, url, field) DO NOTHING RETURNING 1`,

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../engine/db.ts";
+import type { Db } from "../engine/db.ts";
 
 /** A stored crawl page (the CrawledPage message as JSON, plus the columns lists sort and filter on). */
 export interface CrawlPageRow {
@@ -75,11 +75,11 @@ export interface CrawlPages {
   jobPages(jobId: number, offset: number, limit: number): Promise<unknown[]>;
   /**
    * Sets inlinks and score of the job's stored pages (other URLs are ignored); writing the same
-   * figures again changes nothing, newer figures replace older ones. `q` is the job's completion
-   * transaction: an implementation on the account database writes in it, one on another store
-   * writes at once, before that transaction commits.
+   * figures again changes nothing, newer figures replace older ones. An implementation on the
+   * account database writes in the unit of work it is bound to (the job's settlement); one on
+   * another store writes at once, before that unit of work commits.
    */
-  setLinkStats(job: CrawlJobRef, stats: readonly CrawlLinkStats[], q?: Queryable): Promise<void>;
+  setLinkStats(job: CrawlJobRef, stats: readonly CrawlLinkStats[]): Promise<void>;
   /** A page of a job's URLs, in crawl order: linked pages by depth, then sitemap-only ones; each in store order. */
   pages(jobId: number, filter: CrawlPagesFilter, limit: number, offset: number): Promise<{ rows: CrawlPageRow[]; total: number }>;
   /** Distinct stored pages of the job: exact, duplicates never counted. */
@@ -208,11 +208,11 @@ export class PostgresCrawlPages implements CrawlPages {
     return rows.map((r) => r.data);
   }
 
-  async setLinkStats(job: CrawlJobRef, input: readonly CrawlLinkStats[], q: Queryable = this.db): Promise<void> {
+  async setLinkStats(job: CrawlJobRef, input: readonly CrawlLinkStats[]): Promise<void> {
     assertLinkStats(input);
     const stats = lastPerUrl(input);
     if (stats.length === 0) return;
-    await q.query(
+    await this.db.query(
       `UPDATE crawl_pages c SET inlinks = s.n, score = s.r
        FROM unnest($2::text[], $3::int[], $4::float8[]) AS s(u, n, r)
        WHERE c.job_id = $1 AND c.url = s.u`,

@@ -1,5 +1,5 @@
 import type { StoredCrawlReport } from "./documents.ts";
-import type { Db, Queryable } from "../engine/db.ts";
+import type { Db } from "../engine/db.ts";
 
 export interface CrawlRow {
   readonly job_id: number;
@@ -14,16 +14,15 @@ export interface CrawlRow {
 export class CrawlsRepo {
   constructor(private readonly db: Db) {}
 
-  /** Records a finished crawl, in the job's completion transaction; recorded again, it stays as first recorded. */
-  async settle(q: Queryable, crawl: Omit<CrawlRow, "run_id"> & { run_id: number }): Promise<void> {
-    await q.query(
+  /** Records a finished crawl, in the job's unit of work; recorded again, it stays as first recorded. */
+  async settle(crawl: Omit<CrawlRow, "run_id"> & { run_id: number }): Promise<void> {
+    await this.db.query(
       `INSERT INTO crawls (job_id, host, run_id, checked_at, findings, report) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (job_id) DO NOTHING`,
       [crawl.job_id, crawl.host, crawl.run_id, crawl.checked_at, JSON.stringify(crawl.findings), JSON.stringify(crawl.report)],
     );
   }
 
-  /** The host's latest finished crawl, or null. */
   /** Which of these hosts have a finished crawl. */
   async crawledHosts(hosts: readonly string[]): Promise<Set<string>> {
     if (hosts.length === 0) return new Set();
@@ -31,8 +30,9 @@ export class CrawlsRepo {
     return new Set(rows.map((r) => r.host));
   }
 
-  async latest(host: string, q: Queryable = this.db): Promise<CrawlRow | null> {
-    const rows = await q.query<CrawlRow>("SELECT job_id, host, run_id, checked_at, findings, report FROM crawls WHERE host = $1 ORDER BY checked_at DESC, job_id DESC LIMIT 1", [host]);
+  /** The host's latest finished crawl, or null. */
+  async latest(host: string): Promise<CrawlRow | null> {
+    const rows = await this.db.query<CrawlRow>("SELECT job_id, host, run_id, checked_at, findings, report FROM crawls WHERE host = $1 ORDER BY checked_at DESC, job_id DESC LIMIT 1", [host]);
     return rows[0] ?? null;
   }
 
@@ -53,8 +53,8 @@ export class CrawlsRepo {
   }
 
   /** The host's latest crawl's findings if it finished at or after `since` (Unix s). */
-  async findingsSince(host: string, since: number, q: Queryable = this.db): Promise<unknown> {
-    const rows = await q.query<{ findings: unknown }>(
+  async findingsSince(host: string, since: number): Promise<unknown> {
+    const rows = await this.db.query<{ findings: unknown }>(
       "SELECT findings FROM crawls WHERE host = $1 AND checked_at >= $2 ORDER BY checked_at DESC, job_id DESC LIMIT 1",
       [host, since],
     );

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Db, Queryable } from "../engine/db.ts";
+import type { Db } from "../engine/db.ts";
 
 export interface RobotsVersionRow {
   readonly seen_at: number;
@@ -13,11 +13,11 @@ export class RobotsRepo {
 
   /**
    * Records the robots.txt an analysis read, unless it is the site's latest version already (same
-   * hash). Returns whether a new version was stored. Runs in the analysis's completion transaction.
+   * hash). Returns whether a new version was stored. Written in the analysis's unit of work.
    */
-  async record(q: Queryable, v: { host: string; runId: number; seenAt: number; status: number; lines: readonly string[] }): Promise<boolean> {
+  async record(v: { host: string; runId: number; seenAt: number; status: number; lines: readonly string[] }): Promise<boolean> {
     const hash = createHash("sha256").update(`${v.status}\n${v.lines.join("\n")}`).digest("hex");
-    const rows = await q.query<{ id: number }>(
+    const rows = await this.db.query<{ id: number }>(
       `INSERT INTO robots_versions (host, seen_at, run_id, status, hash, lines)
        SELECT $1, $2, $3, $4, $5, $6::text[]
        WHERE NOT EXISTS (

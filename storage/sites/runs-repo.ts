@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../engine/db.ts";
+import type { Db } from "../engine/db.ts";
 import type { StoredReport } from "./documents.ts";
 
 export interface RunRow {
@@ -49,8 +49,8 @@ export class RunsRepo {
   constructor(private readonly db: Db) {}
 
   /** Stores a job's run once: a second completion of the same job returns the first run's id. */
-  async insert(q: Queryable, run: NewRun): Promise<number> {
-    const rows = await q.query<{ id: number }>(
+  async insert(run: NewRun): Promise<number> {
+    const rows = await this.db.query<{ id: number }>(
       `WITH r AS (
          INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (job_id) DO NOTHING RETURNING id)
@@ -58,7 +58,7 @@ export class RunsRepo {
       [run.host, run.jobId, run.checkedAt, run.rank, run.label, run.color, JSON.stringify(run.report)],
     );
     if (rows[0]) return rows[0].id;
-    const [existing] = await q.query<{ id: number }>("SELECT id FROM runs WHERE job_id = $1", [run.jobId]);
+    const [existing] = await this.db.query<{ id: number }>("SELECT id FROM runs WHERE job_id = $1", [run.jobId]);
     return (existing as { id: number }).id;
   }
 
@@ -76,8 +76,8 @@ export class RunsRepo {
     return rows.length > 0;
   }
 
-  async latest(host: string, q: Queryable = this.db): Promise<RunRow | null> {
-    const rows = await q.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 ORDER BY id DESC LIMIT 1`, [host]);
+  async latest(host: string): Promise<RunRow | null> {
+    const rows = await this.db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 ORDER BY id DESC LIMIT 1`, [host]);
     return rows[0] ?? null;
   }
 
@@ -102,8 +102,8 @@ export class RunsRepo {
   }
 
   /** The run just before `id` of the same host. */
-  async previous(host: string, id: number, q: Queryable = this.db): Promise<RunRow | null> {
-    const rows = await q.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 AND id < $2 ORDER BY id DESC LIMIT 1`, [host, id]);
+  async previous(host: string, id: number): Promise<RunRow | null> {
+    const rows = await this.db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE host = $1 AND id < $2 ORDER BY id DESC LIMIT 1`, [host, id]);
     return rows[0] ?? null;
   }
 

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../engine/db.ts";
+import type { Db } from "../engine/db.ts";
 
 export type Importance = "critical" | "high" | "normal" | "low";
 
@@ -113,13 +113,13 @@ export class SitesRepo {
   }
 
   /** Records a host's new run on every site row of it (all accounts). */
-  async recordRun(q: Queryable, host: string, rank: number, label: string, checkedAt: number): Promise<void> {
-    await q.query("UPDATE sites SET prev_rank = rank, rank = $2, label = $3, last_run = $4 WHERE host = $1", [host, rank, label, checkedAt]);
+  async recordRun(host: string, rank: number, label: string, checkedAt: number): Promise<void> {
+    await this.db.query("UPDATE sites SET prev_rank = rank, rank = $2, label = $3, last_run = $4 WHERE host = $1", [host, rank, label, checkedAt]);
   }
 
-  /** The accounts that monitor a host (inside the caller's transaction when given one). */
-  async monitors(host: string, q: Queryable = this.db): Promise<number[]> {
-    const rows = await q.query<{ account_id: number }>("SELECT account_id FROM sites WHERE host = $1 ORDER BY account_id", [host]);
+  /** The accounts that monitor a host. */
+  async monitors(host: string): Promise<number[]> {
+    const rows = await this.db.query<{ account_id: number }>("SELECT account_id FROM sites WHERE host = $1 ORDER BY account_id", [host]);
     return rows.map((r) => r.account_id);
   }
 

@@ -60,35 +60,11 @@ export class TasksRepo {
   /**
    * Applies one run to an account's tasks of a host: failing checks open (or refresh) their task —
    * a done task returns to open, an ignored one stays ignored —; open tasks whose check now passes
-   * become done. Returns the transitions, for events.
+   * become done. Returns the transitions, for events. The account's tasks of the host stay locked
+   * until the unit of work it runs in ends.
    */
-  async applyRun(q: Queryable, accountId: number, host: string, now: number, failing: readonly TaskDraftRow[], passing: ReadonlySet<string>): Promise<TaskTransition[]> {
-    const existing = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 FOR UPDATE`, [accountId, host]);
-    const byCode = new Map(existing.map((t) => [t.code, t]));
-    const transitions: TaskTransition[] = [];
-    for (const d of failing) {
-      const before = byCode.get(d.code);
-      const [row] = await q.query<{ id: number }>(
-        `INSERT INTO tasks (account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated, impact_uncapped)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $13, $14)
-         ON CONFLICT (account_id, host, code) DO UPDATE SET title = EXCLUDED.title, level = EXCLUDED.level, grp = EXCLUDED.grp,
-           impact = EXCLUDED.impact, impact_uncapped = EXCLUDED.impact_uncapped, hint = EXCLUDED.hint, detail = EXCLUDED.detail, source = EXCLUDED.source,
-           recheck = EXCLUDED.recheck, effort = EXCLUDED.effort, last_seen = EXCLUDED.last_seen,
-           status = CASE WHEN tasks.status = 'done' THEN 'open' ELSE tasks.status END,
-           updated = CASE WHEN tasks.status = 'done' THEN EXCLUDED.updated ELSE tasks.updated END
-         RETURNING id`,
-        [accountId, host, d.code, d.title, d.level, d.group, d.impact, d.hint, d.detail, d.source, d.recheck, d.effort, now, d.impactUncapped ?? d.impact],
-      );
-      const id = (row as { id: number }).id;
-      if (!before) transitions.push({ taskId: id, code: d.code, title: d.title, kind: "new" });
-      else if (before.status === "done") transitions.push({ taskId: id, code: d.code, title: d.title, kind: "returned" });
-    }
-    for (const t of existing) {
-      if (t.status !== "open" || !passing.has(t.code)) continue;
-      await q.query("UPDATE tasks SET status = 'done', updated = $2, done_at = $2 WHERE id = $1", [t.id, now]);
-      transitions.push({ taskId: t.id, code: t.code, title: t.title, kind: "fixed" });
-    }
-    return transitions;
+  async applyRun(accountId: number, host: string, now: number, failing: readonly TaskDraftRow[], passing: ReadonlySet<string>): Promise<TaskTransition[]> {
+    return this.db.tx((q) => applyRun(q, accountId, host, now, failing, passing));
   }
 
   async forHost(accountId: number, host: string): Promise<TaskRow[]> {
@@ -208,4 +184,34 @@ export class TasksRepo {
     const [count] = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE ${cond}`, params);
     return { rows, total: count?.n ?? 0 };
   }
+}
+
+/** TasksRepo.applyRun in the transaction `q`. */
+async function applyRun(q: Queryable, accountId: number, host: string, now: number, failing: readonly TaskDraftRow[], passing: ReadonlySet<string>): Promise<TaskTransition[]> {
+  const existing = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 FOR UPDATE`, [accountId, host]);
+  const byCode = new Map(existing.map((t) => [t.code, t]));
+  const transitions: TaskTransition[] = [];
+  for (const d of failing) {
+    const before = byCode.get(d.code);
+    const [row] = await q.query<{ id: number }>(
+      `INSERT INTO tasks (account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated, impact_uncapped)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $13, $14)
+       ON CONFLICT (account_id, host, code) DO UPDATE SET title = EXCLUDED.title, level = EXCLUDED.level, grp = EXCLUDED.grp,
+         impact = EXCLUDED.impact, impact_uncapped = EXCLUDED.impact_uncapped, hint = EXCLUDED.hint, detail = EXCLUDED.detail, source = EXCLUDED.source,
+         recheck = EXCLUDED.recheck, effort = EXCLUDED.effort, last_seen = EXCLUDED.last_seen,
+         status = CASE WHEN tasks.status = 'done' THEN 'open' ELSE tasks.status END,
+         updated = CASE WHEN tasks.status = 'done' THEN EXCLUDED.updated ELSE tasks.updated END
+       RETURNING id`,
+      [accountId, host, d.code, d.title, d.level, d.group, d.impact, d.hint, d.detail, d.source, d.recheck, d.effort, now, d.impactUncapped ?? d.impact],
+    );
+    const id = (row as { id: number }).id;
+    if (!before) transitions.push({ taskId: id, code: d.code, title: d.title, kind: "new" });
+    else if (before.status === "done") transitions.push({ taskId: id, code: d.code, title: d.title, kind: "returned" });
+  }
+  for (const t of existing) {
+    if (t.status !== "open" || !passing.has(t.code)) continue;
+    await q.query("UPDATE tasks SET status = 'done', updated = $2, done_at = $2 WHERE id = $1", [t.id, now]);
+    transitions.push({ taskId: t.id, code: t.code, title: t.title, kind: "fixed" });
+  }
+  return transitions;
 }

@@ -75,11 +75,6 @@ export async function eventsAfter(q: Queryable, afterId: number, limit: number):
 export class EventsRepo {
   constructor(private readonly db: Db) {}
 
-  /** See appendEvents: inside a transaction opened elsewhere that handed its `q` (the jobs repository's callbacks). */
-  append(q: Queryable, events: readonly NewEvent[], now: number): Promise<void> {
-    return appendEvents(q, events, now);
-  }
-
   /**
    * Appends events: within the unit of work the repository is bound to (`store.tx`; call it last
    * there, see appendEvents), or in a transaction of their own.

@@ -173,8 +173,7 @@ export class JobsRepo {
     return this.db.tx((q) => this.insertQueued(q, job, now, message));
   }
 
-  /** createQueued inside the caller's transaction (a planner that writes the job with what it plans). */
-  async insertQueued(
+  private async insertQueued(
     q: Queryable,
     job: NewJob,
     now: number,
@@ -375,9 +374,9 @@ export class JobsRepo {
     return row?.result ?? null;
   }
 
-  /** Clears a job's task, in either form (a network utility's input, once its run is over), in the caller's transaction. */
-  async forgetTask(q: Queryable, jobId: number): Promise<void> {
-    await q.query("UPDATE jobs SET target = NULL, task = NULL WHERE id = $1", [jobId]);
+  /** Clears a job's task, in either form (a network utility's input, once its run is over). */
+  async forgetTask(jobId: number): Promise<void> {
+    await this.db.query("UPDATE jobs SET target = NULL, task = NULL WHERE id = $1", [jobId]);
   }
 
   /** The facts a single check found (null until done). */

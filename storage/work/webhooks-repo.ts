@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "../engine/db.ts";
+import type { Db } from "../engine/db.ts";
 import type { EventRecord } from "./events-repo.ts";
 import type { OutboxMessage } from "./jobs-repo.ts";
 
@@ -411,8 +411,8 @@ export class WebhooksRepo {
   }
 
   /** The delivery an attempt's job was for, locked, while it is still sending under that job (a test send has no job yet). */
-  async sendingFor(q: Queryable, deliveryId: number, jobId: number): Promise<DeliveryRow | null> {
-    const [row] = await q.query<DeliveryRow>(
+  async sendingFor(deliveryId: number, jobId: number): Promise<DeliveryRow | null> {
+    const [row] = await this.db.query<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND state = 'sending' AND (job_id = $2 OR job_id IS NULL) FOR UPDATE`,
       [deliveryId, jobId],
     );

@@ -48,7 +48,7 @@ for (let s = 0; s < SITES; s++) {
     await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, $3, 'x', '#000', $4)", [host, NOW - d * DAY, rank, JSON.stringify(report)]);
   }
   const drafts = Array.from({ length: 10 }, (_, i) => ({ code: `check_${i}`, title: `Fix ${i}`, level: "warn" as const, group: "content", impact: i + 1, hint: "", detail: "", source: "report", recheck: true, effort: 1 + (i % 3) }));
-  await gw.store.tasks.applyRun(gw.db, owner.accountId, host, NOW - DAY, drafts, new Set());
+  await gw.store.tasks.applyRun(owner.accountId, host, NOW - DAY, drafts, new Set());
   const facts = emptyFacts();
   for (let d = 60; d >= 1; d--) {
     const date = new Date((NOW - d * DAY) * 1000).toISOString().slice(0, 10);

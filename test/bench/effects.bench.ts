@@ -37,12 +37,12 @@ async function main(): Promise<void> {
     await gw.call("POST", "/api/v1/sites", { body: { host: HOST } });
     const now = Math.floor(gw.clock.nowMs() / 1000);
     const draft = (code: string): TaskDraftRow => ({ code, title: code, level: "warn", group: "x", impact: 1, hint: "", detail: "", source: "report", recheck: true, effort: 1 });
-    await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id, HOST, now - 90 * DAY, CHECKS.map((c) => draft(c.code)), new Set()));
-    for (const [i, c] of CHECKS.entries()) await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id, HOST, now - 40 * DAY + i * 6 * 3600, [], new Set([c.code])));
-    await gw.db.tx(async (q) => {
+    await gw.store.tx((t) => t.tasks.applyRun(me.user.id, HOST, now - 90 * DAY, CHECKS.map((c) => draft(c.code)), new Set()));
+    for (const [i, c] of CHECKS.entries()) await gw.store.tx((t) => t.tasks.applyRun(me.user.id, HOST, now - 40 * DAY + i * 6 * 3600, [], new Set([c.code])));
+    await gw.store.tx(async (t) => {
       for (let i = 0; i < 60; i++) {
         const groups = RANK_GROUPS.map((id) => ({ id, weight: 10, score: 50 + (i % 5), checks: 3 }));
-        await gw.store.runs.insert(q, { host: HOST, jobId: 1_000_000 + i, checkedAt: now - (60 - i) * DAY, rank: 60, label: "ok", color: "yellow", report: { version: 1, items: [], groups, caps: [], tech: [], tasks: [], origin: `https://${HOST}`, after: 60 } });
+        await t.runs.insert({ host: HOST, jobId: 1_000_000 + i, checkedAt: now - (60 - i) * DAY, rank: 60, label: "ok", color: "yellow", report: { version: 1, items: [], groups, caps: [], tech: [], tasks: [], origin: `https://${HOST}`, after: 60 } });
       }
     });
     await gw.store.uptimeSeries.add(

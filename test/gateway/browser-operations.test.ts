@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { performanceScore } from "../../analyzer/index.ts";
 import { AnalyzeResult, BrowserMetrics, SiteFacts } from "../../proto/index.ts";
 import { createLogger } from "../../runtime/index.ts";
-import { SCHEDULER_KINDS, syncCheckSeries, type KindContext } from "../../scheduler/index.ts";
+import { reposOf, SCHEDULER_KINDS, syncCheckSeries, type KindContext } from "../../scheduler/index.ts";
 import type { JobRow } from "../../storage/index.ts";
 import { chromiumPath } from "../harness/chromium.ts";
 import { startTestGateway, untilJobDone, type TestGateway } from "../harness/gateway.ts";
@@ -197,10 +197,10 @@ async function settle(checkedAt: number, browserPages: BrowserMetrics[], browser
     browserPages,
   });
   const now = Math.floor(gw.clock.nowMs() / 1000);
-  const ctx: KindContext = { store: gw.store, config: gw.config, clock: gw.clock, logger: createLogger("silent"), now: () => now };
+  const ctx: KindContext = { config: gw.config, clock: gw.clock, logger: createLogger("silent"), now: () => now };
   const id = ++jobIds;
   const job = { id, account_id: accountId, kind: "analyze", host: HOST, state: "running", progress: 0, step: null, error: null, error_detail: null, cached: false, sync: false, attempt: 1, max_attempts: 3, worker: null, lease_until_ms: null, checkpoint: null, run_id: null, created: now, updated: now, finished: null, target: null } as JobRow;
-  const { runId } = await gw.db.tx((q) => SCHEDULER_KINDS.analyze.settle(ctx, q, job, AnalyzeResult.fromPartial({ facts })));
+  const { runId } = await gw.store.tx((t) => SCHEDULER_KINDS.analyze.settle(ctx, reposOf(SCHEDULER_KINDS.analyze, t), job, AnalyzeResult.fromPartial({ facts })));
   return runId as number;
 }
 

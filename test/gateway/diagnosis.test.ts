@@ -41,7 +41,7 @@ async function storeRun(host: string, at: number, rank: number, failing: Item[],
     ...(browser ? { browser: { state: "measured", note: "", pages: [{ device: "mobile", url: `https://${host}/`, checked_at: at, error: "", ...browser }] } } : {}),
   };
   await gw.db.query("INSERT INTO runs (host, job_id, checked_at, rank, label, color, report) VALUES ($1, NULL, $2, $3, 'x', '#000', $4)", [host, at, rank, JSON.stringify(report)]);
-  await gw.store.sites.recordRun(gw.db, host, rank, "x", at);
+  await gw.store.sites.recordRun(host, rank, "x", at);
 }
 
 const draft = (code: string, title: string, level: "bad" | "warn", impact: number, effort: number): TaskDraftRow => ({
@@ -72,7 +72,7 @@ beforeAll(async () => {
   await storeRun("blocked.example", NOW - 10 * DAY, 85, [], [["indexing", 90]]);
   const noindex = { code: "noindex", title: "Pages are not blocked by noindex", level: "bad" as const };
   await storeRun("blocked.example", NOW - 5 * DAY, 60, [noindex, { code: "title_length", title: "Title length", level: "warn" }], [["indexing", 40], ["content", 90]]);
-  await gw.store.tasks.applyRun(gw.db, alice.accountId, "blocked.example", NOW - 5 * DAY, [draft("noindex", "Remove the noindex", "bad", 20, 1), draft("title_length", "Shorten titles", "warn", 2, 1), draft("text_length", "Write more text", "warn", 5, 1)], new Set());
+  await gw.store.tasks.applyRun(alice.accountId, "blocked.example", NOW - 5 * DAY, [draft("noindex", "Remove the noindex", "bad", 20, 1), draft("title_length", "Shorten titles", "warn", 2, 1), draft("text_length", "Write more text", "warn", 5, 1)], new Set());
   // Alice's profile of the site excludes the text checks: their task counts nowhere (as in GET /plan).
   await gw.store.profiles.set(alice.accountId, "blocked.example", "general", ["text"], NOW - 5 * DAY);
   const facts = emptyFacts();
@@ -97,17 +97,17 @@ beforeAll(async () => {
   // also brought a render-blocking task.
   await storeRun("slow.example", NOW - 3 * DAY, 90, [], [], { score: 90, lcp_ms: 1800 });
   await storeRun("slow.example", NOW - 7200, 75, [{ code: "render_blocking", title: "Render-blocking resources", level: "warn" }], [], { score: 72, lcp_ms: 3900 });
-  await gw.store.tasks.applyRun(gw.db, alice.accountId, "slow.example", NOW - 7200, [draft("render_blocking", "Defer render-blocking scripts", "warn", 4, 2)], new Set());
+  await gw.store.tasks.applyRun(alice.accountId, "slow.example", NOW - 7200, [draft("render_blocking", "Defer render-blocking scripts", "warn", 4, 2)], new Set());
 
   // fine.example: checked yesterday (92, content 80), up for 10 days; its only task was fixed an hour ago.
   await storeRun("fine.example", NOW - DAY, 92, [], [["content", 80]]);
   await gw.db.query("INSERT INTO uptime_targets (host, url, interval_s, next_slot, state, since, first_probe) VALUES ('fine.example', 'https://fine.example/', 300, $1, 'up', $2, $2)", [NOW + 300, NOW - 10 * DAY]);
-  await gw.store.tasks.applyRun(gw.db, alice.accountId, "fine.example", NOW - 3 * DAY, [draft("h1_present", "Add an H1", "warn", 3, 1)], new Set());
-  await gw.store.tasks.applyRun(gw.db, alice.accountId, "fine.example", NOW - 3600, [], new Set(["h1_present"]));
+  await gw.store.tasks.applyRun(alice.accountId, "fine.example", NOW - 3 * DAY, [draft("h1_present", "Add an H1", "warn", 3, 1)], new Set());
+  await gw.store.tasks.applyRun(alice.accountId, "fine.example", NOW - 3600, [], new Set(["h1_present"]));
 
   // down.example had a task done two days ago; no series its fix would move (no search data, no rank groups).
-  await gw.store.tasks.applyRun(gw.db, alice.accountId, "down.example", NOW - 4 * DAY, [draft("title_present", "Add titles", "bad", 6, 1)], new Set());
-  await gw.store.tasks.applyRun(gw.db, alice.accountId, "down.example", NOW - 2 * DAY, [], new Set(["title_present"]));
+  await gw.store.tasks.applyRun(alice.accountId, "down.example", NOW - 4 * DAY, [draft("title_present", "Add titles", "bad", 6, 1)], new Set());
+  await gw.store.tasks.applyRun(alice.accountId, "down.example", NOW - 2 * DAY, [], new Set(["title_present"]));
 
   // Events: Alice's of two hours and two days ago, Bob's of an hour ago.
   await gw.store.events.add([{ eventKey: "t1", accountId: alice.accountId, host: "slow.example", type: "page", kind: "performance.regressed", level: "warn", text: "slow.example got slower", payload: {} }], NOW - 7200);

@@ -43,8 +43,8 @@ function draft(code: string, recheck = true): TaskDraftRow {
 
 /** Opens tasks of these codes for an account's host, then (when doneAt is given) closes them at doneAt. */
 async function seedTasks(accountId: number, host: string, codes: readonly string[], openAt: number, doneAt?: number): Promise<void> {
-  await gw.db.tx((q) => gw.store.tasks.applyRun(q, accountId, host, openAt, codes.map((c) => draft(c)), new Set()));
-  if (doneAt !== undefined) await gw.db.tx((q) => gw.store.tasks.applyRun(q, accountId, host, doneAt, [], new Set(codes)));
+  await gw.store.tx((t) => t.tasks.applyRun(accountId, host, openAt, codes.map((c) => draft(c)), new Set()));
+  if (doneAt !== undefined) await gw.store.tx((t) => t.tasks.applyRun(accountId, host, doneAt, [], new Set(codes)));
 }
 
 describe("POST /tasks/{id}/recheck", () => {
@@ -109,7 +109,7 @@ describe("POST /tasks/{id}/recheck", () => {
     // A task judged over the whole crawl cannot be re-checked alone: 422, not charged.
     const me = (await gw.call("GET", "/api/v1/me")).json();
     await seedTasks(me.user.id as number, site.host, [], nowS());
-    await gw.db.tx((q) => gw.store.tasks.applyRun(q, me.user.id as number, site.host, nowS(), [draft("orphan_pages", false)], new Set()));
+    await gw.store.tx((t) => t.tasks.applyRun(me.user.id as number, site.host, nowS(), [draft("orphan_pages", false)], new Set()));
     const crawlTask = (await gw.call("GET", `/api/v1/tasks/${site.host}`)).json().tasks.find((t: { code: string }) => t.code === "orphan_pages");
     const unsupported = await gw.call("POST", `/api/v1/tasks/${crawlTask.id}/recheck`);
     expect(unsupported.statusCode).toBe(422);
@@ -164,8 +164,8 @@ describe("POST /tasks/{id}/recheck: narrow looks", () => {
     const last = analyzeSite(lastFacts);
     const spfItem = last.items.find((i) => i.code === "spf")!;
     expect(spfItem.status).toBe("fail");
-    await gw.db.tx((q) =>
-      gw.store.runs.insert(q, {
+    await gw.store.tx((t) =>
+      t.runs.insert({
         host,
         jobId: 900_001,
         checkedAt: nowS() - 3600,
@@ -352,11 +352,11 @@ describe("GET /effects/{host} and GET /work/{host}", () => {
     await gw.store.checks.write(lcp.map(([d, v], i) => ({ runId: 900_000 + i, jobId: 900_000 + i, attempt: 1, host, checkedAt: D + Math.round((d as number) * DAY), code: "lcp", status: "fail", value: String(v), group: "performance" })));
     // Rank groups from the checks (one a day): security 78..82 before (median 80, band 4.448), 70 after; content steady at 50.
     const security = [80, 82, 78, 80, 81, 79];
-    await gw.db.tx(async (q) => {
+    await gw.store.tx(async (t) => {
       for (let d = -6; d * DAY <= now - D - DAY; d++) {
         const score = d < 0 ? (security[d + 6] as number) : 70;
         const groups = [{ id: "security", weight: 10, score, checks: 5 }, { id: "content", weight: 20, score: 50, checks: 8 }];
-        await gw.store.runs.insert(q, { host, jobId: 800_000 + d + 6, checkedAt: D + d * DAY + 600, rank: 60, label: "ok", color: "yellow", report: { version: 1, items: [], groups, caps: [], tech: [], tasks: [], origin: `http://${host}`, after: 60 } });
+        await t.runs.insert({ host, jobId: 800_000 + d + 6, checkedAt: D + d * DAY + 600, rank: 60, label: "ok", color: "yellow", report: { version: 1, items: [], groups, caps: [], tech: [], tasks: [], origin: `http://${host}`, after: 60 } });
       }
     });
     // Uptime probes at noon: 200 ms before (MAD 5: band is the floor, 30 ms), 202 after.

@@ -24,9 +24,9 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 /** The scheduler's settlement of a live DNS check's job (a kind whose settle writes nothing but the row). */
-const ctx = (): KindContext => ({ store, config: {} as Config, clock: new ManualClock(T), logger: createLogger("silent"), now: () => T / 1000 });
-const complete = (jobId: number, worker: string) => completeJob(ctx(), jobId, worker, { $case: "dns", value: DnsResult.fromPartial({}) });
-const fail = (jobId: number, worker: string, failure: AttemptFailure) => failJob(ctx(), jobId, worker, failure, msg);
+const ctx = (): KindContext => ({ config: {} as Config, clock: new ManualClock(T), logger: createLogger("silent"), now: () => T / 1000 });
+const complete = (jobId: number, worker: string) => completeJob(ctx(), store, jobId, worker, { $case: "dns", value: DnsResult.fromPartial({}) });
+const fail = (jobId: number, worker: string, failure: AttemptFailure) => failJob(ctx(), store, jobId, worker, failure, msg);
 
 const newJob = (maxAttempts = 3) => store.jobs.createQueued({ accountId: account, kind: "dns", host: "jobs.example.com", sync: false, maxAttempts }, T / 1000, msg);
 const outboxOf = async (jobId: number) => (await db.query<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE payload = $1", [Buffer.from([jobId])]))[0]?.n;

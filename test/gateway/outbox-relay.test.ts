@@ -38,7 +38,7 @@ function dyingOnMark(base: Store): Store {
     ...t,
     outbox: Object.create(t.outbox, { markPublished: { value: async () => Promise.reject(new Error("crashed")) } }) as OutboxRepo,
   });
-  return { ...base, tx: (work) => base.tx((t, q) => work(bind(t), q)) };
+  return { ...base, tx: (work) => base.tx((t) => work(bind(t))) };
 }
 
 async function pass(relay: OutboxRelay): Promise<void> {

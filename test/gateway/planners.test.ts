@@ -86,7 +86,7 @@ describe("planners", () => {
     // Its slow pass is a minute away; the runner ticks every 20 ms.
     expect(planner.everyMs(loadConfig({}, "serve"))).toBe(60_000);
     const report = { version: 1, items: [{ code: "title", status: "pass", value: "Home", group: "content" }], groups: [], caps: [], tech: [], tasks: [], origin: "https://woken.example", after: 90 } as unknown as StoredReport;
-    const store1 = (host: string, jobId: number) => store.runs.insert(db, { host, jobId, checkedAt: 1_800_000_000, rank: 90, label: "A", color: "green", report });
+    const store1 = (host: string, jobId: number) => store.runs.insert({ host, jobId, checkedAt: 1_800_000_000, rank: 90, label: "A", color: "green", report });
     const tickFor = async (r: PlannerRunner, ms: number, until: () => Promise<boolean>) => {
       for (const end = performance.now() + ms; performance.now() < end; ) {
         await r.tick();

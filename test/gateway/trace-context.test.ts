@@ -61,8 +61,8 @@ describe("trace context on jobs and the outbox", () => {
     await store.jobs.republishStale(T + 2 * LEASE, 3600, msg);
     await store.jobs.lease(job.id, "B", T + 3 * LEASE, LEASE);
     const failure = { error: "fetch_failed", detail: "reset", retry: "retryable" as const, delayMs: 0 };
-    const ctx = { store, config: {} as Config, clock: new ManualClock(T), logger: createLogger("silent"), now: () => T / 1000 };
-    expect(await failJob(ctx, job.id, "B", failure, msg)).toBe("requeued");
+    const ctx = { config: {} as Config, clock: new ManualClock(T), logger: createLogger("silent"), now: () => T / 1000 };
+    expect(await failJob(ctx, store, job.id, "B", failure, msg)).toBe("requeued");
     expect(await outboxTraces(job.id)).toEqual([created, created, created]);
   });
 

@@ -161,12 +161,12 @@ describe("uptime probes and incidents", () => {
     const before = await gw.store.uptime.target(host);
     expect(before?.state).toBe("up");
     const now = Math.floor(gw.clock.nowMs() / 1000);
-    const ctx = { store: gw.store, config: gw.config, clock: gw.clock, logger: createLogger("silent"), now: () => now };
+    const ctx = { config: gw.config, clock: gw.clock, logger: createLogger("silent"), now: () => now };
     const result = ProbeResult.fromPartial({
       nodeSuspect: true,
       outcomes: [{ host, slot: now + 7, confirm: false, atMs: now * 1000, ok: false, status: 0, cause: "dns", detail: "EAI_AGAIN" }],
     });
-    await SCHEDULER_STREAM_KINDS.probe.settle(ctx, result, "crawler-broken");
+    await SCHEDULER_STREAM_KINDS.probe.settle(ctx, gw.store, result, "crawler-broken");
     const after = await gw.store.uptime.target(host);
     expect(after).toMatchObject({ state: "up", since: before?.since, fails: 0, last_cause: "dns: EAI_AGAIN" });
     expect((await gw.call("GET", "/api/v1/incidents?status=open")).json().incidents).toEqual([]);

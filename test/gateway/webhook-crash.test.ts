@@ -61,7 +61,7 @@ const batches = async (): Promise<WebhookBatch[]> =>
  */
 function replacing<M extends keyof WebhooksRepo>(base: Store, method: M, by: (own: WebhooksRepo[M]) => WebhooksRepo[M]): Store {
   const bind = (t: Repositories): Repositories => ({ ...t, webhooks: Object.create(t.webhooks, { [method]: { value: by(t.webhooks[method].bind(t.webhooks) as WebhooksRepo[M]) } }) as WebhooksRepo });
-  return { ...base, tx: (work) => base.tx((t, q) => work(bind(t), q)) };
+  return { ...base, tx: (work) => base.tx((t) => work(bind(t))) };
 }
 
 /** The store whose units of work die right after the webhooks repository's `method` ran (a process that died before its commit). */
@@ -72,7 +72,7 @@ function dyingAfter(method: "addDeliveries" | "takeDueBatches", message: string)
   }));
 }
 
-const settleCtx = () => ({ store, config, clock, logger: createLogger("silent"), now: () => unixSeconds(clock) });
+const settleCtx = () => ({ config, clock, logger: createLogger("silent"), now: () => unixSeconds(clock) });
 
 describe("webhook deliveries across crashes", () => {
   it("an event stored before a crash of the planner is delivered once the planner runs again", async () => {
@@ -121,7 +121,7 @@ describe("webhook deliveries across crashes", () => {
     const [d] = await log();
     expect(d).toMatchObject({ state: "failing", attempts: 1, failures: 1, last_error: "no_answer", next_attempt_at: t + 60 });
     // The result of that attempt, should it come late (a crawler that lost the bus a while), is not recorded.
-    await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx(), { webhook: hookId, outcomes: [{ delivery: d!.id, n: 1, code: 204, error: "", durationMs: 5, sentAt: t - 40 }] }, "crawler-a");
+    await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx(), store, { webhook: hookId, outcomes: [{ delivery: d!.id, n: 1, code: 204, error: "", durationMs: 5, sentAt: t - 40 }] }, "crawler-a");
     expect((await log())[0]).toMatchObject({ state: "failing", attempts: 1 });
     expect(await batches()).toHaveLength(1);
     clock.advance(59_000);
@@ -134,8 +134,8 @@ describe("webhook deliveries across crashes", () => {
     expect((await store.webhooks.attemptsOf([d!.id])).map((a) => [a.n, a.error])).toEqual([[1, "no_answer"]]);
     // Its result, recorded twice (the results topic handed it out again), counts once.
     const result = { webhook: hookId, outcomes: [{ delivery: d!.id, n: 2, code: 204, error: "", durationMs: 5, sentAt: unixSeconds(clock) }] };
-    await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx(), result, "crawler-a");
-    await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx(), result, "crawler-b");
+    await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx(), store, result, "crawler-a");
+    await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx(), store, result, "crawler-b");
     expect((await log())[0]).toMatchObject({ state: "delivered", attempts: 2, failures: 1 });
     expect((await store.webhooks.attemptsOf([d!.id])).map((a) => [a.n, a.error])).toEqual([[1, "no_answer"], [2, null]]);
     const cursor = await store.runs.cursor(WEBHOOK_EVENTS_CURSOR);

@@ -266,20 +266,6 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         expect((await store.sites.list(a.id, 10, 0)).rows.map((r) => r.host)).toEqual(["after-savepoint.example"]);
         expect((await store.accounts.listAccounts()).filter((x) => x.email === taken.email).map((x) => x.id)).toEqual([taken.id]);
       });
-
-      it("within(q) binds the repositories to a transaction opened elsewhere", async () => {
-        const store = createStore(db);
-        const a = await newAccount();
-        await db
-          .tx(async (q) => {
-            await store.within(q).sites.add(a.id, "within.example", 24, 5_000);
-            throw new Error("rolled back");
-          })
-          .catch(() => undefined);
-        expect(await store.sites.count(a.id)).toBe(0);
-        await db.tx((q) => store.within(q).sites.add(a.id, "within.example", 24, 5_000));
-        expect(await store.sites.count(a.id)).toBe(1);
-      });
     });
 
     describe("a job's settlement and the outbox relay, each a unit of work", () => {
@@ -318,7 +304,7 @@ export function storageContract(targets: readonly StorageTarget[]): void {
         expect(job.target).toBeNull();
         expect([...(job.task ?? [])]).toEqual([...task]);
         expect([...((await store.jobs.get(job.id))?.task ?? [])]).toEqual([...task]);
-        await db.tx((q) => store.jobs.forgetTask(q, job.id));
+        await store.jobs.forgetTask(job.id);
         expect(await store.jobs.get(job.id)).toMatchObject({ task: null, target: null });
       });
 

@@ -7,6 +7,7 @@ import {
   CRAWL_PAGES_TABLE,
   clickhouseIdent as ident,
   clickhouseSql as sql,
+  createStore,
   dropExpiredPartitions,
   ensureClickHouseSchema,
   JobsRepo,
@@ -147,19 +148,21 @@ describe("crawl pages on ClickHouse", () => {
   it("link figures are written at once, before the completion transaction commits (idempotent, so a retry is harmless)", async () => {
     const id = await leasedJob("settle.example", Date.parse("2024-02-11T00:00:00Z") / 1000);
     const pages = new ClickHouseCrawlPages(ch);
+    // The crawl pages of a distributed store: its units of work hand them as they are.
+    const store = createStore(db, { crawlPages: pages });
     const page = crawlPage("https://settle.example/");
     await pages.put(await leaseOf(id), [page]);
     const stats = [{ url: page.url, inlinks: 4, score: 12.5 }];
     const job = await ref(id);
     await expect(
-      db.tx(async (q) => {
-        await pages.setLinkStats(job, stats, q);
+      store.tx(async (t) => {
+        await t.crawlPages.setLinkStats(job, stats);
         throw new Error("the commit fails");
       }),
     ).rejects.toThrow("the commit fails");
     const figures = async () => (await pages.pages(id, {}, 10, 0)).rows.map((r) => [r.inlinks, r.score]);
     expect(await figures()).toEqual([[4, 12.5]]);
-    await db.tx((q) => pages.setLinkStats(job, stats, q)); // the retried settle
+    await store.tx((t) => t.crawlPages.setLinkStats(job, stats)); // the retried settle
     expect(await figures()).toEqual([[4, 12.5]]);
   });
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { appendEvents, createStore, migrate, openPostgres, type Db, type NewEvent, type Queryable, type Store } from "../../storage/index.ts";
+import { createStore, migrate, openPostgres, type Db, type NewEvent, type Queryable, type Store } from "../../storage/index.ts";
 import { freshDatabase } from "../harness/databases.ts";
 
 // The feed's cursor under concurrent writers, on a Postgres server with two pools (two processes'
@@ -26,11 +26,26 @@ async function naiveAppend(q: Queryable, events: readonly NewEvent[], now: numbe
   }
 }
 
-type Append = typeof appendEvents;
+/** Appends events in a transaction on one pool; `during` runs after the append, before the commit. */
+type Append = (db: Db, events: readonly NewEvent[], during?: () => Promise<void>) => Promise<void>;
 
 let a: Db;
 let b: Db;
 let store: Store;
+const stores = new Map<Db, Store>();
+
+/** The repository's append, in a unit of work of the pool's store. */
+const repoAppend: Append = (db, events, during) =>
+  (stores.get(db) as Store).tx(async (t) => {
+    await t.events.add(events, 1);
+    await during?.();
+  });
+
+const naive: Append = (db, events, during) =>
+  db.tx(async (q) => {
+    await naiveAppend(q, events, 1);
+    await during?.();
+  });
 
 beforeAll(async () => {
   const url = await freshDatabase(inject("postgresUrl"));
@@ -38,6 +53,7 @@ beforeAll(async () => {
   await migrate(a, 1_700_000_000);
   b = openPostgres({ url, poolSize: 6 });
   store = createStore(b);
+  stores.set(a, createStore(a)).set(b, store);
 });
 
 afterAll(async () => {
@@ -61,13 +77,12 @@ async function interleaving(append: Append, tag: string): Promise<{ seen: string
   const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const first = a.tx(async (q) => {
-    await append(q, [event(`${tag}-first`)], 1);
+  const first = append(a, [event(`${tag}-first`)], async () => {
     inserted();
     await held;
   });
   await firstInserted;
-  const second = b.tx((q) => append(q, [event(`${tag}-second`)], 1));
+  const second = append(b, [event(`${tag}-second`)]);
   // The second writer either committed (naive) or waits for the first (the repository's rule).
   await Promise.race([second, sleep(300)]);
   const mid = await poll(start);
@@ -79,12 +94,12 @@ async function interleaving(append: Append, tag: string): Promise<{ seen: string
 
 describe("the event feed's cursor with concurrent writers (Postgres server)", () => {
   it("never skips an event whose id commits late", async () => {
-    const { seen } = await interleaving(appendEvents, "repo");
+    const { seen } = await interleaving(repoAppend, "repo");
     expect(seen).toEqual(["repo-first", "repo-second"]);
   });
 
   it("would skip one without the repository's rule (the test can fail)", async () => {
-    const { seen } = await interleaving(naiveAppend, "naive");
+    const { seen } = await interleaving(naive, "naive");
     expect(seen).toEqual(["naive-second"]);
   });
 
@@ -94,9 +109,8 @@ describe("the event feed's cursor with concurrent writers (Postgres server)", ()
       (async () => {
         for (let i = 0; i < 50; i++) {
           const db = w % 2 === 0 ? a : b;
-          await db.tx(async (q) => {
-            await appendEvents(q, [event(`w${w}-${i}`)], 1);
-            // Other work of the causing transaction after its append, of varying length.
+          // Other work of the causing transaction after its append, of varying length.
+          await repoAppend(db, [event(`w${w}-${i}`)], async () => {
             if (i % 7 === w % 7) await sleep(5);
           });
         }
@@ -119,8 +133,8 @@ describe("the event feed's cursor with concurrent writers (Postgres server)", ()
   });
 
   it("appends a repeated key once", async () => {
-    await b.tx((q) => appendEvents(q, [event("twice")], 1));
-    await b.tx((q) => appendEvents(q, [event("twice")], 1));
+    await store.events.add([event("twice")], 1);
+    await store.events.add([event("twice")], 1);
     const { rows } = await store.events.list({ accountId: 1, limit: 1000, offset: 0 });
     expect(rows.filter((r) => r.payload.key === "twice")).toHaveLength(1);
   });

@@ -71,7 +71,7 @@ describe("the webhooks planner on two schedulers at once", () => {
     await Promise.all([appending, ...stores.map((st) => rounds(st, 40))]);
     const hooks = (await s.webhooks.list(accountId, 10, 0)).rows;
     const sent = new Map<number, number>();
-    const settleCtx = { store: s, config: loadConfig({}, "serve"), clock, logger: createLogger("silent"), now: () => unixSeconds(clock) };
+    const settleCtx = { config: loadConfig({}, "serve"), clock, logger: createLogger("silent"), now: () => unixSeconds(clock) };
     let seen = 0;
     for (let round = 0; round < 10; round++) {
       await Promise.all(stores.map((st) => rounds(st, 3)));
@@ -86,8 +86,8 @@ describe("the webhooks planner on two schedulers at once", () => {
         for (const id of ids) sent.set(id, (sent.get(id) ?? 0) + 1);
         const result = { webhook: batch.webhook, outcomes: batch.attempts.map((x) => ({ delivery: x.delivery, n: x.n, code: 204, error: "", durationMs: 3, sentAt: unixSeconds(clock) })) };
         // Recorded twice: the second records nothing.
-        await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx, result, "crawler-a");
-        await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx, result, "crawler-b");
+        await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx, s, result, "crawler-a");
+        await SCHEDULER_STREAM_KINDS.webhook.settle(settleCtx, s, result, "crawler-b");
       }
     }
     expect(sent.size).toBe(600);

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CRAWLER_KINDS, crawlerStreamKinds } from "../../crawler/index.ts";
 import { LISTED_KINDS, STREAM_KINDS, WORK_KIND_INFO, WORK_KINDS } from "../../proto/index.ts";
-import { SCHEDULER_KINDS, SCHEDULER_STREAM_KINDS } from "../../scheduler/index.ts";
+import { reposOf, SCHEDULER_KINDS, SCHEDULER_STREAM_KINDS } from "../../scheduler/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 
 /** The arms of a oneof in the .proto text: name → field type. */
 function oneofArms(proto: string, message: string, oneof: string): Map<string, string> {
@@ -83,5 +84,19 @@ describe("work kinds: one set on both sides of the wire", () => {
     for (const [name, type] of answers) expect([`${name}result`, `${name}batchresult`]).toContain(type.toLowerCase());
     // A stream kind is not a job kind, except the webhook: its batches on the stream lane, its test sends (and attempts an older scheduler planned) as jobs.
     for (const name of items.keys()) expect(tasks.has(name)).toBe(name === "webhook");
+  });
+});
+
+describe("a scheduler kind's repositories", () => {
+  it("are those its uses list names, and no others", () => {
+    // Stand-ins for the store's repositories: each is only looked at by name.
+    const all = new Proxy({}, { get: (_t, name) => ({ name }) }) as unknown as Repositories;
+    for (const kind of Object.values(SCHEDULER_KINDS)) {
+      const repos = reposOf(kind, all);
+      expect(sorted(Object.keys(repos)), kind.name).toEqual(sorted(new Set(kind.uses)));
+      for (const [name, repo] of Object.entries(repos)) expect(repo).toEqual({ name });
+    }
+    expect(Object.keys(reposOf(SCHEDULER_KINDS.dns, all))).toEqual([]);
+    expect(sorted(Object.keys(reposOf(SCHEDULER_KINDS.webhook, all)))).toEqual(["events", "webhooks"]);
   });
 });
