@@ -9,6 +9,7 @@ import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import type { Operation } from "../registry/operation.ts";
+import { operationScope } from "../registry/scope.ts";
 import { EmptyQuery } from "../schemas.ts";
 
 /** /sites/{host} → /sites/:host (Fastify's syntax). */
@@ -37,6 +38,7 @@ export function registerOperation(
   const nowOf = (request: FastifyRequest) => Math.floor(request.svc.nowMs / 1000);
   const policy = hostPolicyOf(deps.config);
   const hostFields = [...hostFieldsOf(op.params, "params"), ...hostFieldsOf(op.query, "query"), ...hostFieldsOf(op.body, "body")];
+  const scope = operationScope(deps, op.uses);
 
   const preValidation = async (request: FastifyRequest): Promise<void> => {
     const key = readIdempotencyKey(request);
@@ -146,7 +148,9 @@ export function registerOperation(
         params: request.params,
         query: request.query,
         body: request.body,
-        deps,
+        deps: scope.deps,
+        repos: scope.repos,
+        tx: scope.tx,
         auth: request.svc.auth,
         now: nowOf(request),
         request,
