@@ -1,4 +1,4 @@
-import type { Repositories, Store } from "../../storage/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import type { HandlerDeps, RepoName, UnitOfWork, Uses } from "./operation.ts";
 
@@ -24,7 +24,7 @@ export function operationScope(deps: GatewayDeps, uses: Uses): OperationScope {
 }
 
 /** The named repositories of `from`, and nothing else; a name the store lacks is refused. */
-function project(from: Repositories | Store, names: readonly RepoName[]): Partial<Repositories> {
+function project(from: Repositories, names: readonly RepoName[]): Partial<Repositories> {
   const picked: Partial<Record<RepoName, unknown>> = {};
   for (const name of names) {
     if (from[name] === undefined) throw new Error(`the store has no repository ${name}`);
