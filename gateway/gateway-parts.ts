@@ -98,7 +98,7 @@ export function createGatewayParts(options: {
       usage.start(config.usageFlushMs);
       await keys.start();
       // Imports that stopped with their process left incomplete batches: remove them and their facts.
-      const swept = await sweepImports(deps, true);
+      const swept = await sweepImports(deps, store, true);
       if (swept > 0) options.logger.warn({ batches: swept }, "removed the incomplete import batches of imports that stopped with their process");
     },
     async close() {

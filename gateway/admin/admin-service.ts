@@ -1,6 +1,6 @@
 import type { Clock, Config } from "../../runtime/index.ts";
 import { unixSeconds } from "../../runtime/index.ts";
-import type { OperatorView, PlanNumbers, PlanRow, Scope, Store, Switch } from "../../storage/index.ts";
+import type { OperatorView, PlanNumbers, PlanRow, Repositories, Scope, Switch } from "../../storage/index.ts";
 import { generateKey, hashKey, keyPrefix, type RandomBytes } from "../keys/api-key.ts";
 
 export const ALL_SCOPES: readonly Scope[] = ["read", "run", "write"];
@@ -19,7 +19,7 @@ export interface IssuedKey {
  */
 export class AdminService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Repositories, "accounts" | "serviceState" | "jobs">,
     private readonly config: Config,
     private readonly clock: Clock,
     private readonly random: RandomBytes,
@@ -136,7 +136,7 @@ export class AdminService {
  * The key is SVC_BOOTSTRAP_KEY when set; otherwise a new one is returned for printing once.
  * Returns null when accounts already exist.
  */
-export async function bootstrapOwner(admin: AdminService, store: Store, config: Config): Promise<{ key: string; generated: boolean } | null> {
+export async function bootstrapOwner(admin: AdminService, store: Pick<Repositories, "accounts">, config: Config): Promise<{ key: string; generated: boolean } | null> {
   await admin.defaultPlanId();
   if ((await store.accounts.countAccounts()) > 0) return null;
   const issued = await admin.createAccount(config.bootstrapEmail, { admin: true, ...(config.bootstrapKey ? { key: config.bootstrapKey } : {}) });

@@ -239,6 +239,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerGuidePages(app);
   // The tool server and its authorization server: clients of the same operations.
   registerMcp(app, deps, operations);
-  registerOAuth(app, deps);
+  registerOAuth(app, deps, deps.store);
   return app;
 }

@@ -7,7 +7,7 @@ import { buildTrustedProxy } from "../pipeline/client-address.ts";
  * The service's public origin, as links in answers show it: SVC_PUBLIC_BASE_URL when set, else the
  * request's scheme and Host (what the caller reached).
  */
-export function publicOrigin(deps: GatewayDeps, request: FastifyRequest): string {
+export function publicOrigin(deps: Pick<GatewayDeps, "config">, request: FastifyRequest): string {
   return deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
 }
 
@@ -18,7 +18,7 @@ export function publicOrigin(deps: GatewayDeps, request: FastifyRequest): string
  * attacker's name), or any Host relayed by a trusted proxy (SVC_TRUSTED_PROXIES); else the
  * address and port the connection reached.
  */
-export function trustedOrigin(deps: GatewayDeps, request: FastifyRequest): string {
+export function trustedOrigin(deps: Pick<GatewayDeps, "config">, request: FastifyRequest): string {
   if (deps.config.publicBaseUrl !== null) return deps.config.publicBaseUrl;
   const host = request.host;
   if (hostIsLiteral(host) || viaTrustedProxy(deps, request)) return `${request.protocol}://${host}`;
@@ -36,7 +36,7 @@ function hostIsLiteral(host: string): boolean {
 
 const trustedOf = new WeakMap<readonly string[], (ip: string) => boolean>();
 
-function viaTrustedProxy(deps: GatewayDeps, request: FastifyRequest): boolean {
+function viaTrustedProxy(deps: Pick<GatewayDeps, "config">, request: FastifyRequest): boolean {
   const list = deps.config.trustedProxies;
   if (list.length === 0) return false;
   let trusted = trustedOf.get(list);

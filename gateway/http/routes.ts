@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Repositories } from "../../storage/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { hostPolicyOf, normalizeHost, type HostPolicy } from "../pipeline/host.ts";
@@ -9,6 +10,7 @@ import { ifNoneMatchHits, weakEtag } from "../pipeline/etag.ts";
 import { fingerprint, readIdempotencyKey } from "../pipeline/idempotency.ts";
 import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import type { Operation } from "../registry/operation.ts";
+import { operationScope } from "../registry/scope.ts";
 import { EmptyQuery } from "../schemas.ts";
 
 /** /sites/{host} → /sites/:host (Fastify's syntax). */
@@ -37,6 +39,7 @@ export function registerOperation(
   const nowOf = (request: FastifyRequest) => Math.floor(request.svc.nowMs / 1000);
   const policy = hostPolicyOf(deps.config);
   const hostFields = [...hostFieldsOf(op.params, "params"), ...hostFieldsOf(op.query, "query"), ...hostFieldsOf(op.body, "body")];
+  const scope = operationScope(deps, op.uses);
 
   const preValidation = async (request: FastifyRequest): Promise<void> => {
     const key = readIdempotencyKey(request);
@@ -146,7 +149,9 @@ export function registerOperation(
         params: request.params,
         query: request.query,
         body: request.body,
-        deps,
+        deps: scope.deps,
+        repos: scope.repos,
+        tx: scope.tx,
         auth: request.svc.auth,
         now: nowOf(request),
         request,
@@ -162,7 +167,7 @@ export function registerOperation(
       const svc = request.svc;
       const text = typeof payload === "string" ? payload : null;
       const idem = svc.idempotency;
-      const settle = idem?.claimed && !idem.replay && svc.auth ? settleIdempotency(deps, op, svc.auth.accountId, idem.key, reply, text) : null;
+      const settle = idem?.claimed && !idem.replay && svc.auth ? settleIdempotency(deps.store, op, svc.auth.accountId, idem.key, reply, text) : null;
       const finish = (): unknown => {
         if (text !== null && observe) observe(op, reply.statusCode, text === "" ? null : JSON.parse(text));
         const answer =
@@ -197,9 +202,9 @@ export function registerOperation(
  * 409 not_ready) frees the key instead, so that the retry the answer invites executes rather than
  * replaying the refusal for a day without its Retry-After.
  */
-async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: number, key: string, reply: FastifyReply, text: string | null): Promise<void> {
+async function settleIdempotency(repos: Pick<Repositories, "idempotency">, op: Operation, accountId: number, key: string, reply: FastifyReply, text: string | null): Promise<void> {
   if (reply.statusCode >= 500 || reply.getHeader("X-Should-Retry") === "true") {
-    await deps.store.idempotency.release(accountId, key);
+    await repos.idempotency.release(accountId, key);
     return;
   }
   const headers: Record<string, string> = {};
@@ -211,11 +216,11 @@ async function settleIdempotency(deps: GatewayDeps, op: Operation, accountId: nu
   // Redaction rewrites a success (a created key is not kept); an error is stored as it was sent.
   const success = reply.statusCode >= 200 && reply.statusCode < 300;
   if (op.redactForReplay && success && body !== "") body = JSON.stringify(op.redactForReplay(JSON.parse(body)));
-  await deps.store.idempotency.complete(accountId, key, { status: reply.statusCode, body, headers });
+  await repos.idempotency.complete(accountId, key, { status: reply.statusCode, body, headers });
 }
 
 /** ETag on every successful GET; a matching If-None-Match answers 304 and gives back the hourly count. */
-function conditional(deps: GatewayDeps, request: FastifyRequest, reply: FastifyReply, text: string, etagOf?: (body: unknown) => unknown): string {
+function conditional(deps: Pick<GatewayDeps, "quota">, request: FastifyRequest, reply: FastifyReply, text: string, etagOf?: (body: unknown) => unknown): string {
   const svc = request.svc;
   // Weak validators: an answer that differs only in fields that tell time is the same resource.
   const validated = etagOf ? JSON.stringify(etagOf(JSON.parse(text))) : text;

@@ -50,7 +50,7 @@ export class McpHttpRefusal extends Error {
 }
 
 /** Registers POST /api/v1/mcp (and 405 for GET and DELETE) on the root app. */
-export function registerMcp(app: FastifyInstance, deps: GatewayDeps, operations: readonly Operation[]): void {
+export function registerMcp(app: FastifyInstance, deps: Omit<GatewayDeps, "store">, operations: readonly Operation[]): void {
   const tools = operations.map((op) => ({ op, tool: toolOf(op) }));
   const byName = new Map(tools.map((t) => [t.tool.name, t]));
   const instructions =
@@ -192,7 +192,7 @@ function rpcError(id: JsonRpcId | null, code: number, message: string) {
  * DNS-rebinding defence: a browser page may call the tool server only from the service's own
  * origin or one the operator allowed. Requests without Origin (programs) pass.
  */
-function originAllowed(deps: GatewayDeps, request: FastifyRequest, issuer: string): boolean {
+function originAllowed(deps: Pick<GatewayDeps, "config">, request: FastifyRequest, issuer: string): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   const normal = (text: string) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Scope } from "../contracts/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import type { GatewayDeps } from "../deps.ts";
 import { hashKey } from "../keys/api-key.ts";
 import { addressAllowed, countAddress } from "../pipeline/auth.ts";
@@ -46,9 +47,9 @@ function one(fields: Fields, name: string): string | undefined {
 type Checked = { readonly ok: AuthorizationRequest } | { readonly page: string } | { readonly redirect: string };
 
 /** Checks the parameters of an authorization request, in the order RFC 6749 §4.1.2.1 requires. */
-async function checkRequest(deps: GatewayDeps, urls: OAuthUrls, fields: Fields): Promise<Checked> {
+async function checkRequest(repos: Pick<Repositories, "oauth">, urls: OAuthUrls, fields: Fields): Promise<Checked> {
   const clientId = one(fields, "client_id");
-  const client = clientId ? await deps.store.oauth.client(clientId) : null;
+  const client = clientId ? await repos.oauth.client(clientId) : null;
   if (!client) return { page: "This application is not registered with Svc (unknown client_id)." };
   const redirectUri = one(fields, "redirect_uri");
   if (!redirectUri || !redirectMatches(redirectUri, client.redirect_uris)) {
@@ -73,12 +74,12 @@ function answer(reply: FastifyReply, checked: Exclude<Checked, { ok: Authorizati
   return reply.redirect(checked.redirect, 302);
 }
 
-export function registerAuthorize(api: FastifyInstance, deps: GatewayDeps): void {
+export function registerAuthorize(api: FastifyInstance, deps: Omit<GatewayDeps, "store">, repos: Pick<Repositories, "oauth">): void {
   const urlsOf = (request: FastifyRequest) => oauthUrls(trustedOrigin(deps, request));
 
   api.get("/oauth/authorize", async (request, reply) => {
     request.svc.page = "/api/v1/oauth/authorize";
-    const checked = await checkRequest(deps, urlsOf(request), request.query as Fields);
+    const checked = await checkRequest(repos, urlsOf(request), request.query as Fields);
     if (!("ok" in checked)) return answer(reply, checked);
     return reply.headers(PAGE_HEADERS).send(renderConsentPage(checked.ok, null));
   });
@@ -87,7 +88,7 @@ export function registerAuthorize(api: FastifyInstance, deps: GatewayDeps): void
     request.svc.page = "/api/v1/oauth/authorize";
     const urls = urlsOf(request);
     const form = (request.body ?? {}) as Fields;
-    const checked = await checkRequest(deps, urls, form);
+    const checked = await checkRequest(repos, urls, form);
     if (!("ok" in checked)) return answer(reply, checked);
     const req = checked.ok;
     if (one(form, "decision") !== "allow") {
@@ -113,7 +114,7 @@ export function registerAuthorize(api: FastifyInstance, deps: GatewayDeps): void
     const scopes = picked.filter((s) => req.scopes.includes(s) && row.scopes.includes(s));
     if (scopes.length === 0) return signIn("Pick at least one scope that your key holds.");
     const code = randomToken();
-    await deps.store.oauth.insertCode(
+    await repos.oauth.insertCode(
       { hash: sha256Hex(code), clientId: req.clientId, accountId: row.account_id, keyId: row.key_id, redirectUri: req.redirectUri, codeChallenge: req.codeChallenge, resource: req.resource, scopes, expiresAt: now + CODE_TTL_S },
       now,
     );

@@ -7,7 +7,7 @@ import { setRateHeaders } from "../pipeline/rate-headers.ts";
 import { nulField } from "../pipeline/validation.ts";
 import { trustedOrigin } from "../http/public-origin.ts";
 import { API_BASE_PATH } from "../mcp/mcp-paths.ts";
-import type { IssuedTokens, Refused, TokenIssue, TokenRefusal } from "../../storage/index.ts";
+import type { IssuedTokens, Refused, Repositories, TokenIssue, TokenRefusal } from "../../storage/index.ts";
 import { registerAuthorize } from "./oauth-authorize.ts";
 import { AUTH_SERVER_WELL_KNOWN, PROTECTED_RESOURCE_WELL_KNOWN, oauthUrls, type OAuthUrls } from "./oauth-urls.ts";
 import { OAuthError, REFRESH_TTL_S, SCOPE_NAMES, randomToken, registrableRedirect, resourceOf, sha256Hex, verifierMatches } from "./oauth-rules.ts";
@@ -66,7 +66,7 @@ export function authorizationServerMetadata(urls: OAuthUrls) {
 }
 
 /** Registers the discovery documents (at the origin) and the OAuth endpoints (under /api/v1). */
-export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
+export function registerOAuth(app: FastifyInstance, deps: Omit<GatewayDeps, "store">, repos: Pick<Repositories, "oauth">): void {
   const urlsOf = (request: FastifyRequest) => oauthUrls(trustedOrigin(deps, request));
   const discovery = (path: string, document: (urls: OAuthUrls) => unknown) => {
     app.get(path, async (request, reply) => {
@@ -111,7 +111,7 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
       });
       for (const path of ["/oauth/register", "/oauth/token", "/oauth/revoke"]) api.options(path, async (_r, reply) => reply.code(204).headers(CORS).send());
 
-      registerAuthorize(api, deps);
+      registerAuthorize(api, deps, repos);
 
       api.post("/oauth/register", { bodyLimit: 64 * 1024 }, async (request, reply) => {
         request.svc.page = "/api/v1/oauth/register";
@@ -128,7 +128,7 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
         }
         const name = typeof body.client_name === "string" && body.client_name.trim() !== "" ? body.client_name.trim().slice(0, 100) : "An MCP client";
         const now = Math.floor(request.svc.nowMs / 1000);
-        const client = await deps.store.oauth.registerClient({ id: `svc_client_${randomToken(18)}`, name, redirectUris: uris as string[] }, now);
+        const client = await repos.oauth.registerClient({ id: `svc_client_${randomToken(18)}`, name, redirectUris: uris as string[] }, now);
         return reply
           .code(201)
           .headers({ ...CORS, ...NO_STORE })
@@ -151,7 +151,7 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
         const now = Math.floor(request.svc.nowMs / 1000);
         const clientId = one(form, "client_id");
         if (!clientId) throw new OAuthError("invalid_request", "client_id is required");
-        if (!(await deps.store.oauth.client(clientId))) throw new OAuthError("invalid_client", "unknown client_id", 401);
+        if (!(await repos.oauth.client(clientId))) throw new OAuthError("invalid_client", "unknown client_id", 401);
         const fresh = freshTokens(deps, now);
         let issued: IssuedTokens | Refused;
         switch (one(form, "grant_type")) {
@@ -161,7 +161,7 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
             const redirectUri = one(form, "redirect_uri");
             if (!code || !verifier) throw new OAuthError("invalid_request", "code and code_verifier are required (PKCE)");
             const resource = resourceOf(one(form, "resource"), urls);
-            issued = await deps.store.oauth.exchangeCode(sha256Hex(code), clientId, now, (row) => {
+            issued = await repos.oauth.exchangeCode(sha256Hex(code), clientId, now, (row) => {
               if (redirectUri !== undefined && redirectUri !== row.redirect_uri) return "redirect_uri differs from the authorization request's";
               if (!verifierMatches(verifier, row.code_challenge)) return "code_verifier does not match the code_challenge";
               if (resource !== row.resource) return "resource differs from the authorization request's";
@@ -172,7 +172,7 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
           case "refresh_token": {
             const token = one(form, "refresh_token");
             if (!token) throw new OAuthError("invalid_request", "refresh_token is required");
-            issued = await deps.store.oauth.rotateRefresh(sha256Hex(token), clientId, now, fresh.issue);
+            issued = await repos.oauth.rotateRefresh(sha256Hex(token), clientId, now, fresh.issue);
             break;
           }
           default:
@@ -194,7 +194,7 @@ export function registerOAuth(app: FastifyInstance, deps: GatewayDeps): void {
         const token = one((request.body ?? {}) as Fields, "token");
         if (!token) throw new OAuthError("invalid_request", "token is required");
         // Refresh tokens are stored as hex SHA-256 of the token, access keys likewise (hashKey).
-        const revoked = await deps.store.oauth.revokeToken(token.startsWith("svc_") ? hashKey(token) : sha256Hex(token), Math.floor(request.svc.nowMs / 1000));
+        const revoked = await repos.oauth.revokeToken(token.startsWith("svc_") ? hashKey(token) : sha256Hex(token), Math.floor(request.svc.nowMs / 1000));
         for (const id of revoked) deps.keys.onChange(`key:${id}`);
         // RFC 7009 §2.2: 200 whether or not the token was known.
         return reply.headers({ ...CORS, ...NO_STORE }).send({});
@@ -217,7 +217,7 @@ const REFUSALS: Record<TokenRefusal, string> = {
  * A new access key and refresh token, to be stored under a grant by the repository, which narrows
  * them to the consenting key's bounds (addresses, hourly limit, expiry).
  */
-function freshTokens(deps: GatewayDeps, now: number): { accessToken: string; refreshToken: string; issue: TokenIssue } {
+function freshTokens(deps: Pick<GatewayDeps, "config" | "random">, now: number): { accessToken: string; refreshToken: string; issue: TokenIssue } {
   const accessToken = generateKey(deps.random);
   const refreshToken = `svcr_${randomToken()}`;
   return {

@@ -23,9 +23,9 @@ function keyView(k: KeyRow) {
   };
 }
 
-export const getAccount = implement(contracts.getAccount, async ({ auth, deps, request, now }) => {
+export const getAccount = implement(contracts.getAccount, { repos: ["accounts"] }, async ({ auth, repos, request, now }) => {
   const a = auth!;
-  const [plan, usable] = await Promise.all([deps.store.accounts.planOfAccount(a.accountId), deps.store.accounts.usableKeys(a.accountId, now)]);
+  const [plan, usable] = await Promise.all([repos.accounts.planOfAccount(a.accountId), repos.accounts.usableKeys(a.accountId, now)]);
   return {
     body: {
       user: { id: a.accountId, email: a.email },
@@ -46,12 +46,12 @@ export const getAccount = implement(contracts.getAccount, async ({ auth, deps, r
   };
 });
 
-export const getKeyUsage = implement(contracts.getKeyUsage, async ({ auth, deps, query, request }) => {
+export const getKeyUsage = implement(contracts.getKeyUsage, { repos: ["usage"] }, async ({ auth, repos, deps, query, request }) => {
   // This process's own pending counts are written first, so a caller sees its recent calls.
   await deps.usage.flush().catch(() => undefined);
   const to = new Date(request.svc.nowMs);
   const from = new Date(request.svc.nowMs - (query.days - 1) * 86_400_000);
-  const rows = await deps.store.usage.read([auth!.keyId], from.toISOString().slice(0, 10), to.toISOString().slice(0, 10));
+  const rows = await repos.usage.read([auth!.keyId], from.toISOString().slice(0, 10), to.toISOString().slice(0, 10));
   const sum = (f: "calls" | "errors" | "limited") => rows.reduce((n, r) => n + Number(r[f]), 0);
   return {
     body: {
@@ -66,7 +66,7 @@ export const getKeyUsage = implement(contracts.getKeyUsage, async ({ auth, deps,
 
 const EXPIRY_DAYS = { unlimited: null, "30d": 30, "90d": 90, "1y": 365 } as const;
 
-export const createKey = implement(contracts.createKey, async ({ auth, deps, body, now }) => {
+export const createKey = implement(contracts.createKey, { repos: ["accounts"] }, async ({ auth, repos, deps, body, now }) => {
   const a = auth!;
   const missing = body.scopes.filter((s) => !a.scopes.includes(s));
   if (missing.length > 0) throw new ApiError("scope", `your key cannot grant scopes it lacks: ${missing.join(", ")}`, { details: { required: missing } });
@@ -83,7 +83,7 @@ export const createKey = implement(contracts.createKey, async ({ auth, deps, bod
   const excess = excessOver(holder, wanted);
   if (excess) throw new ApiError("bad_param", `a key cannot create a stronger key: ${excess.reason}`, { param: excess.param });
   const key = generateKey(deps.random);
-  const row = await deps.store.accounts.insertKeyWithinPlan(
+  const row = await repos.accounts.insertKeyWithinPlan(
     {
       accountId: a.accountId,
       name: body.name,
@@ -112,15 +112,15 @@ export const createKey = implement(contracts.createKey, async ({ auth, deps, bod
   };
 });
 
-export const listKeys = implement(contracts.listKeys, async ({ auth, deps, query }) => {
-  const { rows, total } = await deps.store.accounts.listKeys(auth!.accountId, query.limit, query.offset);
+export const listKeys = implement(contracts.listKeys, { repos: ["accounts"] }, async ({ auth, repos, query }) => {
+  const { rows, total } = await repos.accounts.listKeys(auth!.accountId, query.limit, query.offset);
   const view = (k: ListedKey) => ({ ...keyView(k), oauth: k.oauth && { grant: k.oauth.id, client_id: k.oauth.client_id, client_name: k.oauth.client_name, signed_by_key: k.oauth.key_id } });
   return { body: { keys: rows.map(view), page: page(query.limit, query.offset, total) } };
 });
 
-export const revokeKey = implement(contracts.revokeKey, async ({ auth, deps, params, now }) => {
+export const revokeKey = implement(contracts.revokeKey, { repos: ["accounts"] }, async ({ auth, repos, deps, params, now }) => {
   const a = auth!;
-  const target = await deps.store.accounts.keyOfAccount(a.accountId, params.id);
+  const target = await repos.accounts.keyOfAccount(a.accountId, params.id);
   if (!target) throw new ApiError("not_found", `no key ${params.id} in your account`);
   if (target.id !== a.keyId) {
     const excess = excessOver(powersOf(a), {
@@ -131,7 +131,7 @@ export const revokeKey = implement(contracts.revokeKey, async ({ auth, deps, par
     });
     if (excess) throw new ApiError("scope", `this key may revoke itself and keys no stronger than itself; key ${target.id} has ${excess.reason}`);
   }
-  const row = await deps.store.accounts.revokeKey(a.accountId, params.id, now);
+  const row = await repos.accounts.revokeKey(a.accountId, params.id, now);
   if (!row) throw new ApiError("not_found", `no key ${params.id} in your account`);
   for (const id of [row.id, ...row.alsoRevoked]) deps.keys.onChange(`key:${id}`);
   return { body: { id: row.id, revoked: true } };

@@ -6,8 +6,8 @@ import { storedReport } from "./report-view.ts";
 
 const BEFORE_BROWSER = "This check was stored before Svc recorded browser runs; the next check will have them.";
 
-export const getPerformance = implement(contracts.getPerformance, async ({ auth, deps, params }) => {
-  const run = await latestRun(deps, auth!.accountId, params.host);
+export const getPerformance = implement(contracts.getPerformance, { repos: ["runs"] }, async ({ auth, repos, params }) => {
+  const run = await latestRun(repos, auth!.accountId, params.host);
   const report = storedReport(run);
   const checks = report.items
     .filter((i) => i.rank_group === "performance")
@@ -16,15 +16,15 @@ export const getPerformance = implement(contracts.getPerformance, async ({ auth,
   return { body: { host: params.host, checked_at: run.checked_at, checks, browser: b?.pages ?? [], note: b?.note ?? BEFORE_BROWSER, browser_state: b?.state ?? "unknown" } };
 });
 
-export const getJsDependency = implement(contracts.getJsDependency, async ({ auth, deps, params }) => {
-  const run = await latestRun(deps, auth!.accountId, params.host);
+export const getJsDependency = implement(contracts.getJsDependency, { repos: ["runs"] }, async ({ auth, repos, params }) => {
+  const run = await latestRun(repos, auth!.accountId, params.host);
   const b = storedReport(run).browser;
   if (!b) throw new ApiError("not_ready", `${params.host}'s latest check predates browser rendering; run a new check`, { retryAfter: 30 });
   return { body: { host: params.host, checked_at: run.checked_at, summary: b.js.summary, verdict: b.js.verdict, pages: b.js.pages, note: b.note } };
 });
 
-export const getSocial = implement(contracts.getSocial, async ({ auth, deps, params }) => {
-  const run = await latestRun(deps, auth!.accountId, params.host);
+export const getSocial = implement(contracts.getSocial, { repos: ["runs"] }, async ({ auth, repos, params }) => {
+  const run = await latestRun(repos, auth!.accountId, params.host);
   const b = storedReport(run).browser;
   if (!b) throw new ApiError("not_ready", `${params.host}'s latest check predates social cards; run a new check`, { retryAfter: 30 });
   const s = b.social;

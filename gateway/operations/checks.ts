@@ -1,14 +1,13 @@
 import { CHECKS, PAGE_ONLY_CHECKS, type CheckOutcome } from "../../analyzer/index.ts";
 import { DnsFacts, DnsTask, PageFacts, PageTask, SiteFacts, TlsFacts, TlsTask, type ResultOf } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
-import { implement } from "../registry/operation.ts";
+import { implement, type HandlerDeps } from "../registry/operation.ts";
 import type { SyncTaskOf } from "../scheduler-port.ts";
 
 /** Runs one live check in the SSRF-guarded synchronous lane and waits for its result (or 409 not_ready with the job). */
-async function liveCheck<K extends "page" | "tls" | "dns">(deps: GatewayDeps, accountId: number, task: SyncTaskOf<K>, target: string, param: string): Promise<{ result: ResultOf<K>; finished: number }> {
+async function liveCheck<K extends "page" | "tls" | "dns">(deps: HandlerDeps, accountId: number, task: SyncTaskOf<K>, target: string, param: string): Promise<{ result: ResultOf<K>; finished: number }> {
   const answer = await deps.scheduler.runSync(accountId, task, { waitMs: deps.config.syncWaitMs });
   if (answer.state === "error") {
     if (answer.error === "blocked_private_address") throw new ApiError("bad_host", `${target} resolves to a private address`, { param, details: { reason: answer.error } });
@@ -19,7 +18,7 @@ async function liveCheck<K extends "page" | "tls" | "dns">(deps: GatewayDeps, ac
 }
 
 /** A page URL a user may check: http(s), a usable host (the same rules as sites). */
-function checkedUrl(deps: GatewayDeps, raw: string): string {
+function checkedUrl(deps: HandlerDeps, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -76,7 +75,7 @@ function overall(items: ReturnType<typeof runPageChecks>, page: PageFacts) {
 
 const strip = (items: ReturnType<typeof runPageChecks>) => items.map(({ weight: _w, ...rest }) => rest);
 
-export const checkPageFull = implement(contracts.checkPageFull, async ({ auth, deps, query }) => {
+export const checkPageFull = implement(contracts.checkPageFull, { repos: [] }, async ({ auth, deps, query }) => {
   const url = checkedUrl(deps, query.url);
   const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "page", value: PageTask.fromPartial({ url }) }, url, "url");
   const page = result.facts ?? PageFacts.fromPartial({});
@@ -85,7 +84,7 @@ export const checkPageFull = implement(contracts.checkPageFull, async ({ auth, d
   return { body: { url, checked_at: finished, overall: overall(all, page), checks } };
 });
 
-export const checkPage = implement(contracts.checkPage, async ({ auth, deps, params, query }) => {
+export const checkPage = implement(contracts.checkPage, { repos: [] }, async ({ auth, deps, params, query }) => {
   const url = checkedUrl(deps, query.url);
   const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "page", value: PageTask.fromPartial({ url }) }, url, "url");
   const page = result.facts ?? PageFacts.fromPartial({});
@@ -93,7 +92,7 @@ export const checkPage = implement(contracts.checkPage, async ({ auth, deps, par
   return { body: { url, tool: params.tool, checked_at: finished, overall: overall(items, page), items: strip(items) } };
 });
 
-export const checkSsl = implement(contracts.checkSsl, async ({ auth, deps, params, now }) => {
+export const checkSsl = implement(contracts.checkSsl, { repos: [] }, async ({ auth, deps, params, now }) => {
   const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "tls", value: TlsTask.fromPartial({ host: params.host }) }, params.host, "host");
   const t = result.facts ?? TlsFacts.fromPartial({});
   const inPeriod = t.validFrom > 0 && t.validFrom <= now && now < t.validTo;
@@ -118,7 +117,7 @@ export const checkSsl = implement(contracts.checkSsl, async ({ auth, deps, param
   };
 });
 
-export const checkDns = implement(contracts.checkDns, async ({ auth, deps, params }) => {
+export const checkDns = implement(contracts.checkDns, { repos: [] }, async ({ auth, deps, params }) => {
   const { result, finished } = await liveCheck(deps, auth!.accountId, { $case: "dns", value: DnsTask.fromPartial({ host: params.host }) }, params.host, "host");
   const d = result.facts ?? DnsFacts.fromPartial({});
   const facts = SiteFacts.fromPartial({ host: params.host, dns: d });

@@ -1,34 +1,33 @@
 import { CrawledPage } from "../../proto/index.ts";
-import type { CrawlRow } from "../../storage/index.ts";
+import type { CrawlRow, Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { jobView } from "./jobs.ts";
 
-export const startCrawl = implement(contracts.startCrawl, async ({ auth, deps, params, query, body, now }) => {
+export const startCrawl = implement(contracts.startCrawl, { repos: ["jobs"] }, async ({ auth, repos, deps, params, query, body, now }) => {
   const fresh = query.fresh === true || query.fresh === 1 || body?.fresh === true;
   const { jobId } = await deps.scheduler.startCrawl(auth!.accountId, params.host, fresh);
-  const job = await deps.store.jobs.getOwned(auth!.accountId, jobId);
+  const job = await repos.jobs.getOwned(auth!.accountId, jobId);
   if (!job) throw new ApiError("server", "the job just created is missing");
   return { status: 202, body: { job: jobView(job, now) } };
 });
 
 /** The host's latest finished crawl; not_ready while the first one runs, not_found when there is none. */
-async function latestCrawl(deps: GatewayDeps, host: string): Promise<CrawlRow> {
-  const crawl = await deps.store.crawls.latest(host);
+async function latestCrawl(repos: Pick<Repositories, "crawls">, host: string): Promise<CrawlRow> {
+  const crawl = await repos.crawls.latest(host);
   if (crawl) return crawl;
-  if (await deps.store.crawls.inFlight(host)) throw new ApiError("not_ready", `the first crawl of ${host} is still running`, { retryAfter: 10 });
-  const failure = await deps.store.crawls.lastFailure(host);
+  if (await repos.crawls.inFlight(host)) throw new ApiError("not_ready", `the first crawl of ${host} is still running`, { retryAfter: 10 });
+  const failure = await repos.crawls.lastFailure(host);
   if (failure !== null) throw new ApiError("not_found", `${host} has no finished crawl: the last one failed (${failure})`, { details: { reason: failure } });
   throw new ApiError("not_found", `${host} has not been crawled; start a crawl with POST /crawl/${host}`);
 }
 
-export const getCrawl = implement(contracts.getCrawl, async ({ deps, params, query }) => {
-  const crawl = await latestCrawl(deps, params.host);
+export const getCrawl = implement(contracts.getCrawl, { repos: ["crawlPages", "crawls"] }, async ({ repos, params, query }) => {
+  const crawl = await latestCrawl(repos, params.host);
   const filter = { ...(query.status !== undefined ? { statusClass: query.status } : {}), ...(query.issue !== undefined ? { issue: query.issue } : {}) };
-  const { rows, total } = await deps.store.crawlPages.pages(crawl.job_id, filter, query.limit, query.offset);
+  const { rows, total } = await repos.crawlPages.pages(crawl.job_id, filter, query.limit, query.offset);
   const ext = crawl.report.external;
   const links = ext?.links ?? [];
   return {
@@ -79,8 +78,8 @@ export const getCrawl = implement(contracts.getCrawl, async ({ deps, params, que
 /** Members of a near-duplicate cluster shown without cluster= (the cluster's size tells the rest). */
 const CLUSTER_MEMBERS_SHOWN = 20;
 
-export const getLinks = implement(contracts.getLinks, async ({ deps, params, query }) => {
-  const crawl = await latestCrawl(deps, params.host);
+export const getLinks = implement(contracts.getLinks, { repos: ["crawls"] }, async ({ repos, params, query }) => {
+  const crawl = await latestCrawl(repos, params.host);
   const l = crawl.report.links;
   const cut = <T>(list: readonly T[]): T[] => list.slice(query.offset, query.offset + query.limit);
   // Reports made before clusters have none.
@@ -129,8 +128,8 @@ export const getLinks = implement(contracts.getLinks, async ({ deps, params, que
   };
 });
 
-export const getExternalLinks = implement(contracts.getExternalLinks, async ({ deps, params, query }) => {
-  const crawl = await latestCrawl(deps, params.host);
+export const getExternalLinks = implement(contracts.getExternalLinks, { repos: ["crawls"] }, async ({ repos, params, query }) => {
+  const crawl = await latestCrawl(repos, params.host);
   const ext = crawl.report.external;
   const links = ext.links.filter((x) => query.state === undefined || x.state === query.state);
   return {

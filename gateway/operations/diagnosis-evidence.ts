@@ -3,8 +3,9 @@
 import { FAMILY_CHECKS, utcDayOf as dayOf, type SiteEvidence } from "../../analyzer/index.ts";
 import type { Repositories } from "../../storage/index.ts";
 
-/** The repositories the evidence is read from. */
-export type EvidenceSources = Pick<Repositories, "runs" | "uptime" | "incidents" | "tasks" | "search" | "profiles" | "robots">;
+/** The repositories the evidence is read from (an operation that loads evidence declares these). */
+export const EVIDENCE_SOURCES = ["runs", "uptime", "incidents", "tasks", "search", "profiles", "robots"] as const;
+export type EvidenceSources = Pick<Repositories, (typeof EVIDENCE_SOURCES)[number]>;
 
 const DAY_S = 86_400;
 /** Runs read at most (a site checked hourly for a year would have more; the newest are kept). */

@@ -1,9 +1,9 @@
 import { diagnose, historyDays, historyPoints, LEVEL_ORDER, stability, utcDayOf, weekSummary, type Cause, type Diagnosis, type DiagnosisLevel, type HistoryPoint, type SiteEvidence } from "../../analyzer/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
-import { loadEvidence } from "./diagnosis-evidence.ts";
+import { EVIDENCE_SOURCES, loadEvidence, type EvidenceSources } from "./diagnosis-evidence.ts";
 
 /** Sites a summary reads at most (more than any plan's site limit). */
 export const SUMMARY_SITES_MAX = 1000;
@@ -30,11 +30,11 @@ export interface SiteDiagnosis {
 }
 
 /** The diagnosis of every site of the account, most severe first (level, then health, then host). */
-export async function diagnoseAccount(deps: GatewayDeps, accountId: number, now: number): Promise<SiteDiagnosis[]> {
-  const { rows } = await deps.store.sites.list(accountId, SUMMARY_SITES_MAX, 0);
+export async function diagnoseAccount(repos: EvidenceSources & Pick<Repositories, "sites">, accountId: number, now: number): Promise<SiteDiagnosis[]> {
+  const { rows } = await repos.sites.list(accountId, SUMMARY_SITES_MAX, 0);
   const out: SiteDiagnosis[] = [];
   for (const site of rows) {
-    const ev = await loadEvidence(deps.store, accountId, site.host, now, CURRENT_DAYS);
+    const ev = await loadEvidence(repos, accountId, site.host, now, CURRENT_DAYS);
     out.push({ host: site.host, checkedAt: ev.runs.at(-1)?.checkedAt ?? null, diagnosis: diagnose(ev, now, ACCOUNT_ACTIONS), evidence: ev });
   }
   return out.sort(
@@ -45,12 +45,12 @@ export async function diagnoseAccount(deps: GatewayDeps, accountId: number, now:
   );
 }
 
-async function ownedSite(deps: GatewayDeps, accountId: number, host: string): Promise<void> {
-  if (!(await deps.store.sites.get(accountId, host))) throw new ApiError("not_found", `you do not monitor ${host}`);
+async function ownedSite(repos: Pick<Repositories, "sites">, accountId: number, host: string): Promise<void> {
+  if (!(await repos.sites.get(accountId, host))) throw new ApiError("not_found", `you do not monitor ${host}`);
 }
 
-export const getDiagnosisAll = implement(contracts.getDiagnosisAll, async ({ auth, deps, now }) => {
-  const sites = await diagnoseAccount(deps, auth!.accountId, now);
+export const getDiagnosisAll = implement(contracts.getDiagnosisAll, { repos: [...EVIDENCE_SOURCES, "sites"] }, async ({ auth, repos, now }) => {
+  const sites = await diagnoseAccount(repos, auth!.accountId, now);
   return {
     body: {
       sites: sites.map((s) => ({
@@ -66,9 +66,9 @@ export const getDiagnosisAll = implement(contracts.getDiagnosisAll, async ({ aut
   };
 });
 
-export const getDiagnosis = implement(contracts.getDiagnosis, async ({ auth, deps, params, now }) => {
-  await ownedSite(deps, auth!.accountId, params.host);
-  const ev = await loadEvidence(deps.store, auth!.accountId, params.host, now, CURRENT_DAYS);
+export const getDiagnosis = implement(contracts.getDiagnosis, { repos: [...EVIDENCE_SOURCES, "sites"] }, async ({ auth, repos, params, now }) => {
+  await ownedSite(repos, auth!.accountId, params.host);
+  const ev = await loadEvidence(repos, auth!.accountId, params.host, now, CURRENT_DAYS);
   const d = diagnose(ev, now);
   return {
     body: {
@@ -96,8 +96,8 @@ const WEEK_DAYS = 8;
  * data for the site, the checks the profile excludes). Runs, probes and task changes only add to
  * the present: they leave finished days as they were.
  */
-async function historyStamp(deps: GatewayDeps, accountId: number, host: string): Promise<string> {
-  const [imports, profile] = await Promise.all([deps.store.diagnosisDays.importStamp(accountId, host), deps.store.profiles.get(accountId, host)]);
+async function historyStamp(repos: Pick<Repositories, "diagnosisDays" | "profiles">, accountId: number, host: string): Promise<string> {
+  const [imports, profile] = await Promise.all([repos.diagnosisDays.importStamp(accountId, host), repos.profiles.get(accountId, host)]);
   return `${imports}|x${[...(profile?.exclude ?? [])].sort().join(",")}`;
 }
 
@@ -107,29 +107,29 @@ async function historyStamp(deps: GatewayDeps, accountId: number, host: string):
  * evidence as it stood at each day's end and stored; today's point (as of now) is always computed.
  * When every finished day is stored, only the week's evidence is loaded.
  */
-export async function materialisedHistory(deps: GatewayDeps, accountId: number, host: string, now: number, days: number): Promise<{ points: HistoryPoint[]; ev: SiteEvidence; computed: number }> {
+export async function materialisedHistory(repos: EvidenceSources & Pick<Repositories, "diagnosisDays">, accountId: number, host: string, now: number, days: number): Promise<{ points: HistoryPoint[]; ev: SiteEvidence; computed: number }> {
   const today = utcDayOf(now);
   const wanted = historyDays(now, days);
   const finished = wanted.filter((d) => d < today);
-  const stamp = await historyStamp(deps, accountId, host);
-  const stored = finished.length > 0 ? await deps.store.diagnosisDays.range(accountId, host, finished[0]!, finished.at(-1)!, stamp) : [];
+  const stamp = await historyStamp(repos, accountId, host);
+  const stored = finished.length > 0 ? await repos.diagnosisDays.range(accountId, host, finished[0]!, finished.at(-1)!, stamp) : [];
   const byDay = new Map(stored.map((r) => [r.day, { day: r.day, health: r.health, level: r.level as DiagnosisLevel, rank: r.rank, root_cause: r.root_cause }]));
   const missing = finished.filter((d) => !byDay.has(d));
   if (missing.length === 0) {
-    const ev = await loadEvidence(deps.store, accountId, host, now, WEEK_DAYS);
+    const ev = await loadEvidence(repos, accountId, host, now, WEEK_DAYS);
     const [todayPoint] = historyPoints(ev, now, 1);
     return { points: [...finished.map((d) => byDay.get(d)!), todayPoint!], ev, computed: 1 };
   }
-  const ev = await loadEvidence(deps.store, accountId, host, now, Math.max(days, WEEK_DAYS));
+  const ev = await loadEvidence(repos, accountId, host, now, Math.max(days, WEEK_DAYS));
   const fresh = historyPoints(ev, now, days, new Set([...missing, today]));
   const computed = new Map(fresh.map((p) => [p.day, p]));
-  await deps.store.diagnosisDays.put(accountId, host, stamp, missing.map((d) => computed.get(d)!), now);
+  await repos.diagnosisDays.put(accountId, host, stamp, missing.map((d) => computed.get(d)!), now);
   return { points: wanted.map((d) => byDay.get(d) ?? computed.get(d)!), ev, computed: fresh.length };
 }
 
-export const getDiagnosisHistory = implement(contracts.getDiagnosisHistory, async ({ auth, deps, params, query, now }) => {
-  await ownedSite(deps, auth!.accountId, params.host);
-  const { points, ev } = await materialisedHistory(deps, auth!.accountId, params.host, now, query.days);
+export const getDiagnosisHistory = implement(contracts.getDiagnosisHistory, { repos: [...EVIDENCE_SOURCES, "diagnosisDays", "sites"] }, async ({ auth, repos, params, query, now }) => {
+  await ownedSite(repos, auth!.accountId, params.host);
+  const { points, ev } = await materialisedHistory(repos, auth!.accountId, params.host, now, query.days);
   return { body: { host: params.host, days: query.days, stability: stability(points), points, week: weekSummary(ev, now) } };
 });
 

@@ -1,5 +1,5 @@
 import { CHECKS, EFFECT_METRICS, measureEffect, metricsFor, type EffectInput, type EffectMetric, type EffectSource, type FixEffect, type SeriesPoint } from "../../analyzer/index.ts";
-import type { ProbeSummary, Store, TaskRow } from "../../storage/index.ts";
+import type { ProbeSummary, Repositories, TaskRow } from "../../storage/index.ts";
 
 const DAY_S = 86400;
 /** Check points read per metric and host: a year of daily checks. */
@@ -8,9 +8,13 @@ const CHECK_POINTS = 400;
 /** The rank group of each check code (a task's fallback metric). */
 const RANK_GROUP_OF: ReadonlyMap<string, string> = new Map(CHECKS.map((c) => [c.code, c.rankGroup]));
 
+/** The repositories the effects are read from: the done tasks, and the series their metrics come from. */
+export const EFFECT_SOURCES = ["tasks", "runs", "checks", "search", "uptimeSeries"] as const;
+export type EffectSources = Pick<Repositories, (typeof EFFECT_SOURCES)[number]>;
+
 /** What a source loader is asked for: a host's series over [from, to) for one metric. */
 interface SeriesQuery {
-  readonly store: Store;
+  readonly store: EffectSources;
   readonly accountId: number;
   readonly host: string;
   readonly metric: EffectMetric;
@@ -109,7 +113,7 @@ const LOADERS: Readonly<Record<EffectSource, SeriesLoader>> = {
 
 /** What the tasks of one page share: their series, read once. */
 interface PageContext {
-  readonly store: Store;
+  readonly store: EffectSources;
   readonly accountId: number;
   readonly now: number;
   readonly cache: Map<string, Promise<SeriesPoint[]>>;
@@ -159,7 +163,7 @@ const nameOf = (m: EffectMetric, group: string) => (m.source === "rank_group" ? 
  * sites. GET /effects/{host} serves them; GET /today lists them too (its `verify`: the rows whose
  * verdict is still `wait`).
  */
-export async function fixEffects(store: Store, accountId: number, o: { host?: string; limit: number; offset: number }, now: number): Promise<{ rows: FixEffect[]; total: number }> {
+export async function fixEffects(store: EffectSources, accountId: number, o: { host?: string; limit: number; offset: number }, now: number): Promise<{ rows: FixEffect[]; total: number }> {
   const { rows, total } = await store.tasks.done(accountId, o.host === undefined ? {} : { host: o.host }, o.limit, o.offset);
   const earliest = Math.min(...rows.map(doneAtOf));
   const page: PageContext = { store, accountId, now, cache: new Map(), days: new Map(), span: { from: earliest - LONGEST_WINDOW_S, to: now + 1 } };

@@ -58,14 +58,14 @@ export function jobView(job: JobRow, now: number) {
   };
 }
 
-export const startAnalysis = implement(contracts.startAnalysis, async ({ auth, deps, body, now }) => {
+export const startAnalysis = implement(contracts.startAnalysis, { repos: ["jobs"] }, async ({ auth, repos, deps, body, now }) => {
   const { jobId } = await deps.scheduler.startAnalysis(auth!.accountId, body.host, body.fresh ?? false);
-  const job = await deps.store.jobs.getOwned(auth!.accountId, jobId);
+  const job = await repos.jobs.getOwned(auth!.accountId, jobId);
   if (!job) throw new ApiError("server", "the job just created is missing");
   return { status: 202, body: { job: jobView(job, now) } };
 });
 
-export const analyzeSiteSync = implement(contracts.analyzeSiteSync, async ({ auth, deps, query }) => {
+export const analyzeSiteSync = implement(contracts.analyzeSiteSync, { repos: ["runs"] }, async ({ auth, repos, deps, query }) => {
   const task = { $case: "analyze" as const, value: AnalyzeTask.fromPartial({}) };
   const answer = await deps.scheduler.runSync(auth!.accountId, task, { waitMs: deps.config.syncWaitMs, host: query.d, fresh: query.fresh === 1 });
   if (answer.state === "error") {
@@ -76,18 +76,18 @@ export const analyzeSiteSync = implement(contracts.analyzeSiteSync, async ({ aut
   if (answer.state === "running" || answer.runId === null) {
     throw new ApiError("not_ready", `the check of ${query.d} is still running; poll the job`, { retryAfter: 3, details: { job: answer.jobId, self: `/api/v1/jobs/${answer.jobId}` } });
   }
-  const run = await deps.store.runs.byId(answer.runId);
+  const run = await repos.runs.byId(answer.runId);
   if (!run) throw new ApiError("server", "the finished run is missing");
-  return { body: renderReport(run, await deps.store.runs.checkInFlight(run.host)) };
+  return { body: renderReport(run, await repos.runs.checkInFlight(run.host)) };
 });
 
-export const listJobs = implement(contracts.listJobs, async ({ auth, deps, query, now }) => {
-  const { rows, total } = await deps.store.jobs.list(auth!.accountId, LISTED_KINDS, query.limit, query.offset, deps.clock.nowMs());
+export const listJobs = implement(contracts.listJobs, { repos: ["jobs"] }, async ({ auth, repos, deps, query, now }) => {
+  const { rows, total } = await repos.jobs.list(auth!.accountId, LISTED_KINDS, query.limit, query.offset, deps.clock.nowMs());
   return { body: { jobs: rows.map((j) => jobView(j, now)), page: page(query.limit, query.offset, total) } };
 });
 
-export const getJob = implement(contracts.getJob, async ({ auth, deps, params, query, now, request }) => {
-  const read = () => deps.store.jobs.getOwned(auth!.accountId, params.id, deps.clock.nowMs());
+export const getJob = implement(contracts.getJob, { repos: ["jobs"] }, async ({ auth, repos, deps, params, query, now, request }) => {
+  const read = () => repos.jobs.getOwned(auth!.accountId, params.id, deps.clock.nowMs());
   let job = await read();
   if (!job) throw new ApiError("not_found", `no job ${params.id} in your account`);
   const waitMs = Math.min(query.wait ?? 0, contracts.JOB_WAIT_MAX_S) * 1000;

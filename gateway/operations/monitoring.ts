@@ -10,8 +10,8 @@ export function eventView(e: EventRecord) {
   return { id: e.id, type: e.type, kind: e.kind, level: e.level, host: e.host, text: e.text, created: e.created, data: (e.payload ?? {}) };
 }
 
-export const listEvents = implement(contracts.listEvents, async ({ auth, deps, query, now }) => {
-  const { rows, total } = await deps.store.events.list({
+export const listEvents = implement(contracts.listEvents, { repos: ["events"] }, async ({ auth, repos, query, now }) => {
+  const { rows, total } = await repos.events.list({
     accountId: auth!.accountId,
     ...(query.type !== undefined ? { type: query.type } : {}),
     ...(query.level !== undefined ? { level: query.level } : {}),
@@ -58,22 +58,22 @@ export async function uptimeSummary(store: Pick<Repositories, "uptime" | "incide
   };
 }
 
-export const getUptime = implement(contracts.getUptime, async ({ auth, deps, params, now }) => {
-  if (!(await deps.store.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
-  const summary = await uptimeSummary(deps.store, params.host, now);
-  const incidents = await deps.store.incidents.latest(params.host, 20);
-  const timings = await deps.store.uptimeSeries.lastTimings(params.host);
+export const getUptime = implement(contracts.getUptime, { repos: ["incidents", "sites", "uptime", "uptimeSeries"] }, async ({ auth, repos, params, now }) => {
+  if (!(await repos.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
+  const summary = await uptimeSummary(repos, params.host, now);
+  const incidents = await repos.incidents.latest(params.host, 20);
+  const timings = await repos.uptimeSeries.lastTimings(params.host);
   const window = async (seconds: number) => {
     // To the end of the current second: a probe that ran this second counts.
-    const s = await deps.store.uptimeSeries.summary(params.host, now - seconds, now + 1);
+    const s = await repos.uptimeSeries.summary(params.host, now - seconds, now + 1);
     return { probes: s.probes, failed: s.failed, avg_total_ms: s.avgTotalMs === null ? null : Math.round(s.avgTotalMs * 10) / 10 };
   };
   const probes = { last_24h: await window(86_400), last_7d: await window(7 * 86_400) };
   return { body: { ...summary, last_timings: timings, probes, incidents: incidents.map((i) => incidentView(i, now)) } };
 });
 
-export const listIncidents = implement(contracts.listIncidents, async ({ auth, deps, query, now }) => {
-  const { rows, total } = await deps.store.incidents.ofAccount(auth!.accountId, {
+export const listIncidents = implement(contracts.listIncidents, { repos: ["incidents"] }, async ({ auth, repos, query, now }) => {
+  const { rows, total } = await repos.incidents.ofAccount(auth!.accountId, {
     ...(query.host !== undefined ? { host: query.host } : {}),
     since: now - query.days * 86400,
     status: query.status,

@@ -9,8 +9,8 @@ import {
   type ExclusionFamily,
   type SiteType,
 } from "../../analyzer/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 
@@ -18,8 +18,8 @@ import { implement } from "../registry/operation.ts";
 // profiles"). A profile belongs to the account that monitors the site. It does not change the
 // standard rank of /report and /history; applied{} shows what it would make of the latest run.
 
-async function requireMonitored(deps: GatewayDeps, accountId: number, host: string): Promise<void> {
-  if (!(await deps.store.sites.get(accountId, host))) throw new ApiError("not_found", `you do not monitor ${host}`);
+async function requireMonitored(repos: Pick<Repositories, "sites">, accountId: number, host: string): Promise<void> {
+  if (!(await repos.sites.get(accountId, host))) throw new ApiError("not_found", `you do not monitor ${host}`);
 }
 
 /** The whitelist's order, so that equal profiles read the same. */
@@ -27,9 +27,9 @@ function ordered(codes: readonly string[]): ExclusionFamily[] {
   return EXCLUSION_FAMILIES.filter((f) => codes.includes(f));
 }
 
-async function profileView(deps: GatewayDeps, host: string, profile: SiteType, exclude: readonly string[], updated: number | null) {
+async function profileView(repos: Pick<Repositories, "runs">, host: string, profile: SiteType, exclude: readonly string[], updated: number | null) {
   const families = ordered(exclude.filter(isExclusionFamily));
-  const run = await deps.store.runs.latest(host);
+  const run = await repos.runs.latest(host);
   const report = run?.report;
   return {
     host,
@@ -42,25 +42,25 @@ async function profileView(deps: GatewayDeps, host: string, profile: SiteType, e
   };
 }
 
-export const getSiteProfile = implement(contracts.getSiteProfile, async ({ auth, deps, params }) => {
-  await requireMonitored(deps, auth!.accountId, params.host);
-  const row = await deps.store.profiles.get(auth!.accountId, params.host);
-  return { body: await profileView(deps, params.host, (row?.profile as SiteType | undefined) ?? "general", row?.exclude ?? [], row?.updated ?? null) };
+export const getSiteProfile = implement(contracts.getSiteProfile, { repos: ["profiles", "runs", "sites"] }, async ({ auth, repos, params }) => {
+  await requireMonitored(repos, auth!.accountId, params.host);
+  const row = await repos.profiles.get(auth!.accountId, params.host);
+  return { body: await profileView(repos, params.host, (row?.profile as SiteType | undefined) ?? "general", row?.exclude ?? [], row?.updated ?? null) };
 });
 
-export const setSiteProfile = implement(contracts.setSiteProfile, async ({ auth, deps, params, body, now }) => {
-  await requireMonitored(deps, auth!.accountId, params.host);
+export const setSiteProfile = implement(contracts.setSiteProfile, { repos: ["profiles", "runs", "sites"] }, async ({ auth, repos, params, body, now }) => {
+  await requireMonitored(repos, auth!.accountId, params.host);
   const exclude = body.exclude ?? TYPE_DEFAULTS[body.profile];
   const violation = validateExclusions(exclude, body.exclude === undefined ? null : (body.confirm ?? []));
   if (violation) throw new ApiError("bad_param", violation.message, { param: violation.param });
-  const row = await deps.store.profiles.set(auth!.accountId, params.host, body.profile, ordered(exclude), now);
+  const row = await repos.profiles.set(auth!.accountId, params.host, body.profile, ordered(exclude), now);
   if (!row) throw new ApiError("not_found", `you do not monitor ${params.host}`);
-  return { body: await profileView(deps, params.host, row.profile as SiteType, row.exclude, row.updated) };
+  return { body: await profileView(repos, params.host, row.profile as SiteType, row.exclude, row.updated) };
 });
 
-export const resetSiteProfile = implement(contracts.resetSiteProfile, async ({ auth, deps, params }) => {
-  await requireMonitored(deps, auth!.accountId, params.host);
-  await deps.store.profiles.reset(auth!.accountId, params.host);
+export const resetSiteProfile = implement(contracts.resetSiteProfile, { repos: ["profiles", "sites"] }, async ({ auth, repos, params }) => {
+  await requireMonitored(repos, auth!.accountId, params.host);
+  await repos.profiles.reset(auth!.accountId, params.host);
   return { body: { host: params.host, profile: "general", exclude: [], reset: true } };
 });
 

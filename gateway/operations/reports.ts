@@ -1,6 +1,6 @@
 import { bandOf, diffRuns, isExclusionFamily, memberChecks, performanceRegressions, profiledIssues, projectionBlindness, type ReportItem } from "../../analyzer/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
@@ -11,25 +11,25 @@ import { renderReport, storedReport } from "./report-view.ts";
  * check of it; then the caller may wait for a run. A host only other accounts monitor looks like
  * any unknown host.
  */
-async function requireKnown(deps: GatewayDeps, accountId: number, host: string): Promise<void> {
-  if (!(await deps.store.runs.knownTo(accountId, host))) throw new ApiError("not_found", `no check of ${host} is known to your account`);
+async function requireKnown(repos: Pick<Repositories, "runs">, accountId: number, host: string): Promise<void> {
+  if (!(await repos.runs.knownTo(accountId, host))) throw new ApiError("not_found", `no check of ${host} is known to your account`);
 }
 
-export async function latestRun(deps: GatewayDeps, accountId: number, host: string) {
-  const run = await deps.store.runs.latest(host);
+export async function latestRun(repos: Pick<Repositories, "runs">, accountId: number, host: string) {
+  const run = await repos.runs.latest(host);
   if (run) return run;
-  await requireKnown(deps, accountId, host);
+  await requireKnown(repos, accountId, host);
   throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
 }
 
-export const getReport = implement(contracts.getReport, async ({ auth, deps, params }) => {
-  const run = await latestRun(deps, auth!.accountId, params.host);
-  return { body: renderReport(run, await deps.store.runs.checkInFlight(params.host)) };
+export const getReport = implement(contracts.getReport, { repos: ["runs"] }, async ({ auth, repos, params }) => {
+  const run = await latestRun(repos, auth!.accountId, params.host);
+  return { body: renderReport(run, await repos.runs.checkInFlight(params.host)) };
 });
 
-export const getHistory = implement(contracts.getHistory, async ({ auth, deps, params, query }) => {
-  await requireKnown(deps, auth!.accountId, params.host);
-  const { rows, total } = await deps.store.runs.history(params.host, query.limit, query.offset);
+export const getHistory = implement(contracts.getHistory, { repos: ["runs"] }, async ({ auth, repos, params, query }) => {
+  await requireKnown(repos, auth!.accountId, params.host);
+  const { rows, total } = await repos.runs.history(params.host, query.limit, query.offset);
   return {
     body: {
       host: params.host,
@@ -39,18 +39,18 @@ export const getHistory = implement(contracts.getHistory, async ({ auth, deps, p
   };
 });
 
-export const getChanges = implement(contracts.getChanges, async ({ auth, deps, params, query }) => {
+export const getChanges = implement(contracts.getChanges, { repos: ["runs"] }, async ({ auth, repos, params, query }) => {
   const host = params.host;
-  await requireKnown(deps, auth!.accountId, host);
-  const newer = query.to !== undefined ? await deps.store.runs.get(host, query.to) : await deps.store.runs.latest(host);
+  await requireKnown(repos, auth!.accountId, host);
+  const newer = query.to !== undefined ? await repos.runs.get(host, query.to) : await repos.runs.latest(host);
   if (query.to !== undefined && !newer) throw new ApiError("not_found", `${host} has no check ${query.to}`);
   if (!newer) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
-  const older = query.from !== undefined ? await deps.store.runs.get(host, query.from) : await deps.store.runs.previous(host, newer.id);
+  const older = query.from !== undefined ? await repos.runs.get(host, query.from) : await repos.runs.previous(host, newer.id);
   if (query.from !== undefined && !older) throw new ApiError("not_found", `${host} has no check ${query.from}`);
   if (!older) throw new ApiError("not_ready", `${host} needs two finished checks to compare`, { retryAfter: 30 });
   if (older.id >= newer.id) throw new ApiError("bad_param", "from must be an older check than to", { param: "from" });
   const seen = new Set<string>();
-  for (const rep of await deps.store.runs.reportsBefore(host, older.id, 50)) {
+  for (const rep of await repos.runs.reportsBefore(host, older.id, 50)) {
     for (const item of (rep as { items: ReportItem[] }).items) if (item.status === "fail" || item.status === "warn") seen.add(item.code);
   }
   const o = storedReport(older);
@@ -87,10 +87,10 @@ const VERDICTS: Record<string, string> = {
   excellent: "Excellent; keep it that way.",
 };
 
-export const getTopIssues = implement(contracts.getTopIssues, async ({ auth, deps, params, query }) => {
-  const run = await latestRun(deps, auth!.accountId, params.host);
+export const getTopIssues = implement(contracts.getTopIssues, { repos: ["profiles", "runs", "tasks"] }, async ({ auth, repos, params, query }) => {
+  const run = await latestRun(repos, auth!.accountId, params.host);
   const r = storedReport(run);
-  const stored = await deps.store.profiles.get(auth!.accountId, params.host);
+  const stored = await repos.profiles.get(auth!.accountId, params.host);
   const apply = query.apply_profile === 1;
   const exclude = apply ? (stored?.exclude ?? []).filter(isExclusionFamily) : [];
   // The standard answer is the stored report's; a profile that excludes a check re-prices the run's tasks.
@@ -104,7 +104,7 @@ export const getTopIssues = implement(contracts.getTopIssues, async ({ auth, dep
           return { rank: p.rank, label: bandOf(p.rank).label, after: p.after, tasks };
         })();
   const blind = projectionBlindness(r.items);
-  const mine = new Map((await deps.store.tasks.forHost(auth!.accountId, params.host)).map((t) => [t.code, t.status]));
+  const mine = new Map((await repos.tasks.forHost(auth!.accountId, params.host)).map((t) => [t.code, t.status]));
   const problems = view.tasks.slice(0, 5).map((t) => ({
     code: t.code,
     name: t.title,

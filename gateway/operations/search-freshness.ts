@@ -1,6 +1,5 @@
 import { sectionFreshness, type DataUsed, type Engine, type ImportKind, type Provider, type SectionFreshness } from "../../analyzer/index.ts";
-import type { ImportBatchRow } from "../../storage/index.ts";
-import type { GatewayDeps } from "../deps.ts";
+import type { ImportBatchRow, Repositories } from "../../storage/index.ts";
 
 // How old the data a search section answers from is (D4): the site's live imports of the kinds
 // the section reads, by the providers whose data it shows, judged by the same rule GET /providers
@@ -27,8 +26,8 @@ export const RANK_CHECKS: SectionData = { kinds: ["positions"], formats: ["topvi
 export const SERP_SNAPSHOTS: SectionData = { kinds: ["positions"], formats: ["topvisor_snapshots"] };
 
 /** The freshness of the site's imports a section reads. */
-export async function freshnessOf(deps: GatewayDeps, accountId: number, host: string, now: number, ...reads: readonly SectionData[]): Promise<SectionFreshness> {
-  const batches = await deps.store.search.liveBatches(accountId, host);
+export async function freshnessOf(repos: Pick<Repositories, "search">, accountId: number, host: string, now: number, ...reads: readonly SectionData[]): Promise<SectionFreshness> {
+  const batches = await repos.search.liveBatches(accountId, host);
   const read = (b: ImportBatchRow, d: SectionData) =>
     d.kinds.includes(b.kind) && (d.providers === undefined || d.providers.includes(b.provider)) && (d.formats === undefined || b.formats.some((f) => d.formats!.includes(f)));
   return sectionFreshness(batches.filter((b) => reads.some((d) => read(b, d))).map(usedOf), now);

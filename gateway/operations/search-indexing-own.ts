@@ -1,7 +1,6 @@
 import { CrawledPage } from "../../proto/index.ts";
-import type { IndexUrlRow } from "../../storage/index.ts";
+import type { IndexUrlRow, Repositories } from "../../storage/index.ts";
 import { storedReport } from "./report-view.ts";
-import type { GatewayDeps } from "../deps.ts";
 
 // Svc's own view of a site's indexability for GET /indexing (D6): the pages its latest analysis
 // found noindex, its latest crawl's pages (status, noindex, listed in a sitemap) and the robots.txt
@@ -42,8 +41,8 @@ export function urlKey(url: string): string {
 }
 
 /** What Svc itself knows of the site's indexability: its latest run, crawl and robots.txt version. */
-export async function ownIndexing(deps: GatewayDeps, host: string, now: number): Promise<OwnIndexing> {
-  const [run, crawl, robots] = await Promise.all([deps.store.runs.latest(host), deps.store.crawls.latest(host), deps.store.robots.since(host, now)]);
+export async function ownIndexing(repos: Pick<Repositories, "crawlPages" | "crawls" | "robots" | "runs">, host: string, now: number): Promise<OwnIndexing> {
+  const [run, crawl, robots] = await Promise.all([repos.runs.latest(host), repos.crawls.latest(host), repos.robots.since(host, now)]);
   const version = robots.at(-1) ?? null;
   const noindex = new Set<string>();
   if (run) for (const item of storedReport(run).items) if (item.code === "noindex" && (item.status === "fail" || item.status === "warn")) for (const p of item.pages) noindex.add(urlKey(p));
@@ -51,7 +50,7 @@ export async function ownIndexing(deps: GatewayDeps, host: string, now: number):
   let truncated = false;
   if (crawl) {
     for (let offset = 0; offset < OWN_CRAWL_PAGES_MAX; offset += 1000) {
-      const { rows, total } = await deps.store.crawlPages.pages(crawl.job_id, {}, 1000, offset);
+      const { rows, total } = await repos.crawlPages.pages(crawl.job_id, {}, 1000, offset);
       for (const r of rows) {
         const d = CrawledPage.fromJSON(r.data);
         if (d.skipped !== "") continue;

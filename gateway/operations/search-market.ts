@@ -1,7 +1,6 @@
 import { filterCounts, gapKeywords, keywordGap, serpCompetitors, shareHistory, type GapKeyword, type MarketFilter, type Provider, type ShareLine } from "../../analyzer/index.ts";
-import type { MarketDomainRow } from "../../storage/index.ts";
+import type { MarketDomainRow, Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { freshnessOf, SERP_SNAPSHOTS, stateAndNote } from "./search-freshness.ts";
@@ -43,16 +42,16 @@ interface MarketView {
 }
 
 /** The site's market in the newest (or the chosen) source: its competitor report, rivals and classified keywords. */
-async function marketOf(deps: GatewayDeps, accountId: number, host: string, src?: string): Promise<{ view: MarketView | null; sources: { source: string; base: string; imported_at: number }[] }> {
-  const sources = (await deps.store.search.marketSources(accountId, host)).map((s) => ({ source: s.provider, base: s.base, imported_at: s.imported_at }));
+async function marketOf(repos: Pick<Repositories, "search">, accountId: number, host: string, src?: string): Promise<{ view: MarketView | null; sources: { source: string; base: string; imported_at: number }[] }> {
+  const sources = (await repos.search.marketSources(accountId, host)).map((s) => ({ source: s.provider, base: s.base, imported_at: s.imported_at }));
   const chosen = sources.find((s) => src === undefined || s.source === src);
   if (!chosen) return { view: null, sources };
   const self = bare(host);
-  const reported = await deps.store.search.marketDomains(accountId, host, chosen.source, chosen.base);
+  const reported = await repos.search.marketDomains(accountId, host, chosen.source, chosen.base);
   // The report's row of the site itself gives its own figures (visibility); the others are its rivals.
   const own = reported.find((d) => bare(d.domain) === self) ?? null;
   const domains = reported.filter((d) => bare(d.domain) !== self);
-  const rows = (await deps.store.search.marketKeywords(accountId, host, chosen.source, chosen.base)).map((r) => ({ ...r, domain: bare(r.domain) }));
+  const rows = (await repos.search.marketKeywords(accountId, host, chosen.source, chosen.base)).map((r) => ({ ...r, domain: bare(r.domain) }));
   // Rivals: the competitor report's domains that have keyword data, else every other domain with keyword data.
   const withKeywords = new Set(rows.map((r) => r.domain).filter((d) => d !== self));
   const inReport = domains.map((d) => bare(d.domain)).filter((d) => withKeywords.has(d));
@@ -69,19 +68,19 @@ function competitorView(d: MarketDomainRow) {
   return { domain: d.domain, common_keywords: d.common_keywords, similarity_pct: d.similarity_pct, visibility: d.visibility, top10: d.top10, pages_in_index: d.pages_in_index };
 }
 
-export const getCompetitors = implement(contracts.getCompetitors, async ({ auth, deps, params, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const getCompetitors = implement(contracts.getCompetitors, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "get_competitors");
-  const { view } = await marketOf(deps, auth!.accountId, params.host);
+  const { view } = await marketOf(repos, auth!.accountId, params.host);
   const list = (view?.domains ?? []).sort((a, b) => (b.similarity_pct ?? 0) * (b.common_keywords ?? 0) - (a.similarity_pct ?? 0) * (a.common_keywords ?? 0) || a.domain.localeCompare(b.domain));
   if (list.length === 0) {
     // No market report: rivals from the newest SERP snapshot of each tracked query, if any.
-    const end = await deps.store.search.serpLatestDay(auth!.accountId, params.host);
+    const end = await repos.search.serpLatestDay(auth!.accountId, params.host);
     const since = end === null ? null : new Date(Date.parse(`${end}T00:00:00Z`) - 89 * DAY_MS).toISOString().slice(0, 10);
-    const rows = since === null ? [] : await deps.store.search.serpResults(auth!.accountId, params.host, since);
+    const rows = since === null ? [] : await repos.search.serpResults(auth!.accountId, params.host, since);
     const rivals = serpCompetitors(rows, bare(params.host));
     if (rivals.length > 0) {
-      const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, SERP_SNAPSHOTS);
+      const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, SERP_SNAPSHOTS);
       return {
         body: {
           host: params.host,
@@ -96,7 +95,7 @@ export const getCompetitors = implement(contracts.getCompetitors, async ({ auth,
     }
   }
   const has = list.length > 0;
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["market"], ...(view ? { providers: [view.provider as Provider] } : {}) });
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, { kinds: ["market"], ...(view ? { providers: [view.provider as Provider] } : {}) });
   return {
     body: {
       host: params.host,
@@ -109,20 +108,20 @@ export const getCompetitors = implement(contracts.getCompetitors, async ({ auth,
   };
 });
 
-export const getKeywordGap = implement(contracts.getKeywordGap, async ({ auth, deps, params, query, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const getKeywordGap = implement(contracts.getKeywordGap, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "get_keyword_gap");
-  const { view } = await marketOf(deps, auth!.accountId, params.host);
+  const { view } = await marketOf(repos, auth!.accountId, params.host);
   const rows = view ? keywordGap(view.keywords, query.kind, view.rivals.length) : [];
   const has = (view?.keywords.length ?? 0) > 0;
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["market"], ...(view ? { providers: [view.provider as Provider] } : {}) });
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, { kinds: ["market"], ...(view ? { providers: [view.provider as Provider] } : {}) });
   return { body: { host: params.host, kind: query.kind, ...stateAndNote(fresh, has, NEEDS_MARKET), total: rows.length, rows: rows.slice(0, query.limit).map(gapRow) } };
 });
 
-export const getMarket = implement(contracts.getMarket, async ({ auth, deps, params, query, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const getMarket = implement(contracts.getMarket, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "get_market");
-  const { view, sources } = await marketOf(deps, auth!.accountId, params.host, query.src);
+  const { view, sources } = await marketOf(repos, auth!.accountId, params.host, query.src);
   const filter: MarketFilter = query.filter;
   if (view === null) {
     return {
@@ -132,7 +131,7 @@ export const getMarket = implement(contracts.getMarket, async ({ auth, deps, par
   const chosen = view.keywords.filter((k) => k.filters.includes(filter));
   const counts = filterCounts(view.keywords);
   const mineKeywords = view.keywords.filter((k) => k.myPos !== null);
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["market"], providers: [view.provider as Provider] });
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, { kinds: ["market"], providers: [view.provider as Provider] });
   const notes: string[] = [];
   if (mineKeywords.length === 0) notes.push(`No keyword report of ${view.self} itself in base ${view.base}: every keyword counts as the rivals' only.`);
   if (view.rivals.length === 0) notes.push("No rival keyword reports: only the site's own keywords are known.");
@@ -163,16 +162,16 @@ export const getMarket = implement(contracts.getMarket, async ({ auth, deps, par
 
 const shareLine = (l: ShareLine) => ({ domain: l.domain, shares: l.shares, mean: l.mean, last: l.last });
 
-export const getCompetitorHistory = implement(contracts.getCompetitorHistory, async ({ auth, deps, params, query, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const getCompetitorHistory = implement(contracts.getCompetitorHistory, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "get_competitor_history");
   const accountId = auth!.accountId;
   // The span ends at the newest snapshot; read the newest one first, then only the span's days.
-  const end = await deps.store.search.serpLatestDay(accountId, params.host);
+  const end = await repos.search.serpLatestDay(accountId, params.host);
   const since = end === null ? end : new Date(Date.parse(`${end}T00:00:00Z`) - (query.points * query.step - 1) * DAY_MS).toISOString().slice(0, 10);
-  const rows = since === null ? [] : await deps.store.search.serpResults(accountId, params.host, since);
-  const h = shareHistory(rows, bare(params.host), query.points, query.step, await deps.store.search.keywordVolumes(accountId, params.host));
-  const fresh = await freshnessOf(deps, accountId, params.host, now, SERP_SNAPSHOTS);
+  const rows = since === null ? [] : await repos.search.serpResults(accountId, params.host, since);
+  const h = shareHistory(rows, bare(params.host), query.points, query.step, await repos.search.keywordVolumes(accountId, params.host));
+  const fresh = await freshnessOf(repos, accountId, params.host, now, SERP_SNAPSHOTS);
   const notes = [h.validPoints === 0 ? "No point has snapshots of at least 80 % of the tracked queries: import snapshots for more dates." : null, fresh.note].filter((n): n is string => n !== null);
   return {
     body: {

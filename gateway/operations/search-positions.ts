@@ -1,6 +1,6 @@
 import { keywordPositions, median, movedShareByDay, positionPages, serpShakes, serpSeriesKey, urlFlips, type RankPoint } from "../../analyzer/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { opportunitiesOf } from "./search.ts";
@@ -13,15 +13,15 @@ const DAY_MS = 86_400_000;
 const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** Every rank check of the site (the newest import's row per keyword and day). */
-async function rankPoints(deps: GatewayDeps, accountId: number, host: string): Promise<RankPoint[]> {
-  return deps.store.search.rankChecks(accountId, host, "0000-00-00");
+async function rankPoints(repos: Pick<Repositories, "search">, accountId: number, host: string): Promise<RankPoint[]> {
+  return repos.search.rankChecks(accountId, host, "0000-00-00");
 }
 
-export const listPositions = implement(contracts.listPositions, async ({ auth, deps, params, query, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const listPositions = implement(contracts.listPositions, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "list_positions");
-  const points = await rankPoints(deps, auth!.accountId, params.host);
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, RANK_CHECKS);
+  const points = await rankPoints(repos, auth!.accountId, params.host);
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, RANK_CHECKS);
   const all = keywordPositions(points).sort((a, b) => (a.position ?? 1e9) - (b.position ?? 1e9) || a.query.localeCompare(b.query) || a.engine.localeCompare(b.engine) || a.region - b.region);
   const chosen = query.trend ? all.filter((k) => k.trend === query.trend) : all;
   return {
@@ -35,14 +35,14 @@ export const listPositions = implement(contracts.listPositions, async ({ auth, d
   };
 });
 
-export const getPositionPages = implement(contracts.getPositionPages, async ({ auth, deps, params, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const getPositionPages = implement(contracts.getPositionPages, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "get_position_pages");
-  const points = await rankPoints(deps, auth!.accountId, params.host);
-  const { list } = await opportunitiesOf(deps, auth!.accountId, params.host);
+  const points = await rankPoints(repos, auth!.accountId, params.host);
+  const { list } = await opportunitiesOf(repos, auth!.accountId, params.host);
   const shares = list.filter((o) => o.kind === "cannibalization");
   const has = points.length > 0 || shares.length > 0;
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, ...(points.length > 0 ? [RANK_CHECKS] : []), ...(shares.length > 0 ? [{ kinds: ["performance" as const] }] : []));
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, ...(points.length > 0 ? [RANK_CHECKS] : []), ...(shares.length > 0 ? [{ kinds: ["performance" as const] }] : []));
   return {
     body: {
       host: params.host,
@@ -90,16 +90,16 @@ const windowDays = (lastDay: string, days: number) => Array.from({ length: days 
  * the day before's, 100 · D / 110; site_pct the mean over the site's queries, market_pct the median
  * over every query of the store tracked on the same engine, region and device as the site's.
  */
-async function rankDistanceVolatility(deps: GatewayDeps, accountId: number, host: string, days: number, lastDay: string) {
+async function rankDistanceVolatility(repos: Pick<Repositories, "search">, accountId: number, host: string, days: number, lastDay: string) {
   const dates = windowDays(lastDay, days);
   const since = shiftDay(dates[0] as string, -1);
   const self = host.toLowerCase().replace(/:\d+$/, "").replace(/^www\./, "");
-  const rows = await deps.store.search.serpResults(accountId, host, since);
+  const rows = await repos.search.serpResults(accountId, host, since);
   const site = serpShakes(rows, self);
   // Days with a list in the window: a measured day needs the day before's list too.
   const listDays = new Set(rows.map((r) => r.day).filter((d) => d >= (dates[0] as string))).size;
   const combos = new Set(site.map((q) => `${q.engine}\n${q.region}\n${q.device}`));
-  const market = serpShakes(await deps.store.search.marketSerp(since)).filter((q) => combos.has(`${q.engine}\n${q.region}\n${q.device}`));
+  const market = serpShakes(await repos.search.marketSerp(since)).filter((q) => combos.has(`${q.engine}\n${q.region}\n${q.device}`));
   const byDay = <T extends { day: string }>(xs: readonly T[]) => {
     const m = new Map<string, T[]>();
     for (const x of xs) m.set(x.day, [...(m.get(x.day) ?? []), x]);
@@ -125,12 +125,12 @@ async function rankDistanceVolatility(deps: GatewayDeps, accountId: number, host
  * that moved ≥ 3 places (or in/out of the depth) since the day before, beside the same share over
  * every tracked keyword of the site's main engine in the installation.
  */
-async function movedShareVolatility(deps: GatewayDeps, points: readonly RankPoint[], days: number, lastDay: string) {
+async function movedShareVolatility(repos: Pick<Repositories, "search">, points: readonly RankPoint[], days: number, lastDay: string) {
   const firstDay = shiftDay(lastDay, -(days - 1));
   // The site's main engine: the one most of its checks are from.
   const engine = points.filter((p) => p.engine === "google").length > points.length / 2 ? "google" : "yandex";
   const site = movedShareByDay(points.filter((p) => p.day >= shiftDay(firstDay, -1)));
-  const market = new Map((await deps.store.search.marketMoves(firstDay)).filter((m) => m.engine === engine).map((m) => [m.day, m]));
+  const market = new Map((await repos.search.marketMoves(firstDay)).filter((m) => m.engine === engine).map((m) => [m.day, m]));
   const series = windowDays(lastDay, days).map((date) => {
     const s = site.get(date);
     const m = market.get(date);
@@ -149,15 +149,15 @@ async function movedShareVolatility(deps: GatewayDeps, points: readonly RankPoin
 /** Days of a series the site has a figure for. */
 const measured = (series: readonly VolatilityDay[]) => series.filter((s) => s.site_pct !== null).length;
 
-export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({ auth, deps, params, query, now }) => {
+export const getSerpVolatility = implement(contracts.getSerpVolatility, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
   const accountId = auth!.accountId;
-  await ownSite(deps, accountId, params.host);
+  await ownSite(repos, accountId, params.host);
   assertSectionOn(deps, "get_serp_volatility");
-  const serpLast = await deps.store.search.serpLatestDay(accountId, params.host);
-  const points = await rankPoints(deps, accountId, params.host);
+  const serpLast = await repos.search.serpLatestDay(accountId, params.host);
+  const points = await rankPoints(repos, accountId, params.host);
   const rankLast = points.length > 0 ? points.reduce((a, p) => (p.day > a ? p.day : a), points[0]!.day) : null;
-  const serp = serpLast !== null ? await rankDistanceVolatility(deps, accountId, params.host, query.days, serpLast) : null;
-  const ranks = rankLast !== null ? await movedShareVolatility(deps, points, query.days, rankLast) : null;
+  const serp = serpLast !== null ? await rankDistanceVolatility(repos, accountId, params.host, query.days, serpLast) : null;
+  const ranks = rankLast !== null ? await movedShareVolatility(repos, points, query.days, rankLast) : null;
   const base = { host: params.host, days: query.days };
   if (serp === null && ranks === null) return { body: { ...base, method: "moved_share" as const, data_state: "missing" as const, note: NEEDS_RANKS, market_median_pct: null, series: [], shakes: [] } };
   // Snapshots measure a day only where a query has a list on the day before too: weekly snapshots
@@ -168,7 +168,7 @@ export const getSerpVolatility = implement(contracts.getSerpVolatility, async ({
   const sparse = serp !== null && serpDays < 0.5 * Math.max(1, serp.listDays - 1);
   const useSerp = serp !== null && (ranks === null || !sparse || rankDays <= serpDays);
   const { listDays: _listDays, ...chosen } = useSerp ? serp : { ...ranks!, listDays: 0 };
-  const fresh = await freshnessOf(deps, accountId, params.host, now, useSerp ? SERP_SNAPSHOTS : RANK_CHECKS);
+  const fresh = await freshnessOf(repos, accountId, params.host, now, useSerp ? SERP_SNAPSHOTS : RANK_CHECKS);
   const notes: string[] = [];
   if (!useSerp && serp !== null) notes.push(`The SERP snapshots are sparse: ${serp.listDays} days with lists in the window measure ${serpDays} (a day needs a query's top-10 list on the day before too); the daily rank checks measure ${rankDays}: the volatility is their moved share.`);
   const chosenDays = useSerp ? serpDays : rankDays;

@@ -1,5 +1,5 @@
 import { PROVIDERS, type Provider } from "../../analyzer/index.ts";
-import type { GatewayDeps } from "../deps.ts";
+import type { HandlerDeps } from "../registry/operation.ts";
 import { ApiError } from "../errors.ts";
 
 /**
@@ -23,13 +23,13 @@ export const SECTION_SOURCES: Readonly<Record<string, readonly Provider[]>> = {
 };
 
 /** The providers the administrator turned off (the gateway refuses to start when SVC_SEARCH_SOURCES_OFF names one that does not exist). */
-export function sourcesOff(deps: GatewayDeps): ReadonlySet<Provider> {
+export function sourcesOff(deps: HandlerDeps): ReadonlySet<Provider> {
   const off = new Set(deps.config.searchSourcesOff);
   return new Set(PROVIDERS.filter((p) => off.has(p)));
 }
 
 /** Throws service_off when every provider the section reads is turned off. */
-export function assertSectionOn(deps: GatewayDeps, operation: keyof typeof SECTION_SOURCES): void {
+export function assertSectionOn(deps: HandlerDeps, operation: keyof typeof SECTION_SOURCES): void {
   const sources = SECTION_SOURCES[operation] ?? [];
   const off = sourcesOff(deps);
   if (sources.length > 0 && sources.every((p) => off.has(p))) {
@@ -38,7 +38,7 @@ export function assertSectionOn(deps: GatewayDeps, operation: keyof typeof SECTI
 }
 
 /** Throws service_off for an import from a provider the administrator turned off. */
-export function assertProviderOn(deps: GatewayDeps, provider: Provider): void {
+export function assertProviderOn(deps: HandlerDeps, provider: Provider): void {
   if (sourcesOff(deps).has(provider)) {
     throw new ApiError("service_off", `imports from ${provider} are turned off by the administrator of this installation (SVC_SEARCH_SOURCES_OFF)`, { details: { provider } });
   }

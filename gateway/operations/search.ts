@@ -18,8 +18,8 @@ import {
   type Opportunity,
   type Provider,
 } from "../../analyzer/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 import { ENGINE_PROVIDER, freshnessOf, stateAndNote, usedOf } from "./search-freshness.ts";
@@ -45,11 +45,11 @@ function dayOf(unix: number): string {
 
 const NEEDS_QUERIES = "No search queries imported: upload a GSC Performance export (Queries) or a Yandex Webmaster query analytics CSV with POST /imports/{host}.";
 
-export const listSearchQueries = implement(contracts.listSearchQueries, async ({ auth, deps, params, query, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const listSearchQueries = implement(contracts.listSearchQueries, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "list_search_queries");
-  const { rows, total, periodStart, periodEnd } = await deps.store.search.queriesPage(auth!.accountId, params.host, query.engine ?? null, query.limit, query.offset);
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["performance"], ...(query.engine ? { providers: [ENGINE_PROVIDER[query.engine]] } : {}) });
+  const { rows, total, periodStart, periodEnd } = await repos.search.queriesPage(auth!.accountId, params.host, query.engine ?? null, query.limit, query.offset);
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, { kinds: ["performance"], ...(query.engine ? { providers: [ENGINE_PROVIDER[query.engine]] } : {}) });
   return {
     body: {
       host: params.host,
@@ -71,11 +71,11 @@ export const listSearchQueries = implement(contracts.listSearchQueries, async ({
 });
 
 /** Every opportunity of the site's newest exports, largest gain first, with the curve's source. */
-export async function opportunitiesOf(deps: GatewayDeps, accountId: number, host: string, engine?: Engine): Promise<{ list: Opportunity[]; ctrSource: "measured" | "study"; rows: number }> {
+export async function opportunitiesOf(repos: Pick<Repositories, "search">, accountId: number, host: string, engine?: Engine): Promise<{ list: Opportunity[]; ctrSource: "measured" | "study"; rows: number }> {
   // Query rows under 100 impressions make no near or ctr opportunity: they stay in the database,
   // and reach the curve only through its per-rank sums.
-  const rows = (await deps.store.search.latestPeriod(accountId, host, ["query", "query_page"], 100)).filter((r) => engine === undefined || r.engine === engine);
-  const ranks = await deps.store.search.ctrByRank(accountId, host);
+  const rows = (await repos.search.latestPeriod(accountId, host, ["query", "query_page"], 100)).filter((r) => engine === undefined || r.engine === engine);
+  const ranks = await repos.search.ctrByRank(accountId, host);
   const sums = (dim: string) => rows.filter((r) => r.dim === dim).map((r) => ({ engine: r.engine, query: r.key, page: r.key2, clicks: r.clicks, impressions: r.impressions, posXImpr: r.pos_x_impr }));
   const queries = sums("query");
   const list: Opportunity[] = [];
@@ -93,12 +93,12 @@ export async function opportunitiesOf(deps: GatewayDeps, accountId: number, host
   return { list, ctrSource, rows: rows.length + ranks.length };
 }
 
-export const listSearchOpportunities = implement(contracts.listSearchOpportunities, async ({ auth, deps, params, query, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const listSearchOpportunities = implement(contracts.listSearchOpportunities, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "list_search_opportunities");
-  const { list, ctrSource, rows } = await opportunitiesOf(deps, auth!.accountId, params.host, query.engine);
+  const { list, ctrSource, rows } = await opportunitiesOf(repos, auth!.accountId, params.host, query.engine);
   const chosen = query.kind ? list.filter((o) => o.kind === query.kind) : list;
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["performance"], ...(query.engine ? { providers: [ENGINE_PROVIDER[query.engine]] } : {}) });
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, { kinds: ["performance"], ...(query.engine ? { providers: [ENGINE_PROVIDER[query.engine]] } : {}) });
   return {
     body: {
       host: params.host,
@@ -136,16 +136,16 @@ function forecastNote(freshNote: string | null, n: number, lead: number, expired
   return parts.length > 0 ? parts.join(" ") : null;
 }
 
-export const getTrafficForecast = implement(contracts.getTrafficForecast, async ({ auth, deps, params, now }) => {
+export const getTrafficForecast = implement(contracts.getTrafficForecast, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, now }) => {
   const accountId = auth!.accountId;
-  await ownSite(deps, accountId, params.host);
+  await ownSite(repos, accountId, params.host);
   assertSectionOn(deps, "get_traffic_forecast");
-  const totals = await deps.store.search.dailyTotals(accountId, params.host);
+  const totals = await repos.search.dailyTotals(accountId, params.host);
   const byEngine = (e: Engine) => totals.filter((t) => t.engine === e);
   const engine: Engine | null = totals.length === 0 ? null : byEngine("google").length >= byEngine("yandex").length ? "google" : "yandex";
   const series = engine ? contiguous(byEngine(engine)) : null;
-  const { list } = await opportunitiesOf(deps, accountId, params.host);
-  const ranks = await deps.store.search.rankChecks(accountId, params.host, "0000-00-00");
+  const { list } = await opportunitiesOf(repos, accountId, params.host);
+  const ranks = await repos.search.rankChecks(accountId, params.host, "0000-00-00");
   const newest = new Map<string, (typeof ranks)[number]>();
   for (const r of ranks) newest.set(`${r.engine}|${r.region}|${r.device}|${r.keyword}`, r);
   const withVolume = [...newest.values()].filter((r) => r.volume !== null && r.position !== null);
@@ -188,12 +188,12 @@ export const getTrafficForecast = implement(contracts.getTrafficForecast, async 
   };
 });
 
-export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, deps, params, query, now }) => {
-  await ownSite(deps, auth!.accountId, params.host);
+export const listBacklinks = implement(contracts.listBacklinks, { repos: ["search", "sites"] }, async ({ auth, repos, deps, params, query, now }) => {
+  await ownSite(repos, auth!.accountId, params.host);
   assertSectionOn(deps, "list_backlinks");
-  const { rows, total } = await deps.store.search.backlinks(auth!.accountId, params.host, query.state, query.limit, query.offset);
-  const any = total > 0 || (await deps.store.search.backlinks(auth!.accountId, params.host, query.state === "live" ? "lost" : "live", 1, 0)).total > 0;
-  const fresh = await freshnessOf(deps, auth!.accountId, params.host, now, { kinds: ["backlinks"] });
+  const { rows, total } = await repos.search.backlinks(auth!.accountId, params.host, query.state, query.limit, query.offset);
+  const any = total > 0 || (await repos.search.backlinks(auth!.accountId, params.host, query.state === "live" ? "lost" : "live", 1, 0)).total > 0;
+  const fresh = await freshnessOf(repos, auth!.accountId, params.host, now, { kinds: ["backlinks"] });
   return {
     body: {
       host: params.host,
@@ -215,16 +215,16 @@ export const listBacklinks = implement(contracts.listBacklinks, async ({ auth, d
   };
 });
 
-export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps, params, now }) => {
+export const getIndexing = implement(contracts.getIndexing, { repos: ["crawlPages", "crawls", "robots", "runs", "search", "sites"] }, async ({ auth, repos, deps, params, now }) => {
   const accountId = auth!.accountId;
-  await ownSite(deps, accountId, params.host);
+  await ownSite(repos, accountId, params.host);
   assertSectionOn(deps, "get_indexing");
   const [points, issues, urls, own, fresh] = await Promise.all([
-    deps.store.search.indexPoints(accountId, params.host),
-    deps.store.search.indexIssues(accountId, params.host),
-    deps.store.search.indexUrls(accountId, params.host),
-    ownIndexing(deps, params.host, now),
-    freshnessOf(deps, accountId, params.host, now, { kinds: ["indexing"] }),
+    repos.search.indexPoints(accountId, params.host),
+    repos.search.indexIssues(accountId, params.host),
+    repos.search.indexUrls(accountId, params.host),
+    ownIndexing(repos, params.host, now),
+    freshnessOf(repos, accountId, params.host, now, { kinds: ["indexing"] }),
   ]);
   const gPoints = points.filter((p) => p.engine === "google");
   const gIssues = issues.filter((i) => i.engine === "google");
@@ -282,8 +282,8 @@ export const getIndexing = implement(contracts.getIndexing, async ({ auth, deps,
   };
 });
 
-export const listProviders = implement(contracts.listProviders, async ({ auth, deps, query, now }) => {
-  const batches = await deps.store.search.batchesOfAccount(auth!.accountId);
+export const listProviders = implement(contracts.listProviders, { repos: ["search"] }, async ({ auth, repos, deps, query, now }) => {
+  const batches = await repos.search.batchesOfAccount(auth!.accountId);
   const off = sourcesOff(deps);
   const providers = PROVIDERS.filter((p) => query.all === 1 || off.has(p) || batches.some((b) => b.provider === p)).map((provider: Provider) => {
     const mine = batches.filter((b) => b.provider === provider);

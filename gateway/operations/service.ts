@@ -18,7 +18,7 @@ function describeParams(op: contracts.OperationContract) {
 
 /** The two self-description handlers; they read the final registry through `all`. */
 export function serviceHandlers(all: () => readonly contracts.OperationContract[]): Implementation[] {
-  const capabilities = implement(contracts.getCapabilities, async ({ deps, request }) => {
+  const capabilities = implement(contracts.getCapabilities, { repos: [] }, async ({ deps, request }) => {
     const base = `${publicOrigin(deps, request)}/api/v1`;
     return {
       body: {
@@ -63,7 +63,7 @@ export function serviceHandlers(all: () => readonly contracts.OperationContract[
     };
   });
 
-  const openapi = implement(contracts.getOpenapiSpec, async ({ deps, request }) => ({
+  const openapi = implement(contracts.getOpenapiSpec, { repos: [] }, async ({ deps, request }) => ({
     body: buildOpenApi(all(), deps.serviceVersion, publicOrigin(deps, request)),
   }));
 

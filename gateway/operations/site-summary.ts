@@ -1,32 +1,32 @@
 import { clicksTrend, sectionFreshness } from "../../analyzer/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { storedReport } from "./report-view.ts";
 import { taskView } from "./tasks.ts";
 import { eventView, uptimeSummary } from "./monitoring.ts";
 
-export const getSite = implement(contracts.getSite, async ({ auth, deps, params, now }) => {
+export const getSite = implement(contracts.getSite, { repos: ["crawls", "events", "incidents", "runs", "search", "sites", "tasks", "uptime", "watchdog"] }, async ({ auth, repos, params, now }) => {
   const host = params.host;
-  const run = await deps.store.runs.latest(host);
+  const run = await repos.runs.latest(host);
   if (!run) {
-    if (await deps.store.runs.knownTo(auth!.accountId, host)) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
+    if (await repos.runs.knownTo(auth!.accountId, host)) throw new ApiError("not_ready", `${host} has no finished check yet`, { retryAfter: 30 });
     throw new ApiError("not_found", `no check of ${host} is known to your account`);
   }
   const report = storedReport(run);
-  const history = await deps.store.runs.historySpan(host);
-  const tasks = (await deps.store.tasks.forHost(auth!.accountId, host)).filter((t) => t.status === "open");
-  const events = await deps.store.events.recentForHost(auth!.accountId, host, 10);
-  const crawl = await deps.store.crawls.latest(host);
-  const monitored = (await deps.store.sites.get(auth!.accountId, host)) !== null;
+  const history = await repos.runs.historySpan(host);
+  const tasks = (await repos.tasks.forHost(auth!.accountId, host)).filter((t) => t.status === "open");
+  const events = await repos.events.recentForHost(auth!.accountId, host, 10);
+  const crawl = await repos.crawls.latest(host);
+  const monitored = (await repos.sites.get(auth!.accountId, host)) !== null;
   const pages = new Set(report.items.flatMap((i) => i.pages));
   return {
     body: {
       host,
       checked_at: run.checked_at,
       rank: { value: run.rank, label: run.label, groups: report.groups },
-      search: await searchSummary(deps, auth!.accountId, host, now),
+      search: await searchSummary(repos, auth!.accountId, host, now),
       baseline: null,
       master_index: null,
       stats: {
@@ -40,9 +40,9 @@ export const getSite = implement(contracts.getSite, async ({ auth, deps, params,
       tasks_potential_gain: Math.round(tasks.reduce((t, x) => t + x.impact, 0) * 10) / 10,
       top_tasks: tasks.slice(0, 5).map(taskView),
       crawl: crawl ? { checked_at: crawl.checked_at, job: crawl.job_id, run: crawl.run_id, summary: crawl.report.summary ?? {} } : null,
-      uptime: monitored ? { ...uptimeOf(await uptimeSummary(deps.store, host, now)), open_incidents: (await deps.store.incidents.latest(host, 50)).filter((i) => i.status === "open").length } : null,
-      watchdog_changes: monitored ? await deps.store.watchdog.changes(host, now - WATCHDOG_WINDOW_S, 20) : null,
-      watched_pages: monitored ? (await deps.store.watchdog.watched(host)).map(watchedView) : null,
+      uptime: monitored ? { ...uptimeOf(await uptimeSummary(repos, host, now)), open_incidents: (await repos.incidents.latest(host, 50)).filter((i) => i.status === "open").length } : null,
+      watchdog_changes: monitored ? await repos.watchdog.changes(host, now - WATCHDOG_WINDOW_S, 20) : null,
+      watched_pages: monitored ? (await repos.watchdog.watched(host)).map(watchedView) : null,
       events: events.map(eventView),
     },
   };
@@ -57,8 +57,8 @@ const DAY = 86_400;
  * the engine with more days, their last 28 days × 30/28, the verdict, and how old they are, by the
  * rule GET /providers uses; null when the caller imported none.
  */
-async function searchSummary(deps: GatewayDeps, accountId: number, host: string, now: number) {
-  const [totals, batches] = await Promise.all([deps.store.search.dailyTotals(accountId, host), deps.store.search.liveBatches(accountId, host)]);
+async function searchSummary(repos: Pick<Repositories, "search">, accountId: number, host: string, now: number) {
+  const [totals, batches] = await Promise.all([repos.search.dailyTotals(accountId, host), repos.search.liveBatches(accountId, host)]);
   if (batches.length === 0) return null;
   const google = totals.filter((t) => t.engine === "google");
   const yandex = totals.filter((t) => t.engine === "yandex");

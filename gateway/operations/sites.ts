@@ -1,7 +1,6 @@
 import { applyProfile, bandOf, isExclusionFamily } from "../../analyzer/index.ts";
-import type { SiteListRow, SiteRow } from "../../storage/index.ts";
+import type { SiteListRow, SiteRow, Repositories } from "../../storage/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { implement } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
@@ -27,8 +26,8 @@ function siteItem(s: SiteRow, r: RankInfo | undefined) {
   };
 }
 
-export const listSites = implement(contracts.listSites, async ({ auth, deps, query }) => {
-  const { rows, total } = await deps.store.sites.list(auth!.accountId, query.limit, query.offset);
+export const listSites = implement(contracts.listSites, { repos: ["sites"] }, async ({ auth, repos, query }) => {
+  const { rows, total } = await repos.sites.list(auth!.accountId, query.limit, query.offset);
   return {
     body: {
       sites: rows.map((r) => siteItem(r, rankOf(r))),
@@ -37,8 +36,8 @@ export const listSites = implement(contracts.listSites, async ({ auth, deps, que
   };
 });
 
-export const addSite = implement(contracts.addSite, async ({ auth, deps, body, now }) => {
-  const outcome = await deps.store.sites.add(auth!.accountId, body.host, body.interval ?? 24, now, body.keyword);
+export const addSite = implement(contracts.addSite, { repos: ["sites"] }, async ({ auth, repos, body, now }) => {
+  const outcome = await repos.sites.add(auth!.accountId, body.host, body.interval ?? 24, now, body.keyword);
   if (outcome.kind === "limit") {
     throw new ApiError("limit", `your plan allows ${outcome.max} sites; remove one first`, { retryAfter: 3600, details: { policy: "sites", max: outcome.max } });
   }
@@ -46,13 +45,13 @@ export const addSite = implement(contracts.addSite, async ({ auth, deps, body, n
   return { status: added ? 201 : 200, body: { host: outcome.site.host, added, interval_h: outcome.site.interval_h } };
 });
 
-export const removeSite = implement(contracts.removeSite, async ({ auth, deps, params }) => {
-  const removed = await deps.store.sites.remove(auth!.accountId, params.host);
+export const removeSite = implement(contracts.removeSite, { repos: ["sites"] }, async ({ auth, repos, params }) => {
+  const removed = await repos.sites.remove(auth!.accountId, params.host);
   return { body: { host: params.host, removed } };
 });
 
-export const updateSite = implement(contracts.updateSite, async ({ auth, deps, params, body }) => {
-  const row = await deps.store.sites.update(auth!.accountId, params.host, {
+export const updateSite = implement(contracts.updateSite, { repos: ["sites"] }, async ({ auth, repos, params, body }) => {
+  const row = await repos.sites.update(auth!.accountId, params.host, {
     ...(body.interval !== undefined ? { intervalH: body.interval } : {}),
     ...(body.importance !== undefined ? { importance: body.importance } : {}),
     ...(body.project !== undefined ? { project: body.project } : {}),
@@ -61,16 +60,16 @@ export const updateSite = implement(contracts.updateSite, async ({ auth, deps, p
   return { body: { host: row.host, interval_h: row.interval_h, importance: row.importance, project: row.project, project_id: row.project_id } };
 });
 
-export const getOverview = implement(contracts.getOverview, async ({ auth, deps, query, now }) => {
-  const { rows } = await deps.store.sites.candidates(auth!.accountId, {
+export const getOverview = implement(contracts.getOverview, { repos: ["crawls", "profiles", "runs", "sites", "tasks", "uptime"] }, async ({ auth, repos, query, now }) => {
+  const { rows } = await repos.sites.candidates(auth!.accountId, {
     ...(query.q !== undefined ? { q: query.q } : {}),
     ...(query.project !== undefined ? { projectId: query.project } : {}),
     ...(query.importance !== undefined ? { importance: query.importance } : {}),
   });
-  const tasks = await deps.store.tasks.openCounts(auth!.accountId);
-  const profiled = await profiledRanks(deps, auth!.accountId, rows);
+  const tasks = await repos.tasks.openCounts(auth!.accountId);
+  const profiled = await profiledRanks(repos, auth!.accountId, rows);
   const hosts = rows.map((s) => s.host);
-  const [online, crawled] = await Promise.all([deps.store.uptime.online(hosts), deps.store.crawls.crawledHosts(hosts)]);
+  const [online, crawled] = await Promise.all([repos.uptime.online(hosts), repos.crawls.crawledHosts(hosts)]);
   const all = rows.map((s) => overviewRow(s, rankOf(s), tasks.get(s.host), now, profiled.get(s.host), online.get(s.host) ?? null, crawled.has(s.host)));
   const rated = all.filter((r) => r.rank !== null);
   const summary = {
@@ -100,12 +99,12 @@ type Profiled = { profile: string; value: number | null; base: number | null };
  * The account's profiles in one query, then the latest reports of the profiled sites that have a
  * rank in one more; applyProfile over each. Sites without a profile cost nothing.
  */
-async function profiledRanks(deps: GatewayDeps, accountId: number, rows: readonly SiteListRow[]): Promise<Map<string, Profiled>> {
+async function profiledRanks(repos: Pick<Repositories, "profiles" | "runs">, accountId: number, rows: readonly SiteListRow[]): Promise<Map<string, Profiled>> {
   const listed = new Set(rows.map((r) => r.host));
-  const profiles = (await deps.store.profiles.forAccount(accountId)).filter((p) => listed.has(p.host));
+  const profiles = (await repos.profiles.forAccount(accountId)).filter((p) => listed.has(p.host));
   const out = new Map<string, Profiled>(profiles.map((p) => [p.host, { profile: p.profile, value: null, base: null }]));
   const rated = new Set(rows.filter((r) => r.rank !== null).map((r) => r.host));
-  const reports = await deps.store.runs.latestReports(profiles.filter((p) => rated.has(p.host)).map((p) => p.host));
+  const reports = await repos.runs.latestReports(profiles.filter((p) => rated.has(p.host)).map((p) => p.host));
   for (const p of profiles) {
     const report = reports.get(p.host)?.report;
     if (!report) continue;

@@ -26,14 +26,14 @@ export function taskView(t: TaskRow) {
   };
 }
 
-export const listSiteTasks = implement(contracts.listSiteTasks, async ({ auth, deps, params }) => {
-  if (!(await deps.store.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
-  const rows = await deps.store.tasks.forHost(auth!.accountId, params.host);
+export const listSiteTasks = implement(contracts.listSiteTasks, { repos: ["sites", "tasks"] }, async ({ auth, repos, params }) => {
+  if (!(await repos.sites.get(auth!.accountId, params.host))) throw new ApiError("not_found", `you do not monitor ${params.host}`);
+  const rows = await repos.tasks.forHost(auth!.accountId, params.host);
   return { body: { host: params.host, tasks: rows.map(taskView) } };
 });
 
-export const setTaskStatus = implement(contracts.setTaskStatus, async ({ auth, deps, params, body, now }) => {
-  const row = await deps.store.tasks.setStatus(auth!.accountId, params.id, body.status, now);
+export const setTaskStatus = implement(contracts.setTaskStatus, { repos: ["tasks"] }, async ({ auth, repos, params, body, now }) => {
+  const row = await repos.tasks.setStatus(auth!.accountId, params.id, body.status, now);
   if (!row) throw new ApiError("not_found", `no task ${params.id} in your account`);
   return { body: { id: row.id, status: row.status, host: row.host } };
 });
@@ -43,8 +43,8 @@ const FAMILY_OF: Readonly<Record<string, string>> = Object.freeze(
   Object.fromEntries(Object.entries(FAMILY_CHECKS).flatMap(([family, codes]) => codes.map((code) => [code, family]))),
 );
 
-export const getPlan = implement(contracts.getPlan, async ({ auth, deps, query }) => {
-  const { rows, total } = await deps.store.tasks.plan(
+export const getPlan = implement(contracts.getPlan, { repos: ["tasks"] }, async ({ auth, repos, query }) => {
+  const { rows, total } = await repos.tasks.plan(
     auth!.accountId,
     { ...(query.host ? { host: query.host } : {}), ...(query.level ? { level: query.level } : {}), familyOf: FAMILY_OF },
     query.limit,

@@ -2,7 +2,8 @@ import { byActionValue, changesSince, type FixEffect } from "../../analyzer/inde
 import * as contracts from "../contracts/index.ts";
 import { implement } from "../registry/operation.ts";
 import { causeBrief, diagnoseAccount, SUMMARY_SITES_MAX } from "./diagnosis.ts";
-import { fixEffects } from "./fix-effects.ts";
+import { EVIDENCE_SOURCES } from "./diagnosis-evidence.ts";
+import { EFFECT_SOURCES, fixEffects } from "./fix-effects.ts";
 import { eventView, incidentView } from "./monitoring.ts";
 
 const DAY_S = 86_400;
@@ -21,19 +22,19 @@ function effectRow(e: FixEffect) {
   return { host: e.host, task_id: e.taskId, task: e.task, done_at: e.doneAt, metric: e.metric, verdict: e.verdict, before: e.before, after: e.after, change_pct: e.changePct, note: e.note };
 }
 
-export const getToday = implement(contracts.getToday, async ({ auth, deps, now }) => {
+export const getToday = implement(contracts.getToday, { repos: [...EVIDENCE_SOURCES, ...EFFECT_SOURCES, "sites", "events"] }, async ({ auth, repos, now }) => {
   const accountId = auth!.accountId;
   const yesterday = now - DAY_S;
   const [sites, siteRows, open, down, events, done] = await Promise.all([
-    diagnoseAccount(deps, accountId, now),
-    deps.store.sites.list(accountId, SUMMARY_SITES_MAX, 0),
-    deps.store.incidents.ofAccount(accountId, { since: 0, status: "open", limit: 200, offset: 0 }),
-    deps.store.uptime.downHosts(accountId),
-    deps.store.events.list({ accountId, since: yesterday, limit: EVENTS_SHOWN, offset: 0 }),
-    fixEffects(deps.store, accountId, { limit: DONE_READ, offset: 0 }, now),
+    diagnoseAccount(repos, accountId, now),
+    repos.sites.list(accountId, SUMMARY_SITES_MAX, 0),
+    repos.incidents.ofAccount(accountId, { since: 0, status: "open", limit: 200, offset: 0 }),
+    repos.uptime.downHosts(accountId),
+    repos.events.list({ accountId, since: yesterday, limit: EVENTS_SHOWN, offset: 0 }),
+    fixEffects(repos, accountId, { limit: DONE_READ, offset: 0 }, now),
   ]);
   const rowOf = new Map(siteRows.rows.map((r) => [r.host, r]));
-  const online = await deps.store.uptime.online(siteRows.rows.map((r) => r.host));
+  const online = await repos.uptime.online(siteRows.rows.map((r) => r.host));
 
   // Causes' actions first (sites most severe first), then every other open task by value.
   const all = sites.flatMap((s) => s.diagnosis.actions.map((a) => ({ host: s.host, ...a })));

@@ -1,12 +1,11 @@
 import { GROUPS, GROUP_TITLES, descriptionOf, entryOf, utilityById, type Utility } from "../../utilities/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { clientGone } from "../http/client-gone.ts";
-import { implement } from "../registry/operation.ts";
+import { implement, type HandlerDeps } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 
-function entry(deps: GatewayDeps, u: Utility) {
+function entry(deps: HandlerDeps, u: Utility) {
   return { ...entryOf(u), available: deps.utilities.available(u), enabled: deps.utilities.enabled(u) };
 }
 
@@ -15,7 +14,7 @@ function matches(u: Utility, q: string): boolean {
   return q.toLowerCase().split(/\s+/).filter(Boolean).every((word) => hay.includes(word));
 }
 
-export const listUtilities = implement(contracts.listUtilities, async ({ query, deps }) => {
+export const listUtilities = implement(contracts.listUtilities, { repos: [] }, async ({ query, deps }) => {
   const filtered = deps.utilities
     .list()
     .filter((u) => (query.net === undefined || u.net === (query.net === 1)) && (query.q === undefined || matches(u, query.q)));
@@ -30,13 +29,13 @@ export const listUtilities = implement(contracts.listUtilities, async ({ query, 
   };
 });
 
-export const getUtility = implement(contracts.getUtility, async ({ params, deps }) => {
+export const getUtility = implement(contracts.getUtility, { repos: [] }, async ({ params, deps }) => {
   const u = utilityById(params.id);
   if (!u) throw new ApiError("not_found", `no utility has the id ${params.id}; GET /utilities lists them`);
   return { body: { ...entry(deps, u), ...descriptionOf(u) } };
 });
 
-export const runUtility = implement(contracts.runUtility, async ({ params, body, deps, auth, request }) => {
+export const runUtility = implement(contracts.runUtility, { repos: [] }, async ({ params, body, deps, auth, request }) => {
   const gone = clientGone(request);
   try {
     const output = await deps.utilities.run(params.id, body.input, auth?.keyId ?? null, auth?.accountId ?? 0, gone.signal);

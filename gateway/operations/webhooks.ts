@@ -1,13 +1,12 @@
 import { testNotification, type WebhookEventType } from "../../analyzer/index.ts";
-import type { AttemptRow, DeliveryRow, WebhookRow } from "../../storage/index.ts";
+import type { AttemptRow, DeliveryRow, WebhookRow, Repositories } from "../../storage/index.ts";
 import { WebhookTask } from "../../proto/index.ts";
 import * as contracts from "../contracts/index.ts";
-import type { GatewayDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import type { RandomBytes } from "../keys/api-key.ts";
 import { hostPolicyOf, normalizeHost } from "../pipeline/host.ts";
 import { hourOf } from "../pipeline/rate-headers.ts";
-import { implement } from "../registry/operation.ts";
+import { implement, type HandlerDeps } from "../registry/operation.ts";
 import { page } from "../schemas.ts";
 
 const SECRET_NOTE = "Keep this secret: it is shown only now. Verify X-Svc-Signature-V2 (t=<timestamp>,v1=<HMAC-SHA256 of \"<timestamp>.<body>\">) and drop requests older than 5 minutes.";
@@ -54,7 +53,7 @@ function deliveryView(d: DeliveryRow, attempts: readonly AttemptRow[]) {
 }
 
 /** An address webhooks may be sent to: https, no credentials, a usable host (the same rules as sites; it is resolved and checked again on every send). */
-function receiverUrl(deps: GatewayDeps, raw: string): string {
+function receiverUrl(deps: HandlerDeps, raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -69,18 +68,18 @@ function receiverUrl(deps: GatewayDeps, raw: string): string {
   return url.toString();
 }
 
-async function ownWebhook(deps: GatewayDeps, accountId: number, id: number): Promise<WebhookRow> {
-  const hook = await deps.store.webhooks.get(accountId, id);
+async function ownWebhook(repos: Pick<Repositories, "webhooks">, accountId: number, id: number): Promise<WebhookRow> {
+  const hook = await repos.webhooks.get(accountId, id);
   if (!hook) throw new ApiError("not_found", `no webhook ${id} in your account`);
   return hook;
 }
 
-export const listWebhooks = implement(contracts.listWebhooks, async ({ auth, deps, query }) => {
-  const { rows, total } = await deps.store.webhooks.list(auth!.accountId, query.limit, query.offset);
+export const listWebhooks = implement(contracts.listWebhooks, { repos: ["webhooks"] }, async ({ auth, repos, query }) => {
+  const { rows, total } = await repos.webhooks.list(auth!.accountId, query.limit, query.offset);
   return { body: { webhooks: rows.map(webhookView), page: page(query.limit, query.offset, total) } };
 });
 
-export const addWebhook = implement(contracts.addWebhook, async ({ auth, deps, body, now }) => {
+export const addWebhook = implement(contracts.addWebhook, { repos: ["webhooks"] }, async ({ auth, repos, deps, body, now }) => {
   const url = receiverUrl(deps, body.url);
   const hosts = body.hosts.map((h, i) => {
     const res = normalizeHost(h, hostPolicyOf(deps.config));
@@ -88,7 +87,7 @@ export const addWebhook = implement(contracts.addWebhook, async ({ auth, deps, b
     return res.host;
   });
   const secret = newSecret(deps.random);
-  const row = await deps.store.webhooks.createWithinPlan(
+  const row = await repos.webhooks.createWithinPlan(
     { accountId: auth!.accountId, name: body.name ?? new URL(url).host, url, events: body.events, hosts: [...new Set(hosts)], secret },
     now,
   );
@@ -100,23 +99,23 @@ export const addWebhook = implement(contracts.addWebhook, async ({ auth, deps, b
   return { status: 201, body: { id: v.id, secret, note: SECRET_NOTE, name: v.name, url: v.url, events: v.events, hosts: v.hosts, active: v.active } };
 });
 
-export const removeWebhook = implement(contracts.removeWebhook, async ({ auth, deps, params }) => {
+export const removeWebhook = implement(contracts.removeWebhook, { repos: ["webhooks"] }, async ({ auth, repos, params }) => {
   // Idempotent like DELETE /sites: a webhook already gone (or never the account's) answers removed false.
-  const removed = await deps.store.webhooks.remove(auth!.accountId, params.id);
+  const removed = await repos.webhooks.remove(auth!.accountId, params.id);
   return { body: { id: params.id, removed } };
 });
 
-export const rotateWebhookSecret = implement(contracts.rotateWebhookSecret, async ({ auth, deps, params }) => {
+export const rotateWebhookSecret = implement(contracts.rotateWebhookSecret, { repos: ["webhooks"] }, async ({ auth, repos, deps, params }) => {
   const secret = newSecret(deps.random);
-  const row = await deps.store.webhooks.rotateSecret(auth!.accountId, params.id, secret);
+  const row = await repos.webhooks.rotateSecret(auth!.accountId, params.id, secret);
   if (!row) throw new ApiError("not_found", `no webhook ${params.id} in your account`);
   return { body: { id: row.id, secret, note: `${SECRET_NOTE} The previous secret no longer signs anything.` } };
 });
 
-export const testWebhook = implement(contracts.testWebhook, async ({ auth, deps, params, now }) => {
+export const testWebhook = implement(contracts.testWebhook, { repos: ["webhooks"] }, async ({ auth, repos, deps, params, now }) => {
   const accountId = auth!.accountId;
-  const hook = await ownWebhook(deps, accountId, params.id);
-  const delivery = await deps.store.webhooks.createTest(hook, testNotification(hook.id, now), now);
+  const hook = await ownWebhook(repos, accountId, params.id);
+  const delivery = await repos.webhooks.createTest(hook, testNotification(hook.id, now), now);
   // The task names the delivery and the receiver; the lease fills in the address and secret as they are then.
   const task = { $case: "webhook" as const, value: WebhookTask.fromPartial({ delivery: delivery.id, url: hook.url }) };
   const answer = await deps.scheduler.runSync(accountId, task, { waitMs: deps.config.syncWaitMs });
@@ -128,19 +127,19 @@ export const testWebhook = implement(contracts.testWebhook, async ({ auth, deps,
   return { body: { ok: code >= 200 && code < 300, code: code || null, error: error || null, delivery: delivery.id, duration_ms: durationMs } };
 });
 
-export const listWebhookDeliveries = implement(contracts.listWebhookDeliveries, async ({ auth, deps, params, query }) => {
-  await ownWebhook(deps, auth!.accountId, params.id);
-  const { rows, total } = await deps.store.webhooks.deliveries(auth!.accountId, params.id, query.limit, query.offset);
-  const attempts = await deps.store.webhooks.attemptsOf(rows.map((r) => r.id));
+export const listWebhookDeliveries = implement(contracts.listWebhookDeliveries, { repos: ["webhooks"] }, async ({ auth, repos, params, query }) => {
+  await ownWebhook(repos, auth!.accountId, params.id);
+  const { rows, total } = await repos.webhooks.deliveries(auth!.accountId, params.id, query.limit, query.offset);
+  const attempts = await repos.webhooks.attemptsOf(rows.map((r) => r.id));
   return { body: { total, deliveries: rows.map((r) => deliveryView(r, attempts)), page: page(query.limit, query.offset, total) } };
 });
 
-export const resendWebhookDelivery = implement(contracts.resendWebhookDelivery, async ({ auth, deps, params, now }) => {
-  const out = await deps.store.webhooks.resend(auth!.accountId, params.id, params.delivery, now);
+export const resendWebhookDelivery = implement(contracts.resendWebhookDelivery, { repos: ["webhooks"] }, async ({ auth, repos, params, now }) => {
+  const out = await repos.webhooks.resend(auth!.accountId, params.id, params.delivery, now);
   if (out === "not_found") throw new ApiError("not_found", `no delivery ${params.delivery} of webhook ${params.id} in your account`);
   if (out === "under_way") throw new ApiError("unsupported", `delivery ${params.delivery} is still under way; only a lost or delivered one is sent again`);
   if (out === "inactive") throw new ApiError("unsupported", `webhook ${params.id} is disabled; a successful test send (POST /webhooks/${params.id}/test) re-activates it`);
-  const attempts = await deps.store.webhooks.attemptsOf([out.id]);
+  const attempts = await repos.webhooks.attemptsOf([out.id]);
   return { status: 202, body: deliveryView(out, attempts) };
 });
 

@@ -9,6 +9,9 @@ import { hourOf, type RateState } from "./rate-headers.ts";
 import type { QuotaTake } from "./quota.ts";
 
 /** The caller of a keyed request, after every check passed. */
+/** The gateway's parts authentication reads: the key cache, the hourly windows, the switches and the config. */
+export type AuthDeps = Pick<GatewayDeps, "config" | "keys" | "quota" | "switches">;
+
 export interface AuthContext {
   readonly keyId: number;
   readonly accountId: number;
@@ -43,7 +46,7 @@ export function readKey(request: FastifyRequest): string | null {
 }
 
 /** Counts a request against its client address (keyless routes and failed authentication). */
-export async function countAddress(deps: GatewayDeps, address: string, now: number): Promise<{ rate: RateState; over: boolean }> {
+export async function countAddress(deps: AuthDeps, address: string, now: number): Promise<{ rate: RateState; over: boolean }> {
   const { hour, resetSeconds } = hourOf(now);
   const subject = `a:${address}`;
   const limit = deps.config.addressRatePerHour;
@@ -61,7 +64,7 @@ export async function countAddress(deps: GatewayDeps, address: string, now: numb
  * that is nearly every keyed request, and each promise on this path costs the turn of a microtask.
  */
 export function authenticate(
-  deps: GatewayDeps,
+  deps: AuthDeps,
   request: FastifyRequest,
   address: string,
   scope: Scope | null,
@@ -79,7 +82,7 @@ export function authenticate(
 }
 
 /** The checks of a known key, then its hourly window. */
-function admit(deps: GatewayDeps, row: KeyRecord, address: string, scope: Scope | null, now: number, options: { readonly count?: boolean }): AuthOutcome | Promise<AuthOutcome> {
+function admit(deps: AuthDeps, row: KeyRecord, address: string, scope: Scope | null, now: number, options: { readonly count?: boolean }): AuthOutcome | Promise<AuthOutcome> {
   if (row.revoked_at !== null) return addressFailure(deps, address, now, new ApiError("revoked", "this API key was revoked"));
   if (row.expires_at !== null && row.expires_at <= now) return addressFailure(deps, address, now, new ApiError("expired", "this API key has expired"));
 
@@ -119,7 +122,7 @@ function admit(deps: GatewayDeps, row: KeyRecord, address: string, scope: Scope 
   return taken === null ? deps.quota.take(subject, hour, row.rate_limit_per_hour).then(counted) : counted(taken);
 }
 
-async function addressFailure(deps: GatewayDeps, address: string, now: number, error: ApiError): Promise<AuthOutcome> {
+async function addressFailure(deps: AuthDeps, address: string, now: number, error: ApiError): Promise<AuthOutcome> {
   const { rate, over } = await countAddress(deps, address, now);
   if (over) {
     return { auth: null, rate, error: new ApiError("limit", "too many requests from this address", { retryAfter: rate.resetSeconds, details: { policy: "address" } }) };

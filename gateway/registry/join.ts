@@ -29,5 +29,8 @@ export function joinOperations(contracts: readonly OperationContract[], implemen
     if (!byContract.has(contract)) problems.push(`${contract.id} has no handler`);
   }
   if (problems.length > 0) throw new RegistryMismatchError(problems);
-  return contracts.map((contract) => ({ ...contract, handler: (byContract.get(contract) as Implementation).handler }));
+  return contracts.map((contract) => {
+    const { uses, handler } = byContract.get(contract) as Implementation;
+    return { ...contract, uses, handler };
+  });
 }

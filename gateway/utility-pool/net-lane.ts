@@ -1,6 +1,6 @@
 import type { Clock, Config } from "../../runtime/index.ts";
 import { UtilityTask } from "../../proto/index.ts";
-import type { Store } from "../../storage/index.ts";
+import type { Repositories } from "../../storage/index.ts";
 import { UtilityError, utilityById } from "../../utilities/index.ts";
 import { ApiError } from "../errors.ts";
 import type { RandomBytes } from "../keys/api-key.ts";
@@ -24,7 +24,7 @@ export function netRunCost(input: Record<string, unknown>): number {
  */
 export class SchedulerNetLane implements NetUtilityLane {
   constructor(
-    private readonly deps: { readonly scheduler: SchedulerPort; readonly store: Store; readonly config: Config; readonly clock: Clock; readonly random: RandomBytes },
+    private readonly deps: { readonly scheduler: SchedulerPort; readonly store: Pick<Repositories, "auth">; readonly config: Config; readonly clock: Clock; readonly random: RandomBytes },
   ) {}
 
   /** The hourly limit of network utilities, charged before the run (a refused input costs nothing: it is validated first). */

@@ -16,6 +16,7 @@ const flaky = defineOperation({
   summary: "Fails with a server error the first time, then succeeds",
   tags: ["Test"],
   response: Type.Object({ executions: Type.Integer() }),
+  repos: [],
   handler: async () => {
     executions += 1;
     if (failNext) {
@@ -35,6 +36,7 @@ const notFound = defineOperation({
   summary: "Always answers not_found after executing",
   tags: ["Test"],
   response: Type.Object({}),
+  repos: [],
   handler: async () => {
     executions += 1;
     throw new ApiError("not_found", "nothing here");
@@ -52,6 +54,7 @@ const limited = defineOperation({
   summary: "Answers 429 limit the first time, then succeeds",
   tags: ["Test"],
   response: Type.Object({ executions: Type.Integer() }),
+  repos: [],
   handler: async () => {
     executions += 1;
     if (limitedFirst) {
@@ -72,6 +75,7 @@ const redactedRefusal = defineOperation({
   tags: ["Test"],
   response: Type.Object({ secret: Type.Union([Type.String(), Type.Null()]) }),
   redactForReplay: (body) => ({ ...(body as object), secret: null, note: "redacted" }),
+  repos: [],
   handler: async () => {
     executions += 1;
     throw new ApiError("bad_param", "no such thing", { param: "thing" });

@@ -23,6 +23,7 @@ const broken = defineOperation({
   summary: "Always fails inside",
   tags: ["Test"],
   response: Type.Object({}),
+  repos: [],
   handler: async () => {
     throw new Error("database password is hunter2");
   },

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildOperations, CONTRACTS, defineContract, implement, joinOperations, RegistryMismatchError, type OperationContract } from "../../gateway/index.ts";
 
 const answer = async () => ({ body: {} });
-const handlersOf = (contracts: readonly OperationContract[]) => contracts.map((c) => implement(c, answer));
+const handlersOf = (contracts: readonly OperationContract[]) => contracts.map((c) => implement(c, { repos: [] }, answer));
 const extra = defineContract({ id: "test_extra", method: "GET", path: "/test/extra", scope: "read", cli: "test extra", summary: "Not listed", tags: ["Test"], response: Type.Object({}) });
 
 function problemsOf(join: () => unknown): readonly string[] {
@@ -29,7 +29,7 @@ describe("the registry joins each contract with its one handler", () => {
   });
 
   it("refuses a handler whose contract is not listed", () => {
-    expect(problemsOf(() => joinOperations(CONTRACTS, [...handlersOf(CONTRACTS), implement(extra, answer)]))).toEqual(["handler of test_extra has no listed contract"]);
+    expect(problemsOf(() => joinOperations(CONTRACTS, [...handlersOf(CONTRACTS), implement(extra, { repos: [] }, answer)]))).toEqual(["handler of test_extra has no listed contract"]);
   });
 
   it("refuses two handlers of one contract, and reports every problem at once", () => {
