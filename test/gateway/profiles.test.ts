@@ -12,7 +12,8 @@ const NOW = Math.floor(T0_MS / 1000);
 const LIMITS = { max_exclusions: 5, max_group_share: 0.5, warn_lift: 5 };
 beforeAll(async () => {
   site = await startSmallSite();
-  gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "5", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000" } });
+  // The waits poll GET /jobs/{id} every 100 ms: on a busy machine an analysis outlasts the default 120 calls an hour.
+  gw = await startTestGateway({ env: { SVC_ALLOW_PRIVATE_TARGETS: "1", SVC_PAGE_SAMPLE: "5", SVC_CRAWL_MIN_DELAY_MS: "0", SVC_FETCH_TIMEOUT_MS: "3000", SVC_RATE_PER_HOUR: "100000" } });
 });
 afterAll(async () => {
   await gw.close();
