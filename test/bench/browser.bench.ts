@@ -276,7 +276,9 @@ interface PageResult {
   readonly lhDefault: Figures;
   readonly lhDevtools: Figures;
   readonly svcSpread: { fcp?: number; lcp?: number };
+  /** Lighthouse devtools' spread; its default's (simulate) beside it. */
   readonly lhSpread: { fcp?: number; lcp?: number };
+  readonly lhDefaultSpread: { fcp?: number; lcp?: number };
   readonly load?: number;
 }
 
@@ -373,6 +375,7 @@ async function main(): Promise<void> {
           lhDevtools: dev.figures,
           svcSpread: { fcp: spread(runs.map((f) => f.fcp)), lcp: spread(runs.map((f) => f.lcp)) },
           lhSpread: { fcp: spread(dev.runs.map((x) => x.figures.fcp)), lcp: spread(dev.runs.map((x) => x.figures.lcp)) },
+          lhDefaultSpread: { fcp: spread(def.runs.map((x) => x.figures.fcp)), lcp: spread(def.runs.map((x) => x.figures.lcp)) },
           ...(median(runs.map((f) => f.load)) !== undefined ? { load: median(runs.map((f) => f.load)) } : {}),
         };
         results.push(result);
@@ -441,7 +444,8 @@ function summary(results: readonly PageResult[]): void {
       log(`  ${profile.padEnd(8)} ${pairing.padEnd(9)} svc/LH ${parts.join("; ")}`);
     }
     const rows = results.filter((r) => r.profile === profile);
-    log(`  ${profile.padEnd(8)} FCP spread (max-min over runs), median over pages: svc ${num(median(rows.map((r) => r.svcSpread.fcp)))} ms, LH devtools ${num(median(rows.map((r) => r.lhSpread.fcp)))} ms; LCP: svc ${num(median(rows.map((r) => r.svcSpread.lcp)))}, LH ${num(median(rows.map((r) => r.lhSpread.lcp)))}`);
+    const med = (pick: (r: PageResult) => number | undefined) => num(median(rows.map(pick)));
+    log(`  ${profile.padEnd(8)} FCP spread (max-min over runs), median over pages: svc default ${med((r) => r.svcSpread.fcp)} ms, LH default ${med((r) => r.lhDefaultSpread.fcp)} ms, LH devtools ${med((r) => r.lhSpread.fcp)} ms; LCP: svc default ${med((r) => r.svcSpread.lcp)}, LH default ${med((r) => r.lhDefaultSpread.lcp)}, LH devtools ${med((r) => r.lhSpread.lcp)}`);
   }
 }
 
