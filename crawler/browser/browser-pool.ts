@@ -13,6 +13,7 @@ import { BrowserMetrics, BrowserThrottling } from "../../proto/index.ts";
 import { CHROMIUM_ARGS, type ThirdPartyPolicy, type ViewportName } from "./browser-metrics.ts";
 import { BrowserCrashedError, PageAbandonedError, startMeasurement, type CrashedProcess, type PageRun } from "./measure-page.ts";
 import { inProcessPageProxies, type PageProxies } from "./page-proxies.ts";
+import { threadLantern, type LanternRunner } from "./lantern-runner.ts";
 import { NO_BROWSER_POOL_METRICS, type BrowserPoolMetrics, type PageOutcome } from "./pool-metrics.ts";
 import { appliedThrottling, PROFILES, viewportLabel, type ThrottlingMethod } from "./profiles.ts";
 import type { Egress } from "../fetch/egress.ts";
@@ -66,6 +67,8 @@ export interface BrowserPoolDeps {
    * `egress`, third parties as `externalAllowed` says. The pool closes them with its browser.
    */
   readonly proxies?: PageProxies;
+  /** Where simulated runs' traces are simulated (lantern-runner.ts); default: a thread of its own, started at the first. */
+  readonly lantern?: LanternRunner;
   readonly metrics?: BrowserPoolMetrics;
   /** Unix seconds (checked_at of a measurement). */
   readonly now?: () => number;
@@ -93,6 +96,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const load = deps.load ?? nodeLoad;
   const proxies = deps.proxies ?? inProcessPageProxies(deps.egress, options.externalAllowed);
+  const lantern = deps.lantern ?? threadLantern();
   const slots = new Slots(Math.max(1, options.concurrency ?? 1), metrics);
   const recyclePages = Math.max(1, options.recyclePages ?? 50);
   const maxMemory = options.maxMemoryBytes ?? 1024 ** 3;
@@ -178,7 +182,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     let onGone: (() => void) | undefined;
-    const measurement = await startMeasurement(inst.browser, run, proxies).catch((err: unknown) => {
+    const measurement = await startMeasurement(inst.browser, run, proxies, lantern).catch((err: unknown) => {
       inst.active -= 1;
       if (!inst.dead) throw err;
       crashed(inst, "browser");
@@ -255,6 +259,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       current = null;
       await Promise.all([...all].map((inst) => end(inst)));
       await proxies.close();
+      await lantern.close();
     },
   };
 }

@@ -4,7 +4,7 @@
 // itself calls), estimates FCP, LCP and TBT on the profile's network and CPU from the trace's
 // dependency graph of requests and main-thread tasks. The trace-only path (network requests read
 // from the trace, not from a DevTools log) is the one Lighthouse runs with INTERNAL_LANTERN_USE_TRACE.
-import type { Profile } from "./profiles.ts";
+import type { Throttling } from "./profiles.ts";
 
 /** A trace event as Chromium's Tracing domain reports it. */
 export type TraceEvent = Record<string, unknown>;
@@ -44,12 +44,12 @@ function traceEngine(): Promise<TraceEngine> {
 }
 
 /**
- * Lantern's FCP, LCP and TBT of one navigation's trace under the profile's simulated throttling
+ * Lantern's FCP, LCP and TBT of one navigation's trace under a profile's simulated throttling
  * (Lighthouse's `throttling` settings: mobile slow 4G, 150 ms RTT, 1.6 Mbit/s, 4× CPU; desktop
  * dense 4G, 40 ms, 10 Mbit/s, 1× CPU). Throws when the trace holds no navigation or no contentful
  * paint (the caller then states the run unthrottled and keeps what it observed).
  */
-export async function simulateMetrics(events: TraceEvent[], profile: Profile): Promise<SimulatedMetrics> {
+export async function simulateMetrics(events: TraceEvent[], t: Throttling): Promise<SimulatedMetrics> {
   const { Helpers, Lantern, LanternComputationData, Processor } = await traceEngine();
   type Events = Parameters<InstanceType<typeof Processor.TraceProcessor>["parse"]>[0];
   const traceEvents = events as unknown as Events;
@@ -66,7 +66,6 @@ export async function simulateMetrics(events: TraceEvent[], profile: Profile): P
   const processedNavigation = LanternComputationData.createProcessedNavigation(parsed, parsed.Meta.mainFrameId, navigationId);
   const networkAnalysis = Lantern.Core.NetworkAnalyzer.analyze(requests);
   if (!networkAnalysis) throw new Error("the trace holds no network request to estimate from");
-  const t = profile.throttling;
   const simulator = Lantern.Simulation.Simulator.createSimulator({
     networkAnalysis,
     throttlingMethod: "simulate",

@@ -11,7 +11,8 @@ import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { BrowserThrottling, RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
-import { MAX_TRACE_EVENTS, simulateMetrics, TRACE_CATEGORIES, type TraceEvent } from "./lantern.ts";
+import { MAX_TRACE_EVENTS, TRACE_CATEGORIES } from "./lantern.ts";
+import type { LanternRunner } from "./lantern-runner.ts";
 import { appliedThrottling, networkConditions, userAgentFor, type AppliedThrottling, type Profile } from "./profiles.ts";
 import type { PageProxies } from "./page-proxies.ts";
 
@@ -157,7 +158,7 @@ const INP_WAIT_MS = 1500;
  * Starts measuring one page in a fresh context of `browser`. The measurement ends by itself; the
  * pool races `result` with `interrupted` and its deadline, and calls close() in every case.
  */
-export async function startMeasurement(browser: Browser, run: PageRun, proxies: PageProxies): Promise<Measurement> {
+export async function startMeasurement(browser: Browser, run: PageRun, proxies: PageProxies, lantern: LanternRunner): Promise<Measurement> {
   const page0 = new URL(run.url);
   if (page0.protocol !== "http:" && page0.protocol !== "https:") throw new Error(`not an http(s) URL: ${run.url}`);
   const counts = { blocked: 0, requests: 0, bytes: 0, dialogs: 0, popups: 0, navigations: 0 };
@@ -263,7 +264,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, proxies: 
     const loadEnd = `(performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? 0)`;
     await settle(page, `performance.now() - Math.max(${m}.last, ${loadEnd})`, network, run.settleMs, run.deadline);
     // The trace ends with the load's quiet, as Lighthouse's does: the click below is not part of it.
-    const traceEvents = tracing ? await tracing.end() : null;
+    const traceBatches = tracing ? await tracing.end() : null;
     // TBT and the DOM are read before the click: the click's own task must not count.
     const reading = await page.evaluate<Reading>(`(() => {
       const nav = performance.getEntriesByType("navigation")[0];
@@ -276,7 +277,7 @@ export async function startMeasurement(browser: Browser, run: PageRun, proxies: 
     await Promise.all(pending);
     counts.blocked = await proxy.blocked();
     const out = toMetrics(reading, counts, byType);
-    if (traceEvents) Object.assign(out, await simulated(traceEvents, run, out));
+    if (traceBatches) Object.assign(out, await simulated(lantern, traceBatches, run, out));
     if (interaction.inp !== null) out.inpMs = Math.round(interaction.inp * 10) / 10;
     out.inpTarget = interaction.target;
     out.rendered = rendered;
@@ -363,21 +364,24 @@ async function throttle(cdp: CDPSession, t: AppliedThrottling): Promise<void> {
   if (t.cpuSlowdown > 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: t.cpuSlowdown });
 }
 
-/** A trace being recorded on the page's session: end() stops it and resolves with its events. */
+/** A trace being recorded on the page's session: end() stops it and resolves with its batches of events as JSON. */
 interface Tracing {
-  end(): Promise<TraceEvent[] | null>;
+  end(): Promise<string[] | null>;
 }
 
 /**
- * Records the page's trace (the categories Lantern reads) until end(); a trace longer than
+ * Records the page's trace (the categories Lantern reads) until end(), each batch the browser
+ * reports kept as JSON (a string crosses to Lantern's thread as one copy); a trace longer than
  * MAX_TRACE_EVENTS is dropped as it comes (end() then resolves null).
  */
 async function startTrace(cdp: CDPSession): Promise<Tracing> {
-  let events: TraceEvent[] | null = [];
+  let batches: string[] | null = [];
+  let count = 0;
   cdp.on("Tracing.dataCollected", ({ value }) => {
-    if (events === null) return;
-    if (events.length + value.length > MAX_TRACE_EVENTS) events = null;
-    else for (const e of value) events.push(e);
+    if (batches === null) return;
+    count += value.length;
+    if (count > MAX_TRACE_EVENTS) batches = null;
+    else batches.push(JSON.stringify(value));
   });
   const complete = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
   await cdp.send("Tracing.start", { categories: TRACE_CATEGORIES, transferMode: "ReportEvents" });
@@ -385,7 +389,7 @@ async function startTrace(cdp: CDPSession): Promise<Tracing> {
     async end() {
       await cdp.send("Tracing.end");
       await complete;
-      return events;
+      return batches;
     },
   };
 }
@@ -395,12 +399,12 @@ async function startTrace(cdp: CDPSession): Promise<Tracing> {
  * A trace Lantern cannot read (no contentful paint, no navigation, too long) leaves the observed,
  * unthrottled figures, and the run says so: its throttling is "provided".
  */
-async function simulated(events: TraceEvent[] | null, run: PageRun, observed: Partial<BrowserMetrics>): Promise<Partial<BrowserMetrics>> {
+async function simulated(lantern: LanternRunner, batches: string[] | null, run: PageRun, observed: Partial<BrowserMetrics>): Promise<Partial<BrowserMetrics>> {
   const round = (x: number) => Math.round(x * 10) / 10;
   try {
-    if (events === null) throw new Error("the trace was too long");
+    if (batches === null) throw new Error("the trace was too long");
     if (observed.fcpMs === undefined) throw new Error("no contentful paint");
-    const s = await simulateMetrics(events, run.profile);
+    const s = await lantern.simulate(batches, run.profile.throttling);
     return { fcpMs: round(s.fcpMs), lcpMs: round(s.lcpMs), tbtMs: round(s.tbtMs) };
   } catch {
     return { throttling: BrowserThrottling.fromPartial(appliedThrottling(run.profile, "provided")) };
