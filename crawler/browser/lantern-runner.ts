@@ -27,7 +27,7 @@ interface Thread {
 
 /**
  * Lantern on a thread of its own, started at the first simulation and ended after IDLE_MS without
- * one (the trace engine holds about 40 MB once loaded) or by close(). The thread never holds the
+ * one (with the trace engine loaded it holds about 50 MB of RSS) or by close(). The thread never holds the
  * process open. Simulations queue on the one thread: a node measures one page at a time by default.
  */
 export function threadLantern(idleMs = IDLE_MS): LanternRunner {
