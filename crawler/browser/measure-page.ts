@@ -168,8 +168,12 @@ export async function startMeasurement(browser: Browser, run: PageRun, proxies: 
   let interrupt: (err: Error) => void = () => undefined;
   const interrupted = new Promise<Error>((resolve) => (interrupt = resolve));
   let context: BrowserContext | null = null;
+  // The browser's one trace, while this page holds it (simulated runs): given back by the trace's
+  // end, or by close() when the page ends before it.
+  let traceTurn: (() => void) | null = null;
   const close = async () => {
     await context?.close().catch(() => undefined);
+    traceTurn?.();
     await proxy.close();
   };
   try {
@@ -248,7 +252,11 @@ export async function startMeasurement(browser: Browser, run: PageRun, proxies: 
     const cdp = await ctx.newCDPSession(page);
     await throttle(cdp, run.throttling);
     const { painted } = await watchFirstContentfulPaint(cdp);
-    const tracing = run.throttling.method === "simulate" ? await startTrace(cdp) : null;
+    let tracing: Tracing | null = null;
+    if (run.throttling.method === "simulate") {
+      traceTurn = await turnToTrace(browser);
+      tracing = await startTrace(cdp, traceTurn);
+    }
     const left = () => Math.max(1, run.deadline - Date.now());
     await page.goto(run.url, { waitUntil: "load", timeout: left() });
     // Nothing runs in the page before its first contentful paint: Playwright's first evaluation
@@ -385,12 +393,31 @@ interface Tracing {
   end(): Promise<string[] | null>;
 }
 
+/** The browsers' traces: one at a time in each (Chromium's Tracing domain is the browser's: a second start is refused). */
+const traceTurns = new WeakMap<Browser, Promise<void>>();
+
+/** Waits for the browser's trace to be free and takes it; the function returned gives it back (once). */
+async function turnToTrace(browser: Browser): Promise<() => void> {
+  const before = traceTurns.get(browser) ?? Promise.resolve();
+  let release = (): void => undefined;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  traceTurns.set(browser, before.then(() => mine));
+  await before;
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    release();
+  };
+}
+
 /**
  * Records the page's trace (the categories Lantern reads) until end(), each batch the browser
- * reports kept as JSON (a string crosses to Lantern's thread as one copy); a trace longer than
- * MAX_TRACE_EVENTS is dropped as it comes (end() then resolves null).
+ * reports kept as JSON (a string crosses to Lantern's thread as one copy), and gives the browser's
+ * trace back when it ends; a trace longer than MAX_TRACE_EVENTS is dropped as it comes (end() then
+ * resolves null).
  */
-async function startTrace(cdp: CDPSession): Promise<Tracing> {
+async function startTrace(cdp: CDPSession, giveBack: () => void): Promise<Tracing> {
   let batches: string[] | null = [];
   let count = 0;
   cdp.on("Tracing.dataCollected", ({ value }) => {
@@ -403,8 +430,12 @@ async function startTrace(cdp: CDPSession): Promise<Tracing> {
   await cdp.send("Tracing.start", { categories: TRACE_CATEGORIES, transferMode: "ReportEvents" });
   return {
     async end() {
-      await cdp.send("Tracing.end");
-      await complete;
+      try {
+        await cdp.send("Tracing.end");
+        await complete;
+      } finally {
+        giveBack();
+      }
       return batches;
     },
   };

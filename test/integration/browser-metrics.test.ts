@@ -175,6 +175,14 @@ describe("browser metrics", () => {
     } finally {
       await simulated.close();
     }
+    // Pages measured at once in one browser take its one trace in turn: none fails, each is simulated.
+    const two = createBrowserPool({ executablePath: chromiumPath(), timeoutMs: 30_000, throttling: "simulate", thirdParty: "none", externalAllowed: () => false, concurrency: 2 }, { egress });
+    try {
+      const runs = await Promise.all(["/busy", "/hero", "/", "/shift"].map((path) => two.measurePage(`${origin}${path}`, { interact: false })));
+      expect(runs.map((r) => [r.error, r.throttling?.method])).toEqual(Array.from({ length: 4 }, () => ["", "simulate"]));
+    } finally {
+      await two.close();
+    }
   });
 
   it("waits for a request started after load before reading: the late image is the LCP", async () => {
