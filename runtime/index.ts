@@ -40,3 +40,4 @@ export {
   type ActiveSpan,
   type SpanOptions,
 } from "./tracing.ts";
+export { threadBoot, threadEntry } from "./thread-boot.ts";

@@ -1,3 +1,4 @@
+import { threadBoot, threadEntry } from "../../runtime/index.ts";
 import { Worker } from "node:worker_threads";
 import type { SimulatedMetrics } from "./lantern.ts";
 import type { LanternCall, LanternReply } from "./lantern-thread.ts";
@@ -13,11 +14,7 @@ export interface LanternRunner {
 /** How long the thread stays after its last simulation before it ends (and gives its memory back). */
 const IDLE_MS = 60_000;
 
-// The thread's entry: under tsx (sources) it registers the loader first; a built dist runs the .js.
-const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./lantern-thread.ts" : "./lantern-thread.js", import.meta.url);
-const BOOT = THREAD_URL.href.endsWith(".ts")
-  ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); });`
-  : `import(${JSON.stringify(THREAD_URL.href)});`;
+const BOOT = threadBoot(threadEntry("lantern-thread", import.meta.url));
 
 interface Thread {
   readonly worker: Worker;

@@ -1,3 +1,4 @@
+import { threadBoot, threadEntry } from "../../runtime/index.ts";
 import { Worker, type ResourceLimits } from "node:worker_threads";
 import type { EgressOptions } from "../fetch/egress.ts";
 import type { PageProxies, PageProxy, PageProxyRequest } from "./page-proxies.ts";
@@ -11,11 +12,7 @@ export interface ThreadPageProxiesOptions {
   readonly resourceLimits?: ResourceLimits;
 }
 
-// The thread's entry: under tsx (sources) it registers the loader first; a built dist runs the .js.
-const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./proxy-thread.ts" : "./proxy-thread.js", import.meta.url);
-const BOOT = THREAD_URL.href.endsWith(".ts")
-  ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); });`
-  : `import(${JSON.stringify(THREAD_URL.href)});`;
+const BOOT = threadBoot(threadEntry("proxy-thread", import.meta.url));
 
 interface Thread {
   readonly worker: Worker;

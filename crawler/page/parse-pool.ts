@@ -1,3 +1,4 @@
+import { threadBoot, threadEntry } from "../../runtime/index.ts";
 import { Worker, type ResourceLimits } from "node:worker_threads";
 import { analyzeCrawlTable, type CrawlAnalysis, type CrawlFactsInput } from "../../analyzer/index.ts";
 import { factsPages, loadTable, type SpilledFacts } from "../crawl/facts-file.ts";
@@ -36,13 +37,7 @@ export function inlineParsePool(): ParsePool {
 }
 
 // The thread's entry: under tsx (sources) it registers the loader first; a built dist runs the .js.
-const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./parse-thread.ts" : "./parse-thread.js", import.meta.url);
-function bootOf(entry: URL): string {
-  return entry.href.endsWith(".ts")
-    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`
-    : `import(${JSON.stringify(entry.href)});`;
-}
-const BOOT = bootOf(THREAD_URL);
+const BOOT = threadBoot(threadEntry("parse-thread", import.meta.url));
 
 /** A parse thread died (out of memory, a native fault) while running this task. */
 export class ParseThreadCrashedError extends Error {
@@ -115,7 +110,7 @@ export function threadParsePool(size: number, warmUpPages = 0, options: ThreadPo
   const queue: Job[] = [];
   let next = 1;
   let closed = false;
-  const boot = options.entry ? bootOf(options.entry) : BOOT;
+  const boot = options.entry ? threadBoot(options.entry) : BOOT;
   const idleMs = options.idleMs ?? 0;
   let asleep = options.startAsleep === true;
   let lastBusy = Date.now();

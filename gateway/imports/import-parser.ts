@@ -1,3 +1,4 @@
+import { threadBoot, threadEntry } from "../../runtime/index.ts";
 import { Worker } from "node:worker_threads";
 import { emptyFacts, ImportFormatError, type ImportFacts, type ImportLimits, type ParsedImport, type ParseOptions } from "../../analyzer/index.ts";
 import { createDecodeLane } from "./decode-lane.ts";
@@ -17,13 +18,8 @@ const PARSE_DEADLINE_MS = 5 * 60 * 1000;
 /** How long an idle parse thread is kept. */
 const IDLE_MS = 30_000;
 
-const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./import-thread.ts" : "./import-thread.js", import.meta.url);
+const THREAD_URL = threadEntry("import-thread", import.meta.url);
 
-function bootOf(entry: URL): string {
-  return entry.pathname.endsWith(".ts")
-    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`
-    : `import(${JSON.stringify(entry.href)});`;
-}
 
 export interface ImportParserOptions {
   readonly memoryMb: number;
@@ -58,7 +54,7 @@ interface Slot {
 }
 
 export function createImportParser(options: ImportParserOptions): ImportParser {
-  const boot = bootOf(THREAD_URL);
+  const boot = threadBoot(THREAD_URL);
   const slots: Slot[] = [];
   const waiting: Job[] = [];
   let closed = false;

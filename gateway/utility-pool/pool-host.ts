@@ -1,3 +1,4 @@
+import { threadBoot } from "../../runtime/index.ts";
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -34,14 +35,9 @@ export function spawnHost(isolation: Isolation, options: HostOptions): PoolHost 
   return isolation === "process" ? processHost(options) : threadHost(options);
 }
 
-function bootOf(entry: URL): string {
-  return entry.pathname.endsWith(".ts")
-    ? `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`
-    : `import(${JSON.stringify(entry.href)});`;
-}
 
 function threadHost(options: HostOptions): PoolHost {
-  const worker = new Worker(bootOf(options.entry), {
+  const worker = new Worker(threadBoot(options.entry), {
     eval: true,
     resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(options.memoryMb / 8))), stackSizeMb: 4 },
   });

@@ -1,3 +1,4 @@
+import { threadEntry } from "../../runtime/index.ts";
 import { UtilityError } from "../../utilities/index.ts";
 import { spawnHost, type Isolation, type PoolHost } from "./pool-host.ts";
 import type { UtilityReply, UtilityTask } from "./utility-thread.ts";
@@ -80,7 +81,7 @@ export class RunAbandonedError extends Error {
   }
 }
 
-const THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./utility-thread.ts" : "./utility-thread.js", import.meta.url);
+const THREAD_URL = threadEntry("utility-thread", import.meta.url);
 const OWN_THREAD_URL = new URL(import.meta.url.endsWith(".ts") ? "./own-thread.ts" : "./own-thread.js", import.meta.url);
 
 /** The module of an ownThread utility's thread: it warms the utility up, then serves like a pool thread. */
