@@ -10,8 +10,13 @@ import type { Throttling } from "./profiles.ts";
 export type TraceEvent = Record<string, unknown>;
 
 /**
- * The categories Lighthouse records (core/gather/gatherers/trace.js) less the screenshots and the
- * rundown categories it keeps only for DevTools' panel: what Lantern and the trace engine read.
+ * The categories Lighthouse records (core/gather/gatherers/trace.js, 12.8), all of them: what the
+ * browser does while it records is part of the timeline Lantern reads. Screenshots and frames make
+ * the compositor's frames slower, which moves the page's paints against the requests the browser
+ * starts after load (its favicon above all); Lantern's LCP counts every request started before the
+ * observed LCP, so on a fast page the favicon's one simulated round trip (150 ms on mobile) was in
+ * Lighthouse's estimate and missing from Svc's with a lighter list (`/lab` 753 against 901). The
+ * events only DevTools' panel reads (TRACE_DROPPED) are dropped as they arrive.
  */
 export const TRACE_CATEGORIES = [
   "-*",
@@ -20,10 +25,26 @@ export const TRACE_CATEGORIES = [
   "v8",
   "v8.execute",
   "blink.user_timing",
+  "blink.console",
   "devtools.timeline",
   "disabled-by-default-devtools.timeline",
+  "disabled-by-default-devtools.screenshot",
   "disabled-by-default-devtools.timeline.stack",
+  "disabled-by-default-devtools.timeline.frame",
+  "latencyInfo",
+  "disabled-by-default-devtools.target-rundown",
+  "disabled-by-default-devtools.v8-source-rundown-sources",
+  "disabled-by-default-devtools.v8-source-rundown",
 ].join(",");
+
+/**
+ * Recorded, never read by Lantern or the trace engine's handlers it uses, and large: the frames'
+ * JPEGs (tens of kB each) and the scripts' sources. Dropped before a batch is kept.
+ */
+export function traceEventKept(e: TraceEvent): boolean {
+  const cat = e.cat;
+  return typeof cat !== "string" || !(cat === "disabled-by-default-devtools.screenshot" || cat.startsWith("disabled-by-default-devtools.v8-source-rundown"));
+}
 
 /** A trace longer than this many events is not simulated (a page busy for minutes): the run states it is unthrottled. */
 export const MAX_TRACE_EVENTS = 400_000;

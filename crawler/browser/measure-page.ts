@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { BrowserThrottling, RenderedDom, ResourceBytes, type BrowserMetrics } from "../../proto/index.ts";
 import { cumulativeLayoutShift, interactionToNextPaint, resourceGroup, totalBlockingTime, type InteractionEvent, type LayoutShift, type LongTask, type ThirdPartyPolicy } from "./browser-metrics.ts";
-import { MAX_TRACE_EVENTS, TRACE_CATEGORIES } from "./lantern.ts";
+import { MAX_TRACE_EVENTS, TRACE_CATEGORIES, traceEventKept, type TraceEvent } from "./lantern.ts";
 import type { LanternRunner } from "./lantern-runner.ts";
 import { appliedThrottling, networkConditions, userAgentFor, type AppliedThrottling, type Profile } from "./profiles.ts";
 import type { PageProxies } from "./page-proxies.ts";
@@ -422,9 +422,10 @@ async function startTrace(cdp: CDPSession, giveBack: () => void): Promise<Tracin
   let count = 0;
   cdp.on("Tracing.dataCollected", ({ value }) => {
     if (batches === null) return;
-    count += value.length;
+    const kept = (value as TraceEvent[]).filter(traceEventKept);
+    count += kept.length;
     if (count > MAX_TRACE_EVENTS) batches = null;
-    else batches.push(JSON.stringify(value));
+    else batches.push(JSON.stringify(kept));
   });
   const complete = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
   await cdp.send("Tracing.start", { categories: TRACE_CATEGORIES, transferMode: "ReportEvents" });

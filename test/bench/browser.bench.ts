@@ -39,8 +39,11 @@
  * Chromium adds: the model counts the rest per analysed page, from bench:analyze).
  *
  *   npm run bench:browser -- --analyses   that last part only
+ *   npm run bench:browser -- --pairings   the pairings with Lighthouse only (no pool rounds, no analyses)
  *
- * Overrides (environment): BENCH_RUNS, BENCH_POOL_PAGES (pages per throughput round), BENCH_ANALYSES.
+ * Overrides (environment): BENCH_RUNS, BENCH_POOL_PAGES (pages per throughput round), BENCH_ANALYSES,
+ * BENCH_PAGES (comma-separated paths: only those pages, e.g. /hero,/lab), BENCH_PROFILES (mobile or
+ * desktop: that profile only, Svc's and Lighthouse's).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -65,7 +68,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? (SMOKE ? 1 : 3));
 const POOL_PAGES = Number(process.env.BENCH_POOL_PAGES ?? (SMOKE ? 4 : 24));
 const CONTEXTS = SMOKE ? [1, 2] : [1, 2, 4];
 const ANALYSES_ONLY = process.argv.includes("--analyses");
+const PAIRINGS_ONLY = process.argv.includes("--pairings");
 const ANALYSES = Number(process.env.BENCH_ANALYSES ?? (SMOKE ? 1 : 3));
+const ONLY_PAGES = process.env.BENCH_PAGES ? process.env.BENCH_PAGES.split(",").map((p) => p.trim()) : null;
+const PROFILES: readonly ProfileName[] = process.env.BENCH_PROFILES ? (process.env.BENCH_PROFILES.split(",").map((p) => p.trim()) as ProfileName[]) : ["mobile", "desktop"];
 const LH_DIR = join(REPO_ROOT, "test/bench/lighthouse");
 const OUT_FILE = join(REPO_ROOT, ".tmp/bench-browser.json");
 const log = (line = ""): void => void process.stdout.write(`${line}\n`);
@@ -321,7 +327,7 @@ async function main(): Promise<void> {
   const lhProblem = ensureLighthouse();
   const site = await startSite();
   const egress = createEgress({ allowPrivateTargets: true, dnsServers: [], extraCa: null, connectTimeoutMs: 5000 });
-  const pages = SMOKE ? PAGES.filter((p) => SMOKE_PAGES.includes(p.path)) : PAGES;
+  const pages = PAGES.filter((p) => (ONLY_PAGES ?? (SMOKE ? SMOKE_PAGES : [p.path])).includes(p.path));
   const out: Record<string, unknown> = { smoke: SMOKE, runs: RUNS, pages: [] as unknown[], pool: [] as unknown[] };
   log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown CPU"}), node ${process.version}; ${execFileSync(chrome, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()}`);
   let lighthouse: Awaited<ReturnType<typeof startLighthouse>> | null = null;
@@ -343,12 +349,12 @@ async function main(): Promise<void> {
       const devtoolsRuns: Record<ProfileName, SvcFigures[]> = { mobile: [], desktop: [] };
       const lhRuns = new Map<string, LighthouseRun[]>(LH_MODES.map((m) => [modeName(m), []]));
       for (let r = 0; r < RUNS; r++) {
-        for (const profile of ["mobile", "desktop"] as const) {
+        for (const profile of PROFILES) {
           svcRuns[profile].push(svcFigures(await pool.measurePage(url, { viewport: profile })));
           devtoolsRuns[profile].push(svcFigures(await devtoolsPool.measurePage(url, { viewport: profile })));
         }
         if (!lighthouse) continue;
-        for (const mode of LH_MODES) {
+        for (const mode of LH_MODES.filter((m) => PROFILES.includes(m.preset))) {
           const run = await lighthouse.run(url, mode);
           lhRuns.get(modeName(mode))?.push(run);
           lhWall.push(run.wallMs);
@@ -356,7 +362,7 @@ async function main(): Promise<void> {
       }
       const problems = [...new Set([...lhRuns.values()].flat().map((r) => r.problem).filter(Boolean))];
       log(`${page.path}: ${page.what}${problems.length ? `   (lighthouse: ${problems.join("; ")})` : ""}`);
-      for (const profile of ["mobile", "desktop"] as const) {
+      for (const profile of PROFILES) {
         const runs = svcRuns[profile];
         const svc = Object.fromEntries(METRICS.map((m) => [m, median(runs.map((f) => f[m]))])) as Figures;
         const svcDevtools = Object.fromEntries(METRICS.map((m) => [m, median(devtoolsRuns[profile].map((f) => f[m]))])) as Figures;
@@ -394,9 +400,9 @@ async function main(): Promise<void> {
     await devtoolsPool.close();
     summary(results);
 
-    log(`\nthe pool alone: ${POOL_PAGES} pages per round (the pages above in turn), desktop, no interaction wait beyond the page's own`);
-    log(`    ${"contexts".padEnd(9)} ${"pages/min".padStart(10)} ${"peak MB".padStart(8)} ${"median LCP".padStart(11)}`);
-    for (const contexts of CONTEXTS) {
+    if (!PAIRINGS_ONLY) log(`\nthe pool alone: ${POOL_PAGES} pages per round (the pages above in turn), desktop, no interaction wait beyond the page's own`);
+    if (!PAIRINGS_ONLY) log(`    ${"contexts".padEnd(9)} ${"pages/min".padStart(10)} ${"peak MB".padStart(8)} ${"median LCP".padStart(11)}`);
+    for (const contexts of PAIRINGS_ONLY ? [] : CONTEXTS) {
       let peak = 0;
       const metrics: BrowserPoolMetrics = { contexts: () => {}, queue: () => {}, browsers: () => {}, memory: (b) => void (peak = Math.max(peak, b)), recycled: () => {}, crashed: () => {}, page: () => {} };
       const p = createBrowserPool({ executablePath: chrome, timeoutMs: 30_000, throttling: "simulate", thirdParty: "none", externalAllowed: () => false, concurrency: contexts }, { egress, metrics });
@@ -422,13 +428,13 @@ async function main(): Promise<void> {
   await mkdir(join(REPO_ROOT, ".tmp"), { recursive: true });
   await writeFile(OUT_FILE, JSON.stringify(out, null, 1));
   log(`\nfigures written to ${OUT_FILE}`);
-  await analysisCost(chrome);
+  if (!PAIRINGS_ONLY) await analysisCost(chrome);
 }
 
 /** Per profile and pairing: how many page × metric ratios are within ±15 %, their median and range, and the spreads. */
 function summary(results: readonly PageResult[]): void {
   log("\nsummary: Svc / Lighthouse per metric over the pages (median, range of the ratios with a non-zero Lighthouse value; within ±15 % or 20 ms / 0.005 CLS)");
-  for (const profile of ["mobile", "desktop"] as const) {
+  for (const profile of PROFILES) {
     const pairings = [
       ["default", (r: PageResult) => r.svc, (r: PageResult) => r.lhDefault],
       ["devtools", (r: PageResult) => r.svcDevtools, (r: PageResult) => r.lhDevtools],
