@@ -13,7 +13,9 @@ function isLocalHost(hostname: string): boolean {
  * loopback (a test or intranet install) links to itself on that address, and that is no mistake;
  * a link to localhost from anywhere else, or to another local host or port, is a leftover.
  */
-function strayLocal(href: string, pageHost: string): boolean {
+function strayLocal(href: string, pageHost: string, ownPrefixes: readonly string[]): boolean {
+  // A link into the page's own origin is never stray: most of a page's links, told without parsing.
+  for (const prefix of ownPrefixes) if (href.startsWith(prefix)) return false;
   const url = httpUrl(href);
   return url !== undefined && isLocalHost(url.hostname) && url.host !== pageHost;
 }
@@ -34,7 +36,8 @@ export const localhostLinks: CheckDef = {
       ({ page, url }) => {
         if (page.links.length === 0) return "na";
         const own = httpUrl(url)?.host ?? "";
-        const local = page.links.find((l) => strayLocal(l.href, own));
+        const ownPrefixes = own ? [`http://${own}/`, `https://${own}/`] : [];
+        const local = page.links.find((l) => strayLocal(l.href, own, ownPrefixes));
         return local ? { verdict: "fail", why: local.href } : "pass";
       },
       { problem: "links to localhost", none: "no page has links" },

@@ -40,6 +40,8 @@ const OBSOLETE = new Set(
 const EXAMPLES = 5;
 const MAX_SCRIPTS_WITHOUT_INTEGRITY = 20;
 const MAX_ASSETS = 50;
+/** Distinct hrefs a page's memo of resolved URLs holds (a page with more resolves the rest each time). */
+const MAX_RESOLVED = 10_000;
 const LOREM_IPSUM = /\blorem ipsum\b/i;
 /** Lighthouse's pattern of a javascript: href that goes nowhere, matched against the href without whitespace. */
 const JAVASCRIPT_VOID = /javascript:void(\(|)0(\)|)/;
@@ -81,6 +83,8 @@ class PageState {
   readonly scriptSrcs: string[] = [];
   private readonly https: boolean;
   private base: string;
+  /** absUrl's memo: href (fragment cut) → its URL under the current base. */
+  private readonly resolved = new Map<string, URL | null>();
   private readonly host: string;
   private inHead = true;
   private inBody = false;
@@ -151,7 +155,10 @@ class PageState {
       if (a.lang !== undefined && this.facts.lang === "") this.facts.lang = a.lang.trim();
     },
     base: (a) => {
-      if (a.href) this.base = this.abs(a.href) ?? this.base;
+      if (a.href) {
+        this.base = this.abs(a.href) ?? this.base;
+        this.resolved.clear();
+      }
     },
     title: () => {
       if (this.svg > 0) return;
@@ -346,16 +353,26 @@ class PageState {
     return this.absUrl(href)?.href ?? null;
   }
 
-  /** The URL resolved against the page's base, fragment removed; null when it does not parse. */
+  /**
+   * The URL resolved against the page's base, fragment removed; null when it does not parse.
+   * Memoised per page and base (the URL is only read, never changed): a page's hrefs repeat, the
+   * more so without their fragments (python3-doc: 226,500 hrefs on 600 pages, 30,950 distinct per
+   * page), and resolving one was 3-4 % of a crawl's CPU.
+   */
   private absUrl(href: string): URL | null {
+    // The fragment starts at the first "#"; cut before parsing, it costs no setter afterwards.
+    const hash = href.indexOf("#");
+    const target = hash < 0 ? href : href.slice(0, hash);
+    const known = this.resolved.get(target);
+    if (known !== undefined) return known;
+    let u: URL | null;
     try {
-      // The fragment starts at the first "#"; cut before parsing, it costs no setter afterwards.
-      const hash = href.indexOf("#");
-      const u = new URL(hash < 0 ? href : href.slice(0, hash), this.base);
-      return u;
+      u = new URL(target, this.base);
     } catch {
-      return null;
+      u = null;
     }
+    if (this.resolved.size < MAX_RESOLVED) this.resolved.set(target, u);
+    return u;
   }
 
   private subresourceAttr(value: string | undefined): void {

@@ -33,11 +33,12 @@
  *
  * Overrides (environment): BENCH_ROUNDS, BENCH_CONNECTIONS (16: Svc's politeness override, the
  * Crawlee concurrency and the bare loop's connections), BENCH_LINKINATOR_CONCURRENCY (16),
- * BENCH_TOOLS (comma-separated subset, e.g. bare,linkinator), BENCH_TOOL_TIMEOUT_S.
+ * BENCH_TOOLS (comma-separated subset, e.g. bare,linkinator), BENCH_TOOL_TIMEOUT_S, BENCH_KEEP_PROFILES
+ * (a directory: the profiled runs' .cpuprofile files are kept there, per tool, with the window).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -196,6 +197,12 @@ async function runTool(tool: Tool, round: Run["round"], site: NginxSite, timeout
   const report = reportIn(stdout);
   const window = (report?.extra as { windowUs?: [number, number] } | undefined)?.windowUs;
   const breakdown = profileDir && window && existsSync(profileDir) ? stageBreakdown(profileDir, window[0], window[1]) : null;
+  // BENCH_KEEP_PROFILES=<dir>: the profiled runs' .cpuprofile files are kept there (<dir>/<tool>), with the crawl's window.
+  if (profileDir && window && process.env.BENCH_KEEP_PROFILES && existsSync(profileDir)) {
+    const kept = join(process.env.BENCH_KEEP_PROFILES, tool.name);
+    await cp(profileDir, kept, { recursive: true });
+    await writeFile(join(kept, "window.json"), JSON.stringify({ windowUs: window }));
+  }
   await rm(dir, { recursive: true, force: true });
 
   let problem: string | null = null;

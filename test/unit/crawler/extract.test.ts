@@ -251,6 +251,19 @@ describe("extractPage", () => {
     const { facts } = extractPage({ url: "https://a.example/", response: HttpResponse.fromPartial({ contentType: "text/html" }), html });
     expect(facts.links).toEqual([{ href: "https://cdn.example/base/page", text: "p", nofollow: false, internal: false }]);
   });
+
+  it("resolves a repeated href the same each time, and against a <base> met after it anew", () => {
+    const html = `<a href="x#one">1</a><a href="x#two">2</a><a href="#top">3</a><a href="http://[bad">4</a><a href="http://[bad">5</a>` + `<base href="https://b.example/d/"><a href="x">6</a><a href="#top">7</a>`;
+    const { facts } = extractPage({ url: "https://a.example/p/q", response: HttpResponse.fromPartial({ contentType: "text/html" }), html });
+    expect(facts.links.map((l) => [l.href, l.internal])).toEqual([
+      ["https://a.example/p/x", true],
+      ["https://a.example/p/x", true],
+      ["https://a.example/p/q", true],
+      ["https://b.example/d/x", false],
+      ["https://b.example/d/", false],
+    ]);
+    expect(facts.uncrawlableAnchors).toBe(2);
+  });
 });
 
 describe("detectTechnologies", () => {
