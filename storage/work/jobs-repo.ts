@@ -121,6 +121,11 @@ const END_LAPSED_HOLDS = `UPDATE jobs SET state = 'error', error = kind || '_int
   error_detail = 'the gateway running this job stopped before it finished; nothing of it was stored: send the request again'
   WHERE held AND state = 'running' AND lease_until_ms < $1`;
 
+/** What END_LAPSED_HOLDS ends, as a read row shows it. */
+function lapsedHold(row: JobRow, nowMs: number): boolean {
+  return row.held === true && row.state === "running" && row.lease_until_ms !== null && Number(row.lease_until_ms) < nowMs;
+}
+
 /**
  * Jobs are the source of truth for work. A job and the outbox row that publishes it are written
  * in one transaction; workers hold leases that expire; attempts are capped.
@@ -248,9 +253,13 @@ export class JobsRepo {
    * (`<kind>_interrupted`), and a gateway-held job carries its result document.
    */
   async getOwned(accountId: number, id: number, nowMs?: number): Promise<JobRow | null> {
-    if (nowMs !== undefined) await this.db.query(`${END_LAPSED_HOLDS} AND id = $3 AND account_id = $4`, [nowMs, Math.floor(nowMs / 1000), id, accountId]);
-    const rows = await this.db.query<JobRow>(`SELECT ${SHOWN_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`, [id, accountId]);
-    return rows[0] ?? null;
+    const read = async () => (await this.db.query<JobRow>(`SELECT ${SHOWN_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`, [id, accountId]))[0] ?? null;
+    // Read first: a poll (the most frequent request of a client waiting on a job) is one statement,
+    // and only a row that shows a lapsed hold is ended (the UPDATE's own condition decides, as ever).
+    const row = await read();
+    if (nowMs === undefined || row === null || !lapsedHold(row, nowMs)) return row;
+    await this.db.query(`${END_LAPSED_HOLDS} AND id = $3 AND account_id = $4`, [nowMs, Math.floor(nowMs / 1000), id, accountId]);
+    return read();
   }
 
   /**
