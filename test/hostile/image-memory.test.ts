@@ -19,6 +19,8 @@ const IMAGE_MEMORY_MB = 512;
 const GATEWAY_SLACK_MB = 128;
 /** What may stay after the runs: a replaced image process starts near where the first did. */
 const AFTER_SLACK_MB = 100;
+/** How long giving it back may take (it took 1.5 s and more on a busy CI machine: +152 MB at 1.5 s once). */
+const GIVE_BACK_MS = 15_000;
 
 let gw: TestGateway;
 let png: string;
@@ -93,9 +95,16 @@ describe("Q3: image utilities on the largest pictures allowed keep memory bounde
   });
 
   it("gives the memory back afterwards", async () => {
-    await new Promise((r) => setTimeout(r, 1_500));
-    const afterMb = treeRssMb();
-    figures.push(`  after: ${Math.round(afterMb)} (+${Math.round(afterMb - startMb)})`);
+    // Given back within seconds, not at one instant: the swollen image process is replaced and
+    // the gateway's heap lets go of the three answers when V8 next collects. Read every 250 ms for
+    // up to GIVE_BACK_MS; the figure says how long it took.
+    const since = Date.now();
+    let afterMb = treeRssMb();
+    while (afterMb >= startMb + AFTER_SLACK_MB && Date.now() - since < GIVE_BACK_MS) {
+      await new Promise((r) => setTimeout(r, 250));
+      afterMb = treeRssMb();
+    }
+    figures.push(`  after: ${Math.round(afterMb)} (+${Math.round(afterMb - startMb)}) within ${((Date.now() - since) / 1000).toFixed(2)} s`);
     expect(afterMb).toBeLessThan(startMb + AFTER_SLACK_MB);
-  });
+  }, GIVE_BACK_MS + 10_000);
 });
