@@ -59,8 +59,12 @@ async function attempts<Req, Res>(method: Unary<Req, Res>, req: Req, policy: Cal
   for (let attempt = 0; ; attempt++) {
     try {
       return await new Promise<Res>((resolve, reject) => {
-        const options: Partial<CallOptions> = { deadline: Date.now() + policy.deadlineMs, ...(policy.waitForReady ? { waitForReady: true } : {}), ...(span ? { interceptors: [namedAfterMethod(span)] } : {}) };
-        method(req, metadataOf(span), options, (err, res) => (err ? reject(err) : resolve(res)));
+        const options: Partial<CallOptions> = { deadline: Date.now() + policy.deadlineMs, ...(span ? { interceptors: [namedAfterMethod(span)] } : {}) };
+        // grpc-js reads wait-for-ready from the metadata's options, not the call's: given among
+        // the call options it was ignored, and a call during a reconnect's backoff failed at once.
+        const metadata = metadataOf(span);
+        if (policy.waitForReady) metadata.setOptions({ waitForReady: true });
+        method(req, metadata, options, (err, res) => (err ? reject(err) : resolve(res)));
       });
     } catch (err) {
       const e = err as ServiceError;

@@ -22,6 +22,23 @@ import { REPO_ROOT, spawnSvc, svcEnvFor, tempDataDir } from "../harness/svc-proc
 /** The scenarios Svc passes (the others need the suite's fixture tools, resources, prompts, logging or completion). */
 export const PASSING_SCENARIOS = ["server-initialize", "ping", "tools-list", "server-sse-polling", "server-sse-multiple-streams"];
 
+/**
+ * The environment a user's own shell would give the README's sh block: theirs, with what `npm run`
+ * adds for a script taken out (the lifecycle, the package's fields, this repository as npm's local
+ * prefix). Their CA bundle, proxy and npm settings stay: a scratch HOME hides ~/.npmrc, and a machine
+ * whose registry is reached through its own CA (NODE_EXTRA_CA_CERTS, npm_config_cafile) failed the
+ * install with SELF_SIGNED_CERT_IN_CHAIN when the block ran with PATH alone.
+ */
+export function userShellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (/^npm_(lifecycle_|package_)|^npm_(command|execpath|node_execpath)$|^npm_config_local_prefix$|^INIT_CWD$/i.test(name)) continue;
+    kept[name] = value;
+  }
+  kept.PATH = (env.PATH ?? "/usr/bin:/bin").split(":").filter((dir) => !dir.includes("node_modules")).join(":");
+  return kept;
+}
+
 /** The fenced blocks of one README section, by language. */
 export function readmeBlocks(readme: string, heading: string): { lang: string; text: string }[] {
   const start = readme.indexOf(`\n## ${heading}\n`);
@@ -89,7 +106,7 @@ async function main(): Promise<number> {
       const started = Date.now();
       const r = await run("bash", ["-euo", "pipefail", "-c", sh[0]!.text], {
         cwd: home,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, SVC_API_URL: origin, SVC_API_KEY: key, npm_config_cache: cache, npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" },
+        env: { ...userShellEnv(process.env), HOME: home, SVC_API_URL: origin, SVC_API_KEY: key, npm_config_cache: cache, npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" },
         timeoutMs: 600_000,
       });
       const listed = /"name": "list_sites"/.test(r.stdout);
