@@ -1,6 +1,6 @@
 import type { ServiceError } from "@grpc/grpc-js";
 import { JobState, RunCheckRequest, type RunCheckResponse, StartAnalysisRequest, StartCrawlRequest, type ResultOf, type SchedulerServiceClient, type SyncKind, type TaskOf } from "../proto/index.ts";
-import { callUnary, catalogueCode, grpcStatus } from "../runtime/index.ts";
+import { callUnary, catalogueCode, channelReady, grpcStatus } from "../runtime/index.ts";
 import { ApiError, ERROR_CODES, type ErrorCode } from "./errors.ts";
 
 /** A task of the synchronous lane, as the proto's arm. */
@@ -63,11 +63,19 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError("server", "the scheduler failed");
 }
 
+/**
+ * How long a call that starts work waits for the scheduler to be reachable (a restart, a rollout,
+ * the channel's reconnect backoff) before it answers 503 maintenance; the call itself is sent only
+ * once connected, with its own deadline.
+ */
+export const SCHEDULER_CONNECT_WAIT_MS = 5000;
+
 export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort {
   return {
     async startAnalysis(accountId, host, fresh, charge = true) {
       try {
-        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge }), { deadlineMs: 5000, retries: 2, waitForReady: true });
+        await channelReady(client, SCHEDULER_CONNECT_WAIT_MS);
+        const res = await callUnary(client.startAnalysis.bind(client), StartAnalysisRequest.fromPartial({ accountId, host, fresh, charge }), { deadlineMs: 5000, retries: 2 });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);
@@ -75,8 +83,9 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
     },
     async startCrawl(accountId, host, fresh) {
       try {
+        await channelReady(client, SCHEDULER_CONNECT_WAIT_MS);
         // Not retried: a retry after a lost answer would charge and start a second crawl.
-        const res = await callUnary(client.startCrawl.bind(client), StartCrawlRequest.fromPartial({ accountId, host, fresh }), { deadlineMs: 5000, retries: 0, waitForReady: true });
+        const res = await callUnary(client.startCrawl.bind(client), StartCrawlRequest.fromPartial({ accountId, host, fresh }), { deadlineMs: 5000, retries: 0 });
         return { jobId: res.jobId, cached: res.cached };
       } catch (err) {
         throw toApiError(err);
@@ -85,11 +94,12 @@ export function grpcSchedulerPort(client: SchedulerServiceClient): SchedulerPort
     async runSync<K extends SyncKind>(accountId: number, task: SyncTaskOf<K>, o: SyncOptions): Promise<SyncAnswer<K>> {
       let res;
       try {
+        await channelReady(client, SCHEDULER_CONNECT_WAIT_MS);
         res = await callUnary(
           client.runCheck.bind(client),
           RunCheckRequest.fromPartial({ accountId, task: task as RunCheckRequest["task"], host: o.host ?? "", fresh: o.fresh ?? false, uncharged: o.charge === false, waitMs: o.waitMs }),
           // Not retried: a retry would start (and charge, and send) the work a second time.
-          { deadlineMs: o.waitMs + 5000, retries: 0, waitForReady: true },
+          { deadlineMs: o.waitMs + 5000, retries: 0 },
         );
       } catch (err) {
         throw toApiError(err);

@@ -1,4 +1,4 @@
-import { InterceptingCall, Metadata, status, type CallOptions, type Interceptor, type ServiceError } from "@grpc/grpc-js";
+import { connectivityState, InterceptingCall, Metadata, status, type CallOptions, type Client, type Interceptor, type ServiceError } from "@grpc/grpc-js";
 import { currentTrace, headersOf, setTraceJob, startSpan, type ActiveSpan } from "./tracing.ts";
 
 /** Status codes a call may be retried on: the request did not (or may safely again) take effect. */
@@ -18,12 +18,6 @@ export interface CallPolicy {
    * its lease lasts rather than abandoning the attempt after a fraction of a second.
    */
   readonly retryUntilMs?: () => number;
-  /**
-   * Waits within the deadline for the channel to (re)connect instead of failing at once while it is
-   * not connected: a gateway's request rides out a scheduler restart of a few seconds, and the
-   * request is sent once, when the channel is ready (so it is safe for calls that are not retried).
-   */
-  readonly waitForReady?: boolean;
 }
 
 type Unary<Req, Res> = (req: Req, metadata: Metadata, options: Partial<CallOptions>, cb: (err: ServiceError | null, res: Res) => void) => unknown;
@@ -60,11 +54,7 @@ async function attempts<Req, Res>(method: Unary<Req, Res>, req: Req, policy: Cal
     try {
       return await new Promise<Res>((resolve, reject) => {
         const options: Partial<CallOptions> = { deadline: Date.now() + policy.deadlineMs, ...(span ? { interceptors: [namedAfterMethod(span)] } : {}) };
-        // grpc-js reads wait-for-ready from the metadata's options, not the call's: given among
-        // the call options it was ignored, and a call during a reconnect's backoff failed at once.
-        const metadata = metadataOf(span);
-        if (policy.waitForReady) metadata.setOptions({ waitForReady: true });
-        method(req, metadata, options, (err, res) => (err ? reject(err) : resolve(res)));
+        method(req, metadataOf(span), options, (err, res) => (err ? reject(err) : resolve(res)));
       });
     } catch (err) {
       const e = err as ServiceError;
@@ -75,6 +65,23 @@ async function attempts<Req, Res>(method: Unary<Req, Res>, req: Req, policy: Cal
       await new Promise((r) => setTimeout(r, wait));
     }
   }
+}
+
+/**
+ * Resolves once the client's channel is connected, waiting up to `withinMs` for it to (re)connect
+ * (through gRPC's reconnect backoff, which a call alone would fail on at once); rejects with
+ * UNAVAILABLE when it is not connected by then. A gateway's call that starts work waits here, so
+ * that it rides out a scheduler restart of a few seconds, and is sent only once connected: its own
+ * deadline then covers the call alone, never a wait before it (a call sent late and cut by a
+ * deadline that the wait used up could start work whose answer is lost).
+ */
+export async function channelReady(client: Client, withinMs: number): Promise<void> {
+  if (client.getChannel().getConnectivityState(true) === connectivityState.READY) return;
+  await new Promise<void>((resolve, reject) =>
+    client.waitForReady(Date.now() + withinMs, (err) =>
+      err ? reject(Object.assign(new Error(`14 UNAVAILABLE: not connected within ${withinMs} ms (${err.message})`), { code: status.UNAVAILABLE, details: `not connected within ${withinMs} ms`, metadata: new Metadata() })) : resolve(),
+    ),
+  );
 }
 
 /** Names the client span after the method called (the path's last segment: grpc Lease, grpc StartCrawl, …). */

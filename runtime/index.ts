@@ -10,7 +10,7 @@ export { InProcessBus, withTraceHeaders, deliverTraced, type Bus, type BusMessag
 export { KafkaBus, type KafkaBusOptions, type TopicSpec } from "./kafka-bus.ts";
 export { CONSUMER_LAG_SAMPLE_MS, registerConsumerLag, type ConsumerLagSource } from "./kafka-lag-metrics.ts";
 export { storeEngineMetric, storeWasmHeapMetric, storeWriteMetrics, type StoreWriteObserver } from "./store-write-metrics.ts";
-export { callUnary, catalogueCode, GRPC_CHANNEL_OPTIONS, GRPC_MESSAGE_OPTIONS, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";
+export { callUnary, catalogueCode, channelReady, GRPC_CHANNEL_OPTIONS, GRPC_MESSAGE_OPTIONS, grpcStatus, Metadata, type CallPolicy } from "./grpc-client.ts";
 export { buildOpsServer, type OpsServerOptions } from "./ops-server.ts";
 export { GrpcHealthProbe, KafkaProbe, within } from "./engine-probes.ts";
 export { classifyAddress, refusedRange, nameRefused, isMetadataName, type AddressTier, type AddressVerdict, type TargetPolicy } from "./target-address.ts";

@@ -1,12 +1,12 @@
 import { createServer } from "node:net";
-import { Server, ServerCredentials, credentials, makeGenericClientConstructor, status, type Client, type Metadata, type ServiceError } from "@grpc/grpc-js";
+import { Server, ServerCredentials, connectivityState, credentials, makeGenericClientConstructor, status, type Client, type Metadata, type ServiceError } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { GRPC_CHANNEL_OPTIONS, callUnary } from "../../../runtime/index.ts";
+import { GRPC_CHANNEL_OPTIONS, callUnary, channelReady } from "../../../runtime/index.ts";
 import { toApiError } from "../../../gateway/scheduler-port.ts";
 
 // A scheduler restart as the gateway's channel sees it, on a real gRPC server on loopback: the
-// channel has failed to connect (it is in its reconnect backoff) when a call with wait-for-ready
-// arrives, and the server comes back within the call's deadline.
+// channel has failed to connect (it is in its reconnect backoff) when a call that starts work
+// arrives; it waits for the channel (channelReady), and the server comes back within that wait.
 
 const text = { serialize: (s: string) => Buffer.from(s), deserialize: (b: Buffer) => b.toString() };
 const ECHO = {
@@ -39,36 +39,55 @@ afterEach(() => {
   delete open.server;
 });
 
-async function unreachable(): Promise<{ port: number; echo: EchoMethod }> {
+async function unreachable(): Promise<{ port: number; echo: EchoMethod; client: Client }> {
   const port = await freePort();
   const client = new EchoClient(`127.0.0.1:${port}`, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
   open.client = client;
   const echo = (client as unknown as { echo: EchoMethod }).echo.bind(client);
-  // Without wait-for-ready the first call fails at once: the channel has tried and is backing off.
+  // A call alone fails at once: the channel has tried and is backing off.
   const first = await callUnary(echo, "first", { deadlineMs: 2000, retries: 0 }).then(() => null, (err: ServiceError) => err.code);
   expect(first).toBe(status.UNAVAILABLE);
-  return { port, echo };
+  const again = await callUnary(echo, "again", { deadlineMs: 2000, retries: 0 }).then(() => null, (err: ServiceError) => err.code);
+  expect(again).toBe(status.UNAVAILABLE);
+  return { port, echo, client };
 }
 
-describe("callUnary with waitForReady on a real channel", () => {
-  it("waits through the reconnect backoff and answers once the server is back within the deadline", async () => {
-    const { port, echo } = await unreachable();
+describe("channelReady, then the call, on a real channel", () => {
+  it("waits through the reconnect backoff and the call answers once the server is back within the wait", async () => {
+    const { port, echo, client } = await unreachable();
     const started = Date.now();
-    const call = callUnary(echo, "again", { deadlineMs: 8000, retries: 0, waitForReady: true });
+    const answer = channelReady(client, 8000).then(() => callUnary(echo, "again", { deadlineMs: 2000, retries: 0 }));
     await new Promise((r) => setTimeout(r, 400));
     open.server = await serve(port);
-    expect(await call).toBe("echo again");
-    // Answered after the server came back, not failed at once as a call without it would be.
+    expect(await answer).toBe("echo again");
+    // Answered after the server came back, not failed at once as the call alone was.
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
   });
 
-  it("fails at its deadline (503 maintenance at the gateway), not at once, when the server stays away", async () => {
-    const { echo } = await unreachable();
+  it("gives up after its wait with UNAVAILABLE (503 maintenance at the gateway), the call never sent, when the server stays away", async () => {
+    const { echo, client } = await unreachable();
     const started = Date.now();
-    const err = await callUnary(echo, "gap", { deadlineMs: 700, retries: 2, waitForReady: true }).then(() => null, (e: ServiceError) => e);
-    expect(err?.code).toBe(status.DEADLINE_EXCEEDED);
+    let sent = false;
+    const err = await channelReady(client, 700)
+      .then(() => {
+        sent = true;
+        return callUnary(echo, "gap", { deadlineMs: 700, retries: 0 });
+      })
+      .then(() => null, (e: ServiceError) => e);
+    expect([err?.code, sent]).toEqual([status.UNAVAILABLE, false]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(650);
     const answer = toApiError(err);
     expect([answer.code, answer.http, answer.options.retryAfter]).toEqual(["maintenance", 503, 2]);
+  });
+
+  it("resolves at once on a connected channel", async () => {
+    const port = await freePort();
+    open.server = await serve(port);
+    const client = new EchoClient(`127.0.0.1:${port}`, credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
+    open.client = client;
+    const echo = (client as unknown as { echo: EchoMethod }).echo.bind(client);
+    expect(await channelReady(client, 5000).then(() => callUnary(echo, "first", { deadlineMs: 2000, retries: 0 }))).toBe("echo first");
+    expect(client.getChannel().getConnectivityState(false)).toBe(connectivityState.READY);
+    await channelReady(client, 5000);
   });
 });
