@@ -434,13 +434,13 @@ function countWords(text: string): number {
   return words;
 }
 
-/** The first n characters (code points) of a text, without splitting the whole text. */
+/** The first n characters (code points) of a text, without splitting the whole text: one slice, not a string built a character at a time. */
 function firstChars(text: string, n: number): string {
-  let out = "";
-  let count = 0;
-  for (const ch of text) {
-    if (count++ >= n) break;
-    out += ch;
+  let end = 0;
+  for (let count = 0; count < n && end < text.length; count++) {
+    const c = text.charCodeAt(end);
+    // A high surrogate followed by a low one is one character of two code units.
+    end += c >= 0xd800 && c <= 0xdbff && end + 1 < text.length && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
   }
-  return out;
+  return text.slice(0, end);
 }

@@ -15,7 +15,8 @@
  *       "ceiling": "one-query route",
  *       "target": 0.8,                       the ratio wanted (at least)
  *       "rssBytes": 123456789 | null         the Svc process's RSS at the end of the run
- *     }
+ *     },
+ *     "moreHotPaths"?: [ … ]                 further lines of the same shape (bench:crawl's running server)
  *   }
  *
  * Figures carry their unit in their name (cpu_ms_per_page, rss_bytes, requests_per_s).
@@ -41,6 +42,8 @@ export interface BenchOutput {
   readonly mode: "full" | "smoke";
   readonly figures: Readonly<Record<string, number | null>>;
   readonly hotPath?: HotPathFigures;
+  /** Further lines of the same bench (bench:crawl: the running server's crawl beside the fresh process's). */
+  readonly moreHotPaths?: readonly HotPathFigures[];
 }
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));

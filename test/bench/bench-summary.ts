@@ -22,6 +22,12 @@ export const HOT_PATHS: readonly { readonly bench: string; readonly path: string
 
 const num = (n: number | null | undefined, digits = 2) => (n === null || n === undefined || !Number.isFinite(n) ? "-" : n.toFixed(digits));
 
+/** The Markdown rows of a bench's paths: its hot path, then any more it measured (one row saying so when there is none). */
+export function summaryRows(path: string, bench: string, out: BenchOutput | null): string[] {
+  if (!out?.hotPath) return [summaryRow(path, bench, out)];
+  return [summaryRow(path, bench, out), ...(out.moreHotPaths ?? []).map((hp) => summaryRow(hp.path, bench, { ...out, hotPath: hp }))];
+}
+
 /** One Markdown row for a path from its bench's output (a row saying so when there is none). */
 export function summaryRow(path: string, bench: string, out: BenchOutput | null): string {
   const hp = out?.hotPath;
@@ -48,7 +54,7 @@ function main(): void {
     }
   }
   process.stdout.write(`\n${SUMMARY_HEADER.join("\n")}\n`);
-  for (const { bench, path } of HOT_PATHS) process.stdout.write(`${summaryRow(path, bench, readBenchOutput(bench))}\n`);
+  for (const { bench, path } of HOT_PATHS) for (const line of summaryRows(path, bench, readBenchOutput(bench))) process.stdout.write(`${line}\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -84,10 +84,15 @@ interface Tool {
   readonly name: string;
   readonly script: string;
   readonly concurrency: number;
+  /** More arguments to the runner. */
+  readonly args?: readonly string[];
 }
 
+const SVC_RUNNER = "run-svc.ts";
 const ALL_TOOLS: readonly Tool[] = [
-  { name: "svc", script: "run-svc.ts", concurrency: CONNECTIONS },
+  { name: "svc", script: SVC_RUNNER, concurrency: CONNECTIONS },
+  // A running server: the same crawl timed the second time in one process (run-svc.ts --warm).
+  { name: "svc-warm", script: SVC_RUNNER, concurrency: CONNECTIONS, args: ["--warm"] },
   { name: "crawlee", script: "run-crawlee.ts", concurrency: CONNECTIONS },
   { name: "linkinator", script: "run-linkinator.ts", concurrency: LINKINATOR_CONCURRENCY },
   { name: "bare", script: "run-bare.ts", concurrency: CONNECTIONS },
@@ -163,11 +168,12 @@ async function runTool(tool: Tool, round: Run["round"], site: NginxSite, timeout
   const offset = await site.logOffset();
   const profileDir = round === "profiled" ? join(dir, "profiles") : null;
   // svc's runner profiles the server it starts; the other runners are the crawler themselves.
-  const nodeFlags = profileDir && tool.name !== "svc" ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeFlags = profileDir && tool.script !== SVC_RUNNER ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const args = ["-o", timeFile, "-f", "%e %U %S %M", process.execPath, ...nodeFlags, "--import", "tsx", join(PEERS_DIR, tool.script)];
   // The runner stops its own crawl a little before the bench kills it, so that it still reports.
   args.push("--url", `${site.origin}/`, "--concurrency", String(tool.concurrency), "--deadline-ms", String(Math.max(1000, timeoutMs - 8000)));
-  if (profileDir && tool.name === "svc") args.push("--profile-dir", profileDir);
+  args.push(...(tool.args ?? []));
+  if (profileDir && tool.script === SVC_RUNNER) args.push("--profile-dir", profileDir);
   const child = spawn("/usr/bin/time", args, { cwd: REPO_ROOT, env: childEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -242,19 +248,22 @@ function runRow(run: Run): string {
 }
 
 /** What only Svc's runner measures: API latency during the crawl, memory, its own summary. */
-function svcNotes(r: ToolReport): string {
+function svcNotes(r: ToolReport, name: string): string {
   const x = r.extra as {
     sitesLatency?: { requests: number; p50Ms: number | null; p99Ms: number | null };
     crawlCpuNetOfProbesS?: number;
     memory?: { hwmBeforeCrawlMb: number; rssAtDoneMb: number };
     summary?: { duration_ms?: number; truncated_by?: string | null; pages?: number } | null;
     job?: { id: number; state: string };
+    threads?: { thread: string; cpuS: number }[];
   };
   const lat = x.sitesLatency;
+  const threads = (x.threads ?? []).filter((t) => t.cpuS >= 0.05);
   return (
-    `         svc: GET /api/v1/sites during the crawl: ${lat?.requests ?? 0} requests, p50 ${num(lat?.p50Ms)} ms, p99 ${num(lat?.p99Ms)} ms; ` +
+    `         ${name}: GET /api/v1/sites during the crawl: ${lat?.requests ?? 0} requests, p50 ${num(lat?.p50Ms)} ms, p99 ${num(lat?.p99Ms)} ms; ` +
     `server CPU net of the bench's requests ≈ ${num(x.crawlCpuNetOfProbesS, 2)} s; RSS before the crawl (peak) ${num(x.memory?.hwmBeforeCrawlMb, 0)} MB, at done ${num(x.memory?.rssAtDoneMb, 0)} MB; ` +
-    `job ${x.job?.id ?? "?"} ${x.job?.state ?? "?"}, its summary: ${x.summary?.pages ?? "?"} pages in ${num((x.summary?.duration_ms ?? NaN) / 1000, 2)} s, truncated_by ${x.summary?.truncated_by ?? "null"}`
+    `job ${x.job?.id ?? "?"} ${x.job?.state ?? "?"}, its summary: ${x.summary?.pages ?? "?"} pages in ${num((x.summary?.duration_ms ?? NaN) / 1000, 2)} s, truncated_by ${x.summary?.truncated_by ?? "null"}` +
+    (threads.length > 0 ? `\n         ${name}: CPU s by thread over the crawl (/proc, exact; threads under 0.05 s left out): ${threads.map((t) => `${t.thread} ${num(t.cpuS, 2)}`).join(", ")}` : "")
   );
 }
 
@@ -313,11 +322,11 @@ function mediansOf(runs: readonly Run[]): Medians {
 }
 
 /** Per-round ratios of Svc's pages/s (and CPU per page) to another tool's, and their median. */
-function ratios(runs: readonly Run[], other: string): { pagesPerS: number | null; cpuPerPage: number | null; perRound: number[] } {
+function ratios(runs: readonly Run[], other: string, svcTool = "svc"): { pagesPerS: number | null; cpuPerPage: number | null; perRound: number[] } {
   const perRound: number[] = [];
   const cpu: number[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
-    const svc = runs.find((x) => x.tool === "svc" && x.round === r);
+    const svc = runs.find((x) => x.tool === svcTool && x.round === r);
     const peer = runs.find((x) => x.tool === other && x.round === r);
     const a = svc ? figuresOf(svc) : null;
     const b = peer ? figuresOf(peer) : null;
@@ -412,7 +421,7 @@ async function main(): Promise<void> {
         runs.push(run);
         log(runRow(run));
         if (run.report && run.report.connectionErrors > 0) log(`WARNING: ${tool.name} had ${run.report.connectionErrors} requests without an answer in round ${r}`);
-        if (tool.name === "svc" && run.report?.available) log(svcNotes(run.report));
+        if (tool.script === SVC_RUNNER && run.report?.available) log(svcNotes(run.report, tool.name));
       }
     }
 
@@ -435,10 +444,14 @@ async function main(): Promise<void> {
     }
 
     const svcRatios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other)]));
+    const warmRatios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other, "svc-warm")]));
     log("");
-    for (const [other, r] of Object.entries(svcRatios)) {
-      const what = other === "bare" ? " (share of the ceiling)" : "";
-      log(`ratio svc/${other} pages/s: ${num(r.pagesPerS, 2)}${what}; CPU per page: ${num(r.cpuPerPage, 2)}; per round: ${r.perRound.map((x) => x.toFixed(2)).join(" ") || "-"}`);
+    for (const [name, set] of [["svc", svcRatios], ["svc-warm", warmRatios]] as const) {
+      if (!TOOLS.some((t) => t.name === name)) continue;
+      for (const [other, r] of Object.entries(set)) {
+        const what = other === "bare" ? " (share of the ceiling)" : "";
+        log(`ratio ${name}/${other} pages/s: ${num(r.pagesPerS, 2)}${what}; CPU per page: ${num(r.cpuPerPage, 2)}; per round: ${r.perRound.map((x) => x.toFixed(2)).join(" ") || "-"}`);
+      }
     }
     const bare = medians.bare;
     if (bare?.pagesPerS) log(`ceiling (bare loop): ${num(bare.pagesPerS)} pages/s, ${num((bare.cpuPerPage ?? 0) * 1000, 2)} CPU-ms per page, ${num(bare.rssMb, 0)} MB`);
@@ -460,11 +473,14 @@ async function main(): Promise<void> {
       cpuMsPerPageByStage: perStage,
       medians,
       ratios: svcRatios,
+      ratiosWarm: warmRatios,
       durationS: (Date.now() - startedAt) / 1000,
     };
     await writeFile(OUT_FILE, JSON.stringify(out, null, 2));
     const svcMedians = medians.svc;
     const rssBytes = svcMedians?.rssMb != null ? Math.round(svcMedians.rssMb * 1024 * 1024) : null;
+    const warmMedians = medians["svc-warm"];
+    const warmRssBytes = warmMedians?.rssMb != null ? Math.round(warmMedians.rssMb * 1024 * 1024) : null;
     writeBenchOutput({
       // bench:summary reads "crawl" (python3-doc); a scale site's run has its own file.
       bench: SITE === "python-doc" ? "crawl" : `crawl-${SITE}`,
@@ -481,10 +497,19 @@ async function main(): Promise<void> {
         linkinator_pages_per_s: medians.linkinator?.pagesPerS ?? null,
         linkinator_rss_bytes: medians.linkinator?.rssMb != null ? Math.round(medians.linkinator.rssMb * 1024 * 1024) : null,
         bare_rss_bytes: bare?.rssMb != null ? Math.round(bare.rssMb * 1024 * 1024) : null,
+        svc_warm_pages_per_s: warmMedians?.pagesPerS ?? null,
+        svc_warm_cpu_ms_per_page: warmMedians?.cpuPerPage != null ? warmMedians.cpuPerPage * 1000 : null,
+        ratio_svc_warm_bare: warmRatios.bare?.pagesPerS ?? null,
+        ratio_svc_warm_linkinator: warmRatios.linkinator?.pagesPerS ?? null,
         ...stageFigures(perStage),
       },
       // The hot path of bench:summary is the python3-doc crawl's.
-      ...(SITE === "python-doc" ? { hotPath: { path: "whole-site crawl", ratio: svcRatios.bare?.pagesPerS ?? null, ratioRounds: svcRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes } } : {}),
+      ...(SITE === "python-doc"
+        ? {
+            hotPath: { path: "whole-site crawl", ratio: svcRatios.bare?.pagesPerS ?? null, ratioRounds: svcRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes },
+            ...(warmMedians ? { moreHotPaths: [{ path: "whole-site crawl, a running server (its second crawl)", ratio: warmRatios.bare?.pagesPerS ?? null, ratioRounds: warmRatios.bare?.perRound ?? [], ceiling: "bare undici + htmlparser2 loop", target: 0.75, rssBytes: warmRssBytes }] } : {}),
+          }
+        : {}),
     });
     log(`\nresults: ${OUT_FILE}; bench:crawl took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
   } finally {

@@ -14,6 +14,12 @@ export interface RunArgs {
   readonly deadlineMs: number;
   /** Where the tool's CPU profiles go (svc: its server's threads), when the bench asks for them. */
   readonly profileDir?: string;
+  /**
+   * svc only: crawl the site once, untimed, in the same server first, and time the second crawl
+   * (`?fresh=true`): a running server's figure, its code compiled by V8 (the first crawl of a fresh
+   * process spends about a fifth of its CPU compiling, on V8's background threads).
+   */
+  readonly warm?: boolean;
 }
 
 /** What a runner reports about its own crawl; the pages the bench reports come from nginx's log. */
@@ -49,7 +55,7 @@ const MARK = "BENCH_RESULT ";
 export function runArgs(argv: readonly string[] = process.argv.slice(2)): RunArgs {
   const { values } = parseArgs({
     args: [...argv],
-    options: { url: { type: "string" }, concurrency: { type: "string", default: "16" }, "deadline-ms": { type: "string", default: "600000" }, "profile-dir": { type: "string" } },
+    options: { url: { type: "string" }, concurrency: { type: "string", default: "16" }, "deadline-ms": { type: "string", default: "600000" }, "profile-dir": { type: "string" }, warm: { type: "boolean", default: false } },
     strict: true,
   });
   if (!values.url || !/^http:\/\/127\.0\.0\.1:\d+\//.test(values.url)) throw new Error(`--url must be http://127.0.0.1:<port>/…, got ${String(values.url)}`);
@@ -57,7 +63,7 @@ export function runArgs(argv: readonly string[] = process.argv.slice(2)): RunArg
   const deadlineMs = Number(values["deadline-ms"]);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error("--concurrency must be a positive integer");
   if (!Number.isInteger(deadlineMs) || deadlineMs < 1000) throw new Error("--deadline-ms must be an integer >= 1000");
-  return { url: values.url, concurrency, deadlineMs, ...(values["profile-dir"] ? { profileDir: values["profile-dir"] } : {}) };
+  return { url: values.url, concurrency, deadlineMs, warm: values.warm === true, ...(values["profile-dir"] ? { profileDir: values["profile-dir"] } : {}) };
 }
 
 /** Prints the report as the RESULT line the bench reads. */

@@ -175,6 +175,16 @@ describe("extractPage", () => {
     expect(facts.hasDoctype).toBe(false);
   });
 
+  it("counts the sample's 2000 characters in code points: an emoji (two code units) is one, and is never cut in half", () => {
+    const sample = (text: string) => extractPage({ url: "https://a.example/", response: HttpResponse.fromPartial({ contentType: "text/html" }), html: `<p>${text}</p>` }).facts.textSample;
+    // 1999 letters then an emoji: the emoji is the 2000th character, kept whole.
+    expect(sample(`${"a".repeat(1999)}😀bc`)).toBe(`${"a".repeat(1999)}😀`);
+    // 2000 emoji are 2000 characters (4000 code units): all kept, the letter after them not.
+    expect(sample(`${"😀".repeat(2000)}x`)).toBe("😀".repeat(2000));
+    // A lone surrogate (a page's broken text) counts as one character.
+    expect(sample(`${"a".repeat(1998)}\ud800z!`)).toBe(`${"a".repeat(1998)}\ud800z`);
+  });
+
   it("leaves non-HTML responses as bare facts", () => {
     const response = HttpResponse.fromPartial({ contentType: "application/pdf", status: 200 });
     const { facts } = extractPage({ url: "https://a.example/x.pdf", response, html: "%PDF-1.7" });
