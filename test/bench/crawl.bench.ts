@@ -88,11 +88,11 @@ interface Tool {
   readonly args?: readonly string[];
 }
 
-const SVC_RUNNER = "run-svc.ts";
+const RUN_SVC_SCRIPT = "run-svc.ts";
 const ALL_TOOLS: readonly Tool[] = [
-  { name: "svc", script: SVC_RUNNER, concurrency: CONNECTIONS },
+  { name: "svc", script: RUN_SVC_SCRIPT, concurrency: CONNECTIONS },
   // A running server: the same crawl timed the second time in one process (run-svc.ts --warm).
-  { name: "svc-warm", script: SVC_RUNNER, concurrency: CONNECTIONS, args: ["--warm"] },
+  { name: "svc-warm", script: RUN_SVC_SCRIPT, concurrency: CONNECTIONS, args: ["--warm"] },
   { name: "crawlee", script: "run-crawlee.ts", concurrency: CONNECTIONS },
   { name: "linkinator", script: "run-linkinator.ts", concurrency: LINKINATOR_CONCURRENCY },
   { name: "bare", script: "run-bare.ts", concurrency: CONNECTIONS },
@@ -168,12 +168,12 @@ async function runTool(tool: Tool, round: Run["round"], site: NginxSite, timeout
   const offset = await site.logOffset();
   const profileDir = round === "profiled" ? join(dir, "profiles") : null;
   // svc's runner profiles the server it starts; the other runners are the crawler themselves.
-  const nodeFlags = profileDir && tool.script !== SVC_RUNNER ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeFlags = profileDir && tool.script !== RUN_SVC_SCRIPT ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const args = ["-o", timeFile, "-f", "%e %U %S %M", process.execPath, ...nodeFlags, "--import", "tsx", join(PEERS_DIR, tool.script)];
   // The runner stops its own crawl a little before the bench kills it, so that it still reports.
   args.push("--url", `${site.origin}/`, "--concurrency", String(tool.concurrency), "--deadline-ms", String(Math.max(1000, timeoutMs - 8000)));
   args.push(...(tool.args ?? []));
-  if (profileDir && tool.script === SVC_RUNNER) args.push("--profile-dir", profileDir);
+  if (profileDir && tool.script === RUN_SVC_SCRIPT) args.push("--profile-dir", profileDir);
   const child = spawn("/usr/bin/time", args, { cwd: REPO_ROOT, env: childEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -421,7 +421,7 @@ async function main(): Promise<void> {
         runs.push(run);
         log(runRow(run));
         if (run.report && run.report.connectionErrors > 0) log(`WARNING: ${tool.name} had ${run.report.connectionErrors} requests without an answer in round ${r}`);
-        if (tool.script === SVC_RUNNER && run.report?.available) log(svcNotes(run.report, tool.name));
+        if (tool.script === RUN_SVC_SCRIPT && run.report?.available) log(svcNotes(run.report, tool.name));
       }
     }
 
