@@ -5,7 +5,7 @@ import {
   CrawlPagesRequest,
   HeartbeatRequest,
   LeaseRequest,
-  PutPagesRequest,
+  type PutPagesRequest,
   Retry,
   StreamItem,
   StreamResult,
@@ -206,7 +206,9 @@ export class CrawlerWorker {
         outcome = await this.handBack(item.jobId, abort.signal.reason);
         return;
       }
-      const done = await callUnary(s.complete.bind(s), CompleteRequest.fromPartial({ jobId: item.jobId, worker: this.name, result }), complete);
+      // A literal, not fromPartial: that deep-copies the result (a crawl's is megabytes) before encoding it.
+      const request: CompleteRequest = { jobId: item.jobId, worker: this.name, error: "", errorDetail: "", retry: Retry.RETRY_UNSPECIFIED, retryAfterMs: 0, result };
+      const done = await callUnary(s.complete.bind(s), request, complete);
       if (done.accepted) outcome = "done";
     } catch (err) {
       if (abort.signal.aborted) {
@@ -334,7 +336,8 @@ export class CrawlerWorker {
         try {
           const r = await callUnary(
             s.putPages.bind(s),
-            PutPagesRequest.fromPartial({ jobId, worker: this.name, pages, progress: beat.current().progress, step: "crawling", known: p.known }),
+            // A literal, not fromPartial: that deep-copies every page of the batch before encoding it.
+            { jobId, worker: this.name, pages, progress: beat.current().progress, step: "crawling", known: p.known } satisfies PutPagesRequest,
             { ...CALL, retryUntilMs: beat.retryUntilMs },
           );
           beat.renewed(r.keepGoing);

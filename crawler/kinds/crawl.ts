@@ -233,9 +233,10 @@ async function wholeSiteResult(ctx: WorkContext, siteFacts: SiteFacts, outcome: 
     politeness: outcome.politeness,
     durationMs: outcome.durationMs,
   });
-  return CrawlResult.fromPartial({
+  // A literal, not fromPartial: that deep-copies the site's facts and every page's figures (megabytes on a large crawl).
+  return {
     facts: { ...siteFacts, crawl: { ...analysis.findings, pageIssues: outcome.pageIssues, pageIssuesCounted: true } },
     reportJson: JSON.stringify(analysis.report),
     pageStats: analysis.pageStats,
-  });
+  };
 }
