@@ -191,27 +191,51 @@ async function applyRun(q: Queryable, accountId: number, host: string, now: numb
   const existing = await q.query<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE account_id = $1 AND host = $2 FOR UPDATE`, [accountId, host]);
   const byCode = new Map(existing.map((t) => [t.code, t]));
   const transitions: TaskTransition[] = [];
-  for (const d of failing) {
-    const before = byCode.get(d.code);
-    const [row] = await q.query<{ id: number }>(
+  // One statement for every failing check, not one each (a crawl's run has dozens: each a round trip
+  // to a Postgres server). A code twice in `failing` is kept once, its last draft (a row cannot be
+  // upserted twice by one statement).
+  const drafts = [...new Map(failing.map((d) => [d.code, d])).values()];
+  const ids = new Map<string, number>();
+  if (drafts.length > 0) {
+    const column = <T,>(f: (d: TaskDraftRow) => T) => drafts.map(f);
+    const rows = await q.query<{ id: number; code: string }>(
       `INSERT INTO tasks (account_id, host, code, title, level, grp, impact, hint, detail, source, recheck, effort, status, first_seen, last_seen, updated, impact_uncapped)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $13, $13, $14)
+       SELECT $1, $2, d.code, d.title, d.level, d.grp, d.impact, d.hint, d.detail, d.source, d.recheck, d.effort, 'open', $3, $3, $3, d.impact_uncapped
+       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[], $11::text[], $12::boolean[], $13::int[], $14::float8[])
+         AS d(code, title, level, grp, impact, hint, detail, source, recheck, effort, impact_uncapped)
        ON CONFLICT (account_id, host, code) DO UPDATE SET title = EXCLUDED.title, level = EXCLUDED.level, grp = EXCLUDED.grp,
          impact = EXCLUDED.impact, impact_uncapped = EXCLUDED.impact_uncapped, hint = EXCLUDED.hint, detail = EXCLUDED.detail, source = EXCLUDED.source,
          recheck = EXCLUDED.recheck, effort = EXCLUDED.effort, last_seen = EXCLUDED.last_seen,
          status = CASE WHEN tasks.status = 'done' THEN 'open' ELSE tasks.status END,
          updated = CASE WHEN tasks.status = 'done' THEN EXCLUDED.updated ELSE tasks.updated END
-       RETURNING id`,
-      [accountId, host, d.code, d.title, d.level, d.group, d.impact, d.hint, d.detail, d.source, d.recheck, d.effort, now, d.impactUncapped ?? d.impact],
+       RETURNING id, code`,
+      [
+        accountId,
+        host,
+        now,
+        column((d) => d.code),
+        column((d) => d.title),
+        column((d) => d.level),
+        column((d) => d.group),
+        column((d) => d.impact),
+        column((d) => d.hint),
+        column((d) => d.detail),
+        column((d) => d.source),
+        column((d) => d.recheck),
+        column((d) => d.effort),
+        column((d) => d.impactUncapped ?? d.impact),
+      ],
     );
-    const id = (row as { id: number }).id;
+    for (const row of rows) ids.set(row.code, row.id);
+  }
+  for (const d of drafts) {
+    const before = byCode.get(d.code);
+    const id = ids.get(d.code) as number;
     if (!before) transitions.push({ taskId: id, code: d.code, title: d.title, kind: "new" });
     else if (before.status === "done") transitions.push({ taskId: id, code: d.code, title: d.title, kind: "returned" });
   }
-  for (const t of existing) {
-    if (t.status !== "open" || !passing.has(t.code)) continue;
-    await q.query("UPDATE tasks SET status = 'done', updated = $2, done_at = $2 WHERE id = $1", [t.id, now]);
-    transitions.push({ taskId: t.id, code: t.code, title: t.title, kind: "fixed" });
-  }
+  const fixed = existing.filter((t) => t.status === "open" && passing.has(t.code));
+  if (fixed.length > 0) await q.query("UPDATE tasks SET status = 'done', updated = $2, done_at = $2 WHERE id = ANY ($1::bigint[])", [fixed.map((t) => t.id), now]);
+  for (const t of fixed) transitions.push({ taskId: t.id, code: t.code, title: t.title, kind: "fixed" });
   return transitions;
 }

@@ -12,7 +12,9 @@ import {
   PostgresUsageSeries,
   ServiceStateRepo,
   SitesRepo,
+  TasksRepo,
   type ClaimOutcome,
+  type TaskDraftRow,
   type Db,
   type NewKey,
   type OverviewFilter,
@@ -56,6 +58,7 @@ export function storageContract(targets: readonly StorageTarget[]): void {
     let auth: AuthRepo;
     let idem: IdempotencyRepo;
     let sites: SitesRepo;
+    let tasks: TasksRepo;
     let state: ServiceStateRepo;
     let usage: PostgresUsageSeries;
 
@@ -66,6 +69,7 @@ export function storageContract(targets: readonly StorageTarget[]): void {
       auth = new AuthRepo(db);
       idem = new IdempotencyRepo(db);
       sites = new SitesRepo(db);
+      tasks = new TasksRepo(db);
       state = new ServiceStateRepo(db);
       usage = new PostgresUsageSeries(db);
     });
@@ -863,6 +867,63 @@ export function storageContract(targets: readonly StorageTarget[]): void {
           expect(await ov({ importance: "high", projectId: redId })).toEqual({ hosts: ["epsilon.example"], n: 7 });
           expect(await ov({ importance: "critical" })).toEqual({ hosts: [], n: 7 });
         });
+      });
+    });
+
+    describe("TasksRepo", () => {
+      const draft = (code: string, d: Partial<TaskDraftRow> = {}): TaskDraftRow => ({
+        code,
+        title: `fix ${code}`,
+        level: "warn",
+        group: "content",
+        impact: 1.5,
+        hint: "hint",
+        detail: "detail",
+        source: "analysis",
+        recheck: true,
+        effort: 2,
+        ...d,
+      });
+      const byCode = async (accountId: number) =>
+        Object.fromEntries((await tasks.forHost(accountId, "t.example")).map((t) => [t.code, { status: t.status, title: t.title, impact: t.impact, impact_uncapped: t.impact_uncapped, level: t.level, last_seen: t.last_seen, updated: t.updated, done_at: t.done_at }]));
+
+      it("applyRun opens the failing checks' tasks in one go, updates them on the next run, marks the passing ones done and reopens them when they fail again", async () => {
+        const a = await newAccount();
+        const first = await tasks.applyRun(a.id, "t.example", 100, [draft("title"), draft("h1", { level: "bad", impact: 4, impactUncapped: 6 }), draft("alt")], new Set());
+        expect(first.map((t) => [t.code, t.kind])).toEqual([["title", "new"], ["h1", "new"], ["alt", "new"]]);
+        const ids = Object.fromEntries(first.map((t) => [t.code, t.taskId]));
+        expect(new Set(Object.values(ids)).size).toBe(3);
+        expect(await byCode(a.id)).toEqual({
+          title: { status: "open", title: "fix title", impact: 1.5, impact_uncapped: 1.5, level: "warn", last_seen: 100, updated: 100, done_at: null },
+          h1: { status: "open", title: "fix h1", impact: 4, impact_uncapped: 6, level: "bad", last_seen: 100, updated: 100, done_at: null },
+          alt: { status: "open", title: "fix alt", impact: 1.5, impact_uncapped: 1.5, level: "warn", last_seen: 100, updated: 100, done_at: null },
+        });
+        // The next run: title still fails (new figures), h1 passes, alt is not judged, a new one fails.
+        const second = await tasks.applyRun(a.id, "t.example", 200, [draft("title", { impact: 2, title: "fix the title" }), draft("lang")], new Set(["h1"]));
+        expect(second.map((t) => [t.code, t.kind, t.taskId])).toEqual([["lang", "new", expect.any(Number)], ["h1", "fixed", ids.h1]]);
+        const after = await byCode(a.id);
+        expect(after.title).toEqual({ status: "open", title: "fix the title", impact: 2, impact_uncapped: 2, level: "warn", last_seen: 200, updated: 100, done_at: null });
+        expect(after.h1).toMatchObject({ status: "done", updated: 200, done_at: 200, last_seen: 100 });
+        expect(after.alt).toMatchObject({ status: "open", last_seen: 100 });
+        // h1 fails again: the same task, reopened; a code twice in one run is one task.
+        const third = await tasks.applyRun(a.id, "t.example", 300, [draft("h1", { impact: 3 }), draft("h1", { impact: 5 })], new Set());
+        expect(third).toEqual([{ taskId: ids.h1, code: "h1", title: "fix h1", kind: "returned" }]);
+        expect((await byCode(a.id)).h1).toMatchObject({ status: "open", impact: 5, updated: 300, last_seen: 300 });
+        // Nothing failing and nothing passing writes nothing.
+        expect(await tasks.applyRun(a.id, "t.example", 400, [], new Set())).toEqual([]);
+        expect((await byCode(a.id)).title).toMatchObject({ last_seen: 200 });
+      });
+
+      it("an ignored task stays ignored when its check fails again, and another account's tasks are its own", async () => {
+        const a = await newAccount();
+        const b = await newAccount();
+        const [t] = await tasks.applyRun(a.id, "t.example", 100, [draft("title")], new Set());
+        await tasks.setStatus(a.id, t!.taskId, "ignored", 150);
+        expect(await tasks.applyRun(a.id, "t.example", 200, [draft("title")], new Set(["other"]))).toEqual([]);
+        expect((await byCode(a.id)).title).toMatchObject({ status: "ignored", last_seen: 200 });
+        const [u] = await tasks.applyRun(b.id, "t.example", 200, [draft("title")], new Set());
+        expect(u).toMatchObject({ code: "title", kind: "new" });
+        expect(u!.taskId).not.toBe(t!.taskId);
       });
     });
 
