@@ -18,9 +18,14 @@
  * --warm crawls the site once first, untimed, in the same server, and times the second crawl
  * (`POST /crawl/{host}?fresh=true`): a running server's figure. nginx then counts both crawls'
  * requests. The server's CPU is also given per thread (/proc/<pid>/task), exact.
+ *
+ * To see what V8 does in the timed crawl: BENCH_NODE_ARGS (node flags for the server, e.g.
+ * "--trace-opt --trace-deopt" or "--trace-gc") and BENCH_SVC_OUTPUT=<dir>, where the server's
+ * stdout and stderr go, cut where the timed crawl starts and ends (before.log, timed.log).
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CONFIG_FIELDS } from "../../../runtime/index.ts";
 import { checkoutLauncher, http, spawnSvc, svcEnvFor, tempDataDir, waitReady, type Answer, type SvcLauncher } from "../../harness/svc-process.ts";
@@ -149,6 +154,16 @@ async function waitJob(api: Api, first: Job, isDead: () => string | null): Promi
   return { job, polls, timedOut: false };
 }
 
+/** BENCH_SVC_OUTPUT: the server's stdout then stderr so far, each cut where it stood at the timed crawl's start. */
+function keepOutput(at: { readonly out: number; readonly err: number }): void {
+  const dir = process.env.BENCH_SVC_OUTPUT;
+  if (!dir) return;
+  const [out, err] = [svc.stdout(), svc.stderr()];
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "before.log"), out.slice(0, at.out) + err.slice(0, at.err));
+  writeFileSync(join(dir, "timed.log"), out.slice(at.out) + err.slice(at.err));
+}
+
 /** Server CPU seconds one API request costs, timed on the idle server after the crawl. */
 async function cpuPerRequestS(api: Api, pid: number, jobPath: string): Promise<number> {
   const before = processCpuS(pid);
@@ -216,7 +231,8 @@ const { env, port, adminPort } = await svcEnvFor(data.dir, {
 // cuts them to the crawl's window): --cpu-prof is refused in NODE_OPTIONS, so it goes on the command.
 const launcher: SvcLauncher = (args, svcEnv) => {
   const l = checkoutLauncher(args, svcEnv);
-  return profileDir ? { ...l, argv: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...l.argv] } : l;
+  const flags = [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)];
+  return { ...l, argv: [...flags, ...l.argv] };
 };
 const svc = spawnSvc(["serve"], env, launcher);
 const api: Api = (path, init = {}) => http(`http://127.0.0.1:${port}${path}`, { ...init, key: KEY, timeoutMs: 30_000 });
@@ -238,6 +254,7 @@ try {
     if (done.job.state !== "done") throw new Error(`the warming crawl ended ${done.job.state}: ${JSON.stringify(done.job.error ?? null)}`);
     firstCrawlS = (performance.now() - t) / 1000;
   }
+  const outputAt = { out: svc.stdout().length, err: svc.stderr().length };
   const hwmBeforeCrawlMb = processMemMb(svc.pid, "VmHWM");
   const cpu0 = processCpuS(svc.pid);
   const threads0 = threadTicks(svc.pid);
@@ -265,6 +282,7 @@ try {
       throw err;
     });
     const crawlWallS = (performance.now() - t0) / 1000;
+    keepOutput(outputAt);
     const toUs = monotonicUs();
     const crawlCpuS = processCpuS(svc.pid) - cpu0;
     const threads = threadCpuS(svc.pid, threads0, threadTicks(svc.pid));
