@@ -78,7 +78,8 @@ export function createCrawlerNode(settings: NodeSettings, clock: Clock, metrics?
     connectTimeoutMs: Math.min(10_000, settings.fetchTimeoutMs),
   });
   // A young generation of 8 MB per parse thread (V8's default grows to 3 x 16 MB): about 20 MB less
-  // resident per thread, measured with no loss of pages per second (docs/operations.md, Memory).
+  // resident per thread (docs/operations.md, Memory). Its price: more scavenges, 5 % more CPU per
+  // page than 32 MB in a running server's crawl, 9 % less peak RSS (docs/benchmarks.md, crawl).
   const pool = settings.parseThreads > 0 ? threadParsePool(settings.parseThreads, settings.parseWarmUpPages, { resourceLimits: { maxYoungGenerationSizeMb: 8 }, idleMs: settings.parseIdleSeconds * 1000, startAsleep: settings.parseStartAsleep }) : inlineParsePool();
   // Before any crawl of this process writes there: files of a process that crashed mid-crawl go (and
   // those earlier versions left in the temp dir itself).
