@@ -1,4 +1,4 @@
-import { PageFacts, SiteFacts, type RobotsFacts } from "../proto/index.ts";
+import type { PageFacts, RobotsFacts, SiteFacts } from "../proto/index.ts";
 import { CHECKS } from "./checks/index.ts";
 import { isNoindex } from "./checks/noindex.ts";
 import { pageUrl } from "./checks/response.ts";
@@ -22,7 +22,14 @@ export interface PageContext {
 export function pageIssues(page: PageFacts, context: PageContext): string[] {
   const url = pageUrl(page);
   if (!url) return [];
-  const facts = SiteFacts.fromPartial({ host: context.host, origin: context.origin, checkedAt: context.checkedAt, pages: [page], ...(context.robots ? { robots: context.robots } : {}) });
+  // A literal, not SiteFacts.fromPartial: that deep-copied the page (every link and image) and
+  // robots.txt's groups once per page for checks that only read them.
+  const facts: SiteFacts = {
+    host: context.host, origin: context.origin, checkedAt: context.checkedAt, home: undefined, pages: [page], robots: context.robots,
+    sitemaps: [], tls: undefined, dns: undefined, httpVariant: undefined, wwwVariant: undefined, notFoundProbe: undefined,
+    securityTxt: undefined, favicon: undefined, technologies: [], confirmation: undefined, crawl: undefined, securityTxtFields: undefined,
+    manifest: undefined, browser: undefined, browserPages: [], browserState: "", socialImages: [],
+  };
   const codes: string[] = [];
   for (const def of CHECKS) {
     // Judged among the site's pages only (url_hygiene: the site's own URL scheme): one page alone would say otherwise.
