@@ -245,7 +245,9 @@ export class KafkaBus implements Bus {
   private async closeAll(): Promise<void> {
     await Promise.all(this.subscriptions.map((s) => s.close()));
     const producer = await this.producing?.catch(() => null);
-    await producer?.disconnect();
+    if (producer && !(await settledWithin(this.settings.maxWaitMs + DISCONNECT_SLACK_MS, producer.disconnect()))) {
+      this.logger.warn("kafka producer did not disconnect in time; its connections are left to close with the process");
+    }
   }
 
   private producer(): Promise<Producer> {
@@ -261,6 +263,23 @@ export class KafkaBus implements Bus {
       throw err;
     });
     return this.producing;
+  }
+}
+
+/** Beyond a fetch's longest wait, what a closing consumer or producer is given to disconnect. */
+const DISCONNECT_SLACK_MS = 1000;
+
+/** True when the promise resolved within ms, false when it had not; its rejection within ms is thrown. */
+async function settledWithin(ms: number, promise: Promise<unknown>): Promise<boolean> {
+  const timer = new AbortController();
+  const settled = promise.then(() => true);
+  // Rejecting after the wait, it is nobody's to handle any more.
+  settled.catch(() => undefined);
+  const late = sleep(ms, false, { signal: timer.signal }).catch(() => false);
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    timer.abort();
   }
 }
 
@@ -397,9 +416,18 @@ class GroupSubscription {
     const timer = new AbortController();
     await Promise.race([Promise.allSettled([...this.chains.values()]), sleep(this.ctx.settings.drainTimeoutMs, undefined, { signal: timer.signal }).catch(() => undefined)]);
     timer.abort();
-    while (this.committing) await this.committing;
-    await this.commit();
-    await this.consumer.disconnect();
+    // A disconnect waits for the member's last fetch (maxWaitMs). A member still rejoining its group
+    // after a broker outage waited far longer: a scheduler stopped a second after Kafka came back
+    // outlived SVC_SHUTDOWN_GRACE_MS and was killed "with work in flight". Past this wait the member
+    // is left to the broker, which drops it after its session timeout, as after a crash; whatever the
+    // commit did not reach is delivered again, which every handler already allows.
+    const waitMs = this.ctx.settings.maxWaitMs + DISCONNECT_SLACK_MS;
+    const done = await settledWithin(waitMs, (async () => {
+      while (this.committing) await this.committing;
+      await this.commit();
+      await this.consumer.disconnect();
+    })());
+    if (!done) this.ctx.logger.warn({ topic: this.ctx.brokerTopic, group: this.ctx.group, waitMs }, "kafka consumer did not disconnect in time; left to the broker's session timeout");
   }
 
   private async onBatch(payload: EachBatchPayload): Promise<void> {

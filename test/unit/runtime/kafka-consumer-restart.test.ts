@@ -5,10 +5,11 @@
 // the member joins relative to the outage, which a real broker does not do on cue, so here the
 // kafkajs client is a stand-in whose consumers crash when told to.
 import { EventEmitter } from "node:events";
+import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Kafka } from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { KafkaBus } from "../../../runtime/index.ts";
+import { createLogger, KafkaBus, type KafkaBusOptions } from "../../../runtime/index.ts";
 import { waitFor } from "../../harness/svc-process.ts";
 
 const EVENTS = { GROUP_JOIN: "consumer.group_join", CRASH: "consumer.crash" } as const;
@@ -47,9 +48,17 @@ class StandInConsumer {
   }
 }
 
-function busWith(consumer: StandInConsumer): KafkaBus {
+function busWith(consumer: StandInConsumer, more: Partial<KafkaBusOptions> = {}): KafkaBus {
   const client = { consumer: () => consumer } as unknown as Kafka;
-  return new KafkaBus({ brokers: ["127.0.0.1:1"], client, retryInitialMs: 20, retryMaxMs: 80, drainTimeoutMs: 100 });
+  return new KafkaBus({ brokers: ["127.0.0.1:1"], client, retryInitialMs: 20, retryMaxMs: 80, drainTimeoutMs: 100, ...more });
+}
+
+/** A consumer caught rejoining its group after a broker outage: its disconnect does not come back. */
+class StuckConsumer extends StandInConsumer {
+  override async disconnect(): Promise<void> {
+    this.calls.push("disconnect");
+    await new Promise(() => undefined);
+  }
 }
 
 describe("a Kafka consumer kafkajs does not restart", () => {
@@ -80,5 +89,42 @@ describe("a Kafka consumer kafkajs does not restart", () => {
     await sleep(200);
     expect(consumer.calls.slice(after)).toEqual([]);
     expect(consumer.calls.filter((c) => c === "run")).toHaveLength(3);
+  });
+});
+
+describe("closing a Kafka consumer that does not disconnect", () => {
+  it("gives it the longest fetch wait and a second, then leaves it to the broker's session timeout, and says so", async () => {
+    const consumer = new StuckConsumer();
+    const lines: string[] = [];
+    const logger = createLogger("info", new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(...chunk.toString().split("\n").filter(Boolean)), done()) }));
+    const bus = busWith(consumer, { maxWaitMs: 200, logger });
+    await bus.subscribe("work", "crawler", async () => undefined);
+    consumer.join();
+    const started = performance.now();
+    await bus.close();
+    const ms = performance.now() - started;
+    expect(consumer.calls).toContain("disconnect");
+    // The wait is maxWaitMs (200) plus 1,000 ms: it ends, and not before.
+    expect(ms).toBeGreaterThanOrEqual(1150);
+    expect(ms).toBeLessThan(5000);
+    const warned = lines.map((l) => JSON.parse(l) as { msg: string; waitMs?: number }).find((l) => l.msg.includes("did not disconnect in time"));
+    expect(warned).toMatchObject({ waitMs: 1200 });
+  });
+
+  it("still waits for a disconnect that comes, and passes on one that fails", async () => {
+    const consumer = new StandInConsumer();
+    const bus = busWith(consumer, { maxWaitMs: 200 });
+    await bus.subscribe("work", "crawler", async () => undefined);
+    await bus.close();
+    expect(consumer.calls.at(-1)).toBe("disconnect");
+
+    const failing = new (class extends StandInConsumer {
+      override async disconnect(): Promise<void> {
+        throw new Error("connection lost while leaving");
+      }
+    })();
+    const other = busWith(failing, { maxWaitMs: 200 });
+    await other.subscribe("work", "crawler", async () => undefined);
+    await expect(other.close()).rejects.toThrow("connection lost while leaving");
   });
 });
