@@ -86,6 +86,8 @@ interface Tool {
   readonly concurrency: number;
   /** More arguments to the runner. */
   readonly args?: readonly string[];
+  /** Run only when BENCH_TOOLS names it. */
+  readonly optIn?: boolean;
 }
 
 const RUN_SVC_SCRIPT = "run-svc.ts";
@@ -93,13 +95,15 @@ const ALL_TOOLS: readonly Tool[] = [
   { name: "svc", script: RUN_SVC_SCRIPT, concurrency: CONNECTIONS },
   // A running server: the same crawl timed the second time in one process (run-svc.ts --warm).
   { name: "svc-warm", script: RUN_SVC_SCRIPT, concurrency: CONNECTIONS, args: ["--warm"] },
+  // Opt-in (BENCH_TOOLS): the fourth crawl of one server, what a server that has crawled for a while pays.
+  { name: "svc-warm3", script: RUN_SVC_SCRIPT, concurrency: CONNECTIONS, args: ["--warm-crawls", "3"], optIn: true },
   { name: "crawlee", script: "run-crawlee.ts", concurrency: CONNECTIONS },
   { name: "linkinator", script: "run-linkinator.ts", concurrency: LINKINATOR_CONCURRENCY },
   { name: "bare", script: "run-bare.ts", concurrency: CONNECTIONS },
 ];
 const chosen = (process.env.BENCH_TOOLS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 for (const name of chosen) if (!ALL_TOOLS.some((t) => t.name === name)) throw new Error(`BENCH_TOOLS: unknown tool ${name}`);
-const TOOLS = chosen.length > 0 ? ALL_TOOLS.filter((t) => chosen.includes(t.name)) : ALL_TOOLS;
+const TOOLS = chosen.length > 0 ? ALL_TOOLS.filter((t) => chosen.includes(t.name)) : ALL_TOOLS.filter((t) => !t.optIn);
 
 const startedAt = Date.now();
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -445,8 +449,9 @@ async function main(): Promise<void> {
 
     const svcRatios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other)]));
     const warmRatios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other, "svc-warm")]));
+    const warm3Ratios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other, "svc-warm3")]));
     log("");
-    for (const [name, set] of [["svc", svcRatios], ["svc-warm", warmRatios]] as const) {
+    for (const [name, set] of [["svc", svcRatios], ["svc-warm", warmRatios], ["svc-warm3", warm3Ratios]] as const) {
       if (!TOOLS.some((t) => t.name === name)) continue;
       for (const [other, r] of Object.entries(set)) {
         const what = other === "bare" ? " (share of the ceiling)" : "";

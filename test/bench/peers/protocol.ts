@@ -15,11 +15,11 @@ export interface RunArgs {
   /** Where the tool's CPU profiles go (svc: its server's threads), when the bench asks for them. */
   readonly profileDir?: string;
   /**
-   * svc only: crawl the site once, untimed, in the same server first, and time the second crawl
-   * (`?fresh=true`): a running server's figure, its code compiled by V8 (the first crawl of a fresh
-   * process spends about a fifth of its CPU compiling, on V8's background threads).
+   * svc only: crawls of the site, untimed, in the same server before the timed one (`?fresh=true`):
+   * a running server's figure, its code compiled by V8 (the first crawl of a fresh process spends
+   * about a fifth of its CPU compiling, on V8's background threads). `--warm` is 1, `--warm-crawls N` N.
    */
-  readonly warm?: boolean;
+  readonly warmCrawls: number;
 }
 
 /** What a runner reports about its own crawl; the pages the bench reports come from nginx's log. */
@@ -55,7 +55,7 @@ const MARK = "BENCH_RESULT ";
 export function runArgs(argv: readonly string[] = process.argv.slice(2)): RunArgs {
   const { values } = parseArgs({
     args: [...argv],
-    options: { url: { type: "string" }, concurrency: { type: "string", default: "16" }, "deadline-ms": { type: "string", default: "600000" }, "profile-dir": { type: "string" }, warm: { type: "boolean", default: false } },
+    options: { url: { type: "string" }, concurrency: { type: "string", default: "16" }, "deadline-ms": { type: "string", default: "600000" }, "profile-dir": { type: "string" }, warm: { type: "boolean", default: false }, "warm-crawls": { type: "string" } },
     strict: true,
   });
   if (!values.url || !/^http:\/\/127\.0\.0\.1:\d+\//.test(values.url)) throw new Error(`--url must be http://127.0.0.1:<port>/…, got ${String(values.url)}`);
@@ -63,7 +63,9 @@ export function runArgs(argv: readonly string[] = process.argv.slice(2)): RunArg
   const deadlineMs = Number(values["deadline-ms"]);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error("--concurrency must be a positive integer");
   if (!Number.isInteger(deadlineMs) || deadlineMs < 1000) throw new Error("--deadline-ms must be an integer >= 1000");
-  return { url: values.url, concurrency, deadlineMs, warm: values.warm === true, ...(values["profile-dir"] ? { profileDir: values["profile-dir"] } : {}) };
+  const warmCrawls = values["warm-crawls"] !== undefined ? Number(values["warm-crawls"]) : values.warm === true ? 1 : 0;
+  if (!Number.isInteger(warmCrawls) || warmCrawls < 0 || warmCrawls > 10) throw new Error("--warm-crawls must be an integer from 0 to 10");
+  return { url: values.url, concurrency, deadlineMs, warmCrawls, ...(values["profile-dir"] ? { profileDir: values["profile-dir"] } : {}) };
 }
 
 /** Prints the report as the RESULT line the bench reads. */

@@ -13,9 +13,9 @@
  * The server's CPU over the crawl (POST to done) is utime + stime from /proc/<pid>/stat, its peak
  * RSS is VmHWM from /proc/<pid>/status. Run from the repository root:
  *
- *   node --import tsx test/bench/peers/run-svc.ts --url http://127.0.0.1:PORT/ [--concurrency 16] [--warm]
+ *   node --import tsx test/bench/peers/run-svc.ts --url http://127.0.0.1:PORT/ [--concurrency 16] [--warm | --warm-crawls N]
  *
- * --warm crawls the site once first, untimed, in the same server, and times the second crawl
+ * --warm crawls the site once first (--warm-crawls N: N times), untimed, in the same server, and times the next crawl
  * (`POST /crawl/{host}?fresh=true`): a running server's figure. nginx then counts both crawls'
  * requests. The server's CPU is also given per thread (/proc/<pid>/task), exact.
  *
@@ -38,7 +38,7 @@ const PROBE_COST_REQUESTS = 50;
 // A start under tsx on a loaded 2-core machine took over 60 s (the parse threads load and warm up first).
 const READY_TIMEOUT_MS = 180_000;
 
-const { url, concurrency, deadlineMs, profileDir, warm } = runArgs();
+const { url, concurrency, deadlineMs, profileDir, warmCrawls } = runArgs();
 const host = new URL(url).host;
 const deadline = Date.now() + deadlineMs;
 /** Politeness for the loopback site: N connections, no delay (runtime/config-parse.ts's format). */
@@ -243,17 +243,18 @@ try {
   const added = await api("/api/v1/sites", { method: "POST", body: { host } });
   if (added.status !== 201 && added.status !== 200) throw new Error(`POST /api/v1/sites answered ${added.status}: ${added.text}`);
 
-  // --warm: the same crawl once, untimed, in this server first (its code then compiled, as in a running server).
-  let firstCrawlS: number | null = null;
-  if (warm) {
+  // --warm: the same crawl, untimed, in this server first (its code then compiled, as in a running server).
+  const warmingCrawlsS: number[] = [];
+  for (let i = 0; i < warmCrawls; i++) {
     const t = performance.now();
-    const first = await api(`/api/v1/crawl/${host}`, { method: "POST" });
+    const first = await api(`/api/v1/crawl/${host}${i > 0 ? "?fresh=true" : ""}`, { method: "POST" });
     const job = (first.json as { job?: Job } | null)?.job;
-    if (first.status !== 202 || !job) throw new Error(`POST /api/v1/crawl/${host} (the warming crawl) answered ${first.status}: ${first.text}`);
-    const done = await waitJob(api, job, () => (svc.exit() ? `svc exited during the warming crawl; stderr:\n${svc.stderr()}` : null));
-    if (done.job.state !== "done") throw new Error(`the warming crawl ended ${done.job.state}: ${JSON.stringify(done.job.error ?? null)}`);
-    firstCrawlS = (performance.now() - t) / 1000;
+    if (first.status !== 202 || !job) throw new Error(`POST /api/v1/crawl/${host} (warming crawl ${i + 1}) answered ${first.status}: ${first.text}`);
+    const done = await waitJob(api, job, () => (svc.exit() ? `svc exited during warming crawl ${i + 1}; stderr:\n${svc.stderr()}` : null));
+    if (done.job.state !== "done") throw new Error(`warming crawl ${i + 1} ended ${done.job.state}: ${JSON.stringify(done.job.error ?? null)}`);
+    warmingCrawlsS.push((performance.now() - t) / 1000);
   }
+  const warm = warmCrawls > 0;
   const outputAt = { out: svc.stdout().length, err: svc.stderr().length };
   const hwmBeforeCrawlMb = processMemMb(svc.pid, "VmHWM");
   const cpu0 = processCpuS(svc.pid);
@@ -314,7 +315,7 @@ try {
         sitesLatency: latency,
         polls,
         threads,
-        warm: warm ? { firstCrawlS } : null,
+        warm: warm ? { firstCrawlS: warmingCrawlsS[0] ?? null, warmingCrawlsS } : null,
         probeCpuS,
         crawlCpuNetOfProbesS: crawlCpuS - probeCpuS,
         runnerCpuS,
