@@ -20,7 +20,7 @@
  * requests. The server's CPU is also given per thread (/proc/<pid>/task), exact.
  *
  * To see what V8 does in the timed crawl: BENCH_NODE_ARGS (node flags for the server, e.g.
- * "--trace-opt --trace-deopt" or "--trace-gc") and BENCH_SVC_OUTPUT=<dir>, where the server's
+ * "--trace-opt --trace-deopt" or "--trace-gc") and BENCH_SERVER_OUTPUT=<dir>, where the server's
  * stdout and stderr go, cut where the timed crawl starts and ends (before.log, timed.log).
  */
 import { execFileSync } from "node:child_process";
@@ -154,9 +154,9 @@ async function waitJob(api: Api, first: Job, isDead: () => string | null): Promi
   return { job, polls, timedOut: false };
 }
 
-/** BENCH_SVC_OUTPUT: the server's stdout then stderr so far, each cut where it stood at the timed crawl's start. */
+/** BENCH_SERVER_OUTPUT: the server's stdout then stderr so far, each cut where it stood at the timed crawl's start. */
 function keepOutput(at: { readonly out: number; readonly err: number }): void {
-  const dir = process.env.BENCH_SVC_OUTPUT;
+  const dir = process.env.BENCH_SERVER_OUTPUT;
   if (!dir) return;
   const [out, err] = [svc.stdout(), svc.stderr()];
   mkdirSync(dir, { recursive: true });
