@@ -447,11 +447,11 @@ async function main(): Promise<void> {
       log(row(["", tool.name, num(m.pages, 0), num(m.broken, 0), num(m.wallS, 2), num(m.cpuS, 2), num(m.pagesPerS), num(m.cpuPerPage === null ? null : m.cpuPerPage * 1000, 2), num(m.rssMb, 0), String(m.runs)]));
     }
 
-    const svcRatios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other)]));
-    const warmRatios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other, "svc-warm")]));
-    const warm3Ratios = Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other, "svc-warm3")]));
+    const ratiosOf = (svcTool: string) => Object.fromEntries(["linkinator", "crawlee", "bare"].map((other) => [other, ratios(runs, other, svcTool)]));
+    const svcRatios = ratiosOf("svc");
+    const warmRatios = ratiosOf("svc-warm");
     log("");
-    for (const [name, set] of [["svc", svcRatios], ["svc-warm", warmRatios], ["svc-warm3", warm3Ratios]] as const) {
+    for (const [name, set] of [["svc", svcRatios], ["svc-warm", warmRatios], ["svc-warm3", ratiosOf("svc-warm3")]] as const) {
       if (!TOOLS.some((t) => t.name === name)) continue;
       for (const [other, r] of Object.entries(set)) {
         const what = other === "bare" ? " (share of the ceiling)" : "";
